@@ -1,0 +1,59 @@
+// What the API server needs to know about one kind of resource. Every built-in kind is
+// described by one ResourceDefinition in src/api/registry.ts; the server's routes, discovery,
+// OpenAPI document, tables, defaulting and validation are all driven from these.
+import type { TSchema } from '@sinclair/typebox';
+import type { FieldError, KubeObject } from './meta.js';
+
+export interface TableColumn {
+  name: string;
+  /** OpenAPI type of the cell: string, integer, number, boolean, date. */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description: string;
+  /** 0 = always shown; >0 = shown only with `-o wide`. */
+  priority: number;
+}
+
+export interface TablePrinter {
+  columns: TableColumn[];
+  /** One cell per column, in order. `now` lets AGE columns be computed consistently. */
+  row(object: KubeObject, now: Date): unknown[];
+}
+
+/** Where /scale reads and writes for kinds with a scale subresource. */
+export interface ScaleSubresource {
+  specReplicasPath: string; // e.g. '.spec.replicas'
+  statusReplicasPath: string; // e.g. '.status.replicas'
+  labelSelectorPath?: string; // e.g. '.status.selector' or '.spec.selector'
+}
+
+export interface ResourceDefinition {
+  group: string; // '' for core
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[]; // e.g. ['all']
+  /** Verbs advertised in discovery. */
+  verbs: string[];
+  subresources: { status?: boolean; scale?: ScaleSubresource };
+  /** JSON Schema (TypeBox) of the whole object, with descriptions and x-kubernetes-* extensions. */
+  schema: TSchema;
+  /** Fill in defaults in place (after decode, before validation) — as the Kubernetes defaulters do. */
+  applyDefaults(object: KubeObject): void;
+  /**
+   * Kind-specific validation beyond the JSON schema (the server checks schema, names, labels
+   * and annotations itself). `old` is set on update.
+   */
+  validate(object: KubeObject, old?: KubeObject): FieldError[];
+  table: TablePrinter;
+  /** Field selectors this kind supports besides metadata.name / metadata.namespace. */
+  fieldSelectors: Record<string, (object: KubeObject) => string | undefined>;
+}
+
+export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
+  return def.group === '' ? def.version : `${def.group}/${def.version}`;
+}

@@ -1,0 +1,36 @@
+// Errors a Store raises. The API server maps each to its Kubernetes Status (404, 409, 410).
+
+export class StoreError extends Error {
+  constructor(message: string, readonly key: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The key does not exist (get, update, delete). */
+export class KeyNotFoundError extends StoreError {
+  constructor(key: string) {
+    super(`key not found: ${key}`, key);
+  }
+}
+
+/** create() of a key that already exists. */
+export class KeyExistsError extends StoreError {
+  constructor(key: string) {
+    super(`key already exists: ${key}`, key);
+  }
+}
+
+/** update()/delete() whose expectedRevision is not the object's current revision. */
+export class RevisionConflictError extends StoreError {
+  constructor(key: string, readonly expected: number, readonly actual: number) {
+    super(`revision conflict on ${key}: expected ${expected}, current ${actual}`, key);
+  }
+}
+
+/** watch() or a continued list() from a revision the store has already compacted away. */
+export class RevisionExpiredError extends StoreError {
+  constructor(readonly requested: number, readonly oldest: number) {
+    super(`revision ${requested} has been compacted; oldest available is ${oldest}`, '');
+  }
+}
