@@ -1,14 +1,44 @@
-// Table printers for `kubectl get`, one per kind. (Placeholder: the printers work replaces this.)
+// Table printers for `kubectl get`: the columns and cells the API server sends as a
+// meta.k8s.io/v1 Table, matching Kubernetes' server-side printers. Rows always carry every
+// column; kubectl hides priority-1 columns unless asked for `-o wide`.
 import type { TablePrinter } from '../resource.js';
+import { configMapPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './basic-kinds.js';
+import { AGE_COLUMN, NAME_COLUMN } from './columns.js';
+import { eventPrinter } from './event.js';
+import { since } from './format.js';
+import { nodePrinter } from './node.js';
+import { podPrinter } from './pod.js';
+import { endpointsPrinter, servicePrinter } from './service.js';
+import { transactionPrinter } from './transaction.js';
+import { daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
 
-const defaultPrinter: TablePrinter = {
-  columns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name of the object', priority: 0 },
-  ],
-  row: (object) => [object.metadata.name],
+export { humanDuration, since } from './format.js';
+
+/** NAME and AGE, for kinds without a printer of their own. */
+export const defaultPrinter: TablePrinter = {
+  columns: [NAME_COLUMN, AGE_COLUMN],
+  row: (object, now) => [object.metadata.name ?? '', since(object.metadata.creationTimestamp, now)],
 };
 
-/** The printer for a kind, e.g. printerFor('Pod'). */
-export function printerFor(_kind: string): TablePrinter {
-  return defaultPrinter;
+const printers: ReadonlyMap<string, TablePrinter> = new Map([
+  ['Pod', podPrinter],
+  ['Service', servicePrinter],
+  ['Endpoints', endpointsPrinter],
+  ['Node', nodePrinter],
+  ['Namespace', namespacePrinter],
+  ['ConfigMap', configMapPrinter],
+  ['Secret', secretPrinter],
+  ['ServiceAccount', serviceAccountPrinter],
+  ['Lease', leasePrinter],
+  ['Event', eventPrinter],
+  ['Deployment', deploymentPrinter],
+  ['ReplicaSet', replicaSetPrinter],
+  ['DaemonSet', daemonSetPrinter],
+  ['Job', jobPrinter],
+  ['Transaction', transactionPrinter],
+]);
+
+/** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */
+export function printerFor(kind: string): TablePrinter {
+  return printers.get(kind) ?? defaultPrinter;
 }
