@@ -21,12 +21,20 @@ function asSchema(value: unknown): JsonSchema | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined;
 }
 
-/** The schema of field `name` of an object schema: a declared property, else additionalProperties. */
+/** The schema of map values: additionalProperties, or TypeBox Record's single patternProperties entry. */
+function valueSchema(schema: JsonSchema): JsonSchema | undefined {
+  const additional = asSchema(schema['additionalProperties']);
+  if (additional) return additional;
+  const patterns = asSchema(schema['patternProperties']);
+  return patterns ? asSchema(Object.values(patterns)[0]) : undefined;
+}
+
+/** The schema of field `name` of an object schema: a declared property, else the map value schema. */
 export function fieldSchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
   if (!schema) return undefined;
   const declared = asSchema(asSchema(schema['properties'])?.[name]);
   if (declared) return declared;
-  return asSchema(schema['additionalProperties']);
+  return valueSchema(schema);
 }
 
 /** The schema of the items of an array schema. */
@@ -36,7 +44,7 @@ export function itemSchema(schema: JsonSchema | undefined): JsonSchema | undefin
 
 /** True when the schema marks a map (object with additionalProperties), e.g. labels. */
 export function isMapSchema(schema: JsonSchema | undefined): boolean {
-  return !!schema && !schema['properties'] && asSchema(schema['additionalProperties']) !== undefined;
+  return !!schema && !schema['properties'] && valueSchema(schema) !== undefined;
 }
 
 /** True for x-kubernetes-map-type: atomic or x-kubernetes-preserve-unknown-fields objects treated whole. */

@@ -1,0 +1,106 @@
+// The fields that differ between two versions of an object, per schema: what the new version
+// added or changed (ownership moves to the writer) and what it removed (ownership ends for
+// everyone). This runs on every write, so it walks both objects once and only builds sets
+// for the parts that differ.
+import type { JsonSchema } from '../../../api/schema-nav.js';
+import { FieldSet } from './field-set.js';
+import { isUntrackedMetadataField, isUntrackedRootField, type FieldScope } from './field-scope.js';
+import { listShape, nameItems } from './list-elements.js';
+import { collectValue } from './object-fields.js';
+import { fieldElement } from './path-element.js';
+import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, jsonEqual, type PlainObject } from './values.js';
+
+export interface FieldChanges {
+  /** Leaves (and associative-list items) that are new or have a new value. */
+  changed: FieldSet;
+  /** Roots of removed subtrees: a member here ends ownership of everything below it. */
+  removed: FieldSet;
+}
+
+interface DiffWalk extends FieldChanges {
+  path: string[];
+}
+
+const noSkip = (): boolean => false;
+
+/** Compares two versions of a whole object within `scope`. */
+export function diffObjects(before: PlainObject, after: PlainObject, schema: JsonSchema | undefined, scope: FieldScope): FieldChanges {
+  const walk: DiffWalk = { changed: new FieldSet(), removed: new FieldSet(), path: [] };
+  const skipRoot = (name: string): boolean => isUntrackedRootField(name, scope) || name === 'metadata';
+  diffFields(before, after, schema, walk, skipRoot);
+  const metaBefore = isPlainObject(before['metadata']) ? before['metadata'] : {};
+  const metaAfter = isPlainObject(after['metadata']) ? after['metadata'] : {};
+  walk.path.push(fieldElement('metadata'));
+  diffFields(metaBefore, metaAfter, childSchema(schema, 'metadata'), walk, isUntrackedMetadataField);
+  walk.path.pop();
+  return { changed: walk.changed, removed: walk.removed };
+}
+
+function diffFields(before: PlainObject, after: PlainObject, schema: JsonSchema | undefined, walk: DiffWalk, skip: (name: string) => boolean): void {
+  for (const name in after) {
+    const next = after[name];
+    if (next === undefined || skip(name)) continue;
+    walk.path.push(fieldElement(name));
+    const previous = before[name];
+    if (previous === undefined) addValue(next, childSchema(schema, name), walk);
+    else diffValue(previous, next, childSchema(schema, name), walk);
+    walk.path.pop();
+  }
+  for (const name in before) {
+    if (before[name] === undefined || after[name] !== undefined || skip(name)) continue;
+    walk.path.push(fieldElement(name));
+    walk.removed.insert(walk.path);
+    walk.path.pop();
+  }
+}
+
+function diffValue(before: unknown, after: unknown, schema: JsonSchema | undefined, walk: DiffWalk): void {
+  if (before === after) return;
+  if (isGranularObject(before, schema) && isGranularObject(after, schema)) {
+    diffFields(before, after, schema, walk, noSkip);
+    if (isEmptyContainer(after) && !isEmptyContainer(before)) walk.changed.insert(walk.path);
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after) && diffLists(before, after, schema, walk)) return;
+  if (jsonEqual(before, after)) return;
+  // A container replaced by something else: whatever was owned inside it is gone.
+  if (typeof before === 'object' && before !== null) walk.removed.insert(walk.path);
+  addValue(after, schema, walk);
+}
+
+/** Diffs associative lists item by item; false when the lists must be compared whole. */
+function diffLists(before: unknown[], after: unknown[], schema: JsonSchema | undefined, walk: DiffWalk): boolean {
+  const shape = listShape(schema);
+  if (shape.kind === 'atomic') return false;
+  const namedBefore = nameItems(before, shape);
+  const namedAfter = nameItems(after, shape);
+  if (typeof namedBefore === 'string' || typeof namedAfter === 'string') return false;
+  for (let i = 0; i < after.length; i++) {
+    walk.path.push(namedAfter.elements[i] as string);
+    const j = namedBefore.positions.get(namedAfter.elements[i] as string);
+    if (j === undefined) {
+      addItem(after[i], shape.kind === 'map', shape.items, walk);
+    } else if (shape.kind === 'map') {
+      diffFields(before[j] as PlainObject, after[i] as PlainObject, shape.items, walk, noSkip);
+    }
+    walk.path.pop();
+  }
+  for (const element of namedBefore.elements) {
+    if (namedAfter.positions.has(element)) continue;
+    walk.path.push(element);
+    walk.removed.insert(walk.path);
+    walk.path.pop();
+  }
+  if (after.length === 0 && before.length > 0) walk.changed.insert(walk.path);
+  return true;
+}
+
+function addValue(value: unknown, schema: JsonSchema | undefined, walk: DiffWalk): void {
+  collectValue(value, schema, walk.changed.descend(walk.path), { path: walk.path, strict: false });
+}
+
+function addItem(item: unknown, isMapItem: boolean, schema: JsonSchema | undefined, walk: DiffWalk): void {
+  const node = walk.changed.descend(walk.path);
+  node.member = true;
+  if (isMapItem && isPlainObject(item) && !isEmptyContainer(item)) collectValue(item, schema, node, { path: walk.path, strict: false });
+}

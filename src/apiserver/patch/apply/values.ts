@@ -1,0 +1,76 @@
+// Value and schema helpers shared by the field-set, diff, merge and prune walkers.
+import { fieldSchema, isAtomicObject, itemSchema, type JsonSchema } from '../../../api/schema-nav.js';
+
+export type PlainObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Looks through a nullable or one-branch union (`anyOf: [X, {type: 'null'}]`), which TypeBox
+ * emits for optional-nullable fields, to the schema that describes the structure.
+ */
+export function resolveSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema || schema['properties'] || schema['items'] || schema['additionalProperties']) return schema;
+  const branches = schema['anyOf'] ?? schema['oneOf'] ?? schema['allOf'];
+  if (!Array.isArray(branches)) return schema;
+  const structured = branches.filter(
+    (branch): branch is JsonSchema => isPlainObject(branch) && (branch['properties'] !== undefined || branch['items'] !== undefined || branch['additionalProperties'] !== undefined),
+  );
+  return structured.length === 1 ? structured[0] : schema;
+}
+
+/** Schema of field `name`; also reads `patternProperties`, which TypeBox uses for records. */
+export function childSchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+  const found = fieldSchema(schema, name);
+  if (found || !schema) return resolveSchema(found);
+  const patterns = schema['patternProperties'];
+  if (!isPlainObject(patterns)) return undefined;
+  const first = Object.values(patterns)[0];
+  return isPlainObject(first) ? resolveSchema(first) : undefined;
+}
+
+export function childItemSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
+  return resolveSchema(itemSchema(schema));
+}
+
+/** True for an object whose fields are tracked one by one (not x-kubernetes-map-type: atomic). */
+export function isGranularObject(value: unknown, schema: JsonSchema | undefined): value is PlainObject {
+  return isPlainObject(value) && !isAtomicObject(schema);
+}
+
+export function isEmptyContainer(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (isPlainObject(value)) {
+    for (const _ in value) return false;
+    return true;
+  }
+  return false;
+}
+
+/** Deep equality of JSON values; key order is not significant. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const objA = a as PlainObject;
+  const objB = b as PlainObject;
+  let count = 0;
+  for (const key in objA) {
+    if (objA[key] === undefined) continue;
+    count++;
+    if (!jsonEqual(objA[key], objB[key])) return false;
+  }
+  for (const key in objB) if (objB[key] !== undefined) count--;
+  return count === 0;
+}
+
+export function cloneJson<T>(value: T): T {
+  return structuredClone(value);
+}
