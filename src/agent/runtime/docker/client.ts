@@ -1,0 +1,66 @@
+// The connection to the Docker Engine and the settings every part of the Docker
+// runtime shares.
+
+import Docker from 'dockerode';
+
+export interface DockerRuntimeOptions {
+  /** An existing client; otherwise one is made from socketPath or DOCKER_HOST. */
+  docker?: Docker;
+  /** Defaults to DOCKER_HOST when set, else /var/run/docker.sock. */
+  socketPath?: string;
+  /** The pod network infra image; built from busyboxPath when missing. */
+  pauseImage?: string;
+  /** Where hostPorts are published unless a port names its own hostIP. */
+  hostIP?: string;
+  /** The static busybox the pause image is built from. */
+  busyboxPath?: string;
+  /** json-file log rotation, so a chatty container cannot fill the disk. */
+  logMaxSize?: string;
+  logMaxFiles?: number;
+  /** Docker object names start with this (drover_<container>_<pod>_...). */
+  namePrefix?: string;
+}
+
+export const DEFAULT_PAUSE_IMAGE = 'drover/pause:1';
+export const CPU_PERIOD_US = 100_000;
+
+export interface DockerContext {
+  docker: Docker;
+  pauseImage: string;
+  hostIP: string;
+  busyboxPath: string;
+  logMaxSize: string;
+  logMaxFiles: number;
+  namePrefix: string;
+}
+
+export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
+  return {
+    docker: opts.docker ?? connect(opts.socketPath),
+    pauseImage: opts.pauseImage ?? DEFAULT_PAUSE_IMAGE,
+    hostIP: opts.hostIP ?? '127.0.0.1',
+    busyboxPath: opts.busyboxPath ?? '/bin/busybox',
+    logMaxSize: opts.logMaxSize ?? '10m',
+    logMaxFiles: opts.logMaxFiles ?? 3,
+    namePrefix: opts.namePrefix ?? 'drover',
+  };
+}
+
+function connect(socketPath: string | undefined): Docker {
+  // With no options docker-modem reads DOCKER_HOST (unix://, tcp://, ssh://) itself
+  // and falls back to /var/run/docker.sock.
+  if (socketPath !== undefined) return new Docker({ socketPath });
+  return new Docker();
+}
+
+/** A Docker object name from parts that are DNS labels already; '_' separates them. */
+export function dockerName(parts: Array<string | number>): string {
+  return parts.map((p) => String(p).replace(/[^a-zA-Z0-9_.-]/g, '-')).join('_');
+}
+
+/** Docker reports "never" as the zero time. */
+export function parseDockerTime(value: string | undefined): Date | undefined {
+  if (!value || value.startsWith('0001-01-01')) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}

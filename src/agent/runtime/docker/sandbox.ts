@@ -1,0 +1,117 @@
+// The pod sandbox: a pause container that owns the pod's network (and IPC)
+// namespace and publishes its hostPorts; app containers join it, so they share
+// localhost and the pod IP, as in the original executor's pod model.
+
+import type Docker from 'dockerode';
+import { parseDockerTime, type DockerContext } from './client.js';
+import { sandboxCreateOptions, sandboxName } from './container-config.js';
+import { removeContainer } from './containers.js';
+import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
+import type { PauseImage } from './pause-image.js';
+import { labelFilters, mapState } from './state.js';
+import { NameConflictError, RuntimeError, SandboxError } from '../errors.js';
+import { KIND, MANAGED, SANDBOX_ID, attemptFromLabels, podFromLabels } from '../labels.js';
+import type { ListFilter, SandboxInfo, SandboxSpec } from '../runtime.js';
+
+export async function createSandbox(ctx: DockerContext, pause: PauseImage, spec: SandboxSpec): Promise<SandboxInfo> {
+  await pause.ensure();
+  let id: string;
+  try {
+    id = (await ctx.docker.createContainer(sandboxCreateOptions(ctx, spec))).id;
+  } catch (err) {
+    const opts = { engineMessage: engineMessage(err), cause: err };
+    if (statusOf(err) === 409) throw new NameConflictError(sandboxName(ctx, spec), opts);
+    throw mapContainerError(err, '', (message) => new SandboxError(`create sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, opts));
+  }
+  try {
+    await ctx.docker.getContainer(id).start();
+  } catch (err) {
+    // A half-made sandbox (typically: a hostPort already taken) must not linger.
+    await removeContainer(ctx, id, true).catch(() => undefined);
+    const message = engineMessage(err);
+    throw mapContainerError(err, id, () =>
+      new SandboxError(`start sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }));
+  }
+  return inspectSandbox(ctx, id);
+}
+
+function podIP(ctx: DockerContext, networkMode: string | undefined, networks: Record<string, { IPAddress?: string }> | undefined): string {
+  // With host networking the pod's address is the node's.
+  if (networkMode === 'host') return ctx.hostIP;
+  for (const net of Object.values(networks ?? {})) {
+    if (net.IPAddress) return net.IPAddress;
+  }
+  return '';
+}
+
+function toSandbox(
+  raw: { id: string; labels: Record<string, string>; status: string; running?: boolean; createdAt: Date; ip: string },
+): SandboxInfo | undefined {
+  const pod = podFromLabels(raw.labels);
+  if (!pod) return undefined;
+  return {
+    id: raw.id,
+    pod,
+    attempt: attemptFromLabels(raw.labels),
+    state: mapState(raw.status, raw.running),
+    ip: raw.ip,
+    createdAt: raw.createdAt,
+    labels: raw.labels,
+  };
+}
+
+export async function inspectSandbox(ctx: DockerContext, id: string): Promise<SandboxInfo> {
+  let info: Docker.ContainerInspectInfo;
+  try {
+    info = await ctx.docker.getContainer(id).inspect();
+  } catch (err) {
+    throw mapContainerError(err, id, (message) => new RuntimeError(`inspect sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));
+  }
+  const sandbox = toSandbox({
+    id: info.Id,
+    labels: info.Config.Labels ?? {},
+    status: info.State.Status,
+    running: info.State.Running,
+    createdAt: parseDockerTime(info.Created) ?? new Date(0),
+    ip: podIP(ctx, info.HostConfig.NetworkMode, info.NetworkSettings.Networks),
+  });
+  if (!sandbox) throw new SandboxError(`container ${id} is not a Drover sandbox (it has no pod labels)`);
+  return sandbox;
+}
+
+export async function listSandboxes(ctx: DockerContext, filter: ListFilter | undefined): Promise<SandboxInfo[]> {
+  let list: Docker.ContainerInfo[];
+  try {
+    list = await ctx.docker.listContainers({
+      all: filter?.all ?? true,
+      filters: labelFilters(filter, { [MANAGED]: 'true', [KIND]: 'sandbox' }),
+    });
+  } catch (err) {
+    throw mapContainerError(err, '', (message) => new RuntimeError(`list sandboxes: ${message}`, { engineMessage: message, cause: err }));
+  }
+  // A labelled container without pod labels is not ours to report (or to fail on).
+  return list.flatMap((c) => {
+    const sandbox = toSandbox({
+      id: c.Id,
+      labels: c.Labels ?? {},
+      status: c.State,
+      createdAt: new Date(c.Created * 1000),
+      ip: podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings.Networks),
+    });
+    return sandbox ? [sandbox] : [];
+  });
+}
+
+/** App containers first: they hold the sandbox's namespaces. */
+export async function removeSandbox(ctx: DockerContext, id: string): Promise<void> {
+  let members: Docker.ContainerInfo[];
+  try {
+    // Members are labelled with the full id; the caller may hold a short one.
+    const fullId = await ctx.docker.getContainer(id).inspect().then((i) => i.Id, () => id);
+    members = await ctx.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_ID}=${fullId}`] } });
+  } catch (err) {
+    throw mapContainerError(err, id, (message) => new RuntimeError(`remove sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));
+  }
+  await Promise.all(members.map((c) => removeContainer(ctx, c.Id, true)));
+  await removeContainer(ctx, id, true);
+}
