@@ -34,3 +34,17 @@ export class RevisionExpiredError extends StoreError {
     super(`revision ${requested} has been compacted; oldest available is ${oldest}`, '');
   }
 }
+
+/** A list() continue token that this store did not issue, or one issued for another prefix. */
+export class InvalidContinueTokenError extends StoreError {
+  constructor(reason: string) {
+    super(`invalid continue token: ${reason}`, '');
+  }
+}
+
+/** Any call on a store after close(); also the error that ends open watches at close(). */
+export class StoreClosedError extends StoreError {
+  constructor() {
+    super('store is closed', '');
+  }
+}

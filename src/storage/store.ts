@@ -39,6 +39,11 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
+/** A ListResult whose items are still the stored JSON texts (resourceVersion included). */
+export interface RawListResult extends Omit<ListResult, 'items'> {
+  items: string[];
+}
+
 export interface WatchOptions {
   prefix: string;
   /** Deliver events with revision > fromRevision (history first, then live). Omitted = from now. */
@@ -59,6 +64,11 @@ export interface Store {
   /** The current object, or undefined. Its metadata.resourceVersion is its revision. */
   get(key: string): Promise<KubeObject | undefined>;
   list(options: ListOptions): Promise<ListResult>;
+  /**
+   * Optional fast path: list() without parsing the items. Parsing and re-serializing dominate a
+   * large list, so a JSON response can splice these texts instead.
+   */
+  listRaw?(options: ListOptions): Promise<RawListResult>;
   /** Throws KeyExistsError. Returns the object with resourceVersion set. */
   create(key: string, object: KubeObject): Promise<KubeObject>;
   /** Throws KeyNotFoundError, RevisionConflictError. */

@@ -1,0 +1,102 @@
+// Range scans for Store.list over the `kv` table.
+//
+// A continued page reads the current state after the previous page's last key: SQLite keeps no
+// MVCC snapshots for us, so unlike etcd a later page can show writes made after the first page.
+// Every key that exists throughout the paging is still returned exactly once, in key order, and
+// every page reports the first page's revision, so a watch started from it misses nothing.
+import type { KubeObject } from '../../api/meta.js';
+import { decodeContinueToken, encodeContinueToken } from '../continue-token.js';
+import { RevisionExpiredError } from '../errors.js';
+import type { ListOptions, ListResult, ObjectFilter } from '../store.js';
+import type { Statements } from './sqlite-schema.js';
+
+// Sorts after every key that starts with the prefix (SQLite compares UTF-8 bytes, and U+10FFFF
+// is the largest code point), so `key < prefix + KEY_RANGE_END` bounds the range.
+const KEY_RANGE_END = '\u{10FFFF}';
+
+export function prefixEnd(prefix: string): string {
+  return prefix + KEY_RANGE_END;
+}
+
+interface Scan {
+  statements: Statements;
+  start: string;
+  /** Whether `start` itself may be returned (first page) or only keys after it (continued). */
+  inclusive: boolean;
+  end: string;
+  limit: number;
+  revision: number;
+}
+
+export interface ListState {
+  currentRevision: number;
+  compactedRevision: number;
+}
+
+/** A page as stored: each item's JSON text, plus the parsed objects when a filter needed them. */
+export interface RawPage extends Omit<ListResult, 'items'> {
+  values: string[];
+  objects?: KubeObject[];
+}
+
+export function listRange(statements: Statements, options: ListOptions, state: ListState): RawPage {
+  const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : 0;
+  const scan: Scan = {
+    statements,
+    start: options.prefix,
+    inclusive: true,
+    end: prefixEnd(options.prefix),
+    limit,
+    revision: state.currentRevision,
+  };
+  if (options.continue !== undefined && options.continue !== '') {
+    const position = decodeContinueToken(options.continue, options.prefix);
+    if (position.revision < state.compactedRevision) {
+      throw new RevisionExpiredError(position.revision, state.compactedRevision);
+    }
+    Object.assign(scan, { start: position.key, inclusive: false, revision: position.revision });
+  }
+  return options.filter === undefined ? scanAll(scan) : scanFiltered(scan, options.filter);
+}
+
+function scanAll(scan: Scan): RawPage {
+  const { statements, start, end, limit, revision } = scan;
+  const statement = scan.inclusive ? statements.listFrom : statements.listAfter;
+  // One row past the limit tells whether another page exists without a second query.
+  const rows = statement.all(start, end, limit === 0 ? -1 : limit + 1) as Array<[string, string]>;
+  const more = limit !== 0 && rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const values = page.map((row) => row[1]);
+  const last = page[page.length - 1];
+  if (!more || last === undefined) return { values, revision };
+  const remainingItemCount = statements.countAfter.get(last[0], end) as number;
+  return { values, revision, continue: encodeContinueToken({ key: last[0], revision }), remainingItemCount };
+}
+
+function scanFiltered(scan: Scan, filter: ObjectFilter): RawPage {
+  const { statements, start, end, limit, revision } = scan;
+  const statement = scan.inclusive ? statements.listFrom : statements.listAfter;
+  const values: string[] = [];
+  const objects: KubeObject[] = [];
+  let lastKey: string | undefined;
+  let more = false;
+  const rows = statement.iterate(start, end, -1) as IterableIterator<[string, string]>;
+  try {
+    for (const [key, value] of rows) {
+      if (limit !== 0 && objects.length === limit) {
+        more = true;
+        break;
+      }
+      const object = JSON.parse(value) as KubeObject;
+      if (!filter(object)) continue;
+      values.push(value);
+      objects.push(object);
+      lastKey = key;
+    }
+  } finally {
+    // The connection stays busy until an unfinished iterator is closed.
+    rows.return?.();
+  }
+  if (!more || lastKey === undefined) return { values, objects, revision };
+  return { values, objects, revision, continue: encodeContinueToken({ key: lastKey, revision }) };
+}
