@@ -56,7 +56,7 @@ export interface KubeList<T extends KubeObject = KubeObject> {
 export interface FieldError {
   /** Dotted path as Kubernetes prints it, e.g. `spec.template.spec.containers[0].image`. */
   field: string;
-  /** Kubernetes cause type: FieldValueRequired, FieldValueInvalid, FieldValueNotSupported, FieldValueDuplicate, FieldValueForbidden, FieldValueTooLong, FieldValueTypeInvalid, FieldValueUnknown (unknown field). */
+  /** Kubernetes cause type: FieldValueRequired, FieldValueInvalid, FieldValueNotSupported, FieldValueDuplicate, FieldValueForbidden, FieldValueTooLong, FieldValueTypeInvalid, FieldValueUnknown (unknown field), FieldValueNotFound. */
   type: FieldErrorType;
   /** Human text after the field, e.g. `Invalid value: -1: must be greater than or equal to 0`. */
   message: string;
@@ -70,7 +70,8 @@ export type FieldErrorType =
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
   | 'FieldValueTypeInvalid'
-  | 'FieldValueUnknown';
+  | 'FieldValueUnknown'
+  | 'FieldValueNotFound';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -52,8 +52,8 @@ export function str(description: string, extra: Extensions = {}): Schema {
 }
 
 /** A string restricted to the values Kubernetes validation accepts (published as `enum`). */
-export function enumStr(description: string, values: readonly string[]): Schema {
-  return Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+export function enumStr(description: string, values: readonly string[], extra: Extensions = {}): Schema {
+  return Type.Unsafe<string>({ type: 'string', enum: [...values], description, ...extra });
 }
 
 export function int32(description: string, extra: Extensions = {}): Schema {

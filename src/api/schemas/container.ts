@@ -13,7 +13,7 @@ export const ContainerPort = named(`${CORE}.ContainerPort`, struct('A network po
   name: str('IANA service name for the port (at most 15 lowercase letters, digits and "-", with at least one letter); unique within the pod. Services can refer to the port by it.'),
   hostPort: int32('Port to expose on the host (1-65535). With hostNetwork it must equal containerPort. Few pods need it.'),
   containerPort: int32('Port number on the pod\'s IP address (1-65535).'),
-  protocol: enumStr('Protocol of the port: TCP, UDP or SCTP. Defaults to TCP.', PROTOCOLS),
+  protocol: enumStr('Protocol of the port: TCP, UDP or SCTP. Defaults to TCP.', PROTOCOLS, { default: 'TCP' }),
   hostIP: str('Host IP to bind the external port to.'),
 }, ['containerPort']));
 

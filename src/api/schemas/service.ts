@@ -11,7 +11,7 @@ export const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'External
 
 export const ServicePort = named(`${CORE}.ServicePort`, struct('A port the service exposes.', {
   name: str('Name of the port: a DNS label, unique within the service. Required when there is more than one port. Endpoints use it to match ports.'),
-  protocol: enumStr('IP protocol: TCP, UDP or SCTP. Defaults to TCP.', PROTOCOLS),
+  protocol: enumStr('IP protocol: TCP, UDP or SCTP. Defaults to TCP.', PROTOCOLS, { default: 'TCP' }),
   appProtocol: str('Application protocol of the port, e.g. http, kubernetes.io/h2c, or a domain-prefixed name.'),
   port: int32('Port the service listens on.'),
   targetPort: intOrString('Number or name of the port on the selected pods that traffic goes to. Defaults to port. A name is looked up in each pod\'s container ports.'),

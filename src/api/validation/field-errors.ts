@@ -53,10 +53,10 @@ export function tooLong(field: string, maxBytes: number): FieldError {
 
 /**
  * Kubernetes reports references to missing things (a volumeMount naming no volume) as
- * "Not found"; FieldErrorType has no NotFound member, so it travels as FieldValueInvalid.
+ * "Not found".
  */
 export function notFound(field: string, value: unknown): FieldError {
-  return { field, type: 'FieldValueInvalid', message: `Not found: ${formatValue(value)}` };
+  return { field, type: 'FieldValueNotFound', message: `Not found: ${formatValue(value)}` };
 }
 
 /** One Invalid error per message, as Kubernetes does for name-format checks. */

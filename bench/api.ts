@@ -1,0 +1,156 @@
+// `npm run bench:api`: starts a real `drover server` process and prints throughput and latency
+// of create (50 concurrent clients), get, list of 10,000 pods and watch delivery to 100
+// watchers, plus the server's peak RSS. Prints figures; never fails on time.
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { startServerProcess } from '../test/support/server-process.js';
+import { BenchClient, runConcurrent, summarize } from './http-client.js';
+
+const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
+const CREATE_CLIENTS = 50;
+const WATCHERS = 100;
+const WATCH_EVENTS = 300;
+const NAMESPACE = 'bench';
+
+function pod(i: number): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${i}`, namespace: NAMESPACE, labels: { app: `app-${i % 20}`, tier: i % 2 ? 'web' : 'db', bench: 'api' } },
+    spec: {
+      containers: [
+        {
+          name: 'web',
+          image: 'drover-test/busybox:1',
+          command: ['sh', '-c', 'httpd -f -p 8080'],
+          ports: [{ containerPort: 8080, name: 'http' }],
+          env: [{ name: 'MODE', value: 'bench' }, { name: 'INDEX', value: String(i) }],
+          resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } },
+          readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 5 },
+        },
+      ],
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+    },
+  };
+}
+
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : 'n/a');
+
+function report(name: string, latencies: number[], seconds: number, target: string): void {
+  const { p50, p99 } = summarize(latencies);
+  const rate = latencies.length / seconds;
+  console.log(`${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})`);
+}
+
+async function benchCreate(client: BenchClient): Promise<void> {
+  const { latencies, seconds } = await runConcurrent(PODS, CREATE_CLIENTS, async (i) => {
+    const res = await client.call('POST', `/api/v1/namespaces/${NAMESPACE}/pods`, pod(i));
+    if (res.status !== 201) throw new Error(`create pod-${i}: ${res.status} ${res.body}`);
+  });
+  report(`create (${CREATE_CLIENTS} clients)`, latencies, seconds, 'target p99 <= 20 ms, >= 2,000/s');
+}
+
+async function benchGet(client: BenchClient): Promise<void> {
+  const { latencies, seconds } = await runConcurrent(PODS, CREATE_CLIENTS, async (i) => {
+    const res = await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods/pod-${(i * 7919) % PODS}`);
+    if (res.status !== 200) throw new Error(`get: ${res.status}`);
+  });
+  report(`get (${CREATE_CLIENTS} clients)`, latencies, seconds, 'no target');
+}
+
+async function benchList(client: BenchClient): Promise<void> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now();
+    const res = await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods`);
+    latencies.push(performance.now() - t0);
+    const items = (JSON.parse(res.body) as { items: unknown[] }).items.length;
+    if (items !== PODS) throw new Error(`list returned ${items} pods`);
+  }
+  report(`list ${PODS} pods`, latencies, (performance.now() - started) / 1000, 'target <= 300 ms');
+}
+
+/** Opens a watch and calls onLine per NDJSON event; resolves once the stream is open. */
+function openWatch(baseUrl: string, path: string, onLine: (line: string) => void): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let newline;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          onLine(buffer.slice(0, newline));
+          buffer = buffer.slice(newline + 1);
+        }
+      });
+      resolve(() => req.destroy());
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function benchWatch(client: BenchClient, baseUrl: string): Promise<void> {
+  const list = JSON.parse((await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods?limit=1`)).body) as { metadata: { resourceVersion: string } };
+  const sentAt = new Map<string, number>();
+  const delays: number[] = [];
+  let received = 0;
+  const stops = await Promise.all(
+    Array.from({ length: WATCHERS }, () =>
+      openWatch(baseUrl, `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
+        const event = JSON.parse(line) as { type: string; object: { metadata: { annotations?: Record<string, string> } } };
+        const mark = event.object.metadata.annotations?.['bench/mark'];
+        const sent = mark ? sentAt.get(mark) : undefined;
+        if (sent !== undefined) delays.push(performance.now() - sent);
+        received++;
+      }),
+    ),
+  );
+  const started = performance.now();
+  for (let i = 0; i < WATCH_EVENTS; i++) {
+    const mark = `m${i}`;
+    sentAt.set(mark, performance.now());
+    await client.call('PATCH', `/api/v1/namespaces/${NAMESPACE}/pods/pod-${i}`, { metadata: { annotations: { 'bench/mark': mark } } }, 'application/merge-patch+json');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const deadline = Date.now() + 10_000;
+  while (received < WATCHERS * WATCH_EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  stops.forEach((stop) => stop());
+  if (received < WATCHERS * WATCH_EVENTS) console.log(`  watch: only ${received} of ${WATCHERS * WATCH_EVENTS} events arrived`);
+  report(`watch delivery (${WATCHERS} watchers)`, delays, (performance.now() - started) / 1000, 'target p99 <= 50 ms; ops = events delivered, latency from PATCH sent');
+}
+
+async function main(): Promise<void> {
+  const server = await startServerProcess();
+  const client = new BenchClient(server.url);
+  const pid = server.child.pid!;
+  try {
+    console.log(`drover API benchmark: ${PODS} pods, server pid ${pid} at ${server.url}\n`);
+    const ns = await client.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    if (ns.status !== 201) throw new Error(`create namespace: ${ns.status} ${ns.body}`);
+    const idle = memoryOf(pid);
+    await benchCreate(client);
+    await benchGet(client);
+    await benchList(client);
+    await benchWatch(client, server.url);
+    const after = memoryOf(pid);
+    console.log(`\nserver memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
+  } finally {
+    client.close();
+    await server.stop();
+    await server.cleanup();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

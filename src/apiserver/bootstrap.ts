@@ -1,0 +1,17 @@
+// Objects every cluster has from the start.
+import { findResource } from '../api/registry.js';
+import type { ObjectRegistry } from './registry/object-registry.js';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export async function ensureSystemNamespaces(registry: ObjectRegistry): Promise<void> {
+  const def = findResource('', 'v1', 'namespaces')!;
+  for (const name of SYSTEM_NAMESPACES) {
+    if (await registry.store.get(`/registry/namespaces/${name}`)) continue;
+    await registry.create(def, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {
+      dryRun: false,
+      fieldManager: 'drover',
+      fieldValidation: 'Strict',
+    });
+  }
+}

@@ -1,0 +1,57 @@
+// What one API request carries to the handlers, and the query parameters they share.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceDefinition } from '../../api/resource.js';
+import { badRequest } from '../errors.js';
+import type { ObjectRegistry } from '../registry/object-registry.js';
+import type { ResourcePath } from '../routes.js';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  registry: ObjectRegistry;
+  /** Set by the router for the metrics label, e.g. 'list', 'watch', 'patch'. */
+  verb: string;
+}
+
+export interface ResourceRequest extends RequestContext {
+  def: ResourceDefinition;
+  path: ResourcePath;
+}
+
+export function parseBoolean(query: URLSearchParams, name: string): boolean {
+  const value = query.get(name);
+  if (value === null || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw badRequest(`${name}: Invalid value: "${value}": must be true or false`);
+}
+
+export function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
+  return number;
+}
+
+/** dryRun=All is the only dry-run mode Kubernetes defines. */
+export function parseDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  for (const value of values) {
+    if (value !== 'All') throw badRequest(`dryRun: Unsupported value: "${value}": supported values: "All"`);
+  }
+  return true;
+}
+
+/** The field manager: ?fieldManager=, else the client's user-agent name, as Kubernetes does. */
+export function fieldManagerOf(ctx: RequestContext, required = false): string {
+  const explicit = ctx.query.get('fieldManager');
+  if (explicit) {
+    if (explicit.length > 128) throw badRequest('fieldManager: Too long: may not be more than 128 bytes');
+    return explicit;
+  }
+  if (required) throw badRequest('fieldManager: Required value: is required for apply patch');
+  const agent = ctx.req.headers['user-agent'] ?? 'unknown';
+  return agent.split('/')[0]!.slice(0, 128) || 'unknown';
+}

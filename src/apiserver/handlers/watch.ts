@@ -1,0 +1,152 @@
+// Watch streams: newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR),
+// as Kubernetes serves them for ?watch=1. A watch without a resourceVersion (or with "0")
+// first replays the current objects as ADDED; a resourceVersion older than the store's
+// history window gets an ERROR event carrying 410 Expired.
+import type { KubeObject } from '../../api/meta.js';
+import { RevisionExpiredError } from '../../storage/errors.js';
+import type { StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
+import { badRequest, expired } from '../errors.js';
+import { negotiate } from '../http-io.js';
+import { buildFilter } from '../registry/filters.js';
+import { prefixFor } from '../registry/keys.js';
+import { parseIncludeObject, toTable, type IncludeObject } from '../table.js';
+import { parseBoolean, parseNonNegativeInt, type ResourceRequest } from './context.js';
+
+const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
+/** How often an idle watch with allowWatchBookmarks gets a BOOKMARK. */
+export const BOOKMARK_INTERVAL_MS = 30_000;
+/** A watcher this far behind is cut off (it will re-list), rather than buffering without bound. */
+const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+
+type EventType = StoreEvent['type'] | 'BOOKMARK' | 'ERROR';
+
+interface StreamSettings {
+  asTable: boolean;
+  include: IncludeObject;
+  filter: WatchOptions['filter'];
+  allowBookmarks: boolean;
+  timeoutSeconds: number;
+  /** Undefined: start from the current state, replaying it as ADDED when sendInitial. */
+  fromRevision: number | undefined;
+  sendInitial: boolean;
+  /** The client asked for sendInitialEvents explicitly and so expects the end-of-initial bookmark. */
+  initialEventsBookmark: boolean;
+}
+
+export async function serveWatch(ctx: ResourceRequest): Promise<void> {
+  const { req, query, def } = ctx;
+  let filter = buildFilter(def, query.get('labelSelector'), query.get('fieldSelector'));
+  if (ctx.path.name) {
+    const byName = buildFilter(def, null, `metadata.name=${ctx.path.name}`)!;
+    const base = filter;
+    filter = base ? (o) => byName(o) && base(o) : byName;
+  }
+  const fromRevision = parseRevision(query.get('resourceVersion'));
+  const explicitInitial = query.has('sendInitialEvents');
+  const settings: StreamSettings = {
+    asTable: negotiate(req.headers.accept, true).table,
+    include: parseIncludeObject(query.get('includeObject')),
+    filter,
+    allowBookmarks: parseBoolean(query, 'allowWatchBookmarks'),
+    timeoutSeconds: parseNonNegativeInt(query, 'timeoutSeconds') ?? DEFAULT_TIMEOUT_SECONDS,
+    fromRevision,
+    sendInitial: explicitInitial ? parseBoolean(query, 'sendInitialEvents') : fromRevision === undefined,
+    initialEventsBookmark: explicitInitial,
+  };
+  if (ctx.path.namespace) await ctx.registry.requireNamespace(def, ctx.path.namespace, false);
+  await startStream(ctx, settings);
+}
+
+function parseRevision(value: string | null): number | undefined {
+  if (value === null || value === '' || value === '0') return undefined;
+  const revision = Number(value);
+  if (!Number.isInteger(revision) || revision < 0) throw badRequest(`resourceVersion: Invalid value: "${value}": must be an integer`);
+  return revision;
+}
+
+async function startStream(ctx: ResourceRequest, settings: StreamSettings): Promise<void> {
+  const { res, def, registry } = ctx;
+  const { asTable, include, filter, allowBookmarks, timeoutSeconds, sendInitial } = settings;
+  const store = registry.store;
+  const prefix = prefixFor(def, ctx.path.namespace);
+  let columnsSent = false;
+  const encode = (type: EventType, object: unknown): string => {
+    if (asTable && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')) {
+      object = toTable(def, [object as KubeObject], {}, include, !columnsSent);
+      columnsSent = true;
+    }
+    return JSON.stringify({ type, object }) + '\n';
+  };
+
+  let watch: Watch | undefined;
+  let closed = false;
+  const timers: NodeJS.Timeout[] = [];
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    watch?.stop();
+    timers.forEach(clearTimeout);
+    res.end();
+  };
+  const send = (type: EventType, object: unknown) => {
+    if (closed) return;
+    res.write(encode(type, object));
+    if (res.writableLength > MAX_BUFFERED_BYTES) close();
+  };
+
+  let fromRevision = settings.fromRevision;
+  const initial: KubeObject[] = [];
+  if (fromRevision === undefined) {
+    const listOptions: Parameters<typeof store.list>[0] = { prefix };
+    if (filter) listOptions.filter = filter;
+    const snapshot = await store.list(listOptions);
+    fromRevision = snapshot.revision;
+    if (sendInitial) initial.push(...snapshot.items);
+  }
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+  res.flushHeaders();
+  ctx.req.on('close', close);
+  res.on('error', close);
+
+  for (const object of initial) send('ADDED', object);
+  if (allowBookmarks && settings.initialEventsBookmark && sendInitial) {
+    send('BOOKMARK', bookmark(ctx, fromRevision, true));
+  }
+  let lastRevision = fromRevision;
+  const watchOptions: WatchOptions = { prefix, fromRevision };
+  if (filter) watchOptions.filter = filter;
+  try {
+    watch = store.watch(
+      watchOptions,
+      (event) => {
+        lastRevision = event.revision;
+        send(event.type, event.object);
+      },
+      (error) => {
+        send('ERROR', expired(error.message).toStatus());
+        close();
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof RevisionExpiredError)) throw error;
+    send('ERROR', expired(`too old resource version: ${fromRevision} (${error.oldest})`).toStatus());
+    close();
+    return;
+  }
+  timers.push(setTimeout(close, timeoutSeconds * 1000));
+  if (allowBookmarks) {
+    const tick = async () => {
+      const current = Math.max(lastRevision, await store.currentRevision());
+      send('BOOKMARK', bookmark(ctx, current, false));
+      if (!closed) timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+    };
+    timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+  }
+}
+
+function bookmark(ctx: ResourceRequest, revision: number, initialEventsEnd: boolean): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+  if (initialEventsEnd) metadata['annotations'] = { 'k8s.io/initial-events-end': 'true' };
+  const apiVersion = ctx.def.group ? `${ctx.def.group}/${ctx.def.version}` : ctx.def.version;
+  return { kind: ctx.def.kind, apiVersion, metadata };
+}

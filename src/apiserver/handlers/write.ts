@@ -1,0 +1,113 @@
+// POST, PUT, PATCH, DELETE and DELETE-collection: decode the body, hand it to the registry,
+// answer with the stored object (or Status) and any warnings.
+import type { ServerResponse } from 'node:http';
+import { isObject, type KubeObject } from '../../api/meta.js';
+import { apiVersionOf } from '../../api/resource.js';
+import { badRequest, methodNotAllowed, unsupportedMediaType } from '../errors.js';
+import { decodeBody, mediaType, negotiate, readBody, writeJson } from '../http-io.js';
+import { parseFieldValidation } from '../registry/admission.js';
+import type { DeleteOptions, PropagationPolicy } from '../registry/deletion.js';
+import { buildFilter } from '../registry/filters.js';
+import { prefixFor } from '../registry/keys.js';
+import type { PatchType, WriteOptions, WriteResult } from '../registry/object-registry.js';
+import { fieldManagerOf, parseBoolean, parseDryRun, parseNonNegativeInt, type ResourceRequest } from './context.js';
+
+const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = false): WriteOptions {
+  const options: WriteOptions = {
+    dryRun: parseDryRun(ctx.query),
+    fieldManager: fieldManagerOf(ctx, applyPatch),
+    fieldValidation: parseFieldValidation(ctx.query.get('fieldValidation')),
+  };
+  if (subresource) options.subresource = subresource;
+  return options;
+}
+
+/** Kubernetes sends warnings as `Warning: 299 - "text"` headers; kubectl prints them. */
+export function respond(res: ServerResponse, ctx: ResourceRequest, result: WriteResult, okCode = 200): void {
+  if (result.warnings.length > 0) {
+    res.setHeader('Warning', result.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  }
+  writeJson(res, result.created ? 201 : okCode, result.object, negotiate(ctx.req.headers.accept, false));
+}
+
+export async function createObject(ctx: ResourceRequest): Promise<void> {
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+  respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, writeOptions(ctx)));
+}
+
+export async function updateObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+  const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, writeOptions(ctx, subresource));
+  respond(ctx.res, ctx, result);
+}
+
+export async function patchObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
+  const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
+  if (!type) throw unsupportedMediaType(mediaType(ctx.req.headers['content-type']), Object.keys(PATCH_TYPES));
+  const raw = await readBody(ctx.req);
+  // Apply configurations are YAML (JSON is YAML too); the other patch types are JSON.
+  const body = decodeBody(raw, type === 'apply' ? 'application/yaml' : 'application/json');
+  const force = parseBoolean(ctx.query, 'force');
+  if (force && type !== 'apply') throw badRequest('force: Forbidden: may not be specified for non-apply patch');
+  const options = { ...writeOptions(ctx, subresource, type === 'apply'), force };
+  const result = await ctx.registry.patch(ctx.def, ctx.path.namespace, ctx.path.name!, type, body, options);
+  respond(ctx.res, ctx, result);
+}
+
+/** DeleteOptions come from the body (kubectl) or the query (curl); the body wins. */
+async function deleteOptions(ctx: ResourceRequest): Promise<DeleteOptions> {
+  const raw = await readBody(ctx.req);
+  const body = raw.length > 0 && raw.toString().trim() !== '' ? decodeBody(raw, ctx.req.headers['content-type']) : {};
+  if (!isObject(body)) throw badRequest('DeleteOptions must be an object');
+  const options: DeleteOptions = { dryRun: parseDryRun(ctx.query) || (Array.isArray(body['dryRun']) && body['dryRun'].includes('All')) };
+  const grace = body['gracePeriodSeconds'] ?? parseNonNegativeInt(ctx.query, 'gracePeriodSeconds');
+  if (grace !== undefined) {
+    if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds must be an integer');
+    options.gracePeriodSeconds = Math.max(0, grace);
+  }
+  const policy = body['propagationPolicy'] ?? ctx.query.get('propagationPolicy') ?? undefined;
+  if (policy !== undefined && policy !== null) {
+    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
+      throw badRequest(`propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`);
+    }
+    options.propagationPolicy = policy as PropagationPolicy;
+  } else if (body['orphanDependents'] === true || ctx.query.get('orphanDependents') === 'true') {
+    options.propagationPolicy = 'Orphan';
+  }
+  if (isObject(body['preconditions'])) options.preconditions = body['preconditions'] as DeleteOptions['preconditions'] & object;
+  return options;
+}
+
+export async function deleteObject(ctx: ResourceRequest): Promise<void> {
+  const options = await deleteOptions(ctx);
+  const result = await ctx.registry.delete(ctx.def, ctx.path.namespace, ctx.path.name!, options);
+  writeJson(ctx.res, result.finished ? 200 : 202, result.object, negotiate(ctx.req.headers.accept, false));
+}
+
+export async function deleteCollection(ctx: ResourceRequest): Promise<void> {
+  if (!ctx.def.verbs.includes('deletecollection')) throw methodNotAllowed('DELETE');
+  const options = await deleteOptions(ctx);
+  const filter = buildFilter(ctx.def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
+  if (ctx.path.namespace) await ctx.registry.requireNamespace(ctx.def, ctx.path.namespace, false);
+  const listOptions: Parameters<typeof ctx.registry.store.list>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
+  if (filter) listOptions.filter = filter;
+  const { items, revision } = await ctx.registry.store.list(listOptions);
+  const deleted: KubeObject[] = [];
+  for (const item of items) {
+    try {
+      deleted.push((await ctx.registry.delete(ctx.def, item.metadata.namespace, item.metadata.name!, options)).object);
+    } catch (error) {
+      // Deleted by someone else meanwhile: the collection delete still succeeds.
+      if ((error as { code?: number }).code !== 404) throw error;
+    }
+  }
+  const list = { kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: { resourceVersion: String(revision) }, items: deleted };
+  writeJson(ctx.res, 200, list);
+}

@@ -1,0 +1,63 @@
+// Prometheus metrics of the API server (prom-client): requests by verb, resource and code,
+// their latency, and the latency of every store operation.
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Store } from '../storage/store.js';
+
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'apiserver_request_total',
+    help: 'API requests by verb, resource and HTTP code',
+    labelNames: ['verb', 'resource', 'subresource', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'API request latency by verb and resource (watch: time to first byte)',
+    labelNames: ['verb', 'resource', 'subresource'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly storeLatency = new Histogram({
+    name: 'drover_store_operation_duration_seconds',
+    help: 'Store operation latency by operation',
+    labelNames: ['operation'] as const,
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  observeRequest(verb: string, resource: string, subresource: string, code: number, seconds: number): void {
+    this.requests.inc({ verb, resource, subresource, code: String(code) });
+    this.latency.observe({ verb, resource, subresource }, seconds);
+  }
+}
+
+/** Wraps a store so that every operation's latency is recorded. */
+export function instrumentStore(store: Store, metrics: ApiMetrics): Store {
+  const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const end = metrics.storeLatency.startTimer({ operation });
+      try {
+        return await fn(...args);
+      } finally {
+        end();
+      }
+    };
+  const instrumented: Store = {
+    get: timed('get', store.get.bind(store)),
+    list: timed('list', store.list.bind(store)),
+    create: timed('create', store.create.bind(store)),
+    update: timed('update', store.update.bind(store)),
+    delete: timed('delete', store.delete.bind(store)),
+    watch: store.watch.bind(store),
+    currentRevision: store.currentRevision.bind(store),
+    oldestRevision: store.oldestRevision.bind(store),
+    close: store.close.bind(store),
+  };
+  if (store.listRaw) instrumented.listRaw = timed('list', store.listRaw.bind(store));
+  return instrumented;
+}

@@ -1,0 +1,105 @@
+// Empties and removes namespaces marked for deletion: every object in them is deleted (honouring
+// each object's own finalizers and grace periods), then the `kubernetes` finalizer is released
+// and the namespace itself goes. Runs inside the server, like Kubernetes' namespace controller.
+import { isObject, type KubeObject } from '../api/meta.js';
+import type { ResourceDefinition } from '../api/resource.js';
+import type { Store, Watch } from '../storage/store.js';
+import { keyFor, prefixFor } from './registry/keys.js';
+import type { ObjectRegistry } from './registry/object-registry.js';
+
+const RETRY_MS = 1000;
+
+export class NamespaceLifecycle {
+  private watch: Watch | undefined;
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = false;
+
+  constructor(
+    private readonly registry: ObjectRegistry,
+    private readonly defs: readonly ResourceDefinition[],
+    private readonly namespaceDef: ResourceDefinition,
+  ) {}
+
+  private get store(): Store {
+    return this.registry.store;
+  }
+
+  async start(): Promise<void> {
+    const { items, revision } = await this.store.list({ prefix: prefixFor(this.namespaceDef) });
+    for (const ns of items) if (ns.metadata.deletionTimestamp) this.pending.add(ns.metadata.name!);
+    this.watch = this.store.watch({ prefix: prefixFor(this.namespaceDef), fromRevision: revision }, (event) => {
+      if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.enqueue(event.object.metadata.name!);
+    });
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watch?.stop();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private enqueue(name: string): void {
+    this.pending.add(name);
+    this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped || this.running || this.pending.size === 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(), delayMs);
+    this.timer.unref();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    for (const name of [...this.pending]) {
+      try {
+        if (await this.finalize(name)) this.pending.delete(name);
+      } catch (error) {
+        console.error(`namespace lifecycle: ${name}: ${(error as Error).message}`);
+      }
+    }
+    this.running = false;
+    this.schedule(RETRY_MS);
+  }
+
+  /** One pass over a terminating namespace; true when it is gone. */
+  private async finalize(name: string): Promise<boolean> {
+    const key = keyFor(this.namespaceDef, undefined, name);
+    const namespace = await this.store.get(key);
+    if (!namespace || !namespace.metadata.deletionTimestamp) return true;
+    let remaining = 0;
+    for (const def of this.defs) {
+      if (!def.namespaced) continue;
+      const { items } = await this.store.list({ prefix: prefixFor(def, name) });
+      remaining += items.length;
+      for (const item of items) {
+        if (item.metadata.deletionTimestamp) continue;
+        await this.registry.delete(def, name, item.metadata.name!, { dryRun: false }).catch(ignoreNotFound);
+      }
+    }
+    if (remaining > 0) return false;
+    await this.release(key, namespace);
+    return true;
+  }
+
+  private async release(key: string, namespace: KubeObject): Promise<void> {
+    const spec = isObject(namespace['spec']) ? namespace['spec'] : {};
+    const finalizers = Array.isArray(spec['finalizers']) ? spec['finalizers'].filter((f) => f !== 'kubernetes') : [];
+    const revision = Number(namespace.metadata.resourceVersion);
+    if (finalizers.length === 0 && (namespace.metadata.finalizers ?? []).length === 0) {
+      await this.store.delete(key, { expectedRevision: revision });
+      return;
+    }
+    const updated = structuredClone(namespace);
+    updated['spec'] = { ...spec, finalizers };
+    await this.store.update(key, updated, { expectedRevision: revision });
+  }
+}
+
+function ignoreNotFound(error: unknown): void {
+  if ((error as { code?: number }).code !== 404) throw error;
+}

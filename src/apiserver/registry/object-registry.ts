@@ -1,0 +1,251 @@
+// The generic registry: create, read, update, patch and delete of any kind on top of the Store,
+// with Kubernetes' metadata semantics (uid, generation, resourceVersion preconditions,
+// finalizers and graceful deletion, managedFields, dry run). HTTP handlers are thin adapters
+// over this class; nothing here knows about HTTP.
+import type { KubeObject } from '../../api/meta.js';
+import { apiVersionOf, type ResourceDefinition } from '../../api/resource.js';
+import type { JsonSchema } from '../../api/schema-nav.js';
+import { applyPatch } from '../patch/index.js';
+import { applyServerSide, updateManagedFields } from '../patch/apply/index.js';
+import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
+import type { Store } from '../../storage/store.js';
+import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
+import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
+import { keyFor } from './keys.js';
+import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
+import { strategyFor } from './strategies.js';
+import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deletion.js';
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldManager: string;
+  fieldValidation: FieldValidation;
+  /** 'status' for the status subresource; undefined for the main resource. */
+  subresource?: string;
+}
+
+export interface WriteResult {
+  object: KubeObject;
+  warnings: string[];
+  /** True when the write created the object (HTTP 201). */
+  created: boolean;
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+const MAX_PATCH_RETRIES = 8;
+
+export class ObjectRegistry {
+  private readonly deletion: DeletionHandler;
+
+  constructor(readonly store: Store) {
+    this.deletion = new DeletionHandler(store, (def, ns) => this.requireNamespace(def, ns, false));
+  }
+
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
+    const object = await this.store.get(keyFor(def, namespace, name));
+    if (!object) throw notFound(ref(def, name));
+    return object;
+  }
+
+  async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions): Promise<WriteResult> {
+    const object = asObjectOfKind(body, def);
+    reconcileNamespace(object, def, namespace);
+    if (object.metadata.resourceVersion) {
+      throw badRequest('resourceVersion should not be set on objects to be created');
+    }
+    await this.requireNamespace(def, object.metadata.namespace, true);
+    const { warnings, errors } = checkFields(object, def, options.fieldValidation);
+    def.applyDefaults(object);
+    initialiseMetadata(object, timestamp());
+    await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
+    validateOrThrow(def, object, undefined, errors);
+    this.trackFields(def, undefined, object, options);
+    if (options.dryRun) return { object, warnings, created: true };
+    try {
+      const stored = await this.store.create(keyFor(def, object.metadata.namespace, object.metadata.name!), object);
+      return { object: stored, warnings, created: true };
+    } catch (error) {
+      if (error instanceof KeyExistsError) throw alreadyExists(ref(def, object.metadata.name));
+      throw error;
+    }
+  }
+
+  /** PUT: replaces the object (or, with `subresource: 'status'`, only its status). */
+  async update(def: ResourceDefinition, namespace: string | undefined, name: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
+    const object = asObjectOfKind(body, def);
+    reconcileNamespace(object, def, namespace);
+    if (object.metadata.name !== name) {
+      throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    const key = keyFor(def, namespace, name);
+    const old = await this.store.get(key);
+    if (!old) {
+      if (strategyFor(def).allowCreateOnUpdate && !options.subresource) {
+        delete object.metadata.resourceVersion;
+        return this.create(def, namespace, object, options);
+      }
+      throw notFound(ref(def, name));
+    }
+    const requested = object.metadata.resourceVersion;
+    if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
+    return this.replace(def, key, old, object, options, requested !== undefined && requested !== '');
+  }
+
+  /** PATCH: reads the object, applies the patch and writes it, retrying when another write raced. */
+  async patch(
+    def: ResourceDefinition,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patchBody: unknown,
+    options: WriteOptions & { force: boolean },
+  ): Promise<WriteResult> {
+    const key = keyFor(def, namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const old = await this.store.get(key);
+      if (!old) {
+        if (type === 'apply' && !options.subresource) return this.createByApply(def, namespace, name, patchBody, options);
+        throw notFound(ref(def, name));
+      }
+      const patched = this.patchedObject(def, old, type, patchBody, options);
+      // A resourceVersion in the patch is a precondition; without one, a race is retried.
+      const requested = patched.metadata.resourceVersion;
+      const explicit = requested !== undefined && requested !== '';
+      if (explicit && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
+      patched.metadata.resourceVersion = old.metadata.resourceVersion;
+      // Server-side apply recorded field ownership while merging.
+      const replaceOptions = type === 'apply' ? { ...options, fieldManager: '' } : options;
+      try {
+        return await this.replace(def, key, old, patched, replaceOptions, explicit);
+      } catch (error) {
+        if (error instanceof RevisionConflictRetry && attempt < MAX_PATCH_RETRIES) continue;
+        if (error instanceof RevisionConflictRetry) throw staleResourceVersion(ref(def, name));
+        throw error;
+      }
+    }
+  }
+
+  delete(def: ResourceDefinition, namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
+    return this.deletion.delete(def, namespace, name, options);
+  }
+
+  private patchedObject(def: ResourceDefinition, old: KubeObject, type: PatchType, patchBody: unknown, options: WriteOptions & { force: boolean }): KubeObject {
+    if (type === 'apply') {
+      const applied = asObjectOfKind(structuredClone(patchBody), def);
+      reconcileNamespace(applied, def, old.metadata.namespace);
+      const applyOptions: Parameters<typeof applyServerSide>[2] = {
+        manager: options.fieldManager,
+        force: options.force,
+        schema: def.schema as JsonSchema,
+        now: timestamp(),
+      };
+      if (options.subresource) applyOptions.subresource = options.subresource;
+      return applyServerSide(old, applied, applyOptions);
+    }
+    const result = applyPatch(contentTypeOf(type), old, patchBody, def.schema as JsonSchema);
+    const object = asObjectOfKind(result, def);
+    reconcileNamespace(object, def, old.metadata.namespace);
+    if (object.metadata.name !== old.metadata.name) {
+      throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${old.metadata.name ?? ''})`);
+    }
+    return object;
+  }
+
+  private async createByApply(def: ResourceDefinition, namespace: string | undefined, name: string, patchBody: unknown, options: WriteOptions & { force: boolean }): Promise<WriteResult> {
+    const applied = asObjectOfKind(structuredClone(patchBody), def);
+    reconcileNamespace(applied, def, namespace);
+    if (applied.metadata.name !== name) {
+      throw badRequest(`the name of the object (${applied.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    const object = applyServerSide(undefined, applied, { manager: options.fieldManager, force: options.force, schema: def.schema as JsonSchema, now: timestamp() });
+    return this.create(def, namespace, object, { ...options, fieldManager: '' });
+  }
+
+  /**
+   * The shared tail of update and patch: keeps what the client may not change, checks, and
+   * writes with the read revision as precondition. `explicitPrecondition` means a conflict is
+   * the client's (409) rather than a race to retry.
+   */
+  private async replace(def: ResourceDefinition, key: string, old: KubeObject, object: KubeObject, options: WriteOptions, explicitPrecondition: boolean): Promise<WriteResult> {
+    const expectedRevision = Number(old.metadata.resourceVersion);
+    const subresource = options.subresource;
+    if (subresource === 'status') keepAllButStatus(object, old);
+    else if (def.subresources.status) object['status'] = old['status'];
+    if (object['status'] === undefined) delete object['status'];
+    const { warnings, errors } = checkFields(object, def, options.fieldValidation);
+    strategyFor(def).prepareForUpdate?.(object, old);
+    def.applyDefaults(object);
+    carryOverMetadata(object, old);
+    if (subresource === 'status') object.metadata.generation = old.metadata.generation;
+    validateOrThrow(def, object, old, errors);
+    this.trackFields(def, old, object, options);
+    if (sameContent(object, old)) return { object: old, warnings, created: false };
+    if (options.dryRun) return { object, warnings, created: false };
+    if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && !this.deletion.waitsForAgent(def, object)) {
+      const deleted = await this.deletion.removeNow(def, key, object.metadata.name!, expectedRevision);
+      return { object: deleted, warnings, created: false };
+    }
+    try {
+      const stored = await this.store.update(key, object, { expectedRevision });
+      return { object: stored, warnings, created: false };
+    } catch (error) {
+      if (error instanceof RevisionConflictError) {
+        if (explicitPrecondition) throw staleResourceVersion(ref(def, object.metadata.name));
+        throw new RevisionConflictRetry();
+      }
+      if (error instanceof KeyNotFoundError) throw notFound(ref(def, object.metadata.name));
+      throw error;
+    }
+  }
+
+  /** Records field ownership, except for server-side apply, which did so while merging. */
+  private trackFields(def: ResourceDefinition, old: KubeObject | undefined, object: KubeObject, options: WriteOptions): void {
+    if (!options.fieldManager) return;
+    const args: Parameters<typeof updateManagedFields>[2] = {
+      manager: options.fieldManager,
+      operation: 'Update',
+      schema: def.schema as JsonSchema,
+      apiVersion: apiVersionOf(def),
+      now: timestamp(),
+    };
+    if (options.subresource) args.subresource = options.subresource;
+    updateManagedFields(old, object, args);
+  }
+
+  /** Namespaced objects need an existing namespace; creating needs one that is not terminating. */
+  async requireNamespace(def: ResourceDefinition, namespace: string | undefined, forCreate: boolean): Promise<void> {
+    if (!def.namespaced) return;
+    if (!namespace) throw badRequest('a namespace must be given for a namespaced resource');
+    const ns = await this.store.get(`/registry/namespaces/${namespace}`);
+    if (!ns) throw notFound({ group: '', plural: 'namespaces', name: namespace });
+    if (forCreate && ns.metadata.deletionTimestamp) {
+      throw forbidden(`${def.plural} "${''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, ref(def));
+    }
+  }
+}
+
+/** Internal signal: the object changed between our read and write; the caller re-reads. */
+class RevisionConflictRetry extends Error {}
+
+function keepAllButStatus(object: KubeObject, old: KubeObject): void {
+  const status = object['status'];
+  for (const key of Object.keys(object)) delete object[key];
+  Object.assign(object, structuredClone(old));
+  if (status !== undefined) object['status'] = status;
+  else delete object['status'];
+}
+
+function contentTypeOf(type: Exclude<PatchType, 'apply'>): string {
+  return {
+    json: 'application/json-patch+json',
+    merge: 'application/merge-patch+json',
+    strategic: 'application/strategic-merge-patch+json',
+  }[type];
+}
+
+export function ref(def: ResourceDefinition, name?: string): ResourceRef {
+  const result: ResourceRef = { group: def.group, plural: def.plural };
+  if (name !== undefined) result.name = name;
+  return result;
+}

@@ -1,0 +1,89 @@
+// Per-kind behaviour of the generic object registry that a schema cannot express, as in
+// Kubernetes' registry strategies: what create initialises, graceful deletion, allocation.
+import { isObject, type KubeObject } from '../../api/meta.js';
+import type { ResourceDefinition } from '../../api/resource.js';
+import type { Store } from '../../storage/store.js';
+import { preserveServiceAllocations } from '../../api/defaults/core-defaults.js';
+import { qosClassOf } from '../../api/defaults/pod-defaults.js';
+import { generateJobSelector } from '../../api/defaults/workload-defaults.js';
+import { allocateClusterIP, allocateNodePorts } from './service-allocator.js';
+
+export interface StrategyContext {
+  store: Store;
+  def: ResourceDefinition;
+}
+
+export interface Strategy {
+  /** Kinds whose PUT may create a missing object (as Kubernetes allows for leases, endpoints, events). */
+  allowCreateOnUpdate?: boolean;
+  /** Called on create, after defaulting and before validation. */
+  prepareForCreate?(object: KubeObject, ctx: StrategyContext): Promise<void> | void;
+  /** Called on update (PUT, PATCH, apply) before defaulting; `old` is the stored object. */
+  prepareForUpdate?(object: KubeObject, old: KubeObject): void;
+  /**
+   * Seconds of graceful deletion for this object, or undefined to delete at once. Pods bound to
+   * a node wait for their agent to stop the containers, as the kubelet does.
+   */
+  gracePeriod?(object: KubeObject, requested: number | undefined): number | undefined;
+}
+
+const podStrategy: Strategy = {
+  prepareForCreate(pod) {
+    pod['status'] = { phase: 'Pending', qosClass: qosClassOf(isObject(pod['spec']) ? pod['spec'] : {}) };
+  },
+  gracePeriod(pod, requested) {
+    const spec = isObject(pod['spec']) ? pod['spec'] : {};
+    if (typeof spec['nodeName'] !== 'string' || spec['nodeName'] === '') return undefined;
+    const status = isObject(pod['status']) ? pod['status'] : {};
+    // A pod that already finished has nothing left to stop.
+    if (status['phase'] === 'Succeeded' || status['phase'] === 'Failed') return undefined;
+    const grace = requested ?? (typeof spec['terminationGracePeriodSeconds'] === 'number' ? spec['terminationGracePeriodSeconds'] : 30);
+    return grace > 0 ? grace : undefined;
+  },
+};
+
+const namespaceStrategy: Strategy = {
+  prepareForCreate(namespace) {
+    namespace['status'] = { phase: 'Active' };
+  },
+};
+
+const serviceStrategy: Strategy = {
+  async prepareForCreate(service, ctx) {
+    await allocateClusterIP(service, ctx.store, ctx.def);
+    await allocateNodePorts(service, ctx.store, ctx.def);
+  },
+  // A PUT without clusterIP or nodePorts keeps the allocated ones, as Kubernetes does.
+  prepareForUpdate: (service, old) => preserveServiceAllocations(service, old),
+};
+
+const resetStatus: Strategy = {
+  prepareForCreate(object) {
+    delete object['status'];
+  },
+};
+
+/** Jobs select their own pods by uid (known only now) unless the user asks for a manual selector. */
+const jobStrategy: Strategy = {
+  prepareForCreate(job) {
+    delete job['status'];
+    generateJobSelector(job);
+  },
+};
+
+const strategies: Record<string, Strategy> = {
+  '/Pod': podStrategy,
+  '/Namespace': namespaceStrategy,
+  '/Service': serviceStrategy,
+  '/Endpoints': { allowCreateOnUpdate: true },
+  '/Event': { allowCreateOnUpdate: true },
+  'coordination.k8s.io/Lease': { allowCreateOnUpdate: true },
+  'apps/Deployment': resetStatus,
+  'apps/ReplicaSet': resetStatus,
+  'apps/DaemonSet': resetStatus,
+  'batch/Job': jobStrategy,
+};
+
+export function strategyFor(def: ResourceDefinition): Strategy {
+  return strategies[`${def.group}/${def.kind}`] ?? {};
+}

@@ -1,0 +1,130 @@
+// The API server: an HTTP server on loopback that routes Kubernetes REST paths to the handlers,
+// serves discovery, OpenAPI, health and metrics, and answers every failure with a Status.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resourceDefinitions, findResource } from '../api/registry.js';
+import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
+import type { Store } from '../storage/store.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
+import { methodNotAllowed, pathNotFound, toApiError } from './errors.js';
+import type { RequestContext } from './handlers/context.js';
+import { serveResource, type SubresourceHandlers } from './handlers/resource-handler.js';
+import { writeError, writeJson, writeText } from './http-io.js';
+import { ApiMetrics, instrumentStore } from './metrics.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { ObjectRegistry } from './registry/object-registry.js';
+import { parseResourcePath, type ResourcePath } from './routes.js';
+import { ensureSystemNamespaces } from './bootstrap.js';
+
+export interface ApiServerOptions {
+  store: Store;
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  subresources?: SubresourceHandlers;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  registry: ObjectRegistry;
+  metrics: ApiMetrics;
+  close(): Promise<void>;
+}
+
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const metrics = new ApiMetrics();
+  const registry = new ObjectRegistry(instrumentStore(options.store, metrics));
+  await ensureSystemNamespaces(registry);
+  const namespaceDef = findResource('', 'v1', 'namespaces')!;
+  const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
+  await lifecycle.start();
+  const subresources = options.subresources ?? new Map();
+  const server = createServer((req, res) => void handle(req, res, registry, metrics, subresources));
+  server.keepAliveTimeout = 65_000;
+  await listen(server, options.port, options.host ?? '127.0.0.1');
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    registry,
+    metrics,
+    async close() {
+      lifecycle.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, registry: ObjectRegistry, metrics: ApiMetrics, subresources: SubresourceHandlers): Promise<void> {
+  const started = process.hrtime.bigint();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const ctx: RequestContext = { req, res, query: url.searchParams, registry, verb: (req.method ?? 'GET').toLowerCase() };
+  let path: ResourcePath | undefined;
+  try {
+    path = parseResourcePath(url.pathname);
+    if (path) {
+      await serveResource(ctx, path, findResource(path.group, path.version, path.plural), subresources);
+    } else {
+      await serveNonResource(url.pathname, req, res, metrics);
+    }
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.code >= 500) console.error(`${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+    writeError(res, apiError);
+  } finally {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    metrics.observeRequest(ctx.verb, path?.plural ?? '', path?.subresource ?? '', res.statusCode, seconds);
+  }
+}
+
+async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '');
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/healthz' || path === '/livez' || path === '/readyz') return writeText(res, 200, 'ok');
+  if (path === '/version') return writeJson(res, 200, SERVER_VERSION);
+  if (path === '/metrics') return writeText(res, 200, await metrics.registry.metrics(), metrics.registry.contentType);
+  if (path === '/api') return writeJson(res, 200, apiVersions());
+  if (path === '/apis') return writeJson(res, 200, apiGroupList(resourceDefinitions));
+  if (path === '/openapi/v2') return serveOpenApiV2(req, res);
+  if (path === '/openapi/v3') return writeJson(res, 200, openApiV3Index());
+  if (path.startsWith('/openapi/v3/')) {
+    const document = openApiV3Serialized(path.slice('/openapi/v3/'.length));
+    if (!document) throw pathNotFound(pathname);
+    return writeText(res, 200, document.json, 'application/json');
+  }
+  const document = discoveryDocument(path);
+  if (document) return writeJson(res, 200, document);
+  throw pathNotFound(pathname);
+}
+
+/** kubectl only decodes OpenAPI v2 as protobuf; other clients get JSON. */
+function serveOpenApiV2(req: IncomingMessage, res: ServerResponse): void {
+  if ((req.headers.accept ?? '').includes('protobuf')) {
+    const { body } = openApiV2Protobuf();
+    res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_TYPE, 'Content-Length': body.length });
+    res.end(body);
+    return;
+  }
+  writeText(res, 200, openApiV2Serialized().json, 'application/json');
+}
+
+function discoveryDocument(path: string): unknown {
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 2) return apiResourceList(resourceDefinitions, '', parts[1]!);
+  if (parts[0] !== 'apis') return undefined;
+  if (parts.length === 2) return apiGroup(resourceDefinitions, parts[1]!);
+  if (parts.length === 3) return apiResourceList(resourceDefinitions, parts[1]!, parts[2]!);
+  return undefined;
+}

@@ -1,0 +1,59 @@
+// The `drover` command. Argument parsing only: each command calls an exported function.
+import { Command, InvalidArgumentError } from 'commander';
+import { startServer } from '../cluster/server.js';
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return number;
+}
+
+function positiveInt(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a positive integer');
+  return number;
+}
+
+/** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
+function stopOnSignals(close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`received ${signal}, shutting down`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+export function buildProgram(): Command {
+  const program = new Command('drover').description('A container orchestrator that speaks the Kubernetes API').version('0.1.0');
+  program
+    .command('server')
+    .description('run the API server with its state in an embedded SQLite store')
+    .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
+    .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
+    .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired', positiveInt, 10_000)
+    .action(async (options: { dataDir: string; port: number; watchHistory: number }) => {
+      const server = await startServer({ dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory });
+      console.log(`drover API server listening on ${server.api.url}`);
+      console.log(`kubeconfig: ${server.kubeconfigPath}`);
+      console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
+      stopOnSignals(() => server.close());
+    });
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

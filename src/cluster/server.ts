@@ -1,0 +1,47 @@
+// `drover server`: the API server on an SQLite store in a data directory.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '../apiserver/server.js';
+import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
+import type { Store } from '../storage/store.js';
+import { writeKubeconfig } from './kubeconfig.js';
+
+export interface ServerOptions {
+  dataDir: string;
+  port: number;
+  host?: string;
+  /** How many revisions of watch history to keep (older watches get 410 Expired). */
+  watchHistory?: number;
+}
+
+export interface RunningServer {
+  api: ApiServer;
+  store: Store;
+  kubeconfigPath: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  await mkdir(options.dataDir, { recursive: true });
+  const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(options.dataDir, 'state.db') };
+  if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
+  const store = await openSqliteStore(storeOptions);
+  let api: ApiServer;
+  try {
+    api = await startApiServer(options.host === undefined ? { store, port: options.port } : { store, port: options.port, host: options.host });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const kubeconfigPath = join(options.dataDir, 'kubeconfig');
+  await writeKubeconfig(kubeconfigPath, api.url);
+  return {
+    api,
+    store,
+    kubeconfigPath,
+    async close() {
+      await api.close();
+      await store.close();
+    },
+  };
+}

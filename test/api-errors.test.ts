@@ -1,0 +1,121 @@
+// Bad input gets a Kubernetes Status with the right code and nothing is written; the
+// non-resource endpoints answer.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useCluster } from './support/cluster-fixture.js';
+import { startServerProcess } from './support/server-process.js';
+
+const cluster = useCluster();
+const CM = '/api/v1/namespaces/default/configmaps';
+const configMap = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...extra });
+
+async function expectStatus(method: string, path: string, body: unknown, code: number, reason: string, contentType?: string) {
+  const res = await cluster.api(method, path, body, contentType);
+  assert.equal(res.status, code, JSON.stringify(res.body));
+  assert.equal(res.body.kind, 'Status');
+  assert.equal(res.body.reason, reason);
+  assert.equal(res.body.code, code);
+  return res.body;
+}
+
+describe('bad input', () => {
+  it('answers malformed bodies with 400', async () => {
+    await expectStatus('POST', CM, '{"apiVersion": ', 400, 'BadRequest');
+    await expectStatus('POST', CM, 'kind: [unclosed', 400, 'BadRequest', 'application/yaml');
+    await expectStatus('POST', CM, '[1,2]', 400, 'BadRequest');
+    await expectStatus('POST', CM, { kind: 'ConfigMap', metadata: { name: 'x' } }, 400, 'BadRequest');
+    await expectStatus('POST', CM, configMap('x', { apiVersion: 'v2' }), 400, 'BadRequest');
+    await expectStatus('POST', CM, { ...configMap('x'), kind: 'Secret' }, 400, 'BadRequest');
+    await expectStatus('POST', '/api/v1/namespaces/other/configmaps', { ...configMap('x'), metadata: { name: 'x', namespace: 'default' } }, 400, 'BadRequest');
+  });
+
+  it('answers invalid objects with 422 and the field at fault', async () => {
+    const bad = await expectStatus('POST', CM, configMap('Not_DNS'), 422, 'Invalid');
+    assert.equal(bad.details.causes[0].field, 'metadata.name');
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'neg' },
+      spec: { replicas: -1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    };
+    const status = await expectStatus('POST', '/apis/apps/v1/namespaces/default/deployments', deployment, 422, 'Invalid');
+    assert.equal(status.details.causes[0].field, 'spec.replicas');
+    const labels = await expectStatus('POST', CM, { ...configMap('l'), metadata: { name: 'l', labels: { 'bad key!': 'v' } } }, 422, 'Invalid');
+    assert.match(labels.details.causes[0].field, /metadata.labels/);
+  });
+
+  it('applies fieldValidation Strict, Warn and Ignore', async () => {
+    const strict = await expectStatus('POST', `${CM}?fieldValidation=Strict`, configMap('s', { dta: {} }), 400, 'BadRequest');
+    assert.match(strict.message, /unknown field "dta"/);
+    const warn = await cluster.api('POST', `${CM}?fieldValidation=Warn`, configMap('w', { dta: {} }));
+    assert.equal(warn.status, 201);
+    assert.match(warn.headers.get('warning') ?? '', /unknown field \\?"dta\\?"/);
+    assert.equal(warn.body.dta, undefined);
+    const ignore = await cluster.api('POST', `${CM}?fieldValidation=Ignore`, configMap('i', { dta: {} }));
+    assert.equal(ignore.status, 201);
+    assert.equal(ignore.headers.get('warning'), null);
+  });
+
+  it('answers unknown resources, names and namespaces with 404', async () => {
+    await expectStatus('GET', '/api/v1/namespaces/default/widgets', undefined, 404, 'NotFound');
+    await expectStatus('GET', `${CM}/missing`, undefined, 404, 'NotFound');
+    await expectStatus('POST', '/api/v1/namespaces/nowhere/configmaps', configMap('x'), 404, 'NotFound');
+    await expectStatus('GET', '/apis/nothing.example.com/v1/things', undefined, 404, 'NotFound');
+  });
+
+  it('answers conflicts, bad selectors, big bodies and unknown media types', async () => {
+    const created = await cluster.api('POST', CM, configMap('c'));
+    assert.equal(created.status, 201);
+    await expectStatus('POST', CM, configMap('c'), 409, 'AlreadyExists');
+    const stale = { ...created.body, metadata: { ...created.body.metadata, resourceVersion: '1' }, data: { a: 'b' } };
+    await expectStatus('PUT', `${CM}/c`, stale, 409, 'Conflict');
+    await expectStatus('GET', `${CM}?labelSelector=${encodeURIComponent('a in (b')}`, undefined, 400, 'BadRequest');
+    await expectStatus('POST', CM, JSON.stringify(configMap('big', { data: { a: 'x'.repeat(3 * 1024 * 1024) } })), 413, 'RequestEntityTooLarge');
+    await expectStatus('POST', CM, 'hello', 415, 'UnsupportedMediaType', 'text/plain');
+    await expectStatus('PATCH', `${CM}/c`, '{}', 415, 'UnsupportedMediaType', 'application/json');
+    await expectStatus('PATCH', `${CM}/c`, '[{"op":"nope"}]', 400, 'BadRequest', 'application/json-patch+json');
+  });
+
+  it('leaves nothing behind after a rejected write', async () => {
+    await expectStatus('POST', CM, configMap('half', { data: { ok: 1 } }), 422, 'Invalid');
+    await expectStatus('GET', `${CM}/half`, undefined, 404, 'NotFound');
+    await cluster.api('POST', CM, configMap('whole', { data: { a: 'b' } }));
+    await expectStatus('PATCH', `${CM}/whole`, '{"data":{"a":5}}', 422, 'Invalid', 'application/merge-patch+json');
+    assert.equal((await cluster.api('GET', `${CM}/whole`)).body.data.a, 'b');
+  });
+});
+
+describe('watch history', () => {
+  it('answers a watch from a compacted revision with a 410 Expired ERROR event', async () => {
+    const server = await startServerProcess({ extraArgs: ['--watch-history', '20'] });
+    try {
+      const url = `${server.url}${CM}`;
+      for (let i = 0; i < 100; i++) {
+        const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(configMap(`h${i}`)) });
+        assert.equal(res.status, 201);
+      }
+      const watch = await fetch(`${url}?watch=1&resourceVersion=2&timeoutSeconds=5`);
+      assert.equal(watch.status, 200);
+      const event = JSON.parse((await watch.text()).trim().split('\n')[0]!);
+      assert.equal(event.type, 'ERROR');
+      assert.equal(event.object.code, 410);
+      assert.equal(event.object.reason, 'Expired');
+    } finally {
+      await server.stop();
+      await server.cleanup();
+    }
+  });
+});
+
+describe('non-resource endpoints', () => {
+  it('serves health, version, discovery, OpenAPI and metrics', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz']) assert.equal((await cluster.api('GET', path)).status, 200);
+    assert.equal((await cluster.api('GET', '/version')).body.major, '1');
+    assert.ok((await cluster.api('GET', '/apis')).body.groups.some((g: { name: string }) => g.name === 'apps'));
+    const v3 = await cluster.api('GET', '/openapi/v3');
+    assert.ok(v3.body.paths['apis/apps/v1']);
+    const metrics = await cluster.api('GET', '/metrics');
+    assert.match(metrics.body, /apiserver_request_total\{verb="create",resource="configmaps"/);
+    assert.match(metrics.body, /drover_store_operation_duration_seconds_bucket/);
+  });
+});

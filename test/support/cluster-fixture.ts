@@ -1,0 +1,65 @@
+// One Drover server per test file, with kubectl bound to its kubeconfig.
+import { after, before } from 'node:test';
+import { kubectl, kubectlRaw, requireKubectl, type KubectlOptions, type KubectlResult } from './kubectl.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+
+export interface ClusterFixture {
+  server(): ServerProcess;
+  kubectl(args: string[], options?: KubectlOptions): Promise<string>;
+  kubectlRaw(args: string[], options?: KubectlOptions): Promise<KubectlResult>;
+  /** GET/POST/... against the API with fetch; returns status and parsed JSON body. */
+  api(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export function useCluster(): ClusterFixture {
+  let server: ServerProcess | undefined;
+  before(async () => {
+    requireKubectl();
+    server = await startServerProcess();
+  });
+  after(async () => {
+    await server?.stop();
+    await server?.cleanup();
+  });
+  const current = () => {
+    if (!server) throw new Error('the server is not running');
+    return server;
+  };
+  return {
+    server: current,
+    kubectl: (args, options) => kubectl(current().kubeconfig, args, options),
+    kubectlRaw: (args, options) => kubectlRaw(current().kubeconfig, args, options),
+    async api(method, path, body, contentType = 'application/json') {
+      const init: RequestInit = { method };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        init.headers = { 'Content-Type': contentType };
+      }
+      const res = await fetch(`${current().url}${path}`, init);
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON (e.g. /metrics): keep the text
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or the timeout passes. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,60 @@
+// Starts `drover server` as a real child process (as a user would) on a free port with a fresh
+// data directory, and stops it again. Tests use the kubeconfig it writes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const DROVER_BIN = resolve(import.meta.dirname, '../../../bin/drover.js');
+
+export interface ServerProcess {
+  url: string;
+  dataDir: string;
+  kubeconfig: string;
+  child: ChildProcess;
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Removes the data directory (after stop). */
+  cleanup(): Promise<void>;
+}
+
+export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'drover-e2e-')));
+  const child = spawn(process.execPath, [DROVER_BIN, 'server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 20 s:\n${output}`)), 20_000);
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return {
+    url,
+    dataDir,
+    kubeconfig: join(dataDir, 'kubeconfig'),
+    child,
+    output: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+    async cleanup() {
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
