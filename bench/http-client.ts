@@ -1,37 +1,26 @@
-// A minimal keep-alive JSON client for benchmarks: no retries, no library overhead in the numbers.
-import { Agent, request } from 'node:http';
+// The benchmarks' HTTP client: undici's connection pool, because Node's http.request costs
+// more CPU per request than the server under test spends, and would measure itself.
+import { Pool } from 'undici';
 
 export class BenchClient {
-  private readonly agent: Agent;
+  private readonly pool: Pool;
 
-  constructor(readonly baseUrl: string, maxSockets = 64) {
-    this.agent = new Agent({ keepAlive: true, maxSockets });
+  constructor(readonly baseUrl: string, connections = 64) {
+    this.pool = new Pool(baseUrl, { connections, pipelining: 1 });
   }
 
-  call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = request(
-        `${this.baseUrl}${path}`,
-        {
-          method,
-          agent: this.agent,
-          headers: payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+  async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: string }> {
+    const options: Parameters<Pool['request']>[0] = { method: method as 'GET', path };
+    if (body !== undefined) {
+      options.body = JSON.stringify(body);
+      options.headers = { 'content-type': contentType };
+    }
+    const res = await this.pool.request(options);
+    return { status: res.statusCode, body: await res.body.text() };
   }
 
-  close(): void {
-    this.agent.destroy();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 
@@ -57,6 +46,30 @@ export async function runConcurrent(total: number, concurrency: number, task: (i
       const t0 = performance.now();
       await task(i);
       latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Open-loop load: `total` calls started on a fixed schedule of `ratePerSecond`, at most
+ * `concurrency` in flight. Latency counts from each call's scheduled start, so a server that
+ * falls behind shows it (no coordinated omission).
+ */
+export async function runAtRate(total: number, ratePerSecond: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const intervalMs = 1000 / ratePerSecond;
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      const scheduled = started + i * intervalMs;
+      const wait = scheduled - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      await task(i);
+      latencies.push(performance.now() - scheduled);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

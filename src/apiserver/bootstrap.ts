@@ -1,5 +1,6 @@
 // Objects every cluster has from the start.
 import { findResource } from '../api/registry.js';
+import { keyFor } from './registry/keys.js';
 import type { ObjectRegistry } from './registry/object-registry.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -7,7 +8,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 export async function ensureSystemNamespaces(registry: ObjectRegistry): Promise<void> {
   const def = findResource('', 'v1', 'namespaces')!;
   for (const name of SYSTEM_NAMESPACES) {
-    if (await registry.store.get(`/registry/namespaces/${name}`)) continue;
+    if (await registry.store.get(keyFor(def, undefined, name))) continue;
     await registry.create(def, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {
       dryRun: false,
       fieldManager: 'drover',

@@ -51,6 +51,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
+      registry.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

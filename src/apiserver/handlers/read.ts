@@ -42,7 +42,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
     // Stored JSON joined as is: parsing and re-serialising 10,000 pods would dominate the list.
     const raw = await listOrExplain(() => store.listRaw!(options));
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(raw) });
-    writeRaw(ctx.res, `${head.slice(0, -1)},"items":[${raw.items.join(',')}]}`);
+    writeRawList(ctx.res, head, raw.items);
     return;
   }
   const result = await listOrExplain(() => store.list(options));
@@ -66,7 +66,14 @@ async function listOrExplain<T>(list: () => Promise<T>): Promise<T> {
   }
 }
 
-function writeRaw(res: ServerResponse, body: string): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+/** Items written in slices: a 10,000-pod list never becomes one giant string in memory. */
+const ITEMS_PER_WRITE = 256;
+
+function writeRawList(res: ServerResponse, head: string, items: string[]): void {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write(`${head.slice(0, -1)},"items":[`);
+  for (let i = 0; i < items.length; i += ITEMS_PER_WRITE) {
+    res.write((i === 0 ? '' : ',') + items.slice(i, i + ITEMS_PER_WRITE).join(','));
+  }
+  res.end(']}');
 }

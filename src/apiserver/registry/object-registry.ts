@@ -14,6 +14,7 @@ import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type 
 import { keyFor } from './keys.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor } from './strategies.js';
+import { NamespaceCache } from './namespace-cache.js';
 import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deletion.js';
 
 export interface WriteOptions {
@@ -37,9 +38,12 @@ const MAX_PATCH_RETRIES = 8;
 
 export class ObjectRegistry {
   private readonly deletion: DeletionHandler;
+  private readonly namespaces: NamespaceCache;
 
   constructor(readonly store: Store) {
     this.deletion = new DeletionHandler(store, (def, ns) => this.requireNamespace(def, ns, false));
+    this.namespaces = new NamespaceCache(store);
+    this.namespaces.start();
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -217,11 +221,15 @@ export class ObjectRegistry {
   async requireNamespace(def: ResourceDefinition, namespace: string | undefined, forCreate: boolean): Promise<void> {
     if (!def.namespaced) return;
     if (!namespace) throw badRequest('a namespace must be given for a namespaced resource');
-    const ns = await this.store.get(`/registry/namespaces/${namespace}`);
-    if (!ns) throw notFound({ group: '', plural: 'namespaces', name: namespace });
-    if (forCreate && ns.metadata.deletionTimestamp) {
-      throw forbidden(`${def.plural} "${''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, ref(def));
+    const state = await this.namespaces.lookup(namespace);
+    if (!state) throw notFound({ group: '', plural: 'namespaces', name: namespace });
+    if (forCreate && state.terminating) {
+      throw forbidden(`${def.plural} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, ref(def));
     }
+  }
+
+  close(): void {
+    this.namespaces.stop();
   }
 }
 

@@ -11,6 +11,7 @@ import {
   RevisionConflictError,
   RevisionExpiredError,
   StoreClosedError,
+  StoreError,
 } from '../errors.js';
 import type {
   ListOptions,
@@ -52,6 +53,20 @@ interface Row {
   value: string;
 }
 
+interface Settlement {
+  resolve: (object: KubeObject) => void;
+  reject: (error: Error) => void;
+}
+
+type WriteRequest =
+  | { op: 'create'; key: string; object: KubeObject }
+  | { op: 'update'; key: string; object: KubeObject; expected: number | undefined }
+  | { op: 'delete'; key: string; expected: number | undefined };
+
+type PendingWrite = WriteRequest & Settlement;
+
+type WriteOutcome = { stored: KubeObject; event: RawStoreEvent } | { error: StoreError };
+
 export class SqliteStore implements Store {
   private readonly statements: Statements;
   private readonly hub = new WatchHub();
@@ -61,9 +76,9 @@ export class SqliteStore implements Store {
   private revision: number;
   private closing: Promise<void> | undefined;
 
-  private readonly createTx: (key: string, revision: number, json: string) => void;
-  private readonly updateTx: (key: string, revision: number, json: string, expected?: number) => Row;
-  private readonly deleteTx: (key: string, revision: number, expected?: number) => Row;
+  private readonly batchTx: (writes: PendingWrite[]) => WriteOutcome[];
+  /** Writes waiting for the next group commit (see enqueue). */
+  private pending: PendingWrite[] = [];
 
   constructor(
     private readonly db: Database.Database,
@@ -78,9 +93,7 @@ export class SqliteStore implements Store {
     // History always holds the newest write, unless compaction removed all of it; then the
     // compacted revision is the newest one.
     this.revision = Math.max(this.statements.maxHistoryRevision.get() as number, this.compactor.compacted);
-    this.createTx = db.transaction(this.createRow.bind(this));
-    this.updateTx = db.transaction(this.updateRow.bind(this));
-    this.deleteTx = db.transaction(this.deleteRow.bind(this));
+    this.batchTx = db.transaction(this.applyBatch.bind(this));
     const interval = Math.max(1, options.compactIntervalMs ?? 30_000);
     this.timer = setInterval(() => this.compactInBackground(), interval).unref();
   }
@@ -101,32 +114,16 @@ export class SqliteStore implements Store {
     return { ...page, items: values };
   }
 
-  async create(key: string, object: KubeObject): Promise<KubeObject> {
-    this.assertOpen();
-    const revision = this.revision + 1;
-    const stored = withResourceVersion(object, revision);
-    const json = JSON.stringify(stored);
-    this.createTx(key, revision, json);
-    this.committed({ type: 'ADDED', key, revision, value: json });
-    return stored;
+  create(key: string, object: KubeObject): Promise<KubeObject> {
+    return this.enqueue({ op: 'create', key, object });
   }
 
-  async update(key: string, object: KubeObject, preconditions?: Preconditions): Promise<KubeObject> {
-    this.assertOpen();
-    const revision = this.revision + 1;
-    const stored = withResourceVersion(object, revision);
-    const json = JSON.stringify(stored);
-    const prev = this.updateTx(key, revision, json, preconditions?.expectedRevision);
-    this.committed({ type: 'MODIFIED', key, revision, value: json, prevValue: prev.value });
-    return stored;
+  update(key: string, object: KubeObject, preconditions?: Preconditions): Promise<KubeObject> {
+    return this.enqueue({ op: 'update', key, object, expected: preconditions?.expectedRevision });
   }
 
-  async delete(key: string, preconditions?: Preconditions): Promise<KubeObject> {
-    this.assertOpen();
-    const revision = this.revision + 1;
-    const prev = this.deleteTx(key, revision, preconditions?.expectedRevision);
-    this.committed({ type: 'DELETED', key, revision, prevValue: prev.value });
-    return withResourceVersion(JSON.parse(prev.value) as KubeObject, revision);
+  delete(key: string, preconditions?: Preconditions): Promise<KubeObject> {
+    return this.enqueue({ op: 'delete', key, expected: preconditions?.expectedRevision });
   }
 
   watch(options: WatchOptions, onEvent: (event: StoreEvent) => void, onError?: (error: Error) => void): Watch {
@@ -173,6 +170,74 @@ export class SqliteStore implements Store {
     this.assertOpen();
     const state = { currentRevision: this.revision, compactedRevision: this.compactor.compacted };
     return listRange(this.statements, options, state);
+  }
+
+  /**
+   * Group commit: writes issued during one turn of the event loop are committed together in one
+   * transaction at the next turn. A commit costs far more than a row, so under concurrent load
+   * this multiplies write throughput; a write is still acknowledged only after its commit.
+   */
+  private enqueue(write: WriteRequest): Promise<KubeObject> {
+    if (this.closing !== undefined) return Promise.reject(new StoreClosedError());
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ ...write, resolve, reject } as PendingWrite) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    let outcomes: WriteOutcome[];
+    try {
+      outcomes = this.batchTx(batch);
+    } catch (error) {
+      // The transaction rolled back as a whole: nothing of the batch was written.
+      for (const write of batch) write.reject(error as Error);
+      return;
+    }
+    batch.forEach((write, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) return write.reject(outcome.error);
+      this.committed(outcome.event);
+      write.resolve(outcome.stored);
+    });
+  }
+
+  /**
+   * Runs inside the batch transaction. Each write checks its preconditions before it changes
+   * anything, so a write that fails (conflict, missing key) leaves no trace and does not
+   * abort the others; any other error aborts the whole batch.
+   */
+  private applyBatch(writes: PendingWrite[]): WriteOutcome[] {
+    let revision = this.revision;
+    return writes.map((write) => {
+      try {
+        const outcome = this.applyWrite(write, revision + 1);
+        revision++;
+        return outcome;
+      } catch (error) {
+        if (error instanceof StoreError) return { error };
+        throw error;
+      }
+    });
+  }
+
+  private applyWrite(write: PendingWrite, revision: number): WriteOutcome {
+    const { key } = write;
+    if (write.op === 'delete') {
+      const prev = this.deleteRow(key, revision, write.expected);
+      const stored = withResourceVersion(JSON.parse(prev.value) as KubeObject, revision);
+      return { stored, event: { type: 'DELETED', key, revision, prevValue: prev.value } };
+    }
+    const stored = withResourceVersion(write.object, revision);
+    const json = JSON.stringify(stored);
+    if (write.op === 'create') {
+      this.createRow(key, revision, json);
+      return { stored, event: { type: 'ADDED', key, revision, value: json } };
+    }
+    const prev = this.updateRow(key, revision, json, write.expected);
+    return { stored, event: { type: 'MODIFIED', key, revision, value: json, prevValue: prev.value } };
   }
 
   private createRow(key: string, revision: number, json: string): void {
@@ -240,6 +305,8 @@ export class SqliteStore implements Store {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.timer);
+    // Writes accepted before close() still commit.
+    this.flush();
     await this.compactor.idle();
     this.hub.endAll(new StoreClosedError());
     this.db.close();
