@@ -85,6 +85,36 @@ describe('bad input', () => {
   });
 });
 
+describe('collections and events', () => {
+  it('deletes a collection by label selector', async () => {
+    for (const [name, team] of [['dc-a', 'x'], ['dc-b', 'x'], ['dc-c', 'y']]) {
+      assert.equal((await cluster.api('POST', CM, { ...configMap(name!), metadata: { name, labels: { team } } })).status, 201);
+    }
+    const res = await cluster.api('DELETE', `${CM}?labelSelector=team%3Dx`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.items.map((i: { metadata: { name: string } }) => i.metadata.name).sort(), ['dc-a', 'dc-b']);
+    assert.equal((await cluster.api('GET', `${CM}/dc-c`)).status, 200);
+    assert.equal((await cluster.api('GET', `${CM}/dc-a`)).status, 404);
+  });
+
+  it('selects events by involvedObject fields', async () => {
+    const event = (name: string, object: string) => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: object },
+      reason: 'Tested',
+      message: `about ${object}`,
+      type: 'Normal',
+    });
+    assert.equal((await cluster.api('POST', '/api/v1/namespaces/default/events', event('e1', 'web-1'))).status, 201);
+    assert.equal((await cluster.api('POST', '/api/v1/namespaces/default/events', event('e2', 'web-2'))).status, 201);
+    const text = await cluster.kubectl(['get', 'events', '--field-selector', 'involvedObject.name=web-2']);
+    assert.match(text, /about web-2/);
+    assert.doesNotMatch(text, /about web-1/);
+  });
+});
+
 describe('watch history', () => {
   it('answers a watch from a compacted revision with a 410 Expired ERROR event', async () => {
     const server = await startServerProcess({ extraArgs: ['--watch-history', '20'] });

@@ -76,7 +76,9 @@ describe('kubectl patch, scale, label, annotate, edit', () => {
     assert.equal(scale.body.kind, 'Scale');
     assert.equal(scale.body.spec.replicas, 6);
     assert.equal(scale.body.status.selector, 'app=scaled');
+    const generation = await jsonpath('deploy/scaled', '{.metadata.generation}');
     await cluster.kubectl(['label', 'deploy/scaled', 'tier=frontend']);
+    assert.equal(await jsonpath('deploy/scaled', '{.metadata.generation}'), generation, 'metadata changes do not bump generation');
     await cluster.kubectl(['annotate', 'deploy/scaled', 'team=core']);
     assert.equal(await jsonpath('deploy/scaled', '{.metadata.labels.tier} {.metadata.annotations.team}'), 'frontend core');
     await cluster.kubectl(['label', 'deploy/scaled', 'tier-']);

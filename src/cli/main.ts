@@ -51,6 +51,11 @@ export function buildProgram(): Command {
   return program;
 }
 
+// A bug in one request's handling must not take the whole control plane down with it.
+process.on('unhandledRejection', (reason) => {
+  console.error('unhandled rejection (kept running):', reason);
+});
+
 buildProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {

@@ -136,10 +136,15 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
   }
   timers.push(setTimeout(close, timeoutSeconds * 1000));
   if (allowBookmarks) {
-    const tick = async () => {
-      const current = Math.max(lastRevision, await store.currentRevision());
-      send('BOOKMARK', bookmark(ctx, current, false));
-      if (!closed) timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+    const tick = () => {
+      store.currentRevision().then(
+        (current) => {
+          send('BOOKMARK', bookmark(ctx, Math.max(lastRevision, current), false));
+          if (!closed) timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+        },
+        // The store is closing: the watch ends with it.
+        () => close(),
+      );
     };
     timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
   }
