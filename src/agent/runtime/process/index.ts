@@ -1,0 +1,2 @@
+export { ProcessRuntime } from './process-runtime.js';
+export type { ProcessRuntimeOptions } from './context.js';
