@@ -1,5 +1,6 @@
 // Discovery documents (/api, /apis, /apis/{group}, per-group-version resource lists), derived
 // from the resource definitions so that kubectl api-resources, short names and `all` work.
+import { subresourceDefinitions } from '../api/registry.js';
 import type { ResourceDefinition } from '../api/resource.js';
 
 export const SERVER_VERSION = {
@@ -67,13 +68,16 @@ export function apiResourceList(defs: readonly ResourceDefinition[], group: stri
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
 }
 
+/** `pods/status`, `deployments/scale`, ... as discovery lists them. */
 function subresourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
-  const entries: Record<string, unknown>[] = [];
-  const base = { singularName: '', namespaced: def.namespaced };
-  if (def.subresources.status) entries.push({ ...base, name: `${def.plural}/status`, kind: def.kind, verbs: ['get', 'patch', 'update'] });
-  if (def.subresources.scale) {
-    entries.push({ ...base, name: `${def.plural}/scale`, kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
-  }
-  if (def.kind === 'Namespace' && def.group === '') entries.push({ ...base, name: 'namespaces/finalize', kind: 'Namespace', verbs: ['update'] });
-  return entries;
+  return subresourceDefinitions
+    .filter((sub) => sub.group === def.group && sub.version === def.version && sub.resource === def.plural)
+    .map((sub) => {
+      const entry: Record<string, unknown> = { name: `${def.plural}/${sub.name}`, singularName: '', namespaced: def.namespaced, kind: sub.kind.kind, verbs: sub.verbs };
+      if (sub.kind.group !== def.group || sub.kind.version !== def.version) {
+        entry['group'] = sub.kind.group;
+        entry['version'] = sub.kind.version;
+      }
+      return entry;
+    });
 }

@@ -8,6 +8,7 @@ import type { Store } from '../storage/store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import { methodNotAllowed, pathNotFound, toApiError } from './errors.js';
 import type { RequestContext } from './handlers/context.js';
+import { bindPod, evictPod } from './handlers/pod-binding.js';
 import { serveResource, type SubresourceHandlers } from './handlers/resource-handler.js';
 import { writeError, writeJson, writeText } from './http-io.js';
 import { ApiMetrics, instrumentStore } from './metrics.js';
@@ -39,7 +40,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
   await lifecycle.start();
-  const subresources = options.subresources ?? new Map();
+  const subresources: SubresourceHandlers = new Map([
+    ['/pods/binding', bindPod],
+    ['/pods/eviction', evictPod],
+    ...(options.subresources ?? new Map()),
+  ]);
   const server = createServer((req, res) => void handle(req, res, registry, metrics, subresources));
   server.keepAliveTimeout = 65_000;
   await listen(server, options.port, options.host ?? '127.0.0.1');

@@ -43,6 +43,8 @@ export async function serveResource(
   throw methodNotAllowed(method);
 }
 
+const VERBS: Record<string, string> = { GET: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
 function run(ctx: ResourceRequest, verb: string, handler: (ctx: ResourceRequest) => Promise<void>): Promise<void> {
   ctx.verb = verb;
   return handler(ctx);
@@ -53,8 +55,8 @@ function serveSubresource(ctx: ResourceRequest, method: string, extra: Subresour
   const sub = path.subresource!;
   if (path.name === undefined) throw pathNotFound(ctx.req.url ?? '');
   const external = extra.get(`${def.group}/${def.plural}/${sub}`);
-  if (external) return run(ctx, method.toLowerCase(), external);
-  if (sub === 'scale') return run(ctx, method === 'GET' ? 'get' : method.toLowerCase(), serveScale);
+  if (external) return run(ctx, VERBS[method] ?? method.toLowerCase(), external);
+  if (sub === 'scale') return run(ctx, VERBS[method] ?? method.toLowerCase(), serveScale);
   const isStatus = sub === 'status' && def.subresources.status;
   const isFinalize = sub === 'finalize' && def.kind === 'Namespace' && def.group === '';
   if (!isStatus && !isFinalize) throw pathNotFound(ctx.req.url ?? '');

@@ -70,6 +70,37 @@ export function nameItems(items: readonly unknown[], shape: ListShape): NamedIte
   return { elements, positions };
 }
 
+/**
+ * The path elements of a set or map list's items, in list order, or undefined when they
+ * cannot be named: nameItems without the position map or the reason, for walkers that only
+ * emit the elements and treat an unnamed list as atomic.
+ */
+export function itemElements(items: readonly unknown[], shape: ListShape): string[] | undefined {
+  const elements: string[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const element = shape.kind === 'map' ? mapItemElement(items[i], i, shape.keys) : setItemElement(items[i], i);
+    if (typeof element !== 'string') return undefined;
+    elements.push(element);
+  }
+  return hasDuplicates(elements) ? undefined : elements;
+}
+
+/** The element of one item that nameItems names without error. */
+export function itemElement(item: unknown, shape: ListShape): string {
+  const element = shape.kind === 'map' ? mapItemElement(item, 0, shape.keys) : setItemElement(item, 0);
+  if (typeof element !== 'string') throw new Error(element.error);
+  return element;
+}
+
+function hasDuplicates(elements: readonly string[]): boolean {
+  // Lists are short; a scan beats building a set until they are not.
+  if (elements.length > 8) return new Set(elements).size !== elements.length;
+  for (let i = 1; i < elements.length; i++) {
+    for (let j = 0; j < i; j++) if (elements[i] === elements[j]) return true;
+  }
+  return false;
+}
+
 function mapItemElement(item: unknown, index: number, keys: readonly KeyField[]): string | Unnamed {
   if (!isPlainObject(item)) return { error: `element ${index}: associative list with keys has an element that is not an object` };
   let element = 'k:{';

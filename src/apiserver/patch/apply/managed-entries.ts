@@ -3,6 +3,7 @@
 // so a write that touches a few fields costs little however many managers an object has.
 import type { ManagedFieldsEntry } from '../../../api/meta.js';
 import { FieldSet } from './field-set.js';
+import { isCanonicalFieldsV1, type FieldsV1 } from './fields-v1.js';
 import { isPlainObject } from './values.js';
 
 export type Operation = 'Apply' | 'Update';
@@ -15,9 +16,11 @@ export interface TrackedEntry {
   time: string | undefined;
   /** The stored entry, written back unchanged while `set` is undefined and nothing else changed. */
   original: ManagedFieldsEntry | undefined;
-  fieldsV1: Record<string, unknown>;
+  fieldsV1: FieldsV1;
   /** Decoded (and possibly changed) fields; undefined until needed. */
   set: FieldSet | undefined;
+  /** `fieldsV1` is known to be spelled as toFieldsV1 writes it, so it may be edited as JSON. */
+  canonical: boolean;
 }
 
 /** Reads a managedFields list; undefined when it is not a well-formed one. */
@@ -51,6 +54,7 @@ function readEntry(raw: unknown): TrackedEntry | undefined {
     original: raw as ManagedFieldsEntry,
     fieldsV1: fieldsV1 ?? {},
     set: undefined,
+    canonical: false,
   };
 }
 
@@ -68,7 +72,7 @@ export function findEntry(entries: readonly TrackedEntry[], manager: string, ope
 }
 
 export function newEntry(manager: string, operation: Operation, subresource: string | undefined): TrackedEntry {
-  return { manager, operation, subresource: subresource || undefined, apiVersion: undefined, time: undefined, original: undefined, fieldsV1: {}, set: undefined };
+  return { manager, operation, subresource: subresource || undefined, apiVersion: undefined, time: undefined, original: undefined, fieldsV1: {}, set: undefined, canonical: true };
 }
 
 export function fieldsOf(entry: TrackedEntry): FieldSet {
@@ -78,6 +82,27 @@ export function fieldsOf(entry: TrackedEntry): FieldSet {
 
 export function setFields(entry: TrackedEntry, set: FieldSet): void {
   entry.set = set;
+  entry.original = undefined;
+}
+
+/**
+ * The entry's fieldsV1 when it can be edited as JSON (see fields-v1.ts): not decoded into a
+ * set, and canonical. Undefined means the FieldSet route (fieldsOf / setFields) must be used.
+ */
+export function editableFieldsV1(entry: TrackedEntry): FieldsV1 | undefined {
+  if (entry.set) return undefined;
+  if (!entry.canonical) {
+    if (!isCanonicalFieldsV1(entry.fieldsV1)) return undefined;
+    entry.canonical = true;
+  }
+  return entry.fieldsV1;
+}
+
+/** Replaces the entry's fields with canonical fieldsV1 JSON, the counterpart of setFields. */
+export function setFieldsV1(entry: TrackedEntry, fieldsV1: FieldsV1): void {
+  entry.fieldsV1 = fieldsV1;
+  entry.set = undefined;
+  entry.canonical = true;
   entry.original = undefined;
 }
 

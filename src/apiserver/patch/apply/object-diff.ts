@@ -5,7 +5,7 @@
 import type { JsonSchema } from '../../../api/schema-nav.js';
 import { FieldSet } from './field-set.js';
 import { isUntrackedMetadataField, isUntrackedRootField, type FieldScope } from './field-scope.js';
-import { listShape, nameItems } from './list-elements.js';
+import { itemElement, listShape, nameItems, type ListShape } from './list-elements.js';
 import { collectValue } from './object-fields.js';
 import { fieldElement } from './path-element.js';
 import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, jsonEqual, type PlainObject } from './values.js';
@@ -39,9 +39,10 @@ export function diffObjects(before: PlainObject, after: PlainObject, schema: Jso
 function diffFields(before: PlainObject, after: PlainObject, schema: JsonSchema | undefined, walk: DiffWalk, skip: (name: string) => boolean): void {
   for (const name in after) {
     const next = after[name];
-    if (next === undefined || skip(name)) continue;
-    walk.path.push(fieldElement(name));
     const previous = before[name];
+    // Most fields of a write are unchanged scalars: done before any path or schema work.
+    if (next === previous || next === undefined || skip(name)) continue;
+    walk.path.push(fieldElement(name));
     if (previous === undefined) addValue(next, childSchema(schema, name), walk);
     else diffValue(previous, next, childSchema(schema, name), walk);
     walk.path.pop();
@@ -72,6 +73,10 @@ function diffValue(before: unknown, after: unknown, schema: JsonSchema | undefin
 function diffLists(before: unknown[], after: unknown[], schema: JsonSchema | undefined, walk: DiffWalk): boolean {
   const shape = listShape(schema);
   if (shape.kind === 'atomic') return false;
+  if (sameItemsInOrder(before, after, shape)) {
+    if (shape.kind === 'map') diffItemsInPlace(before, after, shape, walk);
+    return true;
+  }
   const namedBefore = nameItems(before, shape);
   const namedAfter = nameItems(after, shape);
   if (typeof namedBefore === 'string' || typeof namedAfter === 'string') return false;
@@ -93,6 +98,46 @@ function diffLists(before: unknown[], after: unknown[], schema: JsonSchema | und
   }
   if (after.length === 0 && before.length > 0) walk.changed.insert(walk.path);
   return true;
+}
+
+/**
+ * True when both lists name the same items in the same order, items that nameItems would name
+ * without error. The usual write leaves a list's items where they were, and then the items
+ * pair up by position, without naming every item of both lists and indexing them.
+ */
+function sameItemsInOrder(before: unknown[], after: unknown[], shape: ListShape): boolean {
+  // Longer lists take the general route, whose duplicate check does not grow quadratically.
+  if (before.length !== after.length || after.length > 8) return false;
+  for (let i = 0; i < after.length; i++) {
+    if (!sameItem(before[i], after[i], shape)) return false;
+    for (let j = 0; j < i; j++) if (sameItem(after[j], after[i], shape)) return false;
+  }
+  return true;
+}
+
+/** Whether two items get the same element (and can be named at all). */
+function sameItem(a: unknown, b: unknown, shape: ListShape): boolean {
+  if (shape.kind !== 'map') return a === b && isKeyScalar(a);
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  for (const key of shape.keys) {
+    const value = a[key.name] ?? key.fallback;
+    if (!isKeyScalar(value) || value !== (b[key.name] ?? key.fallback)) return false;
+  }
+  return true;
+}
+
+/** A value whose JSON spelling is equal exactly when the values are (===). */
+function isKeyScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function diffItemsInPlace(before: unknown[], after: unknown[], shape: ListShape, walk: DiffWalk): void {
+  for (let i = 0; i < after.length; i++) {
+    if (before[i] === after[i]) continue;
+    walk.path.push(itemElement(after[i], shape));
+    diffFields(before[i] as PlainObject, after[i] as PlainObject, shape.items, walk, noSkip);
+    walk.path.pop();
+  }
 }
 
 function addValue(value: unknown, schema: JsonSchema | undefined, walk: DiffWalk): void {

@@ -3,10 +3,11 @@
 // Kubernetes, an update never fails on ownership.
 import type { JsonSchema } from '../../../api/schema-nav.js';
 import type { KubeObject } from '../../../api/meta.js';
-import { FieldSet } from './field-set.js';
+import { releaseFieldsV1, unionFieldsV1 } from './fields-v1.js';
 import { diffObjects, type FieldChanges } from './object-diff.js';
-import { objectFieldSet } from './object-fields.js';
+import { objectFieldsV1 } from './object-fields-v1.js';
 import {
+  editableFieldsV1,
   entryAffected,
   fieldsOf,
   findEntry,
@@ -14,8 +15,11 @@ import {
   normalizeEntries,
   readEntries,
   setFields,
+  setFieldsV1,
   type TrackedEntry,
 } from './managed-entries.js';
+import { FieldSet } from './field-set.js';
+import { objectFieldSet } from './object-fields.js';
 import { jsonEqual, isPlainObject } from './values.js';
 import { managedTime, writeEntries } from './write-entries.js';
 
@@ -39,6 +43,14 @@ export interface UpdateOptions {
 export function updateManagedFields(old: KubeObject | undefined, updated: KubeObject, options: UpdateOptions): void {
   const entries = startingEntries(old, updated, options.subresource);
   const scope = { subresource: options.subresource };
+  if (!old && entries.length === 0) {
+    // A create with nobody to take fields from: the creator owns the object's whole field set,
+    // written straight from the object.
+    const created = objectFieldsV1(updated, options.schema, scope);
+    if (!isEmptyJson(created)) entries.push(ownEntry(newEntry(options.manager, 'Update', options.subresource), created, options));
+    storeEntries(updated, entries);
+    return;
+  }
   const changes: FieldChanges = old
     ? diffObjects(old, updated, options.schema, scope)
     : { changed: objectFieldSet(updated, options.schema, scope), removed: new FieldSet() };
@@ -49,19 +61,36 @@ export function updateManagedFields(old: KubeObject | undefined, updated: KubeOb
       own = newEntry(options.manager, 'Update', options.subresource);
       entries.push(own);
     }
-    setFields(own, fieldsOf(own).union(changes.changed));
-    own.apiVersion = options.apiVersion;
-    own.time = managedTime(options.now);
+    const json = editableFieldsV1(own);
+    // A member root (never produced by the diff) is kept only by the FieldSet route, whose
+    // entry `{}` is not empty; the JSON route could not tell it from an empty one.
+    if (json && !changes.changed.member) setFieldsV1(own, unionFieldsV1(json, changes.changed));
+    else setFields(own, fieldsOf(own).union(changes.changed));
+    stamp(own, options);
   }
   storeEntries(updated, entries);
 }
 
+function ownEntry(entry: TrackedEntry, fieldsV1: Record<string, unknown>, options: UpdateOptions): TrackedEntry {
+  setFieldsV1(entry, fieldsV1);
+  stamp(entry, options);
+  return entry;
+}
+
+function stamp(entry: TrackedEntry, options: UpdateOptions): void {
+  entry.apiVersion = options.apiVersion;
+  entry.time = managedTime(options.now);
+}
+
 /** Takes changed fields away from every entry, and removed fields (with all below them). */
 export function releaseFields(entries: readonly TrackedEntry[], changes: FieldChanges): void {
-  if (changes.changed.isEmpty() && changes.removed.isEmpty()) return;
+  const { changed, removed } = changes;
+  if (changed.isEmpty() && removed.isEmpty()) return;
   for (const entry of entries) {
-    if (!entryAffected(entry, changes.changed, changes.removed)) continue;
-    setFields(entry, fieldsOf(entry).difference(changes.changed).recursiveDifference(changes.removed));
+    if (!entryAffected(entry, changed, removed)) continue;
+    const json = editableFieldsV1(entry);
+    if (json) setFieldsV1(entry, releaseFieldsV1(json, changed, removed));
+    else setFields(entry, fieldsOf(entry).difference(changed).recursiveDifference(removed));
   }
 }
 
@@ -84,4 +113,9 @@ function startingEntries(old: KubeObject | undefined, updated: KubeObject, subre
   if (!parsed) return storedEntries();
   normalizeEntries(parsed);
   return parsed;
+}
+
+function isEmptyJson(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }

@@ -21,8 +21,47 @@ export function resolveSchema(schema: JsonSchema | undefined): JsonSchema | unde
   return structured.length === 1 ? structured[0] : schema;
 }
 
+/**
+ * Per-schema resolved field schemas. Every walker asks for the schema of every field it
+ * visits, and resolving a nullable union allocates, so declared properties are resolved once.
+ * Names outside `properties` are not cached: maps (labels, data) have unbounded key sets.
+ */
+interface ResolvedFields {
+  declared: Map<string, JsonSchema>;
+  /** The schema every undeclared name gets, when the schema declares no properties at all. */
+  undeclared: { schema: JsonSchema | undefined } | undefined;
+}
+
+const resolvedFields = new WeakMap<JsonSchema, ResolvedFields>();
+
+function resolveFields(schema: JsonSchema): ResolvedFields {
+  const declared = new Map<string, JsonSchema>();
+  const properties = schema['properties'];
+  if (isPlainObject(properties)) {
+    for (const name of Object.keys(properties)) {
+      const resolved = isPlainObject(properties[name]) ? resolveChildSchema(schema, name) : undefined;
+      if (resolved) declared.set(name, resolved);
+    }
+  }
+  // Without properties the answer does not depend on the name (see fieldSchema).
+  const undeclared = properties === undefined ? { schema: resolveChildSchema(schema, '') } : undefined;
+  return { declared, undeclared };
+}
+
 /** Schema of field `name`; also reads `patternProperties`, which TypeBox uses for records. */
 export function childSchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+  if (!schema) return undefined;
+  let fields = resolvedFields.get(schema);
+  if (!fields) {
+    fields = resolveFields(schema);
+    resolvedFields.set(schema, fields);
+  }
+  const declared = fields.declared.get(name);
+  if (declared) return declared;
+  return fields.undeclared ? fields.undeclared.schema : resolveChildSchema(schema, name);
+}
+
+function resolveChildSchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
   const found = fieldSchema(schema, name);
   if (found || !schema) return resolveSchema(found);
   const patterns = schema['patternProperties'];
