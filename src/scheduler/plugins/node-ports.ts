@@ -1,0 +1,17 @@
+// NodePorts: a hostPort can be held once per node, protocol and address; 0.0.0.0 (the default)
+// holds it on every address of the node.
+import { pass, type Plugin } from '../plugin.js';
+
+export const REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
+
+export function nodePorts(): Plugin<void> {
+  return {
+    name: 'NodePorts',
+    preFilter(pod) {
+      return pass(undefined, { skipFilter: pod.hostPorts.length === 0 });
+    },
+    filter(_state, pod, node) {
+      return node.portsConflict(pod.hostPorts) ? REASON_NODE_PORTS : undefined;
+    },
+  };
+}
