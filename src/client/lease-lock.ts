@@ -1,0 +1,139 @@
+// Locks on coordination.k8s.io/v1 Leases, as client-go's leader election takes them: the
+// holder renews renewTime; anyone may take a lease whose holder stopped renewing for
+// leaseDurationSeconds, and every write is a compare-and-swap on resourceVersion, so of two
+// contenders exactly one wins.
+//
+// Expiry is judged on this process's clock from when it last saw the lease record change, not
+// from the renewTime written by another machine, so clock skew between machines cannot make a
+// lease look expired early. One LeaseLock serves any number of leases (one per shard, say).
+import type { KubeObject } from '../api/meta.js';
+import type { ApiClient } from './api-client.js';
+import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
+import { keyOf } from './keys.js';
+import type { ResourceClient } from './resource-client.js';
+import { resources } from './resources.js';
+
+export interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+export interface Lease extends KubeObject {
+  spec?: LeaseSpec;
+}
+
+export interface LeaseAttempt {
+  /** This identity holds the lease now. */
+  held: boolean;
+  /** Who holds it (may be this identity, another one, or nobody). */
+  holder: string | undefined;
+  /** Whether the holder changed with this attempt. */
+  transitioned: boolean;
+  lease: Lease | undefined;
+}
+
+interface Observation {
+  resourceVersion: string | undefined;
+  /** Local monotonic time at which this version was first seen. */
+  at: number;
+}
+
+export class LeaseLock {
+  private readonly leases: ResourceClient<Lease>;
+  private readonly observed = new Map<string, Observation>();
+
+  constructor(
+    api: ApiClient,
+    private readonly clock: { now(): number; wallTime(): Date } = { now: () => performance.now(), wallTime: () => new Date() },
+  ) {
+    this.leases = api.resource<Lease>(resources.leases);
+  }
+
+  /** Takes the lease if it is free or expired, renews it if held; never throws on a lost race. */
+  async tryAcquireOrRenew(name: string, namespace: string, identity: string, leaseDurationSeconds: number): Promise<LeaseAttempt> {
+    const leases = this.leases.inNamespace(namespace);
+    let current: Lease;
+    try {
+      current = await leases.get(name);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      return this.create(name, namespace, identity, leaseDurationSeconds);
+    }
+    const spec = current.spec ?? {};
+    const holder = spec.holderIdentity || undefined;
+    const seen = this.observe(namespace, name, current);
+    const duration = (spec.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
+    if (holder !== undefined && holder !== identity && this.clock.now() - seen.at < duration) {
+      return { held: false, holder, transitioned: false, lease: current };
+    }
+    const now = micro(this.clock.wallTime());
+    const transitioned = holder !== identity;
+    const next: LeaseSpec = {
+      ...spec,
+      holderIdentity: identity,
+      leaseDurationSeconds,
+      renewTime: now,
+      acquireTime: transitioned ? now : (spec.acquireTime ?? now),
+      leaseTransitions: (spec.leaseTransitions ?? 0) + (transitioned ? 1 : 0),
+    };
+    try {
+      const updated = await leases.update({ ...current, spec: next });
+      this.observe(namespace, name, updated);
+      return { held: true, holder: identity, transitioned, lease: updated };
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      return { held: false, holder, transitioned: false, lease: current };
+    }
+  }
+
+  /** Gives the lease up if this identity holds it, so a successor need not wait for expiry. */
+  async release(name: string, namespace: string, identity: string): Promise<boolean> {
+    const leases = this.leases.inNamespace(namespace);
+    try {
+      const current = await leases.get(name);
+      if (current.spec?.holderIdentity !== identity) return false;
+      const spec: LeaseSpec = { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: micro(this.clock.wallTime()) };
+      await leases.update({ ...current, spec });
+      this.observed.delete(keyOf(namespace, name));
+      return true;
+    } catch (error) {
+      if (isNotFound(error) || isConflict(error)) return false;
+      throw error;
+    }
+  }
+
+  private async create(name: string, namespace: string, identity: string, leaseDurationSeconds: number): Promise<LeaseAttempt> {
+    const now = micro(this.clock.wallTime());
+    const lease: Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name, namespace },
+      spec: { holderIdentity: identity, leaseDurationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 },
+    };
+    try {
+      const created = await this.leases.inNamespace(namespace).create(lease);
+      this.observe(namespace, name, created);
+      return { held: true, holder: identity, transitioned: true, lease: created };
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+      return { held: false, holder: undefined, transitioned: false, lease: undefined };
+    }
+  }
+
+  private observe(namespace: string, name: string, lease: Lease): Observation {
+    const key = keyOf(namespace, name);
+    const previous = this.observed.get(key);
+    if (previous && previous.resourceVersion === lease.metadata.resourceVersion) return previous;
+    const observation = { resourceVersion: lease.metadata.resourceVersion, at: this.clock.now() };
+    this.observed.set(key, observation);
+    return observation;
+  }
+}
+
+/** MicroTime as Kubernetes writes it: RFC 3339 with six fractional digits. */
+function micro(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}

@@ -1,0 +1,68 @@
+// How the client addresses a kind of resource, and the built-in kinds. The table is written out
+// rather than derived from src/api/registry.ts so that agents and controllers do not load the
+// server's schemas; resources.test.ts checks it against the registry.
+import type { KubeObject } from '../api/meta.js';
+
+export interface ResourceRef {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  plural: string;
+  namespaced: boolean;
+  /** The kind of the objects, for apiVersion/kind defaults and event references. */
+  kind: string;
+}
+
+const core = (plural: string, kind: string, namespaced = true): ResourceRef => ({ group: '', version: 'v1', plural, kind, namespaced });
+const named = (group: string, plural: string, kind: string): ResourceRef => ({ group, version: 'v1', plural, kind, namespaced: true });
+
+export const resources = {
+  pods: core('pods', 'Pod'),
+  nodes: core('nodes', 'Node', false),
+  services: core('services', 'Service'),
+  endpoints: core('endpoints', 'Endpoints'),
+  configmaps: core('configmaps', 'ConfigMap'),
+  secrets: core('secrets', 'Secret'),
+  events: core('events', 'Event'),
+  namespaces: core('namespaces', 'Namespace', false),
+  serviceaccounts: core('serviceaccounts', 'ServiceAccount'),
+  deployments: named('apps', 'deployments', 'Deployment'),
+  replicasets: named('apps', 'replicasets', 'ReplicaSet'),
+  daemonsets: named('apps', 'daemonsets', 'DaemonSet'),
+  jobs: named('batch', 'jobs', 'Job'),
+  leases: named('coordination.k8s.io', 'leases', 'Lease'),
+} as const satisfies Record<string, ResourceRef>;
+
+const byKind = new Map(Object.values(resources).map((ref) => [`${apiVersionOf(ref)}/${ref.kind}`, ref]));
+
+export function apiVersionOf(ref: Pick<ResourceRef, 'group' | 'version'>): string {
+  return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+}
+
+/** The built-in resource of an apiVersion + kind (an owner reference's target, say). */
+export function resourceForKind(apiVersion: string, kind: string): ResourceRef | undefined {
+  return byKind.get(`${apiVersion}/${kind}`);
+}
+
+/** The resource of an object, from its apiVersion and kind. */
+export function resourceOf(object: Pick<KubeObject, 'apiVersion' | 'kind'>): ResourceRef | undefined {
+  return resourceForKind(object.apiVersion, object.kind);
+}
+
+/** `/api/v1` or `/apis/{group}/{version}`. */
+export function groupVersionPath(ref: ResourceRef): string {
+  return ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
+}
+
+/**
+ * The path of a collection (`name` undefined) or of one object, with an optional subresource.
+ * A namespaced resource without a namespace addresses all namespaces (lists and watches only).
+ */
+export function resourcePath(ref: ResourceRef, namespace: string | undefined, name?: string, subresource?: string): string {
+  let path = groupVersionPath(ref);
+  if (ref.namespaced && namespace) path += `/namespaces/${encodeURIComponent(namespace)}`;
+  path += `/${ref.plural}`;
+  if (name !== undefined) path += `/${encodeURIComponent(name)}`;
+  if (subresource !== undefined) path += `/${subresource}`;
+  return path;
+}

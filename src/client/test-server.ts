@@ -1,0 +1,95 @@
+// For this folder's tests: a real API server on an SQLite store in a temporary directory,
+// restartable on the same port and data (to test re-watching), and a client bound to it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SubresourceHandlers } from '../apiserver/handlers/resource-handler.js';
+import { startApiServer, type ApiServer } from '../apiserver/server.js';
+import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { ApiClient, type ApiClientOptions } from './api-client.js';
+
+export interface TestServerOptions {
+  historyWindow?: number;
+  subresources?: SubresourceHandlers;
+}
+
+export class TestServer {
+  private api: ApiServer | undefined;
+  private current: SqliteStore | undefined;
+  private readonly clients: ApiClient[] = [];
+
+  private constructor(
+    readonly dir: string,
+    private readonly options: TestServerOptions,
+  ) {}
+
+  static async start(options: TestServerOptions = {}): Promise<TestServer> {
+    const server = new TestServer(await mkdtemp(join(tmpdir(), 'drover-client-')), options);
+    await server.open(0);
+    return server;
+  }
+
+  get url(): string {
+    if (!this.api) throw new Error('the test server is stopped');
+    return this.api.url;
+  }
+
+  get store(): SqliteStore {
+    if (!this.current) throw new Error('the test server is stopped');
+    return this.current;
+  }
+
+  /** A client closed with the server. */
+  client(options: ApiClientOptions = {}): ApiClient {
+    const client = new ApiClient(this.url, { userAgent: 'drover-client-test', ...options });
+    this.clients.push(client);
+    return client;
+  }
+
+  /** Stops serving (open watches are cut) but keeps the data. */
+  async stop(): Promise<number> {
+    const port = this.api?.port ?? 0;
+    await this.api?.close();
+    await this.current?.close();
+    this.api = undefined;
+    this.current = undefined;
+    return port;
+  }
+
+  /** A new server on the same port and data directory. */
+  async restart(port: number): Promise<void> {
+    await this.open(port);
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.clients) client.close();
+    await this.stop();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private async open(port: number): Promise<void> {
+    const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(this.dir, 'state.db') };
+    if (this.options.historyWindow !== undefined) storeOptions.historyWindow = this.options.historyWindow;
+    this.current = await openSqliteStore(storeOptions);
+    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map() });
+  }
+}
+
+/** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export function testPod(name: string, namespace = 'default', labels: Record<string, string> = {}): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> } {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels },
+    spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] },
+  };
+}
