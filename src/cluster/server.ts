@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
+import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './control-plane.js';
 import { writeKubeconfig } from './kubeconfig.js';
 
 export interface ServerOptions {
@@ -12,6 +13,9 @@ export interface ServerOptions {
   host?: string;
   /** How many revisions of watch history to keep (older watches get 410 Expired). */
   watchHistory?: number;
+  /** Run the scheduler and controllers in this process (default true). */
+  controlPlane?: boolean;
+  podEvictionTimeoutSeconds?: number;
 }
 
 export interface RunningServer {
@@ -35,11 +39,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const kubeconfigPath = join(options.dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, api.url);
+  let controlPlane: ControlPlane | undefined;
+  if (options.controlPlane !== false) {
+    const controlOptions: ControlPlaneOptions = { server: api.url };
+    if (options.podEvictionTimeoutSeconds !== undefined) controlOptions.podEvictionTimeoutSeconds = options.podEvictionTimeoutSeconds;
+    controlPlane = await startControlPlane(controlOptions);
+  }
   return {
     api,
     store,
     kubeconfigPath,
     async close() {
+      await controlPlane?.stop();
       await api.close();
       await store.close();
     },

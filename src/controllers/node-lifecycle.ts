@@ -1,0 +1,132 @@
+// Node lifecycle: a node whose Lease is not renewed within the grace period goes Ready=Unknown
+// and gets the `node.kubernetes.io/unreachable` taints; after the eviction timeout its pods are
+// deleted so that their controllers recreate them elsewhere, and force-deleted once their own
+// grace period has also passed (their agent is not there to confirm). A node whose Lease is
+// renewed again loses the taints; its agent reports Ready itself.
+import type { KubeObject } from '../api/meta.js';
+import { Informer, isNotFound, resources, type ApiClient } from '../client/index.js';
+
+export interface NodeLifecycleConfig {
+  api: ApiClient;
+  /** A Lease older than this marks its node unreachable. Kubernetes' default: 40 s. */
+  gracePeriodSeconds?: number;
+  /** How long pods stay on an unreachable node before they are deleted. Default 60 s. */
+  podEvictionTimeoutSeconds?: number;
+  monitorPeriodMs?: number;
+}
+
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const LEASE_NAMESPACE = 'kube-node-lease';
+
+interface Taint {
+  key: string;
+  effect: string;
+  value?: string;
+  timeAdded?: string;
+}
+
+const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class NodeLifecycleController {
+  private readonly nodes: Informer<KubeObject>;
+  private readonly leases: Informer<KubeObject>;
+  private readonly pods: Informer<KubeObject>;
+  private timer: NodeJS.Timeout | undefined;
+  /** node name → when we first saw it unreachable */
+  private readonly unreachableSince = new Map<string, number>();
+  private running = false;
+
+  constructor(private readonly config: NodeLifecycleConfig) {
+    this.nodes = new Informer(config.api, resources.nodes);
+    this.leases = new Informer(config.api, resources.leases, { namespace: LEASE_NAMESPACE });
+    this.pods = new Informer(config.api, resources.pods);
+    this.pods.addIndexer('node', (pod) => {
+      const node = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName;
+      return node ? [node] : [];
+    });
+  }
+
+  async start(): Promise<void> {
+    for (const informer of [this.nodes, this.leases, this.pods]) informer.start();
+    await Promise.all([this.nodes.waitForSync(), this.leases.waitForSync(), this.pods.waitForSync()]);
+    this.timer = setInterval(() => void this.monitor(), this.config.monitorPeriodMs ?? 5000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all([this.nodes.stop(), this.leases.stop(), this.pods.stop()]);
+  }
+
+  /** One pass over every node; passes never overlap. */
+  async monitor(now = Date.now()): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (const node of this.nodes.list()) await this.check(node, now).catch((error: unknown) => {
+        console.error(`node-lifecycle: ${node.metadata.name}: ${(error as Error).message}`);
+      });
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private lastHeartbeat(node: KubeObject): number {
+    const name = node.metadata.name!;
+    const lease = this.leases.getByName(LEASE_NAMESPACE, name);
+    const renew = (lease?.['spec'] as { renewTime?: string } | undefined)?.renewTime;
+    // A node that never had a Lease counts from its creation.
+    return Date.parse(renew ?? node.metadata.creationTimestamp ?? '') || 0;
+  }
+
+  private async check(node: KubeObject, now: number): Promise<void> {
+    const name = node.metadata.name!;
+    const grace = (this.config.gracePeriodSeconds ?? 40) * 1000;
+    const stale = now - this.lastHeartbeat(node) > grace;
+    const taints = ((node['spec'] as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+    const tainted = taints.some((t) => t.key === UNREACHABLE);
+    if (!stale) {
+      this.unreachableSince.delete(name);
+      if (tainted) await this.setTaints(node, taints.filter((t) => t.key !== UNREACHABLE));
+      return;
+    }
+    if (!this.unreachableSince.has(name)) this.unreachableSince.set(name, now);
+    if (!tainted) {
+      await this.markUnknown(node, now);
+      await this.setTaints(node, [...taints, { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(now) }, { key: UNREACHABLE, effect: 'NoExecute', timeAdded: rfc3339(now) }]);
+    }
+    const timeout = (this.config.podEvictionTimeoutSeconds ?? 60) * 1000;
+    if (now - this.unreachableSince.get(name)! >= timeout) await this.evictPods(name, now);
+  }
+
+  private async setTaints(node: KubeObject, taints: Taint[]): Promise<void> {
+    await this.config.api.resource(resources.nodes).patch(node.metadata.name!, 'merge', { spec: { taints: taints.length ? taints : null } });
+  }
+
+  private async markUnknown(node: KubeObject, now: number): Promise<void> {
+    const at = rfc3339(now);
+    const conditions = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({
+      type,
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+      lastHeartbeatTime: at,
+      lastTransitionTime: at,
+    }));
+    await this.config.api.resource(resources.nodes).patch(node.metadata.name!, 'strategic', { status: { conditions } }, { subresource: 'status' });
+  }
+
+  /** Deletes the node's pods; those already terminating past their grace period are forced. */
+  private async evictPods(nodeName: string, now: number): Promise<void> {
+    for (const pod of this.pods.byIndex('node', nodeName)) {
+      const client = this.config.api.resource(resources.pods, pod.metadata.namespace);
+      const deletion = pod.metadata.deletionTimestamp;
+      try {
+        if (!deletion) await client.delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+        else if (Date.parse(deletion) <= now) await client.delete(pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid! } });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    }
+  }
+}

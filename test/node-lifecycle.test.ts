@@ -1,0 +1,82 @@
+// Node lifecycle with short timeouts: a node whose Lease goes stale becomes Ready=Unknown with
+// the unreachable taints, its pods are deleted after the eviction timeout, and a renewed
+// Lease removes the taints again.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient, resources } from '../src/client/index.js';
+import { NodeLifecycleController } from '../src/controllers/node-lifecycle.js';
+import { startApiServer, type ApiServer } from '../src/apiserver/server.js';
+import { openSqliteStore } from '../src/storage/sqlite/sqlite-store.js';
+import type { Store } from '../src/storage/store.js';
+import { eventually } from './support/cluster-fixture.js';
+import { readyNode } from './fixtures/nodes.js';
+
+const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describe('node lifecycle', () => {
+  let dir: string;
+  let store: Store;
+  let server: ApiServer;
+  let api: ApiClient;
+  let controller: NodeLifecycleController;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'drover-nodelife-'));
+    store = await openSqliteStore({ path: join(dir, 'state.db') });
+    server = await startApiServer({ store, port: 0 });
+    api = new ApiClient({ server: server.url, namespace: 'default' });
+    controller = new NodeLifecycleController({ api, gracePeriodSeconds: 1, podEvictionTimeoutSeconds: 1, monitorPeriodMs: 200 });
+  });
+  after(async () => {
+    await controller.stop();
+    api.close();
+    await server.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const renewLease = (name: string) =>
+    api.resource(resources.leases, 'kube-node-lease').patch(name, 'apply', {
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' },
+      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339(Date.now()) },
+    }, { fieldManager: 'test-agent', force: true });
+
+  it('taints a silent node, evicts its pods, and untaints it when it comes back', async () => {
+    await api.resource(resources.nodes).create(readyNode('quiet') as never);
+    await renewLease('quiet');
+    await api.resource(resources.pods, 'default').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stranded' }, spec: { nodeName: 'quiet', terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'drover-test/busybox:1' }] } } as never);
+    await controller.start();
+
+    const node = await eventually(async () => {
+      const n = await api.resource(resources.nodes).get('quiet');
+      return (n['spec'] as { taints?: unknown[] }).taints?.length ? n : undefined;
+    }, 10_000, 'the unreachable taint');
+    const taints = (node['spec'] as { taints: Array<{ key: string; effect: string }> }).taints;
+    assert.deepEqual(taints.map((t) => `${t.key}:${t.effect}`).sort(), ['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']);
+    const ready = (node['status'] as { conditions: Array<{ type: string; status: string }> }).conditions.find((c) => c.type === 'Ready');
+    assert.equal(ready?.status, 'Unknown');
+
+    await eventually(async () => {
+      try {
+        await api.resource(resources.pods, 'default').get('stranded');
+        return false;
+      } catch {
+        return true;
+      }
+    }, 15_000, 'the stranded pod to be deleted');
+
+    // The agent is back: it renews its Lease well within the grace period.
+    const heartbeat = setInterval(() => void renewLease('quiet'), 250);
+    try {
+      await eventually(async () => {
+        const spec = (await api.resource(resources.nodes).get('quiet'))['spec'] as { taints?: unknown[] } | undefined;
+        return !spec?.taints?.length;
+      }, 10_000, 'the taints to go');
+    } finally {
+      clearInterval(heartbeat);
+    }
+  });
+});
