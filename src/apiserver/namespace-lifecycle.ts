@@ -94,7 +94,7 @@ export class NamespaceLifecycle {
       await this.store.delete(key, { expectedRevision: revision });
       return;
     }
-    const updated = structuredClone(namespace);
+    const updated = namespace; // store.get returns a fresh object
     updated['spec'] = { ...spec, finalizers };
     await this.store.update(key, updated, { expectedRevision: revision });
   }

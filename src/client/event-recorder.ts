@@ -28,6 +28,10 @@ export interface EventRecorderOptions extends CorrelatorOptions {
   /** The reporting instance (default: this machine's hostname). */
   host?: string;
   logger?: Logger;
+  /** Event writes in flight at once (default 4). */
+  maxConcurrentWrites?: number;
+  /** Events waiting beyond this many are dropped (default 1000). */
+  maxBacklog?: number;
 }
 
 interface Written {
@@ -46,6 +50,16 @@ export class EventRecorder {
   private readonly host: string;
   private readonly logger: Logger;
   private sequence = 0;
+  /**
+   * Events are best effort and must not compete with the component's real work (a scheduler
+   * binding 1,000 pods/s would otherwise double its API load): a few writes at a time, and past
+   * a backlog new events are dropped, as client-go's event broadcaster does.
+   */
+  private writing = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly maxConcurrentWrites: number;
+  private readonly maxBacklog: number;
+  dropped = 0;
 
   constructor(
     api: ApiClient,
@@ -57,6 +71,8 @@ export class EventRecorder {
     this.written = new LruMap(options.cacheSize ?? 4096);
     this.host = options.host ?? hostname();
     this.logger = options.logger ?? consoleLogger(`events ${component}`);
+    this.maxConcurrentWrites = options.maxConcurrentWrites ?? 4;
+    this.maxBacklog = options.maxBacklog ?? 1000;
   }
 
   /** Records an event about `involved`; the promise settles (never rejects) once it is written. */
@@ -68,15 +84,30 @@ export class EventRecorder {
       this.logger.debug('event dropped by the spam filter', { reason, object: ref.name });
       return Promise.resolve();
     }
+    if (this.waiting.length >= this.maxBacklog) {
+      this.dropped++;
+      return Promise.resolve();
+    }
     const previous = this.inflight.get(verdict.key) ?? Promise.resolve();
     const write = previous
-      .then(() => this.write(verdict.key, ref, type, reason, verdict.message))
+      .then(() => this.withSlot(() => this.write(verdict.key, ref, type, reason, verdict.message)))
       .catch((error: unknown) => this.logger.warn('could not write event', { reason, object: ref.name, error }))
       .finally(() => {
         if (this.inflight.get(verdict.key) === write) this.inflight.delete(verdict.key);
       });
     this.inflight.set(verdict.key, write);
     return write;
+  }
+
+  private async withSlot<T>(task: () => Promise<T>): Promise<T> {
+    if (this.writing >= this.maxConcurrentWrites) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.writing++;
+    try {
+      return await task();
+    } finally {
+      this.writing--;
+      this.waiting.shift()?.();
+    }
   }
 
   /** Waits for every event recorded so far to be written. */

@@ -21,7 +21,9 @@ export interface ServerProcess {
 
 export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'drover-e2e-')));
-  const child = spawn(process.execPath, [DROVER_BIN, 'server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])], {
+  // DROVER_SERVER_NODE_ARGS passes flags to the server's node (e.g. --cpu-prof for profiling).
+  const nodeArgs = (process.env['DROVER_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, DROVER_BIN, 'server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -58,7 +58,8 @@ function boundPod(ctx: ResourceRequest, pod: KubeObject, nodeName: string): Kube
     throw conflict(ref(ctx.def, name), `pod ${name} is already assigned to node "${spec['nodeName']}"`);
   }
   if (pod.metadata.deletionTimestamp) throw conflict(ref(ctx.def, name), `pod ${name} is being deleted, cannot be assigned to a host`);
-  const updated = structuredClone(pod);
+  // store.get returns a fresh object: it is ours to change.
+  const updated = pod;
   (updated['spec'] as Record<string, unknown>)['nodeName'] = nodeName;
   const status = isObject(updated['status']) ? updated['status'] : (updated['status'] = {});
   const conditions = (Array.isArray(status['conditions']) ? status['conditions'] : []).filter(

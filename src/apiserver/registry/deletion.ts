@@ -92,7 +92,8 @@ export class DeletionHandler {
 
   private async markNamespaceTerminating(key: string, current: KubeObject, options: DeleteOptions): Promise<DeleteResult> {
     if (current.metadata.deletionTimestamp) return { object: current, finished: false };
-    const marked = structuredClone(current);
+    // store.get returns a fresh object: it is ours to change.
+    const marked = current;
     marked.metadata.deletionTimestamp = timestamp();
     marked.metadata.deletionGracePeriodSeconds = 0;
     marked['status'] = { ...(marked['status'] as object | undefined), phase: 'Terminating' };
@@ -123,7 +124,7 @@ function checkPreconditions(def: ResourceDefinition, current: KubeObject, option
 function markForDeletion(current: KubeObject, grace: number): KubeObject | undefined {
   const meta = current.metadata;
   if (meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) <= grace) return undefined;
-  const marked = structuredClone(current);
+  const marked = current;
   marked.metadata.deletionTimestamp = timestamp(new Date(Date.now() + grace * 1000));
   marked.metadata.deletionGracePeriodSeconds = grace;
   return marked;

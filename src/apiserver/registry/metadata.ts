@@ -13,9 +13,19 @@ export function generatedName(prefix: string): string {
 }
 
 /** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
-export function timestamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+export function timestamp(date?: Date): string {
+  if (date) return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Every write asks for "now" several times; formatting once per second is enough.
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastStamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastStamp;
 }
+
+let lastSecond = -1;
+let lastStamp = '';
 
 export function initialiseMetadata(object: KubeObject, now: string): void {
   const meta = object.metadata;

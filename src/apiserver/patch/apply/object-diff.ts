@@ -18,7 +18,29 @@ export interface FieldChanges {
 }
 
 interface DiffWalk extends FieldChanges {
-  path: string[];
+  /** Path of the values being compared; see currentPath. */
+  path: Step[];
+}
+
+/**
+ * A list item on the walk's path whose element is not spelled yet: most items of a write are
+ * unchanged, and spelling an element means encoding its key fields as JSON.
+ */
+interface PendingItem {
+  item: unknown;
+  shape: ListShape;
+}
+
+type Step = string | PendingItem;
+
+/** The walk's path as elements, spelling pending items (in place, so only once). */
+function currentPath(walk: DiffWalk): string[] {
+  const path = walk.path;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i] as Step;
+    if (typeof step !== 'string') path[i] = itemElement(step.item, step.shape);
+  }
+  return path as string[];
 }
 
 const noSkip = (): boolean => false;
@@ -50,7 +72,7 @@ function diffFields(before: PlainObject, after: PlainObject, schema: JsonSchema 
   for (const name in before) {
     if (before[name] === undefined || after[name] !== undefined || skip(name)) continue;
     walk.path.push(fieldElement(name));
-    walk.removed.insert(walk.path);
+    walk.removed.insert(currentPath(walk));
     walk.path.pop();
   }
 }
@@ -59,13 +81,13 @@ function diffValue(before: unknown, after: unknown, schema: JsonSchema | undefin
   if (before === after) return;
   if (isGranularObject(before, schema) && isGranularObject(after, schema)) {
     diffFields(before, after, schema, walk, noSkip);
-    if (isEmptyContainer(after) && !isEmptyContainer(before)) walk.changed.insert(walk.path);
+    if (isEmptyContainer(after) && !isEmptyContainer(before)) walk.changed.insert(currentPath(walk));
     return;
   }
   if (Array.isArray(before) && Array.isArray(after) && diffLists(before, after, schema, walk)) return;
   if (jsonEqual(before, after)) return;
   // A container replaced by something else: whatever was owned inside it is gone.
-  if (typeof before === 'object' && before !== null) walk.removed.insert(walk.path);
+  if (typeof before === 'object' && before !== null) walk.removed.insert(currentPath(walk));
   addValue(after, schema, walk);
 }
 
@@ -93,10 +115,10 @@ function diffLists(before: unknown[], after: unknown[], schema: JsonSchema | und
   for (const element of namedBefore.elements) {
     if (namedAfter.positions.has(element)) continue;
     walk.path.push(element);
-    walk.removed.insert(walk.path);
+    walk.removed.insert(currentPath(walk));
     walk.path.pop();
   }
-  if (after.length === 0 && before.length > 0) walk.changed.insert(walk.path);
+  if (after.length === 0 && before.length > 0) walk.changed.insert(currentPath(walk));
   return true;
 }
 
@@ -134,18 +156,20 @@ function isKeyScalar(value: unknown): boolean {
 function diffItemsInPlace(before: unknown[], after: unknown[], shape: ListShape, walk: DiffWalk): void {
   for (let i = 0; i < after.length; i++) {
     if (before[i] === after[i]) continue;
-    walk.path.push(itemElement(after[i], shape));
+    walk.path.push({ item: after[i], shape });
     diffFields(before[i] as PlainObject, after[i] as PlainObject, shape.items, walk, noSkip);
     walk.path.pop();
   }
 }
 
 function addValue(value: unknown, schema: JsonSchema | undefined, walk: DiffWalk): void {
-  collectValue(value, schema, walk.changed.descend(walk.path), { path: walk.path, strict: false });
+  const path = currentPath(walk);
+  collectValue(value, schema, walk.changed.descend(path), { path, strict: false });
 }
 
 function addItem(item: unknown, isMapItem: boolean, schema: JsonSchema | undefined, walk: DiffWalk): void {
-  const node = walk.changed.descend(walk.path);
+  const path = currentPath(walk);
+  const node = walk.changed.descend(path);
   node.member = true;
-  if (isMapItem && isPlainObject(item) && !isEmptyContainer(item)) collectValue(item, schema, node, { path: walk.path, strict: false });
+  if (isMapItem && isPlainObject(item) && !isEmptyContainer(item)) collectValue(item, schema, node, { path, strict: false });
 }

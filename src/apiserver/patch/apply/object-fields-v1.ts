@@ -6,6 +6,7 @@ import type { JsonSchema } from '../../../api/schema-nav.js';
 import { isUntrackedMetadataField, isUntrackedRootField, type FieldScope } from './field-scope.js';
 import type { FieldsV1 } from './fields-v1.js';
 import { itemElements, listShape } from './list-elements.js';
+import { fieldElement } from './path-element.js';
 import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, type PlainObject } from './values.js';
 
 /** `encodeFieldSet(objectFieldSet(object, schema, scope))`, or `{}` when that is empty. */
@@ -16,7 +17,7 @@ export function objectFieldsV1(object: PlainObject, schema: JsonSchema | undefin
     if (value === undefined || isUntrackedRootField(name, scope)) continue;
     const valueSchema = childSchema(schema, name);
     const node = name === 'metadata' && isPlainObject(value) ? objectNode(value, valueSchema, false, isUntrackedMetadataField) : valueNode(value, valueSchema);
-    if (node) out[`f:${name}`] = node;
+    if (node) out[fieldElement(name)] = node;
   }
   return out;
 }
@@ -34,10 +35,11 @@ function objectNode(object: PlainObject, schema: JsonSchema | undefined, member:
   let count = 0;
   for (const name of sortedNames(object)) {
     const value = object[name];
-    if (value === undefined || skip?.(name)) continue;
-    const sub = valueNode(value, childSchema(schema, name));
+    if (value === undefined || (skip !== undefined && skip(name))) continue;
+    // A scalar is a leaf whatever its schema says; most fields are scalars.
+    const sub = typeof value !== 'object' || value === null ? {} : valueNode(value, childSchema(schema, name));
     if (!sub) continue;
-    node[`f:${name}`] = sub;
+    node[fieldElement(name)] = sub;
     count++;
   }
   if (count > 0) return node;
@@ -57,10 +59,19 @@ function listNode(list: unknown[], schema: JsonSchema | undefined): FieldsV1 {
   return node;
 }
 
+/**
+ * The object's field names sorted by UTF-16 code units, the order compareElements gives `f:`
+ * elements. Objects have a few dozen fields at most, where an insertion sort beats Array#sort.
+ */
 function sortedNames(object: PlainObject): string[] {
   const names = Object.keys(object);
-  // The default sort compares UTF-16 code units, as compareElements does within a kind.
-  if (names.length > 1) names.sort();
+  if (names.length > 32) return names.sort();
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (names[j] as string) > name; j--) names[j + 1] = names[j] as string;
+    names[j + 1] = name;
+  }
   return names;
 }
 
@@ -70,3 +81,4 @@ function sortedPositions(elements: readonly string[]): number[] {
   if (positions.length > 1) positions.sort((a, b) => ((elements[a] as string) < (elements[b] as string) ? -1 : 1));
   return positions;
 }
+

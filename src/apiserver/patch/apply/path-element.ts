@@ -2,9 +2,22 @@
 // `i:0`) everywhere, so field sets convert to and from fieldsV1 without re-encoding and a
 // lookup in stored fieldsV1 JSON is a plain property access.
 
+// Field elements are property names of the fieldsV1 objects built on every write; a fresh
+// concatenation must be flattened and hashed each time it is used as one, a cached string
+// only once. Field names are unbounded (label keys, data keys), so the cache starts over
+// when it fills up.
+const fieldElements = new Map<string, string>();
+const maxCachedFieldElements = 10_000;
+
 /** `f:<name>`: a field of an object. */
 export function fieldElement(name: string): string {
-  return `f:${name}`;
+  let element = fieldElements.get(name);
+  if (element === undefined) {
+    if (fieldElements.size >= maxCachedFieldElements) fieldElements.clear();
+    element = `f:${name}`;
+    fieldElements.set(name, element);
+  }
+  return element;
 }
 
 /**
@@ -40,13 +53,35 @@ export function canonicalElement(element: string): string {
   }
 }
 
-const kindRank: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
+const fieldKind = 0x66; // f
+const keyKind = 0x6b; // k
+const valueKind = 0x76; // v
+const indexKind = 0x69; // i
+
+/** Rank of an element's kind by its first character code (NaN for ''), without allocating. */
+function kindRank(kind: number): number {
+  switch (kind) {
+    case fieldKind:
+      return 0;
+    case keyKind:
+      return 1;
+    case valueKind:
+      return 2;
+    case indexKind:
+      return 3;
+    default:
+      return 4;
+  }
+}
 
 /** Kubernetes' order of elements in fieldsV1: fields, then keys, then values, then indexes. */
 export function compareElements(a: string, b: string): number {
-  if (a[0] === b[0] && a[0] !== 'i') return a < b ? -1 : a > b ? 1 : 0;
-  const rankA = kindRank[a[0] ?? ''] ?? 4;
-  const rankB = kindRank[b[0] ?? ''] ?? 4;
+  const kindA = a.charCodeAt(0);
+  const kindB = b.charCodeAt(0);
+  // Sorting compares elements of one kind almost always: plain string order, `i:` aside.
+  if (kindA === kindB && kindA !== indexKind) return a < b ? -1 : a > b ? 1 : 0;
+  const rankA = kindRank(kindA);
+  const rankB = kindRank(kindB);
   if (rankA !== rankB) return rankA - rankB;
   if (rankA === 3) return Number(a.slice(2)) - Number(b.slice(2));
   return a < b ? -1 : a > b ? 1 : 0;

@@ -20,8 +20,11 @@ function isEmptyEntry(entry: TrackedEntry): boolean {
 }
 
 function capUpdateEntries(entries: TrackedEntry[]): TrackedEntry[] {
+  // Every write gets here; almost every object is far below the cap, so count before sorting.
+  let count = 0;
+  for (const entry of entries) if (entry.operation === 'Update') count++;
+  if (count <= maxUpdateEntries) return entries;
   const updates = entries.filter((entry) => entry.operation === 'Update').sort(byTime);
-  if (updates.length <= maxUpdateEntries) return entries;
   let bucket = updates.find((entry) => entry.manager === ancientChangesManager && !entry.subresource);
   const folded = new Set<TrackedEntry>();
   let remaining = updates.length;
