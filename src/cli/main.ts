@@ -41,8 +41,9 @@ export function buildProgram(): Command {
     .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
     .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired', positiveInt, 10_000)
-    .action(async (options: { dataDir: string; port: number; watchHistory: number }) => {
-      const server = await startServer({ dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory });
+    .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
+    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean }) => {
+      const server = await startServer({ dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane });
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
