@@ -1,6 +1,8 @@
 // The `drover` command. Argument parsing only: each command calls an exported function.
 import { Command, InvalidArgumentError } from 'commander';
+import { ApiClient } from '../client/index.js';
 import { startServer } from '../cluster/server.js';
+import { startScheduler } from '../scheduler/scheduler.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -48,6 +50,24 @@ export function buildProgram(): Command {
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
       stopOnSignals(() => server.close());
+    });
+  program
+    .command('scheduler')
+    .description('run the scheduler alone against an API server (as kube-scheduler does)')
+    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--server <url>', 'API server URL (overrides the kubeconfig)')
+    .option('--scheduler-name <name>', 'schedule the pods whose spec.schedulerName is this', 'default-scheduler')
+    .action(async (options: { kubeconfig?: string; server?: string; schedulerName: string }) => {
+      const configOptions: { kubeconfig?: string; server?: string } = {};
+      if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
+      if (options.server) configOptions.server = options.server;
+      const api = await ApiClient.load(configOptions, { userAgent: 'drover-scheduler' });
+      const scheduler = await startScheduler({ api, schedulerName: options.schedulerName });
+      console.log(`drover scheduler "${options.schedulerName}" running`);
+      stopOnSignals(async () => {
+        await scheduler.stop();
+        api.close();
+      });
     });
   return program;
 }
