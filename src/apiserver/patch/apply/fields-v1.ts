@@ -14,8 +14,8 @@ const dot = '.';
 
 /**
  * True when `json` is spelled exactly as FieldSet.toFieldsV1 would write the set it denotes:
- * every value an object, elements in Kubernetes' order, "." first, only beside other
- * elements, and empty. Index elements (`i:`), which this code never writes, and a "." at the
+ * every value an object, elements in compareElements order, and "." first, empty, and only
+ * beside other elements. Index elements (`i:`), which this code never writes, and a "." at the
  * root (the root being a member) are left to the FieldSet route.
  */
 export function isCanonicalFieldsV1(json: FieldsV1): boolean {
@@ -78,11 +78,15 @@ function releaseNode(node: FieldsV1, member: boolean, changed: FieldSet | undefi
   return build(keepMember, kids, count);
 }
 
-/** `fromFieldsV1(json).union(added).toFieldsV1()` for a canonical root. Returns `json` itself when `added` adds nothing. */
+/**
+ * `fromFieldsV1(json).union(added).toFieldsV1()` for a canonical root. Returns `json` itself
+ * when `added` adds nothing.
+ */
 export function unionFieldsV1(json: FieldsV1, added: FieldSet): FieldsV1 {
   return unionNode(json, false, added) ?? {};
 }
 
+/** The node with `added` merged in (`node` undefined: not there yet), children kept in order. */
 function unionNode(node: FieldsV1 | undefined, member: boolean, added: FieldSet): FieldsV1 | undefined {
   const newMember = member || added.member;
   let touched = newMember !== member;
@@ -136,7 +140,7 @@ export function encodeFieldSet(set: FieldSet): FieldsV1 | undefined {
 
 /** A node about to receive its children in order; a member's "." comes first. */
 function startNode(member: boolean): FieldsV1 {
-  return member ? { '.': {} } : {};
+  return member ? { '.': {} } : {}; // a literal: V8 gives it a fixed shape
 }
 
 /** The node begun by startNode once `count` children are in; undefined when it is empty. */

@@ -3,8 +3,10 @@
 // Kubernetes, an update never fails on ownership.
 import type { JsonSchema } from '../../../api/schema-nav.js';
 import type { KubeObject } from '../../../api/meta.js';
-import { releaseFieldsV1, unionFieldsV1 } from './fields-v1.js';
+import { FieldSet } from './field-set.js';
+import { releaseFieldsV1, unionFieldsV1, type FieldsV1 } from './fields-v1.js';
 import { diffObjects, type FieldChanges } from './object-diff.js';
+import { objectFieldSet } from './object-fields.js';
 import { objectFieldsV1 } from './object-fields-v1.js';
 import {
   editableFieldsV1,
@@ -18,8 +20,6 @@ import {
   setFieldsV1,
   type TrackedEntry,
 } from './managed-entries.js';
-import { FieldSet } from './field-set.js';
-import { objectFieldSet } from './object-fields.js';
 import { jsonEqual, isPlainObject } from './values.js';
 import { managedTime, writeEntries } from './write-entries.js';
 
@@ -45,9 +45,14 @@ export function updateManagedFields(old: KubeObject | undefined, updated: KubeOb
   const scope = { subresource: options.subresource };
   if (!old && entries.length === 0) {
     // A create with nobody to take fields from: the creator owns the object's whole field set,
-    // written straight from the object.
+    // written straight from the object instead of built as a FieldSet, merged and encoded.
     const created = objectFieldsV1(updated, options.schema, scope);
-    if (!isEmptyJson(created)) entries.push(ownEntry(newEntry(options.manager, 'Update', options.subresource), created, options));
+    if (!isEmptyJson(created)) {
+      const own = newEntry(options.manager, 'Update', options.subresource);
+      setFieldsV1(own, created);
+      stamp(own, options);
+      entries.push(own);
+    }
     storeEntries(updated, entries);
     return;
   }
@@ -69,12 +74,6 @@ export function updateManagedFields(old: KubeObject | undefined, updated: KubeOb
     stamp(own, options);
   }
   storeEntries(updated, entries);
-}
-
-function ownEntry(entry: TrackedEntry, fieldsV1: Record<string, unknown>, options: UpdateOptions): TrackedEntry {
-  setFieldsV1(entry, fieldsV1);
-  stamp(entry, options);
-  return entry;
 }
 
 function stamp(entry: TrackedEntry, options: UpdateOptions): void {
@@ -115,7 +114,7 @@ function startingEntries(old: KubeObject | undefined, updated: KubeObject, subre
   return parsed;
 }
 
-function isEmptyJson(value: object): boolean {
+function isEmptyJson(value: FieldsV1): boolean {
   for (const _ in value) return false;
   return true;
 }
