@@ -135,7 +135,8 @@ async function benchWatch(client: BenchClient, baseUrl: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const server = await startServerProcess();
+  // The API server alone: the scheduler and controllers would react to every benchmark pod.
+  const server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
   const client = new BenchClient(server.url);
   const pid = server.child.pid!;
   try {

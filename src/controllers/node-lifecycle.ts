@@ -30,7 +30,6 @@ const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 
 export class NodeLifecycleController {
   private readonly nodes: Informer<KubeObject>;
   private readonly leases: Informer<KubeObject>;
-  private readonly pods: Informer<KubeObject>;
   private timer: NodeJS.Timeout | undefined;
   /** node name → when we first saw it unreachable */
   private readonly unreachableSince = new Map<string, number>();
@@ -39,23 +38,19 @@ export class NodeLifecycleController {
   constructor(private readonly config: NodeLifecycleConfig) {
     this.nodes = new Informer(config.api, resources.nodes);
     this.leases = new Informer(config.api, resources.leases, { namespace: LEASE_NAMESPACE });
-    this.pods = new Informer(config.api, resources.pods);
-    this.pods.addIndexer('node', (pod) => {
-      const node = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName;
-      return node ? [node] : [];
-    });
   }
 
   async start(): Promise<void> {
-    for (const informer of [this.nodes, this.leases, this.pods]) informer.start();
-    await Promise.all([this.nodes.waitForSync(), this.leases.waitForSync(), this.pods.waitForSync()]);
+    // No pod informer: caching every pod for the rare eviction would cost the server's memory.
+    for (const informer of [this.nodes, this.leases]) informer.start();
+    await Promise.all([this.nodes.waitForSync(), this.leases.waitForSync()]);
     this.timer = setInterval(() => void this.monitor(), this.config.monitorPeriodMs ?? 5000);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await Promise.all([this.nodes.stop(), this.leases.stop(), this.pods.stop()]);
+    await Promise.all([this.nodes.stop(), this.leases.stop()]);
   }
 
   /** One pass over every node; passes never overlap. */
@@ -118,7 +113,8 @@ export class NodeLifecycleController {
 
   /** Deletes the node's pods; those already terminating past their grace period are forced. */
   private async evictPods(nodeName: string, now: number): Promise<void> {
-    for (const pod of this.pods.byIndex('node', nodeName)) {
+    const pods = await this.config.api.resource(resources.pods).listAll({ fieldSelector: `spec.nodeName=${nodeName}` });
+    for (const pod of pods.items) {
       const client = this.config.api.resource(resources.pods, pod.metadata.namespace);
       const deletion = pod.metadata.deletionTimestamp;
       try {
