@@ -43,6 +43,7 @@ const POD_EXTRAS: SubresourceDefinition[] = [
   { resource: 'pods', group: '', version: 'v1', name: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
   { resource: 'pods', group: '', version: 'v1', name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
   { resource: 'pods', group: '', version: 'v1', name: 'portforward', kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
+  { resource: 'pods', group: '', version: 'v1', name: 'signal', kind: { group: '', version: 'v1', kind: 'Status' }, verbs: ['create'] },
   { resource: 'namespaces', group: '', version: 'v1', name: 'finalize', kind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
 ];
 

@@ -2,6 +2,7 @@
 // serves discovery, OpenAPI, health and metrics, and answers every failure with a Status.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { resourceDefinitions, findResource } from '../api/registry.js';
 import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
 import type { Store } from '../storage/store.js';
@@ -23,6 +24,8 @@ export interface ApiServerOptions {
   /** 0 picks a free port. */
   port: number;
   subresources?: SubresourceHandlers;
+  /** HTTP upgrades (pods/exec, attach, portforward: handlers/pod-proxy.ts); without it they get 400. */
+  onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
 }
 
 export interface ApiServer {
@@ -47,6 +50,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   ]);
   const server = createServer((req, res) => void handle(req, res, registry, metrics, subresources));
   server.keepAliveTimeout = 65_000;
+  // Upgraded sockets leave the HTTP server's bookkeeping; close() ends them itself.
+  const upgraded = new Set<Duplex>();
+  const onUpgrade = options.onUpgrade;
+  if (onUpgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+      onUpgrade(req, socket, head, registry);
+    });
+  }
   await listen(server, options.port, options.host ?? '127.0.0.1');
   const port = (server.address() as AddressInfo).port;
   return {
@@ -58,6 +71,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       lifecycle.stop();
       registry.close();
       server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,7 +1,8 @@
 // `drover server`: the API server on an SQLite store in a data directory.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../apiserver/server.js';
+import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/pod-proxy.js';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '../apiserver/server.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './control-plane.js';
@@ -32,7 +33,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = await openSqliteStore(storeOptions);
   let api: ApiServer;
   try {
-    api = await startApiServer(options.host === undefined ? { store, port: options.port } : { store, port: options.port, host: options.host });
+    const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade };
+    if (options.host !== undefined) apiOptions.host = options.host;
+    api = await startApiServer(apiOptions);
   } catch (error) {
     await store.close();
     throw error;
