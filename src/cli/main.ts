@@ -1,13 +1,30 @@
 // The `drover` command. Argument parsing only: each command calls an exported function.
 import { Command, InvalidArgumentError } from 'commander';
 import { ApiClient } from '../client/index.js';
+import { startNode, type NodeOptions } from '../cluster/node.js';
 import { startServer } from '../cluster/server.js';
+import { startUp, type UpOptions } from '../cluster/up.js';
 import { startScheduler } from '../scheduler/scheduler.js';
 
 function port(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
   return number;
+}
+
+/** `--extended-resource example.com/gpu=2`, repeatable. */
+function collectCounts(value: string, previous: Record<string, number>): Record<string, number> {
+  const [name, count] = value.split('=');
+  const number = Number(count);
+  if (!name || !Number.isInteger(number) || number < 0) throw new InvalidArgumentError('expected name=count, e.g. example.com/gpu=2');
+  return { ...previous, [name]: number };
+}
+
+/** `--node-label zone=eu-1`, repeatable. */
+function collectPairs(value: string, previous: Record<string, string>): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError('expected key=value');
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
 }
 
 function positiveInt(value: string): number {
@@ -51,6 +68,53 @@ export function buildProgram(): Command {
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
       stopOnSignals(() => server.close());
     });
+  program
+    .command('up')
+    .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
+    .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
+    .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
+    .option('--node-name <name>', "this machine's node name (default: the hostname)")
+    .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
+    .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
+    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string> }) => {
+      const upOptions: UpOptions = { dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel };
+      if (options.nodeName) upOptions.nodeName = options.nodeName;
+      const cluster = await startUp(upOptions);
+      console.log(`drover API server listening on ${cluster.server.api.url}`);
+      console.log(`node ${cluster.node.agent.nodeName} ready`);
+      console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
+      console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'while true; do date; sleep 2; done'`);
+      stopOnSignals(() => cluster.close());
+    });
+
+  program
+    .command('agent')
+    .description('run a node agent that registers this machine and runs the pods bound to it')
+    .requiredOption('--node-name <name>', 'the Node this agent registers')
+    .option('--server <url>', 'API server URL (default: from the kubeconfig)')
+    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--data-dir <dir>', 'pod volumes and runtime state', '.drover-agent')
+    .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
+    .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
+    .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
+    .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
+    .action(async (options: { nodeName: string; server?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number }) => {
+      if (options.runtime !== 'docker' && options.runtime !== 'process') throw new InvalidArgumentError('--runtime must be docker or process');
+      const nodeOptions: NodeOptions = {
+        nodeName: options.nodeName,
+        dataDir: options.dataDir,
+        runtime: options.runtime,
+        extendedResources: options.extendedResource,
+        labels: options.nodeLabel,
+        streamingPort: options.streamingPort,
+      };
+      if (options.server) nodeOptions.server = options.server;
+      if (options.kubeconfig) nodeOptions.kubeconfig = options.kubeconfig;
+      const node = await startNode(nodeOptions);
+      console.log(`node ${node.agent.nodeName} ready (streaming on ${node.streaming.url})`);
+      stopOnSignals(() => node.close());
+    });
+
   program
     .command('scheduler')
     .description('run the scheduler alone against an API server (as kube-scheduler does)')
