@@ -5,6 +5,7 @@ import { startNode, type NodeOptions } from '../cluster/node.js';
 import { startServer } from '../cluster/server.js';
 import { startUp, type UpOptions } from '../cluster/up.js';
 import { startScheduler } from '../scheduler/scheduler.js';
+import { sendSignal, type SignalOptions } from './signal.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -113,6 +114,16 @@ export function buildProgram(): Command {
       const node = await startNode(nodeOptions);
       console.log(`node ${node.agent.nodeName} ready (streaming on ${node.streaming.url})`);
       stopOnSignals(() => node.close());
+    });
+
+  program
+    .command('signal <pod> <signal>')
+    .description('send a signal (e.g. SIGUSR1, HUP, 10) to a container of a running pod')
+    .option('-c, --container <name>', 'the container (default: the only one)')
+    .option('-n, --namespace <namespace>', 'the namespace (default: the kubeconfig context\'s)')
+    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+    .action(async (pod: string, signal: string, options: SignalOptions) => {
+      console.log(await sendSignal(pod, signal, options));
     });
 
   program
