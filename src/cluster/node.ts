@@ -1,7 +1,7 @@
 // `drover agent`: one node of the cluster — the agent that runs its pods, and the streaming
 // server through which the API server reaches them for logs, exec, attach and port-forward.
 import { startAgent, type Agent, type AgentOptions } from '../agent/index.js';
-import { labelResolver, startStreamingServer, type StreamingServer } from '../agent/streaming/index.js';
+import { startStreamingServer, type StreamingServer } from '../agent/streaming/index.js';
 
 export type NodeOptions = Omit<AgentOptions, 'streamingPort'> & { streamingPort?: number };
 
@@ -18,10 +18,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   const streaming = await startStreamingServer({
     host: options.nodeAddress ?? '127.0.0.1',
     port: options.streamingPort ?? 0,
-    resolve: (namespace, pod, container) => {
-      if (!agent) return Promise.resolve(undefined);
-      return labelResolver(agent.runtimes.all())(namespace, pod, container);
-    },
+    // Only this node's containers of the pod's current uid: several agents may share one engine.
+    resolve: (namespace, pod, container) => (agent ? agent.streamingResolve(namespace, pod, container) : Promise.resolve(undefined)),
   });
   try {
     agent = await startAgent({ ...options, streamingPort: streaming.port });

@@ -1,0 +1,137 @@
+// startAgent: the node agent. It registers the Node and keeps its status and Lease fresh
+// (node/), runs the pods bound to it on Docker or as host processes (pods/), and hands the
+// streaming server a resolver from (namespace, pod, container) to runtime and container id.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
+import { createResolver, streamingResolver, type ContainerResolver } from './container-resolver.js';
+import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
+import { hostFacts } from './node/host-info.js';
+import { capacityOf } from './node/node-object.js';
+import { NodeManager } from './node/node-manager.js';
+import { ConfigSource } from './pods/config-source.js';
+import { DeviceAllocator } from './pods/devices.js';
+import { ImagePuller } from './pods/image-puller.js';
+import { InspectCache } from './pods/observe.js';
+import type { PodDeps, RuntimeSet } from './pods/pod-deps.js';
+import { PodEvents } from './pods/pod-events.js';
+import { PodManager } from './pods/pod-manager.js';
+import type { Pod } from './pods/pod-types.js';
+import { ProbeManager } from './pods/probes.js';
+import { DockerRuntime } from './runtime/docker/index.js';
+import { ProcessRuntime } from './runtime/process/index.js';
+import type { ContainerRuntime } from './runtime/runtime.js';
+import { KeyedBackoff } from './util/backoff.js';
+import { sleep } from './util/time.js';
+
+export interface AgentOptions {
+  /** API server URL; or a kubeconfig (kubectl's rules when neither is given). */
+  server?: string;
+  kubeconfig?: string;
+  /** An existing client (in-process `drover up`); the agent does not close it. */
+  api?: ApiClient;
+  nodeName: string;
+  /** Pod volumes, process-runtime state, device assignments. */
+  dataDir: string;
+  /** The runtime for pods without runtimeClassName (default docker); `process` pods always use the process runtime. */
+  runtime?: 'docker' | 'process';
+  /** Docker's socket; DOCKER_HOST or /var/run/docker.sock by default. */
+  dockerSocket?: string;
+  /** Extended resources as device counts, e.g. { 'example.com/gpu': 2 }. */
+  extendedResources?: Record<string, number>;
+  labels?: Record<string, string>;
+  /** Published as status.daemonEndpoints.kubeletEndpoint.Port (the streaming server's port). */
+  streamingPort?: number;
+  /** InternalIP of the node; hostPorts are published on it. Default 127.0.0.1. */
+  nodeAddress?: string;
+  logger?: Logger;
+  /** Pods synced at once (default 16). */
+  workers?: number;
+}
+
+export interface Agent {
+  readonly nodeName: string;
+  readonly resolver: ContainerResolver;
+  /** The same, in the streaming server's shape: pass it as startStreamingServer's `resolve`. */
+  readonly streamingResolve: StreamingResolver;
+  readonly runtimes: RuntimeSet;
+  /** Stops the agent; the pods' containers keep running (a restarted agent adopts them). */
+  close(): Promise<void>;
+}
+
+function runtimeSet(options: AgentOptions, nodeAddress: string): RuntimeSet {
+  // Container cgroups are named by container id, so agents on one host share the parent.
+  const processRuntime = new ProcessRuntime({ stateDir: join(options.dataDir, 'process'), hostIP: nodeAddress });
+  const docker = options.runtime === 'process'
+    ? undefined
+    : new DockerRuntime({ hostIP: nodeAddress, ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}) });
+  const primary: ContainerRuntime = docker ?? processRuntime;
+  return {
+    primary,
+    process: processRuntime,
+    all: () => (docker ? [docker, processRuntime] : [processRuntime]),
+    forPod: (pod: Pod) => (pod.spec.runtimeClassName === 'process' ? processRuntime : primary),
+  };
+}
+
+async function registerWithRetry(node: NodeManager, logger: Logger): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await node.register();
+      return;
+    } catch (error) {
+      if (attempt % 10 === 0) logger.warn('node registration failed; retrying', { error });
+      await sleep(Math.min(500 * 2 ** attempt, 10_000));
+    }
+  }
+}
+
+export async function startAgent(options: AgentOptions): Promise<Agent> {
+  const logger = options.logger ?? consoleLogger(`agent ${options.nodeName}`);
+  const nodeAddress = options.nodeAddress ?? '127.0.0.1';
+  const extended = options.extendedResources ?? {};
+  await mkdir(options.dataDir, { recursive: true });
+  const ownsApi = options.api === undefined;
+  const api = options.api ?? (await ApiClient.load(
+    { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
+    { userAgent: 'drover-agent' },
+  ));
+  const runtimes = runtimeSet(options, nodeAddress);
+  const events = new PodEvents(new EventRecorder(api, 'kubelet', { host: options.nodeName, logger }));
+  const devices = new DeviceAllocator(extended, join(options.dataDir, 'devices.json'));
+  devices.load();
+  let manager: PodManager | undefined;
+  const deps: PodDeps = {
+    api, nodeName: options.nodeName, nodeAddress, dataDir: options.dataDir,
+    allocatable: capacityOf(await hostFacts(options.dataDir), extended),
+    runtimes, sources: new ConfigSource(api), devices, events,
+    puller: new ImagePuller(events),
+    probes: new ProbeManager(events, (uid) => manager?.resync(uid)),
+    cache: new InspectCache(),
+    crashBackoff: new KeyedBackoff(),
+    logger,
+  };
+  manager = new PodManager({ deps, api, logger, ...(options.workers ? { workers: options.workers } : {}) });
+  const node = new NodeManager({
+    api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
+    labels: options.labels ?? {}, extendedResources: extended, runtime: runtimes.primary, logger,
+    onRuntimeReady: () => manager?.resyncAll(),
+  });
+  await registerWithRetry(node, logger);
+  node.start();
+  await manager.start();
+  const pods = manager;
+  const resolver = createResolver(options.nodeName, runtimes, (ns, name) => pods.pod(ns, name));
+  return {
+    nodeName: options.nodeName,
+    runtimes,
+    resolver,
+    streamingResolve: streamingResolver(resolver),
+    async close() {
+      await pods.stop();
+      await node.stop();
+      await events.flush();
+      if (ownsApi) api.close();
+    },
+  };
+}

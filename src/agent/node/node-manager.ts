@@ -1,0 +1,137 @@
+// Registers the Node and keeps its status current: a health check every few seconds (runtime
+// and host pressure), a status write when anything but the heartbeat changed or every 10 s,
+// and the Lease renewal. Pod workers learn from here when the runtime comes back.
+import type { KubeObject } from '../../api/meta.js';
+import { isAlreadyExists, isNotFound, resources, type ApiClient, type Logger, type ResourceClient } from '../../client/index.js';
+import type { ContainerRuntime } from '../runtime/runtime.js';
+import { startLoop, type Loop } from '../util/loop.js';
+import { hostFacts, hostPressure, type HostFacts } from './host-info.js';
+import { NodeLease } from './node-lease.js';
+import { buildNodeStatus, nodeLabels, nodeObject, statusChanged, type NodeStatus, type RuntimeHealth } from './node-object.js';
+
+export interface NodeManagerOptions {
+  api: ApiClient;
+  nodeName: string;
+  nodeAddress: string;
+  streamingPort: number;
+  dataDir: string;
+  labels: Readonly<Record<string, string>>;
+  extendedResources: Readonly<Record<string, number>>;
+  /** The runtime whose health makes the node Ready. */
+  runtime: ContainerRuntime;
+  logger: Logger;
+  /** Called when the runtime answers again after being down. */
+  onRuntimeReady?: () => void;
+  heartbeatMs?: number;
+  healthCheckMs?: number;
+  leaseRenewMs?: number;
+}
+
+interface NodeObject extends KubeObject {
+  status?: Partial<NodeStatus>;
+}
+
+export class NodeManager {
+  private readonly nodes: ResourceClient<NodeObject>;
+  private readonly lease: NodeLease;
+  private facts: HostFacts | undefined;
+  private serverStatus: Partial<NodeStatus> | undefined;
+  private written: NodeStatus | undefined;
+  private writtenAt = 0;
+  private runtimeVersion = '';
+  private uid: string | undefined;
+  private loops: Loop[] = [];
+  /** Assumed ready until the first check says otherwise. */
+  runtimeReady = true;
+
+  constructor(private readonly opts: NodeManagerOptions) {
+    this.nodes = opts.api.resource<NodeObject>(resources.nodes);
+    this.lease = new NodeLease(opts.api, opts.nodeName, () => this.uid);
+  }
+
+  /** Creates the Node (or brings an existing one's labels up to date) and writes its status. */
+  async register(): Promise<void> {
+    this.facts = await hostFacts(this.opts.dataDir);
+    const labels = nodeLabels(this.opts.nodeName, this.facts, this.opts.labels);
+    let node: NodeObject;
+    try {
+      node = await this.nodes.create(nodeObject(this.opts.nodeName, labels));
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+      // A re-registration keeps what others set (taints, cordon, user labels) and refreshes ours.
+      node = await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { labels } });
+    }
+    this.uid = node.metadata.uid;
+    this.serverStatus = node.status;
+    await this.heartbeat(true);
+    await this.lease.renew();
+  }
+
+  start(): void {
+    const { logger } = this.opts;
+    this.loops.push(startLoop('node status', this.opts.healthCheckMs ?? 3000, () => this.heartbeat(false), logger));
+    this.loops.push(startLoop('node lease', this.opts.leaseRenewMs ?? 10_000, () => this.lease.renew(), logger));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.stop()));
+    this.loops = [];
+  }
+
+  private async runtimeHealth(): Promise<RuntimeHealth> {
+    const { runtime } = this.opts;
+    const status = await runtime.status().catch((error: unknown) => ({ ready: false, reason: 'RuntimeUnavailable', message: String(error) }));
+    if (status.ready && !this.runtimeVersion) {
+      const v = await runtime.version().catch(() => undefined);
+      if (v) this.runtimeVersion = `${v.runtimeName}://${v.runtimeVersion}`;
+    }
+    return {
+      ready: status.ready,
+      ...(status.reason ? { reason: status.reason } : {}),
+      ...(status.message ? { message: status.message } : {}),
+      version: this.runtimeVersion || `${runtime.name}://unknown`,
+    };
+  }
+
+  private async heartbeat(force: boolean): Promise<void> {
+    const [health, pressure] = await Promise.all([this.runtimeHealth(), hostPressure(this.opts.dataDir)]);
+    this.noteRuntime(health);
+    this.facts ??= await hostFacts(this.opts.dataDir);
+    const status = buildNodeStatus({
+      nodeName: this.opts.nodeName,
+      nodeAddress: this.opts.nodeAddress,
+      streamingPort: this.opts.streamingPort,
+      facts: this.facts,
+      pressure,
+      runtime: health,
+      extendedResources: this.opts.extendedResources,
+      previous: this.serverStatus,
+    });
+    const due = Date.now() - this.writtenAt >= (this.opts.heartbeatMs ?? 10_000);
+    if (!force && !due && !statusChanged(status, this.written)) return;
+    let node: NodeObject;
+    try {
+      node = await this.nodes.patch(this.opts.nodeName, 'merge', { status }, { subresource: 'status' });
+    } catch (error) {
+      // Someone deleted the Node: the kubelet registers again, and so do we.
+      if (isNotFound(error) && !force) return this.register();
+      throw error;
+    }
+    this.uid = node.metadata.uid;
+    this.serverStatus = node.status;
+    this.written = status;
+    this.writtenAt = Date.now();
+  }
+
+  private noteRuntime(health: RuntimeHealth): void {
+    const was = this.runtimeReady;
+    this.runtimeReady = health.ready;
+    if (was === health.ready) return;
+    if (health.ready) {
+      this.opts.logger.info('container runtime is back');
+      this.opts.onRuntimeReady?.();
+    } else {
+      this.opts.logger.warn('container runtime is down', { reason: health.reason, message: health.message });
+    }
+  }
+}

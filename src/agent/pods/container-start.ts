@@ -1,0 +1,104 @@
+// Starting one container as the kubelet's startContainer does: image (per pull policy),
+// config (env, mounts, devices), create, start, postStart hook, each failure turned into the
+// Kubernetes waiting reason and event. Only an unavailable runtime is thrown: the sync then
+// stops without writing a status that blames the pod.
+import { NameConflictError, RuntimeUnavailableError, StartFailedError } from '../runtime/errors.js';
+import type { ContainerRuntime, SandboxInfo } from '../runtime/runtime.js';
+import { buildContainerSpec } from './container-spec.js';
+import { InsufficientDevicesError, type DeviceSet } from './devices.js';
+import { ContainerConfigError } from './env.js';
+import { runHandler } from './handlers.js';
+import type { PodDeps } from './pod-deps.js';
+import type { PodRecord } from './pod-record.js';
+import type { Container } from './pod-types.js';
+import { killContainer } from './termination.js';
+import { VolumeError, type VolumePaths } from './volumes.js';
+
+export interface StartInput {
+  deps: PodDeps;
+  runtime: ContainerRuntime;
+  record: PodRecord;
+  container: Container;
+  isInit: boolean;
+  attempt: number;
+  sandbox: SandboxInfo;
+  volumes: VolumePaths;
+  devices: DeviceSet;
+}
+
+/** Milliseconds after which the pod should be looked at again, when the start did not happen. */
+export type StartOutcome = { started: boolean; retryInMs?: number };
+
+const CONFIG_RETRY_MS = 5000;
+const POST_START_TIMEOUT_MS = 120_000;
+
+function event(input: StartInput, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  input.deps.events.container(input.record.pod, input.container.name, input.isInit, type, reason, message);
+}
+
+function wait(input: StartInput, reason: string, message: string, retryInMs: number): StartOutcome {
+  input.record.waiting.set(input.container.name, { reason, message });
+  return { started: false, retryInMs };
+}
+
+async function createContainer(input: StartInput): Promise<string | StartOutcome> {
+  const { deps, record, container } = input;
+  try {
+    const spec = await buildContainerSpec({
+      pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
+      runtime: input.runtime, volumes: input.volumes, devices: input.devices, nodeName: deps.nodeName, nodeAddress: deps.nodeAddress,
+      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources,
+    });
+    return await input.runtime.createContainer(spec);
+  } catch (error) {
+    if (error instanceof RuntimeUnavailableError) throw error;
+    // Someone (an earlier run of this sync) made it already: look again.
+    if (error instanceof NameConflictError) return { started: false, retryInMs: 1000 };
+    const message = (error as Error).message;
+    event(input, 'Warning', 'Failed', `Error: ${message}`);
+    const configError = error instanceof ContainerConfigError || error instanceof InsufficientDevicesError || error instanceof VolumeError;
+    return wait(input, configError ? 'CreateContainerConfigError' : 'CreateContainerError', message, configError ? CONFIG_RETRY_MS : 10_000);
+  }
+}
+
+export async function startContainer(input: StartInput): Promise<StartOutcome> {
+  const { deps, record, container } = input;
+  const pulled = await deps.puller.ensure(input.runtime, record.pod, container, input.isInit);
+  if ('waiting' in pulled) return wait(input, pulled.waiting.reason, pulled.waiting.message, pulled.retryInMs);
+  const created = await createContainer(input);
+  if (typeof created !== 'string') return created;
+  event(input, 'Normal', 'Created', `Created container ${container.name}`);
+  return startCreated(input, created);
+}
+
+/** Starts a created container (new, or left created by an agent that died in between). */
+export async function startCreated(input: StartInput, id: string): Promise<StartOutcome> {
+  const { record, container } = input;
+  record.waiting.delete(container.name);
+  try {
+    await input.runtime.startContainer(id);
+  } catch (error) {
+    if (error instanceof RuntimeUnavailableError) throw error;
+    record.startFailedAt.set(id, Date.now());
+    input.deps.cache.forget(id);
+    event(input, 'Warning', 'Failed', `Error: ${(error as Error).message}`);
+    if (!(error instanceof StartFailedError)) input.deps.logger.warn('container start failed', { container: container.name, error });
+    // No exit event comes for a process that never ran: look again now, under the back-off.
+    return { started: false, retryInMs: 0 };
+  }
+  event(input, 'Normal', 'Started', `Started container ${container.name}`);
+  await postStart(input, id);
+  return { started: true };
+}
+
+async function postStart(input: StartInput, id: string): Promise<void> {
+  const hook = input.container.lifecycle?.postStart;
+  if (!hook) return;
+  const sandboxId = input.runtime.name === 'process' ? undefined : input.sandbox.id;
+  const result = await runHandler({ runtime: input.runtime, containerId: id, sandboxId, container: input.container }, hook, POST_START_TIMEOUT_MS);
+  if (result.ok) return;
+  const message = `PostStartHook failed: ${result.output}`;
+  event(input, 'Warning', 'FailedPostStartHook', message);
+  // As the kubelet: a container whose postStart hook failed is killed, and restarts by policy.
+  await killContainer(input.deps, input.runtime, input.record.pod, input.container, id, { reason: 'FailedPostStartHook', message, runPreStop: false });
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DeviceAllocator, InsufficientDevicesError, containerDevices, deviceEnv, podNeeds } from './devices.js';
+import type { Container, Pod } from './pod-types.js';
+
+const GPU = 'example.com/gpu';
+
+function pod(uid: string, containers: Container[], initContainers: Container[] = []): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: uid, namespace: 'default', uid }, spec: { containers, initContainers } };
+}
+
+const gpus = (name: string, n: number): Container => ({ name, image: 'x', resources: { limits: { [GPU]: String(n) } } });
+
+test('a pod needs the sum of its app containers or its largest init container', () => {
+  assert.deepEqual(podNeeds(pod('a', [gpus('a', 1), gpus('b', 2)]), [GPU]), { [GPU]: 3 });
+  assert.deepEqual(podNeeds(pod('a', [gpus('a', 1)], [gpus('i', 2)]), [GPU]), { [GPU]: 2 });
+  assert.deepEqual(podNeeds(pod('a', [{ name: 'c', image: 'x' }]), [GPU]), {});
+});
+
+test('devices are disjoint between pods, reused after release, and survive a reload', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drover-devices-'));
+  try {
+    const file = join(dir, 'devices.json');
+    const alloc = new DeviceAllocator({ [GPU]: 2 }, file);
+    alloc.load();
+    const a = alloc.allocate('a', pod('a', [gpus('c', 1)]));
+    const b = alloc.allocate('b', pod('b', [gpus('c', 1)]));
+    assert.deepEqual(a, { [GPU]: [0] });
+    assert.deepEqual(b, { [GPU]: [1] });
+    assert.deepEqual(alloc.allocate('a', pod('a', [gpus('c', 1)])), a, 'idempotent');
+    assert.throws(() => alloc.allocate('c', pod('c', [gpus('c', 1)])), InsufficientDevicesError);
+    const reloaded = new DeviceAllocator({ [GPU]: 2 }, file);
+    reloaded.load();
+    reloaded.retain(new Set(['b']));
+    assert.deepEqual(reloaded.allocate('c', pod('c', [gpus('c', 1)])), { [GPU]: [0] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('containers get slices of the pod set, and env names them', () => {
+  const p = pod('a', [gpus('a', 1), gpus('b', 2)], [gpus('i', 1)]);
+  const set = { [GPU]: [3, 5, 6] };
+  assert.deepEqual(containerDevices(p, set, p.spec.containers[1]!, false), { [GPU]: [5, 6] });
+  assert.deepEqual(containerDevices(p, set, p.spec.initContainers![0]!, true), { [GPU]: [3] });
+  assert.deepEqual(deviceEnv({ [GPU]: [5, 6] }), { DROVER_VISIBLE_DEVICES_EXAMPLE_COM_GPU: '5,6', DROVER_VISIBLE_DEVICES: '5,6' });
+});

@@ -1,0 +1,132 @@
+// Extended resources (e.g. example.com/gpu: 2) as numbered devices. A pod is given device
+// indices when it first starts, disjoint from every other pod's, and keeps them until it goes.
+// Its app containers get disjoint slices; its init containers, which run before them, reuse
+// the first indices (as the device manager does), so a pod holds max(init, sum of app).
+// Assignments are written to a file in the data directory, so an agent restart keeps them.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { parseQuantity } from '../../api/validation/quantity.js';
+import type { Container, Pod } from './pod-types.js';
+
+export type DeviceSet = Record<string, number[]>;
+
+export class InsufficientDevicesError extends Error {
+  readonly reason = 'UnexpectedAdmissionError';
+}
+
+export const DEVICE_ENV = 'DROVER_VISIBLE_DEVICES';
+
+/** How many of each extended resource a container asks for (a limit, else a request). */
+export function containerNeeds(container: Container, names: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of names) {
+    const raw = container.resources?.limits?.[name] ?? container.resources?.requests?.[name];
+    const count = Math.ceil(parseQuantity(raw ?? 0) ?? 0);
+    if (count > 0) out[name] = count;
+  }
+  return out;
+}
+
+export function podNeeds(pod: Pod, names: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of names) {
+    const app = pod.spec.containers.reduce((sum, c) => sum + (containerNeeds(c, [name])[name] ?? 0), 0);
+    const init = Math.max(0, ...(pod.spec.initContainers ?? []).map((c) => containerNeeds(c, [name])[name] ?? 0));
+    const need = Math.max(app, init);
+    if (need > 0) out[name] = need;
+  }
+  return out;
+}
+
+/** The indices a container sees, from its pod's set. */
+export function containerDevices(pod: Pod, podSet: DeviceSet, container: Container, isInit: boolean): DeviceSet {
+  const out: DeviceSet = {};
+  for (const [name, indices] of Object.entries(podSet)) {
+    const want = containerNeeds(container, [name])[name] ?? 0;
+    if (want === 0) continue;
+    let offset = 0;
+    if (!isInit) {
+      for (const c of pod.spec.containers) {
+        if (c.name === container.name) break;
+        offset += containerNeeds(c, [name])[name] ?? 0;
+      }
+    }
+    out[name] = indices.slice(offset, offset + want);
+  }
+  return out;
+}
+
+/** DROVER_VISIBLE_DEVICES_<RESOURCE> per resource, and DROVER_VISIBLE_DEVICES when there is one. */
+export function deviceEnv(devices: DeviceSet): Record<string, string> {
+  const env: Record<string, string> = {};
+  const names = Object.keys(devices).sort();
+  for (const name of names) env[`${DEVICE_ENV}_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = devices[name]!.join(',');
+  if (names.length === 1) env[DEVICE_ENV] = devices[names[0]!]!.join(',');
+  return env;
+}
+
+export class DeviceAllocator {
+  private assigned = new Map<string, DeviceSet>();
+
+  constructor(
+    private readonly capacity: Readonly<Record<string, number>>,
+    private readonly file: string,
+  ) {}
+
+  load(): void {
+    try {
+      const saved = JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, DeviceSet>;
+      this.assigned = new Map(Object.entries(saved));
+    } catch {
+      this.assigned = new Map();
+    }
+  }
+
+  get names(): string[] {
+    return Object.keys(this.capacity);
+  }
+
+  /** The pod's devices, assigning them on first call; throws when too few are free. */
+  allocate(uid: string, pod: Pod): DeviceSet {
+    const existing = this.assigned.get(uid);
+    if (existing) return existing;
+    const needs = podNeeds(pod, this.names);
+    const set: DeviceSet = {};
+    for (const [name, need] of Object.entries(needs)) {
+      const free = this.free(name);
+      if (free.length < need) {
+        throw new InsufficientDevicesError(`Allocate failed due to requested number of devices unavailable for ${name}. Requested: ${need}, Available: ${free.length}`);
+      }
+      set[name] = free.slice(0, need);
+    }
+    if (Object.keys(set).length > 0) {
+      this.assigned.set(uid, set);
+      this.save();
+    }
+    return set;
+  }
+
+  release(uid: string): void {
+    if (this.assigned.delete(uid)) this.save();
+  }
+
+  /** Keeps only the given pods' assignments (after a restart, for pods still bound here). */
+  retain(uids: ReadonlySet<string>): void {
+    let changed = false;
+    for (const uid of [...this.assigned.keys()]) {
+      if (!uids.has(uid)) changed = this.assigned.delete(uid) || changed;
+    }
+    if (changed) this.save();
+  }
+
+  private free(name: string): number[] {
+    const used = new Set([...this.assigned.values()].flatMap((set) => set[name] ?? []));
+    const total = this.capacity[name] ?? 0;
+    return Array.from({ length: total }, (_, i) => i).filter((i) => !used.has(i));
+  }
+
+  private save(): void {
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.assigned)));
+    renameSync(tmp, this.file);
+  }
+}

@@ -1,0 +1,38 @@
+// Everything a pod worker uses, shared by all pods of the agent.
+import type { ApiClient, Logger } from '../../client/index.js';
+import type { ContainerRuntime } from '../runtime/runtime.js';
+import type { KeyedBackoff } from '../util/backoff.js';
+import type { ConfigSource } from './config-source.js';
+import type { DeviceAllocator } from './devices.js';
+import type { ImagePuller } from './image-puller.js';
+import type { InspectCache } from './observe.js';
+import type { PodEvents } from './pod-events.js';
+import type { Pod } from './pod-types.js';
+import type { ProbeManager } from './probes.js';
+
+export interface RuntimeSet {
+  /** The node's default runtime (docker unless the agent was told otherwise). */
+  primary: ContainerRuntime;
+  /** runtimeClassName: process. */
+  process: ContainerRuntime | undefined;
+  /** Every runtime, for clean-up and adoption. */
+  all(): ContainerRuntime[];
+  forPod(pod: Pod): ContainerRuntime;
+}
+
+export interface PodDeps {
+  api: ApiClient;
+  nodeName: string;
+  nodeAddress: string;
+  dataDir: string;
+  allocatable: Readonly<Record<string, string>>;
+  runtimes: RuntimeSet;
+  sources: ConfigSource;
+  devices: DeviceAllocator;
+  puller: ImagePuller;
+  events: PodEvents;
+  probes: ProbeManager;
+  cache: InspectCache;
+  crashBackoff: KeyedBackoff;
+  logger: Logger;
+}

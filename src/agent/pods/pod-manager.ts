@@ -1,0 +1,127 @@
+// The pods bound to this node: an informer (fieldSelector spec.nodeName=<node>) whose handlers
+// only enqueue pod uids, and workers that sync one pod at a time per uid (the work queue never
+// hands a key to two workers). Keys are uids, not names, so a pod deleted and re-created under
+// the same name is two pods. Runtime objects of pods the API no longer has are cleaned up,
+// after a restart as well: that, with adoption by labels in every sync, is the whole of
+// "restart without duplicates".
+import {
+  ExponentialRateLimiter, Informer, WorkQueue, resources, runController,
+  type ApiClient, type Logger, type RunningController,
+} from '../../client/index.js';
+import { startLoop, type Loop } from '../util/loop.js';
+import { podUidsInRuntime } from './observe.js';
+import type { PodDeps } from './pod-deps.js';
+import { PodRecord } from './pod-record.js';
+import { syncPod } from './pod-sync.js';
+import type { Pod } from './pod-types.js';
+import { followRuntimeEvents } from './runtime-events.js';
+import { cleanUpPod } from './termination.js';
+
+export interface PodManagerOptions {
+  deps: PodDeps;
+  api: ApiClient;
+  logger: Logger;
+  workers?: number;
+  /** How often runtime objects of unknown pods are looked for. */
+  housekeepingMs?: number;
+}
+
+/** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
+const ORPHAN_GRACE_S = 2;
+
+export class PodManager {
+  readonly informer: Informer<Pod>;
+  private readonly queue = new WorkQueue<string>({ rateLimiter: new ExponentialRateLimiter<string>(500, 30_000) });
+  private readonly pods = new Map<string, Readonly<Pod>>();
+  private readonly gone = new Map<string, Readonly<Pod>>();
+  private readonly records = new Map<string, PodRecord>();
+  private readonly abort = new AbortController();
+  private controller: RunningController | undefined;
+  private housekeeping: Loop | undefined;
+  private eventLoops: Array<Promise<void>> = [];
+
+  constructor(private readonly opts: PodManagerOptions) {
+    const { deps, logger } = opts;
+    this.informer = new Informer<Pod>(opts.api, resources.pods, { fieldSelector: `spec.nodeName=${deps.nodeName}`, logger });
+    this.informer.addEventHandler({
+      onAdd: (pod) => this.observed(pod),
+      onUpdate: (_old, pod) => this.observed(pod),
+      onDelete: (pod) => {
+        const uid = pod.metadata.uid ?? '';
+        this.pods.delete(uid);
+        this.gone.set(uid, pod);
+        this.queue.add(uid);
+      },
+    });
+  }
+
+  private observed(pod: Readonly<Pod>): void {
+    const uid = pod.metadata.uid ?? '';
+    this.pods.set(uid, pod);
+    // Our own status write coming back changes nothing worth a sync.
+    const written = this.records.get(uid)?.written;
+    if (written && written.resourceVersion === pod.metadata.resourceVersion) return;
+    this.queue.add(uid);
+  }
+
+  async start(): Promise<void> {
+    const { deps, logger } = this.opts;
+    this.informer.start();
+    await this.informer.waitForSync();
+    deps.devices.retain(new Set(this.pods.keys()));
+    this.controller = runController({
+      name: 'pod-workers', queue: this.queue, workers: this.opts.workers ?? 16, logger,
+      reconcile: (uid) => this.reconcile(uid),
+    });
+    for (const runtime of deps.runtimes.all()) {
+      this.eventLoops.push(followRuntimeEvents(runtime, deps.nodeName, (uid) => this.queue.add(uid), this.abort.signal, logger));
+    }
+    this.housekeeping = startLoop('orphan clean-up', this.opts.housekeepingMs ?? 30_000, () => this.findOrphans(), logger);
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.housekeeping?.stop();
+    await this.informer.stop();
+    await this.controller?.stop();
+    await Promise.all(this.eventLoops);
+    for (const uid of this.records.keys()) this.opts.deps.probes.removePod(uid);
+  }
+
+  /** The pod is synced again soon (a probe result changed). */
+  resync(uid: string): void {
+    if (this.pods.has(uid)) this.queue.add(uid);
+  }
+
+  /** Every pod is synced again (the runtime came back). */
+  resyncAll(): void {
+    for (const uid of this.pods.keys()) this.queue.add(uid);
+  }
+
+  /** A pod bound here, by namespace and name, from the cache. */
+  pod(namespace: string, name: string): Readonly<Pod> | undefined {
+    return this.informer.getByName(namespace, name);
+  }
+
+  private async findOrphans(): Promise<void> {
+    for (const runtime of this.opts.deps.runtimes.all()) {
+      const uids = await podUidsInRuntime(runtime, this.opts.deps.nodeName).catch(() => new Set<string>());
+      for (const uid of uids) if (!this.pods.has(uid)) this.queue.add(uid);
+    }
+  }
+
+  private async reconcile(uid: string): Promise<{ requeueAfterMs?: number } | void> {
+    const pod = this.pods.get(uid);
+    if (!pod) {
+      const last = this.gone.get(uid);
+      await cleanUpPod(this.opts.deps, uid, last as Pod | undefined, last?.metadata.deletionGracePeriodSeconds ?? ORPHAN_GRACE_S);
+      this.records.delete(uid);
+      this.gone.delete(uid);
+      return;
+    }
+    let record = this.records.get(uid);
+    if (!record) this.records.set(uid, (record = new PodRecord(pod as Pod)));
+    record.pod = pod as Pod;
+    return syncPod(this.opts.deps, record);
+  }
+}

@@ -1,0 +1,77 @@
+// The pod's sandbox: reused while it runs; made anew (after stopping whatever still runs of
+// the old one) when it is missing or died, e.g. with the Docker daemon. A restartPolicy
+// Never pod whose containers already ran is not started over, as the kubelet decides.
+import { nodeLabels } from '../agent-labels.js';
+import { RuntimeUnavailableError } from '../runtime/errors.js';
+import type { PortMapping, SandboxInfo } from '../runtime/runtime.js';
+import { runningSandbox, type PodRuntime } from './observe.js';
+import { restartPolicyOf, type Pod } from './pod-types.js';
+import type { SyncContext } from './sync-context.js';
+import { gracePeriodOf, killPodContainers } from './termination.js';
+
+export function sandboxPorts(pod: Pod): PortMapping[] {
+  const out: PortMapping[] = [];
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort) continue;
+      const mapping: PortMapping = { containerPort: p.containerPort, hostPort: p.hostPort, protocol: p.protocol === 'UDP' ? 'UDP' : 'TCP' };
+      if (p.hostIP) mapping.hostIP = p.hostIP;
+      out.push(mapping);
+    }
+  }
+  return out;
+}
+
+function sandboxKey(ctx: SyncContext): string {
+  return `${ctx.uid}/~sandbox`;
+}
+
+async function createSandbox(ctx: SyncContext, state: PodRuntime): Promise<SandboxInfo | undefined> {
+  const { pod, deps } = ctx;
+  const key = sandboxKey(ctx);
+  const failed = ctx.record.sandboxError;
+  const wait = failed ? deps.crashBackoff.remaining(key, failed.at) : 0;
+  if (wait > 0) {
+    ctx.retry(wait);
+    return undefined;
+  }
+  const attempt = (state.sandboxes[0]?.attempt ?? -1) + 1;
+  try {
+    const sandbox = await ctx.runtime.createSandbox({
+      pod: { uid: ctx.uid, name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' },
+      attempt,
+      hostname: (pod.spec.hostname ?? pod.metadata.name ?? '').slice(0, 63),
+      ports: sandboxPorts(pod),
+      hostNetwork: pod.spec.hostNetwork === true,
+      labels: nodeLabels(deps.nodeName),
+    });
+    ctx.record.sandboxError = undefined;
+    return sandbox;
+  } catch (error) {
+    if (error instanceof RuntimeUnavailableError) throw error;
+    const message = (error as Error).message;
+    const at = Date.now();
+    deps.crashBackoff.next(key, at);
+    ctx.record.sandboxError = { at, message };
+    deps.events.pod(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
+    ctx.retry(deps.crashBackoff.remaining(key, at));
+    return undefined;
+  }
+}
+
+/** The running sandbox, after making one when needed; undefined while it cannot be had. */
+export async function ensureSandbox(ctx: SyncContext, state: PodRuntime): Promise<SandboxInfo | undefined> {
+  const running = runningSandbox(state);
+  if (running) return running;
+  const ranBefore = [...state.containers.values()].some((list) => list.length > 0);
+  if (ranBefore && restartPolicyOf(ctx.pod) === 'Never') return undefined;
+  if (state.sandboxes.length > 0) {
+    ctx.deps.events.pod(ctx.pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+    await killPodContainers(ctx.deps, ctx.runtime, ctx.pod, state, gracePeriodOf(ctx.pod));
+  }
+  const sandbox = await createSandbox(ctx, state);
+  if (!sandbox) return undefined;
+  // The dead sandboxes go, and with them the containers that were joined to them.
+  for (const old of state.sandboxes) await ctx.runtime.removeSandbox(old.id);
+  return sandbox;
+}

@@ -1,0 +1,31 @@
+// Follows the runtimes' container events so a container that exits or is OOM-killed is seen
+// at once rather than at the next resync. The stream ends when the engine restarts; it is
+// then opened again after a pause.
+import type { Logger } from '../../client/index.js';
+import { nodeFilter } from '../agent-labels.js';
+import { POD_UID } from '../runtime/labels.js';
+import type { ContainerRuntime } from '../runtime/runtime.js';
+import { sleep } from '../util/time.js';
+
+const REOPEN_MS = 1000;
+const INTERESTING = new Set(['die', 'oom']);
+
+export function followRuntimeEvents(
+  runtime: ContainerRuntime, nodeName: string, onPod: (uid: string) => void, signal: AbortSignal, logger: Logger,
+): Promise<void> {
+  return (async () => {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        for await (const event of runtime.events(nodeFilter(nodeName), signal)) {
+          failures = 0;
+          const uid = event.labels[POD_UID];
+          if (uid && INTERESTING.has(event.type)) onPod(uid);
+        }
+      } catch (error) {
+        if (!signal.aborted && failures++ % 30 === 0) logger.debug('runtime event stream failed; reopening', { runtime: runtime.name, error });
+      }
+      await sleep(REOPEN_MS, signal);
+    }
+  })();
+}

@@ -1,0 +1,145 @@
+// Faults the agent must survive: SIGKILL and restart (the same containers keep running and are
+// adopted, restart counts are kept, a pod deleted meanwhile is finished, containers of a pod
+// that no longer exists are removed), and the Docker daemon going away and coming back (the
+// node says Ready=False, pod status is left alone, and nothing is duplicated afterwards).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Docker from 'dockerode';
+import { resources } from '../src/client/index.js';
+import { NODE_LABEL, startAgent } from '../src/agent/index.js';
+import { DockerProxy } from '../src/agent/test-docker-proxy.js';
+import {
+  containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitFor, waitForPod, type TestCluster,
+} from '../src/agent/test-support.js';
+import type { Pod } from '../src/agent/pods/pod-types.js';
+
+const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
+
+function spawnAgent(cluster: TestCluster): Promise<ChildProcess> {
+  const options = { server: cluster.url, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent') };
+  const child = spawn(process.execPath, [STANDALONE, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`agent did not start:\n${output}`)), 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('agent ready')) {
+        clearTimeout(timer);
+        done(child);
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`agent exited with ${code}:\n${output}`)));
+  });
+}
+
+async function killHard(child: ChildProcess): Promise<void> {
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function podObjects(nodeName: string, uid: string): Promise<Docker.ContainerInfo[]> {
+  return new Docker().listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`, `drover.dev/pod-uid=${uid}`] } });
+}
+
+function status(pod: Pod, name = 'main') {
+  return pod.status?.containerStatuses?.find((s) => s.name === name);
+}
+
+describe('agent killed with SIGKILL and restarted', () => {
+  let cluster: TestCluster;
+  let child: ChildProcess | undefined;
+
+  before(async () => {
+    ensureDocker();
+    cluster = await startTestCluster('agent-kill');
+    child = await spawnAgent(cluster);
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) child.kill('SIGTERM');
+    await cluster?.close();
+  });
+
+  test('adopts its containers, keeps restart counts, finishes deletions and removes orphans', async () => {
+    await cluster.pods.create(podSpec('steady', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
+    await cluster.pods.create(podSpec('crashy', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'exit 1'] }]));
+    await cluster.pods.create(podSpec('doomed', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
+    await cluster.pods.create(podSpec('orphan', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
+    const steady = await waitForPod(cluster, 'steady', 'Running', (p) => p.status?.phase === 'Running');
+    const crashy = await waitForPod(cluster, 'crashy', 'restarted', (p) => (status(p)?.restartCount ?? 0) >= 1);
+    await waitForPod(cluster, 'doomed', 'Running', (p) => p.status?.phase === 'Running');
+    const orphan = await waitForPod(cluster, 'orphan', 'Running', (p) => p.status?.phase === 'Running');
+
+    await killHard(child!);
+    await cluster.pods.delete('doomed');
+    await cluster.pods.delete('orphan', { gracePeriodSeconds: 0 });
+    child = await spawnAgent(cluster);
+
+    await waitFor('the deleted pod finished', async () => cluster.pods.get('doomed').then(() => undefined, () => true));
+    await waitFor('the orphan removed', async () => ((await podObjects(cluster.nodeName, orphan.metadata.uid!)).length === 0 ? true : undefined));
+    const after = await cluster.pods.get('steady');
+    assert.equal(containerIdOf(after, 'main'), containerIdOf(steady, 'main'), 'same container adopted');
+    assert.equal(status(after)?.restartCount, 0);
+    const objects = await podObjects(cluster.nodeName, steady.metadata.uid!);
+    assert.equal(objects.length, 2, `one sandbox and one container: ${objects.map((o) => o.Names[0]).join(', ')}`);
+    assert.ok(objects.every((o) => o.State === 'running'));
+    const crashyAfter = await waitForPod(cluster, 'crashy', 'status rewritten by the new agent', (p) => (status(p)?.restartCount ?? 0) >= (status(crashy)?.restartCount ?? 0));
+    assert.ok((status(crashyAfter)?.restartCount ?? 0) >= 1, 'restart count recovered from the attempt label');
+    await deleteAllPods(cluster);
+  });
+});
+
+describe('Docker daemon going away and coming back', () => {
+  let cluster: TestCluster;
+  let proxy: DockerProxy;
+  let agent: Awaited<ReturnType<typeof startAgent>> | undefined;
+
+  before(async () => {
+    ensureDocker();
+    cluster = await startTestCluster('agent-docker-down');
+    proxy = new DockerProxy(join(cluster.dir, 'docker.sock'));
+    await proxy.up();
+    agent = await startAgent({ server: cluster.url, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: proxy.path });
+  });
+
+  after(async () => {
+    await proxy?.up().catch(() => undefined);
+    if (cluster && agent) await deleteAllPods(cluster).catch(() => undefined);
+    await agent?.close();
+    await proxy?.down();
+    await cluster?.close();
+  });
+
+  function readyCondition(node: Record<string, unknown>): { status: string; reason?: string; message?: string } | undefined {
+    const conditions = (node['status'] as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions;
+    return conditions?.find((c) => c.type === 'Ready');
+  }
+
+  test('Ready=False while Docker is away; the pod is left alone and not duplicated', async () => {
+    await cluster.pods.create(podSpec('survivor', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
+    const before = await waitForPod(cluster, 'survivor', 'Running', (p) => p.status?.phase === 'Running');
+    const nodes = cluster.api.resource(resources.nodes);
+
+    await proxy.down();
+    const down = await waitFor('node Ready=False', async () => {
+      const c = readyCondition(await nodes.get(cluster.nodeName));
+      return c?.status === 'False' ? c : undefined;
+    });
+    assert.equal(down.reason, 'ContainerRuntimeUnhealthy');
+    assert.match(down.message ?? '', /container runtime is down/);
+    await new Promise((r) => setTimeout(r, 2000));
+    const during = await cluster.pods.get('survivor');
+    assert.deepEqual(during.status?.containerStatuses, before.status?.containerStatuses, 'status not rewritten while blind');
+
+    await proxy.up();
+    await waitFor('node Ready=True', async () => (readyCondition(await nodes.get(cluster.nodeName))?.status === 'True' ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1500));
+    const afterwards = await waitForPod(cluster, 'survivor', 'Running', (p) => p.status?.phase === 'Running');
+    assert.equal(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
+    assert.equal((await podObjects(cluster.nodeName, before.metadata.uid!)).length, 2);
+  });
+});
