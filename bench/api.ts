@@ -144,12 +144,20 @@ async function main(): Promise<void> {
     const ns = await client.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
     if (ns.status !== 201) throw new Error(`create namespace: ${ns.status} ${ns.body}`);
     const idle = memoryOf(pid);
-    await benchCreate(client);
-    await benchGet(client);
-    await benchList(client);
-    await benchWatch(client, server.url);
+    const phases: Array<[string, (c: BenchClient) => Promise<void>]> = [
+      ['create', benchCreate],
+      ['get', benchGet],
+      ['list', benchList],
+      ['watch', (c) => benchWatch(c, server.url)],
+    ];
+    const rssAfter: string[] = [];
+    for (const [name, phase] of phases) {
+      await phase(client);
+      rssAfter.push(`${name} ${fmt(memoryOf(pid).rssMb)} MB`);
+    }
     const after = memoryOf(pid);
-    console.log(`\nserver memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
+    console.log(`\nserver RSS after each phase: ${rssAfter.join(', ')}`);
+    console.log(`server memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
   } finally {
     await client.close();
     await server.stop();

@@ -76,7 +76,7 @@ spec:
 }
 
 async function droverUp(dataDir: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/drover.js'), 'up', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(ROOT, 'bin/drover.js'), ['up', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

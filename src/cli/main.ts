@@ -1,11 +1,9 @@
 // The `drover` command. Argument parsing only: each command calls an exported function.
 import { Command, InvalidArgumentError } from 'commander';
-import { ApiClient } from '../client/index.js';
-import { startNode, type NodeOptions } from '../cluster/node.js';
-import { startServer } from '../cluster/server.js';
-import { startUp, type UpOptions } from '../cluster/up.js';
-import { startScheduler } from '../scheduler/scheduler.js';
-import { sendSignal, type SignalOptions } from './signal.js';
+// Each command loads only its own modules: a `drover server` never loads the agent or Docker client.
+import type { NodeOptions } from '../cluster/node.js';
+import type { UpOptions } from '../cluster/up.js';
+import type { SignalOptions } from './signal.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -63,6 +61,7 @@ export function buildProgram(): Command {
     .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired', positiveInt, 10_000)
     .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
     .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean }) => {
+      const { startServer } = await import('../cluster/server.js');
       const server = await startServer({ dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane });
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
@@ -80,6 +79,7 @@ export function buildProgram(): Command {
     .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string> }) => {
       const upOptions: UpOptions = { dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
+      const { startUp } = await import('../cluster/up.js');
       const cluster = await startUp(upOptions);
       console.log(`drover API server listening on ${cluster.server.api.url}`);
       console.log(`node ${cluster.node.agent.nodeName} ready`);
@@ -111,6 +111,7 @@ export function buildProgram(): Command {
       };
       if (options.server) nodeOptions.server = options.server;
       if (options.kubeconfig) nodeOptions.kubeconfig = options.kubeconfig;
+      const { startNode } = await import('../cluster/node.js');
       const node = await startNode(nodeOptions);
       console.log(`node ${node.agent.nodeName} ready (streaming on ${node.streaming.url})`);
       stopOnSignals(() => node.close());
@@ -123,6 +124,7 @@ export function buildProgram(): Command {
     .option('-n, --namespace <namespace>', 'the namespace (default: the kubeconfig context\'s)')
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
     .action(async (pod: string, signal: string, options: SignalOptions) => {
+      const { sendSignal } = await import('./signal.js');
       console.log(await sendSignal(pod, signal, options));
     });
 
@@ -136,6 +138,7 @@ export function buildProgram(): Command {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
+      const [{ ApiClient }, { startScheduler }] = await Promise.all([import('../client/index.js'), import('../scheduler/scheduler.js')]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-scheduler' });
       const scheduler = await startScheduler({ api, schedulerName: options.schedulerName });
       console.log(`drover scheduler "${options.schedulerName}" running`);

@@ -22,8 +22,10 @@ export interface ServerProcess {
 export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'drover-e2e-')));
   // DROVER_SERVER_NODE_ARGS passes flags to the server's node (e.g. --cpu-prof for profiling).
+  // Without them the script runs as a user runs it, with the node flags of its #! line.
   const nodeArgs = (process.env['DROVER_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, DROVER_BIN, 'server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])], {
+  const [command, ...prefix] = nodeArgs.length > 0 ? [process.execPath, ...nodeArgs, DROVER_BIN] : [DROVER_BIN];
+  const child = spawn(command!, [...prefix, 'server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
