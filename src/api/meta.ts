@@ -52,6 +52,34 @@ export interface KubeList<T extends KubeObject = KubeObject> {
   items: T[];
 }
 
+/** One cause in a Status: the field at fault and why. */
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** meta/v1 Status: the body of every API error (and of a few successes). */
+export interface Status {
+  kind: 'Status';
+  apiVersion: string;
+  metadata?: { resourceVersion?: string };
+  status?: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: StatusDetails;
+}
+
 /** One invalid field, as carried in Status.details.causes. */
 export interface FieldError {
   /** Dotted path as Kubernetes prints it, e.g. `spec.template.spec.containers[0].image`. */

@@ -1,7 +1,7 @@
 // API errors. Every failure the server reports is one of these and is written as a Kubernetes
 // `Status` object (kind Status, status Failure, reason, code, details.causes[].field), so that
 // kubectl and client libraries print and classify it as they do for Kubernetes.
-import type { FieldError } from '../api/meta.js';
+import type { FieldError, StatusCause, StatusDetails } from '../api/meta.js';
 import { PatchError } from './patch/errors.js';
 
 export type StatusReason =
@@ -23,20 +23,7 @@ export type StatusReason =
   | 'ServiceUnavailable'
   | 'Timeout';
 
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
-
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
+export type { StatusCause, StatusDetails };
 
 /** The resource an error is about, as Kubernetes names it in messages: `deployments.apps "web"`. */
 export interface ResourceRef {

@@ -2,29 +2,9 @@
 // Kubernetes Status body, so callers branch on `reason`/`code` through the helpers below rather
 // than on messages.
 
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
+import type { Status, StatusCause } from '../api/meta.js';
 
-export interface Status {
-  kind: 'Status';
-  apiVersion: string;
-  metadata?: { resourceVersion?: string };
-  status?: 'Success' | 'Failure';
-  message?: string;
-  reason?: string;
-  code?: number;
-  details?: {
-    name?: string;
-    group?: string;
-    kind?: string;
-    uid?: string;
-    causes?: StatusCause[];
-    retryAfterSeconds?: number;
-  };
-}
+export type { Status, StatusCause };
 
 // The reason Kubernetes clients assume when a body carries none (client-go's
 // reasonForError on a bare HTTP status).
