@@ -1,0 +1,38 @@
+// Starts `drover up` (a whole cluster: API server, scheduler, controllers and a node) as a real
+// child process, as the README tells a new user to.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DROVER_BIN } from './server-process.js';
+
+export interface UpProcess {
+  kubeconfig: string;
+  nodeName: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startUpProcess(nodeName: string): Promise<UpProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'drover-up-'));
+  const child = spawn(DROVER_BIN, ['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes(`node ${nodeName} ready`)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`drover up did not become ready:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    kubeconfig: join(dataDir, 'kubeconfig'),
+    nodeName,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
