@@ -37,6 +37,12 @@ async function createExec(ctx: DockerContext, id: string, opts: ExecOptions): Pr
 async function waitExitCode(exec: Docker.Exec, closed: Promise<void>): Promise<number> {
   let delay = 20;
   let endedWithoutCode = 0;
+  // The stream's end is the cue to look again at once; after that, only the back-off paces us
+  // (racing an already-settled promise would poll the engine in a tight loop).
+  let streamOpen = true;
+  const streamEnded = closed.then(() => {
+    streamOpen = false;
+  });
   for (;;) {
     const info = await exec.inspect();
     if (!info.Running && info.ExitCode !== null) return info.ExitCode;
@@ -44,7 +50,7 @@ async function waitExitCode(exec: Docker.Exec, closed: Promise<void>): Promise<n
     if (!info.Running && ++endedWithoutCode > 10) {
       throw new ExecFailedError(`exec ${exec.id} ended without an exit code`);
     }
-    await Promise.race([closed, sleep(delay)]);
+    await (streamOpen ? Promise.race([streamEnded, sleep(delay)]) : sleep(delay));
     delay = Math.min(delay * 2, 500);
   }
 }
