@@ -101,6 +101,16 @@ export type FieldErrorType =
   | 'FieldValueUnknown'
   | 'FieldValueNotFound';
 
+/** metav1.Time as Kubernetes writes it: RFC 3339 at second precision. */
+export function metaTime(date: Date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** metav1.MicroTime (leases, events): RFC 3339 with six fractional digits. */
+export function microTime(date: Date = new Date()): string {
+  return date.toISOString().replace(/Z$/, '000Z');
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
 // lastTimestamp instead of creating another; see EventCorrelator for spam and similar-event
 // folding. Recording never throws into the caller: failures are logged.
 import { hostname } from 'node:os';
-import type { KubeObject } from '../api/meta.js';
+import { metaTime, type KubeObject } from '../api/meta.js';
 import type { ApiClient } from './api-client.js';
 import { isAlreadyExists, isNotFound } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './event-correlator.js';
@@ -117,7 +117,7 @@ export class EventRecorder {
 
   private async write(key: string, ref: ObjectReference, type: EventType, reason: string, message: string): Promise<void> {
     const now = this.correlator.now();
-    const timestamp = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const timestamp = metaTime(new Date(now));
     const seen = this.written.get(key);
     if (seen && now - seen.lastSeen <= this.correlator.window) {
       try {

@@ -6,7 +6,7 @@
 // Expiry is judged on this process's clock from when it last saw the lease record change, not
 // from the renewTime written by another machine, so clock skew between machines cannot make a
 // lease look expired early. One LeaseLock serves any number of leases (one per shard, say).
-import type { KubeObject } from '../api/meta.js';
+import { microTime, type KubeObject } from '../api/meta.js';
 import type { ApiClient } from './api-client.js';
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
 import { keyOf } from './keys.js';
@@ -69,7 +69,7 @@ export class LeaseLock {
     if (holder !== undefined && holder !== identity && this.clock.now() - seen.at < duration) {
       return { held: false, holder, transitioned: false, lease: current };
     }
-    const now = micro(this.clock.wallTime());
+    const now = microTime(this.clock.wallTime());
     const transitioned = holder !== identity;
     const next: LeaseSpec = {
       ...spec,
@@ -95,7 +95,7 @@ export class LeaseLock {
     try {
       const current = await leases.get(name);
       if (current.spec?.holderIdentity !== identity) return false;
-      const spec: LeaseSpec = { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: micro(this.clock.wallTime()) };
+      const spec: LeaseSpec = { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.clock.wallTime()) };
       await leases.update({ ...current, spec });
       this.observed.delete(keyOf(namespace, name));
       return true;
@@ -106,7 +106,7 @@ export class LeaseLock {
   }
 
   private async create(name: string, namespace: string, identity: string, leaseDurationSeconds: number): Promise<LeaseAttempt> {
-    const now = micro(this.clock.wallTime());
+    const now = microTime(this.clock.wallTime());
     const lease: Lease = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -133,7 +133,3 @@ export class LeaseLock {
   }
 }
 
-/** MicroTime as Kubernetes writes it: RFC 3339 with six fractional digits. */
-function micro(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}

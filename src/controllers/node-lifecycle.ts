@@ -3,7 +3,7 @@
 // deleted so that their controllers recreate them elsewhere, and force-deleted once their own
 // grace period has also passed (their agent is not there to confirm). A node whose Lease is
 // renewed again loses the taints; its agent reports Ready itself.
-import type { KubeObject } from '../api/meta.js';
+import { metaTime, type KubeObject } from '../api/meta.js';
 import { Informer, isNotFound, resources, type ApiClient } from '../client/index.js';
 
 export interface NodeLifecycleConfig {
@@ -25,7 +25,7 @@ interface Taint {
   timeAdded?: string;
 }
 
-const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const rfc3339 = (ms: number) => metaTime(new Date(ms));
 
 export class NodeLifecycleController {
   private readonly nodes: Informer<KubeObject>;

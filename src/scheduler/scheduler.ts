@@ -2,7 +2,7 @@
 // through the framework one at a time (the scheduling cycle is synchronous and fast), and
 // bindings run concurrently in the background, as kube-scheduler's binding cycle does.
 // Pods that fit nowhere wait in an unschedulable set until the cluster changes.
-import type { KubeObject } from '../api/meta.js';
+import { metaTime, type KubeObject } from '../api/meta.js';
 import { EventRecorder, Informer, objectKey, resources, type ApiClient } from '../client/index.js';
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
@@ -192,7 +192,7 @@ class SchedulingLoop implements RunningScheduler {
     const status = pod['status'] as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined;
     const current = status?.conditions?.find((c) => c.type === 'PodScheduled');
     if (current?.status === 'False' && current.message === message) return;
-    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: metaTime() };
     try {
       await this.api.resource(resources.pods, pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
     } catch (error) {

@@ -1,4 +1,5 @@
 // JSON forms of the apimachinery types whose protobuf message differs from their JSON value.
+import { metaTime } from '../../api/meta.js';
 import { malformed } from './errors.js';
 import { WireReader, WireType } from './wire.js';
 
@@ -57,7 +58,7 @@ function timestamp(bytes: Uint8Array): { date: Date; nanos: number } | undefined
 /** metav1.Time: RFC 3339 at second precision; Go drops the nanoseconds on decode too. */
 export function formatTime(bytes: Uint8Array): string | undefined {
   const time = timestamp(bytes);
-  return time && time.date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return time && metaTime(time.date);
 }
 
 /** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */

@@ -1,7 +1,7 @@
 // System-owned metadata: names from generateName, uid, timestamps, generation, and what a
 // client may not change on update.
 import { randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../api/meta.js';
+import { metaTime, type KubeObject } from '../../api/meta.js';
 
 const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -12,14 +12,13 @@ export function generatedName(prefix: string): string {
   return prefix + suffix;
 }
 
-/** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
+/** metav1.Time of `date`, or of now (cached per second: every write asks several times). */
 export function timestamp(date?: Date): string {
-  if (date) return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  // Every write asks for "now" several times; formatting once per second is enough.
+  if (date) return metaTime(date);
   const second = Math.floor(Date.now() / 1000);
   if (second !== lastSecond) {
     lastSecond = second;
-    lastStamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastStamp = metaTime(new Date(second * 1000));
   }
   return lastStamp;
 }
