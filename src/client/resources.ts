@@ -31,6 +31,8 @@ export const resources = {
   daemonsets: named('apps', 'daemonsets', 'DaemonSet'),
   jobs: named('batch', 'jobs', 'Job'),
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
+  endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
+  transactions: named('drover.dev', 'transactions', 'Transaction'),
 } as const satisfies Record<string, ResourceRef>;
 
 const byKind = new Map(Object.values(resources).map((ref) => [`${apiVersionOf(ref)}/${ref.kind}`, ref]));

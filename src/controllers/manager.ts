@@ -1,0 +1,61 @@
+// The controller manager: builds the shared context (informers, event and transaction
+// recorders), constructs every controller, waits for the caches and starts them. It runs inside
+// `drover server` / `drover up`, and alone as `drover controller-manager`.
+import {
+  EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer,
+} from '../client/index.js';
+import { ownsEverything, type Controller, type ControllerContext, type ShardOwnership } from './context.js';
+import { TransactionRecorder } from './transactions/recorder.js';
+import type { Transaction } from './transactions/types.js';
+
+export type ControllerFactory = (ctx: ControllerContext) => Controller;
+
+export interface ControllerManagerOptions {
+  api: ApiClient;
+  /** The controllers to run; default: all of them. */
+  controllers: readonly ControllerFactory[];
+  shards?: ShardOwnership;
+  /** Informer resync (re-delivers every cached object to the handlers); default 5 min. */
+  resyncPeriodMs?: number;
+}
+
+export interface RunningControllerManager {
+  ctx: ControllerContext;
+  controllers: readonly Controller[];
+  stop(): Promise<void>;
+}
+
+/** A context for controllers that share one API client and one informer factory. */
+export function createControllerContext(api: ApiClient, shards: ShardOwnership = ownsEverything, resyncPeriodMs = 5 * 60_000): ControllerContext {
+  const factory = new SharedInformerFactory(api, { resyncPeriodMs });
+  const txInformer = factory.informerFor<Transaction>(resources.transactions) as Informer<Transaction>;
+  const recorders = new Map<string, EventRecorder>();
+  return {
+    api,
+    factory,
+    recorder(component) {
+      let recorder = recorders.get(component);
+      if (!recorder) recorders.set(component, (recorder = new EventRecorder(api, component, { logger: consoleLogger(component) })));
+      return recorder;
+    },
+    transactions: new TransactionRecorder(api, txInformer, consoleLogger('transactions')),
+    shards,
+    logger: consoleLogger,
+  };
+}
+
+export async function startControllerManager(options: ControllerManagerOptions): Promise<RunningControllerManager> {
+  const ctx = createControllerContext(options.api, options.shards, options.resyncPeriodMs);
+  const controllers = options.controllers.map((make) => make(ctx));
+  ctx.factory.start();
+  await ctx.factory.waitForSync();
+  for (const controller of controllers) controller.start();
+  return {
+    ctx,
+    controllers,
+    async stop() {
+      await Promise.all(controllers.map((controller) => controller.stop()));
+      await ctx.factory.stop();
+    },
+  };
+}

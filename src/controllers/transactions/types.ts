@@ -1,0 +1,56 @@
+// The drover.dev/v1 Transaction, from the original scheduler: every operation a controller
+// carries out on a workload (launch, scale, update step, delete, reschedule) is one object
+// that runs through Running → Succeeded | Failed | TimedOut within a deadline.
+import type { KubeObject } from '../../api/meta.js';
+
+export type Operation = 'launch' | 'scale' | 'update' | 'delete' | 'reschedule';
+export type TransactionPhase = 'Running' | 'Succeeded' | 'Failed' | 'TimedOut';
+
+/** Life periods of the original scheduler's transactions, in seconds. */
+export const DEFAULT_LIFE_PERIOD_SECONDS: Record<Operation, number> = {
+  launch: 1800,
+  scale: 1800,
+  update: 300, // one rolling step
+  delete: 480,
+  reschedule: 86400,
+};
+
+/** Labels that let a transaction be found by its target without reading every one. */
+export const LABEL_TARGET_UID = 'drover.dev/target-uid';
+export const LABEL_TARGET_NAME = 'drover.dev/target-name';
+export const LABEL_TARGET_KIND = 'drover.dev/target-kind';
+export const LABEL_OPERATION = 'drover.dev/operation';
+
+export interface TransactionTarget {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+}
+
+export interface TransactionSpec {
+  target: TransactionTarget;
+  operation: Operation;
+  reason: string;
+  lifePeriodSeconds: number;
+  delaySeconds: number;
+}
+
+export interface TransactionStatus {
+  phase?: TransactionPhase;
+  startTime?: string;
+  completionTime?: string;
+  /** `done/total`, e.g. `3/5`. */
+  progress?: string;
+  message?: string;
+}
+
+export interface Transaction extends KubeObject {
+  spec: TransactionSpec;
+  status?: TransactionStatus;
+}
+
+export function isFinished(tx: Pick<Transaction, 'status'>): boolean {
+  const phase = tx.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed' || phase === 'TimedOut';
+}

@@ -1,0 +1,50 @@
+// Metrics of the control-plane components (controllers, scheduler), the original scheduler's
+// set: operations by type and result, their duration, pods scheduled and schedule latency,
+// pod status reports by phase, OOM kills by workload. One registry per process: the API
+// server's /metrics merges it when the components run in the same process (`drover server`,
+// `drover up`); `drover controller-manager` serves it on its own metrics port.
+import { Counter, Histogram, Registry } from 'prom-client';
+
+export const componentRegistry = new Registry();
+
+export const operationsTotal = new Counter({
+  name: 'drover_operations_total',
+  help: 'Workload operations (transactions) finished, by operation and result',
+  labelNames: ['operation', 'result'] as const,
+  registers: [componentRegistry],
+});
+
+export const operationDuration = new Histogram({
+  name: 'drover_operation_duration_seconds',
+  help: 'Time from the start of a workload operation (transaction) to its end, by operation',
+  labelNames: ['operation'] as const,
+  buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800],
+  registers: [componentRegistry],
+});
+
+export const podsScheduled = new Counter({
+  name: 'drover_pods_scheduled_total',
+  help: 'Pods bound to a node by the scheduler',
+  registers: [componentRegistry],
+});
+
+export const scheduleLatency = new Histogram({
+  name: 'drover_pod_schedule_latency_seconds',
+  help: 'Time from a pod\'s creation to its binding',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [componentRegistry],
+});
+
+export const podStatusReports = new Counter({
+  name: 'drover_pod_status_reports_total',
+  help: 'Pod status changes seen by the controllers, by the phase reported',
+  labelNames: ['phase'] as const,
+  registers: [componentRegistry],
+});
+
+export const oomKills = new Counter({
+  name: 'drover_oom_kills_total',
+  help: 'Containers killed for running out of memory, by workload (kind/name) and namespace',
+  labelNames: ['namespace', 'workload'] as const,
+  registers: [componentRegistry],
+});
