@@ -3,11 +3,15 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ResourceDefinition } from './resource.js';
 import { coreDefinitions } from './definitions/core.js';
 import { workloadDefinitions } from './definitions/workloads.js';
+import { discoveryDefinitions } from './definitions/discovery.js';
+import { droverDefinitions } from './definitions/drover.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
-export const resourceDefinitions: readonly ResourceDefinition[] = [...coreDefinitions, ...workloadDefinitions];
+export const resourceDefinitions: readonly ResourceDefinition[] = [
+  ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions,
+];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */
 export interface SubresourceDefinition {

@@ -1,6 +1,8 @@
 // The control-plane components that run beside the API server in `drover server` and `drover up`
 // (and alone as `drover scheduler`): each is an ordinary API client, as in Kubernetes.
 import { ApiClient } from '../client/index.js';
+import { allControllers } from '../controllers/all.js';
+import { startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
 import { NodeLifecycleController } from '../controllers/node-lifecycle.js';
 import { startScheduler, type RunningScheduler } from '../scheduler/scheduler.js';
 
@@ -13,6 +15,7 @@ export interface ControlPlaneOptions {
 
 export interface ControlPlane {
   scheduler: RunningScheduler;
+  controllers: RunningControllerManager;
   stop(): Promise<void>;
 }
 
@@ -24,10 +27,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   if (options.podEvictionTimeoutSeconds !== undefined) lifecycleConfig.podEvictionTimeoutSeconds = options.podEvictionTimeoutSeconds;
   const nodeLifecycle = new NodeLifecycleController(lifecycleConfig);
   await nodeLifecycle.start();
+  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers });
   return {
     scheduler,
+    controllers,
     async stop() {
-      await Promise.all([scheduler.stop(), nodeLifecycle.stop()]);
+      await Promise.all([scheduler.stop(), nodeLifecycle.stop(), controllers.stop()]);
       schedulerApi.close();
       controllerApi.close();
     },

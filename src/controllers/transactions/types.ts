@@ -2,18 +2,9 @@
 // carries out on a workload (launch, scale, update step, delete, reschedule) is one object
 // that runs through Running → Succeeded | Failed | TimedOut within a deadline.
 import type { KubeObject } from '../../api/meta.js';
+import type { Operation, TransactionPhase } from '../../api/transaction-operations.js';
 
-export type Operation = 'launch' | 'scale' | 'update' | 'delete' | 'reschedule';
-export type TransactionPhase = 'Running' | 'Succeeded' | 'Failed' | 'TimedOut';
-
-/** Life periods of the original scheduler's transactions, in seconds. */
-export const DEFAULT_LIFE_PERIOD_SECONDS: Record<Operation, number> = {
-  launch: 1800,
-  scale: 1800,
-  update: 300, // one rolling step
-  delete: 480,
-  reschedule: 86400,
-};
+export { DEFAULT_LIFE_PERIOD_SECONDS, type Operation, type TransactionPhase } from '../../api/transaction-operations.js';
 
 /** Labels that let a transaction be found by its target without reading every one. */
 export const LABEL_TARGET_UID = 'drover.dev/target-uid';

@@ -1,0 +1,16 @@
+// The operations a drover.dev/v1 Transaction records and their default life periods (the
+// original scheduler's), shared by the API's defaulting and the controllers that record them.
+export const TRANSACTION_OPERATIONS = ['launch', 'scale', 'update', 'delete', 'reschedule'] as const;
+export const TRANSACTION_PHASES = ['Running', 'Succeeded', 'Failed', 'TimedOut'] as const;
+
+export type Operation = (typeof TRANSACTION_OPERATIONS)[number];
+export type TransactionPhase = (typeof TRANSACTION_PHASES)[number];
+
+/** Seconds a transaction may run before it is marked TimedOut. */
+export const DEFAULT_LIFE_PERIOD_SECONDS: Readonly<Record<Operation, number>> = {
+  launch: 1800,
+  scale: 1800,
+  update: 300, // one rolling step
+  delete: 480,
+  reschedule: 86400,
+};

@@ -1,0 +1,13 @@
+// Every workload controller, in the order the manager starts them. Each entry builds one
+// controller from the shared context (see context.ts).
+import type { ControllerFactory } from './manager.js';
+
+export const allControllers: readonly ControllerFactory[] = [
+  // replicaset
+  // deployment
+  // daemonset
+  // job
+  // endpoints
+  // garbage-collector
+  // transactions
+];
