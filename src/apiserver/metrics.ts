@@ -1,33 +1,40 @@
 // Prometheus metrics of the API server (prom-client): requests by verb, resource and code,
-// their latency, and the latency of every store operation.
+// their latency, and the latency of every store operation; /metrics adds the metrics of the
+// controllers and scheduler running in the same process.
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { componentRegistry } from '../metrics/component-metrics.js';
 import type { Store } from '../storage/store.js';
 
 export class ApiMetrics {
-  readonly registry = new Registry();
+  private readonly own = new Registry();
   private readonly requests = new Counter({
     name: 'apiserver_request_total',
     help: 'API requests by verb, resource and HTTP code',
     labelNames: ['verb', 'resource', 'subresource', 'code'] as const,
-    registers: [this.registry],
+    registers: [this.own],
   });
   private readonly latency = new Histogram({
     name: 'apiserver_request_duration_seconds',
     help: 'API request latency by verb and resource (watch: time to first byte)',
     labelNames: ['verb', 'resource', 'subresource'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
+    registers: [this.own],
   });
   readonly storeLatency = new Histogram({
     name: 'drover_store_operation_duration_seconds',
     help: 'Store operation latency by operation',
     labelNames: ['operation'] as const,
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
+    registers: [this.own],
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    collectDefaultMetrics({ register: this.own });
+  }
+
+  /** What /metrics serves: the server's own metrics and those of the components in this process. */
+  get registry(): Registry {
+    return Registry.merge([this.own, componentRegistry]);
   }
 
   observeRequest(verb: string, resource: string, subresource: string, code: number, seconds: number): void {

@@ -1,6 +1,7 @@
 // Every workload controller, in the order the manager starts them. Each entry builds one
 // controller from the shared context (see context.ts).
 import type { ControllerFactory } from './manager.js';
+import { TransactionController } from './transactions/transaction-controller.js';
 
 export const allControllers: readonly ControllerFactory[] = [
   // replicaset
@@ -9,5 +10,5 @@ export const allControllers: readonly ControllerFactory[] = [
   // job
   // endpoints
   // garbage-collector
-  // transactions
+  (ctx) => new TransactionController(ctx),
 ];

@@ -33,7 +33,7 @@ export interface ControllerContext {
 export interface QueueSpec {
   name: string;
   /** The informer of the kind the queue's keys name: re-read on shard acquisition. */
-  primary: Informer<KubeObject>;
+  primary: Pick<Informer<KubeObject>, 'list'>;
   queue: WorkQueue<string>;
   workers?: number;
   reconcile(key: string): Promise<ReconcileResult | void>;

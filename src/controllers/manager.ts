@@ -2,7 +2,7 @@
 // recorders), constructs every controller, waits for the caches and starts them. It runs inside
 // `drover server` / `drover up`, and alone as `drover controller-manager`.
 import {
-  EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer,
+  EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer, type Logger,
 } from '../client/index.js';
 import { ownsEverything, type Controller, type ControllerContext, type ShardOwnership } from './context.js';
 import { TransactionRecorder } from './transactions/recorder.js';
@@ -17,6 +17,8 @@ export interface ControllerManagerOptions {
   shards?: ShardOwnership;
   /** Informer resync (re-delivers every cached object to the handlers); default 5 min. */
   resyncPeriodMs?: number;
+  /** One logger for every controller (tests pass silentLogger); default: a console logger per controller. */
+  logger?: Logger;
 }
 
 export interface RunningControllerManager {
@@ -25,9 +27,12 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
+export type ContextOptions = Pick<ControllerManagerOptions, 'shards' | 'resyncPeriodMs' | 'logger'>;
+
 /** A context for controllers that share one API client and one informer factory. */
-export function createControllerContext(api: ApiClient, shards: ShardOwnership = ownsEverything, resyncPeriodMs = 5 * 60_000): ControllerContext {
-  const factory = new SharedInformerFactory(api, { resyncPeriodMs });
+export function createControllerContext(api: ApiClient, options: ContextOptions = {}): ControllerContext {
+  const logger = options.logger ? () => options.logger! : consoleLogger;
+  const factory = new SharedInformerFactory(api, { resyncPeriodMs: options.resyncPeriodMs ?? 5 * 60_000, logger: logger('informers') });
   const txInformer = factory.informerFor<Transaction>(resources.transactions) as Informer<Transaction>;
   const recorders = new Map<string, EventRecorder>();
   return {
@@ -35,17 +40,17 @@ export function createControllerContext(api: ApiClient, shards: ShardOwnership =
     factory,
     recorder(component) {
       let recorder = recorders.get(component);
-      if (!recorder) recorders.set(component, (recorder = new EventRecorder(api, component, { logger: consoleLogger(component) })));
+      if (!recorder) recorders.set(component, (recorder = new EventRecorder(api, component, { logger: logger(component) })));
       return recorder;
     },
-    transactions: new TransactionRecorder(api, txInformer, consoleLogger('transactions')),
-    shards,
-    logger: consoleLogger,
+    transactions: new TransactionRecorder(api, txInformer, logger('transactions')),
+    shards: options.shards ?? ownsEverything,
+    logger,
   };
 }
 
 export async function startControllerManager(options: ControllerManagerOptions): Promise<RunningControllerManager> {
-  const ctx = createControllerContext(options.api, options.shards, options.resyncPeriodMs);
+  const ctx = createControllerContext(options.api, options);
   const controllers = options.controllers.map((make) => make(ctx));
   ctx.factory.start();
   await ctx.factory.waitForSync();

@@ -30,7 +30,7 @@ export const podsScheduled = new Counter({
 
 export const scheduleLatency = new Histogram({
   name: 'drover_pod_schedule_latency_seconds',
-  help: 'Time from a pod\'s creation to its binding',
+  help: 'Time from a pod\'s creation (creationTimestamp, second resolution) to its binding',
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   registers: [componentRegistry],
 });

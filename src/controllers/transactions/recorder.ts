@@ -96,7 +96,13 @@ export class TransactionRecorder {
   private find(target: KubeObject, operation: Operation): OpenTransaction | undefined {
     const key = keyOf(target, operation);
     const mine = this.opened.get(key);
-    if (mine) return mine;
+    if (mine) {
+      // Another party (the timeout controller, a user) may have ended it meanwhile.
+      const phase = this.informer.getByName(mine.namespace, mine.name)?.status?.phase;
+      if (phase === undefined || phase === 'Running') return mine;
+      this.opened.delete(key);
+      return undefined;
+    }
     const cached = this.informer.byIndex(LABEL_TARGET_UID, target.metadata.uid ?? '')
       .find((tx) => tx.spec.operation === operation && tx.status?.phase === 'Running');
     if (!cached) return undefined;
