@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { newOomKills } from './pod-metrics.js';
 
 const oom = { terminated: { reason: 'OOMKilled' } };
-const running = { running: {} } as { terminated?: { reason?: string } };
+const running = { running: {} };
 
 describe('newOomKills', () => {
   it('counts a container newly terminated by the OOM killer once', () => {

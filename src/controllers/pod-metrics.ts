@@ -9,7 +9,7 @@ import type { Controller, ControllerContext } from './context.js';
 interface ContainerStatus {
   name?: string;
   restartCount?: number;
-  state?: { terminated?: { reason?: string } };
+  state?: { terminated?: { reason?: string }; running?: object; waiting?: object };
   lastState?: { terminated?: { reason?: string } };
 }
 
