@@ -129,6 +129,34 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('controller-manager')
+    .description('run the workload controllers against an API server; several share the work as a farm')
+    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--server <url>', 'API server URL (overrides the kubeconfig)')
+    .option('--identity <name>', 'this member of the farm (default: hostname and pid)')
+    .option('--shards <n>', 'shards the work is split into; the same for every member', positiveInt, 8)
+    .option('--metrics-port <port>', 'serve /metrics on 127.0.0.1 at this port (0: any free port)', port)
+    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number }) => {
+      const configOptions: { kubeconfig?: string; server?: string } = {};
+      if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
+      if (options.server) configOptions.server = options.server;
+      const [{ ApiClient }, { startControllerManager }, { allControllers }, { hostname }] = await Promise.all([
+        import('../client/index.js'), import('../controllers/manager.js'), import('../controllers/all.js'), import('node:os'),
+      ]);
+      const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
+      const identity = options.identity ?? `${hostname()}-${process.pid}`;
+      const manager = await startControllerManager({ api, controllers: allControllers, farm: { identity, shards: options.shards } });
+      const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
+      console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
+      if (metrics) console.log(`metrics: ${metrics.url}`);
+      stopOnSignals(async () => {
+        await manager.stop();
+        await metrics?.close();
+        api.close();
+      });
+    });
+
+  program
     .command('scheduler')
     .description('run the scheduler alone against an API server (as kube-scheduler does)')
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')

@@ -1,5 +1,6 @@
 // The control-plane components that run beside the API server in `drover server` and `drover up`
 // (and alone as `drover scheduler`): each is an ordinary API client, as in Kubernetes.
+import { hostname } from 'node:os';
 import { ApiClient } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
 import { startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
@@ -27,7 +28,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   if (options.podEvictionTimeoutSeconds !== undefined) lifecycleConfig.podEvictionTimeoutSeconds = options.podEvictionTimeoutSeconds;
   const nodeLifecycle = new NodeLifecycleController(lifecycleConfig);
   await nodeLifecycle.start();
-  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers });
+  // The embedded manager joins the controller farm under a name that survives restarts, so a
+  // restarted server takes its shards back at once and `drover controller-manager` processes
+  // started beside it share the work safely.
+  const identity = `server-${hostname()}-${new URL(options.server).port}`;
+  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity } });
   return {
     scheduler,
     controllers,

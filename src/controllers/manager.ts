@@ -5,6 +5,7 @@ import {
   EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer, type Logger,
 } from '../client/index.js';
 import { ownsEverything, type Controller, type ControllerContext, type ShardOwnership } from './context.js';
+import { ShardCoordinator } from './farm/shard-coordinator.js';
 import { TransactionRecorder } from './transactions/recorder.js';
 import type { Transaction } from './transactions/types.js';
 
@@ -15,6 +16,11 @@ export interface ControllerManagerOptions {
   /** The controllers to run; default: all of them. */
   controllers: readonly ControllerFactory[];
   shards?: ShardOwnership;
+  /**
+   * Join a controller farm: share the work with every other manager of the same farm through
+   * shard leases (see farm/shard-coordinator.ts). Without it this manager reconciles everything.
+   */
+  farm?: { identity: string; shards?: number; retryPeriodMs?: number };
   /** Informer resync (re-delivers every cached object to the handlers); default 5 min. */
   resyncPeriodMs?: number;
   /** One logger for every controller (tests pass silentLogger); default: a console logger per controller. */
@@ -50,16 +56,28 @@ export function createControllerContext(api: ApiClient, options: ContextOptions 
 }
 
 export async function startControllerManager(options: ControllerManagerOptions): Promise<RunningControllerManager> {
-  const ctx = createControllerContext(options.api, options);
+  let coordinator: ShardCoordinator | undefined;
+  if (options.farm) {
+    const farmOptions: ConstructorParameters<typeof ShardCoordinator>[0] = {
+      api: options.api, identity: options.farm.identity, logger: (options.logger ? () => options.logger! : consoleLogger)('farm'),
+    };
+    if (options.farm.shards !== undefined) farmOptions.shards = options.farm.shards;
+    if (options.farm.retryPeriodMs !== undefined) farmOptions.retryPeriodMs = options.farm.retryPeriodMs;
+    coordinator = new ShardCoordinator(farmOptions);
+  }
+  const ctx = createControllerContext(options.api, coordinator ? { ...options, shards: coordinator } : options);
   const controllers = options.controllers.map((make) => make(ctx));
   ctx.factory.start();
   await ctx.factory.waitForSync();
+  // Shards are taken after the caches are warm: a shard acquired later re-enqueues its keys.
+  await coordinator?.start();
   for (const controller of controllers) controller.start();
   return {
     ctx,
     controllers,
     async stop() {
       await Promise.all(controllers.map((controller) => controller.stop()));
+      await coordinator?.stop();
       await ctx.factory.stop();
     },
   };

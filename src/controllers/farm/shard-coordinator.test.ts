@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { silentLogger, type ApiClient } from '../../client/index.js';
+import { TestServer, eventually } from '../../client/test-server.js';
+import { ShardCoordinator, shardOf } from './shard-coordinator.js';
+
+const SHARDS = 8;
+const keys = Array.from({ length: 200 }, (_, i) => `ns-${i % 7}/pod-${i}`);
+
+describe('ShardCoordinator (controller farm)', () => {
+  let server: TestServer;
+  let api: ApiClient;
+
+  before(async () => {
+    server = await TestServer.start();
+    api = server.client();
+  });
+  after(() => server.close());
+
+  const member = (identity: string, leaseDurationSeconds = 15) => new ShardCoordinator({
+    api, identity, shards: SHARDS, retryPeriodMs: 50, leaseDurationSeconds, renewDeadlineMs: Math.min(10_000, leaseDurationSeconds * 700), logger: silentLogger,
+  });
+
+  /** Every key has exactly one owner among the members. */
+  function partitioned(members: ShardCoordinator[]): boolean {
+    return keys.every((key) => members.filter((m) => m.owns(key)).length === 1);
+  }
+
+  it('hashes keys into shards the same way every time', () => {
+    assert.equal(shardOf('default/web', SHARDS), shardOf('default/web', SHARDS));
+    const spread = new Set(keys.map((key) => shardOf(key, SHARDS)));
+    assert.equal(spread.size, SHARDS);
+  });
+
+  it('splits the shards between members, and a member that leaves hands its shards over', async () => {
+    const a = member('member-a');
+    await a.start();
+    assert.equal(a.heldShards().length, SHARDS, 'alone, a member holds every shard');
+    let acquiredByB = 0;
+    const b = member('member-b');
+    b.onAcquire(() => acquiredByB++);
+    await b.start();
+    await eventually(() => a.heldShards().length === SHARDS / 2 && b.heldShards().length === SHARDS / 2, 5000, 'an even split');
+    assert.ok(partitioned([a, b]), 'every key is owned by exactly one member');
+    assert.ok(acquiredByB > 0, 'the joining member was told it acquired shards');
+    await b.stop();
+    await eventually(() => a.heldShards().length === SHARDS, 5000, 'a takes everything back');
+    assert.ok(partitioned([a]));
+    await a.stop();
+  });
+
+  it('takes over the shards of a member that died once their leases expire', async () => {
+    const survivor = member('survivor', 1);
+    const doomed = member('doomed', 1);
+    await doomed.start();
+    await survivor.start();
+    await eventually(() => survivor.heldShards().length === SHARDS / 2, 5000, 'an even split');
+    // A crash: the doomed member stops renewing without giving anything back.
+    (doomed as unknown as { stopped: boolean }).stopped = true;
+    await eventually(() => !keys.some((key) => doomed.owns(key)), 5000, 'the dead member stops owning keys (renew deadline)');
+    await eventually(() => survivor.heldShards().length === SHARDS, 10_000, 'the survivor takes over');
+    assert.ok(partitioned([survivor]));
+    await survivor.stop();
+  });
+});

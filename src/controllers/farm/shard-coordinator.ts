@@ -1,0 +1,159 @@
+// The controller farm (the original replication-controller farm): several controller-manager
+// processes share the work instead of one leading and the rest idling. Keys are hashed into a
+// fixed number of shards; each shard is a Lease in kube-system, and a member reconciles only
+// the keys of shards it holds. Members announce themselves with a member Lease; every round
+// each takes free shards up to its fair share (shards ÷ live members, rounded up) and gives
+// back what is beyond it, so a joining member gets work and a dead member's shards are taken
+// over once their leases expire.
+//
+// Safety: a member stops treating a shard as its own when it has not renewed it for
+// `renewDeadlineMs`, which is shorter than the lease duration another member must wait.
+import { Sleeper } from '../../client/backoff.js';
+import { isNotFound, LeaseLock, resources, type ApiClient, type Lease, type Logger } from '../../client/index.js';
+import type { ShardOwnership } from '../context.js';
+
+export interface ShardCoordinatorOptions {
+  api: ApiClient;
+  /** This member's name; a restarted member with the same identity gets its shards back at once. */
+  identity: string;
+  /** Number of shards; every member of a farm must use the same. Default 8. */
+  shards?: number;
+  namespace?: string;
+  leaseDurationSeconds?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  logger: Logger;
+}
+
+const SHARD_PREFIX = 'drover-controllers-shard-';
+const MEMBER_PREFIX = 'drover-controllers-member-';
+
+export class ShardCoordinator implements ShardOwnership {
+  readonly shardCount: number;
+  private readonly lock: LeaseLock;
+  private readonly namespace: string;
+  private readonly leaseSeconds: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryMs: number;
+  /** shard → when we last renewed it (performance.now()). */
+  private readonly held = new Map<number, number>();
+  private readonly listeners = new Set<() => void>();
+  private readonly sleeper = new Sleeper();
+  private readonly memberLease: string;
+  private loop: Promise<void> | undefined;
+  private stopped = false;
+  private firstRound: Promise<void>;
+  private resolveFirstRound!: () => void;
+
+  constructor(private readonly options: ShardCoordinatorOptions) {
+    this.shardCount = Math.max(1, options.shards ?? 8);
+    this.lock = new LeaseLock(options.api);
+    this.namespace = options.namespace ?? 'kube-system';
+    this.leaseSeconds = options.leaseDurationSeconds ?? 15;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    this.retryMs = options.retryPeriodMs ?? 2000;
+    this.memberLease = MEMBER_PREFIX + leaseNameSafe(options.identity);
+    this.firstRound = new Promise((resolve) => (this.resolveFirstRound = resolve));
+  }
+
+  owns(key: string): boolean {
+    const renewed = this.held.get(shardOf(key, this.shardCount));
+    return renewed !== undefined && performance.now() - renewed < this.renewDeadlineMs;
+  }
+
+  onAcquire(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The shards this member holds now. */
+  heldShards(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  /** Starts the rounds; resolves after the first one (the shards free now are taken). */
+  async start(): Promise<void> {
+    this.loop = this.run();
+    await this.firstRound;
+  }
+
+  /** Gives every shard back (a successor need not wait for expiry) and leaves the farm. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sleeper.wake();
+    await this.loop;
+    const shards = [...this.held.keys()];
+    this.held.clear();
+    await Promise.allSettled(shards.map((shard) => this.lock.release(SHARD_PREFIX + shard, this.namespace, this.options.identity)));
+    await this.options.api.resource(resources.leases, this.namespace).delete(this.memberLease).catch((error: unknown) => {
+      if (!isNotFound(error)) this.options.logger.warn('could not remove the member lease', { error });
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.round();
+      } catch (error) {
+        this.options.logger.warn('shard round failed', { error });
+      }
+      this.resolveFirstRound();
+      await this.sleeper.sleep(this.retryMs);
+    }
+  }
+
+  /** One round: heartbeat, count members, renew, give back the surplus, take free shards. */
+  async round(): Promise<void> {
+    const { identity } = this.options;
+    await this.lock.tryAcquireOrRenew(this.memberLease, this.namespace, identity, this.leaseSeconds);
+    const fairShare = Math.ceil(this.shardCount / (await this.liveMembers()));
+    const acquired: number[] = [];
+    for (let shard = 0; shard < this.shardCount; shard++) {
+      const mine = this.held.has(shard);
+      if (!mine && this.held.size >= fairShare) continue;
+      if (mine && this.held.size > fairShare) {
+        this.held.delete(shard);
+        await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
+        continue;
+      }
+      const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, identity, this.leaseSeconds);
+      if (attempt.held) {
+        if (!mine) acquired.push(shard);
+        this.held.set(shard, performance.now());
+      } else {
+        this.held.delete(shard);
+      }
+    }
+    if (acquired.length > 0) {
+      this.options.logger.info('acquired shards', { shards: acquired.join(','), held: this.held.size, of: this.shardCount });
+      for (const listener of this.listeners) listener();
+    }
+  }
+
+  /** Members whose lease was renewed within its duration (at least this one). */
+  private async liveMembers(): Promise<number> {
+    const leases = await this.options.api.resource<Lease>(resources.leases, this.namespace).list();
+    const now = Date.now();
+    const live = leases.items.filter((lease) => {
+      if (!lease.metadata.name?.startsWith(MEMBER_PREFIX) || !lease.spec?.holderIdentity) return false;
+      const renewed = Date.parse(lease.spec.renewTime ?? '');
+      return Number.isFinite(renewed) && now - renewed < (lease.spec.leaseDurationSeconds ?? this.leaseSeconds) * 1000;
+    });
+    return Math.max(1, live.length);
+  }
+}
+
+/** The shard of a `namespace/name` key: FNV-1a, so every member hashes alike. */
+export function shardOf(key: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % shards;
+}
+
+/** A Lease name from an identity: lowercase DNS label characters, bounded length. */
+function leaseNameSafe(identity: string): string {
+  return identity.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200 - MEMBER_PREFIX.length) || 'member';
+}
