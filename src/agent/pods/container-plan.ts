@@ -7,10 +7,11 @@ import { SANDBOX_ID } from '../runtime/labels.js';
 import { formatDelay, type KeyedBackoff } from '../util/backoff.js';
 import { SPEC_HASH_LABEL, containerHash } from './container-spec.js';
 import { hasFinished, isRunning, startFailed, type Instance, type PodRuntime } from './observe.js';
+import { restartCountAfter } from './restart-count.js';
 import { restartPolicyOf, type Container, type Pod, type RestartPolicy } from './pod-types.js';
 
 export type Step =
-  | { kind: 'start'; container: Container; isInit: boolean; attempt: number; restart?: { key: string; eventTime: number } }
+  | { kind: 'start'; container: Container; isInit: boolean; attempt: number; restartCount: number; restart?: { key: string; eventTime: number } }
   | { kind: 'start-existing'; container: Container; isInit: boolean; instance: Instance }
   | { kind: 'kill'; container: Container; instance: Instance; why: 'liveness' | 'startup' | 'changed' }
   | { kind: 'backoff'; container: Container; isInit: boolean; remainingMs: number; message: string };
@@ -75,7 +76,7 @@ function restart(input: PlanInput, container: Container, isInit: boolean, instan
     const message = `back-off ${formatDelay(input.backoff.delay(key))} restarting failed container=${container.name} pod=${name ?? ''}_${namespace ?? ''}(${uid ?? ''})`;
     return { kind: 'backoff', container, isInit, remainingMs, message };
   }
-  return { kind: 'start', container, isInit, attempt: instance.attempt + 1, restart: { key, eventTime: at } };
+  return { kind: 'start', container, isInit, attempt: instance.attempt + 1, restartCount: restartCountAfter(instance), restart: { key, eventTime: at } };
 }
 
 /** The step for one container, or undefined when it is fine as it is. */
@@ -86,7 +87,8 @@ function decide(input: PlanInput, container: Container, isInit: boolean): Step |
     const stale = input.state.containers.get(container.name)?.[0];
     // An app container that finished for good in an earlier sandbox stays finished.
     if (!isInit && stale && hasFinished(stale) && !shouldRestart(policy, stale)) return undefined;
-    return { kind: 'start', container, isInit, attempt: nextAttempt(input.pod, input.state, container.name, isInit) };
+    const attempt = nextAttempt(input.pod, input.state, container.name, isInit);
+    return { kind: 'start', container, isInit, attempt, restartCount: stale ? restartCountAfter(stale) : attempt };
   }
   if (isRunning(cur)) {
     const hash = cur.summary.labels[SPEC_HASH_LABEL];

@@ -12,6 +12,7 @@ import { containerDevices, deviceEnv, type DeviceSet } from './devices.js';
 import { buildEnv } from './env.js';
 import { expandAll } from './expand.js';
 import type { Container, Pod } from './pod-types.js';
+import { RESTART_COUNT_LABEL } from './restart-count.js';
 import { containerMounts, podDir, type VolumePaths } from './volumes.js';
 
 export interface SpecInput {
@@ -19,6 +20,7 @@ export interface SpecInput {
   container: Container;
   isInit: boolean;
   attempt: number;
+  restartCount: number;
   sandboxId: string;
   podIP: string;
   runtime: ContainerRuntime;
@@ -101,7 +103,7 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
     mounts,
     resources: resourcesOf(container),
     securityContext: securityOf(pod, container),
-    labels: { ...nodeLabels(input.nodeName), [SPEC_HASH_LABEL]: containerHash(container) },
+    labels: { ...nodeLabels(input.nodeName), [SPEC_HASH_LABEL]: containerHash(container), [RESTART_COUNT_LABEL]: String(input.restartCount) },
   };
   const command = expandAll(container.command, env);
   const args = expandAll(container.args, env);

@@ -21,6 +21,8 @@ export interface StartInput {
   container: Container;
   isInit: boolean;
   attempt: number;
+  /** Default: the attempt number. */
+  restartCount?: number;
   sandbox: SandboxInfo;
   volumes: VolumePaths;
   devices: DeviceSet;
@@ -45,7 +47,7 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
   const { deps, record, container } = input;
   try {
     const spec = await buildContainerSpec({
-      pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
+      pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
       runtime: input.runtime, volumes: input.volumes, devices: input.devices, nodeName: deps.nodeName, nodeAddress: deps.nodeAddress,
       dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources,
     });

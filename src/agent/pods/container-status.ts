@@ -1,6 +1,7 @@
 // One container's status as the API shows it (state, lastState, ready, started,
 // restartCount, image, imageID, containerID), from its runtime instances newest first and
 // the reason the agent has for it waiting, with Kubernetes' exact reasons.
+import { restartCountOf } from './restart-count.js';
 import type { ContainerStatus } from '../runtime/runtime.js';
 import { k8sTime } from '../util/time.js';
 import { startFailed, type Instance } from './observe.js';
@@ -86,7 +87,7 @@ export function containerStatus(input: ContainerStatusInput): ApiContainerStatus
     state,
     lastState,
     ready: running ? input.ready(newest.id) : initDone,
-    restartCount: newest ? newest.attempt : (input.previous?.restartCount ?? 0),
+    restartCount: newest ? restartCountOf(newest) : (input.previous?.restartCount ?? 0),
     image: input.container.image ?? '',
     imageID: newest?.status?.imageId ?? newest?.summary.imageId ?? '',
     started: running ? input.started(newest.id) : false,

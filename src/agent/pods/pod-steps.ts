@@ -1,5 +1,6 @@
 // The middle stages of a pod sync: volumes and devices, then the plan's steps (starts,
 // restarts under back-off, kills of unhealthy containers).
+import { restartCountAfter } from './restart-count.js';
 import { planPod, type Step } from './container-plan.js';
 import { startContainer, startCreated, type StartInput } from './container-start.js';
 import { InsufficientDevicesError, type DeviceSet } from './devices.js';
@@ -55,7 +56,7 @@ async function runKill(ctx: SyncContext, step: KillStep, base: Omit<StartInput, 
     : `Container ${name} failed ${step.why} probe, will be restarted`;
   await killContainer(ctx.deps, ctx.runtime, ctx.pod, step.container, step.instance.id, { message, graceSeconds: killGrace(ctx, step) });
   if (step.why !== 'changed') return ctx.retry(0);
-  const outcome = await startContainer({ ...base, container: step.container, isInit: false, attempt: step.instance.attempt + 1 });
+  const outcome = await startContainer({ ...base, container: step.container, isInit: false, attempt: step.instance.attempt + 1, restartCount: restartCountAfter(step.instance) });
   ctx.retry(outcome.retryInMs);
 }
 
@@ -64,7 +65,7 @@ async function runStep(ctx: SyncContext, step: Step, base: Omit<StartInput, 'con
   switch (step.kind) {
     case 'start': {
       if (step.restart) deps.crashBackoff.next(step.restart.key, step.restart.eventTime);
-      const outcome = await startContainer({ ...base, container: step.container, isInit: step.isInit, attempt: step.attempt });
+      const outcome = await startContainer({ ...base, container: step.container, isInit: step.isInit, attempt: step.attempt, restartCount: step.restartCount });
       ctx.retry(outcome.retryInMs);
       return;
     }
