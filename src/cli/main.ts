@@ -60,9 +60,14 @@ export function buildProgram(): Command {
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
     .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired', positiveInt, 10_000)
     .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
-    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean }) => {
+    .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
+    .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
+    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number }) => {
       const { startServer } = await import('../cluster/server.js');
-      const server = await startServer({ dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane });
+      const server = await startServer({
+        dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane,
+        nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
+      });
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);

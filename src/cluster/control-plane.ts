@@ -4,14 +4,14 @@ import { hostname } from 'node:os';
 import { ApiClient } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
 import { startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
-import { NodeLifecycleController } from '../controllers/node-lifecycle.js';
+import { NodeLifecycleController, type NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
 import { startScheduler, type RunningScheduler } from '../scheduler/scheduler.js';
 
 export interface ControlPlaneOptions {
   /** The API server's URL. */
   server: string;
-  /** Seconds pods stay on an unreachable node before they are deleted (default 60). */
-  podEvictionTimeoutSeconds?: number;
+  /** Timeouts of the node lifecycle controller (unreachable after 40 s, pods evicted after 60 s). */
+  nodeLifecycle?: Pick<NodeLifecycleConfig, 'gracePeriodSeconds' | 'podEvictionTimeoutSeconds'>;
 }
 
 export interface ControlPlane {
@@ -24,9 +24,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const schedulerApi = new ApiClient({ server: options.server, namespace: 'default' }, { userAgent: 'drover-scheduler' });
   const controllerApi = new ApiClient({ server: options.server, namespace: 'default' }, { userAgent: 'drover-controller-manager' });
   const scheduler = await startScheduler({ api: schedulerApi });
-  const lifecycleConfig: ConstructorParameters<typeof NodeLifecycleController>[0] = { api: controllerApi };
-  if (options.podEvictionTimeoutSeconds !== undefined) lifecycleConfig.podEvictionTimeoutSeconds = options.podEvictionTimeoutSeconds;
-  const nodeLifecycle = new NodeLifecycleController(lifecycleConfig);
+  const nodeLifecycle = new NodeLifecycleController({ ...options.nodeLifecycle, api: controllerApi });
   await nodeLifecycle.start();
   // The embedded manager joins the controller farm under a name that survives restarts, so a
   // restarted server takes its shards back at once and `drover controller-manager` processes

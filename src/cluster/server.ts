@@ -16,7 +16,7 @@ export interface ServerOptions {
   watchHistory?: number;
   /** Run the scheduler and controllers in this process (default true). */
   controlPlane?: boolean;
-  podEvictionTimeoutSeconds?: number;
+  nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
 }
 
 export interface RunningServer {
@@ -45,7 +45,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let controlPlane: ControlPlane | undefined;
   if (options.controlPlane !== false) {
     const controlOptions: ControlPlaneOptions = { server: api.url };
-    if (options.podEvictionTimeoutSeconds !== undefined) controlOptions.podEvictionTimeoutSeconds = options.podEvictionTimeoutSeconds;
+    if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
     controlPlane = await startControlPlane(controlOptions);
   }
   return {
