@@ -1,30 +1,17 @@
 // `npm run bench:startup`: time from "start" to Running for 1 container and for 50, side by side
 // in one run: raw `docker run -d` (the floor), Docker Swarm (`docker service create`), and
 // Drover (`kubectl apply` against `drover up`). Prints figures; never fails on time.
-import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { ApiClient, resources } from '../src/client/index.js';
 import { KUBECTL } from '../test/support/kubectl.js';
+import { docker, droverUp, inSwarm, median, prepareDocker, run, runningTaskImages, sleep, timed } from './peers.js';
 
-const run = promisify(execFile);
 const IMAGE = 'drover-test/busybox:1';
 const COUNT = Number(process.env['BENCH_STARTUP_PODS'] ?? 50);
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 5);
-const ROOT = resolve(import.meta.dirname, '../..');
 const LABEL = 'drover-bench=startup';
-
-const docker = (...args: string[]) => run('docker', args, { maxBuffer: 16 * 1024 * 1024 });
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function timed(task: () => Promise<void>): Promise<number> {
-  const started = performance.now();
-  await task();
-  return performance.now() - started;
-}
 
 async function removeBenchContainers(): Promise<void> {
   const { stdout } = await docker('ps', '-aq', '--filter', `label=${LABEL}`);
@@ -43,21 +30,14 @@ async function rawDocker(count: number): Promise<number> {
 }
 
 async function swarm(count: number): Promise<number> {
-  await docker('swarm', 'init', '--advertise-addr', '127.0.0.1').catch(() => undefined);
-  try {
+  return inSwarm(async () => {
     const ms = await timed(async () => {
       await docker('service', 'create', '--detach', '--no-resolve-image', '--name', 'drover-bench', '--replicas', String(count), IMAGE, 'sleep', '3600');
-      for (;;) {
-        const { stdout } = await docker('service', 'ps', 'drover-bench', '--filter', 'desired-state=running', '--format', '{{.CurrentState}}');
-        if (stdout.split('\n').filter((line) => line.startsWith('Running')).length >= count) return;
-        await sleep(20);
-      }
+      while ((await runningTaskImages('drover-bench')).length < count) await sleep(20);
     });
     await docker('service', 'rm', 'drover-bench');
     return ms;
-  } finally {
-    await docker('swarm', 'leave', '--force').catch(() => undefined);
-  }
+  });
 }
 
 function podsManifest(count: number, round: number): string {
@@ -73,25 +53,6 @@ spec:
     image: ${IMAGE}
     command: ["sleep", "3600"]
 `).join('---\n');
-}
-
-async function droverUp(dataDir: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
-  const child = spawn(join(ROOT, 'bin/drover.js'), ['up', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/node .* ready/i.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`drover up did not become ready:\n${output}`);
-    await sleep(50);
-  }
-  return {
-    kubeconfig: join(dataDir, 'kubeconfig'),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
 }
 
 /** kubectl applies the pods; Running is polled through the API (kubectl's own start-up would blur it). */
@@ -115,8 +76,7 @@ async function drover(kubeconfig: string, count: number, round: number): Promise
 }
 
 async function main(): Promise<void> {
-  await run('bash', [join(ROOT, 'scripts/ensure-docker.sh')]);
-  await run('bash', [join(ROOT, 'scripts/build-test-images.sh')]);
+  await prepareDocker();
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-up-'));
   const cluster = await droverUp(dataDir);
   try {

@@ -10,7 +10,7 @@ import { metaTime, type KubeObject } from '../../api/meta.js';
 import { byLabel, isNotFound, resources, type ApiClient, type Informer, type Logger, consoleLogger } from '../../client/index.js';
 import { operationDuration, operationsTotal } from '../../metrics/component-metrics.js';
 import {
-  DEFAULT_LIFE_PERIOD_SECONDS, LABEL_OPERATION, LABEL_TARGET_KIND, LABEL_TARGET_NAME, LABEL_TARGET_UID,
+  ANNOTATION_LIFE_PERIOD, DEFAULT_LIFE_PERIOD_SECONDS, LABEL_OPERATION, LABEL_TARGET_KIND, LABEL_TARGET_NAME, LABEL_TARGET_UID,
   type Operation, type Transaction, type TransactionPhase,
 } from './types.js';
 
@@ -137,7 +137,7 @@ export class TransactionRecorder {
         target: { apiVersion: target.apiVersion, kind: target.kind, name: target.metadata.name ?? '', uid: target.metadata.uid ?? '' },
         operation,
         reason: options.reason,
-        lifePeriodSeconds: options.lifePeriodSeconds ?? DEFAULT_LIFE_PERIOD_SECONDS[operation],
+        lifePeriodSeconds: options.lifePeriodSeconds ?? annotatedLifePeriod(target) ?? DEFAULT_LIFE_PERIOD_SECONDS[operation],
         delaySeconds: options.delaySeconds ?? 0,
       },
     };
@@ -191,6 +191,12 @@ export class TransactionRecorder {
     });
     return next;
   }
+}
+
+/** A workload may shorten or lengthen its operations' deadline with an annotation. */
+function annotatedLifePeriod(target: KubeObject): number | undefined {
+  const value = Number(target.metadata.annotations?.[ANNOTATION_LIFE_PERIOD]);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 function keyOf(target: KubeObject, operation: Operation): string {

@@ -11,6 +11,8 @@ export const LABEL_TARGET_UID = 'drover.dev/target-uid';
 export const LABEL_TARGET_NAME = 'drover.dev/target-name';
 export const LABEL_TARGET_KIND = 'drover.dev/target-kind';
 export const LABEL_OPERATION = 'drover.dev/operation';
+/** On a workload: the life period, in seconds, of every transaction on it (instead of the defaults). */
+export const ANNOTATION_LIFE_PERIOD = 'drover.dev/transaction-life-period-seconds';
 
 export interface TransactionTarget {
   apiVersion: string;

@@ -1,0 +1,68 @@
+// What the side-by-side benchmarks share: the docker CLI, a `drover up` child process, and a
+// Docker Swarm that is joined for one measurement and left again.
+import { execFile, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+export const run = promisify(execFile);
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export const docker = (...args: string[]) => run('docker', args, { maxBuffer: 16 * 1024 * 1024 });
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function timed(task: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await task();
+  return performance.now() - started;
+}
+
+/** Polls `check` every `everyMs` until it is true; fails after `timeoutMs`. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** Docker and the test images, as the test suite prepares them. */
+export async function prepareDocker(): Promise<void> {
+  await run('bash', [join(ROOT, 'scripts/ensure-docker.sh')]);
+  await run('bash', [join(ROOT, 'scripts/build-test-images.sh')]);
+}
+
+export async function droverUp(dataDir: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
+  const child = spawn(join(ROOT, 'bin/drover.js'), ['up', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/node .* ready/i.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`drover up did not become ready:\n${output}`);
+    await sleep(50);
+  }
+  return {
+    kubeconfig: join(dataDir, 'kubeconfig'),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Runs `task` in a single-node swarm on 127.0.0.1, leaving the swarm afterwards. */
+export async function inSwarm<T>(task: () => Promise<T>): Promise<T> {
+  await docker('swarm', 'init', '--advertise-addr', '127.0.0.1').catch(() => undefined);
+  try {
+    return await task();
+  } finally {
+    await docker('swarm', 'leave', '--force').catch(() => undefined);
+  }
+}
+
+/** The images of a swarm service's tasks that run now (desired and actual state Running). */
+export async function runningTaskImages(service: string): Promise<string[]> {
+  const { stdout } = await docker('service', 'ps', service, '--filter', 'desired-state=running', '--format', '{{.Image}}|{{.CurrentState}}');
+  return stdout.split('\n').filter((line) => line.includes('|Running')).map((line) => line.split('|')[0]!);
+}

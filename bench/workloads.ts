@@ -1,0 +1,179 @@
+// `npm run bench:workloads`, two parts. Prints figures; never fails on time.
+//
+// 1. Side by side with Docker Swarm on this machine, in one run: a 50-replica Deployment vs
+//    `docker service create --replicas 50` (time until all run); a rolling update of all 50 to
+//    a new image (maxSurge 25 %, maxUnavailable 25 % vs Swarm's --update-parallelism 13, a
+//    quarter of 50); scaling 50 → 100 → 10. Target: Drover ≤ 0.5× Swarm on each.
+// 2. Controller throughput on nodes registered without agents: 1,000 Deployments × 10 replicas
+//    reconciled until every pod is bound. Target ≥ 1,000 pods created per second.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeObject } from '../src/api/meta.js';
+import { ApiClient, resources } from '../src/client/index.js';
+import { readyNode } from '../test/fixtures/nodes.js';
+import { startServerProcess } from '../test/support/server-process.js';
+import { KUBECTL } from '../test/support/kubectl.js';
+import { BenchClient, runConcurrent } from './http-client.js';
+import { docker, droverUp, inSwarm, prepareDocker, run, runningTaskImages, timed, until } from './peers.js';
+
+const REPLICAS = Number(process.env['BENCH_WORKLOAD_REPLICAS'] ?? 50);
+const DEPLOYMENTS = Number(process.env['BENCH_DEPLOYMENTS'] ?? 1000);
+const NODES = Number(process.env['BENCH_WORKLOAD_NODES'] ?? 100);
+const IMAGE_1 = 'drover-test/busybox:1';
+const IMAGE_2 = 'drover-test/busybox:2';
+const SERVICE = 'drover-bench-workloads';
+
+interface Step {
+  name: string;
+  swarm: number;
+  drover: number;
+}
+
+async function swarmSteps(): Promise<Omit<Step, 'drover'>[]> {
+  return inSwarm(async () => {
+    const service = (...args: string[]) => docker('service', ...args);
+    const running = (image: string, count: number) => async () => {
+      const images = await runningTaskImages(SERVICE);
+      return images.length === count && images.every((i) => i.startsWith(image));
+    };
+    const steps: Omit<Step, 'drover'>[] = [];
+    steps.push({ name: `create ${REPLICAS} replicas`, swarm: await timed(async () => {
+      await service('create', '--detach', '--no-resolve-image', '--name', SERVICE, '--replicas', String(REPLICAS), '--stop-grace-period', '1s', IMAGE_1, 'sleep', '3600');
+      await until('swarm create', running(IMAGE_1, REPLICAS));
+    }) });
+    steps.push({ name: `rolling update of ${REPLICAS}`, swarm: await timed(async () => {
+      const parallelism = String(Math.ceil(REPLICAS / 4));
+      await service('update', '--detach', '--no-resolve-image', '--image', IMAGE_2, '--update-parallelism', parallelism, '--update-delay', '0s', SERVICE);
+      await until('swarm update', running(IMAGE_2, REPLICAS));
+    }) });
+    for (const count of [REPLICAS * 2, Math.max(1, REPLICAS / 5)]) {
+      steps.push({ name: `scale to ${count}`, swarm: await timed(async () => {
+        await service('scale', '--detach', `${SERVICE}=${count}`);
+        await until(`swarm scale ${count}`, running(IMAGE_2, count));
+      }) });
+    }
+    await service('rm', SERVICE);
+    return steps;
+  });
+}
+
+function deploymentManifest(image: string, replicas: number): string {
+  return JSON.stringify({
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench' },
+    spec: {
+      replicas, selector: { matchLabels: { app: 'bench' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      template: {
+        metadata: { labels: { app: 'bench' } },
+        spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image, command: ['sleep', '3600'] }] },
+      },
+    },
+  });
+}
+
+/** The same steps on `drover up`: done when the Deployment's status says all replicas are updated and available, and no others remain. */
+async function droverSteps(): Promise<number[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-workloads-'));
+  const cluster = await droverUp(dataDir);
+  const api = await ApiClient.load({ kubeconfig: cluster.kubeconfig });
+  const kubectl = (args: string[], input?: string) => {
+    const child = run(KUBECTL, ['--kubeconfig', cluster.kubeconfig, ...args], { maxBuffer: 16 * 1024 * 1024 });
+    if (input !== undefined) child.child.stdin!.end(input);
+    return child;
+  };
+  const settled = (count: number) => async () => {
+    const deploy = await api.resource(resources.deployments, 'default').get('bench');
+    const status = (deploy['status'] ?? {}) as Record<string, number>;
+    const observed = status['observedGeneration'] === deploy.metadata.generation;
+    return observed && status['replicas'] === count && status['updatedReplicas'] === count && status['availableReplicas'] === count;
+  };
+  try {
+    const times: number[] = [];
+    times.push(await timed(async () => {
+      await kubectl(['apply', '-f', '-'], deploymentManifest(IMAGE_1, REPLICAS));
+      await until('drover create', settled(REPLICAS));
+    }));
+    times.push(await timed(async () => {
+      await kubectl(['set', 'image', 'deploy/bench', `main=${IMAGE_2}`]);
+      await until('drover update', settled(REPLICAS));
+    }));
+    for (const count of [REPLICAS * 2, Math.max(1, REPLICAS / 5)]) {
+      times.push(await timed(async () => {
+        await kubectl(['scale', 'deploy/bench', `--replicas=${count}`]);
+        await until(`drover scale ${count}`, settled(count));
+      }));
+    }
+    await kubectl(['delete', 'deploy', 'bench', '--wait=false']);
+    await until('drover cleanup', async () => (await api.resource(resources.pods, 'default').list()).items.length === 0, 120_000, 200);
+    return times;
+  } finally {
+    api.close();
+    await cluster.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function sideBySide(): Promise<void> {
+  await prepareDocker();
+  const swarm = await swarmSteps();
+  const drover = await droverSteps();
+  console.log(`\nDeployment vs docker service (${REPLICAS} replicas, one machine):`);
+  console.log(`  ${'step'.padEnd(26)} ${'swarm'.padStart(9)} ${'drover'.padStart(9)}   ratio (target <= 0.5)`);
+  swarm.forEach((step, i) => {
+    const ms = drover[i]!;
+    console.log(`  ${step.name.padEnd(26)} ${step.swarm.toFixed(0).padStart(7)}ms ${ms.toFixed(0).padStart(7)}ms   ${(ms / step.swarm).toFixed(2)}x`);
+  });
+}
+
+/** 1,000 Deployments × 10 replicas against a server whose nodes have no agents: pods are created and bound, never run. */
+async function controllerThroughput(): Promise<void> {
+  const server = await startServerProcess();
+  const client = new BenchClient(server.url);
+  const api = new ApiClient({ server: server.url, namespace: 'default' });
+  try {
+    await runConcurrent(NODES, 20, async (i) => {
+      const res = await client.call('POST', '/api/v1/nodes', readyNode(`bench-node-${i}`, { cpu: '1000', memory: '4000Gi', pods: '1000' }));
+      if (res.status !== 201) throw new Error(`node ${i}: ${res.status} ${res.body}`);
+    });
+    const total = DEPLOYMENTS * 10;
+    const pods = api.resource(resources.pods, 'default');
+    const started = performance.now();
+    const created = await runConcurrent(DEPLOYMENTS, 20, async (i) => {
+      const body = JSON.parse(deploymentManifest(IMAGE_1, 10)) as KubeObject;
+      body.metadata.name = `bench-${i}`;
+      (body['spec'] as { selector: unknown }).selector = { matchLabels: { app: `bench-${i}` } };
+      ((body['spec'] as { template: KubeObject }).template.metadata.labels as Record<string, string>)['app'] = `bench-${i}`;
+      const res = await client.call('POST', '/apis/apps/v1/namespaces/default/deployments', body);
+      if (res.status !== 201) throw new Error(`deployment ${i}: ${res.status} ${res.body}`);
+    });
+    let allCreatedAt = 0;
+    await until('every pod bound', async () => {
+      const list = await pods.listAll({ pageSize: 5000 });
+      if (!allCreatedAt && list.items.length >= total) allCreatedAt = performance.now();
+      return list.items.filter((p) => (p['spec'] as { nodeName?: string }).nodeName).length >= total;
+    }, 600_000, 250);
+    const boundAt = performance.now();
+    const createSeconds = (allCreatedAt - started) / 1000;
+    console.log(`\nController throughput: ${DEPLOYMENTS} Deployments x 10 replicas on ${NODES} nodes without agents`);
+    console.log(`  Deployments posted in ${created.seconds.toFixed(1)} s`);
+    console.log(`  ${total} pods created in ${createSeconds.toFixed(1)} s: ${(total / createSeconds).toFixed(0)} pods/s through the API (target >= 1,000/s)`);
+    console.log(`  all bound after ${((boundAt - started) / 1000).toFixed(1)} s`);
+  } finally {
+    api.close();
+    await client.close();
+    await server.stop();
+    await server.cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (only !== 'throughput') await sideBySide();
+  if (only !== 'swarm') await controllerThroughput();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
