@@ -4,6 +4,7 @@
 import type { TablePrinter } from '../resource.js';
 import { configMapPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './basic-kinds.js';
 import { AGE_COLUMN, NAME_COLUMN } from './columns.js';
+import { endpointSlicePrinter } from './endpointslice.js';
 import { eventPrinter } from './event.js';
 import { since } from './format.js';
 import { nodePrinter } from './node.js';
@@ -24,6 +25,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['Pod', podPrinter],
   ['Service', servicePrinter],
   ['Endpoints', endpointsPrinter],
+  ['EndpointSlice', endpointSlicePrinter],
   ['Node', nodePrinter],
   ['Namespace', namespacePrinter],
   ['ConfigMap', configMapPrinter],
