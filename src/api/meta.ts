@@ -97,6 +97,7 @@ export type FieldErrorType =
   | 'FieldValueDuplicate'
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
   | 'FieldValueTypeInvalid'
   | 'FieldValueUnknown'
   | 'FieldValueNotFound';

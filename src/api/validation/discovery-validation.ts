@@ -1,7 +1,7 @@
 // discovery.k8s.io/v1 EndpointSlice rules, as Kubernetes' pkg/apis/discovery/validation. The
 // schema walk has already reported wrong types, a missing addressType and unknown enum values.
 import type { FieldError, KubeObject } from '../meta.js';
-import { duplicate, invalid, invalidEach, required } from './field-errors.js';
+import { duplicate, invalid, invalidEach, required, tooMany } from './field-errors.js';
 import { isDns1123Label, isDns1123Subdomain, isIPv4, isIPv6, isLabelValue, isQualifiedName } from './name-rules.js';
 import { validateLabels } from './object-meta.js';
 import { arr, obj, objects, text, type Obj } from './util.js';
@@ -11,11 +11,6 @@ const MAX_ADDRESSES = 100;
 const MAX_PORTS = 100;
 const MAX_TOPOLOGY_LABELS = 16;
 const MAX_HINTS = 8;
-
-// Kubernetes reports these as FieldValueTooMany, a cause type the shared FieldErrorType lacks.
-function tooMany(field: string, actual: number, max: number): FieldError {
-  return { field, type: 'FieldValueInvalid', message: `Too many: ${actual}: must have at most ${max} items` };
-}
 
 export function validateEndpointSlice(slice: KubeObject, old?: KubeObject): FieldError[] {
   const addressType = text(slice['addressType']);

@@ -51,6 +51,10 @@ export function tooLong(field: string, maxBytes: number): FieldError {
   return { field, type: 'FieldValueTooLong', message: `Too long: may not be more than ${maxBytes} bytes` };
 }
 
+export function tooMany(field: string, actual: number, max: number): FieldError {
+  return { field, type: 'FieldValueTooMany', message: `Too many: ${actual}: must have at most ${max} items` };
+}
+
 /**
  * Kubernetes reports references to missing things (a volumeMount naming no volume) as
  * "Not found".
