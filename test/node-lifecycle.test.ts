@@ -48,6 +48,14 @@ describe('node lifecycle', () => {
     await api.resource(resources.nodes).create(readyNode('quiet') as never);
     await renewLease('quiet');
     await api.resource(resources.pods, 'default').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stranded' }, spec: { nodeName: 'quiet', terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'drover-test/busybox:1' }] } } as never);
+    // A DaemonSet's pod tolerates the unreachable taint without a time limit: it stays.
+    await api.resource(resources.pods, 'default').create({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'daemon' },
+      spec: {
+        nodeName: 'quiet', terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'drover-test/busybox:1' }],
+        tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' }],
+      },
+    } as never);
     await controller.start();
 
     const node = await eventually(async () => {
@@ -67,6 +75,8 @@ describe('node lifecycle', () => {
         return true;
       }
     }, 15_000, 'the stranded pod to be deleted');
+    const daemon = await api.resource(resources.pods, 'default').get('daemon');
+    assert.equal(daemon.metadata.deletionTimestamp, undefined, 'the tolerating pod stays');
 
     // The agent is back: it renews its Lease well within the grace period.
     const heartbeat = setInterval(() => void renewLease('quiet'), 250);

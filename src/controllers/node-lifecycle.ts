@@ -25,6 +25,21 @@ interface Taint {
   timeAdded?: string;
 }
 
+interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+/** Whether a toleration covers the NoExecute `node.kubernetes.io/unreachable` taint. */
+function toleratesUnreachable(toleration: Toleration): boolean {
+  if (toleration.effect && toleration.effect !== 'NoExecute') return false;
+  if (toleration.operator === 'Exists') return !toleration.key || toleration.key === UNREACHABLE;
+  return toleration.key === UNREACHABLE && (toleration.value ?? '') === '';
+}
+
 const rfc3339 = (ms: number) => metaTime(new Date(ms));
 
 export class NodeLifecycleController {
@@ -90,8 +105,20 @@ export class NodeLifecycleController {
       await this.markUnknown(node, now);
       await this.setTaints(node, [...taints, { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(now) }, { key: UNREACHABLE, effect: 'NoExecute', timeAdded: rfc3339(now) }]);
     }
+    await this.evictPods(name, now, now - this.unreachableSince.get(name)!);
+  }
+
+  /**
+   * How long a pod may stay on an unreachable node: forever when it tolerates the NoExecute
+   * unreachable taint without a time limit (DaemonSet pods); otherwise its tolerationSeconds
+   * (every pod gets 300 s by default), capped by the eviction timeout.
+   */
+  private evictionDelayMs(pod: KubeObject): number {
+    const tolerations = ((pod['spec'] as { tolerations?: Toleration[] } | undefined)?.tolerations ?? []);
+    const toleration = tolerations.find(toleratesUnreachable);
     const timeout = (this.config.podEvictionTimeoutSeconds ?? 60) * 1000;
-    if (now - this.unreachableSince.get(name)! >= timeout) await this.evictPods(name, now);
+    if (toleration && toleration.tolerationSeconds === undefined) return Infinity;
+    return Math.min(timeout, Math.max(0, toleration?.tolerationSeconds ?? Infinity) * 1000);
   }
 
   private async setTaints(node: KubeObject, taints: Taint[]): Promise<void> {
@@ -111,10 +138,11 @@ export class NodeLifecycleController {
     await this.config.api.resource(resources.nodes).patch(node.metadata.name!, 'strategic', { status: { conditions } }, { subresource: 'status' });
   }
 
-  /** Deletes the node's pods; those already terminating past their grace period are forced. */
-  private async evictPods(nodeName: string, now: number): Promise<void> {
+  /** Deletes the node's pods whose time is up; those already terminating past their grace period are forced. */
+  private async evictPods(nodeName: string, now: number, unreachableForMs: number): Promise<void> {
     const pods = await this.config.api.resource(resources.pods).listAll({ fieldSelector: `spec.nodeName=${nodeName}` });
     for (const pod of pods.items) {
+      if (unreachableForMs < this.evictionDelayMs(pod)) continue;
       const client = this.config.api.resource(resources.pods, pod.metadata.namespace);
       const deletion = pod.metadata.deletionTimestamp;
       try {

@@ -33,10 +33,16 @@ interface OpenTransaction {
   message: string;
 }
 
+const ENDED_MEMORY_MS = 60_000;
 const MAX_NAME_PREFIX = 52; // generateName gets 5 random characters; names stay ≤ 63
 
 export class TransactionRecorder {
   private readonly opened = new Map<string, OpenTransaction>();
+  /**
+   * Transactions this recorder ended, until the informer shows them ended too: the cache may
+   * still say Running, and must not make a finished transaction look open again.
+   */
+  private readonly ended = new Set<string>();
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly logger: Logger;
 
@@ -104,7 +110,7 @@ export class TransactionRecorder {
       return undefined;
     }
     const cached = this.informer.byIndex(LABEL_TARGET_UID, target.metadata.uid ?? '')
-      .find((tx) => tx.spec.operation === operation && tx.status?.phase === 'Running');
+      .find((tx) => tx.spec.operation === operation && tx.status?.phase === 'Running' && !this.ended.has(`${tx.metadata.namespace}/${tx.metadata.name}`));
     if (!cached) return undefined;
     const found: OpenTransaction = {
       name: cached.metadata.name!,
@@ -162,8 +168,15 @@ export class TransactionRecorder {
     const status = { phase, completionTime: metaTime(new Date()), message };
     await this.patchStatus(target, operation, current, status);
     this.opened.delete(keyOf(target, operation));
+    this.markEnded(`${current.namespace}/${current.name}`);
     operationsTotal.inc({ operation, result: phase });
     operationDuration.observe({ operation }, (Date.now() - current.startedAt) / 1000);
+  }
+
+  private markEnded(name: string): void {
+    this.ended.add(name);
+    // The informer catches up within moments; the set only has to bridge that.
+    setTimeout(() => this.ended.delete(name), ENDED_MEMORY_MS).unref();
   }
 
   /** False when the transaction is gone (pruned, or deleted by hand): it is forgotten. */

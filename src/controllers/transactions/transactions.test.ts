@@ -51,6 +51,18 @@ describe('transactions', () => {
     assert.match(await componentRegistry.metrics(), /drover_operations_total\{operation="launch",result="Succeeded"\} \d+/);
   });
 
+  it('opens a new transaction for an operation begun right after the last one finished', async () => {
+    const target = await workload('again');
+    const recorder = manager.ctx.transactions;
+    await recorder.begin(target, 'scale', { reason: 'replicas 1 → 2', total: 2 });
+    await recorder.finish(target, 'scale', 'Succeeded');
+    // The informer may not have seen the finish yet: the next begin must not mistake it for open.
+    await recorder.begin(target, 'scale', { reason: 'replicas 2 → 3', total: 3 });
+    assert.ok(recorder.isOpen(target, 'scale'));
+    const phases = (await transactionsOf(target)).map((tx) => `${tx.spec.reason}:${tx.status?.phase}`).sort();
+    assert.deepEqual(phases, ['replicas 1 → 2:Succeeded', 'replicas 2 → 3:Running']);
+  });
+
   it('supersedes a running operation whose goal changed', async () => {
     const target = await workload('api');
     const recorder = manager.ctx.transactions;
