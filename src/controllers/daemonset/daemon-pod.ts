@@ -1,0 +1,92 @@
+// Daemon pods: the template's hash (what ControllerRevisions name in Kubernetes; Drover keeps it
+// only in the `controller-revision-hash` label), the pod for one node, and the node a pod is
+// meant for. Like Kubernetes, the pod is pinned with required node affinity on
+// `metadata.name` and the scheduler binds it; the scheduler's NodeAffinity plugin supports
+// matchFields and tries only the pinned node.
+import type { OwnerReference } from '../../api/meta.js';
+import { daemonTolerations } from './node-eligibility.js';
+import {
+  REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL,
+  type DaemonSet, type NodeSelector, type NodeSelectorTerm, type Pod, type PodSpec, type PodTemplate,
+} from './types.js';
+
+/** JSON with object keys sorted, so equal templates hash alike whatever order their keys came in. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+// Kubernetes' SafeEncodeString alphabet: no vowels (no words) and no look-alike characters.
+const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** FNV-1a (32 bit) of the template, spelt with the safe alphabet, as Kubernetes names revisions. */
+export function templateHash(template: Readonly<PodTemplate> | undefined, collisionCount = 0): string {
+  const text = stableJson(template ?? {}) + (collisionCount > 0 ? String(collisionCount) : '');
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  // As rand.SafeEncodeString over the decimal digits: each character's code picks a letter.
+  let out = '';
+  for (const digit of String(hash)) out += SAFE[digit.charCodeAt(0) % SAFE.length]!;
+  return out;
+}
+
+/**
+ * The required node affinity of a daemon pod pinned to `nodeName`
+ * (ReplaceDaemonSetPodNodeNameNodeAffinity): every term keeps its label expressions and
+ * gets `metadata.name In [node]` as its only field requirement.
+ */
+export function pinToNode(required: Readonly<NodeSelector> | undefined, nodeName: string): NodeSelector {
+  const pin = [{ key: 'metadata.name', operator: 'In', values: [nodeName] }];
+  const terms = (required?.nodeSelectorTerms ?? []).filter((t) => (t.matchExpressions ?? []).length > 0);
+  if (terms.length === 0) return { nodeSelectorTerms: [{ matchFields: pin }] };
+  return { nodeSelectorTerms: terms.map((t): NodeSelectorTerm => ({ matchExpressions: structuredClone(t.matchExpressions), matchFields: pin })) };
+}
+
+/** The node a daemon pod is bound to, or the one its affinity pins it to while unscheduled. */
+export function targetNode(pod: Readonly<Pod>): string | undefined {
+  if (pod.spec.nodeName) return pod.spec.nodeName;
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  for (const term of terms) {
+    for (const field of term.matchFields ?? []) {
+      if (field.key === 'metadata.name' && field.operator === 'In' && field.values?.length === 1) return field.values[0];
+    }
+  }
+  return undefined;
+}
+
+export function controllerRef(ds: Readonly<DaemonSet>): OwnerReference {
+  return { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name!, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true };
+}
+
+/** The pod the DaemonSet runs on `nodeName`. */
+export function newDaemonPod(ds: Readonly<DaemonSet>, nodeName: string, hash: string): Pod {
+  const template = structuredClone(ds.spec.template ?? {});
+  const spec: PodSpec = template.spec ?? { containers: [] };
+  const affinity = spec.affinity ?? {};
+  const nodeAffinity = affinity.nodeAffinity ?? {};
+  nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = pinToNode(nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution, nodeName);
+  affinity.nodeAffinity = nodeAffinity;
+  spec.affinity = affinity;
+  spec.tolerations = daemonTolerations(spec);
+  const metadata = template.metadata ?? {};
+  const labels = { ...metadata.labels, [REVISION_HASH_LABEL]: hash, [TEMPLATE_GENERATION_LABEL]: String(ds.metadata.generation ?? 1) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${ds.metadata.name}-`,
+      namespace: ds.metadata.namespace!,
+      labels,
+      ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
+      ownerReferences: [controllerRef(ds)],
+    },
+    spec,
+  };
+}

@@ -1,0 +1,252 @@
+// The DaemonSet controller (`daemonset-controller`), after kube-controller-manager's: one pod on
+// every eligible node. A pass over one DaemonSet (1) creates pods on eligible nodes without
+// one and deletes pods from nodes that stopped being eligible, failed pods and extras
+// (manage.ts); (2) when nothing had to change, advances a RollingUpdate (rolling-update.ts);
+// (3) writes the status `kubectl rollout status` reads; (4) records its Transactions.
+import {
+  Expectations, indexers, isConflict, objectKey, resources, WorkQueue,
+  type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+} from '../../client/index.js';
+import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { targetNode, templateHash } from './daemon-pod.js';
+import { DaemonSetTransactions, type NodeProgress } from './daemonset-transactions.js';
+import { computeStatus, statusChanged } from './daemonset-status.js';
+import { FailedPodBackoff } from './failed-pod-backoff.js';
+import { planManage } from './manage.js';
+import { compileEligibility, type Eligibility } from './node-eligibility.js';
+import { carryOut } from './pod-actions.js';
+import { planRollingUpdate, scaledValue } from './rolling-update.js';
+import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus, type Node, type Pod } from './types.js';
+
+export interface DaemonSetControllerOptions {
+  workers?: number;
+  /** Back-off before a failed daemon pod is replaced again on the same node: initial and cap. */
+  failedPodBackoffMs?: { initial: number; max: number };
+}
+
+const CONTROLLER_UID = 'controllerUid';
+
+export class DaemonSetController implements Controller {
+  readonly name = 'daemonset-controller';
+  private readonly daemonSets: Informer<DaemonSet>;
+  private readonly pods: Informer<Pod>;
+  private readonly nodes: Informer<Node>;
+  private readonly queue = new WorkQueue<string>();
+  private readonly expectations = new Expectations();
+  private readonly backoff: FailedPodBackoff;
+  private readonly recorder: EventRecorder;
+  private readonly transactions: DaemonSetTransactions;
+  private running: RunningController | undefined;
+
+  constructor(private readonly ctx: ControllerContext, private readonly options: DaemonSetControllerOptions = {}) {
+    this.daemonSets = ctx.factory.informerFor<DaemonSet>(resources.daemonsets);
+    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
+    this.pods.addIndexer(CONTROLLER_UID, indexers.controllerUid);
+    this.nodes = ctx.factory.informerFor<Node>(resources.nodes);
+    this.recorder = ctx.recorder(this.name);
+    this.transactions = new DaemonSetTransactions(ctx.transactions);
+    this.backoff = new FailedPodBackoff(options.failedPodBackoffMs?.initial, options.failedPodBackoffMs?.max);
+    this.watch();
+  }
+
+  start(): void {
+    this.running = runOwnedQueue(this.ctx, {
+      name: this.name,
+      primary: this.daemonSets,
+      queue: this.queue,
+      workers: this.options.workers ?? 2,
+      reconcile: (key) => this.reconcile(key),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.queue.shutDown();
+    await this.running?.stop();
+  }
+
+  private watch(): void {
+    this.daemonSets.addEventHandler({
+      onAdd: (ds) => this.queue.add(objectKey(ds)),
+      onUpdate: (_old, ds) => this.queue.add(objectKey(ds)),
+      onDelete: (ds) => {
+        const uid = ds.metadata.uid ?? '';
+        this.expectations.delete(uid);
+        this.backoff.forget(`${uid}/`);
+        this.transactions.forget(uid);
+      },
+    });
+    this.pods.addEventHandler({
+      onAdd: (pod) => {
+        const owner = daemonSetOwner(pod);
+        if (!owner) return;
+        if (pod.metadata.deletionTimestamp) this.expectations.deletionObserved(owner.uid, objectKey(pod));
+        else this.expectations.creationObserved(owner.uid);
+        this.queue.add(owner.key);
+      },
+      onUpdate: (old, pod) => {
+        const owner = daemonSetOwner(pod);
+        const oldOwner = daemonSetOwner(old);
+        if (oldOwner && oldOwner.key !== owner?.key) this.queue.add(oldOwner.key);
+        if (!owner) return;
+        if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.expectations.deletionObserved(owner.uid, objectKey(pod));
+        this.queue.add(owner.key);
+      },
+      onDelete: (pod) => {
+        const owner = daemonSetOwner(pod);
+        if (!owner) return;
+        this.expectations.deletionObserved(owner.uid, objectKey(pod));
+        this.queue.add(owner.key);
+      },
+    });
+    const everyDaemonSet = () => {
+      for (const key of this.daemonSets.keys()) this.queue.add(key);
+    };
+    this.nodes.addEventHandler({
+      onAdd: everyDaemonSet,
+      onUpdate: (old, node) => {
+        if (old === node || nodeChanged(old, node)) everyDaemonSet();
+      },
+      onDelete: everyDaemonSet,
+    });
+  }
+
+  private async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.daemonSets.get(key);
+    // A DaemonSet being deleted is left to the garbage collector, as in Kubernetes.
+    if (!cached || cached.metadata.deletionTimestamp) return;
+    const ds = cached;
+    const uid = ds.metadata.uid!;
+    const now = Date.now();
+    const hash = templateHash(ds.spec.template);
+    const nodes = this.nodes.list();
+    const eligibility = memoizedEligibility(ds);
+    const pods = this.pods.byIndex(CONTROLLER_UID, uid);
+    const podsByNode = groupByNode(pods);
+    const livePods = groupByNode(pods.filter((p) => !p.metadata.deletionTimestamp && !isTerminal(p)));
+    const minReadySeconds = ds.spec.minReadySeconds ?? 0;
+    const progress = nodeProgress(nodes, livePods, eligibility, hash, minReadySeconds, now);
+    let requeueAfterMs: number | undefined;
+
+    if (this.expectations.satisfied(uid)) {
+      const rolling = this.rollingUpdateLimits(ds, nodes, livePods, eligibility);
+      const plan = planManage({
+        nodes, podsByNode, eligibility, hash, minReadySeconds, now,
+        surge: rolling !== undefined && rolling.maxSurge > 0,
+        failedBackoff: (node) => this.backoff.remaining(`${uid}/${node}`, now),
+      });
+      requeueAfterMs = plan.retryAfterMs;
+      if (plan.createOn.length > 0 || plan.deletions.length > 0) {
+        for (const node of plan.failedOn) this.backoff.next(`${uid}/${node}`, now);
+        for (const { pod, reason } of plan.deletions) {
+          if (reason === 'failed') void this.recorder.record(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${objectKey(pod)} on node ${targetNode(pod)}, will try to kill it`);
+        }
+        if (plan.failedOn.length > 0) await this.transactions.rescheduleStarted(ds, plan.failedOn, progress);
+        await carryOut(this.deps(), ds, plan.createOn, plan.deletions, hash);
+      } else if (rolling !== undefined) {
+        const step = planRollingUpdate({ nodeToPods: rolling.nodeToPods, hash, maxUnavailable: rolling.maxUnavailable, maxSurge: rolling.maxSurge, minReadySeconds, now });
+        if (step.createOn.length > 0 || step.deletions.length > 0) {
+          const stepNodes = [...new Set([...step.createOn, ...step.deletions.map((d) => targetNode(d.pod) ?? '')])];
+          await this.transactions.stepStarted(ds, hash, stepNodes, progress);
+          await carryOut(this.deps(), ds, step.createOn, step.deletions, hash);
+        }
+      }
+    }
+
+    const { status, recheckAfterMs } = computeStatus({ ds, nodes, livePods, eligibility, hash, now });
+    if (statusChanged(ds.status, status)) await this.writeStatus(ds, status);
+    await this.transactions.track(ds, status, hash, progress);
+    const after = Math.min(requeueAfterMs ?? Infinity, recheckAfterMs ?? Infinity);
+    return Number.isFinite(after) ? { requeueAfterMs: Math.ceil(after) + 10 } : undefined;
+  }
+
+  /** maxUnavailable/maxSurge of a RollingUpdate DaemonSet and the nodes it rolls over; undefined for OnDelete. */
+  private rollingUpdateLimits(ds: Readonly<DaemonSet>, nodes: readonly Readonly<Node>[], livePods: ReadonlyMap<string, readonly Readonly<Pod>[]>, eligibility: (node: Readonly<Node>) => Eligibility) {
+    const strategy = ds.spec.updateStrategy;
+    if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return undefined;
+    const nodeToPods = new Map(livePods);
+    let desired = 0;
+    for (const node of nodes) {
+      if (!eligibility(node).shouldRun) continue;
+      desired++;
+      if (!nodeToPods.has(node.metadata.name!)) nodeToPods.set(node.metadata.name!, []);
+    }
+    nodeToPods.delete('');
+    const maxSurge = scaledValue(strategy?.rollingUpdate?.maxSurge, desired, 0);
+    let maxUnavailable = scaledValue(strategy?.rollingUpdate?.maxUnavailable, desired, 1);
+    if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
+    return { nodeToPods, maxSurge, maxUnavailable };
+  }
+
+  private async writeStatus(ds: Readonly<DaemonSet>, status: DaemonSetStatus): Promise<void> {
+    const client = this.ctx.api.resource<DaemonSet>(resources.daemonsets, ds.metadata.namespace);
+    try {
+      await client.updateStatus({ ...ds, status: { ...ds.status, ...status } });
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      // Someone else wrote the object meanwhile; the counts are ours to write either way.
+      const fresh = await client.get(ds.metadata.name!);
+      if (fresh.metadata.uid !== ds.metadata.uid) return;
+      if (fresh.metadata.generation !== ds.metadata.generation) {
+        this.queue.add(objectKey(ds));
+        return;
+      }
+      await client.updateStatus({ ...fresh, status: { ...fresh.status, ...status } });
+    }
+  }
+
+  private deps() {
+    return { api: this.ctx.api, recorder: this.recorder, expectations: this.expectations };
+  }
+}
+
+function daemonSetOwner(pod: Readonly<Pod>): { uid: string; key: string } | undefined {
+  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+  if (!ref || ref.kind !== 'DaemonSet' || !ref.apiVersion.startsWith('apps/')) return undefined;
+  return { uid: ref.uid, key: `${pod.metadata.namespace}/${ref.name}` };
+}
+
+/** The node facts eligibility depends on. */
+function nodeChanged(old: Readonly<Node>, node: Readonly<Node>): boolean {
+  const ready = (n: Readonly<Node>) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  return JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(node.metadata.labels ?? {})
+    || JSON.stringify(old.spec?.taints ?? []) !== JSON.stringify(node.spec?.taints ?? [])
+    || (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)
+    || ready(old) !== ready(node);
+}
+
+function memoizedEligibility(ds: Readonly<DaemonSet>): (node: Readonly<Node>) => Eligibility {
+  const test = compileEligibility(ds.spec.template?.spec ?? {});
+  const seen = new Map<string, Eligibility>();
+  return (node) => {
+    const name = node.metadata.name!;
+    let result = seen.get(name);
+    if (!result) seen.set(name, (result = test(node)));
+    return result;
+  };
+}
+
+function groupByNode(pods: readonly Readonly<Pod>[]): Map<string, Readonly<Pod>[]> {
+  const out = new Map<string, Readonly<Pod>[]>();
+  for (const pod of pods) {
+    const node = targetNode(pod) ?? '';
+    const list = out.get(node);
+    if (list) list.push(pod);
+    else out.set(node, [pod]);
+  }
+  return out;
+}
+
+function nodeProgress(
+  nodes: readonly Readonly<Node>[], livePods: ReadonlyMap<string, readonly Readonly<Pod>[]>,
+  eligibility: (node: Readonly<Node>) => Eligibility, hash: string, minReadySeconds: number, now: number,
+): NodeProgress {
+  const byName = new Map(nodes.map((n) => [n.metadata.name!, n]));
+  const check = (nodeName: string, needsCurrent: boolean): boolean => {
+    const node = byName.get(nodeName);
+    if (!node || !eligibility(node).shouldRun) return true; // nothing to wait for there
+    const oldest = [...(livePods.get(nodeName) ?? [])].sort(byAge)[0];
+    if (!oldest || !isPodAvailable(oldest, minReadySeconds, now)) return false;
+    return !needsCurrent || oldest.metadata.labels?.[REVISION_HASH_LABEL] === hash;
+  };
+  return { updated: (n) => check(n, true), available: (n) => check(n, false) };
+}

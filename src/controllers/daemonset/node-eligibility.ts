@@ -1,0 +1,131 @@
+// Which nodes a DaemonSet's pod belongs on (NodeShouldRunDaemonPod): the template's node name,
+// node selector and required node affinity must match the node, and every NoSchedule/NoExecute
+// taint must be tolerated — by the template's tolerations plus those Kubernetes gives every
+// daemon pod. A pod already on a node may stay while only NoSchedule taints stand in the way.
+import { compileRequirement, newRequirement, type LabelOperator } from '../../api/selectors/label-requirement.js';
+import type { Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from './types.js';
+
+export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+export const TAINT_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable';
+
+/** The tolerations the DaemonSet controller adds to every daemon pod (AddOrUpdateDaemonPodTolerations). */
+export function daemonTolerations(spec: Readonly<PodSpec>): Toleration[] {
+  const standard: Toleration[] = [
+    { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute' },
+    { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_UNSCHEDULABLE, operator: 'Exists', effect: 'NoSchedule' },
+  ];
+  if (spec.hostNetwork === true) standard.push({ key: TAINT_NETWORK_UNAVAILABLE, operator: 'Exists', effect: 'NoSchedule' });
+  const out = [...(spec.tolerations ?? [])];
+  for (const toleration of standard) {
+    const present = out.some((t) => t.key === toleration.key && t.effect === toleration.effect && (t.operator ?? 'Equal') === 'Exists');
+    if (!present) out.push(toleration);
+  }
+  return out;
+}
+
+export function tolerates(toleration: Readonly<Toleration>, taint: Readonly<Taint>): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  if (toleration.key && toleration.key !== taint.key) return false;
+  const operator = toleration.operator ?? 'Equal';
+  if (operator === 'Exists') return true;
+  return operator === 'Equal' && (toleration.value ?? '') === (taint.value ?? '');
+}
+
+/**
+ * The node's taints, plus those its state implies when nobody wrote them: Kubernetes' node
+ * lifecycle controller taints not-ready and unreachable nodes NoSchedule and cordoned nodes
+ * unschedulable, and the scheduler's readiness filter acts as if it had.
+ */
+export function effectiveTaints(node: Readonly<Node>): Taint[] {
+  const taints = [...(node.spec?.taints ?? [])];
+  const add = (key: string) => {
+    if (!taints.some((t) => t.key === key && t.effect === 'NoSchedule')) taints.push({ key, effect: 'NoSchedule' });
+  };
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  if (ready === 'False') add(TAINT_NOT_READY);
+  else if (ready !== 'True') add(TAINT_UNREACHABLE);
+  if (node.spec?.unschedulable === true) add(TAINT_UNSCHEDULABLE);
+  return taints;
+}
+
+const OPERATORS: ReadonlyMap<string, LabelOperator> = new Map([
+  ['In', 'in'], ['NotIn', 'notin'], ['Exists', 'exists'], ['DoesNotExist', '!'], ['Gt', 'gt'], ['Lt', 'lt'],
+]);
+
+type NodeTest = (node: Readonly<Node>) => boolean;
+const NEVER: NodeTest = () => false;
+
+function expressionTest(expression: Readonly<NodeSelectorRequirement>): NodeTest {
+  const operator = OPERATORS.get(expression.operator);
+  if (operator === undefined) return NEVER;
+  try {
+    const test = compileRequirement(newRequirement(expression.key, operator, expression.values ?? []));
+    return (node) => test(node.metadata.labels ?? {});
+  } catch {
+    return NEVER; // an invalid requirement matches nothing, as in Kubernetes
+  }
+}
+
+function fieldTest(field: Readonly<NodeSelectorRequirement>): NodeTest {
+  if (field.key !== 'metadata.name') return NEVER;
+  const values = new Set(field.values ?? []);
+  if (field.operator === 'In') return (node) => values.has(node.metadata.name ?? '');
+  if (field.operator === 'NotIn') return (node) => !values.has(node.metadata.name ?? '');
+  return NEVER;
+}
+
+function termTest(term: Readonly<NodeSelectorTerm>): NodeTest {
+  const tests = [...(term.matchExpressions ?? []).map(expressionTest), ...(term.matchFields ?? []).map(fieldTest)];
+  if (tests.length === 0) return NEVER; // an empty term matches no node
+  return (node) => tests.every((test) => test(node));
+}
+
+export function compileNodeSelector(selector: Readonly<NodeSelector>): NodeTest {
+  const terms = (selector.nodeSelectorTerms ?? []).map(termTest);
+  return (node) => terms.some((term) => term(node));
+}
+
+/** nodeName, nodeSelector and required node affinity, compiled once per template. */
+export function compileFitsNode(spec: Readonly<PodSpec>): NodeTest {
+  const nodeName = spec.nodeName;
+  const selector = Object.entries(spec.nodeSelector ?? {});
+  const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  const affinity = required === undefined ? undefined : compileNodeSelector(required);
+  return (node) => {
+    if (nodeName && nodeName !== node.metadata.name) return false;
+    const labels = node.metadata.labels ?? {};
+    for (const [key, value] of selector) if (labels[key] !== value) return false;
+    return affinity === undefined || affinity(node);
+  };
+}
+
+export interface Eligibility {
+  /** A daemon pod should be created here. */
+  shouldRun: boolean;
+  /** A daemon pod already here may stay. */
+  shouldContinueRunning: boolean;
+}
+
+/** The eligibility test of one template, for every node. */
+export function compileEligibility(spec: Readonly<PodSpec>): (node: Readonly<Node>) => Eligibility {
+  const fits = compileFitsNode(spec);
+  const tolerations = daemonTolerations(spec);
+  return (node) => {
+    if (!fits(node)) return { shouldRun: false, shouldContinueRunning: false };
+    let shouldRun = true;
+    let shouldContinueRunning = true;
+    for (const taint of effectiveTaints(node)) {
+      if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
+      if (tolerations.some((t) => tolerates(t, taint))) continue;
+      shouldRun = false;
+      if (taint.effect === 'NoExecute') shouldContinueRunning = false;
+    }
+    return { shouldRun, shouldContinueRunning };
+  };
+}

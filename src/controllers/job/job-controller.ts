@@ -1,0 +1,145 @@
+// The Job controller (`job-controller`), after kube-controller-manager's: runs a Job's pods to
+// its completions within parallelism, backoffLimit and activeDeadlineSeconds, NonIndexed or
+// Indexed, suspendable, and deletes it ttlSecondsAfterFinished after it finished. A pass is
+// job-sync.ts; this file wires informers, expectations and the queue, and releases the
+// tracking finalizer of pods whose Job is gone or going.
+import type { KubeObject } from '../../api/meta.js';
+import {
+  Expectations, indexers, objectKey, resources, WorkQueue,
+  type IndexFunc, type Informer, type ReconcileResult, type RunningController,
+} from '../../client/index.js';
+import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { DEFAULT_POD_FAILURE_BACKOFF, FailureBackoff, type BackoffPolicy } from './failure-backoff.js';
+import { JobPodActions, PodActionError, ReleasedPods } from './job-pod-actions.js';
+import { syncJob, type SyncDeps } from './job-sync.js';
+import { hasTrackingFinalizer, type Job, type Pod } from './types.js';
+import { WrittenStatus } from './written-status.js';
+
+export interface JobControllerOptions {
+  workers?: number;
+  /** Delay before failed pods are replaced: base (doubling per failure) and cap. Default 10 s and 10 min. */
+  podFailureBackoff?: BackoffPolicy;
+}
+
+const CONTROLLER_UID = 'controllerUid';
+const OWNER_KEY = 'job-controller/ownerKey';
+
+/** `namespace/name` of the Job controlling a pod: finds the pods of a Job that no longer exists. */
+const byOwningJob: IndexFunc<KubeObject> = (pod) => {
+  const ref = jobRef(pod);
+  return ref ? [`${pod.metadata.namespace}/${ref.name}`] : [];
+};
+
+function jobRef(pod: Readonly<KubeObject>) {
+  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+  return ref && ref.kind === 'Job' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
+}
+
+export class JobController implements Controller {
+  readonly name = 'job-controller';
+  private readonly jobs: Informer<Job>;
+  private readonly pods: Informer<Pod>;
+  private readonly queue = new WorkQueue<string>();
+  private readonly expectations = new Expectations();
+  private readonly released = new ReleasedPods();
+  private readonly backoff: FailureBackoff;
+  private readonly written = new WrittenStatus();
+  private readonly deps: SyncDeps;
+  private running: RunningController | undefined;
+
+  constructor(private readonly ctx: ControllerContext, private readonly options: JobControllerOptions = {}) {
+    this.jobs = ctx.factory.informerFor<Job>(resources.jobs);
+    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
+    this.pods.addIndexer(CONTROLLER_UID, indexers.controllerUid);
+    this.pods.addIndexer(OWNER_KEY, byOwningJob);
+    this.backoff = new FailureBackoff(options.podFailureBackoff ?? DEFAULT_POD_FAILURE_BACKOFF);
+    const recorder = ctx.recorder(this.name);
+    this.deps = {
+      api: ctx.api,
+      recorder,
+      transactions: ctx.transactions,
+      expectations: this.expectations,
+      actions: new JobPodActions(ctx.api, recorder, this.expectations, this.released),
+      backoff: this.backoff,
+      written: this.written,
+    };
+    this.watch();
+  }
+
+  start(): void {
+    this.running = runOwnedQueue(this.ctx, {
+      name: this.name,
+      primary: this.jobs,
+      queue: this.queue,
+      workers: this.options.workers ?? 4,
+      reconcile: (key) => this.reconcile(key),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.queue.shutDown();
+    await this.running?.stop();
+  }
+
+  private watch(): void {
+    this.jobs.addEventHandler({
+      onAdd: (job) => this.queue.add(objectKey(job)),
+      onUpdate: (_old, job) => this.queue.add(objectKey(job)),
+      onDelete: (job) => {
+        const uid = job.metadata.uid ?? '';
+        this.expectations.delete(uid);
+        this.backoff.forget(uid);
+        this.written.forget(uid);
+        this.released.forget(uid);
+        this.queue.add(objectKey(job)); // its pods' finalizers must go
+      },
+    });
+    this.pods.addEventHandler({
+      onAdd: (pod) => {
+        const ref = jobRef(pod);
+        if (!ref) return;
+        if (pod.metadata.deletionTimestamp) this.expectations.deletionObserved(ref.uid, objectKey(pod));
+        else this.expectations.creationObserved(ref.uid);
+        this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
+      },
+      onUpdate: (old, pod) => {
+        const ref = jobRef(pod);
+        const oldRef = jobRef(old);
+        if (oldRef && oldRef.uid !== ref?.uid) this.queue.add(`${old.metadata.namespace}/${oldRef.name}`);
+        if (!ref) return;
+        if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.expectations.deletionObserved(ref.uid, objectKey(pod));
+        if (!hasTrackingFinalizer(pod)) this.released.observed(ref.uid, pod.metadata.uid ?? '');
+        this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
+      },
+      onDelete: (pod) => {
+        const ref = jobRef(pod);
+        if (!ref) return;
+        this.expectations.deletionObserved(ref.uid, objectKey(pod));
+        this.released.observed(ref.uid, pod.metadata.uid ?? '');
+        this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
+      },
+    });
+  }
+
+  private async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.jobs.get(key);
+    const named = this.pods.byIndex(OWNER_KEY, key);
+    // Pods whose Job is gone (or is a namesake with another uid) must not be held forever.
+    const orphans = named.filter((p) => hasTrackingFinalizer(p) && (!cached || jobRef(p)?.uid !== cached.metadata.uid || cached.metadata.deletionTimestamp));
+    if (orphans.length > 0) await this.releaseOrphans(orphans);
+    if (!cached || cached.metadata.deletionTimestamp) return;
+    const job = this.written.fresh(cached);
+    return syncJob(this.deps, job, this.pods.byIndex(CONTROLLER_UID, job.metadata.uid!));
+  }
+
+  private async releaseOrphans(pods: readonly Readonly<Pod>[]): Promise<void> {
+    const byOwner = new Map<string, Readonly<Pod>[]>();
+    for (const pod of pods) {
+      const owner = jobRef(pod)?.uid ?? '';
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), pod]);
+    }
+    const errors: unknown[] = [];
+    for (const [owner, list] of byOwner) errors.push(...(await this.deps.actions.release(owner, list)).errors);
+    if (errors.length > 0) throw new PodActionError(errors, 'finalizer removal(s)');
+  }
+}
