@@ -14,6 +14,7 @@ import { serveResource, type SubresourceHandlers } from './handlers/resource-han
 import { writeError, writeJson, writeText } from './http-io.js';
 import { ApiMetrics, instrumentStore } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { parseResourcePath, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
@@ -26,6 +27,8 @@ export interface ApiServerOptions {
   subresources?: SubresourceHandlers;
   /** HTTP upgrades (pods/exec, attach, portforward: handlers/pod-proxy.ts); without it they get 400. */
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
+  /** Events not bumped for this long are deleted (Kubernetes' --event-ttl). Default 3600. */
+  eventTtlSeconds?: number;
 }
 
 export interface ApiServer {
@@ -43,6 +46,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
   await lifecycle.start();
+  const eventTtl = new EventTtl(registry.store, findResource('', 'v1', 'events')!, { ttlSeconds: options.eventTtlSeconds });
+  eventTtl.start();
   const subresources: SubresourceHandlers = new Map([
     ['/pods/binding', bindPod],
     ['/pods/eviction', evictPod],
@@ -69,6 +74,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
+      await eventTtl.stop();
       registry.close();
       server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();

@@ -6,9 +6,10 @@ import { apiVersionOf } from '../../api/resource.js';
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../errors.js';
 import { decodeBody, mediaType, negotiate, readBody, writeJson } from '../http-io.js';
 import { parseFieldValidation } from '../registry/admission.js';
-import type { DeleteOptions, PropagationPolicy } from '../registry/deletion.js';
+import type { DeleteOptions } from '../registry/deletion.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
+import { propagationPolicyOf } from '../registry/propagation.js';
 import type { PatchType, WriteOptions, WriteResult } from '../registry/object-registry.js';
 import { fieldManagerOf, parseBoolean, parseDryRun, parseNonNegativeInt, type ResourceRequest } from './context.js';
 
@@ -72,15 +73,8 @@ async function deleteOptions(ctx: ResourceRequest): Promise<DeleteOptions> {
     if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds must be an integer');
     options.gracePeriodSeconds = Math.max(0, grace);
   }
-  const policy = body['propagationPolicy'] ?? ctx.query.get('propagationPolicy') ?? undefined;
-  if (policy !== undefined && policy !== null) {
-    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw badRequest(`propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`);
-    }
-    options.propagationPolicy = policy as PropagationPolicy;
-  } else if (body['orphanDependents'] === true || ctx.query.get('orphanDependents') === 'true') {
-    options.propagationPolicy = 'Orphan';
-  }
+  const policy = propagationPolicyOf(body, ctx.query);
+  if (policy !== undefined) options.propagationPolicy = policy;
   if (isObject(body['preconditions'])) options.preconditions = body['preconditions'] as DeleteOptions['preconditions'] & object;
   return options;
 }

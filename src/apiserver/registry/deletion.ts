@@ -1,7 +1,8 @@
 // Deletion as Kubernetes does it: preconditions, finalizers (the object stays, marked with a
 // deletionTimestamp, until its finalizers are removed), graceful deletion (a pod bound to a
-// node stays until its agent confirms with grace 0), and namespaces, which are emptied by the
-// namespace lifecycle loop before they go.
+// node stays until its agent confirms with grace 0), propagation to dependents (the `orphan`
+// and `foregroundDeletion` finalizers the garbage collector acts on; see propagation.ts), and
+// namespaces, which are emptied by the namespace lifecycle loop before they go.
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
@@ -9,12 +10,14 @@ import type { Store } from '../../storage/store.js';
 import { conflict, notFound, type ResourceRef } from '../errors.js';
 import { keyFor } from './keys.js';
 import { timestamp } from './metadata.js';
+import { finalizersAfterDelete, type PropagationPolicy } from './propagation.js';
 import { strategyFor } from './strategies.js';
 
-export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+export type { PropagationPolicy } from './propagation.js';
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
+  /** Unset: a garbage-collection finalizer already on the object decides, else Background. */
   propagationPolicy?: PropagationPolicy;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun: boolean;
@@ -73,19 +76,24 @@ export class DeletionHandler {
     const revision = Number(current.metadata.resourceVersion);
     const name = current.metadata.name!;
     if (def.kind === 'Namespace' && def.group === '') return this.markNamespaceTerminating(key, current, options);
+    const meta = current.metadata;
     const grace = strategyFor(def).gracePeriod?.(current, options.gracePeriodSeconds);
-    const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
-    if (!hasFinalizers && grace === undefined) {
+    // A graceful deletion under way that this request does not shorten changes nothing, its
+    // finalizers included: Kubernetes only lets a policy be switched while no grace period runs.
+    const running = meta.deletionTimestamp !== undefined ? (meta.deletionGracePeriodSeconds ?? 0) : 0;
+    if (running > 0 && grace !== undefined && grace >= running) return { object: current, finished: false };
+    const finalizers = finalizersAfterDelete(current, options.propagationPolicy);
+    const pending = (finalizers ?? meta.finalizers ?? []).length > 0;
+    if (!pending && !grace) {
       if (options.dryRun) return { object: current, finished: true };
       return { object: await this.removeNow(def, key, name, revision), finished: true };
     }
-    const marked = markForDeletion(current, grace ?? 0);
-    if (!marked) return { object: current, finished: false };
-    if (!hasFinalizers && grace === 0) {
-      // A shortened grace period of 0 completes a graceful deletion at once.
-      if (options.dryRun) return { object: current, finished: true };
-      return { object: await this.removeNow(def, key, name, revision), finished: true };
-    }
+    // store.get returns a fresh object: it is ours to change.
+    const marked = current;
+    if (finalizers && finalizers.length > 0) marked.metadata.finalizers = finalizers;
+    else if (finalizers) delete marked.metadata.finalizers;
+    const remarked = markForDeletion(marked, grace ?? 0);
+    if (!finalizers && !remarked) return { object: current, finished: false };
     if (options.dryRun) return { object: marked, finished: false };
     return { object: await this.store.update(key, marked, { expectedRevision: revision }), finished: false };
   }
@@ -118,14 +126,15 @@ function checkPreconditions(def: ResourceDefinition, current: KubeObject, option
 }
 
 /**
- * The object with deletionTimestamp set (now + grace), or undefined when it is already marked
- * with a grace period no longer than this one (a later delete may only shorten it).
+ * Sets deletionTimestamp (now + grace) on the object; false when it is already marked with a
+ * grace period no longer than this one (a later delete may only shorten it). The first mark
+ * bumps generation, as Kubernetes does, so controllers see the change.
  */
-function markForDeletion(current: KubeObject, grace: number): KubeObject | undefined {
-  const meta = current.metadata;
-  if (meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) <= grace) return undefined;
-  const marked = current;
-  marked.metadata.deletionTimestamp = timestamp(new Date(Date.now() + grace * 1000));
-  marked.metadata.deletionGracePeriodSeconds = grace;
-  return marked;
+function markForDeletion(object: KubeObject, grace: number): boolean {
+  const meta = object.metadata;
+  if (meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) <= grace) return false;
+  if (meta.deletionTimestamp === undefined && meta.generation !== undefined && meta.generation > 0) meta.generation += 1;
+  meta.deletionTimestamp = timestamp(new Date(Date.now() + grace * 1000));
+  meta.deletionGracePeriodSeconds = grace;
+  return true;
 }

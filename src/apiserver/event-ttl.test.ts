@@ -1,0 +1,94 @@
+// Events expire after the TTL, measured from when they last happened.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { metaTime, type KubeObject } from '../api/meta.js';
+import { findResource } from '../api/registry.js';
+import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { EventTtl, lastSeen } from './event-ttl.js';
+import { startApiServer, type ApiServer } from './server.js';
+
+const EVENTS = '/api/v1/namespaces/default/events';
+const ago = (seconds: number) => metaTime(new Date(Date.now() - seconds * 1000));
+
+function event(name: string, times: Record<string, unknown> = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'default' },
+    involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' },
+    reason: 'Tested',
+    message: name,
+    type: 'Normal',
+    count: 1,
+    ...times,
+  };
+}
+
+describe('event TTL', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let server: ApiServer;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'drover-event-ttl-'));
+    store = await openSqliteStore({ path: join(dir, 'state.db') });
+    server = await startApiServer({ store, port: 0, eventTtlSeconds: 1 });
+  });
+  after(async () => {
+    await server.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { 'Content-Type': 'application/json' };
+    }
+    const res = await fetch(`${server.url}${path}`, init);
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('uses the newest of lastTimestamp, eventTime, series.lastObservedTime and creationTimestamp', () => {
+    const old = ago(7200);
+    const recent = ago(10);
+    assert.equal(lastSeen(event('a', { lastTimestamp: old, eventTime: recent })), Date.parse(recent));
+    assert.equal(lastSeen(event('b', { series: { count: 2, lastObservedTime: recent }, lastTimestamp: old })), Date.parse(recent));
+    const created = event('c');
+    created.metadata.creationTimestamp = old;
+    assert.equal(lastSeen(created), Date.parse(old));
+  });
+
+  it('the server deletes events once they are older than the TTL', async () => {
+    assert.equal((await call('POST', EVENTS, event('short-lived', { lastTimestamp: ago(0) }))).status, 201);
+    assert.equal((await call('GET', `${EVENTS}/short-lived`)).status, 200);
+    const deadline = Date.now() + 5000;
+    while ((await call('GET', `${EVENTS}/short-lived`)).status !== 404) {
+      assert.ok(Date.now() < deadline, 'the event was not deleted within 5 s of a 1 s TTL');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  it('a sweep with the default TTL keeps recent and bumped events, and deletes old ones', async () => {
+    // A store of its own: the server above sweeps its store with a 1 s TTL.
+    const own = await openSqliteStore({ path: join(dir, 'sweep.db') });
+    const eventDef = findResource('', 'v1', 'events')!;
+    const sweeper = new EventTtl(own, eventDef); // 1 h, swept by hand
+    const put = (name: string, times: Record<string, unknown>) =>
+      own.create(`/registry/events/default/${name}`, { ...event(name, times), metadata: { name, namespace: 'default', uid: name, creationTimestamp: ago(7300) } });
+    await put('old', { lastTimestamp: ago(3700) });
+    await put('bumped', { firstTimestamp: ago(7200), lastTimestamp: ago(60) });
+    await put('new-api', { eventTime: ago(30) });
+    assert.equal(await sweeper.sweep(), 1);
+    const left = (await own.list({ prefix: '/registry/events/default/' })).items.map((e) => e.metadata.name).sort();
+    assert.deepEqual(left, ['bumped', 'new-api']);
+    // Two hours later everything has expired.
+    assert.equal(await sweeper.sweep(Date.now() + 2 * 3600_000), 2);
+    await sweeper.stop();
+    await own.close();
+  });
+});

@@ -1,0 +1,210 @@
+// The garbage collector against a real in-process API server: owners and dependents made by
+// hand (ConfigMaps and pods; no workload controller runs), deleted with each policy.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
+import { TestServer } from '../../client/test-server.js';
+import { startControllerManager, type RunningControllerManager } from '../manager.js';
+import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
+import { GarbageCollector } from './garbage-collector.js';
+
+describe('garbage collector', () => {
+  let server: TestServer;
+  let api: ApiClient;
+  let manager: RunningControllerManager;
+  const configmaps = () => api.resource(resources.configmaps, 'default');
+  const pods = () => api.resource(resources.pods, 'default');
+  const secrets = () => api.resource(resources.secrets, 'default');
+
+  before(async () => {
+    server = await TestServer.start();
+    api = server.client();
+    manager = await startControllerManager({
+      api,
+      controllers: [(ctx) => new GarbageCollector(ctx, { unwatchedOwnerPollMs: 200, progressIntervalMs: 20 })],
+      logger: silentLogger,
+    });
+  });
+  after(async () => {
+    await manager.stop();
+    await server.close();
+  });
+
+  async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    for (;;) {
+      try {
+        const value = await check();
+        if (value !== undefined && value !== false) return value;
+      } catch (error) {
+        last = error;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference => ({
+    apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra,
+  });
+
+  function owner(name: string, finalizers?: string[]): Promise<KubeObject> {
+    const metadata: KubeObject['metadata'] = { name };
+    if (finalizers) metadata.finalizers = finalizers;
+    return configmaps().create({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { role: 'owner' } });
+  }
+
+  function dependentPod(name: string, owners: OwnerReference[], finalizers?: string[]): Promise<KubeObject> {
+    const metadata: KubeObject['metadata'] = { name, ownerReferences: owners };
+    if (finalizers) metadata.finalizers = finalizers;
+    return pods().create({ apiVersion: 'v1', kind: 'Pod', metadata, spec: { containers: [{ name: 'c', image: 'drover-test/busybox:1' }] } });
+  }
+
+  function dependentConfigMap(name: string, owners: OwnerReference[], finalizers?: string[]): Promise<KubeObject> {
+    const metadata: KubeObject['metadata'] = { name, ownerReferences: owners };
+    if (finalizers) metadata.finalizers = finalizers;
+    return configmaps().create({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { role: 'dependent' } });
+  }
+
+  async function exists(client: ReturnType<typeof pods>, name: string): Promise<KubeObject | undefined> {
+    try {
+      return await client.get(name);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  const gone = (client: ReturnType<typeof pods>, name: string) => async () => (await exists(client, name)) === undefined;
+
+  async function deleteTransaction(target: KubeObject): Promise<Transaction | undefined> {
+    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
+    return list.items.find((tx) => tx.spec.operation === 'delete');
+  }
+
+  it('Background: deletes the dependents of a deleted owner and records a delete transaction', async () => {
+    const cm = await owner('bg-owner');
+    await Promise.all([1, 2, 3].map((i) => dependentPod(`bg-pod-${i}`, [ref(cm)])));
+    await dependentConfigMap('bg-cm', [ref(cm)]);
+    await configmaps().delete('bg-owner', { propagationPolicy: 'Background' });
+    for (const name of ['bg-pod-1', 'bg-pod-2', 'bg-pod-3']) await waitFor(gone(pods(), name), `${name} to be collected`);
+    await waitFor(gone(configmaps(), 'bg-cm'), 'bg-cm to be collected');
+    const tx = await waitFor(async () => {
+      const found = await deleteTransaction(cm);
+      return found?.status?.phase === 'Succeeded' ? found : undefined;
+    }, 'the delete transaction to succeed');
+    assert.equal(tx.spec.target.kind, 'ConfigMap');
+    assert.equal(tx.spec.target.name, 'bg-owner');
+    assert.equal(tx.status?.progress, '4/4');
+    assert.match(tx.spec.reason, /Background/);
+  });
+
+  it('Foreground: the owner stays until its blocking dependents are gone', async () => {
+    const cm = await owner('fg-owner');
+    // The blocking dependent holds on with a finalizer of its own, so the order can be seen.
+    await dependentPod('fg-blocking', [ref(cm, { blockOwnerDeletion: true })], ['example.com/hold']);
+    await dependentPod('fg-free', [ref(cm)]);
+    await configmaps().delete('fg-owner', { propagationPolicy: 'Foreground' });
+    const held = await waitFor(async () => {
+      const pod = await exists(pods(), 'fg-blocking');
+      return pod?.metadata.deletionTimestamp ? pod : undefined;
+    }, 'the blocking dependent to be deleted');
+    await waitFor(gone(pods(), 'fg-free'), 'the non-blocking dependent to go');
+    const waiting = await exists(configmaps(), 'fg-owner');
+    assert.ok(waiting, 'the owner waits');
+    assert.deepEqual(waiting.metadata.finalizers, ['foregroundDeletion']);
+    await pods().patch(held.metadata.name!, 'merge', { metadata: { finalizers: null } });
+    await waitFor(gone(pods(), 'fg-blocking'), 'the blocking dependent to go');
+    await waitFor(gone(configmaps(), 'fg-owner'), 'the owner to go last');
+    const tx = await waitFor(async () => {
+      const found = await deleteTransaction(cm);
+      return found?.status?.phase === 'Succeeded' ? found : undefined;
+    }, 'the foreground delete transaction to succeed');
+    assert.match(tx.spec.reason, /Foreground/);
+  });
+
+  it('Foreground: a dependent with dependents of its own is deleted in the foreground too', async () => {
+    const top = await owner('chain-top');
+    const middle = await dependentConfigMap('chain-middle', [ref(top, { blockOwnerDeletion: true })]);
+    await dependentPod('chain-bottom', [ref(middle, { blockOwnerDeletion: true })], ['example.com/hold']);
+    await configmaps().delete('chain-top', { propagationPolicy: 'Foreground' });
+    await waitFor(async () => (await exists(configmaps(), 'chain-middle'))?.metadata.finalizers?.includes('foregroundDeletion'), 'the middle to wait on its dependent');
+    assert.ok(await exists(configmaps(), 'chain-top'), 'the top waits for the middle');
+    await pods().patch('chain-bottom', 'merge', { metadata: { finalizers: null } });
+    await waitFor(gone(configmaps(), 'chain-top'), 'the whole chain to go');
+    assert.equal(await exists(configmaps(), 'chain-middle'), undefined);
+    assert.equal(await exists(pods(), 'chain-bottom'), undefined);
+  });
+
+  it('Orphan: dependents stay, without their reference to the owner', async () => {
+    const cm = await owner('orphan-owner');
+    const other = await owner('orphan-other-owner');
+    await dependentPod('orphan-pod', [ref(cm, { controller: true, blockOwnerDeletion: true })]);
+    await dependentConfigMap('orphan-cm', [ref(cm), ref(other)]);
+    await configmaps().delete('orphan-owner', { propagationPolicy: 'Orphan' });
+    await waitFor(gone(configmaps(), 'orphan-owner'), 'the owner to go once its dependents are orphaned');
+    const pod = await exists(pods(), 'orphan-pod');
+    assert.ok(pod, 'the pod stays');
+    assert.equal(pod.metadata.ownerReferences, undefined);
+    const dependent = await exists(configmaps(), 'orphan-cm');
+    assert.deepEqual(dependent?.metadata.ownerReferences?.map((r) => r.name), ['orphan-other-owner']);
+    const tx = await waitFor(async () => {
+      const found = await deleteTransaction(cm);
+      return found?.status?.phase === 'Succeeded' ? found : undefined;
+    }, 'the orphan transaction to succeed');
+    assert.match(tx.status?.message ?? '', /orphaned 2 dependents/);
+    // Orphaned for good: the pod is still there a while later.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(await exists(pods(), 'orphan-pod'));
+  });
+
+  it('deletes dependents whose owner references dangle (missing uid, or a same-named object with another uid)', async () => {
+    const renamed = await owner('dangling-name');
+    await dependentPod('dangling-missing', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never-was', uid: '00000000-0000-0000-0000-000000000001' }]);
+    await dependentPod('dangling-reused', [{ ...ref(renamed), uid: '00000000-0000-0000-0000-000000000002' }]);
+    await waitFor(gone(pods(), 'dangling-missing'), 'the pod of a missing owner to be collected');
+    await waitFor(gone(pods(), 'dangling-reused'), 'the pod of an owner with another uid to be collected');
+    assert.ok(await exists(configmaps(), 'dangling-name'), 'the same-named object is left alone');
+  });
+
+  it('keeps a dependent that still has a live owner, dropping only the dangling reference', async () => {
+    const live = await owner('half-live');
+    const dangling: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'half-dead', uid: '00000000-0000-0000-0000-000000000003' };
+    await dependentPod('half-pod', [ref(live), dangling]);
+    const pod = await waitFor(async () => {
+      const found = await exists(pods(), 'half-pod');
+      return found?.metadata.ownerReferences?.length === 1 ? found : undefined;
+    }, 'the dangling reference to be removed');
+    assert.equal(pod.metadata.ownerReferences?.[0]?.uid, live.metadata.uid);
+    assert.equal(pod.metadata.deletionTimestamp, undefined);
+  });
+
+  it('leaves dependents of live owners and of owners it cannot look up', async () => {
+    const live = await owner('alive');
+    await dependentPod('kept-live', [ref(live)]);
+    await dependentPod('kept-unknown', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '00000000-0000-0000-0000-000000000004' }]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.ok(await exists(pods(), 'kept-live'));
+    assert.ok(await exists(pods(), 'kept-unknown'));
+  });
+
+  it('collects the dependents of an owner of a kind it does not watch, by looking again', async () => {
+    const secret = await secrets().create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unwatched-owner' }, data: {} });
+    await dependentPod('secret-dependent', [ref(secret)]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(await exists(pods(), 'secret-dependent'), 'kept while the owner exists');
+    await secrets().delete('unwatched-owner');
+    await waitFor(gone(pods(), 'secret-dependent'), 'the dependent of the deleted secret to be collected');
+  });
+
+  it('collects a dependent whose owner went before the collector saw either (restart)', async () => {
+    await manager.stop();
+    const cm = await owner('before-restart');
+    await dependentPod('before-restart-pod', [ref(cm)]);
+    await configmaps().delete('before-restart');
+    manager = await startControllerManager({ api, controllers: [(ctx) => new GarbageCollector(ctx)], logger: silentLogger });
+    await waitFor(gone(pods(), 'before-restart-pod'), 'the dependent to be collected after the restart');
+  });
+});
