@@ -7,7 +7,8 @@ import { KUBECTL } from './support/kubectl.js';
 import { eventually, useCluster } from './support/cluster-fixture.js';
 import { deploymentYaml } from './fixtures/deployment.js';
 
-const cluster = useCluster();
+// The API alone: no controllers turn the fixture Deployment into pods the listings would show.
+const cluster = useCluster({ extraArgs: ['--no-control-plane'] });
 
 function pod(name: string, labels: Record<string, string>, nodeName?: string) {
   return {

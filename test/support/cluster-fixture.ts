@@ -11,11 +11,12 @@ export interface ClusterFixture {
   api(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-export function useCluster(): ClusterFixture {
+/** `extraArgs` go to `drover server`, e.g. `--no-control-plane` for tests of the API alone. */
+export function useCluster(options: { extraArgs?: string[] } = {}): ClusterFixture {
   let server: ServerProcess | undefined;
   before(async () => {
     requireKubectl();
-    server = await startServerProcess();
+    server = await startServerProcess(options);
   });
   after(async () => {
     await server?.stop();
