@@ -1,16 +1,22 @@
 // Every workload controller, in the order the manager starts them. Each entry builds one
 // controller from the shared context (see context.ts).
 import type { ControllerFactory } from './manager.js';
+import { DaemonSetController } from './daemonset/daemonset-controller.js';
+import { JobController } from './job/job-controller.js';
+import { DeploymentController } from './deployment/deployment-controller.js';
+import { ReplicaSetController } from './replicaset/replicaset-controller.js';
+import { garbageCollectorController } from './garbage-collector/index.js';
+import { endpointsController } from './endpoints/index.js';
 import { PodMetricsController } from './pod-metrics.js';
 import { TransactionController } from './transactions/transaction-controller.js';
 
 export const allControllers: readonly ControllerFactory[] = [
-  // replicaset
-  // deployment
-  // daemonset
-  // job
-  // endpoints
-  // garbage-collector
+  (ctx) => new ReplicaSetController(ctx),
+  (ctx) => new DeploymentController(ctx),
+  (ctx) => new DaemonSetController(ctx),
+  (ctx) => new JobController(ctx),
+  endpointsController,
+  garbageCollectorController,
   (ctx) => new TransactionController(ctx),
   (ctx) => new PodMetricsController(ctx),
 ];

@@ -1,0 +1,74 @@
+// Controller references, as Kubernetes' ControllerRefManager keeps them: a controller adopts
+// orphans its selector matches, releases the objects it owns that no longer match, and never
+// touches an object that is being deleted or that another controller owns.
+import type { KubeObject } from '../../api/meta.js';
+import type { LabelSelector } from '../../api/selectors/index.js';
+import { isInvalid, isNotFound, type ApiClient, type ResourceRef } from '../../client/index.js';
+import { controllerRefOf, newControllerRef } from './types.js';
+
+export interface ClaimRequest<T extends KubeObject> {
+  api: ApiClient;
+  resource: ResourceRef;
+  owner: Readonly<KubeObject>;
+  selector: LabelSelector;
+  /** Objects whose controller reference names the owner. */
+  owned: readonly Readonly<T>[];
+  /** Objects in the owner's namespace without a controller (they need not match the selector). */
+  orphans: readonly Readonly<T>[];
+  /** A fresh (uncached) check that the owner still exists and is not being deleted; asked once, before the first adoption. */
+  canAdopt(): Promise<boolean>;
+}
+
+/** The objects the owner controls after adopting and releasing. */
+export async function claimObjects<T extends KubeObject>(request: ClaimRequest<T>): Promise<Readonly<T>[]> {
+  const { owner, selector } = request;
+  const ownerUid = owner.metadata.uid ?? '';
+  const claimed: Readonly<T>[] = [];
+  for (const object of request.owned) {
+    if (controllerRefOf(object)?.uid !== ownerUid) continue;
+    if (selector.matches(object.metadata.labels)) {
+      claimed.push(object);
+      continue;
+    }
+    // A controller being deleted keeps what it has: the garbage collector deals with it.
+    if (owner.metadata.deletionTimestamp || object.metadata.deletionTimestamp) continue;
+    await release(request, object);
+  }
+  const candidates = request.orphans.filter((object) =>
+    !object.metadata.deletionTimestamp && controllerRefOf(object) === undefined && selector.matches(object.metadata.labels));
+  if (candidates.length === 0 || owner.metadata.deletionTimestamp || !(await request.canAdopt())) return claimed;
+  for (const object of candidates) {
+    const adopted = await adopt(request, object);
+    if (adopted) claimed.push(adopted);
+  }
+  return claimed;
+}
+
+async function adopt<T extends KubeObject>(request: ClaimRequest<T>, object: Readonly<T>): Promise<Readonly<T> | undefined> {
+  const patch = { metadata: { ownerReferences: [newControllerRef(request.owner)], uid: object.metadata.uid } };
+  try {
+    const adopted = await request.api.resource<T>(request.resource, object.metadata.namespace).patch(object.metadata.name ?? '', 'strategic', patch);
+    // Someone else may have claimed it between our read and our patch.
+    return controllerRefOf(adopted)?.uid === request.owner.metadata.uid ? adopted : undefined;
+  } catch (error) {
+    // Gone, or another controller won the race (a second controller reference is invalid).
+    if (isNotFound(error) || isInvalid(error)) return undefined;
+    throw error;
+  }
+}
+
+async function release<T extends KubeObject>(request: ClaimRequest<T>, object: Readonly<T>): Promise<void> {
+  const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid: request.owner.metadata.uid }], uid: object.metadata.uid } };
+  try {
+    await request.api.resource<T>(request.resource, object.metadata.namespace).patch(object.metadata.name ?? '', 'strategic', patch);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/** Index of objects without a controller, by namespace: where a controller looks for orphans. */
+export const ORPHANS_BY_NAMESPACE = 'drover.dev/orphans-by-namespace';
+
+export function orphansByNamespace(object: Readonly<KubeObject>): readonly string[] {
+  return controllerRefOf(object) === undefined ? [object.metadata.namespace ?? ''] : [];
+}

@@ -1,0 +1,79 @@
+// Creating and deleting a ReplicaSet's pods through the API, with the events Kubernetes writes
+// (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete), and creation in slow-start
+// batches: 1, 2, 4, ... so that a set whose pods all fail (quota, admission) fails after one
+// request instead of hundreds.
+import type { KubeObject } from '../../api/meta.js';
+import { isNotFound, resources, type ApiClient, type EventRecorder } from '../../client/index.js';
+import { newControllerRef, type Pod, type ReplicaSet } from './types.js';
+
+export const SLOW_START_INITIAL_BATCH = 1;
+
+/**
+ * Runs `fn` `count` times in batches of doubling size, stopping after the first batch with a
+ * failure. Returns how many succeeded and the first error.
+ */
+export async function slowStartBatch(count: number, initialBatch: number, fn: (index: number) => Promise<void>): Promise<{ successes: number; error?: unknown }> {
+  let successes = 0;
+  let started = 0;
+  for (let batch = Math.min(count, initialBatch); batch > 0; batch = Math.min(2 * batch, count - started)) {
+    const results = await Promise.allSettled(Array.from({ length: batch }, (_, i) => fn(started + i)));
+    started += batch;
+    let error: unknown;
+    for (const result of results) {
+      if (result.status === 'fulfilled') successes++;
+      else error ??= result.reason;
+    }
+    if (error !== undefined) return { successes, error };
+  }
+  return { successes };
+}
+
+/** The pod a ReplicaSet creates: its template, named `<rs>-<5 random chars>` by the server. */
+export function podFromTemplate(rs: Readonly<ReplicaSet>, extraAnnotations?: Readonly<Record<string, string>>): Pod {
+  const template = rs.spec.template ?? {};
+  const metadata: Pod['metadata'] = {
+    generateName: `${rs.metadata.name}-`,
+    namespace: rs.metadata.namespace ?? 'default',
+    labels: { ...template.metadata?.labels },
+    ownerReferences: [newControllerRef(rs)],
+  };
+  const annotations = { ...template.metadata?.annotations, ...extraAnnotations };
+  if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+  if (template.metadata?.finalizers?.length) metadata.finalizers = [...template.metadata.finalizers];
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) as Pod['spec'] };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class PodControl {
+  constructor(
+    private readonly api: ApiClient,
+    private readonly events: EventRecorder,
+  ) {}
+
+  async create(rs: Readonly<ReplicaSet>, pod: Pod): Promise<Pod> {
+    try {
+      const created = await this.api.resource<Pod>(resources.pods, pod.metadata.namespace).create(pod);
+      void this.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      return created;
+    } catch (error) {
+      void this.events.record(rs, 'Warning', 'FailedCreate', `Error creating: ${messageOf(error)}`);
+      throw error;
+    }
+  }
+
+  /** Deletes the pod (only this incarnation of it); a pod already gone counts as deleted. */
+  async delete(owner: Readonly<KubeObject>, pod: Readonly<Pod>): Promise<void> {
+    const name = pod.metadata.name ?? '';
+    try {
+      await this.api.resource(resources.pods, pod.metadata.namespace).delete(name, { preconditions: { uid: pod.metadata.uid ?? '' } });
+      void this.events.record(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      void this.events.record(owner, 'Warning', 'FailedDelete', `Error deleting: ${messageOf(error)}`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { slowStartBatch } from './pod-control.js';
+import { isPodActive, isPodAvailable, isPodFinished, podsToDelete } from './pod-state.js';
+import type { Pod } from './types.js';
+
+function pod(name: string, options: { node?: string; phase?: Pod['status'] extends infer S ? S extends { phase?: infer P } ? P : never : never; ready?: string; created?: string; restarts?: number } = {}): Pod {
+  const conditions = options.ready ? [{ type: 'Ready', status: 'True', lastTransitionTime: options.ready }] : [];
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, creationTimestamp: options.created ?? '2024-01-01T00:00:00Z' },
+    spec: options.node ? { nodeName: options.node } : {},
+    status: { phase: options.phase ?? 'Pending', conditions, containerStatuses: [{ restartCount: options.restarts ?? 0 }] },
+  };
+}
+
+describe('pod state', () => {
+  it('knows active, finished and available pods', () => {
+    assert.ok(isPodActive(pod('a', { phase: 'Running' })));
+    assert.ok(!isPodActive(pod('a', { phase: 'Failed' })));
+    assert.ok(!isPodActive({ ...pod('a'), metadata: { name: 'a', deletionTimestamp: '2024-01-01T00:00:00Z' } }));
+    assert.ok(isPodFinished(pod('a', { phase: 'Failed' })));
+    assert.ok(isPodFinished(pod('a', { phase: 'Succeeded' })), 'Succeeded with restartPolicy Always');
+    assert.ok(!isPodFinished({ ...pod('a', { phase: 'Succeeded' }), spec: { restartPolicy: 'OnFailure' } }));
+    const now = Date.parse('2024-01-01T00:00:10Z');
+    assert.ok(isPodAvailable(pod('a', { ready: '2024-01-01T00:00:00Z' }), 10, now));
+    assert.ok(!isPodAvailable(pod('a', { ready: '2024-01-01T00:00:05Z' }), 10, now));
+    assert.ok(!isPodAvailable(pod('a'), 0, now));
+  });
+
+  it('gives up unscheduled, pending, not-ready, crowded, recently ready, restarting and new pods first', () => {
+    const pods = [
+      pod('old-ready', { node: 'n1', phase: 'Running', ready: '2024-01-01T00:00:00Z' }),
+      pod('new-ready', { node: 'n2', phase: 'Running', ready: '2024-01-01T00:05:00Z' }),
+      pod('not-ready', { node: 'n3', phase: 'Running' }),
+      pod('pending', { node: 'n4', phase: 'Pending' }),
+      pod('unscheduled'),
+    ];
+    assert.deepEqual(podsToDelete(pods, 4).map((p) => p.metadata.name), ['unscheduled', 'pending', 'not-ready', 'new-ready']);
+    const crowded = [
+      pod('alone', { node: 'n1', phase: 'Running', ready: '2024-01-01T00:00:00Z' }),
+      pod('pair-1', { node: 'n2', phase: 'Running', ready: '2024-01-01T00:00:00Z' }),
+      pod('pair-2', { node: 'n2', phase: 'Running', ready: '2024-01-01T00:00:00Z' }),
+    ];
+    assert.notEqual(podsToDelete(crowded, 1)[0]?.metadata.name, 'alone');
+    const restarts = [pod('calm', { node: 'n1', phase: 'Running' }), pod('flappy', { node: 'n2', phase: 'Running', restarts: 5 })];
+    assert.equal(podsToDelete(restarts, 1)[0]?.metadata.name, 'flappy');
+    const ages = [pod('older', { node: 'n1', created: '2024-01-01T00:00:00Z' }), pod('newer', { node: 'n2', created: '2024-01-02T00:00:00Z' })];
+    assert.equal(podsToDelete(ages, 1)[0]?.metadata.name, 'newer');
+  });
+
+  it('creates in slow-start batches and stops after a failing batch', async () => {
+    const batches: number[][] = [];
+    let current: number[] = [];
+    const result = await slowStartBatch(10, 1, async (i) => {
+      if (current.length === 0) batches.push(current);
+      current.push(i);
+      await new Promise((resolve) => setImmediate(resolve));
+      current = [];
+    });
+    assert.equal(result.successes, 10);
+    assert.deepEqual(batches, [[0], [1, 2], [3, 4, 5, 6], [7, 8, 9]]);
+    let calls = 0;
+    const failing = await slowStartBatch(10, 1, async (i) => {
+      calls++;
+      if (i === 2) throw new Error('quota');
+    });
+    assert.equal(calls, 3, 'batches of 1 and 2, then stop');
+    assert.equal(failing.successes, 2);
+    assert.match(String(failing.error), /quota/);
+  });
+});

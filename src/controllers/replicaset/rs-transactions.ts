@@ -1,0 +1,56 @@
+// Transactions of a stand-alone ReplicaSet (one no Deployment controls; a Deployment's sets are
+// recorded on the Deployment): 'launch' for a new set, 'scale' when spec.replicas changes.
+// Progress is ready/desired; the operation succeeds once every desired pod is ready.
+import type { OperationLog } from './operation-log.js';
+import { controllerRefOf, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+
+export class ReplicaSetOperations {
+  /** spec.replicas as last reconciled, by uid: a change is a scale. */
+  private readonly lastDesired = new Map<string, number>();
+
+  constructor(private readonly transactions: OperationLog) {}
+
+  /** Called on every reconcile with the status just computed. */
+  track(rs: Readonly<ReplicaSet>, status: ReplicaSetStatus): void {
+    if (controllerRefOf(rs)) return;
+    const uid = rs.metadata.uid ?? '';
+    const desired = rs.spec.replicas ?? 1;
+    const previous = this.lastDesired.get(uid);
+    this.lastDesired.set(uid, desired);
+    if (previous === undefined) {
+      // First sight in this process: a set never reconciled is a launch; one whose spec moved on
+      // since its status was written (we were down) and whose size differs is a scale.
+      const observed = rs.status?.observedGeneration;
+      if (observed === undefined) {
+        this.transactions.begin(rs, 'launch', { reason: `created with ${desired} replicas`, total: desired, done: 0 });
+      } else if (observed !== rs.metadata.generation && (rs.status?.replicas ?? 0) !== desired) {
+        this.beginScale(rs, rs.status?.replicas ?? 0, desired);
+      }
+    } else if (previous !== desired) {
+      this.beginScale(rs, previous, desired);
+    }
+    const ready = status.readyReplicas ?? 0;
+    const complete = ready === desired && status.replicas === desired;
+    for (const operation of ['launch', 'scale'] as const) {
+      if (!this.transactions.isOpen(rs, operation)) continue;
+      this.transactions.progress(rs, operation, ready, desired);
+      if (complete) this.transactions.finish(rs, operation, 'Succeeded', `${ready} of ${desired} replicas ready`);
+    }
+  }
+
+  /** The set is gone: whatever it was doing will not finish. */
+  abandon(rs: Readonly<ReplicaSet>): void {
+    for (const operation of ['launch', 'scale'] as const) this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was deleted');
+    this.forget(rs.metadata.uid);
+  }
+
+  forget(uid: string | undefined): void {
+    if (!uid) return;
+    this.lastDesired.delete(uid);
+    this.transactions.forget(uid);
+  }
+
+  private beginScale(rs: Readonly<ReplicaSet>, from: number, to: number): void {
+    this.transactions.begin(rs, 'scale', { reason: `replicas changed from ${from} to ${to}`, total: to, done: 0, supersede: true });
+  }
+}
