@@ -2,7 +2,7 @@
 // keeping the expectations that stop the next pass from counting a lagging cache, and
 // recording SuccessfulCreate / SuccessfulDelete events as Kubernetes does.
 import { isNotFound, objectKey, resources, type ApiClient, type EventRecorder, type Expectations } from '../../client/index.js';
-import { slowStartBatch } from '../job/slow-start.js';
+import { slowStartBatch } from '../slow-start.js';
 import { newDaemonPod } from './daemon-pod.js';
 import type { PodDeletion } from './manage.js';
 import type { DaemonSet, Pod } from './types.js';

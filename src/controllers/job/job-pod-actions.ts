@@ -6,7 +6,7 @@ import {
   isNotFound, objectKey, resources, type ApiClient, type EventRecorder, type Expectations,
 } from '../../client/index.js';
 import { newJobPod } from './job-pod.js';
-import { slowStartBatch } from './slow-start.js';
+import { slowStartBatch } from '../slow-start.js';
 import { hasTrackingFinalizer, JOB_TRACKING_FINALIZER, type Job, type Pod } from './types.js';
 
 /** Pod uids whose finalizer this controller removed, per job uid, until the informer shows it. */

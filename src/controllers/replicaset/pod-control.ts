@@ -1,32 +1,10 @@
 // Creating and deleting a ReplicaSet's pods through the API, with the events Kubernetes writes
-// (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete), and creation in slow-start
-// batches: 1, 2, 4, ... so that a set whose pods all fail (quota, admission) fails after one
-// request instead of hundreds.
+// (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete).
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient, type EventRecorder } from '../../client/index.js';
 import { newControllerRef, type Pod, type ReplicaSet } from './types.js';
 
 export const SLOW_START_INITIAL_BATCH = 1;
-
-/**
- * Runs `fn` `count` times in batches of doubling size, stopping after the first batch with a
- * failure. Returns how many succeeded and the first error.
- */
-export async function slowStartBatch(count: number, initialBatch: number, fn: (index: number) => Promise<void>): Promise<{ successes: number; error?: unknown }> {
-  let successes = 0;
-  let started = 0;
-  for (let batch = Math.min(count, initialBatch); batch > 0; batch = Math.min(2 * batch, count - started)) {
-    const results = await Promise.allSettled(Array.from({ length: batch }, (_, i) => fn(started + i)));
-    started += batch;
-    let error: unknown;
-    for (const result of results) {
-      if (result.status === 'fulfilled') successes++;
-      else error ??= result.reason;
-    }
-    if (error !== undefined) return { successes, error };
-  }
-  return { successes };
-}
 
 /** The pod a ReplicaSet creates: its template, named `<rs>-<5 random chars>` by the server. */
 export function podFromTemplate(rs: Readonly<ReplicaSet>, extraAnnotations?: Readonly<Record<string, string>>): Pod {

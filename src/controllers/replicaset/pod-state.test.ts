@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { slowStartBatch } from './pod-control.js';
 import { isPodActive, isPodAvailable, isPodFinished, podsToDelete } from './pod-state.js';
 import type { Pod } from './types.js';
 
@@ -47,26 +46,5 @@ describe('pod state', () => {
     assert.equal(podsToDelete(restarts, 1)[0]?.metadata.name, 'flappy');
     const ages = [pod('older', { node: 'n1', created: '2024-01-01T00:00:00Z' }), pod('newer', { node: 'n2', created: '2024-01-02T00:00:00Z' })];
     assert.equal(podsToDelete(ages, 1)[0]?.metadata.name, 'newer');
-  });
-
-  it('creates in slow-start batches and stops after a failing batch', async () => {
-    const batches: number[][] = [];
-    let current: number[] = [];
-    const result = await slowStartBatch(10, 1, async (i) => {
-      if (current.length === 0) batches.push(current);
-      current.push(i);
-      await new Promise((resolve) => setImmediate(resolve));
-      current = [];
-    });
-    assert.equal(result.successes, 10);
-    assert.deepEqual(batches, [[0], [1, 2], [3, 4, 5, 6], [7, 8, 9]]);
-    let calls = 0;
-    const failing = await slowStartBatch(10, 1, async (i) => {
-      calls++;
-      if (i === 2) throw new Error('quota');
-    });
-    assert.equal(calls, 3, 'batches of 1 and 2, then stop');
-    assert.equal(failing.successes, 2);
-    assert.match(String(failing.error), /quota/);
   });
 });

@@ -10,7 +10,8 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from './claim.js';
 import { hostRetainSeconds, LostPods, retainAnnotations, type LostPod } from './lost-pods.js';
-import { PodControl, podFromTemplate, slowStartBatch, SLOW_START_INITIAL_BATCH } from './pod-control.js';
+import { slowStartBatch } from '../slow-start.js';
+import { PodControl, podFromTemplate, SLOW_START_INITIAL_BATCH } from './pod-control.js';
 import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete } from './pod-state.js';
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { OperationLog } from './operation-log.js';
@@ -270,7 +271,8 @@ export class ReplicaSetController implements Controller {
     const losses = this.lost.take(key, count, now);
     const retainSeconds = hostRetainSeconds(rs.spec.template);
     const replaced = new Set<LostPod>();
-    const { successes, error } = await slowStartBatch(count, SLOW_START_INITIAL_BATCH, async (index) => {
+    const indexes = Array.from({ length: count }, (_, index) => index);
+    const { succeeded, errors: [error] } = await slowStartBatch(indexes, SLOW_START_INITIAL_BATCH, async (index) => {
       const lost = losses[index];
       const retain = lost && retainSeconds !== undefined ? retainAnnotations(lost, retainSeconds, now) : undefined;
       const created = await this.podControl.create(rs, podFromTemplate(rs, retain));
@@ -280,7 +282,7 @@ export class ReplicaSetController implements Controller {
     });
     this.lost.putBack(key, losses.filter((lost) => !replaced.has(lost)));
     // Pods never created (failed, or skipped after a failed batch) will never be observed.
-    for (let i = successes; i < count; i++) this.expectations.creationObserved(key);
+    for (let i = succeeded; i < count; i++) this.expectations.creationObserved(key);
     if (error === undefined) return undefined;
     return { reason: 'FailedCreate', message: error instanceof Error ? error.message : String(error) };
   }

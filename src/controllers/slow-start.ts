@@ -1,6 +1,6 @@
 // Slow-start batches, as Kubernetes controllers create pods: 1, then 2, 4, 8... at a time, and
 // stop at the first batch with a failure, so that a request the API keeps rejecting (a quota, a
-// bad template) costs one call instead of hundreds. Shared by the Job and DaemonSet controllers.
+// bad template) costs one call instead of hundreds. Shared by the ReplicaSet, Job and DaemonSet controllers.
 
 export interface SlowStartResult {
   /** Calls that succeeded. */
