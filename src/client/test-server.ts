@@ -85,6 +85,22 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
   }
 }
 
+/** Polls until `check` returns a value (not undefined/false) and returns it; throws with `what` and the last error on timeout. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export function testPod(name: string, namespace = 'default', labels: Record<string, string> = {}): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> } {
   return {
     apiVersion: 'v1',

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer } from '../../client/test-server.js';
+import { TestServer, waitFor } from '../../client/test-server.js';
 import { startControllerManager, type RunningControllerManager } from '../manager.js';
 import { endpointsControllerFactory, MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './index.js';
 import type { EndpointSlice } from './slices.js';
@@ -40,21 +40,6 @@ describe('endpoints controller', () => {
     await manager.stop();
     await server.close();
   });
-
-  async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    for (;;) {
-      try {
-        const value = await check();
-        if (value !== undefined && value !== false) return value;
-      } catch (error) {
-        last = error;
-      }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   /** Creates a pod bound to a node and, when given an IP, reports it Running as an agent would. */
   async function makePod(name: string, options: PodOptions = {}): Promise<KubeObject> {

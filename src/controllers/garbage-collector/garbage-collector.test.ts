@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer } from '../../client/test-server.js';
+import { TestServer, waitFor } from '../../client/test-server.js';
 import { startControllerManager, type RunningControllerManager } from '../manager.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -30,21 +30,6 @@ describe('garbage collector', () => {
     await manager.stop();
     await server.close();
   });
-
-  async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    for (;;) {
-      try {
-        const value = await check();
-        if (value !== undefined && value !== false) return value;
-      } catch (error) {
-        last = error;
-      }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference => ({
     apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra,

@@ -2,7 +2,9 @@
 // against it, and the agent's part played through the API (binding pods, marking them ready).
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer } from '../../client/test-server.js';
+import { TestServer, waitFor } from '../../client/test-server.js';
+
+export { waitFor };
 import { startControllerManager, type ControllerFactory, type RunningControllerManager } from '../manager.js';
 import type { Pod } from './types.js';
 
@@ -26,22 +28,6 @@ export async function startHarness(controllers: readonly ControllerFactory[]): P
       await server.close();
     },
   };
-}
-
-/** Polls until `check` returns a value (not undefined/false); throws with `what` on timeout. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export function podClient(api: ApiClient, namespace = 'default') {
