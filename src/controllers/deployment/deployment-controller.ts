@@ -9,7 +9,6 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
 import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, selectorOf } from '../replicaset/replicaset-controller.js';
-import { OperationLog } from '../replicaset/operation-log.js';
 import { controllerRefOf, type Pod, type ReplicaSet } from '../replicaset/types.js';
 import { DeploymentOperations } from './operations.js';
 import { rolloutRecreate } from './recreate.js';
@@ -39,7 +38,7 @@ export class DeploymentController implements Controller {
   constructor(private readonly ctx: ControllerContext, options: DeploymentControllerOptions = {}) {
     this.workers = options.workers ?? 16;
     this.events = ctx.recorder(this.name);
-    this.operations = new DeploymentOperations(new OperationLog(ctx.transactions));
+    this.operations = new DeploymentOperations(ctx.transactions);
     this.deployments = ctx.factory.informerFor<Deployment>(resources.deployments);
     this.deployments.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     this.replicaSets = ctx.factory.informerFor<ReplicaSet>(resources.replicasets);

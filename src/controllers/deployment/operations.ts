@@ -4,7 +4,7 @@
 // the new set's ready/desired; all end Succeeded when the rollout completes, Failed when the
 // progress deadline passes.
 import type { ReplicaSet } from '../replicaset/types.js';
-import type { OperationLog } from '../replicaset/operation-log.js';
+import type { TransactionRecorder } from '../transactions/recorder.js';
 import { desiredReplicas } from './replica-math.js';
 import { deploymentComplete, getCondition } from './status.js';
 import { PROGRESSING, reasons, type Deployment, type DeploymentStatus } from './types.js';
@@ -15,7 +15,7 @@ export class DeploymentOperations {
   /** The new set of the rollout whose step is open, by uid. */
   private readonly stepOf = new Map<string, string>();
 
-  constructor(private readonly transactions: OperationLog) {}
+  constructor(private readonly transactions: TransactionRecorder) {}
 
   /** At the start of a pass. `scaledFrom`: the size the active sets were last scaled for, when it differs. */
   observe(d: Readonly<Deployment>, scaledFrom: number | undefined): void {
@@ -24,12 +24,12 @@ export class DeploymentOperations {
     const previous = this.lastDesired.get(uid);
     this.lastDesired.set(uid, desired);
     if (previous === undefined && d.status?.observedGeneration === undefined) {
-      this.transactions.begin(d, 'launch', { reason: `created with ${desired} replicas`, total: desired, done: 0 });
+      void this.transactions.begin(d, 'launch', { reason: `created with ${desired} replicas`, total: desired, done: 0 });
       return;
     }
     const from = previous !== undefined && previous !== desired ? previous : previous === undefined ? scaledFrom : undefined;
     if (from === undefined) return;
-    this.transactions.begin(d, 'scale', { reason: `replicas changed from ${from} to ${desired}`, total: desired, done: 0, supersede: true });
+    void this.transactions.begin(d, 'scale', { reason: `replicas changed from ${from} to ${desired}`, total: desired, done: 0, supersede: true });
   }
 
   /** The controller resized a set as part of a rollout: the previous step (if any) is done, this one starts. */
@@ -37,9 +37,9 @@ export class DeploymentOperations {
     const uid = d.metadata.uid ?? '';
     const rollout = newRS?.metadata.name ?? '';
     // A step of the same rollout ends well; one of an earlier rollout is superseded (Failed).
-    if (this.stepOf.get(uid) === rollout) this.transactions.finish(d, 'update', 'Succeeded', `next step: ${reason}`);
+    if (this.stepOf.get(uid) === rollout) void this.transactions.finish(d, 'update', 'Succeeded', `next step: ${reason}`);
     this.stepOf.set(uid, rollout);
-    this.transactions.begin(d, 'update', { reason, total: desiredReplicas(d), done: newRS?.status?.readyReplicas ?? 0, supersede: true });
+    void this.transactions.begin(d, 'update', { reason, total: desiredReplicas(d), done: newRS?.status?.readyReplicas ?? 0, supersede: true });
   }
 
   /** At the end of a pass, with the status just computed. */
@@ -53,12 +53,12 @@ export class DeploymentOperations {
     for (const operation of ['launch', 'scale', 'update'] as const) {
       if (!this.transactions.isOpen(d, operation)) continue;
       const done = operation === 'update' ? (newRS?.status?.readyReplicas ?? 0) : available;
-      this.transactions.progress(d, operation, Math.min(done, desired), desired);
+      void this.transactions.progress(d, operation, Math.min(done, desired), desired);
       if (complete) {
-        this.transactions.finish(d, operation, 'Succeeded', operation === 'update' ? 'rollout complete' : `${available} of ${desired} replicas available`);
+        void this.transactions.finish(d, operation, 'Succeeded', operation === 'update' ? 'rollout complete' : `${available} of ${desired} replicas available`);
         if (operation === 'update') this.stepOf.delete(uid);
       } else if (timedOut) {
-        this.transactions.finish(d, operation, 'Failed', progress?.message ?? 'progress deadline exceeded');
+        void this.transactions.finish(d, operation, 'Failed', progress?.message ?? 'progress deadline exceeded');
         if (operation === 'update') this.stepOf.delete(uid);
       }
     }
@@ -66,7 +66,7 @@ export class DeploymentOperations {
 
   /** The Deployment is gone: whatever it was doing will not finish. */
   abandon(d: Readonly<Deployment>): void {
-    for (const operation of ['launch', 'scale', 'update'] as const) this.transactions.finish(d, operation, 'Failed', 'the Deployment was deleted');
+    for (const operation of ['launch', 'scale', 'update'] as const) void this.transactions.finish(d, operation, 'Failed', 'the Deployment was deleted');
     this.forget(d.metadata.uid);
   }
 
@@ -74,6 +74,5 @@ export class DeploymentOperations {
     if (!uid) return;
     this.lastDesired.delete(uid);
     this.stepOf.delete(uid);
-    this.transactions.forget(uid);
   }
 }

@@ -14,7 +14,6 @@ import { slowStartBatch } from '../slow-start.js';
 import { PodControl, podFromTemplate, SLOW_START_INITIAL_BATCH } from './pod-control.js';
 import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete } from './pod-state.js';
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
-import { OperationLog } from './operation-log.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
 import { controllerRefOf, objectFromRef, type Pod, type ReplicaSet } from './types.js';
 
@@ -58,7 +57,6 @@ export class ReplicaSetController implements Controller {
   private readonly operations: ReplicaSetOperations;
   /** Stand-alone sets seen deleted, until their key is reconciled (their open transactions end). */
   private readonly deleted = new Map<string, Readonly<ReplicaSet>>();
-  private readonly log: OperationLog;
   private readonly logger: Logger;
   private readonly workers: number;
   private readonly burstReplicas: number;
@@ -70,8 +68,7 @@ export class ReplicaSetController implements Controller {
     this.events = ctx.recorder(this.name);
     this.logger = ctx.logger(this.name);
     this.podControl = new PodControl(ctx.api, this.events);
-    this.log = new OperationLog(ctx.transactions);
-    this.operations = new ReplicaSetOperations(this.log);
+    this.operations = new ReplicaSetOperations(ctx.transactions);
     this.replicaSets = ctx.factory.informerFor<ReplicaSet>(resources.replicasets);
     this.replicaSets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     this.pods = ctx.factory.informerFor<Pod>(resources.pods);
@@ -311,6 +308,6 @@ export class ReplicaSetController implements Controller {
   private recordReschedule(rs: Readonly<ReplicaSet>, lost: LostPod, replacement: Readonly<Pod>, retained: boolean): void {
     const what = lost.cause === 'failed' ? `pod ${lost.name} failed on node ${lost.node}` : `pod ${lost.name} on node ${lost.node} was deleted`;
     const message = `replaced by pod ${replacement.metadata.name}` + (retained ? `, held for node ${lost.node}` : '');
-    this.log.once(this.workloadOf(rs), 'reschedule', { reason: what, total: 1, done: 1, message }, 'Succeeded', message);
+    void this.ctx.transactions.once(this.workloadOf(rs), 'reschedule', { reason: what, total: 1, done: 1, message }, 'Succeeded', message);
   }
 }

@@ -1,14 +1,14 @@
 // Transactions of a stand-alone ReplicaSet (one no Deployment controls; a Deployment's sets are
 // recorded on the Deployment): 'launch' for a new set, 'scale' when spec.replicas changes.
 // Progress is ready/desired; the operation succeeds once every desired pod is ready.
-import type { OperationLog } from './operation-log.js';
+import type { TransactionRecorder } from '../transactions/recorder.js';
 import { controllerRefOf, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
 export class ReplicaSetOperations {
   /** spec.replicas as last reconciled, by uid: a change is a scale. */
   private readonly lastDesired = new Map<string, number>();
 
-  constructor(private readonly transactions: OperationLog) {}
+  constructor(private readonly transactions: TransactionRecorder) {}
 
   /** Called on every reconcile with the status just computed. */
   track(rs: Readonly<ReplicaSet>, status: ReplicaSetStatus): void {
@@ -22,7 +22,7 @@ export class ReplicaSetOperations {
       // since its status was written (we were down) and whose size differs is a scale.
       const observed = rs.status?.observedGeneration;
       if (observed === undefined) {
-        this.transactions.begin(rs, 'launch', { reason: `created with ${desired} replicas`, total: desired, done: 0 });
+        void this.transactions.begin(rs, 'launch', { reason: `created with ${desired} replicas`, total: desired, done: 0 });
       } else if (observed !== rs.metadata.generation && (rs.status?.replicas ?? 0) !== desired) {
         this.beginScale(rs, rs.status?.replicas ?? 0, desired);
       }
@@ -33,24 +33,23 @@ export class ReplicaSetOperations {
     const complete = ready === desired && status.replicas === desired;
     for (const operation of ['launch', 'scale'] as const) {
       if (!this.transactions.isOpen(rs, operation)) continue;
-      this.transactions.progress(rs, operation, ready, desired);
-      if (complete) this.transactions.finish(rs, operation, 'Succeeded', `${ready} of ${desired} replicas ready`);
+      void this.transactions.progress(rs, operation, ready, desired);
+      if (complete) void this.transactions.finish(rs, operation, 'Succeeded', `${ready} of ${desired} replicas ready`);
     }
   }
 
   /** The set is gone: whatever it was doing will not finish. */
   abandon(rs: Readonly<ReplicaSet>): void {
-    for (const operation of ['launch', 'scale'] as const) this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was deleted');
+    for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was deleted');
     this.forget(rs.metadata.uid);
   }
 
   forget(uid: string | undefined): void {
     if (!uid) return;
     this.lastDesired.delete(uid);
-    this.transactions.forget(uid);
   }
 
   private beginScale(rs: Readonly<ReplicaSet>, from: number, to: number): void {
-    this.transactions.begin(rs, 'scale', { reason: `replicas changed from ${from} to ${to}`, total: to, done: 0, supersede: true });
+    void this.transactions.begin(rs, 'scale', { reason: `replicas changed from ${from} to ${to}`, total: to, done: 0, supersede: true });
   }
 }

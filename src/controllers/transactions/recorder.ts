@@ -44,6 +44,11 @@ export class TransactionRecorder {
    */
   private readonly ended = new Set<string>();
   private readonly chains = new Map<string, Promise<unknown>>();
+  /**
+   * Whether the calls still queued for a (target, operation) leave it open: isOpen() answers
+   * from here at once, before the writes are done, so callers may fire and forget.
+   */
+  private readonly intended = new Map<string, boolean>();
   private readonly logger: Logger;
 
   constructor(
@@ -55,9 +60,9 @@ export class TransactionRecorder {
     informer.addIndexer(LABEL_TARGET_UID, byLabel(LABEL_TARGET_UID));
   }
 
-  /** The Running transaction of this operation on the target, if any. */
+  /** A Running transaction of this operation on the target, or one begun and not yet finished. */
   isOpen(target: KubeObject, operation: Operation): boolean {
-    return this.find(target, operation) !== undefined;
+    return this.intended.get(keyOf(target, operation)) ?? this.find(target, operation) !== undefined;
   }
 
   /**
@@ -66,20 +71,12 @@ export class TransactionRecorder {
    * for an operation whose goal changed (replicas 3 → 5, then 5 → 2).
    */
   begin(target: KubeObject, operation: Operation, options: BeginOptions & { supersede?: boolean }): Promise<void> {
-    return this.serial(target, operation, async () => {
-      const current = this.find(target, operation);
-      if (current && !options.supersede) {
-        if (options.total !== undefined) await this.writeProgress(target, operation, current, `${options.done ?? 0}/${options.total}`, options.message);
-        return;
-      }
-      if (current) await this.writeFinish(target, operation, current, 'Failed', `superseded: ${options.reason}`);
-      await this.create(target, operation, options);
-    });
+    return this.serial(target, operation, true, () => this.beginNow(target, operation, options));
   }
 
   /** Records how far the Running transaction has got; nothing when none is open. */
   progress(target: KubeObject, operation: Operation, done: number, total: number, message?: string): Promise<void> {
-    return this.serial(target, operation, async () => {
+    return this.serial(target, operation, undefined, async () => {
       const current = this.find(target, operation);
       if (current) await this.writeProgress(target, operation, current, `${done}/${total}`, message);
     });
@@ -87,16 +84,30 @@ export class TransactionRecorder {
 
   /** Ends the Running transaction (if any) as Succeeded or Failed. */
   finish(target: KubeObject, operation: Operation, phase: 'Succeeded' | 'Failed', message = ''): Promise<void> {
-    return this.serial(target, operation, async () => {
-      const current = this.find(target, operation);
-      if (current) await this.writeFinish(target, operation, current, phase, message);
-    });
+    return this.serial(target, operation, false, () => this.finishNow(target, operation, phase, message));
   }
 
   /** Records an operation that starts and ends at once (e.g. a reschedule of one pod). */
-  async once(target: KubeObject, operation: Operation, options: BeginOptions, phase: 'Succeeded' | 'Failed', message = ''): Promise<void> {
-    await this.begin(target, operation, { ...options, supersede: true });
-    await this.finish(target, operation, phase, message);
+  once(target: KubeObject, operation: Operation, options: BeginOptions, phase: 'Succeeded' | 'Failed', message = ''): Promise<void> {
+    return this.serial(target, operation, false, async () => {
+      await this.beginNow(target, operation, { ...options, supersede: true });
+      await this.finishNow(target, operation, phase, message);
+    });
+  }
+
+  private async beginNow(target: KubeObject, operation: Operation, options: BeginOptions & { supersede?: boolean }): Promise<void> {
+    const current = this.find(target, operation);
+    if (current && !options.supersede) {
+      if (options.total !== undefined) await this.writeProgress(target, operation, current, `${options.done ?? 0}/${options.total}`, options.message);
+      return;
+    }
+    if (current) await this.writeFinish(target, operation, current, 'Failed', `superseded: ${options.reason}`);
+    await this.create(target, operation, options);
+  }
+
+  private async finishNow(target: KubeObject, operation: Operation, phase: 'Succeeded' | 'Failed', message: string): Promise<void> {
+    const current = this.find(target, operation);
+    if (current) await this.writeFinish(target, operation, current, phase, message);
   }
 
   private find(target: KubeObject, operation: Operation): OpenTransaction | undefined {
@@ -191,16 +202,23 @@ export class TransactionRecorder {
     }
   }
 
-  /** Runs writes for one (target, operation) in order; a failure is logged, never thrown. */
-  private serial(target: KubeObject, operation: Operation, task: () => Promise<void>): Promise<void> {
+  /**
+   * Runs writes for one (target, operation) in order; a failure is logged, never thrown.
+   * `opens` says whether the operation is open once this call is done (undefined: unchanged).
+   */
+  private serial(target: KubeObject, operation: Operation, opens: boolean | undefined, task: () => Promise<void>): Promise<void> {
     const key = keyOf(target, operation);
+    if (opens !== undefined) this.intended.set(key, opens);
     const previous = this.chains.get(key) ?? Promise.resolve();
     const next = previous.then(task).catch((error: unknown) => {
       this.logger.warn('transaction write failed', { key, error });
     });
     this.chains.set(key, next);
     void next.then(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
+      if (this.chains.get(key) !== next) return;
+      // Nothing queued: the recorder's own state (and the informer) answer isOpen again.
+      this.chains.delete(key);
+      this.intended.delete(key);
     });
     return next;
   }
