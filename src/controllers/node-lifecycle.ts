@@ -5,6 +5,7 @@
 // renewed again loses the taints; its agent reports Ready itself.
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { Informer, isNotFound, resources, type ApiClient } from '../client/index.js';
+import { tolerates, type Taint, type Toleration } from './tolerations.js';
 
 export interface NodeLifecycleConfig {
   api: ApiClient;
@@ -16,29 +17,11 @@ export interface NodeLifecycleConfig {
 }
 
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const UNREACHABLE_NO_EXECUTE: Taint = { key: UNREACHABLE, effect: 'NoExecute' };
 const LEASE_NAMESPACE = 'kube-node-lease';
 
-interface Taint {
-  key: string;
-  effect: string;
-  value?: string;
-  timeAdded?: string;
-}
-
-interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
-
-/** Whether a toleration covers the NoExecute `node.kubernetes.io/unreachable` taint. */
-function toleratesUnreachable(toleration: Toleration): boolean {
-  if (toleration.effect && toleration.effect !== 'NoExecute') return false;
-  if (toleration.operator === 'Exists') return !toleration.key || toleration.key === UNREACHABLE;
-  return toleration.key === UNREACHABLE && (toleration.value ?? '') === '';
-}
+/** A node's taint as the node lifecycle controller writes it: with the time it was added. */
+type NodeTaint = Taint & { timeAdded?: string };
 
 const rfc3339 = (ms: number) => metaTime(new Date(ms));
 
@@ -93,7 +76,7 @@ export class NodeLifecycleController {
     const name = node.metadata.name!;
     const grace = (this.config.gracePeriodSeconds ?? 40) * 1000;
     const stale = now - this.lastHeartbeat(node) > grace;
-    const taints = ((node['spec'] as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+    const taints = ((node['spec'] as { taints?: NodeTaint[] } | undefined)?.taints ?? []) as NodeTaint[];
     const tainted = taints.some((t) => t.key === UNREACHABLE);
     if (!stale) {
       this.unreachableSince.delete(name);
@@ -115,13 +98,13 @@ export class NodeLifecycleController {
    */
   private evictionDelayMs(pod: KubeObject): number {
     const tolerations = ((pod['spec'] as { tolerations?: Toleration[] } | undefined)?.tolerations ?? []);
-    const toleration = tolerations.find(toleratesUnreachable);
+    const toleration = tolerations.find((t) => tolerates(t, UNREACHABLE_NO_EXECUTE));
     const timeout = (this.config.podEvictionTimeoutSeconds ?? 60) * 1000;
     if (toleration && toleration.tolerationSeconds === undefined) return Infinity;
     return Math.min(timeout, Math.max(0, toleration?.tolerationSeconds ?? Infinity) * 1000);
   }
 
-  private async setTaints(node: KubeObject, taints: Taint[]): Promise<void> {
+  private async setTaints(node: KubeObject, taints: NodeTaint[]): Promise<void> {
     await this.config.api.resource(resources.nodes).patch(node.metadata.name!, 'merge', { spec: { taints: taints.length ? taints : null } });
   }
 

@@ -2,6 +2,7 @@
 // node selector and required node affinity must match the node, and every NoSchedule/NoExecute
 // taint must be tolerated — by the template's tolerations plus those Kubernetes gives every
 // daemon pod. A pod already on a node may stay while only NoSchedule taints stand in the way.
+import { tolerates } from '../tolerations.js';
 import { compileRequirement, newRequirement, type LabelOperator } from '../../api/selectors/label-requirement.js';
 import type { Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from './types.js';
 
@@ -27,14 +28,6 @@ export function daemonTolerations(spec: Readonly<PodSpec>): Toleration[] {
     if (!present) out.push(toleration);
   }
   return out;
-}
-
-export function tolerates(toleration: Readonly<Toleration>, taint: Readonly<Taint>): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  const operator = toleration.operator ?? 'Equal';
-  if (operator === 'Exists') return true;
-  return operator === 'Equal' && (toleration.value ?? '') === (taint.value ?? '');
 }
 
 /**

@@ -4,19 +4,9 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
+import type { Taint, Toleration } from '../tolerations.js';
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
+export type { Taint, Toleration };
 
 export interface NodeSelectorRequirement {
   key: string;
