@@ -33,11 +33,17 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
+/** A logger per component: the one given, or a console logger named after the component. */
+function loggerFor(options: { logger?: Logger }): (component: string) => Logger {
+  const { logger } = options;
+  return logger ? () => logger : consoleLogger;
+}
+
 export type ContextOptions = Pick<ControllerManagerOptions, 'shards' | 'resyncPeriodMs' | 'logger'>;
 
 /** A context for controllers that share one API client and one informer factory. */
 export function createControllerContext(api: ApiClient, options: ContextOptions = {}): ControllerContext {
-  const logger = options.logger ? () => options.logger! : consoleLogger;
+  const logger = loggerFor(options);
   const factory = new SharedInformerFactory(api, { resyncPeriodMs: options.resyncPeriodMs ?? 5 * 60_000, logger: logger('informers') });
   const txInformer = factory.informerFor<Transaction>(resources.transactions) as Informer<Transaction>;
   const recorders = new Map<string, EventRecorder>();
@@ -59,7 +65,7 @@ export async function startControllerManager(options: ControllerManagerOptions):
   let coordinator: ShardCoordinator | undefined;
   if (options.farm) {
     const farmOptions: ConstructorParameters<typeof ShardCoordinator>[0] = {
-      api: options.api, identity: options.farm.identity, logger: (options.logger ? () => options.logger! : consoleLogger)('farm'),
+      api: options.api, identity: options.farm.identity, logger: loggerFor(options)('farm'),
     };
     if (options.farm.shards !== undefined) farmOptions.shards = options.farm.shards;
     if (options.farm.retryPeriodMs !== undefined) farmOptions.retryPeriodMs = options.farm.retryPeriodMs;

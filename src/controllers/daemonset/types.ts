@@ -3,7 +3,6 @@
 // it did not write.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-
 import type { Taint, Toleration } from '../tolerations.js';
 
 export type { Taint, Toleration };
