@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
 import { parseImageRef } from './images.js';
 import { ImageNotFoundError, ImagePullError } from '../errors.js';
@@ -19,6 +21,19 @@ describe('parseImageRef', () => {
     assert.equal(ref.tag, 'sha256:abc');
   });
 });
+
+const SIGTERM_BIT = 1n << 14n; // signal 15, bit 15 - 1 of /proc/PID/status SigCgt
+
+async function untilCatchesSigterm(docker: Docker, id: string): Promise<void> {
+  const pid = (await docker.getContainer(id).inspect()).State.Pid;
+  for (let tries = 0; tries < 100; tries++) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+    if (caught && (BigInt(`0x${caught}`) & SIGTERM_BIT) !== 0n) return;
+    await sleep(20);
+  }
+  assert.fail(`PID ${pid} of ${id} never installed its SIGTERM handler`);
+}
 
 // No registry is reachable here, and test traffic stays on loopback: "missing" images
 // name a registry on 127.0.0.1:1, where nothing listens, so a pull fails at once.
@@ -86,6 +101,10 @@ describe('docker images and pull policies', { timeout: 120_000 }, () => {
       assert.equal(sandbox.state, 'running');
       const image = await docker.getImage(tag).inspect();
       assert.equal(image.Config.Labels?.['drover.dev/built-by'], 'drover-runtime');
+      // The kernel drops a signal to a namespace's PID 1 that has no handler yet, so
+      // the stop may only come once the shell has run its `trap` (a freshly started
+      // container can still be parsing its script).
+      await untilCatchesSigterm(docker, sandbox.id);
       const started = Date.now();
       await own.stopContainer(sandbox.id, 10);
       assert.ok(Date.now() - started < 3000, 'pause must exit on SIGTERM, not wait for SIGKILL');
