@@ -34,7 +34,10 @@ export interface WriteResult {
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-const MAX_PATCH_RETRIES = 8;
+// Writes sent together share one group commit, where each write after the first to the same
+// object conflicts; every round lets one writer through, so N racing patches need N rounds.
+// Kubernetes retries such races without a limit; the cap only stops a pathological loop.
+const MAX_PATCH_RETRIES = 100;
 
 export class ObjectRegistry {
   private readonly deletion: DeletionHandler;
@@ -114,9 +117,9 @@ export class ObjectRegistry {
       }
       const patched = this.patchedObject(def, old, type, patchBody, options);
       // A resourceVersion in the patch is a precondition; without one, a race is retried.
-      const requested = patched.metadata.resourceVersion;
-      const explicit = requested !== undefined && requested !== '';
-      if (explicit && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
+      // The merged object always carries the stored version, so ask the patch itself.
+      const explicit = patchSetsResourceVersion(type, patchBody);
+      if (explicit && patched.metadata.resourceVersion !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
       patched.metadata.resourceVersion = old.metadata.resourceVersion;
       // Server-side apply recorded field ownership while merging.
       const replaceOptions = type === 'apply' ? { ...options, fieldManager: '' } : options;
@@ -231,6 +234,16 @@ export class ObjectRegistry {
   close(): void {
     this.namespaces.stop();
   }
+}
+
+/** Whether the client's patch names a resourceVersion (JSON patch: an op on its path). */
+function patchSetsResourceVersion(type: PatchType, patchBody: unknown): boolean {
+  if (type === 'json') {
+    return Array.isArray(patchBody) && patchBody.some((op: { op?: unknown; path?: unknown }) => op?.path === '/metadata/resourceVersion' && op.op !== 'remove');
+  }
+  const metadata = (patchBody as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
+  const version = metadata?.resourceVersion;
+  return typeof version === 'string' && version !== '';
 }
 
 /** Internal signal: the object changed between our read and write; the caller re-reads. */
