@@ -1,7 +1,7 @@
 // What the runtime holds for one pod, read back from labels alone: its sandboxes and, per
 // container name, its instances newest attempt first. The newest two are inspected (the
-// current state and the last termination); exited containers never change, so their
-// inspections are cached.
+// current state and the last termination); exited containers do not change, so their
+// inspections are cached (a late OOM event is the exception: the pod manager forgets then).
 import { nodeFilter, podFilter } from '../agent-labels.js';
 import { ContainerNotFoundError } from '../runtime/errors.js';
 import { CONTAINER_NAME, POD_UID, attemptFromLabels } from '../runtime/labels.js';

@@ -74,7 +74,12 @@ export class PodManager {
       reconcile: (uid) => this.reconcile(uid),
     });
     for (const runtime of deps.runtimes.all()) {
-      this.eventLoops.push(followRuntimeEvents(runtime, deps.nodeName, (uid) => this.queue.add(uid), this.abort.signal, logger));
+      this.eventLoops.push(followRuntimeEvents(runtime, deps.nodeName, (uid, event) => {
+        // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
+        // can be after the exit was seen and its inspection cached: read it again.
+        if (event.type === 'oom') deps.cache.forget(event.id);
+        this.queue.add(uid);
+      }, this.abort.signal, logger));
     }
     this.housekeeping = startLoop('orphan clean-up', this.opts.housekeepingMs ?? 30_000, () => this.findOrphans(), logger);
   }

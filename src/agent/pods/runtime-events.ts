@@ -4,14 +4,14 @@
 import type { Logger } from '../../client/index.js';
 import { nodeFilter } from '../agent-labels.js';
 import { POD_UID } from '../runtime/labels.js';
-import type { ContainerRuntime } from '../runtime/runtime.js';
+import type { ContainerRuntime, RuntimeEvent } from '../runtime/runtime.js';
 import { sleep } from '../util/time.js';
 
 const REOPEN_MS = 1000;
 const INTERESTING = new Set(['die', 'oom']);
 
 export function followRuntimeEvents(
-  runtime: ContainerRuntime, nodeName: string, onPod: (uid: string) => void, signal: AbortSignal, logger: Logger,
+  runtime: ContainerRuntime, nodeName: string, onPod: (uid: string, event: RuntimeEvent) => void, signal: AbortSignal, logger: Logger,
 ): Promise<void> {
   return (async () => {
     let failures = 0;
@@ -20,7 +20,7 @@ export function followRuntimeEvents(
         for await (const event of runtime.events(nodeFilter(nodeName), signal)) {
           failures = 0;
           const uid = event.labels[POD_UID];
-          if (uid && INTERESTING.has(event.type)) onPod(uid);
+          if (uid && INTERESTING.has(event.type)) onPod(uid, event);
         }
       } catch (error) {
         if (!signal.aborted && failures++ % 30 === 0) logger.debug('runtime event stream failed; reopening', { runtime: runtime.name, error });
