@@ -62,10 +62,11 @@ export function buildProgram(): Command {
     .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
     .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
-    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number }) => {
+    .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
+    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number; eventTtl: number }) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
-        dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane,
+        dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
       });
       console.log(`drover API server listening on ${server.api.url}`);

@@ -16,6 +16,8 @@ export interface ServerOptions {
   watchHistory?: number;
   /** Run the scheduler and controllers in this process (default true). */
   controlPlane?: boolean;
+  /** How long Events are kept (default one hour, as kube-apiserver's --event-ttl). */
+  eventTtlSeconds?: number;
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
 }
 
@@ -35,6 +37,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade };
     if (options.host !== undefined) apiOptions.host = options.host;
+    if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
     api = await startApiServer(apiOptions);
   } catch (error) {
     await store.close();
