@@ -49,6 +49,22 @@ describe('ShardCoordinator (controller farm)', () => {
     await a.stop();
   });
 
+  it('tells its controllers again when it renews shards after their deadline passed (keys were dropped meanwhile)', async () => {
+    // A busy server: rounds come slower than the renew deadline, so the shards lapse between them.
+    const slow = new ShardCoordinator({ api, identity: 'slow', shards: SHARDS, retryPeriodMs: 300, leaseDurationSeconds: 2, renewDeadlineMs: 100, logger: silentLogger });
+    let told = 0;
+    slow.onAcquire(() => told++);
+    await slow.start();
+    try {
+      assert.equal(told, 1, 'told once for the first acquisition');
+      await eventually(() => !keys.some((key) => slow.owns(key)), 2000, 'the deadline passes');
+      await eventually(() => told >= 2 && keys.every((key) => slow.owns(key)), 2000, 'renewed, and told again');
+      assert.equal(slow.heldShards().length, SHARDS, 'the shards stayed with it');
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('takes over the shards of a member that died once their leases expire', async () => {
     const survivor = member('survivor', 1);
     const doomed = member('doomed', 1);

@@ -57,7 +57,11 @@ export class ShardCoordinator implements ShardOwnership {
   }
 
   owns(key: string): boolean {
-    const renewed = this.held.get(shardOf(key, this.shardCount));
+    return this.ownsShard(shardOf(key, this.shardCount));
+  }
+
+  private ownsShard(shard: number): boolean {
+    const renewed = this.held.get(shard);
     return renewed !== undefined && performance.now() - renewed < this.renewDeadlineMs;
   }
 
@@ -102,31 +106,52 @@ export class ShardCoordinator implements ShardOwnership {
     }
   }
 
-  /** One round: heartbeat, count members, renew, give back the surplus, take free shards. */
+  /** One round: heartbeat, count members, give back the surplus, renew, take free shards. */
   async round(): Promise<void> {
     const { identity } = this.options;
     await this.lock.tryAcquireOrRenew(this.memberLease, this.namespace, identity, this.leaseSeconds);
     const fairShare = Math.ceil(this.shardCount / (await this.liveMembers()));
-    const acquired: number[] = [];
-    for (let shard = 0; shard < this.shardCount; shard++) {
-      const mine = this.held.has(shard);
-      if (!mine && this.held.size >= fairShare) continue;
-      if (mine && this.held.size > fairShare) {
-        this.held.delete(shard);
-        await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
-        continue;
-      }
-      const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, identity, this.leaseSeconds);
-      if (attempt.held) {
-        if (!mine) acquired.push(shard);
-        this.held.set(shard, performance.now());
-      } else {
-        this.held.delete(shard);
-      }
+    for (const shard of this.heldShards()) {
+      if (this.held.size <= fairShare) break;
+      this.held.delete(shard);
+      await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
     }
-    if (acquired.length > 0) {
-      this.options.logger.info('acquired shards', { shards: acquired.join(','), held: this.held.size, of: this.shardCount });
-      for (const listener of this.listeners) listener();
+    // Renewed together: one slow round trip each would let the first shards lapse on a busy server.
+    const regained = (await Promise.all(this.heldShards().map((shard) => this.renew(shard)))).filter((shard) => shard !== undefined);
+    const acquired: number[] = [];
+    for (let shard = 0; shard < this.shardCount && this.held.size < fairShare; shard++) {
+      if (this.held.has(shard)) continue;
+      const sentAt = performance.now();
+      const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, identity, this.leaseSeconds);
+      if (!attempt.held) continue;
+      this.held.set(shard, sentAt);
+      acquired.push(shard);
+    }
+    if (acquired.length > 0) this.options.logger.info('acquired shards', { shards: acquired.join(','), held: this.held.size, of: this.shardCount });
+    if (regained.length > 0) this.options.logger.warn('renewed shards after their deadline had passed', { shards: regained.join(',') });
+    // Keys that arrived while a shard was not ours were dropped: its owner must look at them all.
+    if (acquired.length > 0 || regained.length > 0) for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Renews one held shard; answers the shard when it had lapsed (not ours for a while) and is
+   * ours again. The deadline counts from before the request, never from the answer.
+   */
+  private async renew(shard: number): Promise<number | undefined> {
+    const sentAt = performance.now();
+    const lapsed = !this.ownsShard(shard);
+    try {
+      const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, this.options.identity, this.leaseSeconds);
+      if (!attempt.held) {
+        this.held.delete(shard);
+        return undefined;
+      }
+      this.held.set(shard, sentAt);
+      return lapsed ? shard : undefined;
+    } catch (error) {
+      // Left as it was: the deadline stops this member from acting on it if renewals keep failing.
+      this.options.logger.warn('could not renew a shard', { shard, error });
+      return undefined;
     }
   }
 
