@@ -117,6 +117,15 @@ export function writeJson(res: ServerResponse, code: number, value: unknown, for
   res.end(body);
 }
 
+/** Writes a body that is already JSON: a stored object's own text, never serialized again. */
+export function writeJsonText(res: ServerResponse, code: number, json: string | Uint8Array): void {
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': typeof json === 'string' ? Buffer.byteLength(json) : json.byteLength,
+  });
+  res.end(json);
+}
+
 export function writeError(res: ServerResponse, error: ApiError): void {
   if (res.headersSent) {
     res.destroy();

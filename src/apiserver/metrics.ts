@@ -65,6 +65,8 @@ export function instrumentStore(store: Store, metrics: ApiMetrics): Store {
     oldestRevision: store.oldestRevision.bind(store),
     close: store.close.bind(store),
   };
+  if (store.getRaw) instrumented.getRaw = timed('get', store.getRaw.bind(store));
+  if (store.listStream) instrumented.listStream = store.listStream.bind(store);
   if (store.listRaw) instrumented.listRaw = timed('list', store.listRaw.bind(store));
   return instrumented;
 }

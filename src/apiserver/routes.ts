@@ -20,7 +20,8 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /** Parses /api/... and /apis/... resource paths; undefined when the path is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
-  const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = path.split('/').filter((p) => p !== '');
+  if (path.includes('%')) parts.forEach((part, i) => (parts[i] = decodeURIComponent(part)));
   let group: string;
   let version: string;
   let rest: string[];

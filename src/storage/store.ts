@@ -39,9 +39,19 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
-/** A ListResult whose items are still the stored JSON texts (resourceVersion included). */
+/** A ListResult whose items are still the stored JSON, as UTF-8 bytes (resourceVersion included). */
 export interface RawListResult extends Omit<ListResult, 'items'> {
-  items: string[];
+  items: Uint8Array[];
+}
+
+/** A whole collection read page by page (see Store.listStream). */
+export interface ListStream {
+  /** The revision every page is consistent with, however long the reading takes. */
+  readonly revision: number;
+  /** The next page's items as UTF-8 JSON joined by commas; undefined when the list is done. */
+  next(): Uint8Array | undefined;
+  /** Ends the stream early; idempotent, and implied by the last next(). */
+  close(): void;
 }
 
 export interface WatchOptions {
@@ -63,13 +73,23 @@ export interface Preconditions {
 export interface Store {
   /** The current object, or undefined. Its metadata.resourceVersion is its revision. */
   get(key: string): Promise<KubeObject | undefined>;
+  /** Optional fast path: get() as the stored JSON's UTF-8 bytes, for a response to send as is. */
+  getRaw?(key: string): Promise<Uint8Array | undefined>;
   list(options: ListOptions): Promise<ListResult>;
   /**
    * Optional fast path: list() without parsing the items. Parsing and re-serializing dominate a
-   * large list, so a JSON response can splice these texts instead.
+   * large list, so a JSON response can splice these bytes instead.
    */
   listRaw?(options: ListOptions): Promise<RawListResult>;
-  /** Throws KeyExistsError. Returns the object with resourceVersion set. */
+  /**
+   * Optional fast path for a whole unfiltered collection: the items under `prefix` in key order,
+   * read a page at a time as the caller asks, so a large list is never held in memory at once.
+   */
+  listStream?(prefix: string): ListStream;
+  /**
+   * Throws KeyExistsError. Returns the object with resourceVersion set. create and update may
+   * record the JSON they wrote for the returned object (see stored-json.ts).
+   */
   create(key: string, object: KubeObject): Promise<KubeObject>;
   /** Throws KeyNotFoundError, RevisionConflictError. */
   update(key: string, object: KubeObject, preconditions?: Preconditions): Promise<KubeObject>;

@@ -4,6 +4,7 @@
 // revision order and never re-entrantly inside the writer's call.
 import type { KubeObject } from '../api/meta.js';
 import type { ObjectFilter, StoreEvent, Watch, WatchEventType } from './store.js';
+import { rememberStoredJson } from './stored-json.js';
 
 /** An event as a store has it: JSON text, parsed only when some watcher wants it. */
 export interface RawStoreEvent {
@@ -44,7 +45,11 @@ function materialize(raw: RawStoreEvent): StoreEvent {
   const { type, key, revision } = raw;
   const prevObject = raw.prevValue === undefined ? undefined : (JSON.parse(raw.prevValue) as KubeObject);
   let object: KubeObject;
-  if (raw.value !== undefined) object = JSON.parse(raw.value) as KubeObject;
+  if (raw.value !== undefined) {
+    object = JSON.parse(raw.value) as KubeObject;
+    // Watchers share this object; one that sends it on as JSON can send the stored text.
+    rememberStoredJson(object, raw.value);
+  }
   else if (prevObject !== undefined) object = withResourceVersion(prevObject, revision);
   else throw new Error(`event at revision ${revision} for ${key} carries no object`);
   return prevObject === undefined ? { type, key, revision, object } : { type, key, revision, object, prevObject };

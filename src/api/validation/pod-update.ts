@@ -1,8 +1,8 @@
 // Pods are mostly immutable once created (core/v1 ValidatePodUpdate). Only container images,
 // a shorter activeDeadlineSeconds, added tolerations and removed scheduling gates may change.
-import type { FieldError, KubeObject } from '../meta.js';
+import { isObject, type FieldError, type KubeObject } from '../meta.js';
 import { forbidden, invalid } from './field-errors.js';
-import { clone, obj, objects, semanticEqual, text, type Obj } from './util.js';
+import { obj, objects, semanticEqual, text, type Obj } from './util.js';
 
 const MUTABLE_FIELDS_MESSAGE =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,' +
@@ -16,8 +16,13 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   errors.push(...checkDeadline(spec['activeDeadlineSeconds'], oldSpec['activeDeadlineSeconds']));
   errors.push(...checkTolerations(spec['tolerations'], oldSpec['tolerations']));
   errors.push(...checkGates(spec['schedulingGates'], oldSpec['schedulingGates']));
-  // Compare a copy of the new spec in which every allowed change has been undone.
-  const masked = clone(spec);
+  // Compare a copy of the new spec in which every allowed change has been undone. Only top-level
+  // fields and container images change, so copying those levels suffices (no deep clone).
+  const masked: Obj = { ...spec };
+  for (const key of ['containers', 'initContainers']) {
+    const list = spec[key];
+    if (Array.isArray(list)) masked[key] = list.map((item: unknown) => (isObject(item) ? { ...item } : item));
+  }
   copyImages(masked, oldSpec, 'containers');
   copyImages(masked, oldSpec, 'initContainers');
   for (const key of ['activeDeadlineSeconds', 'tolerations', 'schedulingGates', 'ephemeralContainers']) {

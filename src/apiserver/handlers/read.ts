@@ -1,9 +1,10 @@
 // GET of one object and of collections (list), as JSON, YAML or Table.
 import { apiVersionOf } from '../../api/resource.js';
 import type { ServerResponse } from 'node:http';
+import type { ListStream } from '../../storage/store.js';
 import { InvalidContinueTokenError, RevisionExpiredError } from '../../storage/errors.js';
 import { badRequest, expired } from '../errors.js';
-import { negotiate, writeJson } from '../http-io.js';
+import { negotiate, writeJson, writeJsonText } from '../http-io.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
 import { parseIncludeObject, toTable } from '../table.js';
@@ -11,6 +12,11 @@ import { parseNonNegativeInt, type ResourceRequest } from './context.js';
 
 export async function getObject(ctx: ResourceRequest): Promise<void> {
   const format = negotiate(ctx.req.headers.accept, true);
+  if (format.type === 'json' && !format.table) {
+    // The stored bytes as they are: no parse and re-serialization of an object nobody inspects.
+    const bytes = await ctx.registry.getRaw(ctx.def, ctx.path.namespace, ctx.path.name!);
+    if (bytes) return writeJsonText(ctx.res, 200, bytes);
+  }
   const object = await ctx.registry.get(ctx.def, ctx.path.namespace, ctx.path.name!);
   if (format.table) {
     const include = parseIncludeObject(ctx.query.get('includeObject'));
@@ -38,7 +44,15 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
     return listMeta;
   };
   const store = ctx.registry.store;
-  if (format.type === 'json' && !format.table && store.listRaw) {
+  const asStored = format.type === 'json' && !format.table;
+  if (asStored && store.listStream && !filter && !limit && !token) {
+    // A whole collection goes out a page at a time as the client reads it.
+    const stream = store.listStream(options.prefix);
+    const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(stream) });
+    await writeListStream(ctx.res, head, stream);
+    return;
+  }
+  if (asStored && store.listRaw) {
     // Stored JSON joined as is: parsing and re-serialising 10,000 pods would dominate the list.
     const raw = await listOrExplain(() => store.listRaw!(options));
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(raw) });
@@ -66,14 +80,76 @@ async function listOrExplain<T>(list: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Items written in slices: a 10,000-pod list never becomes one giant string in memory. */
-const ITEMS_PER_WRITE = 256;
-
-function writeRawList(res: ServerResponse, head: string, items: string[]): void {
-  res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.write(`${head.slice(0, -1)},"items":[`);
-  for (let i = 0; i < items.length; i += ITEMS_PER_WRITE) {
-    res.write((i === 0 ? '' : ',') + items.slice(i, i + ITEMS_PER_WRITE).join(','));
+async function writeListStream(res: ServerResponse, head: string, stream: ListStream): Promise<void> {
+  try {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write(`${head.slice(0, -1)},"items":[`);
+    let separator = '';
+    for (let page = stream.next(); page !== undefined; page = stream.next()) {
+      res.write(separator);
+      separator = ',';
+      if (!res.write(page) && !(await drained(res, LIST_STALL_MS))) res.destroy();
+      if (res.destroyed) return;
+    }
+    res.end(']}');
+  } finally {
+    stream.close();
   }
-  res.end(']}');
+}
+
+/**
+ * A list stream holds back history compaction while it is open, so a client that stops reading
+ * is cut off after this long rather than let history grow without bound.
+ */
+const LIST_STALL_MS = 60_000;
+
+/** Resolves true when the response can take more; false when it is gone or stalled. */
+function drained(res: ServerResponse, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => () => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    const timer = setTimeout(onClose, timeoutMs);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
+
+/** Bytes per socket write: big enough for few writes, small enough to be freed as they drain. */
+const WRITE_CHUNK_BYTES = 512 * 1024;
+const COMMA = 0x2c;
+
+/**
+ * The stored items copied into a few large buffers (their exact length is known, so no chunked
+ * framing) and written as they fill: a 10,000-pod list never becomes strings on the JS heap.
+ */
+function writeRawList(res: ServerResponse, head: string, items: Uint8Array[]): void {
+  const open = Buffer.from(`${head.slice(0, -1)},"items":[`);
+  const close = Buffer.from(']}');
+  let itemBytes = Math.max(0, items.length - 1);
+  for (const item of items) itemBytes += item.byteLength;
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': open.length + itemBytes + close.length });
+  res.write(open);
+  let chunk = Buffer.alloc(0);
+  let used = 0;
+  items.forEach((item, i) => {
+    const needed = item.byteLength + (i > 0 ? 1 : 0);
+    if (used + needed > chunk.length) {
+      if (used > 0) res.write(chunk.subarray(0, used));
+      itemBytes -= used;
+      used = 0;
+      // Never more than what is left to write; an item larger than a chunk gets its own.
+      chunk = Buffer.allocUnsafeSlow(Math.min(itemBytes, Math.max(WRITE_CHUNK_BYTES, needed)));
+    }
+    if (i > 0) chunk[used++] = COMMA;
+    chunk.set(item, used);
+    used += item.byteLength;
+  });
+  if (used > 0) res.write(chunk.subarray(0, used));
+  res.end(close);
 }

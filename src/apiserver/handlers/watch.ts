@@ -4,6 +4,7 @@
 // history window gets an ERROR event carrying 410 Expired.
 import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError } from '../../storage/errors.js';
+import { storedJson } from '../../storage/stored-json.js';
 import type { StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
 import { badRequest, expired } from '../errors.js';
 import { negotiate } from '../http-io.js';
@@ -70,7 +71,7 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
   const store = registry.store;
   const prefix = prefixFor(def, ctx.path.namespace);
   let columnsSent = false;
-  const encode = (type: EventType, object: unknown): string => {
+  const encode = (type: EventType, object: unknown): string | Buffer => {
     if (asTable && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')) {
       object = toTable(def, [object as KubeObject], {}, include, !columnsSent);
       columnsSent = true;
@@ -152,15 +153,17 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
 
 /**
  * The store hands every watcher of an event the same object, so its JSON line is encoded once
- * and shared: with 100 watchers that is 1 stringify per event instead of 100.
+ * and shared: with 100 watchers that is 1 encoding per event instead of 100. The object's own
+ * text comes from the store when it kept it, and the line is kept as bytes, ready for sockets.
  */
-const sharedLines = new WeakMap<object, { type: EventType; line: string }>();
+const sharedLines = new WeakMap<object, { type: EventType; line: Buffer }>();
 
-function encodeShared(type: EventType, object: unknown): string {
+function encodeShared(type: EventType, object: unknown): string | Buffer {
   if (typeof object !== 'object' || object === null) return JSON.stringify({ type, object }) + '\n';
   const cached = sharedLines.get(object);
   if (cached?.type === type) return cached.line;
-  const line = JSON.stringify({ type, object }) + '\n';
+  const json = storedJson(object);
+  const line = Buffer.from(json === undefined ? JSON.stringify({ type, object }) + '\n' : `{"type":"${type}","object":${json}}\n`);
   sharedLines.set(object, { type, line });
   return line;
 }

@@ -4,7 +4,8 @@ import type { ServerResponse } from 'node:http';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf } from '../../api/resource.js';
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../errors.js';
-import { decodeBody, mediaType, negotiate, readBody, writeJson } from '../http-io.js';
+import { storedJson } from '../../storage/stored-json.js';
+import { decodeBody, mediaType, negotiate, readBody, writeJson, writeJsonText } from '../http-io.js';
 import { parseFieldValidation } from '../registry/admission.js';
 import type { DeleteOptions } from '../registry/deletion.js';
 import { buildFilter } from '../registry/filters.js';
@@ -35,7 +36,12 @@ export function respond(res: ServerResponse, ctx: ResourceRequest, result: Write
   if (result.warnings.length > 0) {
     res.setHeader('Warning', result.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   }
-  writeJson(res, result.created ? 201 : okCode, result.object, negotiate(ctx.req.headers.accept, false));
+  const format = negotiate(ctx.req.headers.accept, false);
+  const code = result.created ? 201 : okCode;
+  // The registry hands back the store's own result untouched, so the text the store wrote is it.
+  const json = format.type === 'json' ? storedJson(result.object) : undefined;
+  if (json !== undefined) writeJsonText(res, code, json);
+  else writeJson(res, code, result.object, format);
 }
 
 export async function createObject(ctx: ResourceRequest): Promise<void> {

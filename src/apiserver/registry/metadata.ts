@@ -2,6 +2,7 @@
 // client may not change on update.
 import { randomUUID } from 'node:crypto';
 import { metaTime, type KubeObject } from '../../api/meta.js';
+import { jsonEqual } from '../patch/apply/values.js';
 
 const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -37,10 +38,21 @@ export function initialiseMetadata(object: KubeObject, now: string): void {
   delete meta.resourceVersion;
 }
 
-/** The parts of an object that are not metadata or status: what `generation` counts changes of. */
-function specPart(object: KubeObject): string {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = object;
-  return JSON.stringify(rest);
+// What `generation` counts changes of: everything but these. Compared as values, in place: key
+// order is no change (as Kubernetes' semantic equality), and no serialization is needed.
+const NOT_SPEC = new Set(['metadata', 'status', 'apiVersion', 'kind']);
+
+function sameSpec(a: KubeObject, b: KubeObject): boolean {
+  return sameFieldsExcept(a, b, NOT_SPEC);
+}
+
+/** Whether two objects hold equal values under every key but `skip`'s. */
+function sameFieldsExcept(first: object, second: object, skip: ReadonlySet<string>): boolean {
+  const a = first as Record<string, unknown>;
+  const b = second as Record<string, unknown>;
+  for (const key in a) if (!skip.has(key) && !jsonEqual(a[key], b[key])) return false;
+  for (const key in b) if (!skip.has(key) && b[key] !== undefined && !(key in a)) return false;
+  return true;
 }
 
 /** Carries the system fields over from the stored object and bumps generation on spec changes. */
@@ -51,7 +63,7 @@ export function carryOverMetadata(updated: KubeObject, old: KubeObject): void {
   meta.creationTimestamp = previous.creationTimestamp;
   meta.generateName = previous.generateName;
   if (meta.generateName === undefined) delete meta.generateName;
-  meta.generation = (previous.generation ?? 1) + (specPart(updated) !== specPart(old) ? 1 : 0);
+  meta.generation = (previous.generation ?? 1) + (sameSpec(updated, old) ? 0 : 1);
   if (previous.deletionTimestamp) {
     meta.deletionTimestamp = previous.deletionTimestamp;
     if (previous.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = previous.deletionGracePeriodSeconds;
@@ -61,13 +73,16 @@ export function carryOverMetadata(updated: KubeObject, old: KubeObject): void {
   }
 }
 
-/** True when two versions differ in anything but resourceVersion and managedFields timestamps. */
+const METADATA = new Set(['metadata']);
+const UNCOMPARED_METADATA = new Set(['resourceVersion', 'managedFields']);
+
+/** True when two versions differ in nothing but resourceVersion and managedFields timestamps. */
 export function sameContent(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
+  if (!sameFieldsExcept(a, b, METADATA) || !sameFieldsExcept(a.metadata, b.metadata, UNCOMPARED_METADATA)) return false;
+  const fieldsA = a.metadata.managedFields ?? [];
+  const fieldsB = b.metadata.managedFields ?? [];
+  if (fieldsA.length !== fieldsB.length) return false;
+  return fieldsA.every((entry, i) => sameFieldsExcept(entry, fieldsB[i] ?? {}, TIME));
 }
 
-function comparable(object: KubeObject): KubeObject {
-  const { resourceVersion: _rv, managedFields, ...meta } = object.metadata;
-  const fields = managedFields?.map(({ time: _t, ...entry }) => entry);
-  return { ...object, metadata: { ...meta, managedFields: fields } };
-}
+const TIME = new Set(['time']);

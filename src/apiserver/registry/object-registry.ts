@@ -55,6 +55,14 @@ export class ObjectRegistry {
     return object;
   }
 
+  /** get() as the stored JSON's UTF-8 bytes, when the store can read them without parsing. */
+  async getRaw(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<Uint8Array | undefined> {
+    if (!this.store.getRaw) return undefined;
+    const bytes = await this.store.getRaw(keyFor(def, namespace, name));
+    if (!bytes) throw notFound(ref(def, name));
+    return bytes;
+  }
+
   async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions): Promise<WriteResult> {
     const object = asObjectOfKind(body, def);
     reconcileNamespace(object, def, namespace);

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../errors.js';
+import { storedJson } from '../stored-json.js';
 import { type OpenHarness, pod, podKey, revisionOf, withHarness } from './helpers.js';
 
 export function crudCases(open: OpenHarness): void {
@@ -22,6 +23,27 @@ export function crudCases(open: OpenHarness): void {
   it('get of a missing key returns undefined', () =>
     withHarness(open, async ({ store }) => {
       assert.equal(await store.get(podKey('nope')), undefined);
+    }));
+
+  it('getRaw, where offered, returns the stored object as UTF-8 JSON, or undefined', async (t) => {
+    await withHarness(open, async ({ store }) => {
+      if (store.getRaw === undefined) return t.skip('the store has no getRaw');
+      const created = await store.create(podKey('a'), pod('a', { app: 'wéb' }));
+      const bytes = await store.getRaw(podKey('a'));
+      assert.ok(bytes !== undefined);
+      assert.deepEqual(JSON.parse(Buffer.from(bytes).toString('utf8')), created);
+      assert.equal(await store.getRaw(podKey('nope')), undefined);
+    });
+  });
+
+  it('the JSON a write records for its result is that result, where recorded', () =>
+    withHarness(open, async ({ store }) => {
+      const created = await store.create(podKey('a'), pod('a'));
+      const updated = await store.update(podKey('a'), pod('a', { v: '2' }));
+      for (const object of [created, updated]) {
+        const json = storedJson(object);
+        if (json !== undefined) assert.deepEqual(JSON.parse(json), object);
+      }
     }));
 
   it('get returns a fresh copy each time, independent of the caller objects', () =>

@@ -129,7 +129,7 @@ export function listCases(open: OpenHarness): void {
       }
     }));
 
-  it('listRaw, where offered, returns the same page as list, as JSON texts', async (t) => {
+  it('listRaw, where offered, returns the same page as list, as UTF-8 JSON', async (t) => {
     await withHarness(open, async ({ store }) => {
       if (store.listRaw === undefined) return t.skip('the store has no listRaw');
       await createPods(store, 12, (i) => ({ app: i % 2 === 0 ? 'web' : 'db' }));
@@ -137,9 +137,35 @@ export function listCases(open: OpenHarness): void {
       for (const options of [{ prefix: PODS }, { prefix: PODS, limit: 4 }, { prefix: PODS, limit: 2, filter }]) {
         const { items: objects, ...parsedPage } = await store.list(options);
         const { items: texts, ...rawPage } = await store.listRaw(options);
-        assert.deepEqual(texts.map((text) => JSON.parse(text) as unknown), objects);
+        assert.deepEqual(texts.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown), objects);
         assert.deepEqual(rawPage, parsedPage);
       }
+    });
+  });
+
+  it('listStream, where offered, reads the collection as of its revision while writes go on', async (t) => {
+    await withHarness(open, async ({ store, compact }) => {
+      if (store.listStream === undefined) return t.skip('the store has no listStream');
+      const prefix = `${PODS}default/`;
+      const readAll = (stream: ReturnType<NonNullable<Store['listStream']>>, pages: Uint8Array[] = []) => {
+        for (let page = stream.next(); page !== undefined; page = stream.next()) pages.push(page);
+        return JSON.parse(`[${pages.map((page) => Buffer.from(page).toString('utf8')).join(',')}]`) as unknown;
+      };
+      assert.deepEqual(readAll(store.listStream(prefix)), []);
+      // Several pages' worth, so that writes land in pages read before and after them.
+      await Promise.all(Array.from({ length: 700 }, (_, i) => store.create(podKey(padded(i)), pod(padded(i)))));
+      await store.create(podKey('a', 'other'), pod('a'));
+      const before = await store.list({ prefix });
+      const stream = store.listStream(prefix);
+      assert.equal(stream.revision, before.revision);
+      const first = stream.next();
+      assert.ok(first !== undefined);
+      for (const i of [1, 300, 600]) await store.update(podKey(padded(i)), pod(padded(i), { v: '2' }));
+      for (const i of [2, 400, 650, 699]) await store.delete(podKey(padded(i)));
+      for (const name of ['p-000a', 'p-400a', 'p-650a', 'zz']) await store.create(podKey(name), pod(name));
+      await compact?.();
+      assert.deepEqual(readAll(stream, [first]), before.items);
+      assert.equal(stream.next(), undefined);
     });
   });
 

@@ -9,6 +9,8 @@ const TRIM_CHUNK = 1_000;
 
 export interface CompactorHost {
   currentRevision(): number;
+  /** History after this revision is still being read (a list stream); Infinity when none. */
+  oldestPinned(): number;
   isClosing(): boolean;
 }
 
@@ -59,7 +61,7 @@ export class Compactor {
    * Returns whether rows at or below `toRevision` remain.
    */
   trimStep(toRevision: number, maxRows: number): boolean {
-    const target = Math.min(Math.floor(toRevision), this.host.currentRevision());
+    const target = Math.min(Math.floor(toRevision), this.host.currentRevision(), this.host.oldestPinned());
     if (this.compacted >= target) return false;
     const upTo = Math.min(target, this.compacted + maxRows);
     this.db.transaction(() => {

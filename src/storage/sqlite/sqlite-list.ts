@@ -20,6 +20,8 @@ export function prefixEnd(prefix: string): string {
 
 interface Scan {
   statements: Statements;
+  /** Values as UTF-8 bytes (listRaw) rather than strings. */
+  bytes: boolean;
   start: string;
   /** Whether `start` itself may be returned (first page) or only keys after it (continued). */
   inclusive: boolean;
@@ -33,16 +35,22 @@ export interface ListState {
   compactedRevision: number;
 }
 
-/** A page as stored: each item's JSON text, plus the parsed objects when a filter needed them. */
-export interface RawPage extends Omit<ListResult, 'items'> {
-  values: string[];
+/**
+ * A page as stored: each item's JSON, as text or (`bytes`) UTF-8 bytes, plus the parsed objects
+ * when a filter needed them.
+ */
+export interface RawPage<V extends string | Uint8Array = string> extends Omit<ListResult, 'items'> {
+  values: V[];
   objects?: KubeObject[];
 }
 
-export function listRange(statements: Statements, options: ListOptions, state: ListState): RawPage {
+export function listRange(statements: Statements, options: ListOptions, state: ListState): RawPage<string>;
+export function listRange(statements: Statements, options: ListOptions, state: ListState, bytes: true): RawPage<Uint8Array>;
+export function listRange(statements: Statements, options: ListOptions, state: ListState, bytes = false): RawPage<string | Uint8Array> {
   const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : 0;
   const scan: Scan = {
     statements,
+    bytes,
     start: options.prefix,
     inclusive: true,
     end: prefixEnd(options.prefix),
@@ -59,11 +67,13 @@ export function listRange(statements: Statements, options: ListOptions, state: L
   return options.filter === undefined ? scanAll(scan) : scanFiltered(scan, options.filter);
 }
 
-function scanAll(scan: Scan): RawPage {
-  const { statements, start, end, limit, revision } = scan;
-  const statement = scan.inclusive ? statements.listFrom : statements.listAfter;
+function scanAll(scan: Scan): RawPage<string | Uint8Array> {
+  const { statements, start, end, limit, revision, bytes } = scan;
+  const statement = bytes
+    ? (scan.inclusive ? statements.listBytesFrom : statements.listBytesAfter)
+    : (scan.inclusive ? statements.listFrom : statements.listAfter);
   // One row past the limit tells whether another page exists without a second query.
-  const rows = statement.all(start, end, limit === 0 ? -1 : limit + 1) as Array<[string, string]>;
+  const rows = statement.all(start, end, limit === 0 ? -1 : limit + 1) as Array<[string, string | Uint8Array]>;
   const more = limit !== 0 && rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const values = page.map((row) => row[1]);
@@ -73,10 +83,10 @@ function scanAll(scan: Scan): RawPage {
   return { values, revision, continue: encodeContinueToken({ key: last[0], revision }), remainingItemCount };
 }
 
-function scanFiltered(scan: Scan, filter: ObjectFilter): RawPage {
-  const { statements, start, end, limit, revision } = scan;
+function scanFiltered(scan: Scan, filter: ObjectFilter): RawPage<string | Uint8Array> {
+  const { statements, start, end, limit, revision, bytes } = scan;
   const statement = scan.inclusive ? statements.listFrom : statements.listAfter;
-  const values: string[] = [];
+  const values: Array<string | Uint8Array> = [];
   const objects: KubeObject[] = [];
   let lastKey: string | undefined;
   let more = false;
@@ -89,7 +99,7 @@ function scanFiltered(scan: Scan, filter: ObjectFilter): RawPage {
       }
       const object = JSON.parse(value) as KubeObject;
       if (!filter(object)) continue;
-      values.push(value);
+      values.push(bytes ? Buffer.from(value, 'utf8') : value);
       objects.push(object);
       lastKey = key;
     }

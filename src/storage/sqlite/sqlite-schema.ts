@@ -26,6 +26,8 @@ const TABLES = `
   );
 `;
 
+const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
+
 export type SyncMode = 'normal' | 'full';
 
 export function openDatabase(path: string, sync: SyncMode): Database.Database {
@@ -33,6 +35,11 @@ export function openDatabase(path: string, sync: SyncMode): Database.Database {
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 250');
+    // 16 KiB pages (new files only: a WAL database keeps the size it was created with). A pod is
+    // ~3 KB, so 4 KiB pages held one row each; larger pages pack rows, so a commit writes fewer
+    // WAL frames and bytes (SQLite's CPU per pod create measured about halved) and checkpoints
+    // come about half as often.
+    db.pragma('page_size = 16384');
     // Exclusive locking: one process owns the file (our revision counter lives in memory), and
     // WAL then needs no shared-memory index file.
     db.pragma('locking_mode = EXCLUSIVE');
@@ -40,10 +47,10 @@ export function openDatabase(path: string, sync: SyncMode): Database.Database {
     // WAL + NORMAL: a commit is in the OS once the call returns, so it survives the process being
     // killed; FULL adds an fsync per commit so it also survives power loss.
     db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
-    // SQLite's default: the WAL is copied back into the database every 1000 pages (~4 MB). This
-    // runs inside a commit and is the main source of write-latency outliers (~10 ms on a small VM);
+    // The WAL is copied back into the database every 4 MiB of pages: this runs inside a commit
+    // and is the main source of write-latency outliers, which grow with the amount copied;
     // smaller values trade them for more fsyncs and cost more throughput than they save.
-    db.pragma('wal_autocheckpoint = 1000');
+    db.pragma(`wal_autocheckpoint = ${Math.ceil(WAL_CHECKPOINT_BYTES / (db.pragma('page_size', { simple: true }) as number))}`);
     db.pragma('journal_size_limit = 16777216');
     // 8 MiB of page cache: lists stream through it, and the server's memory budget is small.
     db.pragma('cache_size = -8192');
@@ -71,6 +78,9 @@ export function prepareStatements(db: Database.Database) {
   const statement = (sql: string) => db.prepare(sql);
   return {
     getValue: statement('SELECT value FROM kv WHERE key = ?').pluck(),
+    // Values as their UTF-8 bytes (a TEXT to BLOB cast copies no characters): what a response
+    // writes, without decoding into a JS string and encoding it back.
+    getBytes: statement('SELECT CAST(value AS BLOB) FROM kv WHERE key = ?').pluck(),
     getRow: statement('SELECT revision, value FROM kv WHERE key = ?'),
     insert: statement('INSERT INTO kv (key, revision, value) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING'),
     update: statement('UPDATE kv SET revision = ?, value = ? WHERE key = ?'),
@@ -79,6 +89,8 @@ export function prepareStatements(db: Database.Database) {
     // LIMIT -1 means no limit in SQLite.
     listFrom: statement('SELECT key, value FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?').raw(),
     listAfter: statement('SELECT key, value FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?').raw(),
+    listBytesFrom: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?').raw(),
+    listBytesAfter: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?').raw(),
     countAfter: statement('SELECT count(*) FROM kv WHERE key > ? AND key < ?').pluck(),
     historySince: statement(
       'SELECT revision, type, key, value, prev FROM history WHERE revision > ? AND key >= ? AND key < ? ORDER BY revision',

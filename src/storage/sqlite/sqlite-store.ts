@@ -16,6 +16,7 @@ import {
 import type {
   ListOptions,
   ListResult,
+  ListStream,
   Preconditions,
   RawListResult,
   Store,
@@ -24,9 +25,11 @@ import type {
   WatchEventType,
   WatchOptions,
 } from '../store.js';
+import { rememberStoredJson } from '../stored-json.js';
 import { type RawStoreEvent, WatchHub, withResourceVersion } from '../watch-hub.js';
 import { Compactor } from './sqlite-compactor.js';
-import { listRange, prefixEnd, type RawPage } from './sqlite-list.js';
+import { listRange, prefixEnd, type ListState } from './sqlite-list.js';
+import { openListStream, streamStatements, type StreamStatements } from './sqlite-list-stream.js';
 import { openDatabase, prepareStatements, type Statements, type SyncMode } from './sqlite-schema.js';
 
 export interface SqliteStoreOptions {
@@ -69,6 +72,9 @@ type WriteOutcome = { stored: KubeObject; event: RawStoreEvent } | { error: Stor
 
 export class SqliteStore implements Store {
   private readonly statements: Statements;
+  private readonly streamStatements: StreamStatements;
+  /** Revisions open list streams read at → how many streams (see sqlite-list-stream.ts). */
+  private readonly pins = new Map<number, number>();
   private readonly hub = new WatchHub();
   private readonly historyWindow: number;
   private readonly timer: NodeJS.Timeout;
@@ -86,8 +92,10 @@ export class SqliteStore implements Store {
   ) {
     this.historyWindow = Math.max(1, Math.floor(options.historyWindow ?? 10_000));
     this.statements = prepareStatements(db);
+    this.streamStatements = streamStatements(db);
     this.compactor = new Compactor(db, this.statements, {
       currentRevision: () => this.revision,
+      oldestPinned: () => (this.pins.size === 0 ? Infinity : Math.min(...this.pins.keys())),
       isClosing: () => this.closing !== undefined,
     });
     // History always holds the newest write, unless compaction removed all of it; then the
@@ -104,14 +112,38 @@ export class SqliteStore implements Store {
     return value === undefined ? undefined : (JSON.parse(value) as KubeObject);
   }
 
+  async getRaw(key: string): Promise<Uint8Array | undefined> {
+    this.assertOpen();
+    return this.statements.getBytes.get(key) as Uint8Array | undefined;
+  }
+
   async list(options: ListOptions): Promise<ListResult> {
-    const { values, objects, ...page } = this.listPage(options);
+    this.assertOpen();
+    const { values, objects, ...page } = listRange(this.statements, options, this.listState());
     return { ...page, items: objects ?? values.map((value) => JSON.parse(value) as KubeObject) };
   }
 
   async listRaw(options: ListOptions): Promise<RawListResult> {
-    const { values, objects: _parsedForFilter, ...page } = this.listPage(options);
+    this.assertOpen();
+    const { values, objects: _parsedForFilter, ...page } = listRange(this.statements, options, this.listState(), true);
     return { ...page, items: values };
+  }
+
+  listStream(prefix: string): ListStream {
+    this.assertOpen();
+    const host = {
+      statements: this.streamStatements,
+      assertOpen: () => this.assertOpen(),
+      pin: (revision: number) => {
+        this.pins.set(revision, (this.pins.get(revision) ?? 0) + 1);
+        return () => {
+          const count = (this.pins.get(revision) ?? 1) - 1;
+          if (count > 0) this.pins.set(revision, count);
+          else this.pins.delete(revision);
+        };
+      },
+    };
+    return openListStream(host, prefix, this.revision);
   }
 
   create(key: string, object: KubeObject): Promise<KubeObject> {
@@ -166,10 +198,8 @@ export class SqliteStore implements Store {
     return this.closing;
   }
 
-  private listPage(options: ListOptions): RawPage {
-    this.assertOpen();
-    const state = { currentRevision: this.revision, compactedRevision: this.compactor.compacted };
-    return listRange(this.statements, options, state);
+  private listState(): ListState {
+    return { currentRevision: this.revision, compactedRevision: this.compactor.compacted };
   }
 
   /**
@@ -232,6 +262,7 @@ export class SqliteStore implements Store {
     }
     const stored = withResourceVersion(write.object, revision);
     const json = JSON.stringify(stored);
+    rememberStoredJson(stored, json);
     if (write.op === 'create') {
       this.createRow(key, revision, json);
       return { stored, event: { type: 'ADDED', key, revision, value: json } };
