@@ -5,7 +5,9 @@
 //    a new image (maxSurge 25 %, maxUnavailable 25 % vs Swarm's --update-parallelism 13, a
 //    quarter of 50); scaling 50 → 100 → 10. Target: Drover ≤ 0.5× Swarm on each.
 // 2. Controller throughput on nodes registered without agents: 1,000 Deployments × 10 replicas
-//    reconciled until every pod is bound. Target ≥ 1,000 pods created per second.
+//    reconciled until every pod is bound. Target ≥ 1,000 pods created per second. Run twice:
+//    everything in one `drover server` process, and split as Kubernetes deploys it (the API
+//    server alone, `drover controller-manager` and `drover scheduler` beside it).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { microTime, type KubeObject } from '../src/api/meta.js';
 import { ApiClient, Informer, resources } from '../src/client/index.js';
 import type { Pod } from '../src/controllers/replicaset/types.js';
 import { readyNode } from '../test/fixtures/nodes.js';
+import { startDroverProcess, type DroverProcess } from '../test/support/drover-process.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { KUBECTL } from '../test/support/kubectl.js';
 import { BenchClient, runConcurrent } from './http-client.js';
@@ -154,8 +157,13 @@ function countPods(api: ApiClient, total: number): { informer: Informer<Pod>; al
 }
 
 /** 1,000 Deployments × 10 replicas against a server whose nodes have no agents: pods are created and bound, never run. */
-async function controllerThroughput(): Promise<void> {
-  const server = await startServerProcess();
+async function controllerThroughput(split: boolean): Promise<void> {
+  const server = await startServerProcess(split ? { extraArgs: ['--no-control-plane'] } : {});
+  const beside: DroverProcess[] = [];
+  if (split) {
+    beside.push(await startDroverProcess(['controller-manager', '--server', server.url, '--identity', 'bench'], 'running'));
+    beside.push(await startDroverProcess(['scheduler', '--server', server.url], 'running'));
+  }
   const client = new BenchClient(server.url);
   const api = new ApiClient({ server: server.url, namespace: 'default' });
   let heartbeat: NodeJS.Timeout | undefined;
@@ -194,7 +202,8 @@ async function controllerThroughput(): Promise<void> {
     const createSeconds = (allCreatedAt - started) / 1000;
     const seen = progress.informer.list().length;
     await progress.informer.stop();
-    console.log(`\nController throughput: ${DEPLOYMENTS} Deployments x 10 replicas on ${NODES} nodes without agents`);
+    const layout = split ? 'API server, controller-manager and scheduler in three processes' : 'all in one drover server process';
+    console.log(`\nController throughput: ${DEPLOYMENTS} Deployments x 10 replicas on ${NODES} nodes without agents (${layout})`);
     console.log(`  Deployments posted in ${created.seconds.toFixed(1)} s`);
     console.log(`  ${total} pods created in ${createSeconds.toFixed(1)} s: ${(total / createSeconds).toFixed(0)} pods/s through the API (target >= 1,000/s)`);
     console.log(`  all bound after ${((boundAt - started) / 1000).toFixed(1)} s (pods in the store: ${seen}, of which ${seen - total} extra)`);
@@ -202,6 +211,7 @@ async function controllerThroughput(): Promise<void> {
     clearInterval(heartbeat);
     api.close();
     await client.close();
+    for (const component of beside) await component.stop();
     await server.stop();
     await server.cleanup();
   }
@@ -210,7 +220,10 @@ async function controllerThroughput(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (only !== 'throughput') await sideBySide();
-  if (only !== 'swarm') await controllerThroughput();
+  if (only !== 'swarm') {
+    await controllerThroughput(false);
+    await controllerThroughput(true);
+  }
 }
 
 main().catch((error: unknown) => {
