@@ -214,8 +214,8 @@ describe('node agent on Docker', { concurrency: true }, () => {
       volumes: [{ name: 'c', configMap: { name: 'late' } }],
     }));
     await waitFor('FailedMount', async () => ((await events('latecfg')).some((e) => e.reason === 'FailedMount' && /configmap "late" not found/.test(e.message)) ? true : undefined));
-    const waiting = await cluster.pods.get('latecfg');
-    assert.equal(main(waiting)?.state.waiting?.reason, 'ContainerCreating');
+    // The status may follow the event by a moment (the sandbox is still starting).
+    await waitForPod(cluster, 'latecfg', 'ContainerCreating', (p) => main(p)?.state.waiting?.reason === 'ContainerCreating');
     await cluster.api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' }, data: { k: 'v' } });
     const pod = await waitForPod(cluster, 'latecfg', 'Running', (p) => p.status?.phase === 'Running');
     assert.equal((await dockerExec(containerIdOf(pod, 'main'), ['cat', '/c/k'])).output, 'v');

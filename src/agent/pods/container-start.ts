@@ -4,6 +4,7 @@
 // stops without writing a status that blames the pod.
 import { NameConflictError, RuntimeUnavailableError, StartFailedError } from '../runtime/errors.js';
 import type { ContainerRuntime, SandboxInfo } from '../runtime/runtime.js';
+import type { SandboxStart } from './sync-context.js';
 import { buildContainerSpec } from './container-spec.js';
 import { InsufficientDevicesError, type DeviceSet } from './devices.js';
 import { ContainerConfigError } from './env.js';
@@ -24,6 +25,8 @@ export interface StartInput {
   /** Default: the attempt number. */
   restartCount?: number;
   sandbox: SandboxInfo;
+  /** Set while the sandbox is still starting: containers are made meanwhile, started after. */
+  sandboxStart?: SandboxStart | undefined;
   volumes: VolumePaths;
   devices: DeviceSet;
 }
@@ -63,12 +66,33 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
   }
 }
 
+function needsPodIP(container: Container): boolean {
+  return (container.env ?? []).some((v) => v.valueFrom?.fieldRef?.fieldPath.startsWith('status.podIP') === true);
+}
+
+/**
+ * Waits for a starting sandbox. A container made in a sandbox that then failed to start
+ * goes again, so what is left is what a failed sandbox left before (nothing).
+ */
+async function sandboxRuns(input: StartInput, id: string): Promise<boolean> {
+  if (!input.sandboxStart || (await input.sandboxStart.running)) return true;
+  await input.runtime.removeContainer(id, { force: true });
+  return false;
+}
+
 export async function startContainer(input: StartInput): Promise<StartOutcome> {
   const { deps, record, container } = input;
   const pulled = await deps.puller.ensure(input.runtime, record.pod, container, input.isInit);
   if ('waiting' in pulled) return wait(input, pulled.waiting.reason, pulled.waiting.message, pulled.retryInMs);
+  if (input.sandboxStart && needsPodIP(container)) {
+    // The pod IP is known once the sandbox runs.
+    const sandbox = await input.sandboxStart.started;
+    if (!sandbox) return { started: false };
+    input = { ...input, sandbox, sandboxStart: undefined };
+  }
   const created = await createContainer(input);
   if (typeof created !== 'string') return created;
+  if (!(await sandboxRuns(input, created))) return { started: false };
   event(input, 'Normal', 'Created', `Created container ${container.name}`);
   return startCreated(input, created);
 }
@@ -76,6 +100,7 @@ export async function startContainer(input: StartInput): Promise<StartOutcome> {
 /** Starts a created container (new, or left created by an agent that died in between). */
 export async function startCreated(input: StartInput, id: string): Promise<StartOutcome> {
   const { record, container } = input;
+  if (!(await sandboxRuns(input, id))) return { started: false };
   record.waiting.delete(container.name);
   try {
     await input.runtime.startContainer(id);

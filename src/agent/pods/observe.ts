@@ -5,7 +5,7 @@
 import { nodeFilter, podFilter } from '../agent-labels.js';
 import { ContainerNotFoundError } from '../runtime/errors.js';
 import { CONTAINER_NAME, POD_UID, attemptFromLabels } from '../runtime/labels.js';
-import type { ContainerRuntime, ContainerStatus, ContainerSummary, SandboxInfo } from '../runtime/runtime.js';
+import type { ContainerRuntime, ContainerStatus, ContainerSummary, ListFilter, PodObjects, SandboxInfo } from '../runtime/runtime.js';
 
 export interface Instance {
   id: string;
@@ -44,9 +44,13 @@ export class InspectCache {
   }
 }
 
+function listPodObjects(runtime: ContainerRuntime, filter: ListFilter): Promise<PodObjects> {
+  if (runtime.listPodObjects) return runtime.listPodObjects(filter);
+  return Promise.all([runtime.listSandboxes(filter), runtime.listContainers(filter)]).then(([sandboxes, containers]) => ({ sandboxes, containers }));
+}
+
 export async function observePod(runtime: ContainerRuntime, nodeName: string, uid: string, cache: InspectCache): Promise<PodRuntime> {
-  const filter = podFilter(nodeName, uid);
-  const [sandboxes, summaries] = await Promise.all([runtime.listSandboxes(filter), runtime.listContainers(filter)]);
+  const { sandboxes, containers: summaries } = await listPodObjects(runtime, podFilter(nodeName, uid));
   sandboxes.sort((a, b) => b.attempt - a.attempt || b.createdAt.getTime() - a.createdAt.getTime());
   const containers = new Map<string, Instance[]>();
   for (const summary of summaries) {
@@ -76,8 +80,7 @@ export async function observePod(runtime: ContainerRuntime, nodeName: string, ui
 
 /** Every pod uid with objects on this node in the runtime (for orphan clean-up). */
 export async function podUidsInRuntime(runtime: ContainerRuntime, nodeName: string): Promise<Set<string>> {
-  const filter = nodeFilter(nodeName);
-  const [sandboxes, containers] = await Promise.all([runtime.listSandboxes(filter), runtime.listContainers(filter)]);
+  const { sandboxes, containers } = await listPodObjects(runtime, nodeFilter(nodeName));
   const uids = new Set<string>();
   for (const s of sandboxes) uids.add(s.pod.uid);
   for (const c of containers) if (c.labels[POD_UID]) uids.add(c.labels[POD_UID]);

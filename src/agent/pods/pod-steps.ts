@@ -99,7 +99,7 @@ export async function runContainers(ctx: SyncContext, state: PodRuntime, volumes
   ctx.initFailed = plan.initFailed;
   // Waiting reasons are re-derived by this sync's steps; stale ones must not linger.
   ctx.record.waiting.clear();
-  const base = { deps, runtime: ctx.runtime, record: ctx.record, sandbox, volumes, devices };
+  const base = { deps, runtime: ctx.runtime, record: ctx.record, sandbox, sandboxStart: ctx.sandboxStart, volumes, devices };
   let changed = false;
   for (const step of plan.steps) {
     await runStep(ctx, step, base);

@@ -38,11 +38,17 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
   }
   ctx.sandbox = await ensureSandbox(ctx, state);
   if (ctx.sandbox) {
-    const volumes = await ensureVolumes(ctx);
-    const devices = volumes && ensureDevices(ctx);
-    if (volumes && devices && (await runContainers(ctx, state, volumes, devices))) {
-      state = await observePod(ctx.runtime, deps.nodeName, ctx.uid, deps.cache);
+    let changed: boolean | undefined;
+    try {
+      const volumes = await ensureVolumes(ctx);
+      const devices = volumes && ensureDevices(ctx);
+      changed = volumes && devices && (await runContainers(ctx, state, volumes, devices));
+    } finally {
+      // A sandbox made in this sync runs now, with its IP, or is gone when it could not
+      // start; either way no sync leaves one half-started behind for the next.
+      if (ctx.sandboxStart) ctx.sandbox = await ctx.sandboxStart.started;
     }
+    if (changed) state = await observePod(ctx.runtime, deps.nodeName, ctx.uid, deps.cache);
   }
   syncProbes(ctx, state);
   const status = await statusOf(ctx, state);

@@ -5,9 +5,19 @@ import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
 import type { Pod } from './pod-types.js';
 
+/** A sandbox made in this sync that is still starting. */
+export interface SandboxStart {
+  /** True once it runs (containers may start in it); false when it could not start. */
+  running: Promise<boolean>;
+  /** The running sandbox with its IP; undefined when it could not start (that is reported). */
+  started: Promise<SandboxInfo | undefined>;
+}
+
 export class SyncContext {
   private retryMs: number | undefined;
+  /** The pod's sandbox; while sandboxStart is set it may not run yet, and has no IP. */
   sandbox: SandboxInfo | undefined;
+  sandboxStart: SandboxStart | undefined;
   initDone = false;
   initFailed = false;
 

@@ -85,6 +85,21 @@ export interface SandboxInfo {
   labels: Record<string, string>;
 }
 
+/** A sandbox that exists and is being started (see ContainerRuntime.beginSandbox). */
+export interface StartingSandbox {
+  /** The sandbox as created: its id is final, it has no IP yet. */
+  created: SandboxInfo;
+  /** Settles once the sandbox runs, so containers can join it; rejects (the sandbox removed) when it cannot start. */
+  running: Promise<void>;
+  /** The running sandbox with its IP; rejects as `running` does. */
+  started: Promise<SandboxInfo>;
+}
+
+export interface PodObjects {
+  sandboxes: SandboxInfo[];
+  containers: ContainerSummary[];
+}
+
 export type Mount =
   | { type: 'bind'; source: string; target: string; readOnly?: boolean }
   | { type: 'tmpfs'; target: string; sizeBytes?: number; readOnly?: boolean };
@@ -240,6 +255,12 @@ export interface ContainerRuntime {
 
   /** Creates and starts the pod's network infra container. */
   createSandbox(spec: SandboxSpec): Promise<SandboxInfo>;
+  /**
+   * createSandbox in two halves, for runtimes that can make containers in a sandbox before
+   * it runs: resolves once it exists, and starts it meanwhile. The agent creates the app
+   * containers during the start, which would otherwise be its idle wait.
+   */
+  beginSandbox?(spec: SandboxSpec): Promise<StartingSandbox>;
   inspectSandbox(id: string): Promise<SandboxInfo>;
   listSandboxes(filter?: ListFilter): Promise<SandboxInfo[]>;
   /** Removes the sandbox and every container still joined to it. Idempotent. */
@@ -256,6 +277,8 @@ export interface ContainerRuntime {
   inspectContainer(id: string): Promise<ContainerStatus>;
   /** App containers only (sandboxes are listed by listSandboxes). */
   listContainers(filter?: ListFilter): Promise<ContainerSummary[]>;
+  /** Optional: listSandboxes and listContainers in one call to the engine. */
+  listPodObjects?(filter?: ListFilter): Promise<PodObjects>;
   /** Resolves with the exit code when the container is not running. */
   waitContainer(id: string, signal?: AbortSignal): Promise<number>;
   updateResources(id: string, resources: ContainerResources): Promise<void>;

@@ -4,7 +4,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { WebSocket } from 'ws';
 import type { TerminalSize } from '../runtime/runtime.js';
-import { Channel, decodeChannelMessage, encodeChannelMessage, parseTerminalSize } from './channel-protocol.js';
+import { Channel, V5_CHANNEL, decodeChannelMessage, encodeChannelMessage, parseTerminalSize } from './channel-protocol.js';
 import type { CommandChannel } from './remote-command.js';
 import { toBuffer } from './spdy/transports.js';
 import type { KubeStatus } from './status.js';
@@ -53,10 +53,13 @@ export function websocketChannel(ws: WebSocket, protocol: string, wanted: Reques
       if (size) for (const listener of resizeListeners) listener(size);
     }
   });
-  // As the kubelet does: an empty message on the first output stream tells the client that
-  // the session is set up.
-  const first = wanted.stdout ? Channel.stdout : wanted.stderr && !wanted.tty ? Channel.stderr : Channel.error;
-  ws.send(encodeChannelMessage(first), { binary: true });
+  // The kubelet opens a session with an empty message on the first output stream, which older
+  // clients wait for. v5 clients (client-go 1.30+) never needed it, and kubectl up to 1.32 reads
+  // before it has set its streams up, so it would drop it with an "Unknown stream id" error line.
+  if (protocol !== V5_CHANNEL) {
+    const first = wanted.stdout ? Channel.stdout : wanted.stderr && !wanted.tty ? Channel.stderr : Channel.error;
+    ws.send(encodeChannelMessage(first), { binary: true });
+  }
   return {
     ...(stdin ? { stdin } : {}),
     ...(wanted.stdout ? { stdout: outputStream(ws, Channel.stdout) } : {}),

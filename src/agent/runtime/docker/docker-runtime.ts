@@ -9,6 +9,7 @@ import { exec } from './exec.js';
 import { inspectImage, pullImage } from './images.js';
 import { status, version } from './info.js';
 import { PauseImage } from './pause-image.js';
+import { listPodObjects } from './pod-objects.js';
 import * as sandbox from './sandbox.js';
 import { attach, logs } from './streams.js';
 import type {
@@ -23,12 +24,14 @@ import type {
   ImageInfo,
   ListFilter,
   LogOptions,
+  PodObjects,
   PullPolicy,
   RuntimeEvent,
   RuntimeStatus,
   RuntimeVersion,
   SandboxInfo,
   SandboxSpec,
+  StartingSandbox,
   StreamSession,
 } from '../runtime.js';
 
@@ -65,6 +68,10 @@ export class DockerRuntime implements ContainerRuntime {
 
   createSandbox(spec: SandboxSpec): Promise<SandboxInfo> {
     return sandbox.createSandbox(this.ctx, this.pause, spec);
+  }
+
+  beginSandbox(spec: SandboxSpec): Promise<StartingSandbox> {
+    return sandbox.beginSandbox(this.ctx, this.pause, spec);
   }
 
   inspectSandbox(id: string): Promise<SandboxInfo> {
@@ -105,6 +112,10 @@ export class DockerRuntime implements ContainerRuntime {
 
   listContainers(filter?: ListFilter): Promise<ContainerSummary[]> {
     return containers.listContainers(this.ctx, filter);
+  }
+
+  listPodObjects(filter?: ListFilter): Promise<PodObjects> {
+    return listPodObjects(this.ctx, filter);
   }
 
   waitContainer(id: string, signal?: AbortSignal): Promise<number> {

@@ -11,18 +11,38 @@ import type { PauseImage } from './pause-image.js';
 import { labelFilters, mapState } from './state.js';
 import { NameConflictError, RuntimeError, SandboxError } from '../errors.js';
 import { KIND, MANAGED, SANDBOX_ID, attemptFromLabels, podFromLabels } from '../labels.js';
-import type { ListFilter, SandboxInfo, SandboxSpec } from '../runtime.js';
+import type { ListFilter, SandboxInfo, SandboxSpec, StartingSandbox } from '../runtime.js';
 
 export async function createSandbox(ctx: DockerContext, pause: PauseImage, spec: SandboxSpec): Promise<SandboxInfo> {
+  return (await beginSandbox(ctx, pause, spec)).started;
+}
+
+/**
+ * Docker accepts NetworkMode container:<id> for a container that does not run yet (the join
+ * happens at start), so the sandbox is handed out as soon as it exists and started meanwhile.
+ */
+export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: SandboxSpec): Promise<StartingSandbox> {
   await pause.ensure();
+  const options = sandboxCreateOptions(ctx, spec);
   let id: string;
   try {
-    id = (await ctx.docker.createContainer(sandboxCreateOptions(ctx, spec))).id;
+    id = (await ctx.docker.createContainer(options)).id;
   } catch (err) {
     const opts = { engineMessage: engineMessage(err), cause: err };
     if (statusOf(err) === 409) throw new NameConflictError(sandboxName(ctx, spec), opts);
     throw mapContainerError(err, '', (message) => new SandboxError(`create sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, opts));
   }
+  const running = startSandbox(ctx, spec, id);
+  const started = running.then(() => inspectSandbox(ctx, id));
+  // Handled here as well: a caller that gives up before awaiting them must not crash the process.
+  running.catch(() => undefined);
+  started.catch(() => undefined);
+  const labels = options.Labels ?? {};
+  const created: SandboxInfo = { id, pod: spec.pod, attempt: spec.attempt, state: 'created', ip: '', createdAt: new Date(), labels };
+  return { created, running, started };
+}
+
+async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string): Promise<void> {
   try {
     await ctx.docker.getContainer(id).start();
   } catch (err) {
@@ -32,7 +52,6 @@ export async function createSandbox(ctx: DockerContext, pause: PauseImage, spec:
     throw mapContainerError(err, id, () =>
       new SandboxError(`start sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }));
   }
-  return inspectSandbox(ctx, id);
 }
 
 function podIP(ctx: DockerContext, networkMode: string | undefined, networks: Record<string, { IPAddress?: string }> | undefined): string {
@@ -89,17 +108,19 @@ export async function listSandboxes(ctx: DockerContext, filter: ListFilter | und
   } catch (err) {
     throw mapContainerError(err, '', (message) => new RuntimeError(`list sandboxes: ${message}`, { engineMessage: message, cause: err }));
   }
-  // A labelled container without pod labels is not ours to report (or to fail on).
-  return list.flatMap((c) => {
-    const sandbox = toSandbox({
-      id: c.Id,
-      labels: c.Labels ?? {},
-      status: c.State,
-      createdAt: new Date(c.Created * 1000),
-      ip: podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings.Networks),
-    });
-    return sandbox ? [sandbox] : [];
+  return list.flatMap((c) => sandboxFromList(ctx, c));
+}
+
+/** A sandbox from a list entry; a labelled container without pod labels is not ours to report (or to fail on). */
+export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): SandboxInfo[] {
+  const sandbox = toSandbox({
+    id: c.Id,
+    labels: c.Labels ?? {},
+    status: c.State,
+    createdAt: new Date(c.Created * 1000),
+    ip: podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings.Networks),
   });
+  return sandbox ? [sandbox] : [];
 }
 
 /** App containers first: they hold the sandbox's namespaces. */
