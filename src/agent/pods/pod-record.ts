@@ -10,9 +10,9 @@ export class PodRecord {
   readonly waiting = new Map<string, Waiting>();
   /** When a container's start failed (the engine left it "created"), by container id. */
   readonly startFailedAt = new Map<string, number>();
-  /** When the sandbox could not be made, and why. */
   /** Termination messages of finished containers, by container id (they never change). */
   readonly messages = new Map<string, string>();
+  /** When the sandbox could not be made, and why. */
   sandboxError: { at: number; message: string } | undefined;
   volumes: VolumePaths | undefined;
   volumesAt = 0;
