@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
+import { freePort } from '../src/agent/runtime/docker/test-support.js';
 import {
   containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitFor, waitForPod, type TestCluster,
 } from '../src/agent/test-support.js';
@@ -98,7 +99,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
   });
 
   test('a hostPort is reachable on 127.0.0.1', async () => {
-    const hostPort = 30_000 + Math.floor(Math.random() * 20_000);
+    const hostPort = await freePort();
     await cluster.pods.create(podSpec('web', cluster.nodeName, [{
       name: 'main',
       command: ['sh', '-c', 'mkdir -p /www && echo hello-from-pod > /www/index.html && exec httpd -f -p 8080 -h /www'],
@@ -341,3 +342,4 @@ describe('node agent on Docker', { concurrency: true }, () => {
     }, 15_000);
   });
 });
+
