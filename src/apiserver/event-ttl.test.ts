@@ -9,6 +9,7 @@ import { findResource } from '../api/registry.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { EventTtl, lastSeen } from './event-ttl.js';
 import { startApiServer, type ApiServer } from './server.js';
+import { callJson } from '../client/test-server.js';
 
 const EVENTS = '/api/v1/namespaces/default/events';
 const ago = (seconds: number) => metaTime(new Date(Date.now() - seconds * 1000));
@@ -43,15 +44,7 @@ describe('event TTL', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const init: RequestInit = { method };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { 'Content-Type': 'application/json' };
-    }
-    const res = await fetch(`${server.url}${path}`, init);
-    return { status: res.status, body: await res.json() };
-  }
+  const call = (method: string, path: string, body?: unknown) => callJson(server.url, method, path, body);
 
   it('uses the newest of lastTimestamp, eventTime, series.lastObservedTime and creationTimestamp', () => {
     const old = ago(7200);

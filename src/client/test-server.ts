@@ -76,6 +76,22 @@ export class TestServer {
 }
 
 /** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */
+/** One JSON request against a test server: the status, and the body parsed (or as text when it is not JSON). */
+export async function callJson(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const init: RequestInit = { method };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { 'Content-Type': 'application/json' };
+  }
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return { status: res.status, body: text };
+  }
+}
+
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -16,6 +16,7 @@ import type { PodRef } from '../runtime/runtime.js';
 import { labelResolver } from './resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 import type { SessionInfo } from './upgrades.js';
+import { callJson } from '../../client/test-server.js';
 
 export interface TestContainer {
   name: string;
@@ -37,21 +38,6 @@ export interface StreamingCluster {
   close(): Promise<void>;
 }
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const init: RequestInit = { method };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers = { 'Content-Type': 'application/json' };
-  }
-  const res = await fetch(`${base}${path}`, init);
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    return { status: res.status, body: text };
-  }
-}
-
 function expectOk(what: string, res: { status: number; body: unknown }): void {
   if (res.status >= 300) throw new Error(`${what}: HTTP ${res.status}: ${JSON.stringify(res.body)}`);
 }
@@ -62,10 +48,10 @@ async function registerNode(base: string, name: string, port: number): Promise<v
     daemonEndpoints: { kubeletEndpoint: { Port: port } },
     conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'test node' }],
   };
-  const created = await call(base, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name }, status });
+  const created = await callJson(base, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name }, status });
   expectOk('create node', created);
   // Whether create keeps status is the registry's business; the status subresource always does.
-  expectOk('node status', await call(base, 'PUT', `/api/v1/nodes/${name}/status`, { ...created.body, status }));
+  expectOk('node status', await callJson(base, 'PUT', `/api/v1/nodes/${name}/status`, { ...created.body, status }));
 }
 
 async function runPod(cluster: Omit<StreamingCluster, 'runPod' | 'close'>, name: string, containers: TestContainer[]): Promise<PodRef> {
@@ -96,7 +82,7 @@ export async function startStreamingCluster(nodeName = 'stream-node'): Promise<S
   const kubeconfig = join(dir, 'kubeconfig');
   await writeKubeconfig(kubeconfig, api.url);
   await registerNode(api.url, nodeName, agent.port);
-  const base = { api, agent, runtime, kubeconfig, nodeName, sessions, call: (m: string, p: string, b?: unknown) => call(api.url, m, p, b) };
+  const base = { api, agent, runtime, kubeconfig, nodeName, sessions, call: (m: string, p: string, b?: unknown) => callJson(api.url, m, p, b) };
   return {
     ...base,
     runPod: (name, containers) => runPod(base, name, containers),

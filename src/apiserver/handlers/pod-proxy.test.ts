@@ -9,6 +9,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { startApiServer, type ApiServer } from '../server.js';
 import { agentAddressOf, handlePodUpgrade, podProxySubresources } from './pod-proxy.js';
+import { callJson } from '../../client/test-server.js';
 
 interface Seen {
   method: string;
@@ -60,15 +61,7 @@ describe('pod proxy', () => {
   let api: ApiServer;
   let agent: Server;
 
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${api.url}${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } } : {}) });
-    const text = await res.text();
-    try {
-      return { status: res.status, body: JSON.parse(text) };
-    } catch {
-      return { status: res.status, body: text };
-    }
-  }
+  const call = (method: string, path: string, body?: unknown) => callJson(api.url, method, path, body);
 
   const pod = (name: string, nodeName: string | undefined, containers: string[]) => ({
     apiVersion: 'v1', kind: 'Pod', metadata: { name },

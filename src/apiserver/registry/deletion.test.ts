@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { TestServer } from '../../client/test-server.js';
+import { TestServer, callJson } from '../../client/test-server.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -17,15 +17,7 @@ describe('deletion propagation', () => {
     await server.close();
   });
 
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const init: RequestInit = { method };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { 'Content-Type': 'application/json' };
-    }
-    const res = await fetch(`${server.url}${path}`, init);
-    return { status: res.status, body: await res.json() };
-  }
+  const call = (method: string, path: string, body?: unknown) => callJson(server.url, method, path, body);
 
   async function configMap(name: string, finalizers?: string[], labels?: Record<string, string>): Promise<KubeObject> {
     const metadata: Record<string, unknown> = { name };
