@@ -180,15 +180,28 @@ describe('node agent on Docker', { concurrency: true }, () => {
     assert.equal(main(pod)?.state.terminated?.exitCode, 137);
   });
 
-  test('a dead sandbox is replaced and the pod started over, without leftovers', async () => {
-    await cluster.pods.create(podSpec('resandbox', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
-    const before = await waitForPod(cluster, 'resandbox', 'Running', (p) => main(p)?.state.running !== undefined);
+  test('a dead sandbox is replaced and the pod started over; only the last dead container stays, for logs --previous', async () => {
+    const uid = (await cluster.pods.create(podSpec('resandbox', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'echo instance $(cat /proc/sys/kernel/random/uuid); exec sleep 3600'] }]))).metadata.uid!;
+    const podObjects = () => execFileSync('docker', ['ps', '-a', '--no-trunc', '--format', '{{.ID}} {{.Label "drover.dev/container-name"}}', '--filter', `label=drover.dev/pod-uid=${uid}`], { encoding: 'utf8' }).trim().split('\n').sort();
+    // What `kubectl logs [--previous]` reads: the container the agent resolves, and its log.
+    const log = async (previous: boolean) => {
+      const { containerId } = await agent.resolver.resolve('default', 'resandbox', 'main', { previous });
+      return execFileSync('docker', ['logs', containerId], { encoding: 'utf8' });
+    };
+    let current = await waitForPod(cluster, 'resandbox', 'Running', (p) => main(p)?.state.running !== undefined);
+    const ids = [containerIdOf(current, 'main')];
+    for (let replacement = 1; replacement <= 2; replacement++) {
+      const firstLog = await log(false);
+      execFileSync('docker', ['kill', (await agent.resolver.resolveSandbox('default', 'resandbox')).sandboxId]);
+      current = await waitForPod(cluster, 'resandbox', `running again (${replacement})`, (p) => (main(p)?.restartCount ?? 0) >= replacement && main(p)?.state.running !== undefined);
+      ids.push(containerIdOf(current, 'main'));
+      assert.match(await log(true), /^instance [0-9a-f-]{36}\n$/);
+      assert.equal(await log(true), firstLog, 'logs --previous reads the container of the replaced sandbox');
+      assert.notEqual(await log(false), firstLog);
+    }
     const sandbox = (await agent.resolver.resolveSandbox('default', 'resandbox')).sandboxId;
-    execFileSync('docker', ['kill', sandbox]);
-    const after = await waitForPod(cluster, 'resandbox', 'running again', (p) => (main(p)?.restartCount ?? 0) >= 1 && main(p)?.state.running !== undefined);
-    assert.notEqual(containerIdOf(after, 'main'), containerIdOf(before, 'main'));
-    const objects = execFileSync('docker', ['ps', '-aq', '--filter', `label=drover.dev/pod-uid=${before.metadata.uid!}`], { encoding: 'utf8' }).trim().split('\n');
-    assert.equal(objects.length, 2, 'one sandbox and one container');
+    // The new sandbox and its container, and the newest dead container; the first one is gone.
+    assert.deepEqual(podObjects(), [`${sandbox} `, `${ids[2]} main`, `${ids[1]} main`].sort());
     assert.ok((await events('resandbox')).some((e) => e.reason === 'SandboxChanged'));
   });
 

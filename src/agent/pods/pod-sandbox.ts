@@ -4,6 +4,7 @@
 import { nodeLabels } from '../agent-labels.js';
 import { RuntimeUnavailableError } from '../runtime/errors.js';
 import type { PortMapping, SandboxInfo, SandboxSpec, StartingSandbox } from '../runtime/runtime.js';
+import { keptAcrossSandboxes } from './dead-containers.js';
 import { runningSandbox, type PodRuntime } from './observe.js';
 import { restartPolicyOf, type Pod } from './pod-types.js';
 import type { SyncContext } from './sync-context.js';
@@ -40,10 +41,14 @@ function sandboxFailed(ctx: SyncContext, error: unknown): undefined {
   return undefined;
 }
 
-/** A made sandbox: the dead ones go, and with them the containers that were joined to them. */
+/**
+ * A made sandbox: the dead ones go, and with them the containers that were joined to them, but
+ * the newest of each name, which `logs --previous` reads.
+ */
 async function sandboxMade(ctx: SyncContext, state: PodRuntime, sandbox: SandboxInfo): Promise<SandboxInfo> {
   ctx.record.sandboxError = undefined;
-  for (const old of state.sandboxes) await ctx.runtime.removeSandbox(old.id);
+  const kept = keptAcrossSandboxes(state);
+  for (const old of state.sandboxes) await ctx.runtime.removeSandbox(old.id, kept);
   return sandbox;
 }
 

@@ -4,6 +4,7 @@
 // of it runs. Runtime outages are thrown, so no status is written from a blind read.
 import { isConflict, isNotFound, resources } from '../../client/index.js';
 import { k8sTime } from '../util/time.js';
+import { removeSupersededContainers } from './dead-containers.js';
 import { observePod, type PodRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
@@ -49,6 +50,7 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
       if (ctx.sandboxStart) ctx.sandbox = await ctx.sandboxStart.started;
     }
     if (changed) state = await observePod(ctx.runtime, deps.nodeName, ctx.uid, deps.cache);
+    await removeSupersededContainers(ctx, state);
   }
   syncProbes(ctx, state);
   const status = await statusOf(ctx, state);

@@ -263,8 +263,11 @@ export interface ContainerRuntime {
   beginSandbox?(spec: SandboxSpec): Promise<StartingSandbox>;
   inspectSandbox(id: string): Promise<SandboxInfo>;
   listSandboxes(filter?: ListFilter): Promise<SandboxInfo[]>;
-  /** Removes the sandbox and every container still joined to it. Idempotent. */
-  removeSandbox(id: string): Promise<void>;
+  /**
+   * Removes the sandbox and every container still joined to it but those in `keep`: a dead
+   * container outlives a replaced sandbox for `logs --previous`. Idempotent.
+   */
+  removeSandbox(id: string, keep?: ReadonlySet<string>): Promise<void>;
 
   /** Creates (does not start) an app container in the sandbox; resolves its id. */
   createContainer(spec: ContainerSpec): Promise<string>;

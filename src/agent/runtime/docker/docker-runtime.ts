@@ -82,8 +82,8 @@ export class DockerRuntime implements ContainerRuntime {
     return sandbox.listSandboxes(this.ctx, filter);
   }
 
-  removeSandbox(id: string): Promise<void> {
-    return sandbox.removeSandbox(this.ctx, id);
+  removeSandbox(id: string, keep?: ReadonlySet<string>): Promise<void> {
+    return sandbox.removeSandbox(this.ctx, id, keep);
   }
 
   createContainer(spec: ContainerSpec): Promise<string> {

@@ -124,7 +124,7 @@ export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): Sa
 }
 
 /** App containers first: they hold the sandbox's namespaces. */
-export async function removeSandbox(ctx: DockerContext, id: string): Promise<void> {
+export async function removeSandbox(ctx: DockerContext, id: string, keep?: ReadonlySet<string>): Promise<void> {
   let members: Docker.ContainerInfo[];
   try {
     // Members are labelled with the full id; the caller may hold a short one.
@@ -133,6 +133,7 @@ export async function removeSandbox(ctx: DockerContext, id: string): Promise<voi
   } catch (err) {
     throw mapContainerError(err, id, (message) => new RuntimeError(`remove sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));
   }
-  await Promise.all(members.map((c) => removeContainer(ctx, c.Id, true)));
+  // Docker lets a stopped member outlive the container whose network it joined.
+  await Promise.all(members.filter((c) => !keep?.has(c.Id)).map((c) => removeContainer(ctx, c.Id, true)));
   await removeContainer(ctx, id, true);
 }

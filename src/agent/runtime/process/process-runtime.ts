@@ -91,11 +91,11 @@ export class ProcessRuntime implements ContainerRuntime {
     return sandboxes.listSandboxes(this.ctx, filter);
   }
 
-  async removeSandbox(id: string): Promise<void> {
+  async removeSandbox(id: string, keep?: ReadonlySet<string>): Promise<void> {
     if (!isId(id)) return;
     await sandboxes.removeSandbox(this.ctx, id, async (sandboxId) => {
       const members = await listContainers(this.ctx, { labels: { [SANDBOX_ID]: sandboxId } });
-      await Promise.all(members.map((c) => this.removeContainer(c.id, { force: true })));
+      await Promise.all(members.filter((c) => !keep?.has(c.id)).map((c) => this.removeContainer(c.id, { force: true })));
     });
   }
 
