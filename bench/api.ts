@@ -180,7 +180,8 @@ async function main(): Promise<void> {
     const rssAfter: string[] = [];
     for (const [name, phase] of phases) {
       await phase(client);
-      rssAfter.push(`${name} ${fmt(memoryOf(pid).rssMb)} MB`);
+      const memory = memoryOf(pid);
+      rssAfter.push(`${name} ${fmt(memory.rssMb)} MB (peak so far ${fmt(memory.peakMb)})`);
     }
     const after = memoryOf(pid);
     console.log(`\nserver RSS after each phase: ${rssAfter.join(', ')}`);
