@@ -13,8 +13,6 @@ import {
   fieldsOf,
   findEntry,
   newEntry,
-  normalizeEntries,
-  readEntries,
   setFields,
   type TrackedEntry,
 } from './managed-entries.js';
@@ -24,13 +22,14 @@ import { objectFieldsV1 } from './object-fields-v1.js';
 import { compareElements } from './path-element.js';
 import { realisticObjects, type RealisticObject } from './realistic-objects.js';
 import { deployment, deploymentSchema, podTemplate } from './test-fixture.js';
-import { updateManagedFields, type UpdateOptions } from './update.js';
+import { startingEntries, updateManagedFields, type UpdateOptions } from './update.js';
 import { childSchema, isGranularObject, isPlainObject, jsonEqual, type PlainObject } from './values.js';
 import { managedTime, writeEntries } from './write-entries.js';
 
 /** updateManagedFields done wholly with FieldSets: the route every shortcut must match. */
 function referenceUpdate(old: KubeObject | undefined, updated: KubeObject, options: UpdateOptions): void {
-  const entries = referenceStartingEntries(old, updated, options.subresource);
+  // Which entries a write starts from is not a shortcut: both routes share it.
+  const entries = startingEntries(old, updated, options.subresource);
   const scope = { subresource: options.subresource };
   const changes: FieldChanges = old
     ? diffObjects(old, updated, options.schema, scope)
@@ -54,19 +53,6 @@ function referenceUpdate(old: KubeObject | undefined, updated: KubeObject, optio
   const list = writeEntries(entries);
   if (list.length > 0) updated.metadata.managedFields = list;
   else delete updated.metadata.managedFields;
-}
-
-function referenceStartingEntries(old: KubeObject | undefined, updated: KubeObject, subresource: string | undefined): TrackedEntry[] {
-  const stored = old?.metadata.managedFields;
-  const storedEntries = (): TrackedEntry[] => readEntries(stored) ?? [];
-  const sent: unknown = updated.metadata.managedFields;
-  if (subresource || !Array.isArray(sent) || sent.length === 0 || sent === stored) return storedEntries();
-  if (sent.length === 1 && isPlainObject(sent[0]) && Object.keys(sent[0]).length === 0) return [];
-  if (stored !== undefined && jsonEqual(sent, stored)) return storedEntries();
-  const parsed = readEntries(sent);
-  if (!parsed) return storedEntries();
-  normalizeEntries(parsed);
-  return parsed;
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */

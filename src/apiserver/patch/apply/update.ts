@@ -99,7 +99,8 @@ export function storeEntries(object: KubeObject, entries: readonly TrackedEntry[
   else delete object.metadata.managedFields;
 }
 
-function startingEntries(old: KubeObject | undefined, updated: KubeObject, subresource: string | undefined): TrackedEntry[] {
+/** The entries a write starts from: the stored ones, or those the client sent in their place. */
+export function startingEntries(old: KubeObject | undefined, updated: KubeObject, subresource: string | undefined): TrackedEntry[] {
   const stored = old?.metadata.managedFields;
   const storedEntries = (): TrackedEntry[] => readEntries(stored) ?? [];
   const sent: unknown = updated.metadata.managedFields;
