@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure a Docker Engine answers on this machine: installs Debian's docker.io
-# (and busybox-static, which the test images are built from) when missing, starts
+# (and busybox-static, which the test images are built from, and iproute2) when missing, starts
 # dockerd in the background when the socket does not answer, and waits for it.
 # Idempotent: when `docker info` already works it returns at once.
 set -euo pipefail
@@ -39,6 +39,8 @@ install_missing_packages() {
   command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
   # The static build specifically: the images have no libc for a dynamic busybox.
   installed busybox-static || missing+=(busybox-static)
+  # `ip`: the Docker-restart test gives its own daemon a bridge of its own.
+  command -v ip >/dev/null 2>&1 || missing+=(iproute2)
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
@@ -91,8 +93,8 @@ fail() {
 
 main() {
   if docker_answers; then
-    # Docker may be up from an earlier run while busybox-static is not.
-    installed busybox-static || apt_install busybox-static
+    # Docker may be up from an earlier run while the test tools are not.
+    install_missing_packages
     return 0
   fi
   install_missing_packages

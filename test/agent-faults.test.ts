@@ -1,9 +1,11 @@
 // Faults the agent must survive: SIGKILL and restart (the same containers keep running and are
 // adopted, restart counts are kept, a pod deleted meanwhile is finished, containers of a pod
-// that no longer exists are removed), and the Docker daemon going away and coming back (the
-// node says Ready=False, pod status is left alone, and nothing is duplicated afterwards).
+// that no longer exists are removed), the Docker daemon's socket going away and coming back (the
+// node says Ready=False, pod status is left alone, and nothing is duplicated afterwards), and a
+// real daemon restart, which takes the pod's containers down with it (the pod is started over
+// in a new sandbox, once, and `logs --previous` still reads the container that died).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Docker from 'dockerode';
@@ -14,6 +16,7 @@ import {
   containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitFor, waitForPod, type TestCluster,
 } from '../src/agent/test-support.js';
 import type { Pod } from '../src/agent/pods/pod-types.js';
+import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dockerd.js';
 
 const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
 
@@ -41,8 +44,13 @@ async function killHard(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function podObjects(nodeName: string, uid: string): Promise<Docker.ContainerInfo[]> {
-  return new Docker().listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`, `drover.dev/pod-uid=${uid}`] } });
+async function podObjects(nodeName: string, uid: string, docker = new Docker()): Promise<Docker.ContainerInfo[]> {
+  return docker.listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`, `drover.dev/pod-uid=${uid}`] } });
+}
+
+function readyCondition(node: Record<string, unknown>): { status: string; reason?: string; message?: string } | undefined {
+  const conditions = (node['status'] as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions;
+  return conditions?.find((c) => c.type === 'Ready');
 }
 
 function status(pod: Pod, name = 'main') {
@@ -114,11 +122,6 @@ describe('Docker daemon going away and coming back', () => {
     await cluster?.close();
   });
 
-  function readyCondition(node: Record<string, unknown>): { status: string; reason?: string; message?: string } | undefined {
-    const conditions = (node['status'] as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions;
-    return conditions?.find((c) => c.type === 'Ready');
-  }
-
   test('Ready=False while Docker is away; the pod is left alone and not duplicated', async () => {
     await cluster.pods.create(podSpec('survivor', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
     const before = await waitForPod(cluster, 'survivor', 'Running', (p) => p.status?.phase === 'Running');
@@ -141,5 +144,73 @@ describe('Docker daemon going away and coming back', () => {
     const afterwards = await waitForPod(cluster, 'survivor', 'Running', (p) => p.status?.phase === 'Running');
     assert.equal(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
     assert.equal((await podObjects(cluster.nodeName, before.metadata.uid!)).length, 2);
+  });
+});
+
+describe('Docker daemon restarted', () => {
+  let cluster: TestCluster;
+  let daemon: ScratchDockerd;
+  let agent: Awaited<ReturnType<typeof startAgent>> | undefined;
+
+  before(async () => {
+    ensureDocker();
+    cluster = await startTestCluster('agent-docker-restart');
+    // A daemon of this test's own: restarting the machine's would stop every other test's containers.
+    daemon = await startScratchDockerd(join(cluster.dir, 'dockerd'), 'drover-rst0', '10.231.7', ['drover-test/busybox:1', 'drover/pause:1']);
+    agent = await startAgent({ server: cluster.url, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: daemon.socket });
+  });
+
+  after(async () => {
+    if (agent) await deleteAllPods(cluster).catch(() => undefined);
+    await agent?.close();
+    await daemon?.destroy();
+    await cluster?.close();
+  });
+
+  test('Ready=False while it is down; then the pod is started over once, and logs --previous reads the container that died', async () => {
+    const docker = new Docker({ socketPath: daemon.socket });
+    const logsOf = (id: string) => execFileSync('docker', ['logs', id], { encoding: 'utf8', env: { ...process.env, DOCKER_HOST: `unix://${daemon.socket}` } });
+    // The shell ends on SIGTERM, so the daemon's shutdown does not wait out its 10 s stop timeout.
+    const command = ['sh', '-c', 'trap "exit 0" TERM; echo instance $(cat /proc/sys/kernel/random/uuid); sleep 3600 & wait'];
+    await cluster.pods.create(podSpec('phoenix', cluster.nodeName, [{ name: 'main', command }]));
+    const before = await waitForPod(cluster, 'phoenix', 'Running', (p) => status(p)?.state.running !== undefined);
+    const uid = before.metadata.uid!;
+    const firstLog = logsOf(containerIdOf(before, 'main'));
+    assert.match(firstLog, /^instance [0-9a-f-]{36}\n$/);
+    const nodes = cluster.api.resource(resources.nodes);
+
+    await daemon.stop();
+    const down = await waitFor('node Ready=False', async () => {
+      const c = readyCondition(await nodes.get(cluster.nodeName));
+      return c?.status === 'False' ? c : undefined;
+    });
+    assert.equal(down.reason, 'ContainerRuntimeUnhealthy');
+
+    await daemon.start();
+    await waitFor('node Ready=True', async () => (readyCondition(await nodes.get(cluster.nodeName))?.status === 'True' ? true : undefined));
+    // The container died with the daemon. As the daemon stops its containers one by one, the
+    // agent may see the app exit while the sandbox still runs and restart it there, a start the
+    // stopping daemon then fails: one restart or two, but one pod running in one new sandbox.
+    const afterwards = await waitForPod(cluster, 'phoenix', 'running again', (p) => (status(p)?.restartCount ?? 0) >= 1 && status(p)?.state.running !== undefined, 45_000);
+    assert.ok((status(afterwards)?.restartCount ?? 0) <= 2, `restartCount ${status(afterwards)?.restartCount}`);
+    assert.notEqual(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
+    assert.match(afterwards.status?.podIP ?? '', /^10\.231\.7\.\d+$/);
+    const current = containerIdOf(afterwards, 'main');
+    assert.match(logsOf(current), /^instance [0-9a-f-]{36}\n$/);
+    assert.notEqual(logsOf(current), firstLog);
+
+    await new Promise((r) => setTimeout(r, 1000));
+    const objects = await podObjects(cluster.nodeName, uid, docker);
+    const describe = JSON.stringify(objects.map((o) => [o.Names[0], o.State]));
+    const sandboxes = objects.filter((o) => o.Labels['drover.dev/container-name'] === undefined);
+    const mains = objects.filter((o) => o.Labels['drover.dev/container-name'] === 'main');
+    // One sandbox, running, with the current container; of the dead, only the newest is kept,
+    // and `logs --previous` reads it.
+    assert.deepEqual(sandboxes.map((o) => o.State), ['running'], describe);
+    assert.deepEqual(mains.filter((o) => o.State === 'running').map((o) => o.Id), [current], describe);
+    const dead = mains.filter((o) => o.State !== 'running');
+    assert.equal(dead.length, 1, describe);
+    const { containerId: previous } = await agent!.resolver.resolve('default', 'phoenix', 'main', { previous: true });
+    assert.equal(previous, dead[0]!.Id);
   });
 });
