@@ -106,6 +106,14 @@ export async function startCreated(input: StartInput, id: string): Promise<Start
     await input.runtime.startContainer(id);
   } catch (error) {
     if (error instanceof RuntimeUnavailableError) throw error;
+    if (!(await sandboxStillRuns(input))) {
+      // The sandbox died under it (its Docker daemon stopping, say). A container that never
+      // ran and cannot ever run there is no restart: it goes, and the next sync makes a new
+      // sandbox with a new container.
+      await input.runtime.removeContainer(id, { force: true });
+      input.deps.cache.forget(id);
+      return { started: false, retryInMs: 0 };
+    }
     record.startFailedAt.set(id, Date.now());
     input.deps.cache.forget(id);
     event(input, 'Warning', 'Failed', `Error: ${(error as Error).message}`);
@@ -116,6 +124,15 @@ export async function startCreated(input: StartInput, id: string): Promise<Start
   event(input, 'Normal', 'Started', `Started container ${container.name}`);
   await postStart(input, id);
   return { started: true };
+}
+
+async function sandboxStillRuns(input: StartInput): Promise<boolean> {
+  try {
+    return (await input.runtime.inspectSandbox(input.sandbox.id)).state === 'running';
+  } catch (error) {
+    if (error instanceof RuntimeUnavailableError) throw error;
+    return false;
+  }
 }
 
 async function postStart(input: StartInput, id: string): Promise<void> {
