@@ -156,6 +156,22 @@ function countPods(api: ApiClient, total: number): { informer: Informer<Pod>; al
   return result;
 }
 
+/** The server's requests (but watches, and the bench's own lease renewals) per pod, by verb and resource, most first. */
+async function requestsPerPod(client: BenchClient, pods: number): Promise<string> {
+  const metrics = (await client.call('GET', '/metrics')).body;
+  const counts = new Map<string, number>();
+  for (const [, labels, value] of metrics.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)$/gm)) {
+    const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels!)?.[1] ?? '';
+    const verb = label('verb');
+    if (verb === 'WATCH' || verb === 'watch' || label('resource') === 'leases' || label('resource') === 'nodes') continue;
+    const key = `${verb} ${label('resource')}${label('subresource') ? `/${label('subresource')}` : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(value));
+  }
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([key, n]) => `${key} ${(n / pods).toFixed(2)}`);
+  return `${(total / pods).toFixed(2)} in all (${top.join(', ')})`;
+}
+
 /** 1,000 Deployments × 10 replicas against a server whose nodes have no agents: pods are created and bound, never run. */
 async function controllerThroughput(split: boolean): Promise<void> {
   const server = await startServerProcess(split ? { extraArgs: ['--no-control-plane'] } : {});
@@ -207,6 +223,7 @@ async function controllerThroughput(split: boolean): Promise<void> {
     console.log(`  Deployments posted in ${created.seconds.toFixed(1)} s`);
     console.log(`  ${total} pods created in ${createSeconds.toFixed(1)} s: ${(total / createSeconds).toFixed(0)} pods/s through the API (target >= 1,000/s)`);
     console.log(`  all bound after ${((boundAt - started) / 1000).toFixed(1)} s (pods in the store: ${seen}, of which ${seen - total} extra)`);
+    console.log(`  API requests per pod: ${await requestsPerPod(client, total)}`);
   } finally {
     clearInterval(heartbeat);
     api.close();
