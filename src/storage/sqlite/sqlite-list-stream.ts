@@ -2,33 +2,32 @@
 //
 // Reading a 10,000-pod list in one go would hold all of it (~26 MB) in memory until the client
 // has read it. Instead each page is read when the response has room for it. A page is read from
-// `kv` as one blob that SQLite joins; if the history shows a write after the list's revision in
+// `kv` as one string that SQLite joins; if the history shows a write after the list's revision in
 // the page's key range, the page is rebuilt from each key's state at that revision (the `prev`
 // of its first later write). The stream pins its revision so compaction keeps that history.
 import type Database from 'better-sqlite3';
 import type { ListStream } from '../store.js';
 import { prefixEnd } from './sqlite-list.js';
 
-/** Items per page: ~700 KB of pods, few queries, small enough to free as the socket drains. */
-export const STREAM_PAGE_ITEMS = 256;
+/** Items per page: ~85 KB of pods, under V8's 128 KB limit for young-generation objects. */
+export const STREAM_PAGE_ITEMS = 32;
 const ADDED = 0;
-const COMMA = Buffer.from(',');
 
 
 export function streamStatements(db: Database.Database) {
   const statement = (sql: string) => db.prepare(sql).raw();
   // The aggregate consumes the ordered subquery in order (a LIMIT keeps SQLite from flattening
-  // it), so the blob is the page's values in key order; the contract tests hold it to that.
+  // it), so the joined text is the page's values in key order; the contract tests hold it to that.
   const page = (op: '>=' | '>') =>
-    statement(`SELECT max(key), count(*), CAST(group_concat(value, ',') AS BLOB) FROM (
+    statement(`SELECT max(key), count(*), group_concat(value, ',') FROM (
       SELECT key, value FROM kv WHERE key ${op} ? AND key < ? ORDER BY key LIMIT ${STREAM_PAGE_ITEMS})`);
   return {
     pageFrom: page('>='),
     pageAfter: page('>'),
     // Writes since the list's revision touching a key range: rare, and a range scan on revision.
     changedSince: statement('SELECT 1 FROM history WHERE revision > ? AND key >= ? AND key <= ? LIMIT 1').pluck(),
-    rows: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key >= ? AND key <= ?'),
-    firstChanges: statement('SELECT key, type, CAST(prev AS BLOB) FROM history WHERE revision > ? AND key >= ? AND key <= ? ORDER BY revision'),
+    rows: statement('SELECT key, value FROM kv WHERE key >= ? AND key <= ?'),
+    firstChanges: statement('SELECT key, type, prev FROM history WHERE revision > ? AND key >= ? AND key <= ? ORDER BY revision'),
   };
 }
 
@@ -50,19 +49,19 @@ export function openListStream(host: StreamHost, prefix: string, revision: numbe
     done = true;
     unpin();
   };
-  const next = (): Uint8Array | undefined => {
+  const next = (): string | undefined => {
     while (!done) {
       host.assertOpen();
       const { statements } = host;
       const first = after === undefined;
-      const [last, count, blob] = (first ? statements.pageFrom : statements.pageAfter).get(after ?? prefix, end) as [string | null, number, Buffer | null];
+      const [last, count, joined] = (first ? statements.pageFrom : statements.pageAfter).get(after ?? prefix, end) as [string | null, number, string | null];
       // The page answers for the keys from the previous page's last (exclusive: a key followed
       // by NUL sorts right after it) to its own last, or to the range's end when it is the last.
       const low = first ? prefix : `${after}\u0000`;
       const high = count === STREAM_PAGE_ITEMS ? (last as string) : end;
       if (count < STREAM_PAGE_ITEMS) close();
       else after = last as string;
-      const page = statements.changedSince.get(revision, low, high) === undefined ? blob : pageAt(statements, revision, low, high);
+      const page = statements.changedSince.get(revision, low, high) === undefined ? joined : pageAt(statements, revision, low, high);
       if (page !== null && page.length > 0) return page;
     }
     return undefined;
@@ -71,11 +70,11 @@ export function openListStream(host: StreamHost, prefix: string, revision: numbe
 }
 
 /** The page's items as they were at `revision`, rebuilt from kv and the first later writes. */
-function pageAt(statements: StreamStatements, revision: number, low: string, high: string): Buffer {
-  const values = new Map<string, Buffer>();
-  for (const [key, value] of statements.rows.all(low, high) as Array<[string, Buffer]>) values.set(key, value);
+function pageAt(statements: StreamStatements, revision: number, low: string, high: string): string {
+  const values = new Map<string, string>();
+  for (const [key, value] of statements.rows.all(low, high) as Array<[string, string]>) values.set(key, value);
   const seen = new Set<string>();
-  for (const [key, type, prev] of statements.firstChanges.all(revision, low, high) as Array<[string, number, Buffer | null]>) {
+  for (const [key, type, prev] of statements.firstChanges.all(revision, low, high) as Array<[string, number, string | null]>) {
     if (seen.has(key)) continue;
     seen.add(key);
     // Its first write after the list's revision tells what the key held then: nothing if that
@@ -83,13 +82,7 @@ function pageAt(statements: StreamStatements, revision: number, low: string, hig
     if (type === ADDED || prev === null) values.delete(key);
     else values.set(key, prev);
   }
-  const keys = [...values.keys()].sort(compareUtf8);
-  const parts: Buffer[] = [];
-  for (const key of keys) {
-    if (parts.length > 0) parts.push(COMMA);
-    parts.push(values.get(key)!);
-  }
-  return Buffer.concat(parts);
+  return [...values.keys()].sort(compareUtf8).map((key) => values.get(key)!).join(',');
 }
 
 /** SQLite's order for TEXT keys: by UTF-8 bytes. */
