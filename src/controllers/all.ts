@@ -8,6 +8,7 @@ import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { garbageCollectorController } from './garbage-collector/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { PodMetricsController } from './pod-metrics.js';
+import { ServiceAccountsController } from './service-accounts.js';
 import { TransactionController } from './transactions/transaction-controller.js';
 
 export const allControllers: readonly ControllerFactory[] = [
@@ -19,4 +20,5 @@ export const allControllers: readonly ControllerFactory[] = [
   garbageCollectorController,
   (ctx) => new TransactionController(ctx),
   (ctx) => new PodMetricsController(ctx),
+  (ctx) => new ServiceAccountsController(ctx),
 ];

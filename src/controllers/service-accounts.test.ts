@@ -1,0 +1,47 @@
+// The service-account controller against a real API server.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isNotFound, resources, silentLogger, type ApiClient } from '../client/index.js';
+import { TestServer, waitFor } from '../client/test-server.js';
+import { startControllerManager, type RunningControllerManager } from './manager.js';
+import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController } from './service-accounts.js';
+
+describe('service-account controller', () => {
+  let server: TestServer;
+  let api: ApiClient;
+  let manager: RunningControllerManager;
+
+  before(async () => {
+    server = await TestServer.start();
+    api = server.client();
+    manager = await startControllerManager({ api, logger: silentLogger, controllers: [(ctx) => new ServiceAccountsController(ctx)] });
+  });
+  after(async () => {
+    await manager?.stop();
+    api?.close();
+    await server?.stop();
+  });
+
+  const defaultAccount = (namespace: string) =>
+    api.resource(resources.serviceaccounts, namespace).get(DEFAULT_SERVICE_ACCOUNT).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+
+  it('gives the namespaces that exist from the start, and a new one, a default ServiceAccount', async () => {
+    for (const namespace of ['default', 'kube-system', 'kube-node-lease']) await waitFor(() => defaultAccount(namespace), `default account in ${namespace}`);
+    await api.resource(resources.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    const account = await waitFor(() => defaultAccount('team-a'), 'default account in team-a');
+    assert.equal(account.metadata.namespace, 'team-a');
+  });
+
+  it('makes it again when it is deleted', async () => {
+    const first = await waitFor(() => defaultAccount('default'), 'default account');
+    await api.resource(resources.serviceaccounts, 'default').delete(DEFAULT_SERVICE_ACCOUNT);
+    const again = await waitFor(async () => {
+      const account = await defaultAccount('default');
+      return account && account.metadata.uid !== first.metadata.uid ? account : undefined;
+    }, 'a new default account');
+    assert.ok(again.metadata.uid);
+  });
+});
