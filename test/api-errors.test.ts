@@ -70,6 +70,7 @@ describe('bad input', () => {
     const stale = { ...created.body, metadata: { ...created.body.metadata, resourceVersion: '1' }, data: { a: 'b' } };
     await expectStatus('PUT', `${CM}/c`, stale, 409, 'Conflict');
     await expectStatus('GET', `${CM}?labelSelector=${encodeURIComponent('a in (b')}`, undefined, 400, 'BadRequest');
+    for (const limit of ['99999999999999999999', '1e3', '-1', '0x10']) await expectStatus('GET', `${CM}?limit=${limit}`, undefined, 400, 'BadRequest');
     await expectStatus('POST', CM, JSON.stringify(configMap('big', { data: { a: 'x'.repeat(3 * 1024 * 1024) } })), 413, 'RequestEntityTooLarge');
     await expectStatus('POST', CM, 'hello', 415, 'UnsupportedMediaType', 'text/plain');
     await expectStatus('PATCH', `${CM}/c`, '{}', 415, 'UnsupportedMediaType', 'application/json');

@@ -29,8 +29,10 @@ export function parseBoolean(query: URLSearchParams, name: string): boolean {
 export function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
+  // Digits only, as Go's ParseInt takes them (no "1e3", no "0x10"), and within what a double
+  // holds exactly: a larger limit or timeout would reach SQLite or a timer as a float.
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number)) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
   return number;
 }
 

@@ -4,6 +4,7 @@
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { validateBinding } from '../../api/validation/index.js';
 import { RevisionConflictError } from '../../storage/errors.js';
+import { MAX_WRITE_RETRIES } from '../registry/write-retries.js';
 import { badRequest, conflict, invalid, notFound } from '../errors.js';
 import { decodeBody, readBody, writeJson } from '../http-io.js';
 import type { DeleteOptions } from '../registry/deletion.js';
@@ -11,8 +12,6 @@ import { keyFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
 import { ref } from '../registry/object-registry.js';
 import { parseDryRun, type ResourceRequest } from './context.js';
-
-const MAX_RETRIES = 8;
 
 function success(code: number): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
@@ -45,7 +44,7 @@ export async function bindPod(ctx: ResourceRequest): Promise<void> {
       await store.update(key, updated, { expectedRevision: Number(pod.metadata.resourceVersion) });
       break;
     } catch (error) {
-      if (!(error instanceof RevisionConflictError) || attempt >= MAX_RETRIES) throw error;
+      if (!(error instanceof RevisionConflictError) || attempt >= MAX_WRITE_RETRIES) throw error;
     }
   }
   writeJson(ctx.res, 201, success(201));

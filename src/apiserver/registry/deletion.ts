@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
+import { MAX_WRITE_RETRIES } from './write-retries.js';
 import type { Store } from '../../storage/store.js';
 import { conflict, notFound, type ResourceRef } from '../errors.js';
 import { keyFor } from './keys.js';
@@ -30,8 +31,6 @@ export interface DeleteResult {
   finished: boolean;
 }
 
-const MAX_RETRIES = 8;
-
 function refOf(def: ResourceDefinition, name: string): ResourceRef {
   return { group: def.group, plural: def.plural, name };
 }
@@ -52,7 +51,7 @@ export class DeletionHandler {
       try {
         return await this.deleteOnce(def, key, current, options);
       } catch (error) {
-        if (error instanceof RevisionConflictError && attempt < MAX_RETRIES) continue;
+        if (error instanceof RevisionConflictError && attempt < MAX_WRITE_RETRIES) continue;
         throw error;
       }
     }

@@ -1,6 +1,6 @@
-// PATCH against a real SQLite store: writes issued in one tick share a group commit, where
-// every write after the first to the same object conflicts. A patch that names no
-// resourceVersion is re-read and retried; one that names a stale version is the client's 409.
+// PATCH and PUT against a real SQLite store: writes issued in one tick share a group commit,
+// where every write after the first to the same object conflicts. A patch or update that names
+// no resourceVersion is re-read and retried; one that names a stale version is the client's 409.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { ObjectRegistry, type WriteOptions } from './object-registry.js';
 
 const options: WriteOptions & { force: boolean } = { dryRun: false, fieldManager: 'test', fieldValidation: 'Strict', force: false };
 
-describe('object registry patch', () => {
+describe('object registry patch and update', () => {
   let dir: string;
   let store: SqliteStore;
   let registry: ObjectRegistry;
@@ -47,6 +47,26 @@ describe('object registry patch', () => {
     ]));
     const data = (await registry.get(configmaps, 'default', 'race'))['data'] as Record<string, string>;
     assert.equal(Object.keys(data).length, 31, 'the seed and all 30 patches');
+  });
+
+  it('retries racing updates (PUT) that name no resourceVersion, for the object and its status', async () => {
+    const deployments = findResource('apps', 'v1', 'deployments')!;
+    const deployment = (replicas: number): KubeObject => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'racer' },
+      spec: { replicas, selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+      status: { observedGeneration: replicas },
+    });
+    await registry.create(deployments, 'default', deployment(1), options);
+    const updates = Array.from({ length: 20 }, (_, i) => i % 2 === 0
+      ? registry.update(deployments, 'default', 'racer', deployment(i + 2), options)
+      : registry.update(deployments, 'default', 'racer', deployment(i + 2), { ...options, subresource: 'status' }));
+    const results = await Promise.allSettled(updates);
+    assert.deepEqual(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), []);
+    const stored = await registry.get(deployments, 'default', 'racer');
+    assert.equal(stored.metadata.generation, 1 + 10, 'each spec update counted once');
+    await configMap('put-race');
+    const data = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'put-race' }, data: { n: String(i) } });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => registry.update(configmaps, 'default', 'put-race', data(i), options)));
   });
 
   it('answers 409 to a patch that names a stale resourceVersion', async () => {

@@ -11,6 +11,7 @@ import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../../s
 import type { Store } from '../../storage/store.js';
 import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
 import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
+import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor } from './keys.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor } from './strategies.js';
@@ -34,10 +35,6 @@ export interface WriteResult {
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-// Writes sent together share one group commit, where each write after the first to the same
-// object conflicts; every round lets one writer through, so N racing patches need N rounds.
-// Kubernetes retries such races without a limit; the cap only stops a pathological loop.
-const MAX_PATCH_RETRIES = 100;
 
 export class ObjectRegistry {
   private readonly deletion: DeletionHandler;
@@ -86,25 +83,38 @@ export class ObjectRegistry {
     }
   }
 
-  /** PUT: replaces the object (or, with `subresource: 'status'`, only its status). */
+  /**
+   * PUT: replaces the object (or, with `subresource: 'status'`, only its status). Without a
+   * resourceVersion the update is unconditional: one that raced another write is made again on
+   * the newer object, as PATCH is.
+   */
   async update(def: ResourceDefinition, namespace: string | undefined, name: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
-    const object = asObjectOfKind(body, def);
-    reconcileNamespace(object, def, namespace);
-    if (object.metadata.name !== name) {
-      throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${name})`);
-    }
     const key = keyFor(def, namespace, name);
-    const old = await this.store.get(key);
-    if (!old) {
-      if (strategyFor(def).allowCreateOnUpdate && !options.subresource) {
-        delete object.metadata.resourceVersion;
-        return this.create(def, namespace, object, options);
+    for (let attempt = 0; ; attempt++) {
+      // replace() changes the object it is given: each attempt starts from the body as sent.
+      const object = asObjectOfKind(structuredClone(body), def);
+      reconcileNamespace(object, def, namespace);
+      if (object.metadata.name !== name) {
+        throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       }
-      throw notFound(ref(def, name));
+      const old = await this.store.get(key);
+      if (!old) {
+        if (strategyFor(def).allowCreateOnUpdate && !options.subresource) {
+          delete object.metadata.resourceVersion;
+          return this.create(def, namespace, object, options);
+        }
+        throw notFound(ref(def, name));
+      }
+      const requested = object.metadata.resourceVersion;
+      if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
+      try {
+        return await this.replace(def, key, old, object, options, requested !== undefined && requested !== '');
+      } catch (error) {
+        if (error instanceof RevisionConflictRetry && attempt < MAX_WRITE_RETRIES) continue;
+        if (error instanceof RevisionConflictRetry) throw staleResourceVersion(ref(def, name));
+        throw error;
+      }
     }
-    const requested = object.metadata.resourceVersion;
-    if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
-    return this.replace(def, key, old, object, options, requested !== undefined && requested !== '');
   }
 
   /** PATCH: reads the object, applies the patch and writes it, retrying when another write raced. */
@@ -134,7 +144,7 @@ export class ObjectRegistry {
       try {
         return await this.replace(def, key, old, patched, replaceOptions, explicit);
       } catch (error) {
-        if (error instanceof RevisionConflictRetry && attempt < MAX_PATCH_RETRIES) continue;
+        if (error instanceof RevisionConflictRetry && attempt < MAX_WRITE_RETRIES) continue;
         if (error instanceof RevisionConflictRetry) throw staleResourceVersion(ref(def, name));
         throw error;
       }
