@@ -42,6 +42,9 @@ describe('bad input', () => {
     assert.equal(status.details.causes[0].field, 'spec.replicas');
     const labels = await expectStatus('POST', CM, { ...configMap('l'), metadata: { name: 'l', labels: { 'bad key!': 'v' } } }, 422, 'Invalid');
     assert.match(labels.details.causes[0].field, /metadata.labels/);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'forever' }, spec: { terminationGracePeriodSeconds: 1e300, containers: [{ name: 'c', image: 'i' }] } };
+    const int64 = await expectStatus('POST', '/api/v1/namespaces/default/pods', pod, 422, 'Invalid');
+    assert.equal(int64.details.causes[0].field, 'spec.terminationGracePeriodSeconds');
   });
 
   it('applies fieldValidation Strict, Warn and Ignore', async () => {
@@ -71,6 +74,8 @@ describe('bad input', () => {
     await expectStatus('PUT', `${CM}/c`, stale, 409, 'Conflict');
     await expectStatus('GET', `${CM}?labelSelector=${encodeURIComponent('a in (b')}`, undefined, 400, 'BadRequest');
     for (const limit of ['99999999999999999999', '1e3', '-1', '0x10']) await expectStatus('GET', `${CM}?limit=${limit}`, undefined, 400, 'BadRequest');
+    await expectStatus('GET', `${CM}?watch=1&resourceVersion=99999999999999999999`, undefined, 400, 'BadRequest');
+    await expectStatus('DELETE', `${CM}/c`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 1e300 }, 400, 'BadRequest');
     await expectStatus('POST', CM, JSON.stringify(configMap('big', { data: { a: 'x'.repeat(3 * 1024 * 1024) } })), 413, 'RequestEntityTooLarge');
     await expectStatus('POST', CM, 'hello', 415, 'UnsupportedMediaType', 'text/plain');
     await expectStatus('PATCH', `${CM}/c`, '{}', 415, 'UnsupportedMediaType', 'application/json');

@@ -187,11 +187,14 @@ function buildString(schema: Node): Check {
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
+/** Beyond ±2^63 a number is no int64 (Kubernetes' decoder rejects it); below, doubles round. */
+const INT64_LIMIT = 2 ** 63;
 
 function buildNumber(schema: Node, integer: boolean): Check {
   const minimum = typeof schema['minimum'] === 'number' ? schema['minimum'] : undefined;
   const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
   const int32 = schema['format'] === 'int32';
+  const int64 = schema['format'] === 'int64';
   const expected = integer ? 'integer' : 'number';
   return (value, ctx) => {
     if (value === null || value === undefined) return;
@@ -205,6 +208,8 @@ function buildNumber(schema: Node, integer: boolean): Check {
       ctx.errors.push(invalid(pathOf(ctx), value, `must be less than or equal to ${maximum}`));
     } else if (int32 && (value < INT32_MIN || value > INT32_MAX)) {
       ctx.errors.push(invalid(pathOf(ctx), value, 'must be a 32-bit integer'));
+    } else if (int64 && Math.abs(value) >= INT64_LIMIT) {
+      ctx.errors.push(invalid(pathOf(ctx), value, 'must be a 64-bit integer'));
     }
   };
 }

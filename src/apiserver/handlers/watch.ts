@@ -60,8 +60,8 @@ export async function serveWatch(ctx: ResourceRequest): Promise<void> {
 
 function parseRevision(value: string | null): number | undefined {
   if (value === null || value === '' || value === '0') return undefined;
-  const revision = Number(value);
-  if (!Number.isInteger(revision) || revision < 0) throw badRequest(`resourceVersion: Invalid value: "${value}": must be an integer`);
+  const revision = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(revision)) throw badRequest(`resourceVersion: Invalid value: "${value}": must be an integer`);
   return revision;
 }
 

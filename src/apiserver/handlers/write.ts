@@ -76,7 +76,7 @@ async function deleteOptions(ctx: ResourceRequest): Promise<DeleteOptions> {
   const options: DeleteOptions = { dryRun: parseDryRun(ctx.query) || (Array.isArray(body['dryRun']) && body['dryRun'].includes('All')) };
   const grace = body['gracePeriodSeconds'] ?? parseNonNegativeInt(ctx.query, 'gracePeriodSeconds');
   if (grace !== undefined) {
-    if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds must be an integer');
+    if (typeof grace !== 'number' || !Number.isSafeInteger(grace)) throw badRequest('gracePeriodSeconds must be an integer');
     options.gracePeriodSeconds = Math.max(0, grace);
   }
   const policy = propagationPolicyOf(body, ctx.query);
