@@ -1,8 +1,9 @@
-// Mutation fuzzing of a real `drover server` (controllers running, so writes race theirs): valid
-// objects of every kind with random fields replaced, dropped or added, sent by every write verb
-// and patch type, plus lists, deletes and subresources with random query parameters. Whatever
-// the input, the answer is a Status below 500 and the server stays up. Seeded, so a failure
-// repeats; the first runs of this found a PUT race answered 500 and a limit reaching SQLite.
+// Fuzzing a real `drover server` (controllers running, so writes race theirs). First, mutation:
+// valid objects of every kind with random fields replaced, dropped or added, sent by every write
+// verb and patch type, plus lists, deletes and subresources with random query parameters. Then
+// races: many clients writing, patching, finalizing and deleting the same few objects (and
+// namespaces) at once. Whatever the input, the answer is below 500 and the server stays up.
+// Seeded; the first runs found a PUT race, a delete race and a limit that reached SQLite.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -107,7 +108,7 @@ function paths(value: Json, prefix: Array<string | number> = []): Array<Array<st
 }
 
 class Fuzzer {
-  constructor(private readonly next: () => number) {}
+  constructor(readonly next: () => number) {}
 
   pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.next() * items.length)]!;
@@ -196,9 +197,54 @@ describe('the API server under mutated input', () => {
       }
       await send('POST', `${collection.replace(/\/[^/]+$/, '/pods')}/${name}/binding`, fuzz.mutate({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: 'n' } }));
     }
+    await assertServing();
+  });
+
+  it('answers racing writes, finalizers and deletes of the same objects below 500', async () => {
+    const fuzz = new Fuzzer(random(7));
+    const namespaces = ['default', 'race-a', 'race-b'];
+    for (const name of namespaces.slice(1)) await send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const configMap = (name: string): Json => ({
+      apiVersion: 'v1', kind: 'ConfigMap', data: { v: String(fuzz.pick([1, 2, 3])) },
+      metadata: { name, labels: { x: fuzz.pick(['0', '1']) }, finalizers: fuzz.pick([[], [], ['example.com/hold']]) },
+    });
+    const deployment = (name: string): Json => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+      spec: { replicas: fuzz.pick([0, 1, 2]), selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [container] } } },
+    });
+    const kinds = [
+      { plural: (ns: string) => `/api/v1/namespaces/${ns}/configmaps`, object: configMap },
+      { plural: (ns: string) => `/apis/apps/v1/namespaces/${ns}/deployments`, object: deployment },
+    ];
+    const worker = async () => {
+      for (let i = 0; i < 200; i++) {
+        const namespace = fuzz.pick(namespaces);
+        const kind = fuzz.pick(kinds);
+        const collection = kind.plural(namespace);
+        const name = `o${fuzz.pick([0, 1, 2])}`;
+        const object = `${collection}/${name}`;
+        const roll = fuzz.next();
+        if (roll < 0.25) await send('POST', collection, kind.object(name));
+        else if (roll < 0.45) await send('PUT', object, kind.object(name));
+        else if (roll < 0.55) await send('PATCH', object, { metadata: { labels: { y: String(i) } } }, 'application/merge-patch+json');
+        else if (roll < 0.62) await send('PATCH', `${object}?fieldManager=m${i % 2}&force=${i % 3 === 0}`, kind.object(name), 'application/apply-patch+yaml');
+        else if (roll < 0.75) await send('DELETE', `${object}?propagationPolicy=${fuzz.pick(['Foreground', 'Background', 'Orphan'])}`);
+        else if (roll < 0.83) await send('PATCH', object, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+        else if (roll < 0.88) await send('DELETE', `${collection}?labelSelector=x%3D1`);
+        else if (roll < 0.9 && namespace !== 'default') {
+          await send('DELETE', `/api/v1/namespaces/${namespace}`);
+          await send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+        } else await send('PUT', `${object}/status`, kind.object(name));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    await assertServing();
+  });
+
+  async function assertServing(): Promise<void> {
     assert.deepEqual(failures, [], `${failures.length} of ${sent} requests failed`);
     const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 200);
     assert.equal(server.child.exitCode, null, 'the server is still running');
-  });
+  }
 });

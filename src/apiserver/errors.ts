@@ -3,7 +3,7 @@
 // kubectl and client libraries print and classify it as they do for Kubernetes.
 import type { FieldError, StatusCause, StatusDetails } from '../api/meta.js';
 import { PatchError } from './patch/errors.js';
-import { RevisionConflictError } from '../storage/errors.js';
+import { KeyNotFoundError, RevisionConflictError } from '../storage/errors.js';
 
 export type StatusReason =
   | 'BadRequest'
@@ -137,6 +137,8 @@ export function invalid(kind: string, name: string, group: string, errors: Field
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof PatchError) return new ApiError(error.code, error.reason, error.message);
+  // A write that raced a delete and escaped its handler: the object is gone.
+  if (error instanceof KeyNotFoundError) return new ApiError(404, 'NotFound', 'the object was deleted while the request was handled');
   // A write that lost every race it retried: the client's to make again, as Kubernetes answers.
   if (error instanceof RevisionConflictError) {
     return new ApiError(409, 'Conflict', 'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');

@@ -51,7 +51,8 @@ export class DeletionHandler {
       try {
         return await this.deleteOnce(def, key, current, options);
       } catch (error) {
-        if (error instanceof RevisionConflictError && attempt < MAX_WRITE_RETRIES) continue;
+        // Changed meanwhile: look again. Deleted meanwhile: the next look answers 404.
+        if ((error instanceof RevisionConflictError || error instanceof KeyNotFoundError) && attempt < MAX_WRITE_RETRIES) continue;
         throw error;
       }
     }
