@@ -11,6 +11,7 @@ import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../../s
 import type { Store } from '../../storage/store.js';
 import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
 import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
+import { closeServiceAddresses } from './service-allocator.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor } from './keys.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
@@ -251,6 +252,7 @@ export class ObjectRegistry {
 
   close(): void {
     this.namespaces.stop();
+    closeServiceAddresses(this.store);
   }
 }
 

@@ -1,64 +1,199 @@
-// Cluster IPs and node ports for Services. The addresses are bookkeeping only (Drover routes
-// nothing to them yet); allocation scans existing Services so that it works on any store
-// without extra state. A race between two creates can hand out one IP twice: acceptable until
-// a service proxy depends on uniqueness.
+// Cluster IPs and node ports for Services, each handed to one Service only, as Kubernetes'
+// allocators do. One book per store knows what the stored Services hold (a list, then a watch,
+// so deletions by any path free their addresses) and what creates in flight have reserved.
+// A reservation is taken synchronously, so concurrent creates never get the same address; one
+// whose create never lands (rejected, dry run) lapses after RESERVATION_MS.
+//
+// The book lives in the API server process that owns the store. Several API servers on one
+// shared store would each need the others' reservations: an allocation object written with a
+// precondition, as Kubernetes keeps in etcd, is the way when Drover runs them.
 import { isObject, type KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
-import type { Store } from '../../storage/store.js';
-import { badRequest } from '../errors.js';
+import type { Store, StoreEvent, Watch } from '../../storage/store.js';
+import { badRequest, invalid } from '../errors.js';
 import { prefixFor } from './keys.js';
 
-/** 10.43.0.0/16, k3s' default service range; .0.1 is kept for the `kubernetes` service. */
+/** 10.43.0.0/16, k3s' default service range; the first ten addresses are left for the system. */
 const CLUSTER_IP_BASE = (10 << 24) | (43 << 16);
+const CLUSTER_IP_FIRST = 10;
 const CLUSTER_IP_SIZE = 1 << 16;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
+const RESERVATION_MS = 60_000;
 
 function ipToString(ip: number): string {
   return [24, 16, 8, 0].map((shift) => (ip >>> shift) & 255).join('.');
 }
 
-async function existingServices(store: Store, def: ResourceDefinition): Promise<Record<string, unknown>[]> {
-  const { items } = await store.list({ prefix: prefixFor(def) });
-  return items.map((s) => (isObject(s['spec']) ? s['spec'] : {}));
+type Spec = Record<string, unknown>;
+
+function specOf(service: KubeObject | undefined): Spec {
+  return service && isObject(service['spec']) ? service['spec'] : {};
 }
 
-export async function allocateClusterIP(service: KubeObject, store: Store, def: ResourceDefinition): Promise<void> {
-  const spec = isObject(service['spec']) ? service['spec'] : (service['spec'] = {});
-  if (spec['type'] === 'ExternalName' || spec['clusterIP'] === 'None') return;
-  if (typeof spec['clusterIP'] === 'string' && spec['clusterIP'] !== '') {
-    spec['clusterIPs'] ??= [spec['clusterIP']];
-    return;
+function clusterIPsOf(spec: Spec): string[] {
+  const ips = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'].filter((ip): ip is string => typeof ip === 'string') : [];
+  if (typeof spec['clusterIP'] === 'string') ips.push(spec['clusterIP']);
+  return ips.filter((ip) => ip !== '' && ip !== 'None');
+}
+
+function nodePortsOf(spec: Spec): number[] {
+  const ports = Array.isArray(spec['ports']) ? spec['ports'].filter(isObject) : [];
+  return ports.map((p) => p['nodePort']).filter((port): port is number => typeof port === 'number' && port > 0);
+}
+
+/** Addresses of one kind: who holds each (a service key) and which are reserved until when. */
+class Pool<T> {
+  private readonly owners = new Map<T, string>();
+  private readonly reserved = new Map<T, number>();
+
+  own(value: T, key: string): void {
+    this.owners.set(value, key);
+    this.reserved.delete(value);
   }
-  const used = new Set((await existingServices(store, def)).map((s) => s['clusterIP']));
-  for (let offset = 10; offset < CLUSTER_IP_SIZE - 1; offset++) {
-    const ip = ipToString(CLUSTER_IP_BASE + offset);
-    if (!used.has(ip)) {
+
+  release(value: T, key: string): void {
+    if (this.owners.get(value) === key) this.owners.delete(value);
+  }
+
+  taken(value: T, now: number): boolean {
+    if (this.owners.has(value)) return true;
+    const until = this.reserved.get(value);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.reserved.delete(value);
+    return false;
+  }
+
+  reserve(value: T, now: number): void {
+    this.reserved.set(value, now + RESERVATION_MS);
+  }
+}
+
+class ServiceAddressBook {
+  private readonly ips = new Pool<string>();
+  private readonly ports = new Pool<number>();
+  /** Where the next search for a free address starts, so a create does not rescan the range. */
+  private nextIp = CLUSTER_IP_FIRST;
+  private nextPort = NODE_PORT_MIN;
+  private watch: Watch | undefined;
+
+  static async open(store: Store, def: ResourceDefinition): Promise<ServiceAddressBook> {
+    const book = new ServiceAddressBook();
+    const prefix = prefixFor(def);
+    const { items, revision } = await store.list({ prefix });
+    for (const service of items) book.hold(service);
+    // A closed store ends the watch; nothing is allocated after that.
+    book.watch = store.watch({ prefix, fromRevision: revision }, (event) => book.apply(event), () => undefined);
+    return book;
+  }
+
+  close(): void {
+    this.watch?.stop();
+  }
+
+  private apply(event: StoreEvent): void {
+    if (event.prevObject) this.free(event.prevObject);
+    if (event.type !== 'DELETED') this.hold(event.object);
+  }
+
+  private hold(service: KubeObject): void {
+    const key = `${service.metadata.namespace}/${service.metadata.name}`;
+    const spec = specOf(service);
+    for (const ip of clusterIPsOf(spec)) this.ips.own(ip, key);
+    for (const port of nodePortsOf(spec)) this.ports.own(port, key);
+  }
+
+  private free(service: KubeObject): void {
+    const key = `${service.metadata.namespace}/${service.metadata.name}`;
+    const spec = specOf(service);
+    for (const ip of clusterIPsOf(spec)) this.ips.release(ip, key);
+    for (const port of nodePortsOf(spec)) this.ports.release(port, key);
+  }
+
+  allocateClusterIP(service: KubeObject): void {
+    const spec = specOf(service);
+    if (spec['type'] === 'ExternalName' || spec['clusterIP'] === 'None') return;
+    const now = Date.now();
+    const requested = clusterIPsOf(spec);
+    if (requested.length > 0) {
+      for (const ip of requested) {
+        if (this.ips.taken(ip, now)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
+      }
+      for (const ip of requested) this.ips.reserve(ip, now);
+      spec['clusterIPs'] ??= [spec['clusterIP']];
+      return;
+    }
+    for (let tried = 0; tried < CLUSTER_IP_SIZE - CLUSTER_IP_FIRST; tried++) {
+      const offset = this.nextIp;
+      this.nextIp = offset + 1 < CLUSTER_IP_SIZE - 1 ? offset + 1 : CLUSTER_IP_FIRST;
+      const ip = ipToString(CLUSTER_IP_BASE + offset);
+      if (this.ips.taken(ip, now)) continue;
+      this.ips.reserve(ip, now);
       spec['clusterIP'] = ip;
       spec['clusterIPs'] = [ip];
       spec['ipFamilies'] ??= ['IPv4'];
       spec['ipFamilyPolicy'] ??= 'SingleStack';
       return;
     }
+    throw badRequest('the service cluster IP range is full');
   }
-  throw badRequest('the service cluster IP range is full');
+
+  allocateNodePorts(service: KubeObject): void {
+    const spec = specOf(service);
+    if (spec['type'] !== 'NodePort' && spec['type'] !== 'LoadBalancer') return;
+    const ports = Array.isArray(spec['ports']) ? spec['ports'].filter(isObject) : [];
+    const now = Date.now();
+    ports.forEach((port, i) => {
+      const wanted = port['nodePort'];
+      if (typeof wanted !== 'number' || wanted <= 0) return;
+      if (this.ports.taken(wanted, now)) throw alreadyAllocated(service, `spec.ports[${i}].nodePort`, wanted, `provided port is already allocated`);
+      this.ports.reserve(wanted, now);
+    });
+    const span = NODE_PORT_MAX - NODE_PORT_MIN + 1;
+    for (const port of ports) {
+      if (typeof port['nodePort'] === 'number' && port['nodePort'] > 0) continue;
+      let found: number | undefined;
+      for (let tried = 0; tried < span && found === undefined; tried++) {
+        const candidate = this.nextPort;
+        this.nextPort = candidate < NODE_PORT_MAX ? candidate + 1 : NODE_PORT_MIN;
+        if (!this.ports.taken(candidate, now)) found = candidate;
+      }
+      if (found === undefined) throw badRequest('the node port range is full');
+      this.ports.reserve(found, now);
+      port['nodePort'] = found;
+    }
+  }
 }
 
-export async function allocateNodePorts(service: KubeObject, store: Store, def: ResourceDefinition): Promise<void> {
-  const spec = isObject(service['spec']) ? service['spec'] : {};
-  if (spec['type'] !== 'NodePort' && spec['type'] !== 'LoadBalancer') return;
-  const ports = Array.isArray(spec['ports']) ? spec['ports'].filter(isObject) : [];
-  if (!ports.some((p) => p['nodePort'] === undefined)) return;
-  const used = new Set<unknown>();
-  for (const other of await existingServices(store, def)) {
-    for (const p of Array.isArray(other['ports']) ? other['ports'].filter(isObject) : []) used.add(p['nodePort']);
+function alreadyAllocated(service: KubeObject, field: string, value: unknown, message: string) {
+  return invalid('Service', service.metadata.name ?? '', '', [{ field, type: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${message}` }]);
+}
+
+const books = new WeakMap<Store, Promise<ServiceAddressBook>>();
+
+function bookFor(store: Store, def: ResourceDefinition): Promise<ServiceAddressBook> {
+  let book = books.get(store);
+  if (!book) {
+    book = ServiceAddressBook.open(store, def);
+    // A failed first read is tried again by the next create.
+    book.catch(() => books.delete(store));
+    books.set(store, book);
   }
-  let next = NODE_PORT_MIN;
-  for (const port of ports) {
-    if (port['nodePort'] !== undefined) continue;
-    while (used.has(next) && next <= NODE_PORT_MAX) next++;
-    if (next > NODE_PORT_MAX) throw badRequest('the node port range is full');
-    port['nodePort'] = next;
-    used.add(next++);
-  }
+  return book;
+}
+
+/** Gives the Service a cluster IP (and node ports for NodePort and LoadBalancer) no other Service holds. */
+export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition): Promise<void> {
+  if (!isObject(service['spec'])) service['spec'] = {};
+  const book = await bookFor(store, def);
+  book.allocateClusterIP(service);
+  book.allocateNodePorts(service);
+}
+
+/** Stops following the store's Services (the server is closing). */
+export function closeServiceAddresses(store: Store): void {
+  const book = books.get(store);
+  books.delete(store);
+  void book?.then((b) => b.close(), () => undefined);
 }

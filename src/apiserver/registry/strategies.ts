@@ -6,7 +6,7 @@ import type { Store } from '../../storage/store.js';
 import { preserveServiceAllocations } from '../../api/defaults/core-defaults.js';
 import { qosClassOf } from '../../api/defaults/pod-defaults.js';
 import { generateJobSelector } from '../../api/defaults/workload-defaults.js';
-import { allocateClusterIP, allocateNodePorts } from './service-allocator.js';
+import { allocateServiceAddresses } from './service-allocator.js';
 
 export interface StrategyContext {
   store: Store;
@@ -50,8 +50,7 @@ const namespaceStrategy: Strategy = {
 
 const serviceStrategy: Strategy = {
   async prepareForCreate(service, ctx) {
-    await allocateClusterIP(service, ctx.store, ctx.def);
-    await allocateNodePorts(service, ctx.store, ctx.def);
+    await allocateServiceAddresses(service, ctx.store, ctx.def);
   },
   // A PUT without clusterIP or nodePorts keeps the allocated ones, as Kubernetes does.
   prepareForUpdate: (service, old) => preserveServiceAllocations(service, old),

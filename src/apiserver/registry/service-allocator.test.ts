@@ -1,0 +1,55 @@
+// Service addresses against a real server on SQLite: each cluster IP and node port goes to one
+// Service, however many are created at once, and a deleted Service's addresses are free again.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { callJson, TestServer } from '../../client/test-server.js';
+
+const SERVICES = '/api/v1/namespaces/default/services';
+
+function service(name: string, spec: Record<string, unknown> = {}): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } };
+}
+
+describe('service address allocation', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await TestServer.start();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  const create = (body: Record<string, unknown>) => callJson(server.url, 'POST', SERVICES, body);
+
+  it('gives concurrently created Services distinct cluster IPs and node ports', async () => {
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => create(service(`svc-${i}`, { type: 'NodePort' }))));
+    assert.deepEqual(results.map((r) => r.status), results.map(() => 201));
+    const ips = results.map((r) => r.body.spec.clusterIP as string);
+    const ports = results.map((r) => r.body.spec.ports[0].nodePort as number);
+    assert.equal(new Set(ips).size, 40, `cluster IPs: ${ips.join(' ')}`);
+    assert.equal(new Set(ports).size, 40, `node ports: ${ports.join(' ')}`);
+    for (const port of ports) assert.ok(port >= 30000 && port <= 32767);
+  });
+
+  it('refuses an address another Service holds, with the field at fault, and frees it on delete', async () => {
+    const first = await create(service('holder', { clusterIP: '10.43.1.1', type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
+    assert.equal(first.status, 201);
+    const ip = await create(service('ip-taker', { clusterIP: '10.43.1.1' }));
+    assert.equal(ip.status, 422);
+    assert.equal(ip.body.details.causes[0].field, 'spec.clusterIPs');
+    assert.match(ip.body.message, /provided IP is already allocated/);
+    const port = await create(service('port-taker', { type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
+    assert.equal(port.status, 422);
+    assert.equal(port.body.details.causes[0].field, 'spec.ports[0].nodePort');
+
+    assert.equal((await callJson(server.url, 'DELETE', `${SERVICES}/holder`)).status, 200);
+    // The allocator learns of the delete through a watch: soon, not necessarily at once.
+    for (let attempt = 0; ; attempt++) {
+      const again = await create(service('ip-taker', { clusterIP: '10.43.1.1', type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
+      if (again.status === 201) break;
+      assert.ok(attempt < 50, `still refused: ${JSON.stringify(again.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+});
