@@ -45,6 +45,10 @@ describe('bad input', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'forever' }, spec: { terminationGracePeriodSeconds: 1e300, containers: [{ name: 'c', image: 'i' }] } };
     const int64 = await expectStatus('POST', '/api/v1/namespaces/default/pods', pod, 422, 'Invalid');
     assert.equal(int64.details.causes[0].field, 'spec.terminationGracePeriodSeconds');
+    // A field the schema and the kind's own rules both find missing is reported once.
+    const unnamed = { ...pod, metadata: { name: 'unnamed' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ value: 'v' }] }] } };
+    const once = await expectStatus('POST', '/api/v1/namespaces/default/pods', unnamed, 422, 'Invalid');
+    assert.deepEqual(once.details.causes.map((c: { field: string }) => c.field), ['spec.containers[0].env[0].name']);
   });
 
   it('applies fieldValidation Strict, Warn and Ignore', async () => {

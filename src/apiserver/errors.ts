@@ -119,7 +119,15 @@ export const internalError = (message: string) =>
   new ApiError(500, 'InternalError', `Internal error occurred: ${message}`);
 
 /** 422 Invalid, with one cause per field as Kubernetes reports them. */
-export function invalid(kind: string, name: string, group: string, errors: FieldError[]): ApiError {
+export function invalid(kind: string, name: string, group: string, reported: FieldError[]): ApiError {
+  // A field can fail the schema check and a kind's own rule alike ("Required value"): once.
+  const seen = new Set<string>();
+  const errors = reported.filter((e) => {
+    const key = `${e.field}\u0000${e.type}\u0000${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   const summary = errors.map((e) => `${e.field}: ${e.message}`);
   const message =
     `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ` +
