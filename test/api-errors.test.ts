@@ -49,6 +49,10 @@ describe('bad input', () => {
     const unnamed = { ...pod, metadata: { name: 'unnamed' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ value: 'v' }] }] } };
     const once = await expectStatus('POST', '/api/v1/namespaces/default/pods', unnamed, 422, 'Invalid');
     assert.deepEqual(once.details.causes.map((c: { field: string }) => c.field), ['spec.containers[0].env[0].name']);
+    // A null list item is its type's zero value, as Kubernetes decodes it: here a nameless container.
+    const nullInit = { ...pod, metadata: { name: 'null-init' }, spec: { initContainers: [null], containers: [{ name: 'c', image: 'i' }] } };
+    const zero = await expectStatus('POST', '/api/v1/namespaces/default/pods', nullInit, 422, 'Invalid');
+    assert.deepEqual(zero.details.causes.map((c: { field: string }) => c.field), ['spec.initContainers[0].name', 'spec.initContainers[0].image']);
   });
 
   it('applies fieldValidation Strict, Warn and Ignore', async () => {

@@ -34,7 +34,10 @@ type Node = Record<string, unknown>;
 
 const compiled = new WeakMap<object, Check>();
 
-/** Checks `object` against `schema`; with unknownFields 'prune', unknown fields are deleted. */
+/**
+ * Checks `object` against `schema`; with unknownFields 'prune', unknown fields are deleted. A
+ * null list item becomes its type's zero value in place, as Kubernetes decodes it.
+ */
 export function checkSchema(schema: object, object: unknown, options: CheckOptions): CheckResult {
   const ctx: Context = { errors: [], unknown: [], prune: options.unknownFields === 'prune', path: [] };
   compile(schema as Node)(object, ctx);
@@ -150,16 +153,35 @@ const anyObject: Check = (value, ctx) => {
   if (value !== null && value !== undefined && !isObject(value)) ctx.errors.push(wrongType(ctx, value, 'object'));
 };
 
+/**
+ * What a null list item decodes to in Kubernetes (Go's zero value of the item type): `[null]`
+ * in `containers` is a container with no name, so it fails as one, and no component ever
+ * meets a null where the schema promises a container, toleration or string.
+ */
+function zeroValueOf(schema: Node): () => unknown {
+  switch (schema['type']) {
+    case 'object': return () => ({});
+    case 'array': return () => [];
+    case 'string': return () => '';
+    case 'integer': case 'number': return () => 0;
+    case 'boolean': return () => false;
+    default: return () => null;
+  }
+}
+
 function buildArray(schema: Node): Check {
-  const items = isObject(schema['items']) ? compile(schema['items']) : undefined;
+  const itemSchema = isObject(schema['items']) ? schema['items'] : undefined;
+  const items = itemSchema ? compile(itemSchema) : undefined;
+  const zero = itemSchema ? zeroValueOf(itemSchema) : () => null;
   return (value, ctx) => {
     if (value === null || value === undefined) return;
     if (!Array.isArray(value)) {
       ctx.errors.push(wrongType(ctx, value, 'array'));
       return;
     }
-    if (!items) return;
     for (let i = 0; i < value.length; i++) {
+      if (value[i] === null) value[i] = zero();
+      if (!items) continue;
       ctx.path.push(i);
       items(value[i], ctx);
       ctx.path.pop();
