@@ -48,9 +48,16 @@ async function podObjects(nodeName: string, uid: string, docker = new Docker()):
   return docker.listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`, `drover.dev/pod-uid=${uid}`] } });
 }
 
-function readyCondition(node: Record<string, unknown>): { status: string; reason?: string; message?: string } | undefined {
-  const conditions = (node['status'] as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions;
-  return conditions?.find((c) => c.type === 'Ready');
+type Condition = { type: string; status: string; reason?: string; message?: string };
+
+/** Waits until the node's Ready condition has `status`; resolves that condition. */
+function nodeReadyBecomes(cluster: TestCluster, status: 'True' | 'False'): Promise<Condition> {
+  const nodes = cluster.api.resource(resources.nodes);
+  return waitFor(`node Ready=${status}`, async () => {
+    const conditions = ((await nodes.get(cluster.nodeName))['status'] as { conditions?: Condition[] }).conditions;
+    const ready = conditions?.find((c) => c.type === 'Ready');
+    return ready?.status === status ? ready : undefined;
+  });
 }
 
 function status(pod: Pod, name = 'main') {
@@ -125,13 +132,9 @@ describe('Docker daemon going away and coming back', () => {
   test('Ready=False while Docker is away; the pod is left alone and not duplicated', async () => {
     await cluster.pods.create(podSpec('survivor', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
     const before = await waitForPod(cluster, 'survivor', 'Running', (p) => p.status?.phase === 'Running');
-    const nodes = cluster.api.resource(resources.nodes);
 
     await proxy.down();
-    const down = await waitFor('node Ready=False', async () => {
-      const c = readyCondition(await nodes.get(cluster.nodeName));
-      return c?.status === 'False' ? c : undefined;
-    });
+    const down = await nodeReadyBecomes(cluster, 'False');
     assert.equal(down.reason, 'ContainerRuntimeUnhealthy');
     assert.match(down.message ?? '', /container runtime is down/);
     await new Promise((r) => setTimeout(r, 2000));
@@ -139,7 +142,7 @@ describe('Docker daemon going away and coming back', () => {
     assert.deepEqual(during.status?.containerStatuses, before.status?.containerStatuses, 'status not rewritten while blind');
 
     await proxy.up();
-    await waitFor('node Ready=True', async () => (readyCondition(await nodes.get(cluster.nodeName))?.status === 'True' ? true : undefined));
+    await nodeReadyBecomes(cluster, 'True');
     await new Promise((r) => setTimeout(r, 1500));
     const afterwards = await waitForPod(cluster, 'survivor', 'Running', (p) => p.status?.phase === 'Running');
     assert.equal(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
@@ -177,17 +180,13 @@ describe('Docker daemon restarted', () => {
     const uid = before.metadata.uid!;
     const firstLog = logsOf(containerIdOf(before, 'main'));
     assert.match(firstLog, /^instance [0-9a-f-]{36}\n$/);
-    const nodes = cluster.api.resource(resources.nodes);
 
     await daemon.stop();
-    const down = await waitFor('node Ready=False', async () => {
-      const c = readyCondition(await nodes.get(cluster.nodeName));
-      return c?.status === 'False' ? c : undefined;
-    });
+    const down = await nodeReadyBecomes(cluster, 'False');
     assert.equal(down.reason, 'ContainerRuntimeUnhealthy');
 
     await daemon.start();
-    await waitFor('node Ready=True', async () => (readyCondition(await nodes.get(cluster.nodeName))?.status === 'True' ? true : undefined));
+    await nodeReadyBecomes(cluster, 'True');
     // The container died with the daemon: one restart. (While the daemon stops its containers
     // one by one, the agent may see the app exit before the sandbox and restart it there; such a
     // container cannot start and is dropped uncounted, but one that got to run counts: at most two.)
