@@ -5,12 +5,13 @@ import { coreDefinitions } from './definitions/core.js';
 import { workloadDefinitions } from './definitions/workloads.js';
 import { discoveryDefinitions } from './definitions/discovery.js';
 import { droverDefinitions } from './definitions/drover.js';
+import { reviewDefinitions } from './definitions/reviews.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
-  ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions,
+  ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

@@ -52,6 +52,11 @@ export interface ResourceDefinition {
   table: TablePrinter;
   /** Field selectors this kind supports besides metadata.name / metadata.namespace. */
   fieldSelectors: Record<string, (object: KubeObject) => string | undefined>;
+  /**
+   * For create-only kinds that are answered, not stored (SelfSubjectAccessReview): the status
+   * of the answer to the object the client created.
+   */
+  answer?(object: KubeObject): Record<string, unknown>;
 }
 
 export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {

@@ -7,7 +7,7 @@ import { parseBoolean } from './context.js';
 import { getObject, listObjects } from './read.js';
 import { serveScale } from './scale.js';
 import { serveWatch } from './watch.js';
-import { createObject, deleteCollection, deleteObject, patchObject, updateObject } from './write.js';
+import { answerReview, createObject, deleteCollection, deleteObject, patchObject, updateObject } from './write.js';
 
 /** Subresources served by other components (logs, exec, binding, ...), keyed `group/plural/sub`. */
 export type SubresourceHandlers = ReadonlyMap<string, (ctx: ResourceRequest) => Promise<void>>;
@@ -24,6 +24,11 @@ export async function serveResource(
   const ctx: ResourceRequest = Object.assign(base, { def, path });
   const method = base.req.method ?? 'GET';
   const watching = path.legacyWatch || parseBoolean(base.query, 'watch');
+  if (def.answer) {
+    // Reviews are created and answered, nothing else.
+    if (method !== 'POST' || path.name !== undefined || path.subresource || watching) throw methodNotAllowed(method);
+    return run(ctx, 'create', answerReview);
+  }
   if (path.subresource) return serveSubresource(ctx, method, extraSubresources);
   if (watching) {
     if (method !== 'GET') throw methodNotAllowed(method);

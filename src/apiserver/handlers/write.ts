@@ -3,10 +3,10 @@
 import type { ServerResponse } from 'node:http';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf } from '../../api/resource.js';
-import { badRequest, methodNotAllowed, unsupportedMediaType } from '../errors.js';
+import { badRequest, invalid, methodNotAllowed, unsupportedMediaType } from '../errors.js';
 import { storedJson } from '../../storage/stored-json.js';
 import { decodeBody, mediaType, negotiate, readBody, writeJson, writeJsonText } from '../http-io.js';
-import { parseFieldValidation } from '../registry/admission.js';
+import { asObjectOfKind, checkFields, parseFieldValidation } from '../registry/admission.js';
 import type { DeleteOptions } from '../registry/deletion.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
@@ -47,6 +47,17 @@ export function respond(res: ServerResponse, ctx: ResourceRequest, result: Write
 export async function createObject(ctx: ResourceRequest): Promise<void> {
   const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
   respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, writeOptions(ctx)));
+}
+
+/** POST of a review kind: the object comes back with the server's answer in status, unstored. */
+export async function answerReview(ctx: ResourceRequest): Promise<void> {
+  const { def } = ctx;
+  const review = asObjectOfKind(decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), def, true);
+  // A review has no name to validate (it is never stored): its fields are all there is.
+  const { errors } = checkFields(review, def, parseFieldValidation(ctx.query.get('fieldValidation')));
+  if (errors.length > 0) throw invalid(def.kind, '', def.group, errors);
+  review['status'] = def.answer!(review);
+  writeJson(ctx.res, 201, review, negotiate(ctx.req.headers.accept, false));
 }
 
 export async function updateObject(ctx: ResourceRequest, subresource?: string): Promise<void> {

@@ -1,6 +1,7 @@
 // Which message table decodes which apiVersion/kind.
 import { controllerRevision, daemonSet, deployment, replicaSet, statefulSet } from './messages/apps-v1.js';
-import { tokenRequest } from './messages/authentication-v1.js';
+import { selfSubjectReview, tokenRequest } from './messages/authentication-v1.js';
+import { selfSubjectAccessReview, selfSubjectRulesReview } from './messages/authorization-v1.js';
 import { cronJob, job } from './messages/batch-v1.js';
 import { lease } from './messages/coordination-v1.js';
 import {
@@ -55,7 +56,8 @@ const BY_GROUP_VERSION: Readonly<Record<string, Readonly<Record<string, MessageS
   'rbac.authorization.k8s.io/v1': { Role: role, ClusterRole: clusterRole, RoleBinding: roleBinding, ClusterRoleBinding: clusterRoleBinding },
   'networking.k8s.io/v1': { Ingress: ingress, IngressClass: ingressClass, NetworkPolicy: networkPolicy },
   'scheduling.k8s.io/v1': { PriorityClass: priorityClass },
-  'authentication.k8s.io/v1': { TokenRequest: tokenRequest },
+  'authentication.k8s.io/v1': { TokenRequest: tokenRequest, SelfSubjectReview: selfSubjectReview },
+  'authorization.k8s.io/v1': { SelfSubjectAccessReview: selfSubjectAccessReview, SelfSubjectRulesReview: selfSubjectRulesReview },
 };
 
 /**

@@ -1,5 +1,5 @@
-// authentication.k8s.io/v1 TokenRequest, sent by `kubectl create token`
-// (api/authentication/v1/generated.proto).
+// authentication.k8s.io/v1 TokenRequest, sent by `kubectl create token`, and SelfSubjectReview,
+// sent by `kubectl auth whoami` (api/authentication/v1/generated.proto).
 import { objectMeta } from './meta-v1.js';
 import { ALWAYS, i64, message, msg, PTR, REP, str, time } from './schema.js';
 
@@ -23,3 +23,6 @@ export const tokenRequest = message('TokenRequest', {
   ),
   3: msg('status', message('TokenRequestStatus', { 1: str('token', ALWAYS), 2: time('expirationTimestamp') })),
 });
+
+/** The client sends only metadata; the status (who it is) is the server's answer. */
+export const selfSubjectReview = message('SelfSubjectReview', { 1: msg('metadata', objectMeta) });
