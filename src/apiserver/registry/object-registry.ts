@@ -200,7 +200,7 @@ export class ObjectRegistry {
     else if (def.subresources.status) object['status'] = old['status'];
     if (object['status'] === undefined) delete object['status'];
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
-    strategyFor(def).prepareForUpdate?.(object, old);
+    await strategyFor(def).prepareForUpdate?.(object, old, { store: this.store, def });
     def.applyDefaults(object);
     carryOverMetadata(object, old);
     if (subresource === 'status') object.metadata.generation = old.metadata.generation;

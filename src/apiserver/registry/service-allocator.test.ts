@@ -32,6 +32,24 @@ describe('service address allocation', () => {
     for (const port of ports) assert.ok(port >= 30000 && port <= 32767);
   });
 
+  it('keeps a Service\'s own addresses on update, and gives node ports to one changed to NodePort', async () => {
+    const created = await create(service('changer'));
+    assert.equal(created.status, 201);
+    const ip = created.body.spec.clusterIP as string;
+    const put = await callJson(server.url, 'PUT', `${SERVICES}/changer`, { ...created.body, metadata: { ...created.body.metadata, labels: { a: 'b' } } });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const patch = await fetch(`${server.url}${SERVICES}/changer`, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { type: 'NodePort' } }),
+    });
+    const changed = (await patch.json()) as { spec: { clusterIP: string; ports: Array<{ nodePort?: number }> } };
+    assert.equal(patch.status, 200, JSON.stringify(changed));
+    assert.equal(changed.spec.clusterIP, ip);
+    const nodePort = changed.spec.ports[0]!.nodePort ?? 0;
+    assert.ok(nodePort >= 30000 && nodePort <= 32767, `node port ${nodePort}`);
+    const other = await create(service('other-nodeport', { type: 'NodePort', ports: [{ port: 80, nodePort }] }));
+    assert.equal(other.status, 422, 'the node port is the changed Service\'s now');
+  });
+
   it('refuses an address another Service holds, with the field at fault, and frees it on delete', async () => {
     const first = await create(service('holder', { clusterIP: '10.43.1.1', type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
     assert.equal(first.status, 201);

@@ -27,6 +27,10 @@ function ipToString(ip: number): string {
 
 type Spec = Record<string, unknown>;
 
+function serviceKey(service: KubeObject): string {
+  return `${service.metadata.namespace}/${service.metadata.name}`;
+}
+
 function specOf(service: KubeObject | undefined): Spec {
   return service && isObject(service['spec']) ? service['spec'] : {};
 }
@@ -56,8 +60,10 @@ class Pool<T> {
     if (this.owners.get(value) === key) this.owners.delete(value);
   }
 
-  taken(value: T, now: number): boolean {
-    if (this.owners.has(value)) return true;
+  /** Whether `value` is held or reserved by anyone but the Service `key`. */
+  taken(value: T, now: number, key: string): boolean {
+    const owner = this.owners.get(value);
+    if (owner !== undefined) return owner !== key;
     const until = this.reserved.get(value);
     if (until === undefined) return false;
     if (until > now) return true;
@@ -98,27 +104,27 @@ class ServiceAddressBook {
   }
 
   private hold(service: KubeObject): void {
-    const key = `${service.metadata.namespace}/${service.metadata.name}`;
+    const key = serviceKey(service);
     const spec = specOf(service);
     for (const ip of clusterIPsOf(spec)) this.ips.own(ip, key);
     for (const port of nodePortsOf(spec)) this.ports.own(port, key);
   }
 
   private free(service: KubeObject): void {
-    const key = `${service.metadata.namespace}/${service.metadata.name}`;
+    const key = serviceKey(service);
     const spec = specOf(service);
     for (const ip of clusterIPsOf(spec)) this.ips.release(ip, key);
     for (const port of nodePortsOf(spec)) this.ports.release(port, key);
   }
 
-  allocateClusterIP(service: KubeObject): void {
+  allocateClusterIP(service: KubeObject, key: string): void {
     const spec = specOf(service);
     if (spec['type'] === 'ExternalName' || spec['clusterIP'] === 'None') return;
     const now = Date.now();
     const requested = clusterIPsOf(spec);
     if (requested.length > 0) {
       for (const ip of requested) {
-        if (this.ips.taken(ip, now)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
+        if (this.ips.taken(ip, now, key)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
       }
       for (const ip of requested) this.ips.reserve(ip, now);
       spec['clusterIPs'] ??= [spec['clusterIP']];
@@ -128,7 +134,7 @@ class ServiceAddressBook {
       const offset = this.nextIp;
       this.nextIp = offset + 1 < CLUSTER_IP_SIZE - 1 ? offset + 1 : CLUSTER_IP_FIRST;
       const ip = ipToString(CLUSTER_IP_BASE + offset);
-      if (this.ips.taken(ip, now)) continue;
+      if (this.ips.taken(ip, now, key)) continue;
       this.ips.reserve(ip, now);
       spec['clusterIP'] = ip;
       spec['clusterIPs'] = [ip];
@@ -139,7 +145,7 @@ class ServiceAddressBook {
     throw badRequest('the service cluster IP range is full');
   }
 
-  allocateNodePorts(service: KubeObject): void {
+  allocateNodePorts(service: KubeObject, key: string): void {
     const spec = specOf(service);
     if (spec['type'] !== 'NodePort' && spec['type'] !== 'LoadBalancer') return;
     const ports = Array.isArray(spec['ports']) ? spec['ports'].filter(isObject) : [];
@@ -147,7 +153,7 @@ class ServiceAddressBook {
     ports.forEach((port, i) => {
       const wanted = port['nodePort'];
       if (typeof wanted !== 'number' || wanted <= 0) return;
-      if (this.ports.taken(wanted, now)) throw alreadyAllocated(service, `spec.ports[${i}].nodePort`, wanted, `provided port is already allocated`);
+      if (this.ports.taken(wanted, now, key)) throw alreadyAllocated(service, `spec.ports[${i}].nodePort`, wanted, `provided port is already allocated`);
       this.ports.reserve(wanted, now);
     });
     const span = NODE_PORT_MAX - NODE_PORT_MIN + 1;
@@ -157,7 +163,7 @@ class ServiceAddressBook {
       for (let tried = 0; tried < span && found === undefined; tried++) {
         const candidate = this.nextPort;
         this.nextPort = candidate < NODE_PORT_MAX ? candidate + 1 : NODE_PORT_MIN;
-        if (!this.ports.taken(candidate, now)) found = candidate;
+        if (!this.ports.taken(candidate, now, key)) found = candidate;
       }
       if (found === undefined) throw badRequest('the node port range is full');
       this.ports.reserve(found, now);
@@ -183,12 +189,16 @@ function bookFor(store: Store, def: ResourceDefinition): Promise<ServiceAddressB
   return book;
 }
 
-/** Gives the Service a cluster IP (and node ports for NodePort and LoadBalancer) no other Service holds. */
+/**
+ * Gives the Service a cluster IP (and node ports for NodePort and LoadBalancer) that no other
+ * Service holds: on create, and on an update that needs new ones (a type changed to NodePort).
+ * Addresses the Service itself already holds are its own to keep.
+ */
 export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition): Promise<void> {
   if (!isObject(service['spec'])) service['spec'] = {};
   const book = await bookFor(store, def);
-  book.allocateClusterIP(service);
-  book.allocateNodePorts(service);
+  book.allocateClusterIP(service, serviceKey(service));
+  book.allocateNodePorts(service, serviceKey(service));
 }
 
 /** Stops following the store's Services (the server is closing). */

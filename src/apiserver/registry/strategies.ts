@@ -19,7 +19,7 @@ export interface Strategy {
   /** Called on create, after defaulting and before validation. */
   prepareForCreate?(object: KubeObject, ctx: StrategyContext): Promise<void> | void;
   /** Called on update (PUT, PATCH, apply) before defaulting; `old` is the stored object. */
-  prepareForUpdate?(object: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): Promise<void> | void;
   /**
    * Seconds of graceful deletion for this object, or undefined to delete at once. Pods bound to
    * a node wait for their agent to stop the containers, as the kubelet does.
@@ -52,8 +52,12 @@ const serviceStrategy: Strategy = {
   async prepareForCreate(service, ctx) {
     await allocateServiceAddresses(service, ctx.store, ctx.def);
   },
-  // A PUT without clusterIP or nodePorts keeps the allocated ones, as Kubernetes does.
-  prepareForUpdate: (service, old) => preserveServiceAllocations(service, old),
+  // A PUT without clusterIP or nodePorts keeps the allocated ones, as Kubernetes does; what is
+  // still missing (node ports of a Service changed to NodePort) is allocated.
+  async prepareForUpdate(service, old, ctx) {
+    preserveServiceAllocations(service, old);
+    await allocateServiceAddresses(service, ctx.store, ctx.def);
+  },
 };
 
 const resetStatus: Strategy = {
