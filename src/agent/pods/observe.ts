@@ -27,12 +27,17 @@ const CACHE_LIMIT = 4096;
 
 export class InspectCache {
   private readonly exited = new Map<string, ContainerStatus>();
+  /** Counts forget() calls, so an inspection that was running meanwhile is not kept. */
+  private forgets = 0;
 
   async inspect(runtime: ContainerRuntime, id: string): Promise<ContainerStatus> {
     const hit = this.exited.get(id);
     if (hit) return hit;
+    const before = this.forgets;
     const status = await runtime.inspectContainer(id);
-    if (status.state === 'exited') {
+    // A forget() while the engine answered (an OOM event) may mean the answer is already old:
+    // caching it would keep OOMKilled from ever being seen.
+    if (status.state === 'exited' && this.forgets === before) {
       if (this.exited.size >= CACHE_LIMIT) this.exited.delete(this.exited.keys().next().value!);
       this.exited.set(id, status);
     }
@@ -41,6 +46,7 @@ export class InspectCache {
 
   forget(id: string): void {
     this.exited.delete(id);
+    this.forgets++;
   }
 }
 
