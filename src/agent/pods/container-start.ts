@@ -76,8 +76,14 @@ function needsPodIP(container: Container): boolean {
  */
 async function sandboxRuns(input: StartInput, id: string): Promise<boolean> {
   if (!input.sandboxStart || (await input.sandboxStart.running)) return true;
-  await input.runtime.removeContainer(id, { force: true });
+  await discardNeverRun(input, id);
   return false;
+}
+
+/** A container that never ran and never can, in a sandbox that is gone: no restart, no trace. */
+async function discardNeverRun(input: StartInput, id: string): Promise<void> {
+  await input.runtime.removeContainer(id, { force: true });
+  input.deps.cache.forget(id);
 }
 
 export async function startContainer(input: StartInput): Promise<StartOutcome> {
@@ -107,11 +113,9 @@ export async function startCreated(input: StartInput, id: string): Promise<Start
   } catch (error) {
     if (error instanceof RuntimeUnavailableError) throw error;
     if (!(await sandboxStillRuns(input))) {
-      // The sandbox died under it (its Docker daemon stopping, say). A container that never
-      // ran and cannot ever run there is no restart: it goes, and the next sync makes a new
+      // The sandbox died under it (its Docker daemon stopping, say): the next sync makes a new
       // sandbox with a new container.
-      await input.runtime.removeContainer(id, { force: true });
-      input.deps.cache.forget(id);
+      await discardNeverRun(input, id);
       return { started: false, retryInMs: 0 };
     }
     record.startFailedAt.set(id, Date.now());

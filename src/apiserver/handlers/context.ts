@@ -29,11 +29,19 @@ export function parseBoolean(query: URLSearchParams, name: string): boolean {
 export function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
-  // Digits only, as Go's ParseInt takes them (no "1e3", no "0x10"), and within what a double
-  // holds exactly: a larger limit or timeout would reach SQLite or a timer as a float.
-  const number = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number)) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
+  const number = plainInteger(value);
+  if (number === undefined) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
   return number;
+}
+
+/**
+ * A query value as a non-negative integer, or undefined when it is not one: digits only, as
+ * Go's ParseInt takes them (no "1e3", no "0x10"), and within what a double holds exactly, so a
+ * larger limit, timeout or revision never reaches SQLite or a timer as a float.
+ */
+export function plainInteger(value: string): number | undefined {
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(number) ? number : undefined;
 }
 
 /** dryRun=All is the only dry-run mode Kubernetes defines. */

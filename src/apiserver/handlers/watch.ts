@@ -11,7 +11,7 @@ import { negotiate } from '../http-io.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
 import { parseIncludeObject, toTable, type IncludeObject } from '../table.js';
-import { parseBoolean, parseNonNegativeInt, type ResourceRequest } from './context.js';
+import { parseBoolean, parseNonNegativeInt, plainInteger, type ResourceRequest } from './context.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
 /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK. */
@@ -60,8 +60,8 @@ export async function serveWatch(ctx: ResourceRequest): Promise<void> {
 
 function parseRevision(value: string | null): number | undefined {
   if (value === null || value === '' || value === '0') return undefined;
-  const revision = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(revision)) throw badRequest(`resourceVersion: Invalid value: "${value}": must be an integer`);
+  const revision = plainInteger(value);
+  if (revision === undefined) throw badRequest(`resourceVersion: Invalid value: "${value}": must be an integer`);
   return revision;
 }
 

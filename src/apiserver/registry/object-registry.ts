@@ -36,7 +36,6 @@ export interface WriteResult {
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-
 export class ObjectRegistry {
   private readonly deletion: DeletionHandler;
   private readonly namespaces: NamespaceCache;
@@ -91,7 +90,7 @@ export class ObjectRegistry {
    */
   async update(def: ResourceDefinition, namespace: string | undefined, name: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
-    for (let attempt = 0; ; attempt++) {
+    return this.retryingRaces(def, name, async () => {
       // replace() changes the object it is given: each attempt starts from the body as sent.
       const object = asObjectOfKind(structuredClone(body), def);
       reconcileNamespace(object, def, namespace);
@@ -108,14 +107,8 @@ export class ObjectRegistry {
       }
       const requested = object.metadata.resourceVersion;
       if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
-      try {
-        return await this.replace(def, key, old, object, options, requested !== undefined && requested !== '');
-      } catch (error) {
-        if (error instanceof RevisionConflictRetry && attempt < MAX_WRITE_RETRIES) continue;
-        if (error instanceof RevisionConflictRetry) throw staleResourceVersion(ref(def, name));
-        throw error;
-      }
-    }
+      return this.replace(def, key, old, object, options, requested !== undefined && requested !== '');
+    });
   }
 
   /** PATCH: reads the object, applies the patch and writes it, retrying when another write raced. */
@@ -128,7 +121,7 @@ export class ObjectRegistry {
     options: WriteOptions & { force: boolean },
   ): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
-    for (let attempt = 0; ; attempt++) {
+    return this.retryingRaces(def, name, async () => {
       const old = await this.store.get(key);
       if (!old) {
         if (type === 'apply' && !options.subresource) return this.createByApply(def, namespace, name, patchBody, options);
@@ -142,12 +135,21 @@ export class ObjectRegistry {
       patched.metadata.resourceVersion = old.metadata.resourceVersion;
       // Server-side apply recorded field ownership while merging.
       const replaceOptions = type === 'apply' ? { ...options, fieldManager: '' } : options;
+      return this.replace(def, key, old, patched, replaceOptions, explicit);
+    });
+  }
+
+  /**
+   * Runs a read-modify-write until it does not lose a race to another write (replace() throws
+   * RevisionConflictRetry), at most MAX_WRITE_RETRIES times more; after that the client gets 409.
+   */
+  private async retryingRaces(def: ResourceDefinition, name: string, attempt: () => Promise<WriteResult>): Promise<WriteResult> {
+    for (let retries = 0; ; retries++) {
       try {
-        return await this.replace(def, key, old, patched, replaceOptions, explicit);
+        return await attempt();
       } catch (error) {
-        if (error instanceof RevisionConflictRetry && attempt < MAX_WRITE_RETRIES) continue;
-        if (error instanceof RevisionConflictRetry) throw staleResourceVersion(ref(def, name));
-        throw error;
+        if (!(error instanceof RevisionConflictRetry)) throw error;
+        if (retries >= MAX_WRITE_RETRIES) throw staleResourceVersion(ref(def, name));
       }
     }
   }
