@@ -75,7 +75,6 @@ export class TestServer {
   }
 }
 
-/** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */
 /** One JSON request against a test server: the status, and the body parsed (or as text when it is not JSON). */
 export async function callJson(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const init: RequestInit = { method };
@@ -92,6 +91,7 @@ export async function callJson(base: string, method: string, path: string, body?
   }
 }
 
+/** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

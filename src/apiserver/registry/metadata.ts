@@ -75,6 +75,7 @@ export function carryOverMetadata(updated: KubeObject, old: KubeObject): void {
 
 const METADATA = new Set(['metadata']);
 const UNCOMPARED_METADATA = new Set(['resourceVersion', 'managedFields']);
+const TIME = new Set(['time']);
 
 /** True when two versions differ in nothing but resourceVersion and managedFields timestamps. */
 export function sameContent(a: KubeObject, b: KubeObject): boolean {
@@ -84,5 +85,3 @@ export function sameContent(a: KubeObject, b: KubeObject): boolean {
   if (fieldsA.length !== fieldsB.length) return false;
   return fieldsA.every((entry, i) => sameFieldsExcept(entry, fieldsB[i] ?? {}, TIME));
 }
-
-const TIME = new Set(['time']);

@@ -87,7 +87,6 @@ export async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A port that is free on 127.0.0.1 right now. */
 /**
  * A port nothing listens on, for a hostPort. Taken below Linux's ephemeral range (32768+),
  * where other tests' outgoing connections pick their local ports: a port from up there
