@@ -1,6 +1,6 @@
 // The inspection cache: exited containers do not change, except that Docker may mark one
-// OOMKilled after the exit was seen; the OOM event's forget() must win even over an inspection
-// that was already on its way.
+// OOMKilled after the exit was seen (the OOM event's forget() must win even over an inspection
+// that was already on its way), or lose the mark while still sending the event.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ContainerRuntime, ContainerStatus } from '../runtime/runtime.js';
@@ -57,4 +57,17 @@ it('does not keep an inspection that was running when forget() came', async () =
   const next = cache.inspect(runtime, 'c2');
   release();
   assert.equal((await next).oomKilled, true, 'the next sync asks again and sees OOMKilled');
+});
+
+it('reports an OOM kill the engine sent an event for, even when its inspection lost the mark', async () => {
+  const { runtime, release } = slowRuntime();
+  const cache = new InspectCache();
+  const before = cache.inspect(runtime, 'c3');
+  release();
+  assert.equal((await before).oomKilled, false);
+  // Docker's state says oomKilled: false (the exit overwrote it), but its oom event came.
+  cache.sawOomKill('c3');
+  const after = cache.inspect(runtime, 'c3');
+  release();
+  assert.equal((await after).oomKilled, true);
 });

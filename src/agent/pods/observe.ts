@@ -29,12 +29,17 @@ export class InspectCache {
   private readonly exited = new Map<string, ContainerStatus>();
   /** Counts forget() calls, so an inspection that was running meanwhile is not kept. */
   private forgets = 0;
+  /** Containers the engine reported an OOM kill of, by event. */
+  private readonly oomKilled = new Set<string>();
 
   async inspect(runtime: ContainerRuntime, id: string): Promise<ContainerStatus> {
     const hit = this.exited.get(id);
     if (hit) return hit;
     const before = this.forgets;
-    const status = await runtime.inspectContainer(id);
+    let status = await runtime.inspectContainer(id);
+    // Docker (cgroup v1) can lose the OOM mark when the killed process is the container's first:
+    // the exit, handled after the OOM event, overwrites it. The event it sent still tells.
+    if (!status.oomKilled && status.state === 'exited' && this.oomKilled.has(id)) status = { ...status, oomKilled: true };
     // A forget() while the engine answered (an OOM event) may mean the answer is already old:
     // caching it would keep OOMKilled from ever being seen.
     if (status.state === 'exited' && this.forgets === before) {
@@ -47,6 +52,13 @@ export class InspectCache {
   forget(id: string): void {
     this.exited.delete(id);
     this.forgets++;
+  }
+
+  /** The engine reported an OOM kill in the container: its next inspection is read again and says so. */
+  sawOomKill(id: string): void {
+    if (this.oomKilled.size >= CACHE_LIMIT) this.oomKilled.delete(this.oomKilled.values().next().value!);
+    this.oomKilled.add(id);
+    this.forget(id);
   }
 }
 

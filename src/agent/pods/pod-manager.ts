@@ -77,7 +77,7 @@ export class PodManager {
       this.eventLoops.push(followRuntimeEvents(runtime, deps.nodeName, (uid, event) => {
         // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
         // can be after the exit was seen and its inspection cached: read it again.
-        if (event.type === 'oom') deps.cache.forget(event.id);
+        if (event.type === 'oom') deps.cache.sawOomKill(event.id);
         this.queue.add(uid);
       }, this.abort.signal, logger));
     }
