@@ -58,7 +58,15 @@ export async function inSwarm<T>(task: () => Promise<T>): Promise<T> {
     return await task();
   } finally {
     await docker('swarm', 'leave', '--force').catch(() => undefined);
+    // Leaving returns while dockerd still removes the tasks' containers; the next measurement
+    // must not share the daemon with that cleanup.
+    await untilNoContainers('label=com.docker.swarm.task.id');
   }
+}
+
+/** Waits until Docker holds no container (running or not) that matches `filter`. */
+export async function untilNoContainers(filter: string): Promise<void> {
+  await until(`no containers with ${filter}`, async () => (await docker('ps', '-aq', '--filter', filter)).stdout.trim() === '', 120_000, 100);
 }
 
 /** The images of a swarm service's tasks that run now (desired and actual state Running). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, resources } from '../src/client/index.js';
 import { KUBECTL } from '../test/support/kubectl.js';
-import { docker, droverUp, inSwarm, median, prepareDocker, run, runningTaskImages, sleep, timed } from './peers.js';
+import { docker, droverUp, inSwarm, median, prepareDocker, run, runningTaskImages, sleep, timed, untilNoContainers } from './peers.js';
 
 const IMAGE = 'drover-test/busybox:1';
 const COUNT = Number(process.env['BENCH_STARTUP_PODS'] ?? 50);
@@ -105,6 +105,7 @@ async function drover(kubeconfig: string, count: number, round: number): Promise
   });
   api.close();
   await kubectl('delete', 'pods', '-l', 'bench=startup', '--wait=true', '--timeout=120s');
+  await untilNoContainers('label=drover.dev/pod-namespace=default');
   return ms;
 }
 

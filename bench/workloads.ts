@@ -236,9 +236,9 @@ async function controllerThroughput(split: boolean): Promise<void> {
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  if (only !== 'throughput') await sideBySide();
+  if (only !== 'throughput' && only !== 'split') await sideBySide();
   if (only !== 'swarm') {
-    await controllerThroughput(false);
+    if (only !== 'split') await controllerThroughput(false);
     await controllerThroughput(true);
   }
 }

@@ -5,7 +5,8 @@ import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/po
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../apiserver/server.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
-import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './control-plane.js';
+import type { ControlPlaneOptions } from './control-plane.js';
+import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
 
 export interface ServerOptions {
@@ -14,7 +15,7 @@ export interface ServerOptions {
   host?: string;
   /** How many revisions of watch history to keep (older watches get 410 Expired). */
   watchHistory?: number;
-  /** Run the scheduler and controllers in this process (default true). */
+  /** Run the scheduler and controllers in this process, on their own thread (default true). */
   controlPlane?: boolean;
   /** How long Events are kept (default one hour, as kube-apiserver's --event-ttl). */
   eventTtlSeconds?: number;
@@ -45,11 +46,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const kubeconfigPath = join(options.dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, api.url);
-  let controlPlane: ControlPlane | undefined;
+  let controlPlane: ControlPlaneThread | undefined;
   if (options.controlPlane !== false) {
     const controlOptions: ControlPlaneOptions = { server: api.url };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
-    controlPlane = await startControlPlane(controlOptions);
+    controlPlane = await startControlPlaneThread(controlOptions);
   }
   return {
     api,

@@ -14,6 +14,12 @@ export interface StoreEvent {
   object: KubeObject;
   /** The object before the write (MODIFIED and DELETED). */
   prevObject?: KubeObject;
+  /**
+   * `object` as the JSON text the store wrote, when it has it. A store may parse `object` only
+   * when it is first read, so a watcher that forwards JSON should send this and leave `object`
+   * alone.
+   */
+  readonly objectJson?: string;
 }
 
 /** A predicate evaluated inside the store so that `limit` counts matching objects only. */

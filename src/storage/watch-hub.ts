@@ -31,28 +31,49 @@ export function withResourceVersion(object: KubeObject, revision: number): KubeO
   return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
 }
 
-/** Parses an event's JSON once, however many watchers receive it. Watchers share the result. */
-class LazyEvent {
-  private parsed: StoreEvent | undefined;
-  constructor(readonly raw: RawStoreEvent) {}
+/**
+ * An event as watchers receive it: its JSON is parsed when a watcher first reads `object` or
+ * `prevObject` (a filter, a table), once however many watchers read it, and never when every
+ * watcher forwards `objectJson` as it is, which is what plain JSON watches do.
+ */
+class StoredEvent implements StoreEvent {
+  readonly type: WatchEventType;
+  readonly key: string;
+  readonly revision: number;
+  private parsedObject: KubeObject | undefined;
+  private parsedPrev: KubeObject | undefined;
 
-  get event(): StoreEvent {
-    return (this.parsed ??= materialize(this.raw));
+  constructor(private readonly raw: RawStoreEvent) {
+    this.type = raw.type;
+    this.key = raw.key;
+    this.revision = raw.revision;
   }
-}
 
-function materialize(raw: RawStoreEvent): StoreEvent {
-  const { type, key, revision } = raw;
-  const prevObject = raw.prevValue === undefined ? undefined : (JSON.parse(raw.prevValue) as KubeObject);
-  let object: KubeObject;
-  if (raw.value !== undefined) {
-    object = JSON.parse(raw.value) as KubeObject;
-    // Watchers share this object; one that sends it on as JSON can send the stored text.
-    rememberStoredJson(object, raw.value);
+  get objectJson(): string | undefined {
+    return this.raw.value;
   }
-  else if (prevObject !== undefined) object = withResourceVersion(prevObject, revision);
-  else throw new Error(`event at revision ${revision} for ${key} carries no object`);
-  return prevObject === undefined ? { type, key, revision, object } : { type, key, revision, object, prevObject };
+
+  get object(): KubeObject {
+    if (this.parsedObject === undefined) {
+      const { value } = this.raw;
+      if (value === undefined) {
+        const prev = this.prevObject;
+        if (prev === undefined) throw new Error(`event at revision ${this.revision} for ${this.key} carries no object`);
+        this.parsedObject = withResourceVersion(prev, this.revision);
+      } else {
+        this.parsedObject = JSON.parse(value) as KubeObject;
+        // Watchers share this object; one that sends it on as JSON can send the stored text.
+        rememberStoredJson(this.parsedObject, value);
+      }
+    }
+    return this.parsedObject;
+  }
+
+  get prevObject(): KubeObject | undefined {
+    const { prevValue } = this.raw;
+    if (prevValue !== undefined) this.parsedPrev ??= JSON.parse(prevValue) as KubeObject;
+    return this.parsedPrev;
+  }
 }
 
 /**
@@ -78,7 +99,7 @@ export function filterEvent(event: StoreEvent, filter: ObjectFilter | undefined)
 }
 
 class Watcher implements Watch {
-  private queue: LazyEvent[] = [];
+  private queue: StoredEvent[] = [];
   private scheduled = false;
   private stopped = false;
   private endError: Error | undefined;
@@ -90,12 +111,11 @@ class Watcher implements Watch {
     private readonly onError: ErrorHandler | undefined,
   ) {}
 
-  offer(event: LazyEvent): void {
-    const { raw } = event;
+  offer(event: StoredEvent): void {
     if (this.stopped || this.endError !== undefined) return;
-    if (raw.revision <= this.options.afterRevision || !raw.key.startsWith(this.options.prefix)) return;
+    if (event.revision <= this.options.afterRevision || !event.key.startsWith(this.options.prefix)) return;
     // Advancing the floor is what makes a replayed event and its live twin impossible.
-    this.options.afterRevision = raw.revision;
+    this.options.afterRevision = event.revision;
     this.queue.push(event);
     this.schedule();
   }
@@ -124,10 +144,10 @@ class Watcher implements Watch {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
-    for (const lazy of batch) {
+    for (const stored of batch) {
       if (this.stopped) return;
       try {
-        const event = filterEvent(lazy.event, this.options.filter);
+        const event = filterEvent(stored, this.options.filter);
         if (event !== undefined) this.onEvent(event);
       } catch (error) {
         this.fail(error instanceof Error ? error : new Error(String(error)));
@@ -158,7 +178,7 @@ export class WatchHub {
   /** Registers a watcher; `replay` (history in revision order) is delivered before any live event. */
   add(options: WatcherOptions, replay: RawStoreEvent[], onEvent: EventHandler, onError?: ErrorHandler): Watch {
     const watcher = new Watcher(this, { ...options }, onEvent, onError);
-    for (const raw of replay) watcher.offer(new LazyEvent(raw));
+    for (const raw of replay) watcher.offer(new StoredEvent(raw));
     this.watchers.add(watcher);
     return watcher;
   }
@@ -166,7 +186,7 @@ export class WatchHub {
   /** Call once per committed write, in revision order. */
   publish(raw: RawStoreEvent): void {
     if (this.watchers.size === 0) return;
-    const event = new LazyEvent(raw);
+    const event = new StoredEvent(raw);
     for (const watcher of this.watchers) watcher.offer(event);
   }
 

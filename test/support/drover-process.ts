@@ -1,7 +1,7 @@
 // Starts a `drover` subcommand as a real child process (as a user would run it) and waits for
 // the line it prints once it runs: agents, controller-managers and schedulers beside a server.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { DROVER_BIN } from './server-process.js';
+import type { ChildProcess } from 'node:child_process';
+import { spawnDrover } from './server-process.js';
 
 export interface DroverProcess {
   child: ChildProcess;
@@ -12,7 +12,7 @@ export interface DroverProcess {
 }
 
 export async function startDroverProcess(args: string[], readyText: string, timeoutMs = 30_000): Promise<DroverProcess> {
-  const child = spawn(DROVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnDrover(args);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

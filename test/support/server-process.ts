@@ -19,15 +19,20 @@ export interface ServerProcess {
   cleanup(): Promise<void>;
 }
 
+/**
+ * Runs `drover ARGS` as a child process. DROVER_NODE_ARGS passes flags to its node (e.g.
+ * `--cpu-prof --cpu-prof-dir=DIR` for profiling; node refuses those in NODE_OPTIONS). Without
+ * them the script runs as a user runs it, with the node flags of its #! line.
+ */
+export function spawnDrover(args: string[]): ChildProcess {
+  const nodeArgs = (process.env['DROVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const [command, ...prefix] = nodeArgs.length > 0 ? [process.execPath, ...nodeArgs, DROVER_BIN] : [DROVER_BIN];
+  return spawn(command!, [...prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'drover-e2e-')));
-  // DROVER_SERVER_NODE_ARGS passes flags to the server's node (e.g. --cpu-prof for profiling).
-  // Without them the script runs as a user runs it, with the node flags of its #! line.
-  const nodeArgs = (process.env['DROVER_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const [command, ...prefix] = nodeArgs.length > 0 ? [process.execPath, ...nodeArgs, DROVER_BIN] : [DROVER_BIN];
-  const child = spawn(command!, [...prefix, 'server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnDrover(['server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])]);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -77,7 +77,7 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
       columnsSent = true;
       return JSON.stringify({ type, object }) + '\n';
     }
-    return encodeShared(type, object);
+    return encodeLine(type, object);
   };
 
   let watch: Watch | undefined;
@@ -90,10 +90,12 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
     timers.forEach(clearTimeout);
     res.end();
   };
-  const send = (type: EventType, object: unknown) => {
-    if (closed) return;
-    res.write(encode(type, object));
+  const write = (line: string | Buffer) => {
+    res.write(line);
     if (res.writableLength > MAX_BUFFERED_BYTES) close();
+  };
+  const send = (type: EventType, object: unknown) => {
+    if (!closed) write(encode(type, object));
   };
 
   let fromRevision = settings.fromRevision;
@@ -122,7 +124,9 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
       watchOptions,
       (event) => {
         lastRevision = event.revision;
-        send(event.type, event.object);
+        if (closed) return;
+        if (asTable) send(event.type, event.object);
+        else write(encodeEvent(event));
       },
       (error) => {
         send('ERROR', expired(error.message).toStatus());
@@ -152,20 +156,26 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
 }
 
 /**
- * The store hands every watcher of an event the same object, so its JSON line is encoded once
- * and shared: with 100 watchers that is 1 encoding per event instead of 100. The object's own
- * text comes from the store when it kept it, and the line is kept as bytes, ready for sockets.
+ * The store hands every watcher of a write the same event, so its JSON line is encoded once and
+ * shared: with 100 watchers that is 1 encoding per event instead of 100. The line is built from
+ * the text the store wrote, without parsing it, and kept as bytes, ready for sockets.
  */
-const sharedLines = new WeakMap<object, { type: EventType; line: Buffer }>();
+const sharedLines = new WeakMap<StoreEvent, Buffer>();
 
-function encodeShared(type: EventType, object: unknown): string | Buffer {
-  if (typeof object !== 'object' || object === null) return JSON.stringify({ type, object }) + '\n';
-  const cached = sharedLines.get(object);
-  if (cached?.type === type) return cached.line;
-  const json = storedJson(object);
-  const line = Buffer.from(json === undefined ? JSON.stringify({ type, object }) + '\n' : `{"type":"${type}","object":${json}}\n`);
-  sharedLines.set(object, { type, line });
+function encodeEvent(event: StoreEvent): Buffer {
+  let line = sharedLines.get(event);
+  if (line === undefined) {
+    const json = event.objectJson ?? storedJson(event.object) ?? JSON.stringify(event.object);
+    line = Buffer.from(`{"type":"${event.type}","object":${json}}\n`);
+    sharedLines.set(event, line);
+  }
   return line;
+}
+
+/** One event line for objects that are not a store event's (bookmarks, errors, the initial list). */
+function encodeLine(type: EventType, object: unknown): string {
+  const json = typeof object === 'object' && object !== null ? storedJson(object) : undefined;
+  return json === undefined ? JSON.stringify({ type, object }) + '\n' : `{"type":"${type}","object":${json}}\n`;
 }
 
 function bookmark(ctx: ResourceRequest, revision: number, initialEventsEnd: boolean): Record<string, unknown> {

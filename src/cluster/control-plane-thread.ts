@@ -1,0 +1,58 @@
+// The control plane of `drover server` and `drover up` on its own thread. The API server and the
+// controllers are both busy under load, and Node runs one thread per isolate: sharing one, they
+// took turns on a single core of the machine (controller throughput, `npm run bench:workloads`,
+// was about a third lower than with `drover controller-manager` and `drover scheduler` as
+// separate processes). The thread talks to the API server over HTTP exactly as those do.
+import { Worker } from 'node:worker_threads';
+import type { ControlPlaneOptions } from './control-plane.js';
+
+/** Messages between the two threads. */
+export type ToControlPlane = { type: 'stop' };
+export type FromControlPlane = { type: 'running' } | { type: 'stopped' } | { type: 'failed'; message: string };
+
+export interface ControlPlaneThread {
+  stop(): Promise<void>;
+}
+
+export async function startControlPlaneThread(options: ControlPlaneOptions): Promise<ControlPlaneThread> {
+  const worker = new Worker(new URL('./control-plane-worker.js', import.meta.url), { workerData: options });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let stopping = false;
+  const message = (type: FromControlPlane['type']) =>
+    new Promise<void>((resolve, reject) => {
+      const onMessage = (msg: FromControlPlane) => {
+        if (msg.type === type) done(resolve);
+        else if (msg.type === 'failed') done(() => reject(new Error(`control plane: ${msg.message}`)));
+      };
+      const onExit = (code: number) => done(() => (type === 'stopped' ? resolve() : reject(new Error(`control plane thread exited with ${code}`))));
+      const done = (settle: () => void) => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        settle();
+      };
+      worker.on('message', onMessage);
+      worker.on('exit', onExit);
+    });
+  try {
+    await message('running');
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  // The control plane failing for good is the process failing: without the scheduler and the
+  // controllers nothing converges, and a supervisor restarting the whole process is the fix.
+  worker.once('exit', (code) => {
+    if (stopping) return;
+    console.error(`control plane thread exited with ${code}; stopping`);
+    process.exit(1);
+  });
+  return {
+    async stop() {
+      stopping = true;
+      const stopped = message('stopped');
+      worker.postMessage({ type: 'stop' } satisfies ToControlPlane);
+      await stopped.catch((error: unknown) => console.error(error));
+      await exited;
+    },
+  };
+}
