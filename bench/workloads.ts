@@ -236,10 +236,10 @@ async function controllerThroughput(split: boolean): Promise<void> {
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  if (only !== 'throughput' && only !== 'split') await sideBySide();
+  if (only === undefined || only === 'swarm') await sideBySide();
   if (only !== 'swarm') {
     if (only !== 'split') await controllerThroughput(false);
-    await controllerThroughput(true);
+    if (only !== 'one-process') await controllerThroughput(true);
   }
 }
 

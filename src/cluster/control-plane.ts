@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { ApiClient } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
-import { startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
+import { controllerInformers, startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
 import { NodeLifecycleController, type NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
 import { startScheduler, type RunningScheduler } from '../scheduler/scheduler.js';
 
@@ -23,19 +23,23 @@ export interface ControlPlane {
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const schedulerApi = new ApiClient({ server: options.server, namespace: 'default' }, { userAgent: 'drover-scheduler' });
   const controllerApi = new ApiClient({ server: options.server, namespace: 'default' }, { userAgent: 'drover-controller-manager' });
-  const scheduler = await startScheduler({ api: schedulerApi });
+  // One informer per kind for the scheduler and the controllers: every pod is watched, parsed
+  // and cached once in this process, not twice.
+  const informers = controllerInformers(controllerApi);
+  const scheduler = await startScheduler({ api: schedulerApi, informers });
   const nodeLifecycle = new NodeLifecycleController({ ...options.nodeLifecycle, api: controllerApi });
   await nodeLifecycle.start();
   // The embedded manager joins the controller farm under a name that survives restarts, so a
   // restarted server takes its shards back at once and `drover controller-manager` processes
   // started beside it share the work safely.
   const identity = `server-${hostname()}-${new URL(options.server).port}`;
-  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity } });
+  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity }, informers });
   return {
     scheduler,
     controllers,
     async stop() {
       await Promise.all([scheduler.stop(), nodeLifecycle.stop(), controllers.stop()]);
+      await informers.stop();
       schedulerApi.close();
       controllerApi.close();
     },

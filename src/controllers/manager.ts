@@ -25,6 +25,11 @@ export interface ControllerManagerOptions {
   resyncPeriodMs?: number;
   /** One logger for every controller (tests pass silentLogger); default: a console logger per controller. */
   logger?: Logger;
+  /**
+   * Informers shared with other components of this process (the scheduler in `drover server`);
+   * their owner stops them. Default: the manager's own, with `resyncPeriodMs`.
+   */
+  informers?: SharedInformerFactory;
 }
 
 export interface RunningControllerManager {
@@ -39,12 +44,17 @@ function loggerFor(options: { logger?: Logger }): (component: string) => Logger 
   return logger ? () => logger : consoleLogger;
 }
 
-export type ContextOptions = Pick<ControllerManagerOptions, 'shards' | 'resyncPeriodMs' | 'logger'>;
+export type ContextOptions = Pick<ControllerManagerOptions, 'shards' | 'resyncPeriodMs' | 'logger' | 'informers'>;
+
+/** Informers as controllers want them: resynced every 5 minutes unless told otherwise. */
+export function controllerInformers(api: ApiClient, options: Pick<ControllerManagerOptions, 'resyncPeriodMs' | 'logger'> = {}): SharedInformerFactory {
+  return new SharedInformerFactory(api, { resyncPeriodMs: options.resyncPeriodMs ?? 5 * 60_000, logger: loggerFor(options)('informers') });
+}
 
 /** A context for controllers that share one API client and one informer factory. */
 export function createControllerContext(api: ApiClient, options: ContextOptions = {}): ControllerContext {
   const logger = loggerFor(options);
-  const factory = new SharedInformerFactory(api, { resyncPeriodMs: options.resyncPeriodMs ?? 5 * 60_000, logger: logger('informers') });
+  const factory = options.informers ?? controllerInformers(api, options);
   const txInformer = factory.informerFor<Transaction>(resources.transactions) as Informer<Transaction>;
   const recorders = new Map<string, EventRecorder>();
   return {
@@ -84,7 +94,7 @@ export async function startControllerManager(options: ControllerManagerOptions):
     async stop() {
       await Promise.all(controllers.map((controller) => controller.stop()));
       await coordinator?.stop();
-      await ctx.factory.stop();
+      if (!options.informers) await ctx.factory.stop();
     },
   };
 }

@@ -3,7 +3,7 @@
 // bindings run concurrently in the background, as kube-scheduler's binding cycle does.
 // Pods that fit nowhere wait in an unschedulable set until the cluster changes.
 import { metaTime, type KubeObject } from '../api/meta.js';
-import { EventRecorder, Informer, objectKey, resources, type ApiClient } from '../client/index.js';
+import { EventRecorder, Informer, objectKey, resources, type ApiClient, type SharedInformerFactory } from '../client/index.js';
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
 import { ClusterSnapshot } from './snapshot.js';
@@ -17,6 +17,12 @@ export interface SchedulerConfig {
   bindConcurrency?: number;
   /** Unschedulable pods are retried at least this often even when nothing changes. */
   unschedulableRetryMs?: number;
+  /**
+   * Informers shared with other components of this process (the controllers of `drover
+   * server`): one watch and one cache of every pod instead of two. Their owner starts and stops
+   * them. Without it the scheduler keeps its own.
+   */
+  informers?: SharedInformerFactory;
 }
 
 export interface RunningScheduler {
@@ -46,6 +52,7 @@ class SchedulingLoop implements RunningScheduler {
   /** Keys currently between the scheduling cycle and the end of their binding. */
   private readonly inFlight = new Set<string>();
   private readonly retryTimer: NodeJS.Timeout;
+  private readonly unsubscribe: Array<() => void> = [];
   private scheduled = false;
   private stopped = false;
   private binding = 0;
@@ -56,29 +63,34 @@ class SchedulingLoop implements RunningScheduler {
     this.schedulerName = config.schedulerName ?? 'default-scheduler';
     this.framework = createScheduler({}, [apiBinder(this.api)]);
     this.recorder = new EventRecorder(this.api, this.schedulerName);
-    this.nodes = new Informer<KubeObject>(this.api, resources.nodes);
-    this.pods = new Informer<KubeObject>(this.api, resources.pods);
+    const shared = config.informers;
+    this.nodes = shared ? shared.informerFor(resources.nodes) : new Informer<KubeObject>(this.api, resources.nodes);
+    this.pods = shared ? shared.informerFor(resources.pods) : new Informer<KubeObject>(this.api, resources.pods);
     const retryMs = config.unschedulableRetryMs ?? 30_000;
     this.retryTimer = setInterval(() => this.retryUnschedulable(), retryMs);
     this.retryTimer.unref();
   }
 
   async start(): Promise<void> {
-    this.nodes.addEventHandler({
+    // A shared informer's resync re-delivers unchanged objects (old === new): nothing to do.
+    this.unsubscribe.push(this.nodes.addEventHandler({
       onAdd: (node) => this.nodeChanged(node),
-      onUpdate: (_, node) => this.nodeChanged(node),
+      onUpdate: (old, node) => old !== node && this.nodeChanged(node),
       onDelete: (node) => {
         this.snapshot.removeNode(node.metadata.name!);
         this.retryUnschedulable();
       },
-    });
-    this.pods.addEventHandler({
+    }));
+    this.unsubscribe.push(this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod),
-      onUpdate: (_, pod) => this.podChanged(pod),
+      onUpdate: (old, pod) => old !== pod && this.podChanged(pod),
       onDelete: (pod) => this.podDeleted(pod),
-    });
-    this.nodes.start();
-    this.pods.start();
+    }));
+    if (this.config.informers) this.config.informers.start();
+    else {
+      this.nodes.start();
+      this.pods.start();
+    }
     await Promise.all([this.nodes.waitForSync(), this.pods.waitForSync()]);
     this.kick();
   }
@@ -86,7 +98,8 @@ class SchedulingLoop implements RunningScheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.retryTimer);
-    await Promise.all([this.nodes.stop(), this.pods.stop()]);
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    if (!this.config.informers) await Promise.all([this.nodes.stop(), this.pods.stop()]);
     await this.recorder.flush();
   }
 

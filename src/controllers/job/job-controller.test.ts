@@ -215,9 +215,10 @@ describe('job controller', () => {
 
   it('fails with DeadlineExceeded after activeDeadlineSeconds, deleting its running pods', async () => {
     outcomes.set('slow', () => 'run');
-    const job = await jobClient().create(manifest('slow', { parallelism: 2, completions: 4, activeDeadlineSeconds: 1 }));
+    // Three seconds, not one: a loaded machine must still see both pods run before the deadline.
+    const job = await jobClient().create(manifest('slow', { parallelism: 2, completions: 4, activeDeadlineSeconds: 3 }));
     await waitFor(async () => (await activePods(job)).length === 2, 'two active pods');
-    const failed = await waitFor(() => condition('slow', 'Failed'), 'Failed', 5000);
+    const failed = await waitFor(() => condition('slow', 'Failed'), 'Failed', 10_000);
     assert.equal(failed.reason, 'DeadlineExceeded');
     await waitFor(async () => (await podsOf(job)).length === 0, 'pods deleted');
     const status = (await jobClient().get('slow')).status!;
