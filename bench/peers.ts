@@ -1,8 +1,9 @@
 // What the side-by-side benchmarks share: the docker CLI, a `drover up` child process, and a
 // Docker Swarm that is joined for one measurement and left again.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { spawnDrover } from '../test/support/server-process.js';
 
 export const run = promisify(execFile);
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -33,10 +34,10 @@ export async function prepareDocker(): Promise<void> {
 }
 
 export async function droverUp(dataDir: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
-  const child = spawn(join(ROOT, 'bin/drover.js'), ['up', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnDrover(['up', '--data-dir', dataDir, '--port', '0']);
   let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const deadline = Date.now() + 60_000;
   while (!/node .* ready/i.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`drover up did not become ready:\n${output}`);
