@@ -62,6 +62,9 @@ export async function inSwarm<T>(task: () => Promise<T>): Promise<T> {
     // Leaving returns while dockerd still removes the tasks' containers; the next measurement
     // must not share the daemon with that cleanup.
     await untilNoContainers('label=com.docker.swarm.task.id');
+    // The ingress network and docker_gwbridge go last, and their teardown keeps dockerd busy.
+    await until('swarm networks removed', async () => !(await docker('network', 'ls', '--format', '{{.Name}}')).stdout.split('\n').includes('ingress'), 60_000, 100);
+    await sleep(1000);
   }
 }
 

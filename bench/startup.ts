@@ -124,10 +124,11 @@ async function main(): Promise<void> {
       }
       const [raw, sw, dr] = results.map(median) as [number, number, number];
       console.log(`\n${count} container(s), median of ${rounds} round(s):`);
-      console.log(`  docker run -d          ${raw.toFixed(0).padStart(7)} ms`);
-      console.log(`  docker swarm           ${sw.toFixed(0).padStart(7)} ms`);
+      const each = (i: number) => (rounds > 1 ? `   (rounds: ${results[i]!.map((ms) => ms.toFixed(0)).join(', ')})` : '');
+      console.log(`  docker run -d          ${raw.toFixed(0).padStart(7)} ms${each(0)}`);
+      console.log(`  docker swarm           ${sw.toFixed(0).padStart(7)} ms${each(1)}`);
       console.log(`  drover (kubectl apply) ${dr.toFixed(0).padStart(7)} ms   = ${(dr / raw).toFixed(2)}x raw docker (target <= 1.3x), ${(dr / sw).toFixed(2)}x swarm (target <= 0.5x)` +
-        (count === 1 ? `, raw + ${(dr - raw).toFixed(0)} ms (target <= 200 ms)` : ''));
+        (count === 1 ? `, raw + ${(dr - raw).toFixed(0)} ms (target <= 200 ms)` : '') + each(2));
     }
   } finally {
     await cluster.stop();
