@@ -52,6 +52,8 @@ export async function startControlPlaneThread(options: ControlPlaneOptions): Pro
       const stopped = message('stopped');
       worker.postMessage({ type: 'stop' } satisfies ToControlPlane);
       await stopped.catch((error: unknown) => console.error(error));
+      // Stopped (or failed to): nothing left to wait for, even if a socket would keep it alive.
+      await worker.terminate();
       await exited;
     },
   };
