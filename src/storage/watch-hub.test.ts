@@ -27,6 +27,24 @@ describe('WatchHub', () => {
     assert.deepEqual(seen, [1, 2, 3, 4]);
   });
 
+  it('hands every watcher the same event, with the stored text; a DELETED one is its last state at the delete', async () => {
+    const hub = new WatchHub();
+    const first: StoreEvent[] = [];
+    const second: StoreEvent[] = [];
+    hub.add({ prefix: '/k/', afterRevision: 0 }, [], (event) => first.push(event));
+    hub.add({ prefix: '/k/', afterRevision: 0 }, [], (event) => second.push(event));
+    const created = added(1, '/k/a');
+    hub.publish(created);
+    hub.publish({ type: 'DELETED', key: '/k/a', revision: 2, prevValue: created.value! });
+    await settle();
+    assert.equal(first[0], second[0]);
+    assert.equal(first[0]!.objectJson, created.value);
+    assert.equal(first[0]!.object, second[0]!.object, 'parsed once, shared');
+    assert.equal(first[1]!.objectJson, undefined);
+    assert.equal(first[1]!.object.metadata.resourceVersion, '2');
+    assert.equal(first[1]!.prevObject!.metadata.resourceVersion, '1');
+  });
+
   it('never delivers inside the publishing call', () => {
     const hub = new WatchHub();
     const seen: number[] = [];
