@@ -1,26 +1,20 @@
 // The service-account controller against a real API server.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { isNotFound, resources, silentLogger, type ApiClient } from '../client/index.js';
-import { TestServer, waitFor } from '../client/test-server.js';
-import { startControllerManager, type RunningControllerManager } from './manager.js';
+import { isNotFound, resources, type ApiClient } from '../client/index.js';
+import { waitFor } from '../client/test-server.js';
 import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController } from './service-accounts.js';
+import { startControllerTest, type ControllerTestBed } from './test-support.js';
 
 describe('service-account controller', () => {
-  let server: TestServer;
+  let bed: ControllerTestBed;
   let api: ApiClient;
-  let manager: RunningControllerManager;
 
   before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-    manager = await startControllerManager({ api, logger: silentLogger, controllers: [(ctx) => new ServiceAccountsController(ctx)] });
+    bed = await startControllerTest((ctx) => new ServiceAccountsController(ctx));
+    api = bed.api;
   });
-  after(async () => {
-    await manager?.stop();
-    api?.close();
-    await server?.stop();
-  });
+  after(() => bed.close());
 
   const defaultAccount = (namespace: string) =>
     api.resource(resources.serviceaccounts, namespace).get(DEFAULT_SERVICE_ACCOUNT).catch((error: unknown) => {

@@ -3,18 +3,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
-import { resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, waitFor } from '../../client/test-server.js';
-import { startControllerManager, type RunningControllerManager } from '../manager.js';
+import { resources, type ApiClient } from '../../client/index.js';
+import { waitFor } from '../../client/test-server.js';
+import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { targetNode } from './daemon-pod.js';
 import type { DaemonSet, Node, Pod, Taint, Toleration } from './types.js';
 
 describe('daemonset controller', () => {
-  let server: TestServer;
+  let bed: ControllerTestBed;
   let api: ApiClient;
-  let manager: RunningControllerManager;
   let agentStopped = false;
   let agentLoop: Promise<void>;
   /** Pods the fake agent leaves alone (not ready). */
@@ -25,12 +24,8 @@ describe('daemonset controller', () => {
   const nodeClient = () => api.resource<Node>(resources.nodes);
 
   before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-    manager = await startControllerManager({
-      api, logger: silentLogger,
-      controllers: [(ctx) => new DaemonSetController(ctx, { failedPodBackoffMs: { initial: 50, max: 200 } })],
-    });
+    bed = await startControllerTest((ctx) => new DaemonSetController(ctx, { failedPodBackoffMs: { initial: 50, max: 200 } }));
+    api = bed.api;
     agentLoop = (async () => {
       while (!agentStopped) {
         await readyEveryPod().catch(() => undefined);
@@ -41,8 +36,7 @@ describe('daemonset controller', () => {
   after(async () => {
     agentStopped = true;
     await agentLoop;
-    await manager.stop();
-    await server.close();
+    await bed.close();
   });
 
   async function readyEveryPod(): Promise<void> {

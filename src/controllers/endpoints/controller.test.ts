@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
-import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, waitFor } from '../../client/test-server.js';
-import { startControllerManager, type RunningControllerManager } from '../manager.js';
+import { isNotFound, resources, type ApiClient } from '../../client/index.js';
+import { waitFor } from '../../client/test-server.js';
+import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { endpointsControllerFactory, MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './index.js';
 import type { EndpointSlice } from './slices.js';
 import type { EndpointSubset } from './subsets.js';
@@ -23,23 +23,18 @@ interface PodOptions {
 }
 
 describe('endpoints controller', () => {
-  let server: TestServer;
+  let bed: ControllerTestBed;
   let api: ApiClient;
-  let manager: RunningControllerManager;
   const pods = (ns = 'default') => api.resource(resources.pods, ns);
   const services = (ns = 'default') => api.resource(resources.services, ns);
   const endpoints = (ns = 'default') => api.resource(resources.endpoints, ns);
   const slices = (ns = 'default') => api.resource<EndpointSlice>(resources.endpointslices, ns);
 
   before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-    manager = await startControllerManager({ api, controllers: [endpointsControllerFactory({ maxEndpointsPerSlice: MAX_PER_SLICE })], logger: silentLogger });
+    bed = await startControllerTest(endpointsControllerFactory({ maxEndpointsPerSlice: MAX_PER_SLICE }));
+    api = bed.api;
   });
-  after(async () => {
-    await manager.stop();
-    await server.close();
-  });
+  after(() => bed.close());
 
   /** Creates a pod bound to a node and, when given an IP, reports it Running as an agent would. */
   async function makePod(name: string, options: PodOptions = {}): Promise<KubeObject> {

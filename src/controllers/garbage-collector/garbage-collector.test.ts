@@ -4,32 +4,24 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, waitFor } from '../../client/test-server.js';
-import { startControllerManager, type RunningControllerManager } from '../manager.js';
+import { waitFor } from '../../client/test-server.js';
+import { startControllerManager } from '../manager.js';
+import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
 
 describe('garbage collector', () => {
-  let server: TestServer;
+  let bed: ControllerTestBed;
   let api: ApiClient;
-  let manager: RunningControllerManager;
   const configmaps = () => api.resource(resources.configmaps, 'default');
   const pods = () => api.resource(resources.pods, 'default');
   const secrets = () => api.resource(resources.secrets, 'default');
 
   before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-    manager = await startControllerManager({
-      api,
-      controllers: [(ctx) => new GarbageCollector(ctx, { unwatchedOwnerPollMs: 200, progressIntervalMs: 20 })],
-      logger: silentLogger,
-    });
+    bed = await startControllerTest((ctx) => new GarbageCollector(ctx, { unwatchedOwnerPollMs: 200, progressIntervalMs: 20 }));
+    api = bed.api;
   });
-  after(async () => {
-    await manager.stop();
-    await server.close();
-  });
+  after(() => bed.close());
 
   const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference => ({
     apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra,
@@ -185,11 +177,11 @@ describe('garbage collector', () => {
   });
 
   it('collects a dependent whose owner went before the collector saw either (restart)', async () => {
-    await manager.stop();
+    await bed.manager.stop();
     const cm = await owner('before-restart');
     await dependentPod('before-restart-pod', [ref(cm)]);
     await configmaps().delete('before-restart');
-    manager = await startControllerManager({ api, controllers: [(ctx) => new GarbageCollector(ctx)], logger: silentLogger });
+    bed.manager = await startControllerManager({ api, controllers: [(ctx) => new GarbageCollector(ctx)], logger: silentLogger });
     await waitFor(gone(pods(), 'before-restart-pod'), 'the dependent to be collected after the restart');
   });
 });

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
-import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, waitFor } from '../../client/test-server.js';
-import { startControllerManager, type RunningControllerManager } from '../manager.js';
+import { isNotFound, resources, type ApiClient } from '../../client/index.js';
+import { waitFor } from '../../client/test-server.js';
+import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { JobController } from './job-controller.js';
 import { completionIndexOf, type Job, type JobCondition, type Pod } from './types.js';
@@ -15,9 +15,8 @@ type Outcome = 'succeed' | 'fail' | 'run' | { run: true; restarts: number } | un
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('job controller', () => {
-  let server: TestServer;
+  let bed: ControllerTestBed;
   let api: ApiClient;
-  let manager: RunningControllerManager;
   let agentStopped = false;
   let agentLoop: Promise<void>;
   /** What the fake agent does with each job's pods. */
@@ -27,12 +26,8 @@ describe('job controller', () => {
   const podClient = () => api.resource<Pod>(resources.pods, 'default');
 
   before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-    manager = await startControllerManager({
-      api, logger: silentLogger,
-      controllers: [(ctx) => new JobController(ctx, { podFailureBackoff: { baseMs: 20, maxMs: 100 } })],
-    });
+    bed = await startControllerTest((ctx) => new JobController(ctx, { podFailureBackoff: { baseMs: 20, maxMs: 100 } }));
+    api = bed.api;
     agentLoop = (async () => {
       while (!agentStopped) {
         await playAgent().catch(() => undefined);
@@ -43,8 +38,7 @@ describe('job controller', () => {
   after(async () => {
     agentStopped = true;
     await agentLoop;
-    await manager.stop();
-    await server.close();
+    await bed.close();
   });
 
   async function playAgent(): Promise<void> {

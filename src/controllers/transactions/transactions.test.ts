@@ -1,27 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, eventually } from '../../client/test-server.js';
+import { resources, type ApiClient } from '../../client/index.js';
+import { eventually } from '../../client/test-server.js';
 import { componentRegistry } from '../../metrics/component-metrics.js';
-import { startControllerManager, type RunningControllerManager } from '../manager.js';
+import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { KEEP_PER_TARGET, TransactionController } from './transaction-controller.js';
 import { LABEL_TARGET_UID, type Transaction } from './types.js';
 
 describe('transactions', () => {
-  let server: TestServer;
+  let bed: ControllerTestBed;
   let api: ApiClient;
-  let manager: RunningControllerManager;
 
   before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-    manager = await startControllerManager({ api, controllers: [(ctx) => new TransactionController(ctx)], logger: silentLogger });
+    bed = await startControllerTest((ctx) => new TransactionController(ctx));
+    api = bed.api;
   });
-  after(async () => {
-    await manager.stop();
-    await server.close();
-  });
+  after(() => bed.close());
 
   async function workload(name: string): Promise<KubeObject> {
     return api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
@@ -34,7 +29,7 @@ describe('transactions', () => {
 
   it('records an operation from Running through its progress to Succeeded', async () => {
     const target = await workload('web');
-    const recorder = manager.ctx.transactions;
+    const recorder = bed.manager.ctx.transactions;
     await recorder.begin(target, 'launch', { reason: 'created', total: 3 });
     await recorder.begin(target, 'launch', { reason: 'created', total: 3, done: 1 }); // a second pass: same transaction
     await recorder.progress(target, 'launch', 2, 3);
@@ -53,7 +48,7 @@ describe('transactions', () => {
 
   it('opens a new transaction for an operation begun right after the last one finished', async () => {
     const target = await workload('again');
-    const recorder = manager.ctx.transactions;
+    const recorder = bed.manager.ctx.transactions;
     await recorder.begin(target, 'scale', { reason: 'replicas 1 → 2', total: 2 });
     await recorder.finish(target, 'scale', 'Succeeded');
     // The informer may not have seen the finish yet: the next begin must not mistake it for open.
@@ -65,7 +60,7 @@ describe('transactions', () => {
 
   it('supersedes a running operation whose goal changed', async () => {
     const target = await workload('api');
-    const recorder = manager.ctx.transactions;
+    const recorder = bed.manager.ctx.transactions;
     await recorder.begin(target, 'scale', { reason: 'replicas 3 → 5', total: 5 });
     await recorder.begin(target, 'scale', { reason: 'replicas 5 → 2', total: 2, supersede: true });
     const phases = (await transactionsOf(target)).map((tx) => `${tx.spec.reason}:${tx.status?.phase}`).sort();
@@ -74,7 +69,7 @@ describe('transactions', () => {
 
   it('times out a transaction that outlives its life period, with a Warning event on the workload', async () => {
     const target = await workload('slow');
-    await manager.ctx.transactions.begin(target, 'update', { reason: 'rolling step', total: 4, lifePeriodSeconds: 1 });
+    await bed.manager.ctx.transactions.begin(target, 'update', { reason: 'rolling step', total: 4, lifePeriodSeconds: 1 });
     await eventually(async () => (await transactionsOf(target))[0]?.status?.phase === 'TimedOut', 5000, 'TimedOut');
     const [tx] = await transactionsOf(target);
     assert.match(tx?.status?.message ?? '', /did not finish within 1s \(progress 0\/4\)/);
@@ -83,13 +78,13 @@ describe('transactions', () => {
       return events.items.some((event) => event['reason'] === 'TransactionTimedOut' && event['type'] === 'Warning');
     }, 5000, 'a TransactionTimedOut event');
     // The recorder must not revive it: a late finish leaves the phase alone.
-    await manager.ctx.transactions.finish(target, 'update', 'Succeeded');
+    await bed.manager.ctx.transactions.finish(target, 'update', 'Succeeded');
     assert.equal((await transactionsOf(target))[0]?.status?.phase, 'TimedOut');
   });
 
   it(`keeps the newest ${KEEP_PER_TARGET} finished transactions of a workload`, async () => {
     const target = await workload('busy');
-    const recorder = manager.ctx.transactions;
+    const recorder = bed.manager.ctx.transactions;
     for (let i = 0; i < KEEP_PER_TARGET + 5; i++) await recorder.once(target, 'reschedule', { reason: `pod ${i} failed` }, 'Succeeded');
     await eventually(async () => (await transactionsOf(target)).length === KEEP_PER_TARGET, 10_000, 'pruning');
     const reasons = new Set((await transactionsOf(target)).map((tx) => tx.spec.reason));
