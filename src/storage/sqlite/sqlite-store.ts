@@ -31,6 +31,7 @@ import { Compactor } from './sqlite-compactor.js';
 import { listRange, prefixEnd, type ListState } from './sqlite-list.js';
 import { openListStream, streamStatements, type StreamStatements } from './sqlite-list-stream.js';
 import { openDatabase, prepareStatements, type Statements, type SyncMode } from './sqlite-schema.js';
+import { WalPreflusher } from './wal-preflush.js';
 
 export interface SqliteStoreOptions {
   /** The database file; its directory is created if missing. */
@@ -79,6 +80,7 @@ export class SqliteStore implements Store {
   private readonly historyWindow: number;
   private readonly timer: NodeJS.Timeout;
   private readonly compactor: Compactor;
+  private readonly preflusher: WalPreflusher | undefined;
   private revision: number;
   private closing: Promise<void> | undefined;
 
@@ -91,6 +93,8 @@ export class SqliteStore implements Store {
     options: SqliteStoreOptions,
   ) {
     this.historyWindow = Math.max(1, Math.floor(options.historyWindow ?? 10_000));
+    const walOnDisk = options.path !== ':memory:' && (options.sync ?? 'normal') === 'normal';
+    this.preflusher = walOnDisk ? new WalPreflusher(`${options.path}-wal`) : undefined;
     this.statements = prepareStatements(db);
     this.streamStatements = streamStatements(db);
     this.compactor = new Compactor(db, this.statements, {
@@ -226,6 +230,7 @@ export class SqliteStore implements Store {
       for (const write of batch) write.reject(error as Error);
       return;
     }
+    this.preflusher?.committed();
     batch.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if ('error' in outcome) return write.reject(outcome.error);
@@ -340,6 +345,7 @@ export class SqliteStore implements Store {
     this.flush();
     await this.compactor.idle();
     this.hub.endAll(new StoreClosedError());
+    await this.preflusher?.close();
     this.db.close();
   }
 
