@@ -27,7 +27,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // and cached once in this process, not twice.
   const informers = controllerInformers(controllerApi);
   const scheduler = await startScheduler({ api: schedulerApi, informers });
-  const nodeLifecycle = new NodeLifecycleController({ ...options.nodeLifecycle, api: controllerApi });
+  const nodeLifecycle = new NodeLifecycleController({ ...options.nodeLifecycle, api: controllerApi, informers });
   await nodeLifecycle.start();
   // The embedded manager joins the controller farm under a name that survives restarts, so a
   // restarted server takes its shards back at once and `drover controller-manager` processes

@@ -4,11 +4,13 @@
 // grace period has also passed (their agent is not there to confirm). A node whose Lease is
 // renewed again loses the taints; its agent reports Ready itself.
 import { metaTime, type KubeObject } from '../api/meta.js';
-import { Informer, isNotFound, resources, type ApiClient } from '../client/index.js';
+import { SharedInformerFactory, isNotFound, resources, type ApiClient, type Informer } from '../client/index.js';
 import { tolerates, type Taint, type Toleration } from './tolerations.js';
 
 export interface NodeLifecycleConfig {
   api: ApiClient;
+  /** The process's informers, shared with the scheduler and controllers; its own when unset. */
+  informers?: SharedInformerFactory;
   /** A Lease older than this marks its node unreachable. Kubernetes' default: 40 s. */
   gracePeriodSeconds?: number;
   /** How long pods stay on an unreachable node before they are deleted. Default 60 s. */
@@ -28,14 +30,18 @@ const rfc3339 = (ms: number) => metaTime(new Date(ms));
 export class NodeLifecycleController {
   private readonly nodes: Informer<KubeObject>;
   private readonly leases: Informer<KubeObject>;
+  /** Set when this controller made its own informers, which it then stops. */
+  private readonly ownInformers: SharedInformerFactory | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** node name → when we first saw it unreachable */
   private readonly unreachableSince = new Map<string, number>();
   private running = false;
 
   constructor(private readonly config: NodeLifecycleConfig) {
-    this.nodes = new Informer(config.api, resources.nodes);
-    this.leases = new Informer(config.api, resources.leases, { namespace: LEASE_NAMESPACE });
+    this.ownInformers = config.informers ? undefined : new SharedInformerFactory(config.api);
+    const informers = config.informers ?? this.ownInformers!;
+    this.nodes = informers.informerFor(resources.nodes);
+    this.leases = informers.informerFor(resources.leases, { namespace: LEASE_NAMESPACE });
   }
 
   async start(): Promise<void> {
@@ -48,7 +54,7 @@ export class NodeLifecycleController {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await Promise.all([this.nodes.stop(), this.leases.stop()]);
+    await this.ownInformers?.stop();
   }
 
   /** One pass over every node; passes never overlap. */
