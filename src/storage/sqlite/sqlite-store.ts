@@ -93,8 +93,9 @@ export class SqliteStore implements Store {
     options: SqliteStoreOptions,
   ) {
     this.historyWindow = Math.max(1, Math.floor(options.historyWindow ?? 10_000));
-    const walOnDisk = options.path !== ':memory:' && (options.sync ?? 'normal') === 'normal';
-    this.preflusher = walOnDisk ? new WalPreflusher(`${options.path}-wal`) : undefined;
+    // An in-memory database has no WAL file, and with sync 'full' every commit fsyncs already.
+    const syncedOnlyAtCheckpoints = options.path !== ':memory:' && (options.sync ?? 'normal') === 'normal';
+    this.preflusher = syncedOnlyAtCheckpoints ? new WalPreflusher(`${options.path}-wal`) : undefined;
     this.statements = prepareStatements(db);
     this.streamStatements = streamStatements(db);
     this.compactor = new Compactor(db, this.statements, {
