@@ -30,18 +30,17 @@ const rfc3339 = (ms: number) => metaTime(new Date(ms));
 export class NodeLifecycleController {
   private readonly nodes: Informer<KubeObject>;
   private readonly leases: Informer<KubeObject>;
-  /** Set when this controller made its own informers, which it then stops. */
-  private readonly ownInformers: SharedInformerFactory | undefined;
+  /** The shared informers given, or the controller's own. */
+  private readonly informers: SharedInformerFactory;
   private timer: NodeJS.Timeout | undefined;
   /** node name → when we first saw it unreachable */
   private readonly unreachableSince = new Map<string, number>();
   private running = false;
 
   constructor(private readonly config: NodeLifecycleConfig) {
-    this.ownInformers = config.informers ? undefined : new SharedInformerFactory(config.api);
-    const informers = config.informers ?? this.ownInformers!;
-    this.nodes = informers.informerFor(resources.nodes);
-    this.leases = informers.informerFor(resources.leases, { namespace: LEASE_NAMESPACE });
+    this.informers = config.informers ?? new SharedInformerFactory(config.api);
+    this.nodes = this.informers.informerFor(resources.nodes);
+    this.leases = this.informers.informerFor(resources.leases, { namespace: LEASE_NAMESPACE });
   }
 
   async start(): Promise<void> {
@@ -54,7 +53,7 @@ export class NodeLifecycleController {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.ownInformers?.stop();
+    if (!this.config.informers) await this.informers.stop();
   }
 
   /** One pass over every node; passes never overlap. */

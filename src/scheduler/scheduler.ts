@@ -3,7 +3,7 @@
 // bindings run concurrently in the background, as kube-scheduler's binding cycle does.
 // Pods that fit nowhere wait in an unschedulable set until the cluster changes.
 import { metaTime, type KubeObject } from '../api/meta.js';
-import { EventRecorder, Informer, objectKey, resources, type ApiClient, type SharedInformerFactory } from '../client/index.js';
+import { EventRecorder, SharedInformerFactory, objectKey, resources, type ApiClient, type Informer } from '../client/index.js';
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
 import { ClusterSnapshot } from './snapshot.js';
@@ -45,6 +45,8 @@ class SchedulingLoop implements RunningScheduler {
   private readonly recorder;
   private readonly nodes: Informer<KubeObject>;
   private readonly pods: Informer<KubeObject>;
+  /** The shared informers given, or the scheduler's own. */
+  private readonly informers: SharedInformerFactory;
   /** Keys of pending pods to try, in arrival order (a Set de-duplicates). */
   private readonly active = new Set<string>();
   /** Pods that fit nowhere, waiting for a cluster change; key → time they were parked. */
@@ -63,9 +65,9 @@ class SchedulingLoop implements RunningScheduler {
     this.schedulerName = config.schedulerName ?? 'default-scheduler';
     this.framework = createScheduler({}, [apiBinder(this.api)]);
     this.recorder = new EventRecorder(this.api, this.schedulerName);
-    const shared = config.informers;
-    this.nodes = shared ? shared.informerFor(resources.nodes) : new Informer<KubeObject>(this.api, resources.nodes);
-    this.pods = shared ? shared.informerFor(resources.pods) : new Informer<KubeObject>(this.api, resources.pods);
+    this.informers = config.informers ?? new SharedInformerFactory(this.api);
+    this.nodes = this.informers.informerFor(resources.nodes);
+    this.pods = this.informers.informerFor(resources.pods);
     const retryMs = config.unschedulableRetryMs ?? 30_000;
     this.retryTimer = setInterval(() => this.retryUnschedulable(), retryMs);
     this.retryTimer.unref();
@@ -86,11 +88,7 @@ class SchedulingLoop implements RunningScheduler {
       onUpdate: (old, pod) => old !== pod && this.podChanged(pod),
       onDelete: (pod) => this.podDeleted(pod),
     }));
-    if (this.config.informers) this.config.informers.start();
-    else {
-      this.nodes.start();
-      this.pods.start();
-    }
+    this.informers.start();
     await Promise.all([this.nodes.waitForSync(), this.pods.waitForSync()]);
     this.kick();
   }
@@ -99,7 +97,7 @@ class SchedulingLoop implements RunningScheduler {
     this.stopped = true;
     clearInterval(this.retryTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    if (!this.config.informers) await Promise.all([this.nodes.stop(), this.pods.stop()]);
+    if (!this.config.informers) await this.informers.stop();
     await this.recorder.flush();
   }
 
