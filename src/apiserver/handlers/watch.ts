@@ -165,8 +165,7 @@ const sharedLines = new WeakMap<StoreEvent, Buffer>();
 function encodeEvent(event: StoreEvent): Buffer {
   let line = sharedLines.get(event);
   if (line === undefined) {
-    const json = event.objectJson ?? storedJson(event.object) ?? JSON.stringify(event.object);
-    line = Buffer.from(`{"type":"${event.type}","object":${json}}\n`);
+    line = Buffer.from(eventLine(event.type, event.objectJson ?? storedJson(event.object) ?? JSON.stringify(event.object)));
     sharedLines.set(event, line);
   }
   return line;
@@ -175,7 +174,12 @@ function encodeEvent(event: StoreEvent): Buffer {
 /** One event line for objects that are not a store event's (bookmarks, errors, the initial list). */
 function encodeLine(type: EventType, object: unknown): string {
   const json = typeof object === 'object' && object !== null ? storedJson(object) : undefined;
-  return json === undefined ? JSON.stringify({ type, object }) + '\n' : `{"type":"${type}","object":${json}}\n`;
+  return json === undefined ? JSON.stringify({ type, object }) + '\n' : eventLine(type, json);
+}
+
+/** A watch line around an object's JSON text, written as is. */
+function eventLine(type: EventType, objectJson: string): string {
+  return `{"type":"${type}","object":${objectJson}}\n`;
 }
 
 function bookmark(ctx: ResourceRequest, revision: number, initialEventsEnd: boolean): Record<string, unknown> {
