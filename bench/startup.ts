@@ -1,16 +1,21 @@
 // `npm run bench:startup`: time from "start" to Running for 1 container and for 50, side by side
-// in one run: raw `docker run -d` (the floor), Docker Swarm (`docker service create`), and
-// Drover (`kubectl apply` against `drover up`). Prints figures; never fails on time.
+// in one run: raw `docker run -d` (one container, the floor of a task), Docker Swarm (`docker
+// service create`), the pod floor (a pod's two containers straight through the Engine API, see
+// pod-floor.ts), and Drover (`kubectl apply` against `drover up`). Prints figures; never fails
+// on time.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, resources } from '../src/client/index.js';
 import { KUBECTL } from '../test/support/kubectl.js';
+import { PodFloor } from './pod-floor.js';
 import { docker, droverUp, inSwarm, median, prepareDocker, run, runningTaskImages, sleep, timed, untilNoContainers } from './peers.js';
 
 const IMAGE = 'drover-test/busybox:1';
 const COUNT = Number(process.env['BENCH_STARTUP_PODS'] ?? 50);
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 5);
+/** Rounds of the many-pod start: each takes a minute, Swarm's teardown most of it. */
+const MANY_ROUNDS = Number(process.env['BENCH_STARTUP_MANY_ROUNDS'] ?? 3);
 const LABEL = 'drover-bench=startup';
 
 async function removeBenchContainers(): Promise<void> {
@@ -38,6 +43,17 @@ async function swarm(count: number): Promise<number> {
     await docker('service', 'rm', 'drover-bench');
     return ms;
   });
+}
+
+async function podFloor(count: number): Promise<number> {
+  const floor = new PodFloor();
+  let pods: Awaited<ReturnType<PodFloor['start']>> = [];
+  const ms = await timed(async () => {
+    pods = await floor.start(count, IMAGE, ['sleep', '3600']);
+  });
+  await floor.stop(pods, 0);
+  await floor.removeAll();
+  return ms;
 }
 
 function podsManifest(count: number, round: number): string {
@@ -115,20 +131,22 @@ async function main(): Promise<void> {
   const cluster = await droverUp(dataDir);
   try {
     for (const count of [1, COUNT]) {
-      const rounds = count === 1 ? ROUNDS : 1;
-      const results: number[][] = [[], [], []];
+      const rounds = count === 1 ? ROUNDS : MANY_ROUNDS;
+      const results: number[][] = [[], [], [], []];
       for (let round = 0; round < rounds; round++) {
         results[0]!.push(await rawDocker(count));
         results[1]!.push(await swarm(count));
-        results[2]!.push(await drover(cluster.kubeconfig, count, round + count * 100));
+        results[2]!.push(await podFloor(count));
+        results[3]!.push(await drover(cluster.kubeconfig, count, round + count * 100));
       }
-      const [raw, sw, dr] = results.map(median) as [number, number, number];
+      const [raw, sw, floor, dr] = results.map(median) as [number, number, number, number];
       console.log(`\n${count} container(s), median of ${rounds} round(s):`);
       const each = (i: number) => (rounds > 1 ? `   (rounds: ${results[i]!.map((ms) => ms.toFixed(0)).join(', ')})` : '');
       console.log(`  docker run -d          ${raw.toFixed(0).padStart(7)} ms${each(0)}`);
       console.log(`  docker swarm           ${sw.toFixed(0).padStart(7)} ms${each(1)}`);
+      console.log(`  pod floor (Engine API) ${floor.toFixed(0).padStart(7)} ms   = ${(floor / raw).toFixed(2)}x raw docker, ${(floor / sw).toFixed(2)}x swarm${each(2)}`);
       console.log(`  drover (kubectl apply) ${dr.toFixed(0).padStart(7)} ms   = ${(dr / raw).toFixed(2)}x raw docker (target <= 1.3x), ${(dr / sw).toFixed(2)}x swarm (target <= 0.5x)` +
-        (count === 1 ? `, raw + ${(dr - raw).toFixed(0)} ms (target <= 200 ms)` : '') + each(2));
+        (count === 1 ? `, raw + ${(dr - raw).toFixed(0)} ms (target <= 200 ms)` : '') + `, ${(dr / floor).toFixed(2)}x the pod floor` + each(3));
     }
   } finally {
     await cluster.stop();

@@ -1,0 +1,54 @@
+// The pod floor: what Drover's pod model costs Docker itself, with no orchestrator around it.
+// A pod is a pause sandbox (its own network namespace on the bridge) plus the app container
+// joined to it: two container starts where `docker run` and a Swarm task make one. The floor
+// makes exactly those containers, with the agent's own runtime code and create options, the
+// app created while its sandbox starts, all pods at once, straight through the Engine API
+// (no CLI process, no API server, no scheduler). What Drover adds on top is its own cost;
+// what the floor takes is the least any runtime following this pod model can take here.
+import { randomUUID } from 'node:crypto';
+import { DockerRuntime } from '../src/agent/runtime/docker/index.js';
+
+const NAMESPACE = 'drover-floor';
+const LABEL = 'drover.dev/bench-floor';
+
+export interface FloorPod {
+  sandboxId: string;
+  appId: string;
+}
+
+export class PodFloor {
+  private readonly runtime = new DockerRuntime({ namePrefix: 'drover-floor' });
+  private readonly run = randomUUID().slice(0, 8);
+  private made = 0;
+
+  /** Starts `count` pods at once; resolves when every app container runs. */
+  async start(count: number, image: string, command: string[]): Promise<FloorPod[]> {
+    await this.runtime.ensurePauseImage();
+    return Promise.all(Array.from({ length: count }, () => this.startOne(image, command)));
+  }
+
+  /** Stops pods as the agent does: the app within its grace period, then the sandbox. */
+  async stop(pods: FloorPod[], graceSeconds: number): Promise<void> {
+    await Promise.all(pods.map(async (pod) => {
+      await this.runtime.stopContainer(pod.appId, graceSeconds);
+      await this.runtime.stopContainer(pod.sandboxId, 0);
+    }));
+  }
+
+  /** Removes every container this floor made (not measured). */
+  async removeAll(): Promise<void> {
+    const sandboxes = await this.runtime.listSandboxes({ labels: { [LABEL]: this.run } });
+    await Promise.all(sandboxes.map((s) => this.runtime.removeSandbox(s.id)));
+  }
+
+  private async startOne(image: string, command: string[]): Promise<FloorPod> {
+    const n = this.made++;
+    const pod = { uid: randomUUID(), name: `floor-${n}`, namespace: NAMESPACE };
+    const labels = { [LABEL]: this.run };
+    const sandbox = await this.runtime.beginSandbox({ pod, attempt: 0, hostname: pod.name, labels });
+    const appId = await this.runtime.createContainer({ pod, sandboxId: sandbox.created.id, name: 'main', attempt: 0, image, command, labels });
+    await sandbox.running;
+    await this.runtime.startContainer(appId);
+    return { sandboxId: sandbox.created.id, appId };
+  }
+}
