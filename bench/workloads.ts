@@ -3,7 +3,9 @@
 // 1. Side by side with Docker Swarm on this machine, in one run: a 50-replica Deployment vs
 //    `docker service create --replicas 50` (time until all run); a rolling update of all 50 to
 //    a new image (maxSurge 25 %, maxUnavailable 25 % vs Swarm's --update-parallelism 13, a
-//    quarter of 50); scaling 50 → 100 → 10. Target: Drover ≤ 0.5× Swarm on each.
+//    quarter of 50); scaling 50 → 100 → 10. Target: Drover ≤ 0.5× Swarm on each. Beside them
+//    the floor of each step: the least any orchestrator of this pod model must wait for here
+//    (see floorSteps).
 // 2. Controller throughput on nodes registered without agents: 1,000 Deployments × 10 replicas
 //    reconciled until every pod is bound. Target ≥ 1,000 pods created per second. Run twice:
 //    everything in one `drover server` process, and split as Kubernetes deploys it (the API
@@ -19,7 +21,8 @@ import { startDroverProcess, type DroverProcess } from '../test/support/drover-p
 import { startServerProcess } from '../test/support/server-process.js';
 import { KUBECTL } from '../test/support/kubectl.js';
 import { BenchClient, runConcurrent } from './http-client.js';
-import { docker, droverUp, inSwarm, prepareDocker, run, runningTaskImages, timed, until } from './peers.js';
+import { PodFloor } from './pod-floor.js';
+import { docker, droverUp, inSwarm, prepareDocker, run, runningTaskImages, timed, until, untilNoContainers } from './peers.js';
 
 const REPLICAS = Number(process.env['BENCH_WORKLOAD_REPLICAS'] ?? 50);
 const DEPLOYMENTS = Number(process.env['BENCH_DEPLOYMENTS'] ?? 1000);
@@ -32,16 +35,17 @@ interface Step {
   name: string;
   swarm: number;
   drover: number;
+  floor: number;
 }
 
-async function swarmSteps(): Promise<Omit<Step, 'drover'>[]> {
+async function swarmSteps(): Promise<Pick<Step, 'name' | 'swarm'>[]> {
   return inSwarm(async () => {
     const service = (...args: string[]) => docker('service', ...args);
     const running = (image: string, count: number) => async () => {
       const images = await runningTaskImages(SERVICE);
       return images.length === count && images.every((i) => i.startsWith(image));
     };
-    const steps: Omit<Step, 'drover'>[] = [];
+    const steps: Pick<Step, 'name' | 'swarm'>[] = [];
     steps.push({ name: `create ${REPLICAS} replicas`, swarm: await timed(async () => {
       await service('create', '--detach', '--no-resolve-image', '--name', SERVICE, '--replicas', String(REPLICAS), '--stop-grace-period', '1s', IMAGE_1, 'sleep', '3600');
       await until('swarm create', running(IMAGE_1, REPLICAS));
@@ -76,8 +80,12 @@ function deploymentManifest(image: string, replicas: number): string {
   });
 }
 
-/** The same steps on `drover up`: done when the Deployment's status says all replicas are updated and available, and no others remain. */
-async function droverSteps(): Promise<number[]> {
+/**
+ * The same steps on `drover up`: done when the Deployment's status says all replicas are updated
+ * and available, and no others remain. Then, on the same daemon once Drover's containers are
+ * gone, the floor of each step.
+ */
+async function droverSteps(): Promise<{ drover: number[]; floor: number[] }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-workloads-'));
   const cluster = await droverUp(dataDir);
   const api = await ApiClient.load({ kubeconfig: cluster.kubeconfig });
@@ -110,7 +118,8 @@ async function droverSteps(): Promise<number[]> {
     }
     await kubectl(['delete', 'deploy', 'bench', '--wait=false']);
     await until('drover cleanup', async () => (await api.resource(resources.pods, 'default').list()).items.length === 0, 120_000, 200);
-    return times;
+    await untilNoContainers('label=drover.dev/pod-namespace=default');
+    return { drover: times, floor: await floorSteps(cluster.kubeconfig) };
   } finally {
     api.close();
     await cluster.stop();
@@ -118,15 +127,41 @@ async function droverSteps(): Promise<number[]> {
   }
 }
 
+/**
+ * The floor of each step, from the pod floor (pod-floor.ts): create and scale-up start their new
+ * pods at once; the rolling update must at least start its 50 new pods beside the 50 old ones
+ * still running, so the floor is that alone, with nothing stopped. Scaling down waits for no
+ * container: its floor is the one kubectl command every Drover step starts with.
+ */
+async function floorSteps(kubeconfig: string): Promise<number[]> {
+  const floor = new PodFloor();
+  const command = ['sleep', '3600'];
+  try {
+    const times: number[] = [];
+    let first: Awaited<ReturnType<PodFloor['start']>> = [];
+    times.push(await timed(async () => void (first = await floor.start(REPLICAS, IMAGE_1, command))));
+    times.push(await timed(async () => void (await floor.start(REPLICAS, IMAGE_2, command))));
+    await floor.stop(first, 0);
+    await floor.removeAll();
+    await floor.start(REPLICAS, IMAGE_2, command);
+    times.push(await timed(async () => void (await floor.start(REPLICAS, IMAGE_2, command))));
+    times.push(await timed(async () => void (await run(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'nodes', '-o', 'name']))));
+    return times;
+  } finally {
+    await floor.removeAll();
+  }
+}
+
 async function sideBySide(): Promise<void> {
   await prepareDocker();
   const swarm = await swarmSteps();
-  const drover = await droverSteps();
+  const { drover, floor } = await droverSteps();
   console.log(`\nDeployment vs docker service (${REPLICAS} replicas, one machine):`);
-  console.log(`  ${'step'.padEnd(26)} ${'swarm'.padStart(9)} ${'drover'.padStart(9)}   ratio (target <= 0.5)`);
+  console.log(`  ${'step'.padEnd(26)} ${'swarm'.padStart(9)} ${'drover'.padStart(9)}   ratio (target <= 0.5)   ${'floor'.padStart(9)}  floor/swarm`);
   swarm.forEach((step, i) => {
     const ms = drover[i]!;
-    console.log(`  ${step.name.padEnd(26)} ${step.swarm.toFixed(0).padStart(7)}ms ${ms.toFixed(0).padStart(7)}ms   ${(ms / step.swarm).toFixed(2)}x`);
+    const least = floor[i]!;
+    console.log(`  ${step.name.padEnd(26)} ${step.swarm.toFixed(0).padStart(7)}ms ${ms.toFixed(0).padStart(7)}ms   ${(ms / step.swarm).toFixed(2).padStart(5)}x${' '.repeat(17)}${least.toFixed(0).padStart(7)}ms  ${(least / step.swarm).toFixed(2)}x`);
   });
 }
 
