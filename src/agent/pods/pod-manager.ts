@@ -8,6 +8,7 @@ import {
   ExponentialRateLimiter, Informer, WorkQueue, resources, runController,
   type ApiClient, type Logger, type RunningController,
 } from '../../client/index.js';
+import { KernelOomLog } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
@@ -28,6 +29,8 @@ export interface PodManagerOptions {
 
 /** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
 const ORPHAN_GRACE_S = 2;
+/** How often the kernel's log is read for OOM kills when no container died of SIGKILL meanwhile. */
+const KERNEL_OOM_POLL_MS = 2000;
 
 export class PodManager {
   readonly informer: Informer<Pod>;
@@ -38,6 +41,8 @@ export class PodManager {
   private readonly abort = new AbortController();
   private controller: RunningController | undefined;
   private housekeeping: Loop | undefined;
+  private readonly oomLog = new KernelOomLog();
+  private kernelOoms: Loop | undefined;
   private eventLoops: Array<Promise<void>> = [];
 
   constructor(private readonly opts: PodManagerOptions) {
@@ -78,15 +83,24 @@ export class PodManager {
         // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
         // can be after the exit was seen and its inspection cached: read it again.
         if (event.type === 'oom') deps.cache.sawOomKill(event.id);
+        // Killed by SIGKILL: perhaps by the OOM killer in a way Docker missed (kernel-oom-log.ts).
+        if (event.type === 'die' && event.exitCode === 137) this.kernelOoms?.kick();
         this.queue.add(uid);
       }, this.abort.signal, logger));
     }
+    this.kernelOoms = startLoop('kernel OOM log', KERNEL_OOM_POLL_MS, async () => {
+      const killed = await this.oomLog.poll();
+      for (const id of killed) deps.cache.sawOomKill(id);
+      if (killed.length > 0) this.resyncAll();
+    }, logger);
     this.housekeeping = startLoop('orphan clean-up', this.opts.housekeepingMs ?? 30_000, () => this.findOrphans(), logger);
   }
 
   async stop(): Promise<void> {
     this.abort.abort();
     await this.housekeeping?.stop();
+    await this.kernelOoms?.stop();
+    await this.oomLog.close();
     await this.informer.stop();
     await this.controller?.stop();
     await Promise.all(this.eventLoops);
