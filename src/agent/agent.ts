@@ -18,6 +18,7 @@ import { PodEvents } from './pods/pod-events.js';
 import { PodManager } from './pods/pod-manager.js';
 import type { Pod } from './pods/pod-types.js';
 import { ProbeManager } from './pods/probes.js';
+import { SandboxReaper } from './pods/sandbox-reaper.js';
 import { DockerRuntime } from './runtime/docker/index.js';
 import { ProcessRuntime } from './runtime/process/index.js';
 import type { ContainerRuntime } from './runtime/runtime.js';
@@ -109,6 +110,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     probes: new ProbeManager(events, (uid) => manager?.resync(uid)),
     cache: new InspectCache(),
     crashBackoff: new KeyedBackoff(),
+    reaper: new SandboxReaper(logger),
     logger,
   };
   manager = new PodManager({ deps, api, logger, ...(options.workers ? { workers: options.workers } : {}) });
@@ -129,6 +131,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     streamingResolve: streamingResolver(resolver),
     async close() {
       await pods.stop();
+      await deps.reaper.drain();
       await node.stop();
       await events.flush();
       if (ownsApi) api.close();

@@ -9,6 +9,7 @@ import type { InspectCache } from './observe.js';
 import type { PodEvents } from './pod-events.js';
 import type { Pod } from './pod-types.js';
 import type { ProbeManager } from './probes.js';
+import type { SandboxReaper } from './sandbox-reaper.js';
 
 export interface RuntimeSet {
   /** The node's default runtime (docker unless the agent was told otherwise). */
@@ -34,5 +35,7 @@ export interface PodDeps {
   probes: ProbeManager;
   cache: InspectCache;
   crashBackoff: KeyedBackoff;
+  /** Removes deleted pods' sandboxes between sandbox starts. */
+  reaper: SandboxReaper;
   logger: Logger;
 }

@@ -82,6 +82,7 @@ async function createSandbox(ctx: SyncContext, state: PodRuntime): Promise<Sandb
   } catch (error) {
     return sandboxFailed(ctx, error);
   }
+  deps.reaper.sandboxStarting(starting.running);
   const started = starting.started.then((sandbox) => sandboxMade(ctx, state, sandbox), (error: unknown) => sandboxFailed(ctx, error));
   // The sync awaits it; this only keeps a sync that throws first from leaving it unhandled.
   started.catch(() => undefined);

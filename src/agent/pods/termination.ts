@@ -7,6 +7,7 @@ import { runHandler } from './handlers.js';
 import { observePod, type PodRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
 import type { Container, Pod } from './pod-types.js';
+import { leftoversMayWait } from './sandbox-reaper.js';
 import { removePodDir } from './volumes.js';
 
 export interface KillOptions {
@@ -83,7 +84,11 @@ export async function removePodObjects(deps: PodDeps, runtime: ContainerRuntime,
   }
 }
 
-/** Everything of a pod on this node goes: containers stopped, objects removed, devices and files freed. */
+/**
+ * Everything of a pod on this node goes: containers stopped, devices and files freed, and the
+ * stopped containers and the sandbox removed (by the reaper, between sandbox starts, when they
+ * may wait).
+ */
 export async function cleanUpPod(deps: PodDeps, uid: string, pod: Pod | undefined, graceSeconds: number): Promise<void> {
   deps.probes.removePod(uid);
   const runtimes = pod ? [deps.runtimes.forPod(pod)] : deps.runtimes.all();
@@ -91,7 +96,8 @@ export async function cleanUpPod(deps: PodDeps, uid: string, pod: Pod | undefine
     const state = await observePod(runtime, deps.nodeName, uid, deps.cache);
     if (state.sandboxes.length === 0 && state.containers.size === 0) continue;
     await killPodContainers(deps, runtime, pod, state, graceSeconds);
-    await removePodObjects(deps, runtime, state);
+    if (pod && leftoversMayWait(pod)) deps.reaper.defer(uid, () => removePodObjects(deps, runtime, state));
+    else await removePodObjects(deps, runtime, state);
   }
   deps.devices.release(uid);
   deps.puller.forgetPod(uid);
