@@ -3,25 +3,12 @@
 // Never pod whose containers already ran is not started over, as the kubelet decides.
 import { nodeLabels } from '../agent-labels.js';
 import { RuntimeUnavailableError } from '../runtime/errors.js';
-import type { PortMapping, SandboxInfo, SandboxSpec, StartingSandbox } from '../runtime/runtime.js';
+import type { SandboxInfo, SandboxSpec, StartingSandbox } from '../runtime/runtime.js';
 import { keptAcrossSandboxes } from './dead-containers.js';
 import { runningSandbox, type PodRuntime } from './observe.js';
-import { restartPolicyOf, type Pod } from './pod-types.js';
+import { restartPolicyOf, sandboxPorts } from './pod-types.js';
 import type { SyncContext } from './sync-context.js';
 import { gracePeriodOf, killPodContainers } from './termination.js';
-
-export function sandboxPorts(pod: Pod): PortMapping[] {
-  const out: PortMapping[] = [];
-  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
-    for (const p of c.ports ?? []) {
-      if (!p.hostPort) continue;
-      const mapping: PortMapping = { containerPort: p.containerPort, hostPort: p.hostPort, protocol: p.protocol === 'UDP' ? 'UDP' : 'TCP' };
-      if (p.hostIP) mapping.hostIP = p.hostIP;
-      out.push(mapping);
-    }
-  }
-  return out;
-}
 
 function sandboxKey(ctx: SyncContext): string {
   return `${ctx.uid}/~sandbox`;

@@ -2,6 +2,7 @@
 // validated and defaulted them, so the agent trusts their shape; these interfaces name only
 // the fields the agent uses, and keep it free of the server's schema library.
 import type { KubeObject } from '../../api/meta.js';
+import type { PortMapping } from '../runtime/runtime.js';
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
@@ -230,6 +231,20 @@ export function podFullName(pod: Pick<KubeObject, 'metadata'>): string {
 
 export function restartPolicyOf(pod: Pod): RestartPolicy {
   return pod.spec.restartPolicy ?? 'Always';
+}
+
+/** The hostPorts the pod's sandbox publishes, from every container (init ones too). */
+export function sandboxPorts(pod: Pod): PortMapping[] {
+  const out: PortMapping[] = [];
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort) continue;
+      const mapping: PortMapping = { containerPort: p.containerPort, hostPort: p.hostPort, protocol: p.protocol === 'UDP' ? 'UDP' : 'TCP' };
+      if (p.hostIP) mapping.hostIP = p.hostIP;
+      out.push(mapping);
+    }
+  }
+  return out;
 }
 
 export function isTerminalPhase(phase: string | undefined): phase is 'Succeeded' | 'Failed' {

@@ -7,7 +7,7 @@
 // runs by then; what waits holds only its IP. A sandbox that publishes hostPorts or shares the
 // host's network is not handed here: its ports must be free for the next pod at once.
 import type { Logger } from '../../client/index.js';
-import type { Pod } from './pod-types.js';
+import { sandboxPorts, type Pod } from './pod-types.js';
 
 /** The longest a pod's leftovers wait for a moment without sandbox starts. */
 export const REAP_WITHIN_MS = 15_000;
@@ -21,9 +21,7 @@ interface Leftovers {
 
 /** Whether the pod's sandbox may outlive its containers for a while (see above). */
 export function leftoversMayWait(pod: Pod): boolean {
-  if (pod.spec.hostNetwork) return false;
-  const containers = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
-  return !containers.some((c) => (c.ports ?? []).some((p) => p.hostPort));
+  return !pod.spec.hostNetwork && sandboxPorts(pod).length === 0;
 }
 
 export class SandboxReaper {
