@@ -11,37 +11,24 @@ import { DockerRuntime } from '../src/agent/runtime/docker/index.js';
 const NAMESPACE = 'drover-floor';
 const LABEL = 'drover.dev/bench-floor';
 
-export interface FloorPod {
-  sandboxId: string;
-  appId: string;
-}
-
 export class PodFloor {
   private readonly runtime = new DockerRuntime({ namePrefix: 'drover-floor' });
   private readonly run = randomUUID().slice(0, 8);
   private made = 0;
 
   /** Starts `count` pods at once; resolves when every app container runs. */
-  async start(count: number, image: string, command: string[]): Promise<FloorPod[]> {
+  async start(count: number, image: string, command: string[]): Promise<void> {
     await this.runtime.ensurePauseImage();
-    return Promise.all(Array.from({ length: count }, () => this.startOne(image, command)));
+    await Promise.all(Array.from({ length: count }, () => this.startOne(image, command)));
   }
 
-  /** Stops pods as the agent does: the app within its grace period, then the sandbox. */
-  async stop(pods: FloorPod[], graceSeconds: number): Promise<void> {
-    await Promise.all(pods.map(async (pod) => {
-      await this.runtime.stopContainer(pod.appId, graceSeconds);
-      await this.runtime.stopContainer(pod.sandboxId, 0);
-    }));
-  }
-
-  /** Removes every container this floor made (not measured). */
+  /** Removes every container this floor made, running or not (not measured). */
   async removeAll(): Promise<void> {
     const sandboxes = await this.runtime.listSandboxes({ labels: { [LABEL]: this.run } });
     await Promise.all(sandboxes.map((s) => this.runtime.removeSandbox(s.id)));
   }
 
-  private async startOne(image: string, command: string[]): Promise<FloorPod> {
+  private async startOne(image: string, command: string[]): Promise<void> {
     const n = this.made++;
     const pod = { uid: randomUUID(), name: `floor-${n}`, namespace: NAMESPACE };
     const labels = { [LABEL]: this.run };
@@ -49,6 +36,5 @@ export class PodFloor {
     const appId = await this.runtime.createContainer({ pod, sandboxId: sandbox.created.id, name: 'main', attempt: 0, image, command, labels });
     await sandbox.running;
     await this.runtime.startContainer(appId);
-    return { sandboxId: sandbox.created.id, appId };
   }
 }

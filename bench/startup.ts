@@ -47,11 +47,7 @@ async function swarm(count: number): Promise<number> {
 
 async function podFloor(count: number): Promise<number> {
   const floor = new PodFloor();
-  let pods: Awaited<ReturnType<PodFloor['start']>> = [];
-  const ms = await timed(async () => {
-    pods = await floor.start(count, IMAGE, ['sleep', '3600']);
-  });
-  await floor.stop(pods, 0);
+  const ms = await timed(() => floor.start(count, IMAGE, ['sleep', '3600']));
   await floor.removeAll();
   return ms;
 }
