@@ -1,9 +1,8 @@
-// Reading request bodies and writing responses: size limits, content types, JSON/YAML decoding,
-// and content negotiation of the Accept header (JSON, YAML, and meta.k8s.io Table).
+// Reading request bodies and writing responses: size limits, content types (decoding is
+// decode/), and content negotiation of the Accept header (JSON, YAML, and meta.k8s.io Table).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
-import { ApiError, badRequest, notAcceptable, tooLarge, unsupportedMediaType } from './errors.js';
-import { decodeKubernetesProtobuf, ProtobufDecodeError, PROTOBUF_CONTENT_TYPE } from './protobuf/index.js';
+import { stringify as stringifyYaml } from 'yaml';
+import { ApiError, notAcceptable, tooLarge } from './errors.js';
 
 /** Kubernetes' limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -37,48 +36,6 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 /** The media type of a Content-Type header without parameters, lower-cased. */
 export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
-
-/** Decodes a JSON or YAML request body into a plain value; malformed input is 400 BadRequest. */
-export function decodeBody(body: Buffer, contentType: string | undefined, accepted = OBJECT_MEDIA_TYPES): unknown {
-  const type = mediaType(contentType) || 'application/json';
-  if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
-  if (type === PROTOBUF_CONTENT_TYPE) return decodeProtobuf(body);
-  const text = body.toString('utf8');
-  if (text.trim() === '') throw badRequest('the request body is empty');
-  if (type.endsWith('json')) {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw badRequest(`the request body is not valid JSON: ${(error as Error).message}`);
-    }
-  }
-  return decodeYaml(text);
-}
-
-/** kubectl's create subcommands send Kubernetes protobuf; it decodes to the same object as JSON. */
-function decodeProtobuf(body: Buffer): unknown {
-  try {
-    return decodeKubernetesProtobuf(body);
-  } catch (error) {
-    if (error instanceof ProtobufDecodeError) throw new ApiError(error.code, error.reason, error.message);
-    throw error;
-  }
-}
-
-function decodeYaml(text: string): unknown {
-  const documents = parseAllDocuments(text);
-  const list = Array.isArray(documents) ? documents : [documents];
-  if (list.length !== 1) throw badRequest(`the request body must hold exactly one YAML document, found ${list.length}`);
-  const doc = list[0]!;
-  if (doc.errors.length > 0) throw badRequest(`the request body is not valid YAML: ${doc.errors[0]!.message}`);
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    throw badRequest(`the request body is not valid YAML: ${(error as Error).message}`);
-  }
 }
 
 export type ResponseFormat = { type: 'json' | 'yaml'; table: boolean; includeObject?: string };

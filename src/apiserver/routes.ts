@@ -1,9 +1,15 @@
-// Parses request paths into what they address. Kubernetes paths:
+// Parses request targets into what they address. Kubernetes paths:
 //   /api/v1/{plural}[/{name}[/{sub}]]                          cluster-scoped, or all namespaces
 //   /api/v1/namespaces/{ns}/{plural}[/{name}[/{sub}]]          namespaced
 //   /apis/{group}/{version}/...                                 the same under a named group
 //   /api/v1/watch/...                                           legacy watch prefix
-import { pathNotFound } from './errors.js';
+//
+// The path is never normalised, as in Kubernetes: `.` and `..` are not directions but names,
+// and names may not be `.` or `..` (nor hold `/` or `%`), so `…/configmaps/..` is a 400, never
+// the namespace above it. The path is percent-decoded once, as a whole, before it is split (as
+// Go's URL.Path is), so an encoded slash separates segments like a plain one and can never
+// smuggle a namespace into a name.
+import { ApiError, badRequest, pathNotFound } from './errors.js';
 
 export interface ResourcePath {
   group: string;
@@ -16,12 +22,44 @@ export interface ResourcePath {
   legacyWatch: boolean;
 }
 
+export interface RequestTarget {
+  /** The decoded path, exactly as sent: no dot segment resolved, no slash merged. */
+  pathname: string;
+  query: URLSearchParams;
+}
+
+/**
+ * Splits a request target (`req.url`) into its decoded path and its query. The URL class is
+ * not used for the path: it resolves dot segments, which is what let `…/secrets/../../y/…`
+ * address another namespace.
+ */
+export function splitRequestTarget(raw: string): RequestTarget {
+  let target = raw;
+  const hash = target.indexOf('#');
+  if (hash >= 0) target = target.slice(0, hash);
+  // An absolute-form target (`GET http://host/path`) addresses the same path.
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target);
+  if (authority) target = target.slice(authority[0].length) || '/';
+  const mark = target.indexOf('?');
+  const rawPath = mark < 0 ? target : target.slice(0, mark);
+  return { pathname: decodePath(rawPath), query: new URLSearchParams(mark < 0 ? '' : target.slice(mark + 1)) };
+}
+
+function decodePath(rawPath: string): string {
+  if (!rawPath.includes('%')) return rawPath;
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    throw badRequest(`the request path is not valid percent-encoding: ${JSON.stringify(rawPath.slice(0, 200))}`);
+  }
+}
+
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-/** Parses /api/... and /apis/... resource paths; undefined when the path is not a resource path. */
+/** Parses a decoded /api/... or /apis/... path; undefined when it is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
-  const parts = path.split('/').filter((p) => p !== '');
-  if (path.includes('%')) parts.forEach((part, i) => (parts[i] = decodeURIComponent(part)));
+  // Leading and trailing slashes go, as in Kubernetes; an empty segment inside is no path.
+  const parts = path.replace(/^\/+|\/+$/g, '').split('/');
   let group: string;
   let version: string;
   let rest: string[];
@@ -41,8 +79,10 @@ export function parseResourcePath(path: string): ResourcePath | undefined {
     legacyWatch = true;
     rest = rest.slice(1);
   }
-  const parsed = parseRest(rest);
+  const parsed = parts.includes('') ? undefined : parseRest(rest);
   if (!parsed) throw pathNotFound(path);
+  if (parsed.namespace !== undefined) checkPathSegmentName('Namespace', parsed.namespace);
+  if (parsed.name !== undefined) checkPathSegmentName('Name', parsed.name);
   return { group, version, legacyWatch, ...parsed };
 }
 
@@ -62,4 +102,14 @@ function withOptional<T extends object>(base: T, name?: string, subresource?: st
   if (name !== undefined) result.name = name;
   if (subresource !== undefined) result.subresource = subresource;
   return result;
+}
+
+/** Kubernetes' IsValidPathSegmentName: what may stand as a name or namespace in a path. */
+function checkPathSegmentName(what: 'Name' | 'Namespace', value: string): void {
+  const problems: string[] = [];
+  if (value === '.' || value === '..') problems.push(`may not be '${value}'`);
+  if (value.includes('%')) problems.push(`may not contain '%'`);
+  if (problems.length > 0) {
+    throw new ApiError(400, 'BadRequest', `${what} parameter invalid: ${JSON.stringify(value)}: ${problems.join(';')}`);
+  }
 }

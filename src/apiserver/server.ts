@@ -1,5 +1,6 @@
 // The API server: an HTTP server on loopback that routes Kubernetes REST paths to the handlers,
 // serves discovery, OpenAPI, health and metrics, and answers every failure with a Status.
+import './prototype-guard.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -16,7 +17,7 @@ import { ApiMetrics, instrumentStore } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
-import { parseResourcePath, type ResourcePath } from './routes.js';
+import { parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
 
 export interface ApiServerOptions {
@@ -95,10 +96,11 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function handle(req: IncomingMessage, res: ServerResponse, registry: ObjectRegistry, metrics: ApiMetrics, subresources: SubresourceHandlers): Promise<void> {
   const started = process.hrtime.bigint();
-  const url = splitUrl(req.url ?? '/');
-  const ctx: RequestContext = { req, res, query: url.query, registry, verb: (req.method ?? 'GET').toLowerCase() };
+  const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase() };
   let path: ResourcePath | undefined;
   try {
+    const url = splitRequestTarget(req.url ?? '/');
+    ctx.query = url.query;
     path = parseResourcePath(url.pathname);
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), subresources);
@@ -113,21 +115,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.observeRequest(ctx.verb, path?.plural ?? '', path?.subresource ?? '', res.statusCode, seconds);
   }
-}
-
-// Paths with nothing for WHATWG URL to normalise (no dot segments, escapes or odd characters):
-// nearly every request, and parsing them as URLs costs about as much as routing them.
-const PLAIN_PATH = /^[\w\-.~:@/]*$/;
-const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
-
-function splitUrl(raw: string): { pathname: string; query: URLSearchParams } {
-  const mark = raw.indexOf('?');
-  const path = mark < 0 ? raw : raw.slice(0, mark);
-  if (path.startsWith('/') && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && !raw.includes('#')) {
-    return { pathname: path, query: new URLSearchParams(mark < 0 ? '' : raw.slice(mark + 1)) };
-  }
-  const url = new URL(raw, 'http://localhost');
-  return { pathname: url.pathname, query: url.searchParams };
 }
 
 async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics): Promise<void> {

@@ -1,5 +1,6 @@
 // The body of the control-plane thread (see control-plane-thread.ts): starts the scheduler and
 // the controllers, reports that they run, and stops them when asked.
+import '../apiserver/prototype-guard.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startControlPlane, type ControlPlaneOptions } from './control-plane.js';
 import type { FromControlPlane, ToControlPlane } from './control-plane-thread.js';

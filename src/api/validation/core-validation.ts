@@ -30,7 +30,7 @@ export function validateConfigMap(configMap: KubeObject, old?: KubeObject): Fiel
   const errors = [...validateDataKeys(data, 'data'), ...validateDataKeys(binary, 'binaryData')];
   let size = 0;
   for (const [key, value] of Object.entries(data)) {
-    if (key in binary) errors.push(invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(binary, key)) errors.push(invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
     size += typeof value === 'string' ? Buffer.byteLength(value) : 0;
   }
   for (const [key, value] of Object.entries(binary)) {

@@ -6,7 +6,8 @@ import { validateBinding } from '../../api/validation/index.js';
 import { RevisionConflictError } from '../../storage/errors.js';
 import { MAX_WRITE_RETRIES } from '../registry/write-retries.js';
 import { badRequest, conflict, invalid, notFound } from '../errors.js';
-import { decodeBody, readBody, writeJson } from '../http-io.js';
+import { decodeBody } from '../decode/index.js';
+import { readBody, writeJson } from '../http-io.js';
 import type { DeleteOptions } from '../registry/deletion.js';
 import { keyFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
@@ -18,7 +19,7 @@ function success(code: number): Record<string, unknown> {
 }
 
 async function decodeNamedBody(ctx: ResourceRequest, kind: string): Promise<Record<string, unknown>> {
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+  const { value: body } = await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
   if (!isObject(body)) throw badRequest(`the body must be a ${kind} object`);
   const meta = isObject(body['metadata']) ? body['metadata'] : {};
   if (meta['name'] !== undefined && meta['name'] !== ctx.path.name) {

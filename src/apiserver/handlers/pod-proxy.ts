@@ -17,7 +17,7 @@ import { isObject, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { ApiError, badRequest, methodNotAllowed, pathNotFound, toApiError } from '../errors.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
-import { parseResourcePath } from '../routes.js';
+import { parseResourcePath, splitRequestTarget } from '../routes.js';
 import { parseBoolean, parseNonNegativeInt, type ResourceRequest } from './context.js';
 import type { SubresourceHandlers } from './resource-handler.js';
 
@@ -249,11 +249,11 @@ function upgradeKindOf(pathname: string): { kind: UpgradeKind; namespace: string
 }
 
 async function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = splitRequestTarget(req.url ?? '/');
   const target = upgradeKindOf(url.pathname);
   if (!target) throw pathNotFound(url.pathname);
   const { pod, agent } = await locateAgent(registry, target.namespace, target.name);
-  const path = agentUpgradePath(target.kind, target.namespace, pod, url.searchParams);
+  const path = agentUpgradePath(target.kind, target.namespace, pod, url.query);
   const upstream = await dialAgent(agent);
   if (socket.destroyed) return void upstream.destroy();
   upstream.write(requestHead(req, path, agent));

@@ -20,6 +20,8 @@ export async function serveResource(
 ): Promise<void> {
   const url = base.req.url ?? '';
   if (!def || (!def.namespaced && path.namespace !== undefined)) throw pathNotFound(url);
+  // A namespaced object is named only under its namespace: /api/v1/secrets/{name} is no path.
+  if (def.namespaced && path.namespace === undefined && path.name !== undefined) throw pathNotFound(url);
   // The same object as `base`, so the verb the handlers set is what the metrics record.
   const ctx: ResourceRequest = Object.assign(base, { def, path });
   const method = base.req.method ?? 'GET';

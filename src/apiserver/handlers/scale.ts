@@ -5,7 +5,8 @@ import type { ScaleSubresource } from '../../api/resource.js';
 import { labelSelectorToString } from '../../api/selectors/index.js';
 import { applyPatch } from '../patch/index.js';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, staleResourceVersion, unsupportedMediaType } from '../errors.js';
-import { decodeBody, mediaType, readBody, writeJson } from '../http-io.js';
+import { decodeBody } from '../decode/index.js';
+import { mediaType, readBody, writeJson } from '../http-io.js';
 import { parseFieldValidation } from '../registry/admission.js';
 import { ref } from '../registry/object-registry.js';
 import { fieldManagerOf, parseDryRun, type ResourceRequest } from './context.js';
@@ -42,13 +43,13 @@ export async function serveScale(ctx: ResourceRequest): Promise<void> {
   const current = scaleOf(parent, spec);
   let wanted: unknown;
   if (method === 'PUT') {
-    wanted = decodeBody(raw, ctx.req.headers['content-type']);
+    wanted = (await decodeBody(raw, ctx.req.headers['content-type'])).value;
   } else {
     const type = mediaType(ctx.req.headers['content-type']);
     if (!['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].includes(type)) {
       throw unsupportedMediaType(type, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     }
-    wanted = applyPatch(type, current, decodeBody(raw, 'application/json'), undefined);
+    wanted = applyPatch(type, current, (await decodeBody(raw, 'application/json')).value, undefined);
   }
   const replicas = replicasOf(wanted, parent);
   const requested = isObject(wanted) && isObject(wanted['metadata']) ? wanted['metadata']['resourceVersion'] : undefined;

@@ -14,6 +14,8 @@ import { parseIncludeObject, toTable, type IncludeObject } from '../table.js';
 import { parseBoolean, parseNonNegativeInt, plainInteger, type ResourceRequest } from './context.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
+/** The longest a timer runs (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK. */
 export const BOOKMARK_INTERVAL_MS = 30_000;
 /** A watcher this far behind is cut off (it will re-list), rather than buffering without bound. */
@@ -34,6 +36,12 @@ interface StreamSettings {
   initialEventsBookmark: boolean;
 }
 
+/** As in Kubernetes, 0 or none means the server's default; beyond a timer's range, its range. */
+function watchTimeoutSeconds(asked: number | undefined): number {
+  if (asked === undefined || asked === 0) return DEFAULT_TIMEOUT_SECONDS;
+  return Math.min(asked, MAX_TIMEOUT_SECONDS);
+}
+
 export async function serveWatch(ctx: ResourceRequest): Promise<void> {
   const { req, query, def } = ctx;
   let filter = buildFilter(def, query.get('labelSelector'), query.get('fieldSelector'));
@@ -49,7 +57,7 @@ export async function serveWatch(ctx: ResourceRequest): Promise<void> {
     include: parseIncludeObject(query.get('includeObject')),
     filter,
     allowBookmarks: parseBoolean(query, 'allowWatchBookmarks'),
-    timeoutSeconds: parseNonNegativeInt(query, 'timeoutSeconds') ?? DEFAULT_TIMEOUT_SECONDS,
+    timeoutSeconds: watchTimeoutSeconds(parseNonNegativeInt(query, 'timeoutSeconds')),
     fromRevision,
     sendInitial: explicitInitial ? parseBoolean(query, 'sendInitialEvents') : fromRevision === undefined,
     initialEventsBookmark: explicitInitial,

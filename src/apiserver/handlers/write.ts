@@ -5,8 +5,9 @@ import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf } from '../../api/resource.js';
 import { badRequest, invalid, methodNotAllowed, unsupportedMediaType } from '../errors.js';
 import { storedJson } from '../../storage/stored-json.js';
-import { decodeBody, mediaType, negotiate, readBody, writeJson, writeJsonText } from '../http-io.js';
-import { asObjectOfKind, checkFields, parseFieldValidation } from '../registry/admission.js';
+import { decodeBody, type DecodedBody } from '../decode/index.js';
+import { mediaType, negotiate, readBody, writeJson, writeJsonText } from '../http-io.js';
+import { asObjectOfKind, checkFields, duplicateFieldWarnings, parseFieldValidation } from '../registry/admission.js';
 import type { DeleteOptions } from '../registry/deletion.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
@@ -32,9 +33,10 @@ function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = f
 }
 
 /** Kubernetes sends warnings as `Warning: 299 - "text"` headers; kubectl prints them. */
-export function respond(res: ServerResponse, ctx: ResourceRequest, result: WriteResult, okCode = 200): void {
-  if (result.warnings.length > 0) {
-    res.setHeader('Warning', result.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+export function respond(res: ServerResponse, ctx: ResourceRequest, result: WriteResult, okCode = 200, decodeWarnings: string[] = []): void {
+  const warnings = [...decodeWarnings, ...result.warnings];
+  if (warnings.length > 0) {
+    res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   }
   const format = negotiate(ctx.req.headers.accept, false);
   const code = result.created ? 201 : okCode;
@@ -44,15 +46,21 @@ export function respond(res: ServerResponse, ctx: ResourceRequest, result: Write
   else writeJson(res, code, result.object, format);
 }
 
+/** The body, and the warnings its duplicate fields earn (Strict: a 400 instead). */
+function decodedWrite(decoded: DecodedBody, options: WriteOptions): { body: unknown; warnings: string[] } {
+  return { body: decoded.value, warnings: duplicateFieldWarnings(decoded.duplicates, options.fieldValidation) };
+}
+
 export async function createObject(ctx: ResourceRequest): Promise<void> {
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
-  respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, writeOptions(ctx)));
+  const options = writeOptions(ctx);
+  const { body, warnings } = decodedWrite(await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), options);
+  respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, options), 200, warnings);
 }
 
 /** POST of a review kind: the object comes back with the server's answer in status, unstored. */
 export async function answerReview(ctx: ResourceRequest): Promise<void> {
   const { def } = ctx;
-  const review = asObjectOfKind(decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), def, true);
+  const review = asObjectOfKind((await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])).value, def, true);
   // A review has no name to validate (it is never stored): its fields are all there is.
   const { errors } = checkFields(review, def, parseFieldValidation(ctx.query.get('fieldValidation')));
   if (errors.length > 0) throw invalid(def.kind, '', def.group, errors);
@@ -61,28 +69,29 @@ export async function answerReview(ctx: ResourceRequest): Promise<void> {
 }
 
 export async function updateObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
-  const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, writeOptions(ctx, subresource));
-  respond(ctx.res, ctx, result);
+  const options = writeOptions(ctx, subresource);
+  const { body, warnings } = decodedWrite(await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), options);
+  const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, options);
+  respond(ctx.res, ctx, result, 200, warnings);
 }
 
 export async function patchObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
   const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
   if (!type) throw unsupportedMediaType(mediaType(ctx.req.headers['content-type']), Object.keys(PATCH_TYPES));
-  const raw = await readBody(ctx.req);
-  // Apply configurations are YAML (JSON is YAML too); the other patch types are JSON.
-  const body = decodeBody(raw, type === 'apply' ? 'application/yaml' : 'application/json');
   const force = parseBoolean(ctx.query, 'force');
   if (force && type !== 'apply') throw badRequest('force: Forbidden: may not be specified for non-apply patch');
   const options = { ...writeOptions(ctx, subresource, type === 'apply'), force };
+  const raw = await readBody(ctx.req);
+  // Apply configurations are YAML (JSON is YAML too); the other patch types are JSON.
+  const { body, warnings } = decodedWrite(await decodeBody(raw, type === 'apply' ? 'application/yaml' : 'application/json'), options);
   const result = await ctx.registry.patch(ctx.def, ctx.path.namespace, ctx.path.name!, type, body, options);
-  respond(ctx.res, ctx, result);
+  respond(ctx.res, ctx, result, 200, warnings);
 }
 
 /** DeleteOptions come from the body (kubectl) or the query (curl); the body wins. */
 async function deleteOptions(ctx: ResourceRequest): Promise<DeleteOptions> {
   const raw = await readBody(ctx.req);
-  const body = raw.length > 0 && raw.toString().trim() !== '' ? decodeBody(raw, ctx.req.headers['content-type']) : {};
+  const body = raw.length > 0 && raw.toString().trim() !== '' ? (await decodeBody(raw, ctx.req.headers['content-type'])).value : {};
   if (!isObject(body)) throw badRequest('DeleteOptions must be an object');
   const options: DeleteOptions = { dryRun: parseDryRun(ctx.query) || (Array.isArray(body['dryRun']) && body['dryRun'].includes('All')) };
   const grace = body['gracePeriodSeconds'] ?? parseNonNegativeInt(ctx.query, 'gracePeriodSeconds');

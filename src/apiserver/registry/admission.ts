@@ -62,6 +62,22 @@ export function checkFields(object: KubeObject, def: ResourceDefinition, mode: F
   return { warnings, errors: result.errors };
 }
 
+/**
+ * Members a body gave twice, per `fieldValidation`, as Kubernetes' strict decoding reports
+ * them: Strict rejects (400), Warn warns, Ignore keeps the last silently.
+ */
+export function duplicateFieldWarnings(duplicates: string[], mode: FieldValidation): string[] {
+  if (duplicates.length === 0 || mode === 'Ignore') return [];
+  const messages = duplicates.map((field) => `duplicate field "${field}"`);
+  if (mode === 'Strict') {
+    throw badRequest(
+      `strict decoding error: ${messages.join(', ')}`,
+      duplicates.map((field) => ({ reason: 'FieldValueDuplicate', message: 'duplicate field', field })),
+    );
+  }
+  return messages;
+}
+
 /** Runs kind validation and throws 422 Invalid with every field error found. */
 export function validateOrThrow(def: ResourceDefinition, object: KubeObject, old: KubeObject | undefined, schemaErrors: FieldError[]): void {
   const errors = [...schemaErrors, ...validateObject(def, object, old)];

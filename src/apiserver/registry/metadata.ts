@@ -2,6 +2,7 @@
 // client may not change on update.
 import { randomUUID } from 'node:crypto';
 import { metaTime, type KubeObject } from '../../api/meta.js';
+import { getOwn } from '../patch/json-value.js';
 import { jsonEqual } from '../patch/apply/values.js';
 
 const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -50,8 +51,8 @@ function sameSpec(a: KubeObject, b: KubeObject): boolean {
 function sameFieldsExcept(first: object, second: object, skip: ReadonlySet<string>): boolean {
   const a = first as Record<string, unknown>;
   const b = second as Record<string, unknown>;
-  for (const key in a) if (!skip.has(key) && !jsonEqual(a[key], b[key])) return false;
-  for (const key in b) if (!skip.has(key) && b[key] !== undefined && !(key in a)) return false;
+  for (const key in a) if (!skip.has(key) && !jsonEqual(a[key], getOwn(b, key))) return false;
+  for (const key in b) if (!skip.has(key) && b[key] !== undefined && !Object.hasOwn(a, key)) return false;
   return true;
 }
 

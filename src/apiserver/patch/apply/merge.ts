@@ -5,6 +5,7 @@
 import type { JsonSchema } from '../../../api/schema-nav.js';
 import { isUntrackedRootField, type FieldScope } from './field-scope.js';
 import { listShape, nameItems, type NamedItems } from './list-elements.js';
+import { getOwn } from '../json-value.js';
 import { childSchema, isGranularObject, type PlainObject } from './values.js';
 
 /**
@@ -13,7 +14,7 @@ import { childSchema, isGranularObject, type PlainObject } from './values.js';
  * on the main resource, spec on the status subresource) keep their live values.
  */
 export function mergeObject(target: PlainObject, applied: PlainObject, schema: JsonSchema | undefined, scope: FieldScope): void {
-  for (const name in applied) {
+  for (const name of Object.keys(applied)) {
     if (name === 'apiVersion' || name === 'kind' || !isUntrackedRootField(name, scope)) {
       mergeField(target, name, applied[name], childSchema(schema, name));
     }
@@ -26,12 +27,13 @@ function mergeField(target: PlainObject, name: string, applied: unknown, schema:
     delete target[name];
     return;
   }
-  target[name] = mergeValue(target[name], applied, schema);
+  // An own member only: a field named "constructor" must not find Object's.
+  target[name] = mergeValue(getOwn(target, name), applied, schema);
 }
 
 function mergeValue(live: unknown, applied: unknown, schema: JsonSchema | undefined): unknown {
   if (isGranularObject(live, schema) && isGranularObject(applied, schema)) {
-    for (const name in applied) mergeField(live, name, applied[name], childSchema(schema, name));
+    for (const name of Object.keys(applied)) mergeField(live, name, applied[name], childSchema(schema, name));
     return live;
   }
   if (Array.isArray(live) && Array.isArray(applied)) return mergeList(live, applied, schema);

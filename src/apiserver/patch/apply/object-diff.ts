@@ -7,6 +7,7 @@ import { FieldSet } from './field-set.js';
 import { isUntrackedMetadataField, isUntrackedRootField, type FieldScope } from './field-scope.js';
 import { itemElement, listShape, nameItems, type ListShape } from './list-elements.js';
 import { collectValue } from './object-fields.js';
+import { getOwn } from '../json-value.js';
 import { fieldElement } from './path-element.js';
 import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, jsonEqual, type PlainObject } from './values.js';
 
@@ -61,7 +62,7 @@ export function diffObjects(before: PlainObject, after: PlainObject, schema: Jso
 function diffFields(before: PlainObject, after: PlainObject, schema: JsonSchema | undefined, walk: DiffWalk, skip: (name: string) => boolean): void {
   for (const name in after) {
     const next = after[name];
-    const previous = before[name];
+    const previous = getOwn(before, name);
     // Most fields of a write are unchanged scalars: done before any path or schema work.
     if (next === previous || next === undefined || skip(name)) continue;
     walk.path.push(fieldElement(name));
@@ -70,7 +71,7 @@ function diffFields(before: PlainObject, after: PlainObject, schema: JsonSchema 
     walk.path.pop();
   }
   for (const name in before) {
-    if (before[name] === undefined || after[name] !== undefined || skip(name)) continue;
+    if (before[name] === undefined || getOwn(after, name) !== undefined || skip(name)) continue;
     walk.path.push(fieldElement(name));
     walk.removed.insert(currentPath(walk));
     walk.path.pop();

@@ -1,4 +1,5 @@
 // Value and schema helpers shared by the field-set, diff, merge and prune walkers.
+import { getOwn } from '../json-value.js';
 import { fieldSchema, isAtomicObject, itemSchema, type JsonSchema } from '../../../api/schema-nav.js';
 
 export type PlainObject = Record<string, unknown>;
@@ -104,7 +105,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const key in objA) {
     if (objA[key] === undefined) continue;
     count++;
-    if (!jsonEqual(objA[key], objB[key])) return false;
+    if (!jsonEqual(objA[key], getOwn(objB, key))) return false;
   }
   for (const key in objB) if (objB[key] !== undefined) count--;
   return count === 0;
