@@ -10,8 +10,11 @@ import { DROVER_BIN } from './support/server-process.js';
 
 const README = resolve(import.meta.dirname, '../../README.md');
 
+const helps = new Map<string, string>();
 function help(...command: string[]): string {
-  return execFileSync(DROVER_BIN, [...command, '--help'], { encoding: 'utf8' });
+  const key = command.join(' ');
+  if (!helps.has(key)) helps.set(key, execFileSync(DROVER_BIN, [...command, '--help'], { encoding: 'utf8' }));
+  return helps.get(key)!;
 }
 
 /** The lines of one section (`Commands:`, `Options:`) of commander's help. */

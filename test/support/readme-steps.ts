@@ -52,7 +52,6 @@ function suitePassed(output: string): void {
 function benchmarkExists(script: string, entry: string): Step {
   return {
     instead: { command: `grep -q '"${script}": "npm run build && node ${entry}"' package.json && test -f ${entry}`, why: 'a benchmark loads the machine for minutes' },
-    shows: () => undefined,
   };
 }
 
@@ -81,7 +80,6 @@ export const STEPS: Record<string, Step> = {
   'kubectl logs -f hello': {
     // Two lines of `date`, two seconds apart: the output as it comes, not only what was there.
     untilCtrlC: { ready: /(\d\d:\d\d:\d\d[^\n]*\n[^]*){2}/ },
-    shows: () => undefined,
   },
   'kubectl exec -it hello -- sh': {
     input: 'echo inside $(cat /VERSION)\nexit\n',
@@ -100,7 +98,6 @@ export const STEPS: Record<string, Step> = {
         assert.equal(await response.text(), ctx.readme);
       },
     },
-    shows: () => undefined,
   },
   'npx drover signal pod/hello SIGUSR1': {
     shows: (output) => assert.equal(output.trim(), 'pod/hello signalled SIGUSR1'),

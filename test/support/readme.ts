@@ -52,12 +52,3 @@ export function splitComment(line: string): { command: string; comment: string }
   }
   return { command: line.trim(), comment: '' };
 }
-
-/** The long flags (`--data-dir`) and `drover` subcommands a README text mentions. */
-export function droverMentions(text: string): { commands: Set<string>; flags: Set<string> } {
-  const commands = new Set<string>();
-  const flags = new Set<string>();
-  for (const match of text.matchAll(/\bdrover ([a-z][a-z-]*)/g)) commands.add(match[1]!);
-  for (const match of text.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)) flags.add(match[0]);
-  return { commands, flags };
-}
