@@ -1,9 +1,14 @@
-// `drover server` flags that change what the API server keeps, checked on a real server process.
+// `drover server` flags that change what the API server keeps, checked on a real server process,
+// and the --data-dir every command checks before it starts anything.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, resources } from '../src/client/index.js';
 import { eventually } from './support/cluster-fixture.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { DROVER_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 describe('drover server --event-ttl', () => {
   let server: ServerProcess;
@@ -31,4 +36,23 @@ describe('drover server --event-ttl', () => {
     await events.create(event('fresh', now()));
     assert.deepEqual((await events.list()).items.map((e) => e.metadata.name), ['fresh']);
   });
+});
+
+describe('drover --data-dir that cannot be used', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'drover-unusable-'));
+    await writeFile(join(dir, 'a-file'), '');
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  for (const args of [['server', '--port', '0'], ['up', '--port', '0', '--node-name', 'never-started'], ['agent', '--node-name', 'never-started', '--server', 'http://127.0.0.1:1']]) {
+    it(`stops drover ${args[0]} at the start with one line naming the flag, exit code 1`, () => {
+      // Relative, from where the command runs: the message shows what it was taken to mean.
+      const run = spawnSync(DROVER_BIN, [...args, '--data-dir', 'a-file/data'], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+      assert.equal(run.status, 1, run.stderr);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `--data-dir a-file/data: cannot create ${join(dir, 'a-file/data')}: a file is in the way of a parent directory\n`);
+    });
+  }
 });

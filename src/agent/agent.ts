@@ -1,7 +1,6 @@
 // startAgent: the node agent. It registers the Node and keeps its status and Lease fresh
 // (node/), runs the pods bound to it on Docker or as host processes (pods/), and hands the
 // streaming server a resolver from (namespace, pod, container) to runtime and container id.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
 import { createResolver, streamingResolver, type ContainerResolver } from './container-resolver.js';
@@ -24,6 +23,7 @@ import { ProcessRuntime } from './runtime/process/index.js';
 import type { ContainerRuntime } from './runtime/runtime.js';
 import { KeyedBackoff } from './util/backoff.js';
 import { sleep } from './util/time.js';
+import { prepareDataDir } from '../util/data-dir.js';
 
 export interface AgentOptions {
   /** API server URL; or a kubeconfig (kubectl's rules when neither is given). */
@@ -87,11 +87,12 @@ async function registerWithRetry(node: NodeManager, logger: Logger): Promise<voi
   }
 }
 
-export async function startAgent(options: AgentOptions): Promise<Agent> {
+export async function startAgent(given: AgentOptions): Promise<Agent> {
+  // Absolute from here on: container bind mounts are made from paths under it.
+  const options: AgentOptions = { ...given, dataDir: await prepareDataDir(given.dataDir) };
   const logger = options.logger ?? consoleLogger(`agent ${options.nodeName}`);
   const nodeAddress = options.nodeAddress ?? '127.0.0.1';
   const extended = options.extendedResources ?? {};
-  await mkdir(options.dataDir, { recursive: true });
   const ownsApi = options.api === undefined;
   const api = options.api ?? (await ApiClient.load(
     { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { NodeOptions } from '../cluster/node.js';
 import type { UpOptions } from '../cluster/up.js';
 import type { SignalOptions } from './signal.js';
+import { resolvePathOptions } from './paths.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -53,6 +54,8 @@ function stopOnSignals(close: () => Promise<void>): void {
 
 export function buildProgram(): Command {
   const program = new Command('drover').description('A container orchestrator that speaks the Kubernetes API').version('0.1.0');
+  // At the door: every command's path options become absolute (and data dirs usable) first.
+  program.hook('preAction', (_program, command) => resolvePathOptions(command));
   program
     .command('server')
     .description('run the API server with its state in an embedded SQLite store')
@@ -90,7 +93,7 @@ export function buildProgram(): Command {
       console.log(`drover API server listening on ${cluster.server.api.url}`);
       console.log(`node ${cluster.node.agent.nodeName} ready`);
       console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
-      console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'while true; do date; sleep 2; done'`);
+      console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'trap exit TERM; while true; do date; sleep 2; done'`);
       stopOnSignals(() => cluster.close());
     });
 

@@ -1,8 +1,8 @@
 // `drover server`: the API server on an SQLite store in a data directory.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/pod-proxy.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../apiserver/server.js';
+import { prepareDataDir } from '../util/data-dir.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
 import type { ControlPlaneOptions } from './control-plane.js';
@@ -25,13 +25,15 @@ export interface ServerOptions {
 export interface RunningServer {
   api: ApiServer;
   store: Store;
+  /** The data directory, absolute. */
+  dataDir: string;
   kubeconfigPath: string;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  await mkdir(options.dataDir, { recursive: true });
-  const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(options.dataDir, 'state.db') };
+  const dataDir = await prepareDataDir(options.dataDir);
+  const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(dataDir, 'state.db') };
   if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
   const store = await openSqliteStore(storeOptions);
   let api: ApiServer;
@@ -44,7 +46,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await store.close();
     throw error;
   }
-  const kubeconfigPath = join(options.dataDir, 'kubeconfig');
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, api.url);
   let controlPlane: ControlPlaneThread | undefined;
   if (options.controlPlane !== false) {
@@ -55,6 +57,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     api,
     store,
+    dataDir,
     kubeconfigPath,
     async close() {
       await controlPlane?.stop();

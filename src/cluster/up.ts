@@ -24,7 +24,7 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
     const nodeOptions: NodeOptions = {
       server: server.api.url,
       nodeName: options.nodeName ?? hostname().toLowerCase(),
-      dataDir: join(options.dataDir, 'agent'),
+      dataDir: join(server.dataDir, 'agent'),
     };
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;

@@ -1,0 +1,152 @@
+// What the README says its commands show, and how a test runs the ones a person has to stop.
+// Keyed by the command exactly as the README types it: a README change to a command that has
+// an entry here, or a new comment saying what a command shows, needs this table to follow.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface StepContext {
+  /** The clone's root, where the commands are typed. */
+  root: string;
+  /** This machine's node: the hostname, as `drover up` names it. */
+  nodeName: string;
+  /** The README's text (the pod serves a copy of it). */
+  readme: string;
+  /** kubectl against the README's cluster, for checks beyond a command's own output. */
+  kubectl(...args: string[]): Promise<string>;
+}
+
+export interface Step {
+  /** Checks what the README says the command shows; throws when it does not. */
+  shows?(output: string, ctx: StepContext): void | Promise<void>;
+  /** Runs the command again until `shows` passes, as a person looks again (reads only). */
+  retryMs?: number;
+  /** Typed into a command that runs until exit. */
+  input?: string;
+  /** A command that runs until Ctrl-C: started in the background, then sent SIGINT. */
+  untilCtrlC?: {
+    /** What it shows once it works. */
+    ready: RegExp;
+    /** Done while it runs, before the Ctrl-C. */
+    whileRunning?(ctx: StepContext): Promise<void>;
+    /** Keeps running beside the later commands (the cluster); Ctrl-C after the last one. */
+    keepRunning?: boolean;
+  };
+  /** Runs this instead of the README's command, for the reason given. */
+  instead?: { command: string; why: string };
+  timeoutMs?: number;
+}
+
+/** `npm test` of the clone narrowed to one folder's tests: the whole suite is what runs this. */
+const NARROWED_NPM_TEST = {
+  command: 'npm install && npm test -- dist/src/cli/',
+  why: 'the whole suite includes this test; the same install, pretest, build and runner, on the CLI tests',
+};
+
+function suitePassed(output: string): void {
+  assert.match(output, /^# pass [1-9]/m);
+  assert.match(output, /^# fail 0$/m);
+}
+
+/** A benchmark loads the machine for minutes by design: the test checks that its script and its built entry (from `npm run build` before it) exist. */
+function benchmarkExists(script: string, entry: string): Step {
+  return {
+    instead: { command: `grep -q '"${script}": "npm run build && node ${entry}"' package.json && test -f ${entry}`, why: 'a benchmark loads the machine for minutes' },
+  };
+}
+
+const rolledOut = (output: string) => assert.match(output, /successfully rolled out/);
+
+export const STEPS: Record<string, Step> = {
+  'npm install && bash scripts/ensure-docker.sh && npx drover up --data-dir .drover': {
+    untilCtrlC: { ready: /node \S+ ready/, keepRunning: true },
+    timeoutMs: 120_000,
+    shows(output, ctx) {
+      assert.ok(output.includes(`node ${ctx.nodeName} ready`), 'the node is named after this machine');
+      assert.ok(output.includes(`kubeconfig: ${ctx.root}/.drover/kubeconfig`), 'the kubeconfig is where the README exports it from');
+    },
+  },
+  'npm install && npm test': { instead: NARROWED_NPM_TEST, shows: suitePassed, timeoutMs: 120_000 },
+  'npm test': { instead: NARROWED_NPM_TEST, shows: suitePassed, timeoutMs: 120_000 },
+
+  'kubectl get nodes -o wide': {
+    retryMs: 30_000,
+    shows: (output, ctx) => assert.match(output, new RegExp(`^${ctx.nodeName}\\s+Ready\\s`, 'm')),
+  },
+  'kubectl get pods -o wide': {
+    retryMs: 60_000,
+    shows: (output, ctx) => assert.match(output, new RegExp(`^hello\\s+1/1\\s+Running\\s.*\\s${ctx.nodeName}\\s`, 'm')),
+  },
+  'kubectl logs -f hello': {
+    // Two lines of `date`, two seconds apart: the output as it comes, not only what was there.
+    untilCtrlC: { ready: /(\d\d:\d\d:\d\d[^\n]*\n[^]*){2}/ },
+  },
+  'kubectl exec -it hello -- sh': {
+    input: 'echo inside $(cat /VERSION)\nexit\n',
+    shows: (output) => assert.match(output, /^inside 1$/m),
+  },
+  'kubectl exec hello -- httpd -p 80 -h /tmp': {
+    async shows(_output, ctx) {
+      assert.equal(await ctx.kubectl('exec', 'hello', '--', 'wget', '-qO-', 'http://127.0.0.1/README.md'), ctx.readme);
+    },
+  },
+  'kubectl port-forward pod/hello 8080:80': {
+    untilCtrlC: {
+      ready: /Forwarding from 127\.0\.0\.1:8080 -> 80/,
+      async whileRunning(ctx) {
+        const response = await fetch('http://127.0.0.1:8080/README.md', { signal: AbortSignal.timeout(10_000) });
+        assert.equal(await response.text(), ctx.readme);
+      },
+    },
+  },
+  'npx drover signal pod/hello SIGUSR1': {
+    shows: (output) => assert.equal(output.trim(), 'pod/hello signalled SIGUSR1'),
+  },
+
+  'kubectl rollout status deploy/web': {
+    timeoutMs: 120_000,
+    async shows(output, ctx) {
+      rolledOut(output);
+      const status = await ctx.kubectl('get', 'deploy/web', '-o', 'jsonpath={.status.availableReplicas} {.spec.strategy.rollingUpdate.maxSurge} {.spec.strategy.rollingUpdate.maxUnavailable}');
+      assert.equal(status, '3 25% 25%', 'available replicas, maxSurge, maxUnavailable');
+    },
+  },
+  'kubectl rollout history deploy/web': {
+    shows(output) {
+      assert.match(output, /^1\s/m);
+      assert.match(output, /^2\s/m);
+    },
+  },
+  'kubectl rollout undo deploy/web': {
+    async shows(output, ctx) {
+      assert.match(output, /rolled back/);
+      assert.equal(await ctx.kubectl('get', 'deploy/web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'), 'drover-test/busybox:1');
+    },
+  },
+  'kubectl get tx': {
+    retryMs: 30_000,
+    shows(output) {
+      const web = output.split('\n').filter((line) => /\bweb\b/.test(line));
+      for (const operation of ['launch', 'update', 'scale']) {
+        assert.ok(web.some((line) => new RegExp(`\\b${operation}\\b`, 'i').test(line)), `a ${operation} of web in:\n${output}`);
+      }
+    },
+  },
+  'kubectl delete deploy web': {
+    retryMs: 30_000,
+    async shows(_output, ctx) {
+      assert.equal(await ctx.kubectl('get', 'rs', '-l', 'app=web', '-o', 'name'), '', 'the ReplicaSets are gone');
+      // Pods go through their grace period (`sleep` ignores SIGTERM): deleted, if not yet gone.
+      const pods = await ctx.kubectl('get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.deletionTimestamp}{"\\n"}{end}');
+      assert.deepEqual(pods.split('\n').filter((line) => line && line.endsWith('=')), [], 'pods not being deleted');
+    },
+  },
+
+  'npm run build': {
+    shows: (_output, ctx) => assert.ok(existsSync(join(ctx.root, 'dist/src/cli/main.js')), 'the CLI is built into dist/'),
+  },
+  'npm run bench:api': benchmarkExists('bench:api', 'dist/bench/api.js'),
+  'npm run bench:scheduler': benchmarkExists('bench:scheduler', 'dist/bench/scheduler.js'),
+  'npm run bench:startup': benchmarkExists('bench:startup', 'dist/bench/startup.js'),
+  'npm run bench:workloads': benchmarkExists('bench:workloads', 'dist/bench/workloads.js'),
+};
