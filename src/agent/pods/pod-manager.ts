@@ -47,7 +47,7 @@ export class PodManager {
 
   constructor(private readonly opts: PodManagerOptions) {
     const { deps, logger } = opts;
-    this.informer = new Informer<Pod>(opts.api, resources.pods, { fieldSelector: `spec.nodeName=${deps.nodeName}`, logger });
+    this.informer = new Informer<Pod>(opts.api, resources.pods, { fieldSelector: `spec.nodeName=${deps.owner.nodeName}`, logger });
     this.informer.addEventHandler({
       onAdd: (pod) => this.observed(pod),
       onUpdate: (_old, pod) => this.observed(pod),
@@ -79,7 +79,7 @@ export class PodManager {
       reconcile: (uid) => this.reconcile(uid),
     });
     for (const runtime of deps.runtimes.all()) {
-      this.eventLoops.push(followRuntimeEvents(runtime, deps.nodeName, (uid, event) => {
+      this.eventLoops.push(followRuntimeEvents(runtime, deps.owner, (uid, event) => {
         // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
         // can be after the exit was seen and its inspection cached: read it again.
         if (event.type === 'oom') deps.cache.sawOomKill(event.id);
@@ -124,7 +124,7 @@ export class PodManager {
 
   private async findOrphans(): Promise<void> {
     for (const runtime of this.opts.deps.runtimes.all()) {
-      const uids = await podUidsInRuntime(runtime, this.opts.deps.nodeName).catch(() => new Set<string>());
+      const uids = await podUidsInRuntime(runtime, this.opts.deps.owner).catch(() => new Set<string>());
       for (const uid of uids) if (!this.pods.has(uid)) this.queue.add(uid);
     }
   }
