@@ -8,6 +8,7 @@ import {
   ExponentialRateLimiter, Informer, WorkQueue, resources, runController,
   type ApiClient, type Logger, type RunningController,
 } from '../../client/index.js';
+import { ownerFilter } from '../agent-labels.js';
 import { KernelOomLog } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { podUidsInRuntime } from './observe.js';
@@ -89,7 +90,7 @@ export class PodManager {
       }, this.abort.signal, logger));
     }
     this.kernelOoms = startLoop('kernel OOM log', KERNEL_OOM_POLL_MS, async () => {
-      const killed = await this.oomLog.poll();
+      const killed = await this.ownContainers(await this.oomLog.poll());
       for (const id of killed) deps.cache.sawOomKill(id);
       if (killed.length > 0) this.resyncAll();
     }, logger);
@@ -120,6 +121,16 @@ export class PodManager {
   /** A pod bound here, by namespace and name, from the cache. */
   pod(namespace: string, name: string): Readonly<Pod> | undefined {
     return this.informer.getByName(namespace, name);
+  }
+
+  /** Those of `ids` that are this agent's containers: the kernel logs every OOM kill on the machine, other clusters' too. */
+  private async ownContainers(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const own = new Set<string>();
+    for (const runtime of this.opts.deps.runtimes.all()) {
+      for (const container of await runtime.listContainers(ownerFilter(this.opts.deps.owner))) own.add(container.id);
+    }
+    return ids.filter((id) => own.has(id));
   }
 
   private async findOrphans(): Promise<void> {
