@@ -41,10 +41,9 @@ describe('two clusters on one Docker Engine', () => {
   const nodeName = `twin-${process.pid}`;
   const clusters: Array<{ name: string; cluster: UpProcess }> = [];
 
-  before(async () => {
+  before(() => {
     requireKubectl();
     ensureDocker();
-    for (const name of ['a', 'b']) clusters.push({ name, cluster: await startUpProcess(nodeName) });
   });
   after(async () => {
     // Both clusters share the node name, so this removes every container either of them made,
@@ -54,11 +53,14 @@ describe('two clusters on one Docker Engine', () => {
   });
 
   it('run side by side: neither agent touches the other cluster\'s containers', async () => {
-    for (const { name, cluster } of clusters) {
-      await kubectl(cluster.kubeconfig, ['run', POD, '--image=drover-test/busybox:1', '--', 'sh', '-c', `echo from cluster ${name}; sleep 3600`]);
-    }
+    // Cluster b starts while a's pod runs: a new agent's first orphan scan is at once.
     const first = new Map<string, PodSample>();
-    for (const { name, cluster } of clusters) first.set(name, await runningSample(cluster, name));
+    for (const name of ['a', 'b']) {
+      const cluster = await startUpProcess(nodeName);
+      clusters.push({ name, cluster });
+      await kubectl(cluster.kubeconfig, ['run', POD, '--image=drover-test/busybox:1', '--', 'sh', '-c', `echo from cluster ${name}; sleep 3600`]);
+      first.set(name, await runningSample(cluster, name));
+    }
     const [a, b] = [first.get('a')!, first.get('b')!];
     assert.notEqual(a.uid, b.uid);
     assert.notEqual(a.containerId, b.containerId);
