@@ -3,6 +3,8 @@
 // streaming server a resolver from (namespace, pod, container) to runtime and container id.
 import { join } from 'node:path';
 import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
+import type { Owner } from './agent-labels.js';
+import { readClusterId } from './cluster-id.js';
 import { createResolver, streamingResolver, type ContainerResolver } from './container-resolver.js';
 import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
 import { hostFacts } from './node/host-info.js';
@@ -22,7 +24,7 @@ import { DockerRuntime } from './runtime/docker/index.js';
 import { ProcessRuntime } from './runtime/process/index.js';
 import type { ContainerRuntime } from './runtime/runtime.js';
 import { KeyedBackoff } from './util/backoff.js';
-import { sleep } from './util/time.js';
+import { retryUntilDone } from './util/retry.js';
 import { prepareDataDir } from '../util/data-dir.js';
 
 export interface AgentOptions {
@@ -75,18 +77,6 @@ function runtimeSet(options: AgentOptions, nodeAddress: string): RuntimeSet {
   };
 }
 
-async function registerWithRetry(node: NodeManager, logger: Logger): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await node.register();
-      return;
-    } catch (error) {
-      if (attempt % 10 === 0) logger.warn('node registration failed; retrying', { error });
-      await sleep(Math.min(500 * 2 ** attempt, 10_000));
-    }
-  }
-}
-
 export async function startAgent(given: AgentOptions): Promise<Agent> {
   // Absolute from here on: container bind mounts are made from paths under it.
   const options: AgentOptions = { ...given, dataDir: await prepareDataDir(given.dataDir) };
@@ -98,13 +88,15 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
     { userAgent: 'drover-agent' },
   ));
+  // Known before any runtime object is listed or touched: it decides which are this agent's.
+  const owner: Owner = { clusterId: await retryUntilDone('reading the cluster id', () => readClusterId(api), logger), nodeName: options.nodeName };
   const runtimes = runtimeSet(options, nodeAddress);
   const events = new PodEvents(new EventRecorder(api, 'kubelet', { host: options.nodeName, logger }));
   const devices = new DeviceAllocator(extended, join(options.dataDir, 'devices.json'));
   devices.load();
   let manager: PodManager | undefined;
   const deps: PodDeps = {
-    api, nodeName: options.nodeName, nodeAddress, dataDir: options.dataDir,
+    api, owner, nodeAddress, dataDir: options.dataDir,
     allocatable: capacityOf(await hostFacts(options.dataDir), extended),
     runtimes, sources: new ConfigSource(api), devices, events,
     puller: new ImagePuller(events),
@@ -120,11 +112,11 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     labels: options.labels ?? {}, extendedResources: extended, runtime: runtimes.primary, logger,
     onRuntimeReady: () => manager?.resyncAll(),
   });
-  await registerWithRetry(node, logger);
+  await retryUntilDone('node registration', () => node.register(), logger);
   node.start();
   await manager.start();
   const pods = manager;
-  const resolver = createResolver(options.nodeName, runtimes, (ns, name) => pods.pod(ns, name));
+  const resolver = createResolver(owner, runtimes, (ns, name) => pods.pod(ns, name));
   return {
     nodeName: options.nodeName,
     runtimes,

@@ -1,8 +1,8 @@
 // How the streaming server (logs, exec, attach, port-forward, signal) finds what to talk to:
 // (namespace, pod, container) → the runtime and container id, from the agent's pod cache
 // and the runtime's labels. Errors carry an HTTP code and Kubernetes' wording.
-import { NODE_LABEL } from './agent-labels.js';
-import { CONTAINER_NAME, POD_UID, attemptFromLabels } from './runtime/labels.js';
+import { podFilter, type Owner } from './agent-labels.js';
+import { CONTAINER_NAME, attemptFromLabels } from './runtime/labels.js';
 import type { ContainerRuntime, ContainerSummary } from './runtime/runtime.js';
 import type { RuntimeSet } from './pods/pod-deps.js';
 import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
@@ -74,7 +74,7 @@ function dialDirect(pod: Readonly<Pod>, runtime: ContainerRuntime): boolean {
 }
 
 export function createResolver(
-  nodeName: string, runtimes: RuntimeSet, podOf: (namespace: string, name: string) => Readonly<Pod> | undefined,
+  owner: Owner, runtimes: RuntimeSet, podOf: (namespace: string, name: string) => Readonly<Pod> | undefined,
 ): ContainerResolver {
   const findPod = (namespace: string, name: string): Readonly<Pod> => {
     const pod = podOf(namespace, name);
@@ -82,7 +82,7 @@ export function createResolver(
     return pod;
   };
   const sandboxOf = async (runtime: ContainerRuntime, uid: string): Promise<string | undefined> => {
-    const list = await runtime.listSandboxes({ labels: { [NODE_LABEL]: nodeName, [POD_UID]: uid }, all: false });
+    const list = await runtime.listSandboxes({ ...podFilter(owner, uid), all: false });
     return list.sort((a, b) => b.attempt - a.attempt)[0]?.id;
   };
   return {
@@ -91,7 +91,7 @@ export function createResolver(
       const name = containerNameOf(pod, given);
       const runtime = runtimes.forPod(pod);
       const uid = pod.metadata.uid ?? '';
-      const list = await runtime.listContainers({ labels: { [NODE_LABEL]: nodeName, [POD_UID]: uid, [CONTAINER_NAME]: name }, all: true });
+      const list = await runtime.listContainers(podFilter(owner, uid, { [CONTAINER_NAME]: name }));
       list.sort((a, b) => attemptFromLabels(b.labels) - attemptFromLabels(a.labels) || b.createdAt.getTime() - a.createdAt.getTime());
       const found = list[options.previous ? 1 : 0];
       const before = list[options.previous ? 2 : 1];
@@ -118,8 +118,9 @@ export function createResolver(
 
 /**
  * The resolver in the shape the streaming server takes (src/agent/streaming/resolver.ts): like
- * its labelResolver, but only this node's objects of the pod the API has now (by uid), so two
- * pods of the same name on other nodes sharing the Docker Engine are never confused.
+ * its labelResolver, but only this agent's objects (its cluster's, its node's) of the pod the API
+ * has now (by uid), so pods of the same name on other nodes or in other clusters sharing the
+ * Docker Engine are never confused.
  */
 export function streamingResolver(resolver: ContainerResolver): StreamingResolver {
   return async (namespace, pod, container) => {

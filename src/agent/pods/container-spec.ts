@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseQuantity } from '../../api/validation/quantity.js';
-import { nodeLabels } from '../agent-labels.js';
+import { ownerLabels, type Owner } from '../agent-labels.js';
 import type { ContainerResources, ContainerRuntime, ContainerSpec, Mount, SecurityContext } from '../runtime/runtime.js';
 import type { ConfigSource } from './config-source.js';
 import { containerDevices, deviceEnv, type DeviceSet } from './devices.js';
@@ -26,7 +26,7 @@ export interface SpecInput {
   runtime: ContainerRuntime;
   volumes: VolumePaths;
   devices: DeviceSet;
-  nodeName: string;
+  owner: Owner;
   nodeAddress: string;
   dataDir: string;
   allocatable: Readonly<Record<string, string>>;
@@ -103,7 +103,7 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
     mounts,
     resources: resourcesOf(container),
     securityContext: securityOf(pod, container),
-    labels: { ...nodeLabels(input.nodeName), [SPEC_HASH_LABEL]: containerHash(container), [RESTART_COUNT_LABEL]: String(input.restartCount) },
+    labels: { ...ownerLabels(input.owner), [SPEC_HASH_LABEL]: containerHash(container), [RESTART_COUNT_LABEL]: String(input.restartCount) },
   };
   const command = expandAll(container.command, env);
   const args = expandAll(container.args, env);

@@ -51,7 +51,7 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
   try {
     const spec = await buildContainerSpec({
       pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
-      runtime: input.runtime, volumes: input.volumes, devices: input.devices, nodeName: deps.nodeName, nodeAddress: deps.nodeAddress,
+      runtime: input.runtime, volumes: input.volumes, devices: input.devices, owner: deps.owner, nodeAddress: deps.nodeAddress,
       dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources,
     });
     return await input.runtime.createContainer(spec);

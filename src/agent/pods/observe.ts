@@ -2,7 +2,7 @@
 // container name, its instances newest attempt first. The newest two are inspected (the
 // current state and the last termination); exited containers do not change, so their
 // inspections are cached (a late OOM event is the exception: the pod manager forgets then).
-import { nodeFilter, podFilter } from '../agent-labels.js';
+import { ownerFilter, podFilter, type Owner } from '../agent-labels.js';
 import { ContainerNotFoundError } from '../runtime/errors.js';
 import { CONTAINER_NAME, POD_UID, attemptFromLabels } from '../runtime/labels.js';
 import type { ContainerRuntime, ContainerStatus, ContainerSummary, ListFilter, PodObjects, SandboxInfo } from '../runtime/runtime.js';
@@ -67,8 +67,8 @@ function listPodObjects(runtime: ContainerRuntime, filter: ListFilter): Promise<
   return Promise.all([runtime.listSandboxes(filter), runtime.listContainers(filter)]).then(([sandboxes, containers]) => ({ sandboxes, containers }));
 }
 
-export async function observePod(runtime: ContainerRuntime, nodeName: string, uid: string, cache: InspectCache): Promise<PodRuntime> {
-  const { sandboxes, containers: summaries } = await listPodObjects(runtime, podFilter(nodeName, uid));
+export async function observePod(runtime: ContainerRuntime, owner: Owner, uid: string, cache: InspectCache): Promise<PodRuntime> {
+  const { sandboxes, containers: summaries } = await listPodObjects(runtime, podFilter(owner, uid));
   sandboxes.sort((a, b) => b.attempt - a.attempt || b.createdAt.getTime() - a.createdAt.getTime());
   const containers = new Map<string, Instance[]>();
   for (const summary of summaries) {
@@ -96,9 +96,9 @@ export async function observePod(runtime: ContainerRuntime, nodeName: string, ui
   return { sandboxes, containers };
 }
 
-/** Every pod uid with objects on this node in the runtime (for orphan clean-up). */
-export async function podUidsInRuntime(runtime: ContainerRuntime, nodeName: string): Promise<Set<string>> {
-  const { sandboxes, containers } = await listPodObjects(runtime, nodeFilter(nodeName));
+/** Every pod uid with objects of this agent in the runtime (for orphan clean-up). */
+export async function podUidsInRuntime(runtime: ContainerRuntime, owner: Owner): Promise<Set<string>> {
+  const { sandboxes, containers } = await listPodObjects(runtime, ownerFilter(owner));
   const uids = new Set<string>();
   for (const s of sandboxes) uids.add(s.pod.uid);
   for (const c of containers) if (c.labels[POD_UID]) uids.add(c.labels[POD_UID]);

@@ -1,5 +1,6 @@
 // Everything a pod worker uses, shared by all pods of the agent.
 import type { ApiClient, Logger } from '../../client/index.js';
+import type { Owner } from '../agent-labels.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
 import type { KeyedBackoff } from '../util/backoff.js';
 import type { ConfigSource } from './config-source.js';
@@ -23,7 +24,8 @@ export interface RuntimeSet {
 
 export interface PodDeps {
   api: ApiClient;
-  nodeName: string;
+  /** This agent's cluster and node: the only runtime objects it lists, adopts or removes. */
+  owner: Owner;
   nodeAddress: string;
   dataDir: string;
   allocatable: Readonly<Record<string, string>>;

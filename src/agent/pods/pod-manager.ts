@@ -8,6 +8,7 @@ import {
   ExponentialRateLimiter, Informer, WorkQueue, resources, runController,
   type ApiClient, type Logger, type RunningController,
 } from '../../client/index.js';
+import { ownerFilter } from '../agent-labels.js';
 import { KernelOomLog } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { podUidsInRuntime } from './observe.js';
@@ -47,7 +48,7 @@ export class PodManager {
 
   constructor(private readonly opts: PodManagerOptions) {
     const { deps, logger } = opts;
-    this.informer = new Informer<Pod>(opts.api, resources.pods, { fieldSelector: `spec.nodeName=${deps.nodeName}`, logger });
+    this.informer = new Informer<Pod>(opts.api, resources.pods, { fieldSelector: `spec.nodeName=${deps.owner.nodeName}`, logger });
     this.informer.addEventHandler({
       onAdd: (pod) => this.observed(pod),
       onUpdate: (_old, pod) => this.observed(pod),
@@ -79,7 +80,7 @@ export class PodManager {
       reconcile: (uid) => this.reconcile(uid),
     });
     for (const runtime of deps.runtimes.all()) {
-      this.eventLoops.push(followRuntimeEvents(runtime, deps.nodeName, (uid, event) => {
+      this.eventLoops.push(followRuntimeEvents(runtime, deps.owner, (uid, event) => {
         // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
         // can be after the exit was seen and its inspection cached: read it again.
         if (event.type === 'oom') deps.cache.sawOomKill(event.id);
@@ -89,7 +90,7 @@ export class PodManager {
       }, this.abort.signal, logger));
     }
     this.kernelOoms = startLoop('kernel OOM log', KERNEL_OOM_POLL_MS, async () => {
-      const killed = await this.oomLog.poll();
+      const killed = await this.ownContainers(await this.oomLog.poll());
       for (const id of killed) deps.cache.sawOomKill(id);
       if (killed.length > 0) this.resyncAll();
     }, logger);
@@ -122,9 +123,19 @@ export class PodManager {
     return this.informer.getByName(namespace, name);
   }
 
+  /** Those of `ids` that are this agent's containers: the kernel logs every OOM kill on the machine, other clusters' too. */
+  private async ownContainers(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const own = new Set<string>();
+    for (const runtime of this.opts.deps.runtimes.all()) {
+      for (const container of await runtime.listContainers(ownerFilter(this.opts.deps.owner))) own.add(container.id);
+    }
+    return ids.filter((id) => own.has(id));
+  }
+
   private async findOrphans(): Promise<void> {
     for (const runtime of this.opts.deps.runtimes.all()) {
-      const uids = await podUidsInRuntime(runtime, this.opts.deps.nodeName).catch(() => new Set<string>());
+      const uids = await podUidsInRuntime(runtime, this.opts.deps.owner).catch(() => new Set<string>());
       for (const uid of uids) if (!this.pods.has(uid)) this.queue.add(uid);
     }
   }

@@ -1,7 +1,7 @@
 // The pod's sandbox: reused while it runs; made anew (after stopping whatever still runs of
 // the old one) when it is missing or died, e.g. with the Docker daemon. A restartPolicy
 // Never pod whose containers already ran is not started over, as the kubelet decides.
-import { nodeLabels } from '../agent-labels.js';
+import { ownerLabels } from '../agent-labels.js';
 import { RuntimeUnavailableError } from '../runtime/errors.js';
 import type { SandboxInfo, SandboxSpec, StartingSandbox } from '../runtime/runtime.js';
 import { keptAcrossSandboxes } from './dead-containers.js';
@@ -57,7 +57,7 @@ async function createSandbox(ctx: SyncContext, state: PodRuntime): Promise<Sandb
     hostname: (pod.spec.hostname ?? pod.metadata.name ?? '').slice(0, 63),
     ports: sandboxPorts(pod),
     hostNetwork: pod.spec.hostNetwork === true,
-    labels: nodeLabels(deps.nodeName),
+    labels: ownerLabels(deps.owner),
   };
   if (!ctx.runtime.beginSandbox) {
     const sandbox = await ctx.runtime.createSandbox(spec).catch((error: unknown) => sandboxFailed(ctx, error));

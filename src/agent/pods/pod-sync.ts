@@ -29,7 +29,7 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
     await terminatePod(ctx);
     return {};
   }
-  let state = await observePod(ctx.runtime, deps.nodeName, ctx.uid, deps.cache);
+  let state = await observePod(ctx.runtime, deps.owner, ctx.uid, deps.cache);
   if (record.terminal || isTerminalPhase(record.pod.status?.phase)) return finishPod(ctx, state);
   if (deadlineExceeded(ctx)) {
     const message = 'Pod was active on the node longer than the specified deadline';
@@ -49,7 +49,7 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
       // start; either way no sync leaves one half-started behind for the next.
       if (ctx.sandboxStart) ctx.sandbox = await ctx.sandboxStart.started;
     }
-    if (changed) state = await observePod(ctx.runtime, deps.nodeName, ctx.uid, deps.cache);
+    if (changed) state = await observePod(ctx.runtime, deps.owner, ctx.uid, deps.cache);
     await removeSupersededContainers(ctx, state);
   }
   syncProbes(ctx, state);
@@ -86,7 +86,7 @@ async function finishPod(ctx: SyncContext, state: PodRuntime): Promise<SyncResul
   ctx.deps.probes.removePod(ctx.uid);
   if ([...state.containers.values()].some((list) => list.some((i) => i.summary.state === 'running'))) {
     await killPodContainers(deps, runtime, ctx.pod, state, gracePeriodOf(ctx.pod));
-    state = await observePod(runtime, deps.nodeName, ctx.uid, deps.cache);
+    state = await observePod(runtime, deps.owner, ctx.uid, deps.cache);
   }
   for (const sandbox of state.sandboxes) {
     // The process runtime's sandboxes run nothing: there is nothing to stop.

@@ -2,7 +2,7 @@
 // at once rather than at the next resync. The stream ends when the engine restarts; it is
 // then opened again after a pause.
 import type { Logger } from '../../client/index.js';
-import { nodeFilter } from '../agent-labels.js';
+import { ownerFilter, type Owner } from '../agent-labels.js';
 import { POD_UID } from '../runtime/labels.js';
 import type { ContainerRuntime, RuntimeEvent } from '../runtime/runtime.js';
 import { sleep } from '../util/time.js';
@@ -11,13 +11,13 @@ const REOPEN_MS = 1000;
 const INTERESTING = new Set(['die', 'oom']);
 
 export function followRuntimeEvents(
-  runtime: ContainerRuntime, nodeName: string, onPod: (uid: string, event: RuntimeEvent) => void, signal: AbortSignal, logger: Logger,
+  runtime: ContainerRuntime, owner: Owner, onPod: (uid: string, event: RuntimeEvent) => void, signal: AbortSignal, logger: Logger,
 ): Promise<void> {
   return (async () => {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        for await (const event of runtime.events(nodeFilter(nodeName), signal)) {
+        for await (const event of runtime.events(ownerFilter(owner), signal)) {
           failures = 0;
           const uid = event.labels[POD_UID];
           if (uid && INTERESTING.has(event.type)) onPod(uid, event);

@@ -93,7 +93,7 @@ export async function cleanUpPod(deps: PodDeps, uid: string, pod: Pod | undefine
   deps.probes.removePod(uid);
   const runtimes = pod ? [deps.runtimes.forPod(pod)] : deps.runtimes.all();
   for (const runtime of runtimes) {
-    const state = await observePod(runtime, deps.nodeName, uid, deps.cache);
+    const state = await observePod(runtime, deps.owner, uid, deps.cache);
     if (state.sandboxes.length === 0 && state.containers.size === 0) continue;
     await killPodContainers(deps, runtime, pod, state, graceSeconds);
     if (pod && leftoversMayWait(pod)) deps.reaper.defer(uid, () => removePodObjects(deps, runtime, state));
