@@ -8,6 +8,8 @@ import type { TransactionRecorder } from '../controllers/transactions/recorder.j
 import { danglingOwners } from './checks/dangling-owners.js';
 import { endpointsAgreement } from './checks/endpoints.js';
 import { lostPods } from './checks/lost-pods.js';
+import { orphanContainers } from './checks/orphan-containers.js';
+import { askAgents } from './agents.js';
 import { podsOnMissingNodes } from './checks/pods-on-missing-nodes.js';
 import { serviceAddressCollisions } from './checks/service-addresses.js';
 import { stuckTransactions } from './checks/stuck-transactions.js';
@@ -22,6 +24,8 @@ export const CHECKS: ReadonlyArray<readonly [string, Check]> = [
   ['endpoints', endpointsAgreement],
   ['service addresses', serviceAddressCollisions],
   ['stuck transactions', stuckTransactions],
+  // Last: it may wait the settle time to confirm what it found.
+  ['orphan containers', orphanContainers],
 ];
 
 export type RepairState = 'Repaired' | 'RepairFailed' | 'NotRepaired' | 'Resolved' | 'NoRepair';
@@ -50,11 +54,16 @@ export interface RoundDeps {
   logger: Logger;
 }
 
-/** Why looking now could mistake not seeing for loss, or undefined when it is safe to look. */
+/**
+ * Why looking now could mistake not seeing for loss, or undefined when it is safe to look: more
+ * than half of the nodes have an agent that has not renewed its Lease within lostAfterMs, or
+ * that publishes an endpoint and did not answer when asked for its pods.
+ */
 export function agentsUnseen(snapshot: Snapshot, lostAfterMs: number): string | undefined {
-  const silent = snapshot.nodes.filter((node) => snapshot.now - lastHeartbeat(snapshot, node) > lostAfterMs).length;
-  if (silent * 2 <= snapshot.nodes.length) return undefined;
-  return `${silent} of ${snapshot.nodes.length} node agents have not reported for ${Math.round(lostAfterMs / 1000)}s: `
+  const unanswered = new Set(snapshot.agentPods?.unanswered ?? []);
+  const unseen = snapshot.nodes.filter((node) => snapshot.now - lastHeartbeat(snapshot, node) > lostAfterMs || unanswered.has(node.metadata.name ?? '')).length;
+  if (unseen * 2 <= snapshot.nodes.length) return undefined;
+  return `${unseen} of ${snapshot.nodes.length} node agents have not reported for ${Math.round(lostAfterMs / 1000)}s or did not answer: `
     + 'the checker cannot tell lost pods from agents it cannot hear';
 }
 
@@ -70,6 +79,7 @@ export async function runRound(deps: RoundDeps, repairAll: boolean): Promise<Rou
   let snapshot: Snapshot;
   try {
     snapshot = await takeSnapshot(deps.api);
+    snapshot.agentPods = await askAgents(snapshot.nodes);
   } catch (error) {
     return { phase: 'Skipped', message: `the API could not be read: ${(error as Error).message}`, findings: notChecked(store.findings), ...storeFields };
   }

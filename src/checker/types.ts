@@ -2,6 +2,7 @@
 // it) and the Snapshot of the cluster one round looks at.
 import type { KubeObject } from '../api/meta.js';
 import type { ApiClient } from '../client/index.js';
+import type { AgentInventories } from './agents.js';
 
 /** Stable names: the report's `kind`, the Event's reason and the metrics' label. */
 export type FindingKind =
@@ -64,6 +65,8 @@ export interface Snapshot {
   byUid: Map<string, KubeObject>;
   /** Objects that carry ownerReferences. */
   dependents: KubeObject[];
+  /** What the node agents hold, when the round asked them (see agents.ts). */
+  agentPods?: AgentInventories;
 }
 
 export interface CheckOptions {
