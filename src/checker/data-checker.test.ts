@@ -222,3 +222,51 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Pro
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe('data checker: agents that do not answer', () => {
+  it('count as unseen: with most of them silent the round is skipped', async () => {
+    const bed = await startCheckerBed();
+    try {
+      // A port nothing listens on: the agents' endpoints refuse the connection.
+      const { createServer } = await import('node:net');
+      const probe = createServer().listen(0, '127.0.0.1');
+      await new Promise((resolve) => probe.once('listening', resolve));
+      const port = (probe.address() as { port: number }).port;
+      await new Promise((resolve) => probe.close(resolve));
+      for (const name of ['deaf-1', 'deaf-2', 'fine']) {
+        await addNode(bed.api, name);
+        if (name === 'fine') continue;
+        const status = { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } };
+        await bed.api.resource(resources.nodes).patch(name, 'merge', { status }, { subresource: 'status' });
+      }
+      const report = await bed.round(true);
+      assert.equal(report.status?.phase, 'Skipped');
+      assert.match(String(report.status?.['message']), /2 of 3 node agents have not reported for 40s or did not answer/);
+    } finally {
+      await bed.close();
+    }
+  });
+});
+
+describe('data checker: schedule and leadership', () => {
+  it('runs scheduled rounds in the lease holder only, with the server\'s repair setting', async () => {
+    const bed = await startCheckerBed({ intervalSeconds: 0.3, repair: true });
+    const { DataChecker } = await import('./data-checker.js');
+    const { silentLogger } = await import('../client/index.js');
+    const second = new DataChecker({ api: bed.api, identity: 'second-server', intervalSeconds: 0.3, leaseDurationMs: 3000, logger: silentLogger });
+    await second.start();
+    try {
+      const reports = api(bed);
+      await waitFor(async () => (await reports()).filter((r) => (r['status'] as { phase?: string } | undefined)?.phase === 'Completed').length >= 3);
+      assert.equal(second.isLeader(), false);
+      for (const report of await reports()) {
+        assert.deepEqual(report['spec'], { trigger: 'Scheduled', repair: true });
+        const checker = (report['status'] as { checker?: string } | undefined)?.checker;
+        if (checker !== undefined) assert.equal(checker, 'test-server');
+      }
+    } finally {
+      await second.stop();
+      await bed.close();
+    }
+  });
+});

@@ -51,9 +51,17 @@ export function recordEvents(events: EventRecorder, report: Readonly<Consistency
   }));
 }
 
-/** Deletes the oldest finished reports beyond the newest `keep`. */
-export async function pruneReports(api: ApiClient, reports: readonly Readonly<ConsistencyReport>[], keep: number): Promise<void> {
-  const finished = reports.filter(isFinished).sort((a, b) => Number(b.metadata.resourceVersion) - Number(a.metadata.resourceVersion));
+/** A round Running this long was left by a checker that stopped (or lost its lease) midway. */
+const ABANDONED_AFTER_MS = 3600_000;
+
+function isAbandoned(report: Readonly<ConsistencyReport>, now: number): boolean {
+  const started = Date.parse(String(report.status?.['startTime'] ?? ''));
+  return report.status?.phase === 'Running' && now - started > ABANDONED_AFTER_MS;
+}
+
+/** Deletes the oldest finished (or abandoned) reports beyond the newest `keep`. */
+export async function pruneReports(api: ApiClient, reports: readonly Readonly<ConsistencyReport>[], keep: number, now = Date.now()): Promise<void> {
+  const finished = reports.filter((report) => isFinished(report) || isAbandoned(report, now)).sort((a, b) => Number(b.metadata.resourceVersion) - Number(a.metadata.resourceVersion));
   const client = api.resource(resources.consistencyreports);
   for (const old of finished.slice(keep)) {
     await client.delete(old.metadata.name ?? '', { preconditions: { uid: old.metadata.uid ?? '' } }).catch((error: unknown) => {

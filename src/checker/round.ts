@@ -102,11 +102,12 @@ export async function runRound(deps: RoundDeps, repairAll: boolean): Promise<Rou
   return result;
 }
 
-/** The object a repair's Transaction names as its target. */
+/** The object a repair's Transaction names as its target (one of a cluster-scoped object goes in `default`). */
 function targetOf(finding: Finding): KubeObject | undefined {
   const ref = finding.object;
-  if (!ref?.namespace) return undefined; // Transactions live in a namespace: every repair target has one
-  return { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace, ...(ref.uid ? { uid: ref.uid } : {}) } };
+  if (!ref) return undefined;
+  const metadata = { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(ref.uid ? { uid: ref.uid } : {}) };
+  return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
 }
 
 async function repair(deps: RoundDeps, finding: Finding, repairAll: boolean): Promise<RepairState> {
