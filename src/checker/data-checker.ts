@@ -20,7 +20,6 @@ import { countRound } from './metrics.js';
 import { isPending, pruneReports, recordEvents, reportStatus, type ConsistencyReport } from './report.js';
 import { runRound, type RoundDeps } from './round.js';
 import type { StoreProbe } from './store-check.js';
-import type { Check } from './types.js';
 
 export const DATA_CHECKER_LEASE = 'drover-data-checker';
 export const COMPONENT = 'data-checker';
@@ -42,7 +41,6 @@ export interface DataCheckerOptions {
   lostAfterSeconds?: number;
   /** Changes younger than this are left to the controllers. Default 30 s. */
   settleSeconds?: number;
-  extraChecks?: RoundDeps['extraChecks'];
   leaseDurationMs?: number;
   logger?: Logger;
 }
@@ -70,7 +68,6 @@ export class DataChecker {
       options: { lostAfterMs: (options.lostAfterSeconds ?? 40) * 1000, settleMs: (options.settleSeconds ?? 30) * 1000 },
     };
     if (options.store) this.deps.store = options.store;
-    if (options.extraChecks) this.deps.extraChecks = options.extraChecks;
     const leaseDurationMs = options.leaseDurationMs ?? 15_000;
     this.elector = new LeaderElector({
       lock: new LeaseLock(api), name: DATA_CHECKER_LEASE, namespace: 'kube-system', identity: options.identity, logger: this.logger,
@@ -150,5 +147,3 @@ export class DataChecker {
     await pruneReports(this.options.api, others, Math.max(0, (this.options.keepReports ?? 10) - 1));
   }
 }
-
-export type { Check, StoreProbe };

@@ -4,12 +4,13 @@
 // read, or more than half of the nodes' agents are silent, it is skipped and says why.
 import type { KubeObject } from '../api/meta.js';
 import type { ApiClient, Logger } from '../client/index.js';
+import type { REPAIR_STATES } from '../api/schemas/consistency-report.js';
 import type { TransactionRecorder } from '../controllers/transactions/recorder.js';
+import { askAgents } from './agents.js';
 import { danglingOwners } from './checks/dangling-owners.js';
 import { endpointsAgreement } from './checks/endpoints.js';
 import { lostPods } from './checks/lost-pods.js';
 import { orphanContainers } from './checks/orphan-containers.js';
-import { askAgents } from './agents.js';
 import { podsOnMissingNodes } from './checks/pods-on-missing-nodes.js';
 import { serviceAddressCollisions } from './checks/service-addresses.js';
 import { stuckTransactions } from './checks/stuck-transactions.js';
@@ -28,7 +29,7 @@ export const CHECKS: ReadonlyArray<readonly [string, Check]> = [
   ['orphan containers', orphanContainers],
 ];
 
-export type RepairState = 'Repaired' | 'RepairFailed' | 'NotRepaired' | 'Resolved' | 'NoRepair';
+export type RepairState = (typeof REPAIR_STATES)[number];
 
 export interface CheckedFinding {
   finding: Finding;
@@ -47,8 +48,6 @@ export interface RoundDeps {
   api: ApiClient;
   /** The store of this server; without it the store check is left out. */
   store?: StoreProbe;
-  /** Extra checks (tests, and checks that need more than the API, such as the agents' containers). */
-  extraChecks?: ReadonlyArray<readonly [string, Check]>;
   transactions: TransactionRecorder;
   options: CheckOptions;
   logger: Logger;
@@ -88,7 +87,7 @@ export async function runRound(deps: RoundDeps, repairAll: boolean): Promise<Rou
 
   const findings = [...store.findings];
   const failures: string[] = [];
-  for (const [name, check] of [...CHECKS, ...(deps.extraChecks ?? [])]) {
+  for (const [name, check] of CHECKS) {
     try {
       findings.push(...(await check(snapshot, { api: deps.api, options: deps.options })));
     } catch (error) {
