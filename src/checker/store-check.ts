@@ -73,6 +73,8 @@ async function walk(store: Store): Promise<{ revision: number; hash: string; fin
   const objects = storedObjects(store);
   let next = await objects.next();
   while (!next.done) {
+    // Between pages the server's requests go first: this runs on the API server's thread.
+    await new Promise((resolve) => setImmediate(resolve));
     for (const object of next.value) {
       const { namespace = '', name = '', uid, resourceVersion = '' } = object.metadata;
       const identity = `${object.apiVersion}/${object.kind}/${namespace}/${name}`;
