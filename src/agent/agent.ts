@@ -6,6 +6,7 @@ import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/
 import type { Owner } from './agent-labels.js';
 import { readClusterId } from './cluster-id.js';
 import { createResolver, streamingResolver, type ContainerResolver } from './container-resolver.js';
+import type { PodInventory } from './streaming/pod-inventory.js';
 import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
 import { hostFacts } from './node/host-info.js';
 import { capacityOf } from './node/node-object.js';
@@ -58,6 +59,8 @@ export interface Agent {
   /** The same, in the streaming server's shape: pass it as startStreamingServer's `resolve`. */
   readonly streamingResolve: StreamingResolver;
   readonly runtimes: RuntimeSet;
+  /** The pods of this node's containers, for the streaming server's /pods (the data checker). */
+  readonly pods: PodInventory;
   /** Stops the agent; the pods' containers keep running (a restarted agent adopts them). */
   close(): Promise<void>;
 }
@@ -122,6 +125,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     runtimes,
     resolver,
     streamingResolve: streamingResolver(resolver),
+    pods: { nodeName: options.nodeName, list: () => pods.inventory(), cleanUp: (uid) => pods.cleanUpUnknown(uid) },
     async close() {
       await pods.stop();
       await deps.reaper.drain();

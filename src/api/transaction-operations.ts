@@ -1,6 +1,6 @@
 // The operations a drover.dev/v1 Transaction records and their default life periods (the
 // original scheduler's), shared by the API's defaulting and the controllers that record them.
-export const TRANSACTION_OPERATIONS = ['launch', 'scale', 'update', 'delete', 'reschedule'] as const;
+export const TRANSACTION_OPERATIONS = ['launch', 'scale', 'update', 'delete', 'reschedule', 'repair'] as const;
 export const TRANSACTION_PHASES = ['Running', 'Succeeded', 'Failed', 'TimedOut'] as const;
 
 export type Operation = (typeof TRANSACTION_OPERATIONS)[number];
@@ -13,4 +13,5 @@ export const DEFAULT_LIFE_PERIOD_SECONDS: Readonly<Record<Operation, number>> = 
   update: 300, // one rolling step
   delete: 480,
   reschedule: 86400,
+  repair: 300, // one data-checker repair (src/checker/)
 };

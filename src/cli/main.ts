@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 // Each command loads only its own modules: a `drover server` never loads the agent or Docker client.
 import type { NodeOptions } from '../cluster/node.js';
 import type { UpOptions } from '../cluster/up.js';
+import type { CheckCommandOptions } from './check.js';
 import type { SignalOptions } from './signal.js';
 import { resolvePathOptions } from './paths.js';
 
@@ -25,6 +26,12 @@ function collectPairs(value: string, previous: Record<string, string>): Record<s
   const at = value.indexOf('=');
   if (at <= 0) throw new InvalidArgumentError('expected key=value');
   return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}
+
+function nonNegativeInt(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  return number;
 }
 
 function positiveInt(value: string): number {
@@ -66,11 +73,14 @@ export function buildProgram(): Command {
     .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
-    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number; eventTtl: number }) => {
+    .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number; eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
+        dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
       });
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
@@ -85,8 +95,13 @@ export function buildProgram(): Command {
     .option('--node-name <name>', "this machine's node name (default: the hostname)")
     .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
-    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string> }) => {
-      const upOptions: UpOptions = { dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel };
+    .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+      const upOptions: UpOptions = {
+        dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
+        dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+      };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
       const { startUp } = await import('../cluster/up.js');
       const cluster = await startUp(upOptions);
@@ -135,6 +150,19 @@ export function buildProgram(): Command {
     .action(async (pod: string, signal: string, options: SignalOptions) => {
       const { sendSignal } = await import('./signal.js');
       console.log(await sendSignal(pod, signal, options));
+    });
+
+  program
+    .command('check')
+    .description('run a data-check round in the leading server now and print its report (exit 1 when something is left unrepaired)')
+    .option('--repair', 'also run the repairs that change objects (delete pods on vanished nodes, mark lost pods, ...)')
+    .option('--timeout <seconds>', 'how long to wait for the round', positiveInt, 120)
+    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+    .action(async (options: CheckCommandOptions) => {
+      const { runCheckCommand } = await import('./check.js');
+      const { output, clean } = await runCheckCommand(options);
+      console.log(output);
+      if (!clean) process.exitCode = 1;
     });
 
   program

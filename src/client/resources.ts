@@ -33,6 +33,7 @@ export const resources = {
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
   transactions: named('drover.dev', 'transactions', 'Transaction'),
+  consistencyreports: { group: 'drover.dev', version: 'v1', plural: 'consistencyreports', kind: 'ConsistencyReport', namespaced: false },
 } as const satisfies Record<string, ResourceRef>;
 
 const byKind = new Map(Object.values(resources).map((ref) => [`${apiVersionOf(ref)}/${ref.kind}`, ref]));

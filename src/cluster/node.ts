@@ -20,6 +20,12 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     port: options.streamingPort ?? 0,
     // Only this node's containers of the pod's current uid: several agents may share one engine.
     resolve: (namespace, pod, container) => (agent ? agent.streamingResolve(namespace, pod, container) : Promise.resolve(undefined)),
+    pods: {
+      nodeName: options.nodeName,
+      list: async () => (agent ? agent.pods.list() : []),
+      // Before the agent runs it knows no pods, and must not let anything be cleaned up.
+      cleanUp: (uid) => (agent ? agent.pods.cleanUp(uid) : 'known'),
+    },
   });
   try {
     agent = await startAgent({ ...options, streamingPort: streaming.port });

@@ -1,7 +1,9 @@
 // `drover server`: the API server on an SQLite store in a data directory.
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/pod-proxy.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../apiserver/server.js';
+import { startServerDataChecker, type DataCheckOptions } from '../checker/server-checker.js';
 import { prepareDataDir } from '../util/data-dir.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
@@ -20,6 +22,8 @@ export interface ServerOptions {
   /** How long Events are kept (default one hour, as kube-apiserver's --event-ttl). */
   eventTtlSeconds?: number;
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
+  /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
+  dataCheck?: DataCheckOptions;
 }
 
 export interface RunningServer {
@@ -49,10 +53,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, api.url);
   let controlPlane: ControlPlaneThread | undefined;
+  let dataChecker: Awaited<ReturnType<typeof startServerDataChecker>> | undefined;
   if (options.controlPlane !== false) {
     const controlOptions: ControlPlaneOptions = { server: api.url };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
     controlPlane = await startControlPlaneThread(controlOptions);
+    // On this thread, not the control plane's: its store check needs the store.
+    const identity = `server-${hostname()}-${api.port}`;
+    dataChecker = await startServerDataChecker({ url: api.url, identity, store: { store, quickCheck: () => store.quickCheck() }, options: options.dataCheck ?? {} });
   }
   return {
     api,
@@ -60,6 +68,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir,
     kubeconfigPath,
     async close() {
+      await dataChecker?.stop();
       await controlPlane?.stop();
       await api.close();
       await store.close();

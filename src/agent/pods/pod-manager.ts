@@ -133,6 +133,23 @@ export class PodManager {
     return ids.filter((id) => own.has(id));
   }
 
+  /** The pod uids of this node's runtime objects, and whether the agent has, or is ending, each pod. */
+  async inventory(): Promise<Array<{ uid: string; state: 'running' | 'terminating' | 'unknown' }>> {
+    const uids = new Set<string>();
+    for (const runtime of this.opts.deps.runtimes.all()) for (const uid of await podUidsInRuntime(runtime, this.opts.deps.owner)) uids.add(uid);
+    return [...uids].sort().map((uid) => ({ uid, state: this.pods.has(uid) ? 'running' : this.gone.has(uid) ? 'terminating' : 'unknown' }));
+  }
+
+  /**
+   * Cleans up the runtime objects of a pod the agent does not have (the data checker found the
+   * API has none either) now rather than at the next housekeeping. A pod it has is left alone.
+   */
+  cleanUpUnknown(uid: string): 'queued' | 'known' {
+    if (this.pods.has(uid)) return 'known';
+    this.queue.add(uid);
+    return 'queued';
+  }
+
   private async findOrphans(): Promise<void> {
     for (const runtime of this.opts.deps.runtimes.all()) {
       const uids = await podUidsInRuntime(runtime, this.opts.deps.owner).catch(() => new Set<string>());

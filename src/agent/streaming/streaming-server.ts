@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serveContainerLogs } from './container-logs.js';
 import { defaultPortDialer, type PortDialer } from './port-dialer.js';
+import { isInventoryPath, serveInventory, type PodInventory } from './pod-inventory.js';
 import type { ContainerResolver } from './resolver.js';
 import { parseStreamingPath } from './routes.js';
 import { serveSignal } from './signal.js';
@@ -23,6 +24,8 @@ export interface StreamingServerOptions {
   dialPort?: PortDialer;
   /** Told of every exec, attach and port-forward session as it starts, with what was negotiated. */
   onSession?: (info: SessionInfo) => void;
+  /** The agent's pods, for the data checker's orphan-container check (pod-inventory.ts). */
+  pods?: PodInventory;
 }
 
 export interface StreamingServer {
@@ -38,6 +41,7 @@ async function serveRequest(req: IncomingMessage, res: ServerResponse, options: 
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     return;
   }
+  if (isInventoryPath(url.pathname)) return serveInventory(req, res, url.pathname, options.pods);
   const route = parseStreamingPath(url.pathname);
   if (!route) throw notFound(`the agent serves no ${url.pathname}`);
   const method = req.method ?? 'GET';

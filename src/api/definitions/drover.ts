@@ -1,12 +1,13 @@
-// ResourceDefinitions of Drover's own group, drover.dev/v1: Transactions.
+// ResourceDefinitions of Drover's own group, drover.dev/v1: Transactions and ConsistencyReports.
 import type { FieldError, KubeObject } from '../meta.js';
 import type { ResourceDefinition } from '../resource.js';
 import { printerFor } from '../printers/index.js';
+import { ConsistencyReportSchema } from '../schemas/consistency-report.js';
 import { TransactionSchema } from '../schemas/drover.js';
 import { DEFAULT_LIFE_PERIOD_SECONDS, TRANSACTION_OPERATIONS, type Operation } from '../transaction-operations.js';
 import { invalid } from '../validation/field-errors.js';
 import { obj } from '../validation/util.js';
-import { ALL_VERBS, field } from './helpers.js';
+import { ALL_VERBS, field, noDefaults } from './helpers.js';
 
 
 function applyTransactionDefaults(tx: KubeObject): void {
@@ -34,4 +35,13 @@ const transactions: ResourceDefinition = {
   fieldSelectors: { 'status.phase': field('status.phase'), 'spec.operation': field('spec.operation') },
 };
 
-export const droverDefinitions: readonly ResourceDefinition[] = [transactions];
+// Cluster-scoped: a round looks at the whole cluster. Created with an empty status, it asks the
+// leading server's data checker for a round (see src/checker/).
+const consistencyReports: ResourceDefinition = {
+  group: 'drover.dev', version: 'v1', kind: 'ConsistencyReport', listKind: 'ConsistencyReportList', plural: 'consistencyreports', singular: 'consistencyreport', namespaced: false,
+  shortNames: [], categories: [], verbs: ALL_VERBS, subresources: { status: true },
+  schema: ConsistencyReportSchema, applyDefaults: noDefaults, validate: () => [], table: printerFor('ConsistencyReport'),
+  fieldSelectors: { 'status.phase': field('status.phase') },
+};
+
+export const droverDefinitions: readonly ResourceDefinition[] = [transactions, consistencyReports];

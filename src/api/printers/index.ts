@@ -4,6 +4,7 @@
 import type { TablePrinter } from '../resource.js';
 import { configMapPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './basic-kinds.js';
 import { AGE_COLUMN, NAME_COLUMN } from './columns.js';
+import { consistencyReportPrinter } from './consistency-report.js';
 import { endpointSlicePrinter } from './endpointslice.js';
 import { eventPrinter } from './event.js';
 import { since } from './format.js';
@@ -38,6 +39,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['DaemonSet', daemonSetPrinter],
   ['Job', jobPrinter],
   ['Transaction', transactionPrinter],
+  ['ConsistencyReport', consistencyReportPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

@@ -13,9 +13,9 @@ const TransactionTarget = named('dev.drover.v1.TransactionTarget', struct('The w
 
 const TransactionSpec = named('dev.drover.v1.TransactionSpec', struct('What a transaction does, to what, and how long it may take.', {
   target: field(TransactionTarget, 'The workload operated on.'),
-  operation: enumStr('The operation: launch, scale, update (one rolling step), delete or reschedule.', TRANSACTION_OPERATIONS),
+  operation: enumStr('The operation: launch, scale, update (one rolling step), delete, reschedule or repair (by the data checker).', TRANSACTION_OPERATIONS),
   reason: str('Why the operation happens.'),
-  lifePeriodSeconds: int32('Seconds the transaction may run before it is marked TimedOut. Defaults per operation: launch 1800, scale 1800, update 300, delete 480, reschedule 86400.'),
+  lifePeriodSeconds: int32('Seconds the transaction may run before it is marked TimedOut. Defaults per operation: launch 1800, scale 1800, update 300, delete 480, reschedule 86400, repair 300.'),
   delaySeconds: int32('Seconds the operation waits before it starts (its life period runs from then).'),
 }, ['target', 'operation']));
 

@@ -30,6 +30,7 @@ import { type RawStoreEvent, WatchHub, withResourceVersion } from '../watch-hub.
 import { Compactor } from './sqlite-compactor.js';
 import { listRange, prefixEnd, type ListState } from './sqlite-list.js';
 import { openListStream, streamStatements, type StreamStatements } from './sqlite-list-stream.js';
+import { quickCheck } from './sqlite-integrity.js';
 import { openDatabase, prepareStatements, type Statements, type SyncMode } from './sqlite-schema.js';
 import { WalPreflusher } from './wal-preflush.js';
 
@@ -196,6 +197,12 @@ export class SqliteStore implements Store {
   compact(toRevision?: number): Promise<void> {
     this.assertOpen();
     return this.compactor.run(() => toRevision ?? this.revision - this.historyWindow);
+  }
+
+  /** Problems SQLite's quick_check finds in the file; empty when it is sound (see sqlite-integrity.ts). */
+  quickCheck(): string[] {
+    this.assertOpen();
+    return quickCheck(this.db);
   }
 
   close(): Promise<void> {
