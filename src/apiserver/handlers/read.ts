@@ -47,7 +47,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   const asStored = format.type === 'json' && !format.table;
   if (asStored && store.listStream && !filter && !limit && !token) {
     // A whole collection goes out a page at a time as the client reads it.
-    const stream = store.listStream(options.prefix);
+    const stream = store.listStream({ prefix: options.prefix });
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(stream) });
     await writeListStream(ctx.res, head, stream);
     return;
