@@ -8,6 +8,7 @@ import { storedJson } from '../../storage/stored-json.js';
 import type { StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
 import { badRequest, expired } from '../errors.js';
 import { negotiate } from '../http-io.js';
+import { stallDeadline, writeAsRead } from '../response-stream.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
 import { parseIncludeObject, toTable, type IncludeObject } from '../table.js';
@@ -16,8 +17,12 @@ import { parseBoolean, parseNonNegativeInt, plainInteger, type ResourceRequest }
 const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
 /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK. */
 export const BOOKMARK_INTERVAL_MS = 30_000;
-/** A watcher this far behind is cut off (it will re-list), rather than buffering without bound. */
-const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+/**
+ * A watcher this far behind is cut off (it will re-list), as Kubernetes closes a watch whose
+ * buffer overflows; one that takes nothing for WRITE_STALL_MS is cut too (see response-stream.ts).
+ * Watch lines are shared between watchers, so this bounds what one can pin, not what each costs.
+ */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 type EventType = StoreEvent['type'] | 'BOOKMARK' | 'ERROR';
 
@@ -90,9 +95,14 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
     timers.forEach(clearTimeout);
     res.end();
   };
+  const stalled = stallDeadline(res);
   const write = (line: string | Buffer) => {
-    res.write(line);
-    if (res.writableLength > MAX_BUFFERED_BYTES) close();
+    if (!res.write(line)) stalled();
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      close();
+      // What is queued would still wait for the client: a watcher cut for falling behind re-lists.
+      res.destroy();
+    }
   };
   const send = (type: EventType, object: unknown) => {
     if (!closed) write(encode(type, object));
@@ -112,7 +122,14 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
   ctx.req.on('close', close);
   res.on('error', close);
 
-  for (const object of initial) send('ADDED', object);
+  // The initial objects go out as the client reads them, before any live event is sent.
+  let sent = 0;
+  const nextInitial = () => (closed || sent === initial.length ? undefined : encode('ADDED', initial[sent++]));
+  if (!(await writeAsRead(res, nextInitial)) || closed) {
+    close();
+    return;
+  }
+  initial.length = 0;
   if (allowBookmarks && settings.initialEventsBookmark && sendInitial) {
     send('BOOKMARK', bookmark(ctx, fromRevision, true));
   }
