@@ -1,8 +1,8 @@
 // Clients that ask for a large list and then do not read it must cost the server a bounded
 // amount of memory: it produces the response only as the socket takes it.
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { pausedGet } from './support/raw-http.js';
 import { serverRss, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const NAMESPACE = 'slow-readers';
@@ -17,18 +17,6 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
   const init: RequestInit = { method };
   if (body !== undefined) Object.assign(init, { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   return fetch(`${server.url}${path}`, init);
-}
-
-/** Sends a GET and never reads the answer: the socket stays paused until destroyed. */
-function nonReader(path: string): Promise<Socket> {
-  const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.pause();
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: application/json\r\n\r\n`, () => resolve(socket));
-    });
-    socket.on('error', reject);
-  });
 }
 
 describe('slow readers', () => {
@@ -56,7 +44,7 @@ describe('slow readers', () => {
     const warm = await call('GET', `/api/v1/namespaces/${NAMESPACE}/configmaps?limit=500`);
     assert.equal(((await warm.json()) as { items: unknown[] }).items.length, OBJECTS);
     const baseline = serverRss(server);
-    const sockets = await Promise.all(Array.from({ length: CLIENTS }, () => nonReader(`/api/v1/namespaces/${NAMESPACE}/configmaps?limit=500`)));
+    const sockets = await Promise.all(Array.from({ length: CLIENTS }, () => pausedGet(server.url, `/api/v1/namespaces/${NAMESPACE}/configmaps?limit=500`)));
     try {
       let peak = baseline;
       for (let i = 0; i < 30; i++) {
