@@ -51,7 +51,10 @@ export interface RawListResult extends Omit<ListResult, 'items'> {
 }
 
 /** What Store.listStream reads: a list without a filter, limited and continued as list() is. */
-export type ListStreamOptions = Omit<ListOptions, 'filter'>;
+export interface ListStreamOptions extends Omit<ListOptions, 'filter'> {
+  /** What goes between two items of a page; ',' by default. A watch frames its events with it. */
+  separator?: string;
+}
 
 /**
  * A list read page by page (see Store.listStream). Its metadata is known before the first page,
@@ -69,7 +72,7 @@ export interface ListStream {
   /** As ListResult.remainingItemCount. */
   readonly remainingItemCount?: number;
   /**
-   * The next page's items as JSON joined by commas; undefined when the list is done. Pages are
+   * The next page's items as JSON joined by the separator; undefined when the list is done. Pages are
    * strings well under 128 KB: V8 allocates those in its young generation and frees them at the
    * next scavenge, while a Buffer's memory would wait for a full collection (a 10,000-pod list
    * in Buffer pages raised the server's RSS by ~40 MB).

@@ -157,6 +157,7 @@ export function listCases(open: OpenHarness): void {
       await store.create(podKey('a', 'other'), pod('a'));
       const before = await store.list({ prefix });
       const stream = store.listStream({ prefix });
+      const lines = store.listStream({ prefix, separator: '\n' });
       assert.equal(stream.revision, before.revision);
       const first = stream.next();
       assert.ok(first !== undefined);
@@ -166,6 +167,9 @@ export function listCases(open: OpenHarness): void {
       await compact?.();
       assert.deepEqual(readAll(stream, [first]), before.items);
       assert.equal(stream.next(), undefined);
+      const pages: string[] = [];
+      for (let page = lines.next(); page !== undefined; page = lines.next()) pages.push(page);
+      assert.deepEqual(pages.join('\n').split('\n').map((line) => JSON.parse(line) as unknown), before.items, 'items between separators');
     });
   });
 

@@ -27,7 +27,7 @@ export function streamStatements(db: Database.Database) {
   // The aggregate consumes the ordered subquery in order (a LIMIT keeps SQLite from flattening
   // it), so the joined text is the page's values in key order; the contract tests hold it to that.
   const page = (op: '>=' | '>') =>
-    statement(`SELECT max(key), count(*), group_concat(value, ',') FROM (
+    statement(`SELECT max(key), count(*), group_concat(value, ?) FROM (
       SELECT key, value FROM kv WHERE key ${op} ? AND key < ? ORDER BY key LIMIT ?)`);
   return {
     pageFrom: page('>='),
@@ -50,7 +50,7 @@ export interface StreamHost {
 }
 
 /** Streams `range` as it is at `revision`, the store's current one when the stream opens. */
-export function openListStream(host: StreamHost, range: StreamRange, revision: number): ListStream {
+export function openListStream(host: StreamHost, range: StreamRange, revision: number, separator = ','): ListStream {
   const { end } = range;
   const unpin = host.pin(revision);
   let after: string | undefined;
@@ -72,7 +72,7 @@ export function openListStream(host: StreamHost, range: StreamRange, revision: n
       const { statements } = host;
       const first = after === undefined;
       const pageOf = first && range.inclusive ? statements.pageFrom : statements.pageAfter;
-      const [last, count, joined] = pageOf.get(after ?? range.start, end, pageItems) as [string | null, number, string | null];
+      const [last, count, joined] = pageOf.get(separator, after ?? range.start, end, pageItems) as [string | null, number, string | null];
       // The page answers for the keys from the previous page's last (exclusive: a key followed
       // by NUL sorts right after it) to its own last, or to the range's end when it is the last.
       const low = first && range.inclusive ? range.start : `${after ?? range.start}\u0000`;
@@ -80,7 +80,7 @@ export function openListStream(host: StreamHost, range: StreamRange, revision: n
       const high = full ? (last as string) : end;
       if (full) after = last as string;
       else close();
-      const page = statements.changedSince.get(revision, low, high) === undefined ? joined : pageAt(statements, revision, low, high);
+      const page = statements.changedSince.get(revision, low, high) === undefined ? joined : pageAt(statements, revision, low, high, separator);
       if (joined !== null && count > 0) pageItems = Math.max(1, Math.min(STREAM_PAGE_ITEMS, Math.floor((STREAM_PAGE_CHARS * count) / joined.length)));
       if (page !== null && page.length > 0) return page;
     }
@@ -91,7 +91,7 @@ export function openListStream(host: StreamHost, range: StreamRange, revision: n
 }
 
 /** The page's items as they were at `revision`, rebuilt from kv and the first later writes. */
-function pageAt(statements: StreamStatements, revision: number, low: string, high: string): string {
+function pageAt(statements: StreamStatements, revision: number, low: string, high: string, separator: string): string {
   const values = new Map<string, string>();
   for (const [key, value] of statements.rows.all(low, high) as Array<[string, string]>) values.set(key, value);
   const seen = new Set<string>();
@@ -103,7 +103,7 @@ function pageAt(statements: StreamStatements, revision: number, low: string, hig
     if (type === ADDED || prev === null) values.delete(key);
     else values.set(key, prev);
   }
-  return [...values.keys()].sort(compareUtf8).map((key) => values.get(key)!).join(',');
+  return [...values.keys()].sort(compareUtf8).map((key) => values.get(key)!).join(separator);
 }
 
 /** SQLite's order for TEXT keys: by UTF-8 bytes. */

@@ -151,7 +151,7 @@ export class SqliteStore implements Store {
         };
       },
     };
-    return openListStream(host, range, this.revision);
+    return openListStream(host, range, this.revision, options.separator);
   }
 
   create(key: string, object: KubeObject): Promise<KubeObject> {
