@@ -20,18 +20,28 @@ export const STREAM_PAGE_ITEMS = 32;
  * 25 KB made 800 KB pages, 16 MB held by 20 clients that did not read.
  */
 const STREAM_PAGE_CHARS = 96 * 1024;
+/** Page sizes with a statement each (32, 16, ..., 1). */
+const PAGE_SIZES: readonly number[] = [32, 16, 8, 4, 2, 1];
 const ADDED = 0;
+
+type PageStatement = Database.Statement<[string, string, string]>;
 
 export function streamStatements(db: Database.Database) {
   const statement = (sql: string) => db.prepare(sql).raw();
   // The aggregate consumes the ordered subquery in order (a LIMIT keeps SQLite from flattening
   // it), so the joined text is the page's values in key order; the contract tests hold it to that.
-  const page = (op: '>=' | '>') =>
-    statement(`SELECT max(key), count(*), group_concat(value, ?) FROM (
-      SELECT key, value FROM kv WHERE key ${op} ? AND key < ? ORDER BY key LIMIT ?)`);
+  // The LIMIT is a literal: as a bound parameter, streaming 5,000 pods took 4.5 ms instead of 2.9.
+  const pages = (op: '>=' | '>') =>
+    new Map(
+      PAGE_SIZES.map((items) => [
+        items,
+        statement(`SELECT max(key), count(*), group_concat(value, ?) FROM (
+          SELECT key, value FROM kv WHERE key ${op} ? AND key < ? ORDER BY key LIMIT ${items})`) as PageStatement,
+      ]),
+    );
   return {
-    pageFrom: page('>='),
-    pageAfter: page('>'),
+    pageFrom: pages('>='),
+    pageAfter: pages('>'),
     // Writes since the list's revision touching a key range: rare, and a range scan on revision.
     changedSince: statement('SELECT 1 FROM history WHERE revision > ? AND key >= ? AND key <= ? LIMIT 1').pluck(),
     rows: statement('SELECT key, value FROM kv WHERE key >= ? AND key <= ?'),
@@ -71,8 +81,8 @@ export function openListStream(host: StreamHost, range: StreamRange, revision: n
       }
       const { statements } = host;
       const first = after === undefined;
-      const pageOf = first && range.inclusive ? statements.pageFrom : statements.pageAfter;
-      const [last, count, joined] = pageOf.get(separator, after ?? range.start, end, pageItems) as [string | null, number, string | null];
+      const pageOf = (first && range.inclusive ? statements.pageFrom : statements.pageAfter).get(pageItems)!;
+      const [last, count, joined] = pageOf.get(separator, after ?? range.start, end) as [string | null, number, string | null];
       // The page answers for the keys from the previous page's last (exclusive: a key followed
       // by NUL sorts right after it) to its own last, or to the range's end when it is the last.
       const low = first && range.inclusive ? range.start : `${after ?? range.start}\u0000`;
@@ -81,13 +91,18 @@ export function openListStream(host: StreamHost, range: StreamRange, revision: n
       if (full) after = last as string;
       else close();
       const page = statements.changedSince.get(revision, low, high) === undefined ? joined : pageAt(statements, revision, low, high, separator);
-      if (joined !== null && count > 0) pageItems = Math.max(1, Math.min(STREAM_PAGE_ITEMS, Math.floor((STREAM_PAGE_CHARS * count) / joined.length)));
+      if (joined !== null && count > 0) pageItems = pageSizeFor(joined.length / count);
       if (page !== null && page.length > 0) return page;
     }
     return undefined;
   };
   const { revision: reported, continue: token, remainingItemCount } = range;
   return { revision: reported, ...(token === undefined ? {} : { continue: token, remainingItemCount }), next, close };
+}
+
+/** The largest page size whose items, of this many characters each, weigh no more than a page should. */
+function pageSizeFor(itemChars: number): number {
+  return PAGE_SIZES.find((items) => items * itemChars <= STREAM_PAGE_CHARS) ?? 1;
 }
 
 /** The page's items as they were at `revision`, rebuilt from kv and the first later writes. */
