@@ -16,8 +16,8 @@ import type { StreamRange } from './sqlite-list.js';
 export const STREAM_PAGE_ITEMS = 32;
 /**
  * What later pages aim to weigh, from the item size seen so far: under V8's 128 KB limit for
- * young-generation strings, and what a response waiting for a full socket holds. 32 ConfigMaps of
- * 25 KB made 800 KB pages, 16 MB held by 20 clients that did not read.
+ * young-generation strings, and what a response waiting for a full socket holds (32 ConfigMaps
+ * of 25 KB made one page of 800 KB).
  */
 const STREAM_PAGE_CHARS = 96 * 1024;
 /** Page sizes with a statement each (32, 16, ..., 1). */
