@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import { ApiError, notAcceptable, tooLarge } from './errors.js';
+import { endWithin } from './response-stream.js';
 
 /** Kubernetes' limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -71,7 +72,7 @@ export function writeJson(res: ServerResponse, code: number, value: unknown, for
     'Content-Type': format.type === 'yaml' ? 'application/yaml' : 'application/json',
     'Content-Length': Buffer.byteLength(body),
   });
-  res.end(body);
+  endWithin(res, body);
 }
 
 /** Writes a body that is already JSON: a stored object's own text, never serialized again. */
@@ -80,7 +81,7 @@ export function writeJsonText(res: ServerResponse, code: number, json: string | 
     'Content-Type': 'application/json',
     'Content-Length': typeof json === 'string' ? Buffer.byteLength(json) : json.byteLength,
   });
-  res.end(json);
+  endWithin(res, json);
 }
 
 export function writeError(res: ServerResponse, error: ApiError): void {
@@ -93,5 +94,5 @@ export function writeError(res: ServerResponse, error: ApiError): void {
 
 export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  endWithin(res, text);
 }

@@ -50,12 +50,29 @@ export interface RawListResult extends Omit<ListResult, 'items'> {
   items: Uint8Array[];
 }
 
-/** A whole collection read page by page (see Store.listStream). */
+/** What Store.listStream reads: a list without a filter, limited and continued as list() is. */
+export interface ListStreamOptions extends Omit<ListOptions, 'filter'> {
+  /** What goes between two items of a page; ',' by default. A watch frames its events with it. */
+  separator?: string;
+}
+
+/**
+ * A list read page by page (see Store.listStream). Its metadata is known before the first page,
+ * so a response can write it first.
+ */
 export interface ListStream {
-  /** The revision every page is consistent with, however long the reading takes. */
-  readonly revision: number;
   /**
-   * The next page's items as JSON joined by commas; undefined when the list is done. Pages are
+   * The revision the list reports, as ListResult.revision. Every page is consistent with one
+   * revision however long the reading takes, unless the history that needs is compacted away:
+   * then next() throws RevisionExpiredError.
+   */
+  readonly revision: number;
+  /** As ListResult.continue. */
+  readonly continue?: string;
+  /** As ListResult.remainingItemCount. */
+  readonly remainingItemCount?: number;
+  /**
+   * The next page's items as JSON joined by the separator; undefined when the list is done. Pages are
    * strings well under 128 KB: V8 allocates those in its young generation and frees them at the
    * next scavenge, while a Buffer's memory would wait for a full collection (a 10,000-pod list
    * in Buffer pages raised the server's RSS by ~40 MB).
@@ -93,10 +110,10 @@ export interface Store {
    */
   listRaw?(options: ListOptions): Promise<RawListResult>;
   /**
-   * Optional fast path for a whole unfiltered collection: the items under `prefix` in key order,
-   * read a page at a time as the caller asks, so a large list is never held in memory at once.
+   * Optional fast path for an unfiltered list: the items list() would return, read a page at a
+   * time as the caller asks, so a large list is never held in memory at once. Throws as list().
    */
-  listStream?(prefix: string): ListStream;
+  listStream?(options: ListStreamOptions): ListStream;
   /**
    * Throws KeyExistsError. Returns the object with resourceVersion set. create and update may
    * record the JSON they wrote for the returned object (see stored-json.ts).

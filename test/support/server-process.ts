@@ -1,6 +1,7 @@
 // Starts `drover server` as a real child process (as a user would) on a free port with a fresh
 // data directory, and stops it again. Tests use the kubeconfig it writes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -66,4 +67,11 @@ export async function startServerProcess(options: { dataDir?: string; port?: num
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The server process's resident set size in bytes, from /proc (Linux). */
+export function serverRss(server: ServerProcess): number {
+  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb * 1024;
 }

@@ -5,6 +5,7 @@ import type { ListStream } from '../../storage/store.js';
 import { InvalidContinueTokenError, RevisionExpiredError } from '../../storage/errors.js';
 import { badRequest, expired } from '../errors.js';
 import { negotiate, writeJson, writeJsonText } from '../http-io.js';
+import { writeAsRead } from '../response-stream.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
 import { parseIncludeObject, toTable } from '../table.js';
@@ -45,9 +46,10 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   };
   const store = ctx.registry.store;
   const asStored = format.type === 'json' && !format.table;
-  if (asStored && store.listStream && !filter && !limit && !token) {
-    // A whole collection goes out a page at a time as the client reads it.
-    const stream = store.listStream(options.prefix);
+  if (asStored && store.listStream && !filter) {
+    // The list goes out a page at a time as the client reads it, whatever its size or limit.
+    const listStream = store.listStream.bind(store);
+    const stream = await listOrExplain(async () => listStream(options));
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(stream) });
     await writeListStream(ctx.res, head, stream);
     return;
@@ -56,7 +58,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
     // Stored JSON joined as is: parsing and re-serialising 10,000 pods would dominate the list.
     const raw = await listOrExplain(() => store.listRaw!(options));
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(raw) });
-    writeRawList(ctx.res, head, raw.items);
+    await writeRawList(ctx.res, head, raw.items);
     return;
   }
   const result = await listOrExplain(() => store.list(options));
@@ -81,43 +83,26 @@ async function listOrExplain<T>(list: () => Promise<T>): Promise<T> {
 }
 
 async function writeListStream(res: ServerResponse, head: string, stream: ListStream): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write(`${head.slice(0, -1)},"items":[`);
+  let separator = '';
+  const nextPage = () => {
+    const page = stream.next();
+    if (page === undefined) return undefined;
+    const chunk = separator + page;
+    separator = ',';
+    return chunk;
+  };
   try {
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.write(`${head.slice(0, -1)},"items":[`);
-    let separator = '';
-    for (let page = stream.next(); page !== undefined; page = stream.next()) {
-      res.write(separator);
-      separator = ',';
-      if (!res.write(page) && !(await drained(res, LIST_STALL_MS))) res.destroy();
-      if (res.destroyed) return;
-    }
-    res.end(']}');
+    if (await writeAsRead(res, nextPage)) res.end(']}');
+  } catch (error) {
+    // The history this reader's revision needs was compacted (it read too slowly for the write
+    // rate): the status line has gone out, so cutting the response is the only way to say so.
+    if (!(error instanceof RevisionExpiredError)) throw error;
+    res.destroy();
   } finally {
     stream.close();
   }
-}
-
-/**
- * A list stream holds back history compaction while it is open, so a client that stops reading
- * is cut off after this long rather than let history grow without bound.
- */
-const LIST_STALL_MS = 60_000;
-
-/** Resolves true when the response can take more; false when it is gone or stalled. */
-function drained(res: ServerResponse, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => () => {
-      clearTimeout(timer);
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      resolve(ok);
-    };
-    const onDrain = done(true);
-    const onClose = done(false);
-    const timer = setTimeout(onClose, timeoutMs);
-    res.on('drain', onDrain);
-    res.on('close', onClose);
-  });
 }
 
 /** Bytes per socket write: big enough for few writes, small enough to be freed as they drain. */
@@ -125,31 +110,33 @@ const WRITE_CHUNK_BYTES = 512 * 1024;
 const COMMA = 0x2c;
 
 /**
- * The stored items copied into a few large buffers (their exact length is known, so no chunked
- * framing) and written as they fill: a 10,000-pod list never becomes strings on the JS heap.
+ * The stored items (a filtered list's) copied into a few large buffers (their exact length is
+ * known, so no chunked framing), each made when the socket has taken the one before.
  */
-function writeRawList(res: ServerResponse, head: string, items: Uint8Array[]): void {
+async function writeRawList(res: ServerResponse, head: string, items: Uint8Array[]): Promise<void> {
   const open = Buffer.from(`${head.slice(0, -1)},"items":[`);
   const close = Buffer.from(']}');
   let itemBytes = Math.max(0, items.length - 1);
   for (const item of items) itemBytes += item.byteLength;
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': open.length + itemBytes + close.length });
   res.write(open);
-  let chunk = Buffer.alloc(0);
-  let used = 0;
-  items.forEach((item, i) => {
-    const needed = item.byteLength + (i > 0 ? 1 : 0);
-    if (used + needed > chunk.length) {
-      if (used > 0) res.write(chunk.subarray(0, used));
-      itemBytes -= used;
-      used = 0;
-      // Never more than what is left to write; an item larger than a chunk gets its own.
-      chunk = Buffer.allocUnsafeSlow(Math.min(itemBytes, Math.max(WRITE_CHUNK_BYTES, needed)));
+  let i = 0;
+  const nextChunk = (): Buffer | undefined => {
+    if (i >= items.length) return undefined;
+    // Never more than what is left to write; an item larger than a chunk gets its own.
+    const first = items[i]!;
+    const chunk = Buffer.allocUnsafeSlow(Math.min(itemBytes, Math.max(WRITE_CHUNK_BYTES, first.byteLength + (i > 0 ? 1 : 0))));
+    let used = 0;
+    for (; i < items.length; i++) {
+      const item = items[i]!;
+      const needed = item.byteLength + (i > 0 ? 1 : 0);
+      if (used > 0 && used + needed > chunk.length) break;
+      if (i > 0) chunk[used++] = COMMA;
+      chunk.set(item, used);
+      used += item.byteLength;
     }
-    if (i > 0) chunk[used++] = COMMA;
-    chunk.set(item, used);
-    used += item.byteLength;
-  });
-  if (used > 0) res.write(chunk.subarray(0, used));
-  res.end(close);
+    itemBytes -= used;
+    return chunk.subarray(0, used);
+  };
+  if (await writeAsRead(res, nextChunk)) res.end(close);
 }

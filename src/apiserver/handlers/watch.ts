@@ -5,9 +5,10 @@
 import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError } from '../../storage/errors.js';
 import { storedJson } from '../../storage/stored-json.js';
-import type { StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
+import type { Store, StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
 import { badRequest, expired } from '../errors.js';
 import { negotiate } from '../http-io.js';
+import { stallDeadline, writeAsRead } from '../response-stream.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
 import { parseIncludeObject, toTable, type IncludeObject } from '../table.js';
@@ -18,8 +19,12 @@ const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
 const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK. */
 export const BOOKMARK_INTERVAL_MS = 30_000;
-/** A watcher this far behind is cut off (it will re-list), rather than buffering without bound. */
-const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+/**
+ * A watcher this far behind is cut off (it will re-list), as Kubernetes closes a watch whose
+ * buffer overflows; one that takes nothing for WRITE_STALL_MS is cut too (see response-stream.ts).
+ * Watch lines are shared between watchers, so this bounds what one can pin, not what each costs.
+ */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 type EventType = StoreEvent['type'] | 'BOOKMARK' | 'ERROR';
 
@@ -98,29 +103,43 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
     timers.forEach(clearTimeout);
     res.end();
   };
+  const stalled = stallDeadline(res);
   const write = (line: string | Buffer) => {
-    res.write(line);
-    if (res.writableLength > MAX_BUFFERED_BYTES) close();
+    if (!res.write(line)) stalled();
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      close();
+      // What is queued would still wait for the client: a watcher cut for falling behind re-lists.
+      res.destroy();
+    }
   };
   const send = (type: EventType, object: unknown) => {
     if (!closed) write(encode(type, object));
   };
 
   let fromRevision = settings.fromRevision;
-  const initial: KubeObject[] = [];
+  let initial: InitialEvents | undefined;
   if (fromRevision === undefined) {
-    const listOptions: Parameters<typeof store.list>[0] = { prefix };
-    if (filter) listOptions.filter = filter;
-    const snapshot = await store.list(listOptions);
-    fromRevision = snapshot.revision;
-    if (sendInitial) initial.push(...snapshot.items);
+    if (sendInitial) initial = await initialEvents(store, prefix, settings, encode);
+    fromRevision = initial?.revision ?? (await store.currentRevision());
   }
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
   res.flushHeaders();
   ctx.req.on('close', close);
   res.on('error', close);
 
-  for (const object of initial) send('ADDED', object);
+  if (initial !== undefined) {
+    // The initial objects go out as the client reads them, before any live event is sent.
+    const events = initial;
+    try {
+      if (!(await writeAsRead(res, () => (closed ? undefined : events.next()))) || closed) return close();
+    } catch (error) {
+      if (!(error instanceof RevisionExpiredError)) throw error;
+      send('ERROR', expired(error.message).toStatus());
+      return close();
+    } finally {
+      events.close();
+    }
+  }
   if (allowBookmarks && settings.initialEventsBookmark && sendInitial) {
     send('BOOKMARK', bookmark(ctx, fromRevision, true));
   }
@@ -161,6 +180,34 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
     };
     timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
   }
+}
+
+/** A watch's initial objects as ADDED lines, produced as the client reads them. */
+interface InitialEvents {
+  revision: number;
+  /** The next line or lines; undefined when done. Throws RevisionExpiredError when cut. */
+  next(): string | Buffer | undefined;
+  close(): void;
+}
+
+const ADDED_LINE_START = '{"type":"ADDED","object":';
+
+async function initialEvents(store: Store, prefix: string, settings: StreamSettings, encode: (type: EventType, object: unknown) => string | Buffer): Promise<InitialEvents> {
+  if (store.listStream && !settings.filter && !settings.asTable) {
+    // The stored JSON, framed into ADDED lines by the store a page at a time: a watcher that does
+    // not read holds one page, not the collection parsed (100 such watchers of a 14 MB list did).
+    const stream = store.listStream({ prefix, separator: `}\n${ADDED_LINE_START}` });
+    const next = () => {
+      const page = stream.next();
+      return page === undefined ? undefined : `${ADDED_LINE_START}${page}}\n`;
+    };
+    return { revision: stream.revision, next, close: () => stream.close() };
+  }
+  const snapshot = await store.list(settings.filter ? { prefix, filter: settings.filter } : { prefix });
+  const items = snapshot.items;
+  let sent = 0;
+  const next = () => (sent < items.length ? encode('ADDED', items[sent++]) : undefined);
+  return { revision: snapshot.revision, next, close: () => (items.length = 0) };
 }
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError } from '../errors.js';
-import type { ListOptions, Store } from '../store.js';
+import type { ListOptions, ListStream, Store } from '../store.js';
 import { type OpenHarness, PODS, pod, podKey, withHarness } from './helpers.js';
 
 interface Paged {
@@ -151,12 +151,13 @@ export function listCases(open: OpenHarness): void {
         for (let page = stream.next(); page !== undefined; page = stream.next()) pages.push(page);
         return JSON.parse(`[${pages.join(',')}]`) as unknown;
       };
-      assert.deepEqual(readAll(store.listStream(prefix)), []);
+      assert.deepEqual(readAll(store.listStream({ prefix })), []);
       // Several pages' worth, so that writes land in pages read before and after them.
       await Promise.all(Array.from({ length: 700 }, (_, i) => store.create(podKey(padded(i)), pod(padded(i)))));
       await store.create(podKey('a', 'other'), pod('a'));
       const before = await store.list({ prefix });
-      const stream = store.listStream(prefix);
+      const stream = store.listStream({ prefix });
+      const lines = store.listStream({ prefix, separator: '\n' });
       assert.equal(stream.revision, before.revision);
       const first = stream.next();
       assert.ok(first !== undefined);
@@ -166,6 +167,36 @@ export function listCases(open: OpenHarness): void {
       await compact?.();
       assert.deepEqual(readAll(stream, [first]), before.items);
       assert.equal(stream.next(), undefined);
+      const pages: string[] = [];
+      for (let page = lines.next(); page !== undefined; page = lines.next()) pages.push(page);
+      assert.deepEqual(pages.join('\n').split('\n').map((line) => JSON.parse(line) as unknown), before.items, 'items between separators');
+    });
+  });
+
+  it('listStream, where offered, pages with limit and continue as list does', async (t) => {
+    await withHarness(open, async ({ store }) => {
+      if (store.listStream === undefined) return t.skip('the store has no listStream');
+      await createPods(store, 75);
+      const readAll = (stream: ReturnType<NonNullable<Store['listStream']>>) => {
+        const pages: string[] = [];
+        for (let page = stream.next(); page !== undefined; page = stream.next()) pages.push(page);
+        return JSON.parse(`[${pages.join(',')}]`) as unknown;
+      };
+      for (const limit of [0, 1, 40, 75, 80]) {
+        let token: string | undefined;
+        do {
+          const options = { prefix: PODS, limit, ...(token === undefined ? {} : { continue: token }) };
+          const { items, ...listed } = await store.list(options);
+          const stream: ListStream = store.listStream(options);
+          const { next: _next, close: _close, ...streamed } = stream;
+          assert.deepEqual(streamed, listed, `limit ${limit}`);
+          assert.deepEqual(readAll(stream), items, `limit ${limit}`);
+          // Between pages, so that the next one reads after writes.
+          await store.update(podKey(padded(74)), pod(padded(74), { limit: `${limit}` }));
+          token = listed.continue;
+        } while (token !== undefined);
+      }
+      await assert.rejects(async () => store.listStream!({ prefix: PODS, continue: 'not-a-token' }));
     });
   });
 

@@ -1,8 +1,10 @@
-// Keeps the database from growing without bound: trims watch history to a revision and
-// checkpoints the WAL back to zero length. Pages freed by trimming go to SQLite's free list and
-// are reused by later writes, so under churn the file settles at live data + history window.
+// Keeps the database from growing without bound: trims watch history to a revision, gives a
+// large free list back to the file system, and checkpoints the WAL back to zero length. Pages
+// freed by trimming go to SQLite's free list and are reused by later writes, so under churn the
+// file settles at live data + history window; after a burst it shrinks back (sqlite-vacuum.ts).
 import type Database from 'better-sqlite3';
 import type { Statements } from './sqlite-schema.js';
+import { pagesToRelease, releaseStep } from './sqlite-vacuum.js';
 
 // History rows deleted per transaction, so a large backlog never holds up writers for long.
 const TRIM_CHUNK = 1_000;
@@ -41,7 +43,8 @@ export class Compactor {
       .catch(() => undefined)
       .then(async () => {
         await this.trim(toRevision());
-        this.checkpoint();
+        const released = await this.releaseFreePages();
+        this.checkpoint(released);
       });
     this.running = run;
     const clear = () => {
@@ -79,9 +82,20 @@ export class Compactor {
     }
   }
 
-  private checkpoint(): void {
+  /** Returns whether any pages were released (the checkpoint then shrinks the file). */
+  private async releaseFreePages(): Promise<boolean> {
+    let left = pagesToRelease(this.db);
+    const any = left > 0;
+    while (!this.host.isClosing() && left > 0) {
+      left = releaseStep(this.db, left);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return any;
+  }
+
+  private checkpoint(released: boolean): void {
     const revision = this.host.currentRevision();
-    if (this.host.isClosing() || this.checkpointedAt === revision) return;
+    if (this.host.isClosing() || (this.checkpointedAt === revision && !released)) return;
     // No other connection can read the file (exclusive locking), so TRUNCATE always completes.
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.checkpointedAt = revision;

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { decodeContinueToken, encodeContinueToken } from '../continue-token.js';
 import { RevisionExpiredError } from '../errors.js';
-import type { ListOptions, ListResult, ObjectFilter } from '../store.js';
+import type { ListOptions, ListResult, ListStreamOptions, ObjectFilter } from '../store.js';
 import type { Statements } from './sqlite-schema.js';
 
 // Sorts after every key that starts with the prefix (SQLite compares UTF-8 bytes, and U+10FFFF
@@ -47,24 +47,55 @@ export interface RawPage<V extends string | Uint8Array = string> extends Omit<Li
 export function listRange(statements: Statements, options: ListOptions, state: ListState): RawPage<string>;
 export function listRange(statements: Statements, options: ListOptions, state: ListState, bytes: true): RawPage<Uint8Array>;
 export function listRange(statements: Statements, options: ListOptions, state: ListState, bytes = false): RawPage<string | Uint8Array> {
-  const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : 0;
-  const scan: Scan = {
-    statements,
-    bytes,
-    start: options.prefix,
-    inclusive: true,
-    end: prefixEnd(options.prefix),
-    limit,
-    revision: state.currentRevision,
-  };
-  if (options.continue !== undefined && options.continue !== '') {
-    const position = decodeContinueToken(options.continue, options.prefix);
-    if (position.revision < state.compactedRevision) {
-      throw new RevisionExpiredError(position.revision, state.compactedRevision);
-    }
-    Object.assign(scan, { start: position.key, inclusive: false, revision: position.revision });
-  }
+  const scan: Scan = { statements, bytes, ...startOf(options, state), limit: limitOf(options) };
   return options.filter === undefined ? scanAll(scan) : scanFiltered(scan, options.filter);
+}
+
+/** Where a list starts and the revision it reports: a continue token's position, or the prefix. */
+function startOf(options: ListOptions, state: ListState): Pick<Scan, 'start' | 'inclusive' | 'end' | 'revision'> {
+  const end = prefixEnd(options.prefix);
+  if (options.continue === undefined || options.continue === '') {
+    return { start: options.prefix, inclusive: true, end, revision: state.currentRevision };
+  }
+  const position = decodeContinueToken(options.continue, options.prefix);
+  if (position.revision < state.compactedRevision) {
+    throw new RevisionExpiredError(position.revision, state.compactedRevision);
+  }
+  return { start: position.key, inclusive: false, end, revision: position.revision };
+}
+
+function limitOf(options: ListOptions): number {
+  return options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : 0;
+}
+
+/** The key range a list stream reads and the metadata its response starts with. */
+export interface StreamRange {
+  start: string;
+  inclusive: boolean;
+  /** Exclusive. */
+  end: string;
+  revision: number;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/**
+ * The page list() would return, as a key range: with a limit, its last key is found in the key
+ * index alone (no values read), so the range and its continue token are known before any item
+ * is read. Read now, the live table is the state at the current revision.
+ */
+export function streamRange(statements: Statements, options: ListStreamOptions, state: ListState): StreamRange {
+  const range: StreamRange = startOf(options, state);
+  const limit = limitOf(options);
+  if (limit === 0) return range;
+  const keyAt = range.inclusive ? statements.keyAtFrom : statements.keyAtAfter;
+  const last = keyAt.get(range.start, range.end, limit - 1) as string | undefined;
+  if (last === undefined) return range;
+  const remaining = statements.countAfter.get(last, range.end) as number;
+  // A key followed by NUL sorts right after it: the range ends with `last`.
+  const bounded = { ...range, end: `${last}\u0000` };
+  if (remaining === 0) return bounded;
+  return { ...bounded, continue: encodeContinueToken({ key: last, revision: range.revision }), remainingItemCount: remaining };
 }
 
 function scanAll(scan: Scan): RawPage<string | Uint8Array> {

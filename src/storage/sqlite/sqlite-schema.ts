@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { requestIncrementalVacuum, switchToIncrementalVacuum } from './sqlite-vacuum.js';
 
 const SCHEMA_VERSION = 1;
 
@@ -40,6 +41,8 @@ export function openDatabase(path: string, sync: SyncMode): Database.Database {
     // WAL frames and bytes (SQLite's CPU per pod create measured about halved) and checkpoints
     // come about half as often.
     db.pragma('page_size = 16384');
+    // Before the first table, so that a new file starts with it (see sqlite-vacuum.ts).
+    requestIncrementalVacuum(db);
     // Exclusive locking: one process owns the file (our revision counter lives in memory), and
     // WAL then needs no shared-memory index file.
     db.pragma('locking_mode = EXCLUSIVE');
@@ -62,6 +65,7 @@ export function openDatabase(path: string, sync: SyncMode): Database.Database {
     }).immediate();
     const version = db.prepare(`SELECT value FROM meta WHERE name = 'schema'`).pluck().get() as number;
     if (version !== SCHEMA_VERSION) throw new Error(`${path}: unsupported schema version ${version}`);
+    switchToIncrementalVacuum(db);
     return db;
   } catch (error) {
     db.close();
@@ -92,6 +96,9 @@ export function prepareStatements(db: Database.Database) {
     listBytesFrom: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?').raw(),
     listBytesAfter: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?').raw(),
     countAfter: statement('SELECT count(*) FROM kv WHERE key > ? AND key < ?').pluck(),
+    // The key `offset` places into a range, from the key index alone.
+    keyAtFrom: statement('SELECT key FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT 1 OFFSET ?').pluck(),
+    keyAtAfter: statement('SELECT key FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT 1 OFFSET ?').pluck(),
     historySince: statement(
       'SELECT revision, type, key, value, prev FROM history WHERE revision > ? AND key >= ? AND key < ? ORDER BY revision',
     ).raw(),
