@@ -42,7 +42,7 @@ function fnv1a64(hash: bigint, text: string): bigint {
 /** Every stored object, a page at a time, all consistent with one revision. */
 async function* storedObjects(store: Store): AsyncGenerator<KubeObject[], number> {
   if (store.listStream) {
-    const stream = store.listStream('/registry/');
+    const stream = store.listStream({ prefix: '/registry/' });
     try {
       for (let page = stream.next(); page !== undefined; page = stream.next()) yield JSON.parse(`[${page}]`) as KubeObject[];
     } finally {
