@@ -3,7 +3,7 @@
 // kubectl and client libraries print and classify it as they do for Kubernetes.
 import type { FieldError, StatusCause, StatusDetails } from '../api/meta.js';
 import { PatchError } from './patch/errors.js';
-import { KeyNotFoundError, RevisionConflictError } from '../storage/errors.js';
+import { KeyNotFoundError, RevisionConflictError, ValueTooLargeError } from '../storage/errors.js';
 
 export type StatusReason =
   | 'BadRequest'
@@ -146,6 +146,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof PatchError) return new ApiError(error.code, error.reason, error.message);
   // A write that raced a delete and escaped its handler: the object is gone.
+  if (error instanceof ValueTooLargeError) return new ApiError(413, 'RequestEntityTooLarge', error.message);
   if (error instanceof KeyNotFoundError) return new ApiError(404, 'NotFound', 'the object was deleted while the request was handled');
   // A write that lost every race it retried: the client's to make again, as Kubernetes answers.
   if (error instanceof RevisionConflictError) {

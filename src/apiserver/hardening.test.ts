@@ -5,39 +5,15 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { TestServer } from '../client/test-server.js';
+import { sendRaw, TestServer, type RawAnswer } from '../client/test-server.js';
 import { MAX_BODY_DEPTH } from './decode/limits.js';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: any;
-}
+type Answer = RawAnswer;
 
 let server: TestServer;
 
-/** One request with the path exactly as given. */
 function send(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  const url = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return sendRaw(server.url, method, path, body, headers);
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -273,6 +249,19 @@ describe('depth is bounded at the door', () => {
       const answer = await send(method, path, body, headers);
       assert.ok(answer.status < 300, `${method} ${path} ${JSON.stringify(headers)}: ${answer.status} ${answer.text.slice(0, 300)}`);
     }
+  });
+});
+
+describe('one object is at most 1.5 MiB, as etcd allows', () => {
+  it('answers a larger object with 413 and keeps the one stored', async () => {
+    // Within the ConfigMap's own 1 MiB of data, but its managedFields name every key again.
+    const data = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${String(i).padStart(5, '0')}`, 'xxxxxxxx']));
+    const created = await send('POST', '/api/v1/namespaces/x/configmaps', json(configMap('huge', { data })));
+    assert.equal(created.status, 413, created.text.slice(0, 300));
+    assert.equal(created.json.reason, 'RequestEntityTooLarge');
+    const patched = await send('PATCH', '/api/v1/namespaces/x/configmaps/c2', json({ data }), { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(patched.status, 413, patched.text.slice(0, 300));
+    assert.equal((await send('GET', '/api/v1/namespaces/x/configmaps/c2')).json.data, undefined);
   });
 });
 

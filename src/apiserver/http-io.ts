@@ -1,7 +1,7 @@
 // Reading request bodies and writing responses: size limits, content types (decoding is
 // decode/), and content negotiation of the Accept header (JSON, YAML, and meta.k8s.io Table).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringify as stringifyYaml } from 'yaml';
+import { toYaml } from './yaml-response.js';
 import { ApiError, notAcceptable, tooLarge } from './errors.js';
 import { endWithin } from './response-stream.js';
 
@@ -67,7 +67,7 @@ export function negotiate(accept: string | undefined, allowTable: boolean): Resp
 }
 
 export function writeJson(res: ServerResponse, code: number, value: unknown, format: ResponseFormat = { type: 'json', table: false }): void {
-  const body = format.type === 'yaml' ? stringifyYaml(value) : JSON.stringify(value);
+  const body = format.type === 'yaml' ? toYaml(value) : JSON.stringify(value);
   res.writeHead(code, {
     'Content-Type': format.type === 'yaml' ? 'application/yaml' : 'application/json',
     'Content-Length': Buffer.byteLength(body),

@@ -1,6 +1,7 @@
 // For this folder's tests: a real API server on an SQLite store in a temporary directory,
 // restartable on the same port and data (to test re-watching), and a client bound to it.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SubresourceHandlers } from '../apiserver/handlers/resource-handler.js';
@@ -89,6 +90,42 @@ export async function callJson(base: string, method: string, path: string, body?
   } catch {
     return { status: res.status, body: text };
   }
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  json: any;
+}
+
+/**
+ * One request with the path sent exactly as given (node:http; fetch would resolve dot segments
+ * and re-encode before the server saw them). A body defaults to JSON.
+ */
+export function sendRaw(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: allHeaders }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */

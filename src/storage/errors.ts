@@ -14,6 +14,19 @@ export class KeyNotFoundError extends StoreError {
   }
 }
 
+/**
+ * A value past what one object may be. etcd refuses requests over 1.5 MiB (its default
+ * --max-request-bytes), so no Kubernetes object is larger; the same bound here keeps every later
+ * read, watch event and patch of an object within what one request may cost.
+ */
+export const MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
+
+export class ValueTooLargeError extends StoreError {
+  constructor(key: string, readonly bytes: number) {
+    super(`the object is too large: ${bytes} bytes, limit is ${MAX_VALUE_BYTES}`, key);
+  }
+}
+
 /** create() of a key that already exists. */
 export class KeyExistsError extends StoreError {
   constructor(key: string) {

@@ -1,7 +1,7 @@
 // Contract: get / create / update / delete, preconditions, and the cluster-wide revision.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../errors.js';
+import { KeyExistsError, KeyNotFoundError, MAX_VALUE_BYTES, RevisionConflictError, ValueTooLargeError } from '../errors.js';
 import { storedJson } from '../stored-json.js';
 import { type OpenHarness, pod, podKey, revisionOf, withHarness } from './helpers.js';
 
@@ -18,6 +18,16 @@ export function crudCases(open: OpenHarness): void {
       assert.equal(input.metadata.resourceVersion, undefined, 'create must not modify its argument');
       assert.deepEqual(await store.get(podKey('a')), created);
       assert.deepEqual((await store.get(podKey('a')))?.spec, input.spec);
+    }));
+
+  it('refuses an object over MAX_VALUE_BYTES on create and update, and keeps the old one', () =>
+    withHarness(open, async ({ store }) => {
+      const big = (name: string) => ({ ...pod(name), data: { blob: 'x'.repeat(MAX_VALUE_BYTES) } });
+      await assert.rejects(store.create(podKey('big'), big('big')), ValueTooLargeError);
+      assert.equal(await store.get(podKey('big')), undefined);
+      const small = await store.create(podKey('small'), pod('small'));
+      await assert.rejects(store.update(podKey('small'), big('small'), { expectedRevision: revisionOf(small) }), ValueTooLargeError);
+      assert.deepEqual(await store.get(podKey('small')), small);
     }));
 
   it('get of a missing key returns undefined', () =>

@@ -7,6 +7,8 @@ import type Database from 'better-sqlite3';
 import type { KubeObject } from '../../api/meta.js';
 import {
   KeyExistsError,
+  MAX_VALUE_BYTES,
+  ValueTooLargeError,
   KeyNotFoundError,
   RevisionConflictError,
   RevisionExpiredError,
@@ -292,6 +294,8 @@ export class SqliteStore implements Store {
     }
     const stored = withResourceVersion(write.object, revision);
     const json = JSON.stringify(stored);
+    // A UTF-16 length under a third of the limit cannot reach it in UTF-8 bytes.
+    if (json.length > MAX_VALUE_BYTES / 3 && Buffer.byteLength(json) > MAX_VALUE_BYTES) throw new ValueTooLargeError(key, Buffer.byteLength(json));
     rememberStoredJson(stored, json);
     if (write.op === 'create') {
       this.createRow(key, revision, json);
