@@ -3,14 +3,20 @@
 //
 //   non-readers   100 clients ask for a 14 MB list with limit=500 and never read: the server's
 //                 peak RSS.
+//   hostile       what test/support/hostile-requests.ts sends (dot segments, __proto__ keys, depth
+//                 and key-count extremes), with a control client's latency throughout and
+//                 alongside each request of over 100 KB on its own; 5xx answers; whether the
+//                 server is still up.
 //   slow-reader   one client reads a 20 MB list at ~160 KB/s while 50 clients make 50,000
 //                 create+delete cycles: state.db (+ WAL) during the churn, and once the reader
 //                 is gone and compaction has run.
 //
-// `npm run bench:hardening -- non-readers | slow-reader` runs one part.
+// `npm run bench:hardening -- hostile | non-readers | slow-reader` runs one part.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
+import { sendRaw } from '../src/client/test-server.js';
+import { hostileRequests, measureControlLatency, type HostileRequest, type Latency } from '../test/support/hostile-requests.js';
 import { pausedGet } from '../test/support/raw-http.js';
 import { serverRss, startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runConcurrent } from './http-client.js';
@@ -129,9 +135,38 @@ async function slowReader(server: ServerProcess, client: BenchClient): Promise<v
   console.log(`  state.db + WAL: before ${fmt(start)}, largest during churn ${fmt(largest)}, right after ${fmt(afterChurn)}, ${SETTLE_MS / 1000} s after the reader left ${fmt(settled)}`);
 }
 
+const CONTROL = '/api/v1/namespaces/default/configmaps/control';
+/** 2.7 MiB of JSON: as many keys as the 3 MiB body limit lets a ConfigMap carry. */
+const WIDE_JSON_KEYS = 150_000;
+const fmtLatency = (l: Latency) => `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${l.count} requests)`;
+
+async function hostile(server: ServerProcess): Promise<void> {
+  await sendRaw(server.url, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'control' } }));
+  const requests = hostileRequests(['/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/pods', '/apis/apps/v1/namespaces/default/deployments', '/api/v1/nodes'], WIDE_JSON_KEYS);
+  let failed = 0;
+  const sendOne = async (request: HostileRequest) => {
+    const answer = await sendRaw(server.url, request.method, request.path, request.body, request.headers).catch(() => undefined);
+    if (!answer || answer.status >= 500) failed++;
+    return answer;
+  };
+  const control = measureControlLatency(server.url, CONTROL, 10);
+  for (const request of requests) await sendOne(request);
+  console.log(`hostile: ${requests.length} requests, ${failed} answered 5xx or not at all, server ${server.child.exitCode === null ? 'still up' : 'EXITED'}`);
+  console.log(`  control client throughout: ${fmtLatency(await control.stop())}`);
+  for (const request of requests.filter((r) => (r.body?.length ?? 0) > 100_000)) {
+    const alone = measureControlLatency(server.url, CONTROL, 5);
+    const started = performance.now();
+    const answer = await sendOne(request);
+    const took = performance.now() - started;
+    const label = `${request.method} ${request.headers?.['Content-Type'] ?? 'application/json'} ${(request.body!.length / 1024).toFixed(0)} KiB -> ${answer?.status ?? 'no answer'} in ${took.toFixed(0)} ms`;
+    console.log(`  ${label}; control client meanwhile: ${fmtLatency(await alone.stop())}`);
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const parts: Array<[string, typeof nonReaders]> = [
+  const parts: Array<[string, (server: ServerProcess, client: BenchClient) => Promise<void>]> = [
+    ['hostile', hostile],
     ['non-readers', nonReaders],
     ['slow-reader', slowReader],
   ];

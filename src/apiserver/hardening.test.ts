@@ -87,6 +87,11 @@ describe('paths are never normalised', () => {
         '/api/v1/namespaces/x/configmaps/..%2F..%2Fkube-system%2Fsecrets%2Fs',
         '/api/v1/namespaces/x//configmaps',
         '/api/v1/namespaces//configmaps/c1',
+        '/api/v1/namespaces/x/%2f',
+        '/api/v1/namespaces/x/%2F%2F',
+        '/api/v1/namespaces/x%2f',
+        '/api/v1/namespaces/x%2Fconfigmaps%2Fc1',
+        '/api/v1/namespaces/x/configmaps/c1%2f',
       ]) {
         const answer = await send(verb, path, verb === 'PUT' || verb === 'PATCH' ? json(configMap('c1')) : undefined, patchHeaders(verb));
         assert.ok(answer.status === 404 || answer.status === 400, `${verb} ${path}: ${answer.status} ${answer.text}`);

@@ -6,9 +6,9 @@
 //
 // The path is never normalised, as in Kubernetes: `.` and `..` are not directions but names,
 // and names may not be `.` or `..` (nor hold `/` or `%`), so `…/configmaps/..` is a 400, never
-// the namespace above it. The path is percent-decoded once, as a whole, before it is split (as
-// Go's URL.Path is), so an encoded slash separates segments like a plain one and can never
-// smuggle a namespace into a name.
+// the namespace above it. The path is split on its literal slashes first and each segment is
+// percent-decoded after, so an encoded slash stays inside its segment, and a segment holding one
+// names nothing (404): `…/namespaces/x/%2f` is not namespace x.
 import { ApiError, badRequest, pathNotFound } from './errors.js';
 
 export interface ResourcePath {
@@ -23,7 +23,7 @@ export interface ResourcePath {
 }
 
 export interface RequestTarget {
-  /** The decoded path, exactly as sent: no dot segment resolved, no slash merged. */
+  /** The path exactly as sent, still percent-encoded: no dot segment resolved, no slash merged. */
   pathname: string;
   query: URLSearchParams;
 }
@@ -42,24 +42,25 @@ export function splitRequestTarget(raw: string): RequestTarget {
   if (authority) target = target.slice(authority[0].length) || '/';
   const mark = target.indexOf('?');
   const rawPath = mark < 0 ? target : target.slice(0, mark);
-  return { pathname: decodePath(rawPath), query: new URLSearchParams(mark < 0 ? '' : target.slice(mark + 1)) };
+  return { pathname: rawPath, query: new URLSearchParams(mark < 0 ? '' : target.slice(mark + 1)) };
 }
 
-function decodePath(rawPath: string): string {
-  if (!rawPath.includes('%')) return rawPath;
+/** A path or one segment of it, percent-decoded; bad encoding is the client's 400. */
+export function decodePath(raw: string): string {
+  if (!raw.includes('%')) return raw;
   try {
-    return decodeURIComponent(rawPath);
+    return decodeURIComponent(raw);
   } catch {
-    throw badRequest(`the request path is not valid percent-encoding: ${JSON.stringify(rawPath.slice(0, 200))}`);
+    throw badRequest(`the request path is not valid percent-encoding: ${JSON.stringify(raw.slice(0, 200))}`);
   }
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-/** Parses a decoded /api/... or /apis/... path; undefined when it is not a resource path. */
+/** Parses a raw /api/... or /apis/... path; undefined when it is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
   // Leading and trailing slashes go, as in Kubernetes; an empty segment inside is no path.
-  const parts = path.replace(/^\/+|\/+$/g, '').split('/');
+  const parts = path.replace(/^\/+|\/+$/g, '').split('/').map(decodePath);
   let group: string;
   let version: string;
   let rest: string[];
@@ -79,7 +80,9 @@ export function parseResourcePath(path: string): ResourcePath | undefined {
     legacyWatch = true;
     rest = rest.slice(1);
   }
-  const parsed = parts.includes('') ? undefined : parseRest(rest);
+  // An empty segment, or an encoded slash inside one (which Kubernetes, decoding first, would see
+  // as a step further down), addresses nothing here.
+  const parsed = parts.some((part) => part === '' || part.includes('/')) ? undefined : parseRest(rest);
   if (!parsed) throw pathNotFound(path);
   if (parsed.namespace !== undefined) checkPathSegmentName('Namespace', parsed.namespace);
   if (parsed.name !== undefined) checkPathSegmentName('Name', parsed.name);

@@ -17,7 +17,7 @@ import { ApiMetrics, instrumentStore } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
-import { parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
+import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
 
 export interface ApiServerOptions {
@@ -105,7 +105,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), subresources);
     } else {
-      await serveNonResource(url.pathname, req, res, metrics);
+      await serveNonResource(decodePath(url.pathname), req, res, metrics);
     }
   } catch (error) {
     const apiError = toApiError(error);

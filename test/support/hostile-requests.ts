@@ -15,8 +15,11 @@ const DOTS = ['.', '..', '%2e', '%2E%2e', '.%2e', '%2f', '%2F..', '..%2f..', '%0
 const PATCH_TYPES = ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 const POISONS = ['{"__proto__":{"polluted":"yes"}}', '{"constructor":{"prototype":{"polluted":"yes"}}}'];
 
-/** Every request below for each collection path (e.g. /api/v1/namespaces/default/pods). */
-export function hostileRequests(collections: string[]): HostileRequest[] {
+/**
+ * Every request below for each collection path (e.g. /api/v1/namespaces/default/pods), then the
+ * extremes of depth and key count. `wideJsonKeys`: the key count of the widest JSON bodies.
+ */
+export function hostileRequests(collections: string[], wideJsonKeys = 20_000): HostileRequest[] {
   const requests: HostileRequest[] = [];
   for (const collection of collections) {
     const parts = collection.split('/');
@@ -45,8 +48,8 @@ export function hostileRequests(collections: string[]): HostileRequest[] {
     { method: 'POST', path: cm, body: `metadata:\n  name: deep\nx: ${'['.repeat(deep)}${']'.repeat(deep)}\n`, headers: { 'Content-Type': 'application/yaml' } },
     { method: 'POST', path: cm, body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep-mf","managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":${'{"f:a":'.repeat(3450)}{}${'}'.repeat(3450)}}]}}` },
     { method: 'POST', path: cm, body: wideConfigMap('wide-yaml', 20_000, 'yaml'), headers: { 'Content-Type': 'application/yaml' } },
-    { method: 'POST', path: cm, body: wideConfigMap('wide-json', 150_000, 'json') },
-    { method: 'PATCH', path: `${cm}/wide-json?fieldManager=h`, body: wideConfigMap('wide-json', 150_000, 'json'), headers: { 'Content-Type': 'application/apply-patch+yaml' } },
+    { method: 'POST', path: cm, body: wideConfigMap('wide-json', wideJsonKeys, 'json') },
+    { method: 'PATCH', path: `${cm}/wide-json?fieldManager=h`, body: wideConfigMap('wide-json', wideJsonKeys, 'json'), headers: { 'Content-Type': 'application/apply-patch+yaml' } },
     { method: 'GET', path: cm, headers: { Accept: 'application/yaml;q=0.1, */*;q=0' } },
     { method: 'GET', path: `${cm}?watch=true&timeoutSeconds=1` },
     { method: 'GET', path: `${cm}?watch=true&timeoutSeconds=99999999999999999999` },
