@@ -3,7 +3,7 @@
 // kubectl and client libraries print and classify it as they do for Kubernetes.
 import type { FieldError, StatusCause, StatusDetails } from '../api/meta.js';
 import { PatchError } from './patch/errors.js';
-import { KeyNotFoundError, RevisionConflictError, ValueTooLargeError } from '../storage/errors.js';
+import { KeyNotFoundError, MAX_VALUE_BYTES, RevisionConflictError, ValueTooLargeError } from '../storage/errors.js';
 
 export type StatusReason =
   | 'BadRequest'
@@ -105,6 +105,10 @@ export const methodNotAllowed = (method: string) =>
 export const notAcceptable = (accept: string) =>
   new ApiError(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/yaml (requested ${accept})`);
 
+/** An object larger than the store keeps (etcd's 1.5 MiB). */
+export const tooLargeObject = (bytes: number) =>
+  new ApiError(413, 'RequestEntityTooLarge', `the object is too large: ${bytes} bytes, limit is ${MAX_VALUE_BYTES}`);
+
 export const tooLarge = (limitBytes: number) =>
   new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: limit is ${limitBytes} bytes`);
 
@@ -146,7 +150,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof PatchError) return new ApiError(error.code, error.reason, error.message);
   // A write that raced a delete and escaped its handler: the object is gone.
-  if (error instanceof ValueTooLargeError) return new ApiError(413, 'RequestEntityTooLarge', error.message);
+  if (error instanceof ValueTooLargeError) return tooLargeObject(error.bytes);
   if (error instanceof KeyNotFoundError) return new ApiError(404, 'NotFound', 'the object was deleted while the request was handled');
   // A write that lost every race it retried: the client's to make again, as Kubernetes answers.
   if (error instanceof RevisionConflictError) {

@@ -268,6 +268,20 @@ describe('one object is at most 1.5 MiB, as etcd allows', () => {
     assert.equal(patched.status, 413, patched.text.slice(0, 300));
     assert.equal((await send('GET', '/api/v1/namespaces/x/configmaps/c2')).json.data, undefined);
   });
+
+  it('refuses a whole object larger than that at the door, for create, update and apply', async () => {
+    const data = Object.fromEntries(Array.from({ length: 120_000 }, (_, i) => [`k${String(i).padStart(6, '0')}`, 'xxxxxxxx']));
+    const body = json(configMap('c2', { data }));
+    for (const [method, path, type] of [
+      ['POST', '/api/v1/namespaces/x/configmaps', 'application/json'],
+      ['PUT', '/api/v1/namespaces/x/configmaps/c2', 'application/json'],
+      ['PATCH', '/api/v1/namespaces/x/configmaps/c2?fieldManager=big&force=true', 'application/apply-patch+yaml'],
+    ] as const) {
+      const answer = await send(method, path, body, { 'Content-Type': type });
+      assert.equal(answer.status, 413, `${method}: ${answer.text.slice(0, 300)}`);
+      assert.match(answer.json.message, /the object is too large: \d+ bytes, limit is 1572864/);
+    }
+  });
 });
 
 describe('odd requests are the client’s mistake', () => {

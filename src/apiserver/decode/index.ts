@@ -2,6 +2,7 @@
 // decoded in time linear in its size, and with the keys it gave twice (which strict field
 // validation reports). Malformed input is a 400, whatever the parser threw.
 import { ApiError, badRequest, unsupportedMediaType } from '../errors.js';
+import { EventLoopSlice } from '../event-loop-slice.js';
 import { mediaType } from '../http-io.js';
 import { decodeKubernetesProtobuf, ProtobufDecodeError, PROTOBUF_CONTENT_TYPE } from '../protobuf/index.js';
 import { duplicateJsonFields } from './json-fields.js';
@@ -17,6 +18,14 @@ export interface DecodedBody {
 export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
 
 export async function decodeBody(body: Buffer, contentType: string | undefined, accepted = OBJECT_MEDIA_TYPES): Promise<DecodedBody> {
+  const slice = new EventLoopSlice();
+  const decoded = await decodeInPlace(body, contentType, accepted);
+  // Decoding a large body is a stage of its own: others go before what the request does next.
+  await slice.pause();
+  return decoded;
+}
+
+async function decodeInPlace(body: Buffer, contentType: string | undefined, accepted: string[]): Promise<DecodedBody> {
   const type = mediaType(contentType) || 'application/json';
   if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
   if (type === PROTOBUF_CONTENT_TYPE) return { value: decodeProtobuf(body), duplicates: [] };

@@ -3,9 +3,10 @@
 import type { ServerResponse } from 'node:http';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf } from '../../api/resource.js';
-import { badRequest, invalid, methodNotAllowed, unsupportedMediaType } from '../errors.js';
+import { badRequest, invalid, methodNotAllowed, tooLargeObject, unsupportedMediaType } from '../errors.js';
 import { storedJson } from '../../storage/stored-json.js';
-import { decodeBody, type DecodedBody } from '../decode/index.js';
+import { decodeBody } from '../decode/index.js';
+import { MAX_VALUE_BYTES } from '../../storage/errors.js';
 import { mediaType, negotiate, readBody, writeJson, writeJsonText } from '../http-io.js';
 import { asObjectOfKind, checkFields, duplicateFieldWarnings, parseFieldValidation } from '../registry/admission.js';
 import type { DeleteOptions } from '../registry/deletion.js';
@@ -46,14 +47,25 @@ export function respond(res: ServerResponse, ctx: ResourceRequest, result: Write
   else writeJson(res, code, result.object, format);
 }
 
-/** The body, and the warnings its duplicate fields earn (Strict: a 400 instead). */
-function decodedWrite(decoded: DecodedBody, options: WriteOptions): { body: unknown; warnings: string[] } {
-  return { body: decoded.value, warnings: duplicateFieldWarnings(decoded.duplicates, options.fieldValidation) };
+/**
+ * Reads and decodes a write's body: the value, and the warnings its duplicate fields earn
+ * (Strict: a 400 instead). A whole object (create, update, apply) that is larger than the store
+ * keeps even written compactly is refused here, before the work that would end in the store's
+ * 413 anyway: for a 2.7 MB ConfigMap of 150,000 keys that work held the event loop for 1.5 s.
+ */
+async function readWrite(ctx: ResourceRequest, contentType: string | undefined, options: WriteOptions, wholeObject: boolean): Promise<{ body: unknown; warnings: string[] }> {
+  const raw = await readBody(ctx.req);
+  const { value, duplicates } = await decodeBody(raw, contentType);
+  if (wholeObject && raw.length > MAX_VALUE_BYTES) {
+    const bytes = Buffer.byteLength(JSON.stringify(value));
+    if (bytes > MAX_VALUE_BYTES) throw tooLargeObject(bytes);
+  }
+  return { body: value, warnings: duplicateFieldWarnings(duplicates, options.fieldValidation) };
 }
 
 export async function createObject(ctx: ResourceRequest): Promise<void> {
   const options = writeOptions(ctx);
-  const { body, warnings } = decodedWrite(await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), options);
+  const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true);
   respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, options), 200, warnings);
 }
 
@@ -70,7 +82,7 @@ export async function answerReview(ctx: ResourceRequest): Promise<void> {
 
 export async function updateObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
   const options = writeOptions(ctx, subresource);
-  const { body, warnings } = decodedWrite(await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']), options);
+  const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true);
   const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, options);
   respond(ctx.res, ctx, result, 200, warnings);
 }
@@ -81,9 +93,8 @@ export async function patchObject(ctx: ResourceRequest, subresource?: string): P
   const force = parseBoolean(ctx.query, 'force');
   if (force && type !== 'apply') throw badRequest('force: Forbidden: may not be specified for non-apply patch');
   const options = { ...writeOptions(ctx, subresource, type === 'apply'), force };
-  const raw = await readBody(ctx.req);
   // Apply configurations are YAML (JSON is YAML too); the other patch types are JSON.
-  const { body, warnings } = decodedWrite(await decodeBody(raw, type === 'apply' ? 'application/yaml' : 'application/json'), options);
+  const { body, warnings } = await readWrite(ctx, type === 'apply' ? 'application/yaml' : 'application/json', options, type === 'apply');
   const result = await ctx.registry.patch(ctx.def, ctx.path.namespace, ctx.path.name!, type, body, options);
   respond(ctx.res, ctx, result, 200, warnings);
 }

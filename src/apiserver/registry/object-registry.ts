@@ -6,7 +6,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { apiVersionOf, type ResourceDefinition } from '../../api/resource.js';
 import type { JsonSchema } from '../../api/schema-nav.js';
 import { applyPatch } from '../patch/index.js';
-import { applyServerSide, updateManagedFields } from '../patch/apply/index.js';
+import { applyServerSideInSlices, updateManagedFields } from '../patch/apply/index.js';
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
 import type { Store } from '../../storage/store.js';
 import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
@@ -18,6 +18,7 @@ import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from '.
 import { strategyFor } from './strategies.js';
 import { NamespaceCache } from './namespace-cache.js';
 import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deletion.js';
+import { EventLoopSlice } from '../event-loop-slice.js';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -60,7 +61,7 @@ export class ObjectRegistry {
     return bytes;
   }
 
-  async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions): Promise<WriteResult> {
+  async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions, slice = new EventLoopSlice()): Promise<WriteResult> {
     const object = asObjectOfKind(body, def);
     reconcileNamespace(object, def, namespace);
     if (object.metadata.resourceVersion) {
@@ -70,9 +71,12 @@ export class ObjectRegistry {
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
     def.applyDefaults(object);
     initialiseMetadata(object, timestamp());
+    await slice.pause();
     await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
     validateOrThrow(def, object, undefined, errors);
+    await slice.pause();
     this.trackFields(def, undefined, object, options);
+    await slice.pause();
     if (options.dryRun) return { object, warnings, created: true };
     try {
       const stored = await this.store.create(keyFor(def, object.metadata.namespace, object.metadata.name!), object);
@@ -90,6 +94,7 @@ export class ObjectRegistry {
    */
   async update(def: ResourceDefinition, namespace: string | undefined, name: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
+    const slice = new EventLoopSlice();
     return this.retryingRaces(def, name, async () => {
       // replace() changes the object it is given: each attempt starts from the body as sent.
       const object = asObjectOfKind(structuredClone(body), def);
@@ -101,13 +106,14 @@ export class ObjectRegistry {
       if (!old) {
         if (strategyFor(def).allowCreateOnUpdate && !options.subresource) {
           delete object.metadata.resourceVersion;
-          return this.create(def, namespace, object, options);
+          return this.create(def, namespace, object, options, slice);
         }
         throw notFound(ref(def, name));
       }
       const requested = object.metadata.resourceVersion;
       if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
-      return this.replace(def, key, old, object, options, requested !== undefined && requested !== '');
+      await slice.pause();
+      return this.replace(def, key, old, object, options, requested !== undefined && requested !== '', slice);
     });
   }
 
@@ -121,13 +127,16 @@ export class ObjectRegistry {
     options: WriteOptions & { force: boolean },
   ): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
+    const slice = new EventLoopSlice();
     return this.retryingRaces(def, name, async () => {
       const old = await this.store.get(key);
       if (!old) {
-        if (type === 'apply' && !options.subresource) return this.createByApply(def, namespace, name, patchBody, options);
+        if (type === 'apply' && !options.subresource) return this.createByApply(def, namespace, name, patchBody, options, slice);
         throw notFound(ref(def, name));
       }
-      const patched = this.patchedObject(def, old, type, patchBody, options);
+      await slice.pause();
+      const patched = await this.patchedObject(def, old, type, patchBody, options, slice);
+      await slice.pause();
       // A resourceVersion in the patch is a precondition; without one, a race is retried.
       // The merged object always carries the stored version, so ask the patch itself.
       const explicit = patchSetsResourceVersion(type, patchBody);
@@ -135,7 +144,7 @@ export class ObjectRegistry {
       patched.metadata.resourceVersion = old.metadata.resourceVersion;
       // Server-side apply recorded field ownership while merging.
       const replaceOptions = type === 'apply' ? { ...options, fieldManager: '' } : options;
-      return this.replace(def, key, old, patched, replaceOptions, explicit);
+      return this.replace(def, key, old, patched, replaceOptions, explicit, slice);
     });
   }
 
@@ -158,18 +167,25 @@ export class ObjectRegistry {
     return this.deletion.delete(def, namespace, name, options);
   }
 
-  private patchedObject(def: ResourceDefinition, old: KubeObject, type: PatchType, patchBody: unknown, options: WriteOptions & { force: boolean }): KubeObject {
+  private async patchedObject(
+    def: ResourceDefinition,
+    old: KubeObject,
+    type: PatchType,
+    patchBody: unknown,
+    options: WriteOptions & { force: boolean },
+    slice: EventLoopSlice,
+  ): Promise<KubeObject> {
     if (type === 'apply') {
       const applied = asObjectOfKind(structuredClone(patchBody), def);
       reconcileNamespace(applied, def, old.metadata.namespace);
-      const applyOptions: Parameters<typeof applyServerSide>[2] = {
+      const applyOptions: Parameters<typeof applyServerSideInSlices>[2] = {
         manager: options.fieldManager,
         force: options.force,
         schema: def.schema as JsonSchema,
         now: timestamp(),
       };
       if (options.subresource) applyOptions.subresource = options.subresource;
-      return applyServerSide(old, applied, applyOptions);
+      return applyServerSideInSlices(old, applied, applyOptions, () => slice.pause());
     }
     const result = applyPatch(contentTypeOf(type), old, patchBody, def.schema as JsonSchema);
     const object = asObjectOfKind(result, def);
@@ -180,14 +196,16 @@ export class ObjectRegistry {
     return object;
   }
 
-  private async createByApply(def: ResourceDefinition, namespace: string | undefined, name: string, patchBody: unknown, options: WriteOptions & { force: boolean }): Promise<WriteResult> {
+  private async createByApply(def: ResourceDefinition, namespace: string | undefined, name: string, patchBody: unknown, options: WriteOptions & { force: boolean }, slice: EventLoopSlice): Promise<WriteResult> {
     const applied = asObjectOfKind(structuredClone(patchBody), def);
     reconcileNamespace(applied, def, namespace);
     if (applied.metadata.name !== name) {
       throw badRequest(`the name of the object (${applied.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
-    const object = applyServerSide(undefined, applied, { manager: options.fieldManager, force: options.force, schema: def.schema as JsonSchema, now: timestamp() });
-    return this.create(def, namespace, object, { ...options, fieldManager: '' });
+    const applyOptions = { manager: options.fieldManager, force: options.force, schema: def.schema as JsonSchema, now: timestamp() };
+    const object = await applyServerSideInSlices(undefined, applied, applyOptions, () => slice.pause());
+    await slice.pause();
+    return this.create(def, namespace, object, { ...options, fieldManager: '' }, slice);
   }
 
   /**
@@ -195,7 +213,15 @@ export class ObjectRegistry {
    * writes with the read revision as precondition. `explicitPrecondition` means a conflict is
    * the client's (409) rather than a race to retry.
    */
-  private async replace(def: ResourceDefinition, key: string, old: KubeObject, object: KubeObject, options: WriteOptions, explicitPrecondition: boolean): Promise<WriteResult> {
+  private async replace(
+    def: ResourceDefinition,
+    key: string,
+    old: KubeObject,
+    object: KubeObject,
+    options: WriteOptions,
+    explicitPrecondition: boolean,
+    slice: EventLoopSlice,
+  ): Promise<WriteResult> {
     const expectedRevision = Number(old.metadata.resourceVersion);
     const subresource = options.subresource;
     if (subresource === 'status') keepAllButStatus(object, old);
@@ -206,8 +232,11 @@ export class ObjectRegistry {
     def.applyDefaults(object);
     carryOverMetadata(object, old);
     if (subresource === 'status') object.metadata.generation = old.metadata.generation;
+    await slice.pause();
     validateOrThrow(def, object, old, errors);
+    await slice.pause();
     this.trackFields(def, old, object, options);
+    await slice.pause();
     if (sameContent(object, old)) return { object: old, warnings, created: false };
     if (options.dryRun) return { object, warnings, created: false };
     if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && !this.deletion.waitsForAgent(def, object)) {

@@ -1,5 +1,5 @@
 // Server-side apply and managedFields tracking.
-export { applyServerSide, type ApplyOptions } from './apply.js';
+export { applyServerSide, applyServerSideInSlices, type ApplyOptions } from './apply.js';
 export { updateManagedFields, type UpdateOptions } from './update.js';
 export { ApplyConflictError, ApplyInvalidError, describeManager, type FieldConflict } from './errors.js';
 export { FieldSet } from './field-set.js';
