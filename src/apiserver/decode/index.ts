@@ -18,9 +18,10 @@ export interface DecodedBody {
 export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
 
 export async function decodeBody(body: Buffer, contentType: string | undefined, accepted = OBJECT_MEDIA_TYPES): Promise<DecodedBody> {
-  const slice = new EventLoopSlice();
   const decoded = await decodeInPlace(body, contentType, accepted);
   // Decoding a large body is a stage of its own: others go before what the request does next.
+  const slice = new EventLoopSlice();
+  slice.consider(decoded.value);
   await slice.pause();
   return decoded;
 }

@@ -62,6 +62,7 @@ export class ObjectRegistry {
   }
 
   async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions, slice = new EventLoopSlice()): Promise<WriteResult> {
+    slice.consider(body);
     const object = asObjectOfKind(body, def);
     reconcileNamespace(object, def, namespace);
     if (object.metadata.resourceVersion) {
@@ -95,6 +96,7 @@ export class ObjectRegistry {
   async update(def: ResourceDefinition, namespace: string | undefined, name: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
     const slice = new EventLoopSlice();
+    slice.consider(body);
     return this.retryingRaces(def, name, async () => {
       // replace() changes the object it is given: each attempt starts from the body as sent.
       const object = asObjectOfKind(structuredClone(body), def);
@@ -112,6 +114,7 @@ export class ObjectRegistry {
       }
       const requested = object.metadata.resourceVersion;
       if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
+      slice.consider(old);
       await slice.pause();
       return this.replace(def, key, old, object, options, requested !== undefined && requested !== '', slice);
     });
@@ -128,12 +131,15 @@ export class ObjectRegistry {
   ): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
     const slice = new EventLoopSlice();
+    slice.consider(patchBody);
     return this.retryingRaces(def, name, async () => {
       const old = await this.store.get(key);
       if (!old) {
         if (type === 'apply' && !options.subresource) return this.createByApply(def, namespace, name, patchBody, options, slice);
         throw notFound(ref(def, name));
       }
+      // A small patch to a large object walks all of it.
+      slice.consider(old);
       await slice.pause();
       const patched = await this.patchedObject(def, old, type, patchBody, options, slice);
       await slice.pause();
