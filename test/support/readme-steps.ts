@@ -149,4 +149,5 @@ export const STEPS: Record<string, Step> = {
   'npm run bench:scheduler': benchmarkExists('bench:scheduler', 'dist/bench/scheduler.js'),
   'npm run bench:startup': benchmarkExists('bench:startup', 'dist/bench/startup.js'),
   'npm run bench:workloads': benchmarkExists('bench:workloads', 'dist/bench/workloads.js'),
+  'npm run bench:hardening': benchmarkExists('bench:hardening', 'dist/bench/hardening.js'),
 };
