@@ -122,6 +122,17 @@ describe('paths are never normalised', () => {
   });
 });
 
+describe('the namespaces a cluster cannot lose', () => {
+  it('refuses to delete default, kube-system and kube-public (403), as Kubernetes does', async () => {
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      const answer = await send('DELETE', `/api/v1/namespaces/${name}`);
+      assert.equal(answer.status, 403, answer.text);
+      assert.match(answer.json.message, /this namespace may not be deleted/);
+      assert.equal((await send('GET', `/api/v1/namespaces/${name}`)).json.status.phase, 'Active');
+    }
+  });
+});
+
 describe('__proto__ and constructor are ordinary keys', () => {
   const POISONS = [
     '{"__proto__":{"polluted":"yes"}}',

@@ -8,7 +8,7 @@ import type { ResourceDefinition } from '../../api/resource.js';
 import { KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import type { Store } from '../../storage/store.js';
-import { conflict, notFound, type ResourceRef } from '../errors.js';
+import { conflict, forbidden, notFound, type ResourceRef } from '../errors.js';
 import { keyFor } from './keys.js';
 import { timestamp } from './metadata.js';
 import { finalizersAfterDelete, type PropagationPolicy } from './propagation.js';
@@ -35,6 +35,13 @@ function refOf(def: ResourceDefinition, name: string): ResourceRef {
   return { group: def.group, plural: def.plural, name };
 }
 
+/**
+ * Namespaces Kubernetes' NamespaceLifecycle admission never lets go. kube-system's uid is also
+ * the cluster's identity, which every container an agent runs carries (agent/cluster-id.ts):
+ * deleted and made again, it would turn every running container into a stranger.
+ */
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+
 export class DeletionHandler {
   constructor(
     private readonly store: Store,
@@ -42,6 +49,9 @@ export class DeletionHandler {
   ) {}
 
   async delete(def: ResourceDefinition, namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
+    if (def.kind === 'Namespace' && def.group === '' && IMMORTAL_NAMESPACES.has(name)) {
+      throw forbidden(`namespaces "${name}" is forbidden: this namespace may not be deleted`, refOf(def, name));
+    }
     await this.requireNamespace(def, namespace);
     const key = keyFor(def, namespace, name);
     for (let attempt = 0; ; attempt++) {
