@@ -32,27 +32,27 @@ async function decodeInPlace(body: Buffer, contentType: string | undefined, acce
   if (type === PROTOBUF_CONTENT_TYPE) return { value: decodeProtobuf(body), duplicates: [] };
   const text = body.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
-  if (type.endsWith('json')) return decodeJson(text);
+  if (type.endsWith('json')) {
+    const parsed = parseJson(text);
+    if ('error' in parsed) throw badRequest(`the request body is not valid JSON: ${parsed.error}`);
+    return { value: parsed.value, duplicates: duplicateJsonFields(text) };
+  }
   // JSON is YAML, and what kubectl sends as an apply configuration: JSON.parse is far faster.
   if (/^\s*[{[]/.test(text)) {
-    try {
-      return decodeJson(text);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.message.startsWith('the request body nests')) throw error;
-    }
+    const parsed = parseJson(text);
+    if ('value' in parsed) return { value: parsed.value, duplicates: duplicateJsonFields(text) };
   }
   return parseYaml(text);
 }
 
-function decodeJson(text: string): DecodedBody {
-  let value: unknown;
+/** JSON.parse, with what it found wrong instead of a throw; nesting past the stack is a 400. */
+function parseJson(text: string): { value: unknown } | { error: string } {
   try {
-    value = JSON.parse(text);
+    return { value: JSON.parse(text) };
   } catch (error) {
     if (isStackOverflow(error)) throw tooDeep();
-    throw badRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+    return { error: (error as Error).message };
   }
-  return { value, duplicates: duplicateJsonFields(text) };
 }
 
 /** kubectl's create subcommands send Kubernetes protobuf; it decodes to the same object as JSON. */

@@ -2,7 +2,7 @@
 // with Kubernetes' metadata semantics (uid, generation, resourceVersion preconditions,
 // finalizers and graceful deletion, managedFields, dry run). HTTP handlers are thin adapters
 // over this class; nothing here knows about HTTP.
-import type { KubeObject } from '../../api/meta.js';
+import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf, type ResourceDefinition } from '../../api/resource.js';
 import type { JsonSchema } from '../../api/schema-nav.js';
 import { applyPatch } from '../patch/index.js';
@@ -182,7 +182,7 @@ export class ObjectRegistry {
     slice: EventLoopSlice,
   ): Promise<KubeObject> {
     if (type === 'apply') {
-      const applied = asObjectOfKind(structuredClone(patchBody), def);
+      const applied = asObjectOfKind(applyConfigurationCopy(patchBody), def);
       reconcileNamespace(applied, def, old.metadata.namespace);
       const applyOptions: Parameters<typeof applyServerSideInSlices>[2] = {
         manager: options.fieldManager,
@@ -203,7 +203,7 @@ export class ObjectRegistry {
   }
 
   private async createByApply(def: ResourceDefinition, namespace: string | undefined, name: string, patchBody: unknown, options: WriteOptions & { force: boolean }, slice: EventLoopSlice): Promise<WriteResult> {
-    const applied = asObjectOfKind(structuredClone(patchBody), def);
+    const applied = asObjectOfKind(applyConfigurationCopy(patchBody), def);
     reconcileNamespace(applied, def, namespace);
     if (applied.metadata.name !== name) {
       throw badRequest(`the name of the object (${applied.metadata.name ?? ''}) does not match the name on the URL (${name})`);
@@ -301,6 +301,18 @@ function patchSetsResourceVersion(type: PatchType, patchBody: unknown): boolean 
   const metadata = (patchBody as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
   const version = metadata?.resourceVersion;
   return typeof version === 'string' && version !== '';
+}
+
+/**
+ * An apply configuration that asObjectOfKind and reconcileNamespace may change, for each attempt:
+ * they touch only its top level and its metadata, and applyServerSide copies the whole of it
+ * itself. A deep copy here as well cost a large apply 60-90 ms more of the event loop.
+ */
+function applyConfigurationCopy(body: unknown): unknown {
+  if (!isObject(body)) return body;
+  const copy: Record<string, unknown> = { ...body };
+  if (isObject(copy['metadata'])) copy['metadata'] = { ...copy['metadata'] };
+  return copy;
 }
 
 /** Internal signal: the object changed between our read and write; the caller re-reads. */
