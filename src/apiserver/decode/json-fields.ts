@@ -3,10 +3,7 @@
 // `duplicate field "spec.replicas"`; JSON.parse silently keeps the last) and the depth of
 // nesting. Paths are built only for duplicates, from the open containers, so the pass costs a
 // Set insertion per key and nothing per value.
-import { MAX_BODY_DEPTH, tooDeep } from './limits.js';
-
-/** Reported duplicates are capped: the first ones say enough. */
-const MAX_REPORTED = 20;
+import { MAX_BODY_DEPTH, MAX_REPORTED_DUPLICATES, tooDeep } from './limits.js';
 
 interface Frame {
   keys: Set<string> | undefined;
@@ -32,7 +29,7 @@ export function duplicateJsonFields(text: string): string[] {
         const raw = text.slice(i + 1, end);
         const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
         if (top.keys.has(key)) {
-          if (duplicates.length < MAX_REPORTED) duplicates.push(pathOf(frames, key));
+          if (duplicates.length < MAX_REPORTED_DUPLICATES) duplicates.push(pathOf(frames, key));
         } else top.keys.add(key);
         top.key = key;
         expectKey = false;

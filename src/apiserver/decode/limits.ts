@@ -8,6 +8,9 @@ import { badRequest } from '../errors.js';
 
 export const MAX_BODY_DEPTH = 500;
 
+/** Duplicate fields reported per body: the first ones say enough. */
+export const MAX_REPORTED_DUPLICATES = 20;
+
 export function tooDeep(): Error {
   return badRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`);
 }

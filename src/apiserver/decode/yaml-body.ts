@@ -4,7 +4,7 @@
 // the parsed document finds duplicate keys with a Set per map, as JSON bodies get them.
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
 import { badRequest } from '../errors.js';
-import { checkDepth, isStackOverflow, tooDeep } from './limits.js';
+import { checkDepth, isStackOverflow, MAX_REPORTED_DUPLICATES, tooDeep } from './limits.js';
 import type { DecodedBody } from './index.js';
 
 /** Aliases expand into copies; the library's default bound keeps a "billion laughs" small. */
@@ -54,5 +54,5 @@ function duplicateYamlKeys(root: Node | null): string[] {
       });
     }
   }
-  return duplicates.slice(0, 20);
+  return duplicates.slice(0, MAX_REPORTED_DUPLICATES);
 }

@@ -48,8 +48,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   const asStored = format.type === 'json' && !format.table;
   if (asStored && store.listStream && !filter) {
     // The list goes out a page at a time as the client reads it, whatever its size or limit.
-    const listStream = store.listStream.bind(store);
-    const stream = await listOrExplain(async () => listStream(options));
+    const stream = await listOrExplain(async () => store.listStream!(options));
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(stream) });
     await writeListStream(ctx.res, head, stream);
     return;
