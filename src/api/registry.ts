@@ -6,12 +6,13 @@ import { workloadDefinitions } from './definitions/workloads.js';
 import { discoveryDefinitions } from './definitions/discovery.js';
 import { droverDefinitions } from './definitions/drover.js';
 import { reviewDefinitions } from './definitions/reviews.js';
+import { trainingDefinitions } from './definitions/training.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
-  ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions,
+  ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

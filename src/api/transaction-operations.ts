@@ -1,6 +1,6 @@
 // The operations a drover.dev/v1 Transaction records and their default life periods (the
 // original scheduler's), shared by the API's defaulting and the controllers that record them.
-export const TRANSACTION_OPERATIONS = ['launch', 'scale', 'update', 'delete', 'reschedule', 'repair'] as const;
+export const TRANSACTION_OPERATIONS = ['launch', 'scale', 'update', 'delete', 'reschedule', 'repair', 'restart'] as const;
 export const TRANSACTION_PHASES = ['Running', 'Succeeded', 'Failed', 'TimedOut'] as const;
 
 export type Operation = (typeof TRANSACTION_OPERATIONS)[number];
@@ -14,4 +14,5 @@ export const DEFAULT_LIFE_PERIOD_SECONDS: Readonly<Record<Operation, number>> = 
   delete: 480,
   reschedule: 86400,
   repair: 300, // one data-checker repair (src/checker/)
+  restart: 1800, // a training job's pods recreated after a failure, until they run again
 };

@@ -33,6 +33,9 @@ export const resources = {
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
   transactions: named('drover.dev', 'transactions', 'Transaction'),
+  pytorchjobs: named('kubeflow.org', 'pytorchjobs', 'PyTorchJob'),
+  tfjobs: named('kubeflow.org', 'tfjobs', 'TFJob'),
+  podgroups: { group: 'scheduling.x-k8s.io', version: 'v1alpha1', plural: 'podgroups', kind: 'PodGroup', namespaced: true },
   consistencyreports: { group: 'drover.dev', version: 'v1', plural: 'consistencyreports', kind: 'ConsistencyReport', namespaced: false },
 } as const satisfies Record<string, ResourceRef>;
 

@@ -12,6 +12,7 @@ import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { endpointsPrinter, servicePrinter } from './service.js';
 import { transactionPrinter } from './transaction.js';
+import { podGroupPrinter, trainingJobPrinter } from './training.js';
 import { daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
 
 export { humanDuration, since } from './format.js';
@@ -40,6 +41,9 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['Job', jobPrinter],
   ['Transaction', transactionPrinter],
   ['ConsistencyReport', consistencyReportPrinter],
+  ['PyTorchJob', trainingJobPrinter],
+  ['TFJob', trainingJobPrinter],
+  ['PodGroup', podGroupPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

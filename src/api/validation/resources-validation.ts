@@ -3,7 +3,7 @@ import type { FieldError } from '../meta.js';
 import { invalid } from './field-errors.js';
 import { isQualifiedName } from './name-rules.js';
 import { parseQuantity } from './quantity.js';
-import { obj } from './util.js';
+import { obj, type Obj } from './util.js';
 
 const STANDARD_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage', 'storage', 'pods']);
 
@@ -13,18 +13,22 @@ function isResourceName(name: string): boolean {
   return name.includes('/') && isQualifiedName(name).length === 0;
 }
 
-export function validateResources(resources: unknown, path: string): FieldError[] {
+/** A map of resource name → quantity (requests, limits, a gang's minResources). */
+export function validateResourceList(list: Obj, path: string): FieldError[] {
   const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(list)) {
+    const at = `${path}[${name}]`;
+    if (!isResourceName(name)) errors.push(invalid(at, name, 'must be a standard resource type or fully qualified'));
+    const amount = parseQuantity(value);
+    if (amount !== undefined && amount < 0) errors.push(invalid(at, value, 'must be greater than or equal to 0'));
+  }
+  return errors;
+}
+
+export function validateResources(resources: unknown, path: string): FieldError[] {
   const limits = obj(obj(resources)['limits']);
   const requests = obj(obj(resources)['requests']);
-  for (const [kind, list] of [['limits', limits], ['requests', requests]] as const) {
-    for (const [name, value] of Object.entries(list)) {
-      const at = `${path}.${kind}[${name}]`;
-      if (!isResourceName(name)) errors.push(invalid(at, name, 'must be a standard resource type or fully qualified'));
-      const amount = parseQuantity(value);
-      if (amount !== undefined && amount < 0) errors.push(invalid(at, value, 'must be greater than or equal to 0'));
-    }
-  }
+  const errors = [...validateResourceList(limits, `${path}.limits`), ...validateResourceList(requests, `${path}.requests`)];
   for (const [name, request] of Object.entries(requests)) {
     const limit = limits[name];
     if (limit === undefined) continue;
