@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { sendRaw } from '../src/client/test-server.js';
-import { hostileRequests, measureControlLatency, type HostileRequest, type Latency } from '../test/support/hostile-requests.js';
+import { hostileRequests, measureControlLatency, wideConfigMap, type HostileRequest, type Latency } from '../test/support/hostile-requests.js';
 import { pausedGet } from '../test/support/raw-http.js';
 import { serverRss, startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runConcurrent } from './http-client.js';
@@ -137,11 +137,12 @@ async function slowReader(server: ServerProcess, client: BenchClient): Promise<v
 
 const CONTROL = '/api/v1/namespaces/default/configmaps/control';
 /**
- * 1.3 MiB of JSON: just under what one object may be, so it is not refused at the door, and far
- * more keys than it may hold once its managedFields name each of them again: all the work of a
- * write, then the store's 413.
+ * 1.3 MiB of JSON: just under what one body may be, and far more keys than one object may hold
+ * once its managedFields name each of them again (refused at the door: storedSizeLowerBound).
  */
 const WIDE_JSON_KEYS = 75_000;
+/** About the widest ConfigMap that is stored, created and then applied by a second manager. */
+const WIDEST_STORED_KEYS = 30_000;
 const fmtLatency = (l: Latency) => `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${l.count} requests)`;
 
 async function hostile(server: ServerProcess): Promise<void> {
@@ -163,6 +164,18 @@ async function hostile(server: ServerProcess): Promise<void> {
     const answer = await sendOne(request);
     const took = performance.now() - started;
     const label = `${request.method} ${request.headers?.['Content-Type'] ?? 'application/json'} ${(request.body!.length / 1024).toFixed(0)} KiB -> ${answer?.status ?? 'no answer'} in ${took.toFixed(0)} ms`;
+    console.log(`  ${label}; control client meanwhile: ${fmtLatency(await alone.stop())}`);
+  }
+  const cm = '/api/v1/namespaces/default/configmaps';
+  const widest = wideConfigMap('widest', WIDEST_STORED_KEYS, 'json');
+  for (const request of [
+    { method: 'POST', path: cm, body: widest },
+    { method: 'PATCH', path: `${cm}/widest?fieldManager=second`, body: widest, headers: { 'Content-Type': 'application/apply-patch+yaml' } },
+  ]) {
+    const alone = measureControlLatency(server.url, CONTROL, 5);
+    const started = performance.now();
+    const answer = await sendOne(request);
+    const label = `${request.method} of the widest stored object (${WIDEST_STORED_KEYS} keys) -> ${answer?.status ?? 'no answer'} in ${(performance.now() - started).toFixed(0)} ms`;
     console.log(`  ${label}; control client meanwhile: ${fmtLatency(await alone.stop())}`);
   }
 }
