@@ -104,7 +104,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const owner: Owner = { clusterId: await retryUntilDone('reading the cluster id', () => readClusterId(api), logger), nodeName: options.nodeName };
   const runtimes = runtimeSet(options, nodeAddress);
   const events = new PodEvents(new EventRecorder(api, 'kubelet', { host: options.nodeName, logger }));
-  const gpus = await findNodeGpus(extended, logger, options.gpuPollMs);
+  const gpus = await findNodeGpus(extended, options.dataDir, logger, options.gpuPollMs);
   const deviceCounts = { ...gpus.capacity, ...extended };
   const devices = new DeviceAllocator(deviceCounts, join(options.dataDir, 'devices.json'));
   devices.load();

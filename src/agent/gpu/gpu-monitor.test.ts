@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { silentLogger } from '../../client/index.js';
 import { AnnotationThrottle, gpuAnnotations } from './gpu-annotations.js';
@@ -78,4 +79,21 @@ test('metrics: dcgm-exporter names and labels, the holder pod where there is one
   const uuid = smi.uuids()[2]!;
   assert.ok(text.includes(`DCGM_FI_DEV_FB_FREE{gpu="2",UUID="${uuid}",device="nvidia2",modelName="NVIDIA H100 80GB HBM3",Hostname="node-a",namespace="ml",pod="train",container="main"} 81559`), text);
   assert.ok(text.includes(`DCGM_FI_DEV_POWER_USAGE{gpu="0",UUID="${smi.uuids()[0]}",device="nvidia0",modelName="NVIDIA H100 80GB HBM3",Hostname="node-a",namespace="",pod="",container=""} 69.88`));
+});
+
+test('the index-to-UUID table survives a restart: a GPU gone meanwhile keeps its index, unhealthy, and nvidia-smi\'s renumbering changes nothing', async () => {
+  const tableFile = join(smi.dir, 'gpus.json');
+  const first = (await discoverGpus({ logger, path: smi.dir, tableFile }))!;
+  const lines = smi.lines();
+  const uuids = smi.uuids();
+  try {
+    // GPU 0 fell off the bus; nvidia-smi numbers the other seven 0..6.
+    smi.write([lines[0]!, ...lines.slice(2).map((l, i) => l.replace(/^\d+,/, `${i},`))]);
+    const restarted = (await discoverGpus({ logger, path: smi.dir, tableFile }))!;
+    assert.deepEqual(restarted.gpus.map((g) => g.uuid), first.gpus.map((g) => g.uuid));
+    assert.deepEqual(restarted.unhealthyIndices(), [0]);
+    assert.deepEqual(restarted.uuidsOf([1]), [uuids[1]]);
+  } finally {
+    smi.write(lines);
+  }
 });

@@ -2,9 +2,12 @@
 // polled (every 30 s by default) for health and metrics.
 //
 // Device index i of the agent's allocator (DROVER_VISIBLE_DEVICES) is the i-th GPU of the
-// discovery, in nvidia-smi index order; pods are given the GPUs' UUIDs, which stay right even
-// when a GPU drops out and nvidia-smi renumbers the rest. GPUs that appear after the start are
-// logged and left alone until the agent restarts (its saved assignments use these indices).
+// first discovery, in nvidia-smi index order. That table is saved beside the allocator's
+// assignments (gpus.json in the data directory) and kept across restarts, so an index names the
+// same UUID even when a GPU has dropped out and nvidia-smi renumbers the rest: a GPU of the table
+// that is missing counts as unhealthy, a new one is appended. (After replacing GPUs for good,
+// remove gpus.json with no GPU pods on the node.) Pods are given UUIDs, never nvidia-smi indices.
+// GPUs that appear while the agent runs are logged and used after its next start.
 //
 // Health: `nvidia-smi --query-gpu` does not report Xid events (they come from NVML's event
 // stream or the kernel log, which this agent does not read). What it does show are the states
@@ -12,6 +15,7 @@
 // output, and a GPU that needs a reset or was lost answers its fields with NVML's error in
 // brackets. Either makes the GPU unhealthy: out of allocatable, named in the Node's GPUUnhealthy
 // condition. It is healthy again as soon as a poll sees it answering normally.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Logger } from '../../client/index.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { INVENTORY_FIELDS, SAMPLE_FIELDS, findOnPath, parseInventory, parseSamples, queryGpus, type GpuInfo, type GpuSample } from './nvidia-smi.js';
@@ -127,19 +131,51 @@ export class GpuMonitor {
   }
 }
 
+/** The saved table, then the GPUs it does not have yet (by UUID), in nvidia-smi order. */
+export function mergeTable(saved: readonly GpuInfo[], found: readonly GpuInfo[]): GpuInfo[] {
+  const known = new Set(saved.map((g) => g.uuid));
+  return [...saved, ...found.filter((g) => !known.has(g.uuid))];
+}
+
+function loadTable(file: string | undefined): GpuInfo[] {
+  if (!file) return [];
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as GpuInfo[];
+  } catch {
+    return [];
+  }
+}
+
+function saveTable(file: string | undefined, table: readonly GpuInfo[]): void {
+  if (!file) return;
+  writeFileSync(`${file}.tmp`, JSON.stringify(table));
+  renameSync(`${file}.tmp`, file);
+}
+
+export interface DiscoverOptions {
+  pollMs?: number;
+  logger: Logger;
+  /** Where to look for nvidia-smi (default: the agent's PATH). */
+  path?: string;
+  /** The saved index-to-UUID table (gpus.json in the data directory). */
+  tableFile?: string;
+}
+
 /** The GPUs nvidia-smi on the agent's PATH reports; undefined when there is none or it finds none. */
-export async function discoverGpus(options: { pollMs?: number; logger: Logger; path?: string }): Promise<GpuMonitor | undefined> {
+export async function discoverGpus(options: DiscoverOptions): Promise<GpuMonitor | undefined> {
   const bin = findOnPath('nvidia-smi', options.path);
   if (!bin) return undefined;
-  let gpus: GpuInfo[];
+  let found: GpuInfo[];
   try {
-    gpus = parseInventory(await queryGpus(bin, INVENTORY_FIELDS));
+    found = parseInventory(await queryGpus(bin, INVENTORY_FIELDS));
   } catch (error) {
     options.logger.warn('nvidia-smi is on the PATH but did not list GPUs', { error });
-    return undefined;
+    found = [];
   }
+  const gpus = mergeTable(loadTable(options.tableFile), found);
   if (gpus.length === 0) return undefined;
-  options.logger.info(`found ${gpus.length} NVIDIA GPUs`, { gpus: gpus.map((g) => `${g.index} ${g.uuid} ${g.name}`) });
+  saveTable(options.tableFile, gpus);
+  options.logger.info(`found ${found.length} NVIDIA GPUs (${gpus.length} known)`, { gpus: gpus.map((g) => `${g.uuid} ${g.name}`) });
   const monitor = new GpuMonitor({ bin, logger: options.logger, ...(options.pollMs ? { pollMs: options.pollMs } : {}) }, gpus);
   await monitor.poll();
   return monitor;

@@ -1,5 +1,6 @@
 // Wires the GPU monitor into an agent: the allocator's capacity and unhealthy devices, the
 // Node's capacity/allocatable/labels/condition/annotations, the pods' GPU ids, and /metrics.
+import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import type { Logger } from '../../client/index.js';
 import type { NodeDevices } from '../node/node-manager.js';
@@ -21,9 +22,9 @@ export interface NodeGpus {
  * GPUs of this node. `--extended-resource nvidia.com/gpu=N` wins over discovery (a node whose
  * nvidia-smi cannot be trusted, or a test): the pods then get the indices as GPU ids.
  */
-export async function findNodeGpus(extended: Readonly<Record<string, number>>, logger: Logger, pollMs?: number): Promise<NodeGpus> {
+export async function findNodeGpus(extended: Readonly<Record<string, number>>, dataDir: string, logger: Logger, pollMs?: number): Promise<NodeGpus> {
   if (GPU_RESOURCE in extended) return { monitor: undefined, capacity: {}, ids: { ids: (indices) => indices.map(String) } };
-  const monitor = await discoverGpus({ logger, ...(pollMs ? { pollMs } : {}) });
+  const monitor = await discoverGpus({ logger, tableFile: join(dataDir, 'gpus.json'), ...(pollMs ? { pollMs } : {}) });
   if (!monitor) return { monitor: undefined, capacity: {}, ids: undefined };
   return { monitor, capacity: { [GPU_RESOURCE]: monitor.count }, ids: { ids: (indices) => monitor.uuidsOf(indices) } };
 }
