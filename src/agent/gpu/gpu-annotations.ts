@@ -66,4 +66,9 @@ export class AnnotationThrottle {
     this.at = now;
     return gpuAnnotations(monitor);
   }
+
+  /** The last write did not happen: the next call writes again. */
+  failed(): void {
+    this.shown = undefined;
+  }
 }

@@ -39,6 +39,7 @@ export function nodeDevices(monitor: GpuMonitor): NodeDevices {
     }),
     labels: () => monitor.labels(),
     annotationsDue: () => throttle.due(monitor),
+    annotationsFailed: () => throttle.failed(),
   };
 }
 

@@ -15,6 +15,8 @@ export interface NodeDevices {
   labels(): Record<string, string>;
   /** Annotations to write now; undefined when nothing changed enough to be worth a write. */
   annotationsDue(): Record<string, string> | undefined;
+  /** The annotations annotationsDue gave were not written. */
+  annotationsFailed(): void;
 }
 
 export interface NodeManagerOptions {
@@ -142,8 +144,15 @@ export class NodeManager {
   }
 
   private async writeAnnotations(): Promise<void> {
-    const annotations = this.opts.devices?.annotationsDue();
-    if (annotations) await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { annotations } });
+    const devices = this.opts.devices;
+    const annotations = devices?.annotationsDue();
+    if (!devices || !annotations) return;
+    try {
+      await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { annotations } });
+    } catch (error) {
+      devices.annotationsFailed();
+      throw error;
+    }
   }
 
   private noteRuntime(health: RuntimeHealth): void {
