@@ -1,6 +1,7 @@
 // GPUs as first-class devices, end to end: a `drover server` and a `drover agent` whose PATH
 // starts with the stand-in nvidia-smi (8 H100s; CI has no GPU), driven by the real kubectl.
-// Discovery and labels, disjoint GPUs by UUID for host-process pods, the scheduler refusing a
+// Discovery and labels, disjoint GPUs by UUID for host-process pods, host processes on the
+// node's PATH, the scheduler refusing a
 // pod more GPUs than are free, a vanished GPU leaving allocatable, DCGM-named metrics, and a
 // Docker pod refused for want of the nvidia runtime.
 import assert from 'node:assert/strict';
@@ -102,6 +103,23 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     const describe = await k(['describe', 'node', NODE]);
     assert.match(describe, /nvidia\.com\/gpu\s+4\s+4/, 'Allocated resources');
     await eventually(async () => (await k(['describe', 'node', NODE])).includes(`drover.dev/gpu-0: ${smi.uuids()[0]}, NVIDIA H100 80GB HBM3, 0%, 0/81559 MiB`), 20_000, 'the GPU annotations');
+  });
+
+  it('a host-process pod runs with the node\'s PATH: nvidia-smi resolves as for a user of the node', async () => {
+    await k(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'node-path' },
+      spec: {
+        runtimeClassName: 'process', restartPolicy: 'Never',
+        containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sh', '-c', 'echo "PATH=$PATH"; nvidia-smi --query-gpu=index,name --format=csv,noheader,nounits | head -1'] }],
+      },
+    }));
+    const log = await eventually(async () => {
+      const text = await k(['logs', 'node-path']);
+      return text.includes('NVIDIA') ? text : undefined;
+    }, 60_000, 'node-path\'s log');
+    assert.equal(log.split('\n')[0], `PATH=${smi.dir}:${process.env['PATH'] ?? ''}`);
+    assert.equal(log.split('\n')[1], '0, NVIDIA H100 80GB HBM3');
+    await k(['delete', 'pod', 'node-path', '--wait=true']);
   });
 
   it('a pod asking 8 GPUs while 4 are held stays Pending with FailedScheduling', async () => {

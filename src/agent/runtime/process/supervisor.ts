@@ -51,7 +51,7 @@ function commonArgs(a: SupervisorArgs): string[] {
 }
 
 /**
- * `k=v\0` per variable: exactly the container's env (the spec's, the service links, the device
+ * `k=v\0` per variable: exactly the container's env (the spec's env and envFrom, the device
  * env), plus PATH (the node's, see nodePath) when the spec sets none. Nothing else of the
  * agent's environment leaks in: no HOME, USER, LANG, KUBECONFIG, DOCKER_HOST or secrets.
  */
