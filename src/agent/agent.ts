@@ -8,6 +8,8 @@ import { readClusterId } from './cluster-id.js';
 import { createResolver, streamingResolver, type ContainerResolver } from './container-resolver.js';
 import type { PodInventory } from './streaming/pod-inventory.js';
 import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
+import type { Registry } from 'prom-client';
+import { agentRegistry, findNodeGpus, gpuHolders, nodeDevices, startGpuMonitor } from './gpu/node-gpus.js';
 import { hostFacts } from './node/host-info.js';
 import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
@@ -41,8 +43,13 @@ export interface AgentOptions {
   runtime?: 'docker' | 'process';
   /** Docker's socket; DOCKER_HOST or /var/run/docker.sock by default. */
   dockerSocket?: string;
-  /** Extended resources as device counts, e.g. { 'example.com/gpu': 2 }. */
+  /**
+   * Extended resources as device counts, e.g. { 'example.com/gpu': 2 }. NVIDIA GPUs are found
+   * through nvidia-smi on the agent's PATH; a count for nvidia.com/gpu here overrides that.
+   */
   extendedResources?: Record<string, number>;
+  /** How often discovered GPUs are polled for health and metrics (default 30 s). */
+  gpuPollMs?: number;
   labels?: Record<string, string>;
   /** Published as status.daemonEndpoints.kubeletEndpoint.Port (the streaming server's port). */
   streamingPort?: number;
@@ -61,6 +68,8 @@ export interface Agent {
   readonly runtimes: RuntimeSet;
   /** The pods of this node's containers, for the streaming server's /pods (the data checker). */
   readonly pods: PodInventory;
+  /** The agent's metrics (the GPUs', under dcgm-exporter's names), for its /metrics. */
+  readonly metrics: Registry;
   /** Stops the agent; the pods' containers keep running (a restarted agent adopts them). */
   close(): Promise<void>;
 }
@@ -95,13 +104,15 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const owner: Owner = { clusterId: await retryUntilDone('reading the cluster id', () => readClusterId(api), logger), nodeName: options.nodeName };
   const runtimes = runtimeSet(options, nodeAddress);
   const events = new PodEvents(new EventRecorder(api, 'kubelet', { host: options.nodeName, logger }));
-  const devices = new DeviceAllocator(extended, join(options.dataDir, 'devices.json'));
+  const gpus = await findNodeGpus(extended, options.dataDir, logger, options.gpuPollMs);
+  const deviceCounts = { ...gpus.capacity, ...extended };
+  const devices = new DeviceAllocator(deviceCounts, join(options.dataDir, 'devices.json'));
   devices.load();
   let manager: PodManager | undefined;
   const deps: PodDeps = {
     api, owner, nodeAddress, dataDir: options.dataDir,
-    allocatable: capacityOf(await hostFacts(options.dataDir), extended),
-    runtimes, sources: new ConfigSource(api), devices, events,
+    allocatable: capacityOf(await hostFacts(options.dataDir), deviceCounts),
+    runtimes, sources: new ConfigSource(api), devices, gpus: gpus.ids, events,
     puller: new ImagePuller(events),
     probes: new ProbeManager(events, (uid) => manager?.resync(uid)),
     cache: new InspectCache(),
@@ -113,12 +124,15 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const node = new NodeManager({
     api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
     labels: options.labels ?? {}, extendedResources: extended, runtime: runtimes.primary, logger,
+    devices: gpus.monitor && nodeDevices(gpus.monitor),
     onRuntimeReady: () => manager?.resyncAll(),
   });
   await retryUntilDone('node registration', () => node.register(), logger);
   node.start();
+  if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, () => node.refresh());
   await manager.start();
   const pods = manager;
+  const metrics = agentRegistry(gpus.monitor, options.nodeName, gpuHolders(devices, (uid) => pods.podByUid(uid)));
   const resolver = createResolver(owner, runtimes, (ns, name) => pods.pod(ns, name));
   return {
     nodeName: options.nodeName,
@@ -126,7 +140,9 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     resolver,
     streamingResolve: streamingResolver(resolver),
     pods: { nodeName: options.nodeName, list: () => pods.inventory(), cleanUp: (uid) => pods.cleanUpUnknown(uid) },
+    metrics,
     async close() {
+      await gpus.monitor?.stop();
       await pods.stop();
       await deps.reaper.drain();
       await node.stop();

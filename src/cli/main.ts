@@ -120,10 +120,11 @@ export function buildProgram(): Command {
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--data-dir <dir>', 'pod volumes and runtime state', '.drover-agent')
     .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
-    .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
+    .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable; nvidia.com/gpu=N overrides GPU discovery)', collectCounts, {})
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
-    .action(async (options: { nodeName: string; server?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number }) => {
+    .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
+    .action(async (options: { nodeName: string; server?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number }) => {
       if (options.runtime !== 'docker' && options.runtime !== 'process') throw new InvalidArgumentError('--runtime must be docker or process');
       const nodeOptions: NodeOptions = {
         nodeName: options.nodeName,
@@ -132,6 +133,7 @@ export function buildProgram(): Command {
         extendedResources: options.extendedResource,
         labels: options.nodeLabel,
         streamingPort: options.streamingPort,
+        gpuPollMs: options.gpuPollInterval * 1000,
       };
       if (options.server) nodeOptions.server = options.server;
       if (options.kubeconfig) nodeOptions.kubeconfig = options.kubeconfig;

@@ -26,6 +26,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       // Before the agent runs it knows no pods, and must not let anything be cleaned up.
       cleanUp: (uid) => (agent ? agent.pods.cleanUp(uid) : 'known'),
     },
+    metrics: async () => ({ contentType: agent?.metrics.contentType ?? 'text/plain', text: agent ? await agent.metrics.metrics() : '' }),
   });
   try {
     agent = await startAgent({ ...options, streamingPort: streaming.port });

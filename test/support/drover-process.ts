@@ -11,8 +11,9 @@ export interface DroverProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startDroverProcess(args: string[], readyText: string, timeoutMs = 30_000): Promise<DroverProcess> {
-  const child = spawnDrover(args);
+/** `env` replaces the child's environment (a PATH with a stand-in tool first, say). */
+export async function startDroverProcess(args: string[], readyText: string, timeoutMs = 30_000, env?: NodeJS.ProcessEnv): Promise<DroverProcess> {
+  const child = spawnDrover(args, env);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

@@ -25,10 +25,10 @@ export interface ServerProcess {
  * `--cpu-prof --cpu-prof-dir=DIR` for profiling; node refuses those in NODE_OPTIONS). Without
  * them the script runs as a user runs it, with the node flags of its #! line.
  */
-export function spawnDrover(args: string[]): ChildProcess {
+export function spawnDrover(args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
   const nodeArgs = (process.env['DROVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   const [command, ...prefix] = nodeArgs.length > 0 ? [process.execPath, ...nodeArgs, DROVER_BIN] : [DROVER_BIN];
-  return spawn(command!, [...prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(command!, [...prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
 }
 
 export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ServerProcess> {

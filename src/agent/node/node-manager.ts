@@ -7,7 +7,17 @@ import type { ContainerRuntime } from '../runtime/runtime.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { hostFacts, hostPressure, type HostFacts } from './host-info.js';
 import { NodeLease } from './node-lease.js';
-import { buildNodeStatus, nodeLabels, nodeObject, statusChanged, type NodeStatus, type RuntimeHealth } from './node-object.js';
+import { buildNodeStatus, nodeLabels, nodeObject, statusChanged, type DeviceReport, type NodeStatus, type RuntimeHealth } from './node-object.js';
+
+/** Discovered devices (the GPU monitor): what they add to the Node. */
+export interface NodeDevices {
+  report(): DeviceReport;
+  labels(): Record<string, string>;
+  /** Annotations to write now; undefined when nothing changed enough to be worth a write. */
+  annotationsDue(): Record<string, string> | undefined;
+  /** The annotations annotationsDue gave were not written. */
+  annotationsFailed(): void;
+}
 
 export interface NodeManagerOptions {
   api: ApiClient;
@@ -17,6 +27,7 @@ export interface NodeManagerOptions {
   dataDir: string;
   labels: Readonly<Record<string, string>>;
   extendedResources: Readonly<Record<string, number>>;
+  devices?: NodeDevices | undefined;
   /** The runtime whose health makes the node Ready. */
   runtime: ContainerRuntime;
   logger: Logger;
@@ -41,6 +52,7 @@ export class NodeManager {
   private runtimeVersion = '';
   private uid: string | undefined;
   private loops: Loop[] = [];
+  private statusLoop: Loop | undefined;
   /** Assumed ready until the first check says otherwise. */
   runtimeReady = true;
 
@@ -52,7 +64,7 @@ export class NodeManager {
   /** Creates the Node (or brings an existing one's labels up to date) and writes its status. */
   async register(): Promise<void> {
     this.facts = await hostFacts(this.opts.dataDir);
-    const labels = nodeLabels(this.opts.nodeName, this.facts, this.opts.labels);
+    const labels = nodeLabels(this.opts.nodeName, this.facts, { ...this.opts.devices?.labels(), ...this.opts.labels });
     let node: NodeObject;
     try {
       node = await this.nodes.create(nodeObject(this.opts.nodeName, labels));
@@ -69,8 +81,14 @@ export class NodeManager {
 
   start(): void {
     const { logger } = this.opts;
-    this.loops.push(startLoop('node status', this.opts.healthCheckMs ?? 3000, () => this.heartbeat(false), logger));
+    this.statusLoop = startLoop('node status', this.opts.healthCheckMs ?? 3000, () => this.heartbeat(false), logger);
+    this.loops.push(this.statusLoop);
     this.loops.push(startLoop('node lease', this.opts.leaseRenewMs ?? 10_000, () => this.lease.renew(), logger));
+  }
+
+  /** Looks at the status now (a device's health changed) rather than at the next tick. */
+  refresh(): void {
+    this.statusLoop?.kick();
   }
 
   async stop(): Promise<void> {
@@ -105,6 +123,7 @@ export class NodeManager {
       pressure,
       runtime: health,
       extendedResources: this.opts.extendedResources,
+      devices: this.opts.devices?.report(),
       previous: this.serverStatus,
     });
     const due = Date.now() - this.writtenAt >= (this.opts.heartbeatMs ?? 10_000);
@@ -121,6 +140,19 @@ export class NodeManager {
     this.serverStatus = node.status;
     this.written = status;
     this.writtenAt = Date.now();
+    await this.writeAnnotations();
+  }
+
+  private async writeAnnotations(): Promise<void> {
+    const devices = this.opts.devices;
+    const annotations = devices?.annotationsDue();
+    if (!devices || !annotations) return;
+    try {
+      await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { annotations } });
+    } catch (error) {
+      devices.annotationsFailed();
+      throw error;
+    }
   }
 
   private noteRuntime(health: RuntimeHealth): void {

@@ -48,3 +48,18 @@ test('transition times move only on a flip; heartbeats alone are no change', () 
   assert.equal(down.conditions.find((c) => c.type === 'Ready')!.lastTransitionTime, '2024-01-01T00:00:20Z');
   assert.equal(statusChanged(down, first), true);
 });
+
+test('discovered devices: capacity counts all, allocatable the healthy ones, their condition joins the rest', () => {
+  const devices = {
+    capacity: { 'nvidia.com/gpu': 8 }, allocatable: { 'nvidia.com/gpu': 7 },
+    conditions: [{ type: 'GPUUnhealthy', status: 'True' as const, reason: 'GPUUnhealthy', message: 'unhealthy GPUs, not allocatable: GPU-x (GPU requires reset)' }],
+  };
+  const status = buildNodeStatus(input({ devices }));
+  assert.equal(status.capacity['nvidia.com/gpu'], '8');
+  assert.equal(status.allocatable['nvidia.com/gpu'], '7');
+  assert.equal(status.allocatable['example.com/gpu'], '2');
+  assert.equal(status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status, 'True');
+  const manual = buildNodeStatus(input({ devices, extendedResources: { 'nvidia.com/gpu': 2 } }));
+  assert.equal(manual.capacity['nvidia.com/gpu'], '2', '--extended-resource wins');
+  assert.equal(manual.allocatable['nvidia.com/gpu'], '2');
+});

@@ -43,9 +43,18 @@ export interface NodeStatusInput {
   pressure: Pressure;
   runtime: RuntimeHealth;
   extendedResources: Readonly<Record<string, number>>;
+  /** Discovered devices (GPUs): capacity, the healthy part as allocatable, their conditions. */
+  devices?: DeviceReport | undefined;
   /** The status last written, so unchanged conditions keep their lastTransitionTime. */
   previous?: Partial<NodeStatus> | undefined;
   now?: Date;
+}
+
+/** What discovered devices add to the status: capacity counts every device, allocatable only healthy ones. */
+export interface DeviceReport {
+  capacity: Record<string, number>;
+  allocatable: Record<string, number>;
+  conditions: ConditionCore[];
 }
 
 export function nodeLabels(nodeName: string, facts: HostFacts, user: Readonly<Record<string, string>> = {}): Record<string, string> {
@@ -78,7 +87,7 @@ export function capacityOf(facts: HostFacts, extended: Readonly<Record<string, n
   return capacity;
 }
 
-type ConditionCore = Pick<NodeCondition, 'type' | 'status' | 'reason' | 'message'>;
+export type ConditionCore = Pick<NodeCondition, 'type' | 'status' | 'reason' | 'message'>;
 
 function pressureConditions(p: Pressure): ConditionCore[] {
   const memory = p.memoryAvailableBytes !== undefined && p.memoryAvailableBytes < MEMORY_AVAILABLE_MIN_BYTES;
@@ -107,7 +116,7 @@ function readyCondition(runtime: RuntimeHealth): ConditionCore {
 export function nodeConditions(input: NodeStatusInput): NodeCondition[] {
   const now = k8sTime(input.now);
   const before = new Map((input.previous?.conditions ?? []).map((c) => [c.type, c]));
-  const ours = [...pressureConditions(input.pressure), readyCondition(input.runtime)].map((c): NodeCondition => {
+  const ours = [...pressureConditions(input.pressure), readyCondition(input.runtime), ...(input.devices?.conditions ?? [])].map((c): NodeCondition => {
     const old = before.get(c.type);
     const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : now;
     return { ...c, lastHeartbeatTime: now, lastTransitionTime };
@@ -118,11 +127,15 @@ export function nodeConditions(input: NodeStatusInput): NodeCondition[] {
 }
 
 export function buildNodeStatus(input: NodeStatusInput): NodeStatus {
-  const capacity = capacityOf(input.facts, input.extendedResources);
+  const capacity = capacityOf(input.facts, { ...input.devices?.capacity, ...input.extendedResources });
+  const allocatable = { ...capacity };
+  for (const [name, count] of Object.entries(input.devices?.allocatable ?? {})) {
+    if (!(name in input.extendedResources)) allocatable[name] = String(count);
+  }
   const { facts } = input;
   return {
     capacity,
-    allocatable: { ...capacity },
+    allocatable,
     conditions: nodeConditions(input),
     addresses: [
       { type: 'InternalIP', address: input.nodeAddress },

@@ -8,7 +8,7 @@ import { parseQuantity } from '../../api/validation/quantity.js';
 import { ownerLabels, type Owner } from '../agent-labels.js';
 import type { ContainerResources, ContainerRuntime, ContainerSpec, Mount, SecurityContext } from '../runtime/runtime.js';
 import type { ConfigSource } from './config-source.js';
-import { containerDevices, deviceEnv, type DeviceSet } from './devices.js';
+import { GPU_RESOURCE, containerDevices, deviceEnv, type DeviceIds, type DeviceSet } from './devices.js';
 import { buildEnv } from './env.js';
 import { expandAll } from './expand.js';
 import type { Container, Pod } from './pod-types.js';
@@ -31,6 +31,8 @@ export interface SpecInput {
   dataDir: string;
   allocatable: Readonly<Record<string, string>>;
   sources: ConfigSource;
+  /** Present on a node with nvidia.com/gpu: the GPUs' ids (UUIDs) by allocator index. */
+  gpus?: { ids: DeviceIds } | undefined;
 }
 
 /** A digest of the container's spec: a running container whose spec changed is replaced. */
@@ -87,7 +89,8 @@ async function terminationMount(input: SpecInput): Promise<Mount> {
 
 export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpec> {
   const { pod, container } = input;
-  const devices = deviceEnv(containerDevices(pod, input.devices, container, input.isInit));
+  const own = containerDevices(pod, input.devices, container, input.isInit);
+  const devices = deviceEnv(own, input.gpus);
   const envCtx = { pod, podIP: input.podIP, hostIP: input.nodeAddress, sources: input.sources, allocatable: input.allocatable };
   const env = await buildEnv(envCtx, container, devices);
   // Host processes see the host's filesystem: mounts do not apply to them.
@@ -109,6 +112,8 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
   const args = expandAll(container.args, env);
   if (command) spec.command = command;
   if (args) spec.args = args;
+  const gpus = own[GPU_RESOURCE];
+  if (gpus && gpus.length > 0) spec.gpus = input.gpus ? input.gpus.ids(gpus) : gpus.map(String);
   if (container.workingDir) spec.workingDir = container.workingDir;
   if (container.tty) spec.tty = true;
   if (container.stdin) spec.stdin = true;

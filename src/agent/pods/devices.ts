@@ -14,6 +14,10 @@ export class InsufficientDevicesError extends Error {
 }
 
 export const DEVICE_ENV = 'DROVER_VISIBLE_DEVICES';
+export const GPU_RESOURCE = 'nvidia.com/gpu';
+
+/** Device ids (GPU UUIDs) of allocator indices; without one, the indices themselves are the ids. */
+export type DeviceIds = (indices: readonly number[]) => string[];
 
 /** How many of each extended resource a container asks for (a limit, else a request). */
 export function containerNeeds(container: Container, names: readonly string[]): Record<string, number> {
@@ -55,17 +59,30 @@ export function containerDevices(pod: Pod, podSet: DeviceSet, container: Contain
   return out;
 }
 
-/** DROVER_VISIBLE_DEVICES_<RESOURCE> per resource, and DROVER_VISIBLE_DEVICES when there is one. */
-export function deviceEnv(devices: DeviceSet): Record<string, string> {
+/**
+ * DROVER_VISIBLE_DEVICES_<RESOURCE> per resource (allocator indices), and DROVER_VISIBLE_DEVICES
+ * when there is one. On a node with nvidia.com/gpu, every container also gets CUDA_VISIBLE_DEVICES
+ * and NVIDIA_VISIBLE_DEVICES: its GPUs' UUIDs, or none at all ('' and 'void', the NVIDIA
+ * container toolkit's "no GPU") when it asked for none — a host process or a CUDA image
+ * (which sets NVIDIA_VISIBLE_DEVICES=all) would otherwise see every GPU of the node.
+ */
+export function deviceEnv(devices: DeviceSet, gpu?: { ids: DeviceIds }): Record<string, string> {
   const env: Record<string, string> = {};
   const names = Object.keys(devices).sort();
   for (const name of names) env[`${DEVICE_ENV}_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = devices[name]!.join(',');
   if (names.length === 1) env[DEVICE_ENV] = devices[names[0]!]!.join(',');
+  if (gpu) {
+    const ids = gpu.ids(devices[GPU_RESOURCE] ?? []);
+    env['CUDA_VISIBLE_DEVICES'] = ids.join(',');
+    env['NVIDIA_VISIBLE_DEVICES'] = ids.length > 0 ? ids.join(',') : 'void';
+  }
   return env;
 }
 
 export class DeviceAllocator {
   private assigned = new Map<string, DeviceSet>();
+  /** Devices that are not handed out now (unhealthy GPUs); pods holding one keep it. */
+  private unavailable = new Map<string, ReadonlySet<number>>();
 
   constructor(
     private readonly capacity: Readonly<Record<string, number>>,
@@ -83,6 +100,25 @@ export class DeviceAllocator {
 
   get names(): string[] {
     return Object.keys(this.capacity);
+  }
+
+  has(uid: string): boolean {
+    return this.assigned.has(uid);
+  }
+
+  assignment(uid: string): DeviceSet | undefined {
+    return this.assigned.get(uid);
+  }
+
+  setUnavailable(name: string, indices: readonly number[]): void {
+    this.unavailable.set(name, new Set(indices));
+  }
+
+  /** The pod holding each device index of `name`. */
+  holders(name: string): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const [uid, set] of this.assigned) for (const i of set[name] ?? []) out.set(i, uid);
+    return out;
   }
 
   /** The pod's devices, assigning them on first call; throws when too few are free. */
@@ -120,6 +156,7 @@ export class DeviceAllocator {
 
   private free(name: string): number[] {
     const used = new Set([...this.assigned.values()].flatMap((set) => set[name] ?? []));
+    for (const i of this.unavailable.get(name) ?? []) used.add(i);
     const total = this.capacity[name] ?? 0;
     return Array.from({ length: total }, (_, i) => i).filter((i) => !used.has(i));
   }

@@ -4,7 +4,7 @@ import type { Owner } from '../agent-labels.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
 import type { KeyedBackoff } from '../util/backoff.js';
 import type { ConfigSource } from './config-source.js';
-import type { DeviceAllocator } from './devices.js';
+import type { DeviceAllocator, DeviceIds } from './devices.js';
 import type { ImagePuller } from './image-puller.js';
 import type { InspectCache } from './observe.js';
 import type { PodEvents } from './pod-events.js';
@@ -32,6 +32,8 @@ export interface PodDeps {
   runtimes: RuntimeSet;
   sources: ConfigSource;
   devices: DeviceAllocator;
+  /** Present on a node with nvidia.com/gpu: ids (UUIDs when discovered) by allocator index. */
+  gpus?: { ids: DeviceIds } | undefined;
   puller: ImagePuller;
   events: PodEvents;
   probes: ProbeManager;

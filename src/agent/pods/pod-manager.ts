@@ -119,6 +119,10 @@ export class PodManager {
   }
 
   /** A pod bound here, by namespace and name, from the cache. */
+  podByUid(uid: string): Readonly<Pod> | undefined {
+    return this.pods.get(uid);
+  }
+
   pod(namespace: string, name: string): Readonly<Pod> | undefined {
     return this.informer.getByName(namespace, name);
   }

@@ -3,7 +3,7 @@
 import { restartCountAfter } from './restart-count.js';
 import { planPod, type Step } from './container-plan.js';
 import { startContainer, startCreated, type StartInput } from './container-start.js';
-import { InsufficientDevicesError, type DeviceSet } from './devices.js';
+import { GPU_RESOURCE, InsufficientDevicesError, podNeeds, type DeviceSet } from './devices.js';
 import type { PodRuntime } from './observe.js';
 import type { SyncContext } from './sync-context.js';
 import { killContainer } from './termination.js';
@@ -27,6 +27,18 @@ export async function ensureVolumes(ctx: SyncContext): Promise<VolumePaths | und
     // A refresh that failed keeps the volumes as they were; a first set-up holds the pod.
     return record.volumes;
   }
+}
+
+/**
+ * Why the pod's runtime cannot give it the GPUs it asks for, checked once, before its GPUs are
+ * allocated. The pod is then rejected (Failed, UnexpectedAdmissionError, as the kubelet rejects a
+ * pod its device plugin cannot serve) rather than left waiting: it would hold GPUs it can never
+ * use, and started without them it would run on CPU or crash far from the cause.
+ */
+export async function gpuAdmissionError(ctx: SyncContext): Promise<string | undefined> {
+  if (ctx.deps.devices.has(ctx.uid) || !podNeeds(ctx.pod, [GPU_RESOURCE])[GPU_RESOURCE]) return undefined;
+  const why = await ctx.runtime.gpuUnsupported?.();
+  return why && `Allocate failed: the pod asks for ${GPU_RESOURCE} but ${why}`;
 }
 
 export function ensureDevices(ctx: SyncContext): DeviceSet | undefined {

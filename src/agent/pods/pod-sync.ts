@@ -9,7 +9,7 @@ import { observePod, type PodRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
 import { ensureSandbox } from './pod-sandbox.js';
-import { ensureDevices, ensureVolumes, runContainers } from './pod-steps.js';
+import { ensureDevices, ensureVolumes, gpuAdmissionError, runContainers } from './pod-steps.js';
 import { isTerminalPhase, type Pod, type PodStatus } from './pod-types.js';
 import { computeStatus, readTerminationMessages, syncProbes } from './pod-view.js';
 import { writePodStatus } from './status-writer.js';
@@ -35,6 +35,12 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
     const message = 'Pod was active on the node longer than the specified deadline';
     record.terminal = { phase: 'Failed', reason: 'DeadlineExceeded', message };
     deps.events.pod(record.pod, 'Warning', 'DeadlineExceeded', message);
+    return finishPod(ctx, state);
+  }
+  const rejected = await gpuAdmissionError(ctx);
+  if (rejected) {
+    record.terminal = { phase: 'Failed', reason: 'UnexpectedAdmissionError', message: rejected };
+    deps.events.pod(record.pod, 'Warning', 'UnexpectedAdmissionError', rejected);
     return finishPod(ctx, state);
   }
   ctx.sandbox = await ensureSandbox(ctx, state);

@@ -147,6 +147,8 @@ export interface ContainerSpec {
   /** Close stdin after the first attach detaches. */
   stdinOnce?: boolean;
   labels?: Record<string, string>;
+  /** NVIDIA GPUs (UUIDs) the container is given; Docker passes them to its nvidia runtime. */
+  gpus?: string[];
 }
 
 export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
@@ -248,6 +250,11 @@ export interface ContainerRuntime {
 
   version(): Promise<RuntimeVersion>;
   status(): Promise<RuntimeStatus>;
+  /**
+   * Why this runtime cannot give containers NVIDIA GPUs, or undefined when it can. Absent:
+   * it can (host processes see the host's devices).
+   */
+  gpuUnsupported?(): Promise<string | undefined>;
 
   /** Ensures the image is present under the policy; resolves its id. */
   pullImage(image: string, policy: PullPolicy): Promise<ImageInfo>;

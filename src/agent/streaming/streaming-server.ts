@@ -26,6 +26,8 @@ export interface StreamingServerOptions {
   onSession?: (info: SessionInfo) => void;
   /** The agent's pods, for the data checker's orphan-container check (pod-inventory.ts). */
   pods?: PodInventory;
+  /** The agent's Prometheus metrics, served at /metrics as a kubelet serves its own. */
+  metrics?: () => Promise<{ contentType: string; text: string }>;
 }
 
 export interface StreamingServer {
@@ -42,6 +44,11 @@ async function serveRequest(req: IncomingMessage, res: ServerResponse, options: 
     return;
   }
   if (isInventoryPath(url.pathname)) return serveInventory(req, res, url.pathname, options.pods);
+  if (url.pathname === '/metrics' && options.metrics) {
+    const { contentType, text } = await options.metrics();
+    res.writeHead(200, { 'Content-Type': contentType }).end(text);
+    return;
+  }
   const route = parseStreamingPath(url.pathname);
   if (!route) throw notFound(`the agent serves no ${url.pathname}`);
   const method = req.method ?? 'GET';

@@ -39,6 +39,12 @@ describe('containerCreateOptions', () => {
     assert.equal(opts.Labels?.['drover.dev/attempt'], '2');
   });
 
+  it('asks the nvidia driver for the container\'s GPUs by UUID, and for nothing without GPUs', () => {
+    const opts = containerCreateOptions(ctx, { ...base, gpus: ['GPU-a', 'GPU-b'] });
+    assert.deepEqual(opts.HostConfig?.DeviceRequests, [{ Driver: 'nvidia', DeviceIDs: ['GPU-a', 'GPU-b'], Capabilities: [['gpu']] }]);
+    assert.equal(containerCreateOptions(ctx, base).HostConfig?.DeviceRequests, undefined);
+  });
+
   it('maps command to ENTRYPOINT and args to CMD, as Kubernetes does', () => {
     assert.deepEqual(pick(containerCreateOptions(ctx, { ...base, command: ['sh'], args: ['-c', 'x'] })), { Entrypoint: ['sh'], Cmd: ['-c', 'x'] });
     assert.deepEqual(pick(containerCreateOptions(ctx, { ...base, args: ['x'] })), { Entrypoint: undefined, Cmd: ['x'] });

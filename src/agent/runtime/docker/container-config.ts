@@ -136,6 +136,7 @@ export function containerCreateOptions(ctx: DockerContext, spec: ContainerSpec):
       ...(sc.capAdd ? { CapAdd: sc.capAdd } : {}),
       ...(sc.capDrop ? { CapDrop: sc.capDrop } : {}),
       ...resourceFields(spec.resources),
+      ...(spec.gpus && spec.gpus.length > 0 ? { DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: spec.gpus, Capabilities: [['gpu']] }] } : {}),
       RestartPolicy: { Name: 'no' },
       LogConfig: logConfig(ctx),
     },

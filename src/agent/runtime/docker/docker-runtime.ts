@@ -7,7 +7,7 @@ import * as containers from './containers.js';
 import { events } from './events.js';
 import { exec } from './exec.js';
 import { inspectImage, pullImage } from './images.js';
-import { status, version } from './info.js';
+import { gpuUnsupported, status, version } from './info.js';
 import { PauseImage } from './pause-image.js';
 import { listPodObjects } from './pod-objects.js';
 import * as sandbox from './sandbox.js';
@@ -51,6 +51,10 @@ export class DockerRuntime implements ContainerRuntime {
 
   status(): Promise<RuntimeStatus> {
     return status(this.ctx);
+  }
+
+  gpuUnsupported(): Promise<string | undefined> {
+    return gpuUnsupported(this.ctx);
   }
 
   pullImage(image: string, policy: PullPolicy): Promise<ImageInfo> {

@@ -39,6 +39,8 @@ interface EngineInfo {
   Driver?: string;
   DockerRootDir?: string;
   ContainersRunning?: number;
+  /** OCI runtimes the daemon knows, by name ("runc", "nvidia" with the NVIDIA container toolkit). */
+  Runtimes?: Record<string, unknown>;
 }
 
 export async function status(ctx: DockerContext): Promise<RuntimeStatus> {
@@ -66,4 +68,22 @@ export async function status(ctx: DockerContext): Promise<RuntimeStatus> {
       containersRunning: info.ContainersRunning ?? 0,
     },
   };
+}
+
+/**
+ * GPUs reach a container through the NVIDIA container toolkit, which registers itself as the
+ * daemon's `nvidia` runtime (`docker info` Runtimes). Without it Docker refuses the device
+ * request ("could not select device driver"), or worse, on some setups starts the container
+ * without GPUs.
+ */
+export async function gpuUnsupported(ctx: DockerContext): Promise<string | undefined> {
+  let info: EngineInfo;
+  try {
+    info = await (ctx.docker.info as WithSignal<EngineInfo>).call(ctx.docker, timeoutOpts());
+  } catch (err) {
+    throw genericError(err, 'docker info');
+  }
+  const names = Object.keys(info.Runtimes ?? {});
+  if (names.includes('nvidia')) return undefined;
+  return `the Docker daemon has no nvidia runtime (its runtimes: ${names.join(', ') || 'none'}); install the NVIDIA container toolkit and run \`nvidia-ctk runtime configure --runtime=docker\`, or run GPU pods with runtimeClassName: process`;
 }

@@ -33,6 +33,8 @@ export interface ProcessRuntimeOptions {
   maxLogBytes?: number;
   /** Object names start with this (drover_<container>_<pod>_...). */
   namePrefix?: string;
+  /** PATH of a container whose spec sets none: the agent's own PATH by default (see DEFAULT_PATH). */
+  path?: string;
 }
 
 export interface ProcessContext {
@@ -43,11 +45,23 @@ export interface ProcessContext {
   perl: string;
   maxLogBytes: number;
   namePrefix: string;
+  /** PATH given to containers whose env has none. */
+  path: string;
   hub: EventHub;
   locks: KeyedMutex;
 }
 
+/** Docker's default PATH: the supervisor's own, and a container's when the agent has no PATH. */
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * A host process runs as a user's program on the node would: with the node's PATH (the
+ * agent's), so `python3` or a CUDA toolkit under /opt resolves as in a login there. Nothing
+ * else of the agent's environment is passed on (see envBlock).
+ */
+export function nodePath(): string {
+  return process.env['PATH'] || DEFAULT_PATH;
+}
 
 export function createContext(opts: ProcessRuntimeOptions, hub: EventHub): ProcessContext {
   return {
@@ -58,6 +72,7 @@ export function createContext(opts: ProcessRuntimeOptions, hub: EventHub): Proce
     perl: opts.perl ?? 'perl',
     maxLogBytes: opts.maxLogBytes ?? 10 * 1024 * 1024,
     namePrefix: opts.namePrefix ?? 'drover',
+    path: opts.path ?? nodePath(),
     hub,
     locks: new KeyedMutex(),
   };

@@ -50,9 +50,13 @@ function commonArgs(a: SupervisorArgs): string[] {
   ];
 }
 
-/** `k=v\0` per variable; PATH as Docker's default when the spec sets none. */
-export function envBlock(env: Record<string, string>): Buffer {
-  const all = 'PATH' in env ? env : { ...env, PATH: DEFAULT_PATH };
+/**
+ * `k=v\0` per variable: exactly the container's env (the spec's env and envFrom, the device
+ * env), plus PATH (the node's, see nodePath) when the spec sets none. Nothing else of the
+ * agent's environment leaks in: no HOME, USER, LANG, KUBECONFIG, DOCKER_HOST or secrets.
+ */
+export function envBlock(env: Record<string, string>, path = DEFAULT_PATH): Buffer {
+  const all = 'PATH' in env ? env : { ...env, PATH: path };
   return Buffer.from(Object.entries(all).map(([k, v]) => `${k}=${v}\0`).join(''));
 }
 
@@ -65,10 +69,10 @@ function spawnPerl(ctx: ProcessContext, script: string, args: string[], stdin: '
   });
 }
 
-function sendEnv(child: ChildProcess, env: Record<string, string>): void {
+function sendEnv(ctx: ProcessContext, child: ChildProcess, env: Record<string, string>): void {
   const fd3 = child.stdio[3] as Writable | null;
   fd3?.on('error', () => undefined);
-  fd3?.end(envBlock(env));
+  fd3?.end(envBlock(env, ctx.path));
 }
 
 function unavailable(ctx: ProcessContext, err: unknown): RuntimeUnavailableError {
@@ -98,7 +102,7 @@ export async function launchSupervisor(ctx: ProcessContext, a: RunArgs): Promise
     ...a.argv,
   ];
   const child = spawnPerl(ctx, script, args, 'ignore');
-  sendEnv(child, a.env);
+  sendEnv(ctx, child, a.env);
   const line = await handshake(ctx, child);
   child.unref();
   if (line.startsWith('ok ')) return;
@@ -145,6 +149,6 @@ function handshake(ctx: ProcessContext, child: ChildProcess): Promise<string> {
 export async function spawnExecHelper(ctx: ProcessContext, a: SupervisorArgs, withStdin: boolean): Promise<ChildProcess> {
   const script = await installSupervisor(ctx);
   const child = spawnPerl(ctx, script, ['exec', ...commonArgs(a), '--', ...a.argv], withStdin ? 'pipe' : 'ignore');
-  sendEnv(child, a.env);
+  sendEnv(ctx, child, a.env);
   return child;
 }

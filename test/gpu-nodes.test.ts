@@ -1,0 +1,183 @@
+// GPUs as first-class devices, end to end: a `drover server` and a `drover agent` whose PATH
+// starts with the stand-in nvidia-smi (8 H100s; CI has no GPU), driven by the real kubectl.
+// Discovery and labels, disjoint GPUs by UUID for host-process pods, host processes on the
+// node's PATH, the scheduler refusing a
+// pod more GPUs than are free, a vanished GPU leaving allocatable, DCGM-named metrics, and a
+// Docker pod refused for want of the nvidia runtime.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { standInNvidiaSmi, type StandInGpus } from '../src/agent/gpu/test-support.js';
+import { ensureDocker, removeNodeObjects } from '../src/agent/test-support.js';
+import { eventually } from './support/cluster-fixture.js';
+import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
+import { kubectl, requireKubectl } from './support/kubectl.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
+
+const GPU = 'nvidia.com/gpu';
+const NODE = `gpu-node-${process.pid}`;
+
+interface NodeView {
+  metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+  status: { capacity: Record<string, string>; allocatable: Record<string, string>; conditions: Array<{ type: string; status: string; message?: string }> };
+}
+
+function gpuPod(name: string, gpus: number, runtimeClassName?: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    spec: {
+      ...(runtimeClassName ? { runtimeClassName } : {}),
+      terminationGracePeriodSeconds: 1,
+      containers: [{
+        name: 'main', image: 'drover-test/busybox:1',
+        command: ['sh', '-c', 'echo "cuda=$CUDA_VISIBLE_DEVICES nvidia=$NVIDIA_VISIBLE_DEVICES"; sleep 3600'],
+        resources: { limits: { [GPU]: String(gpus) } },
+      }],
+    },
+  });
+}
+
+describe('GPU nodes', { timeout: 240_000 }, () => {
+  let server: ServerProcess;
+  let agent: DroverProcess;
+  let smi: StandInGpus;
+  let dataDir: string;
+  let metricsUrl: string;
+  const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
+  const node = async (): Promise<NodeView> => JSON.parse(await k(['get', 'node', NODE, '-o', 'json']));
+
+  before(async () => {
+    requireKubectl();
+    ensureDocker();
+    smi = standInNvidiaSmi();
+    server = await startServerProcess();
+    dataDir = await mkdtemp(join(tmpdir(), 'drover-gpu-agent-'));
+    agent = await startDroverProcess(
+      ['agent', '--server', server.url, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1'],
+      `node ${NODE} ready`, 30_000, { ...process.env, PATH: `${smi.dir}:${process.env['PATH'] ?? ''}` },
+    );
+    const streaming = /streaming on (http:\/\/\S+)\)/.exec(agent.output())?.[1];
+    assert.ok(streaming, agent.output());
+    metricsUrl = `${streaming}/metrics`;
+  });
+
+  after(async () => {
+    await k(['delete', 'pods', '--all', '--wait=true', '--timeout=60s']).catch((e: unknown) => console.error(e));
+    await agent?.stop();
+    await server?.stop();
+    await server?.cleanup();
+    await removeNodeObjects(NODE);
+    smi?.remove();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('discovers 8 GPUs: nvidia.com/gpu in capacity and allocatable, GPU feature discovery labels, healthy', async () => {
+    const n = await node();
+    assert.equal(n.status.capacity[GPU], '8');
+    assert.equal(n.status.allocatable[GPU], '8');
+    assert.equal(n.metadata.labels['nvidia.com/gpu.product'], 'NVIDIA-H100-80GB-HBM3');
+    assert.equal(n.metadata.labels['nvidia.com/gpu.memory'], '81559');
+    assert.equal(n.metadata.labels['nvidia.com/gpu.count'], '8');
+    assert.equal(n.status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status, 'False');
+  });
+
+  it('two host-process pods of 2 GPUs each see disjoint GPUs by UUID in CUDA_VISIBLE_DEVICES', async () => {
+    await k(['apply', '-f', '-'], gpuPod('train-a', 2, 'process'));
+    await k(['apply', '-f', '-'], gpuPod('train-b', 2, 'process'));
+    const seen = new Map<string, string[]>();
+    for (const name of ['train-a', 'train-b']) {
+      const line = await eventually(async () => (await k(['logs', name])).trim() || undefined, 60_000, `${name}'s log`);
+      const match = /^cuda=(\S+) nvidia=(\S+)$/.exec(line);
+      assert.ok(match, line);
+      assert.equal(match[1], match[2]);
+      seen.set(name, match[1]!.split(','));
+    }
+    const [a, b] = [seen.get('train-a')!, seen.get('train-b')!];
+    assert.equal(a.length, 2);
+    assert.equal(b.length, 2);
+    for (const uuid of [...a, ...b]) assert.ok(smi.uuids().includes(uuid), uuid);
+    assert.equal(new Set([...a, ...b]).size, 4, 'disjoint');
+    const describe = await k(['describe', 'node', NODE]);
+    assert.match(describe, /nvidia\.com\/gpu\s+4\s+4/, 'Allocated resources');
+    await eventually(async () => (await k(['describe', 'node', NODE])).includes(`drover.dev/gpu-0: ${smi.uuids()[0]}, NVIDIA H100 80GB HBM3, 0%, 0/81559 MiB`), 20_000, 'the GPU annotations');
+  });
+
+  it('a host-process pod runs with the node\'s PATH: nvidia-smi resolves as for a user of the node', async () => {
+    await k(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'node-path' },
+      spec: {
+        runtimeClassName: 'process', restartPolicy: 'Never',
+        containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sh', '-c', 'echo "PATH=$PATH"; nvidia-smi --query-gpu=index,name --format=csv,noheader,nounits | head -1'] }],
+      },
+    }));
+    const log = await eventually(async () => {
+      const text = await k(['logs', 'node-path']);
+      return text.includes('NVIDIA') ? text : undefined;
+    }, 60_000, 'node-path\'s log');
+    assert.equal(log.split('\n')[0], `PATH=${smi.dir}:${process.env['PATH'] ?? ''}`);
+    assert.equal(log.split('\n')[1], '0, NVIDIA H100 80GB HBM3');
+    await k(['delete', 'pod', 'node-path', '--wait=true']);
+  });
+
+  it('a pod asking 8 GPUs while 4 are held stays Pending with FailedScheduling', async () => {
+    await k(['apply', '-f', '-'], gpuPod('too-big', 8, 'process'));
+    const message = await eventually(async () => {
+      const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big', '-o', 'json'])) as { items: Array<{ reason: string; message: string }> };
+      return events.items.find((e) => e.reason === 'FailedScheduling')?.message;
+    }, 30_000, 'FailedScheduling');
+    assert.match(message, /Insufficient nvidia\.com\/gpu/);
+    const pod = JSON.parse(await k(['get', 'pod', 'too-big', '-o', 'json'])) as { spec: { nodeName?: string }; status: { phase: string } };
+    assert.equal(pod.status.phase, 'Pending');
+    assert.equal(pod.spec.nodeName, undefined);
+    await k(['delete', 'pod', 'too-big', '--wait=true']);
+  });
+
+  it('the agent\'s /metrics has the DCGM exporter\'s names, with the holding pod on held GPUs', async () => {
+    const text = await (await fetch(metricsUrl)).text();
+    for (const name of ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_DEV_FB_USED', 'DCGM_FI_DEV_FB_FREE', 'DCGM_FI_DEV_GPU_TEMP', 'DCGM_FI_DEV_POWER_USAGE']) {
+      assert.equal(text.split('\n').filter((l) => l.startsWith(`${name}{`)).length, 8, `${name} per GPU:\n${text}`);
+    }
+    const held = text.split('\n').filter((l) => l.startsWith('DCGM_FI_DEV_GPU_TEMP{') && /namespace="default",pod="train-[ab]",container="main"/.test(l));
+    assert.equal(held.length, 4, text);
+    assert.match(text, new RegExp(`DCGM_FI_DEV_FB_FREE\\{gpu="\\d",UUID="GPU-[^"]+",device="nvidia\\d",modelName="NVIDIA H100 80GB HBM3",Hostname="${NODE}",namespace="",pod="",container=""\\} 81559`));
+  });
+
+  it('a GPU gone from nvidia-smi leaves allocatable and sets GPUUnhealthy; its return clears both', async () => {
+    const lines = smi.lines();
+    const gone = smi.uuids()[7]!;
+    smi.write(lines.filter((l) => !l.includes(gone)));
+    try {
+      const n = await eventually(async () => {
+        const v = await node();
+        return v.status.allocatable[GPU] === '7' ? v : undefined;
+      }, 20_000, 'allocatable 7');
+      assert.equal(n.status.capacity[GPU], '8');
+      const condition = n.status.conditions.find((c) => c.type === 'GPUUnhealthy');
+      assert.equal(condition?.status, 'True');
+      assert.match(condition?.message ?? '', new RegExp(gone));
+    } finally {
+      smi.write(lines);
+    }
+    await eventually(async () => {
+      const v = await node();
+      return v.status.allocatable[GPU] === '8' && v.status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status === 'False';
+    }, 20_000, 'healthy again');
+  });
+
+  it('a Docker pod asking a GPU on a daemon without the nvidia runtime fails with UnexpectedAdmissionError and a Warning', async (t) => {
+    const runtimes = execFileSync('docker', ['info', '--format', '{{json .Runtimes}}'], { encoding: 'utf8' });
+    if (runtimes.includes('"nvidia"')) return t.skip('this Docker has the nvidia runtime');
+    await k(['apply', '-f', '-'], gpuPod('docker-gpu', 1));
+    const pod = await eventually(async () => {
+      const p = JSON.parse(await k(['get', 'pod', 'docker-gpu', '-o', 'json'])) as { status: { phase: string; reason?: string; message?: string } };
+      return p.status.phase === 'Failed' ? p : undefined;
+    }, 30_000, 'docker-gpu Failed');
+    assert.equal(pod.status.reason, 'UnexpectedAdmissionError');
+    assert.match(pod.status.message ?? '', /no nvidia runtime/);
+    const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=docker-gpu', '-o', 'json'])) as { items: Array<{ type: string; reason: string; message: string }> };
+    assert.ok(events.items.some((e) => e.type === 'Warning' && e.reason === 'UnexpectedAdmissionError' && /nvidia-ctk runtime configure/.test(e.message)), JSON.stringify(events.items));
+  });
+});
