@@ -37,7 +37,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   if (filter) options.filter = filter;
   if (limit) options.limit = limit;
   if (token) options.continue = token;
-  if (ctx.path.namespace) await ctx.registry.requireNamespace(ctx.def, ctx.path.namespace, false);
+  // A namespace that does not exist holds nothing: 200 and an empty list, as in Kubernetes.
   const meta = (result: { revision: number; continue?: string; remainingItemCount?: number }) => {
     const listMeta: Record<string, unknown> = { resourceVersion: String(result.revision) };
     if (result.continue) listMeta['continue'] = result.continue;

@@ -67,7 +67,7 @@ export async function serveWatch(ctx: ResourceRequest): Promise<void> {
     sendInitial: explicitInitial ? parseBoolean(query, 'sendInitialEvents') : fromRevision === undefined,
     initialEventsBookmark: explicitInitial,
   };
-  if (ctx.path.namespace) await ctx.registry.requireNamespace(def, ctx.path.namespace, false);
+  // A watch on a namespace that does not exist yet stays open and sees what is created there.
   await startStream(ctx, settings);
 }
 

@@ -40,7 +40,7 @@ function refOf(def: ResourceDefinition, name: string): ResourceRef {
  * the cluster's identity, which every container an agent runs carries (agent/cluster-id.ts):
  * deleted and made again, it would turn every running container into a stranger.
  */
-const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 
 export class DeletionHandler {
   constructor(

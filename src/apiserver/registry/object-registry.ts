@@ -63,7 +63,8 @@ export class ObjectRegistry {
 
   async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions, slice = new EventLoopSlice()): Promise<WriteResult> {
     slice.consider(body);
-    const object = asObjectOfKind(body, def);
+    // Kind and apiVersion missing from the body are the URL's, as Kubernetes' decoder defaults them.
+    const object = asObjectOfKind(body, def, true);
     reconcileNamespace(object, def, namespace);
     if (object.metadata.resourceVersion) {
       throw badRequest('resourceVersion should not be set on objects to be created');
@@ -99,7 +100,7 @@ export class ObjectRegistry {
     slice.consider(body);
     return this.retryingRaces(def, name, async () => {
       // replace() changes the object it is given: each attempt starts from the body as sent.
-      const object = asObjectOfKind(structuredClone(body), def);
+      const object = asObjectOfKind(structuredClone(body), def, true);
       reconcileNamespace(object, def, namespace);
       if (object.metadata.name !== name) {
         throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${name})`);
@@ -112,7 +113,8 @@ export class ObjectRegistry {
         }
         throw notFound(ref(def, name));
       }
-      const requested = object.metadata.resourceVersion;
+      // "" and "0" ask for no precondition: the update is unconditional, as in Kubernetes.
+      const requested = object.metadata.resourceVersion === '0' ? '' : object.metadata.resourceVersion;
       if (requested && requested !== old.metadata.resourceVersion) throw staleResourceVersion(ref(def, name));
       slice.consider(old);
       await slice.pause();

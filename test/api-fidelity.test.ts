@@ -1,0 +1,62 @@
+// Behaviours where Drover answered differently from Kubernetes (the API-fidelity issue), each
+// checked as a client sees it: over HTTP as the client libraries send it, or with kubectl.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useCluster } from './support/cluster-fixture.js';
+
+const cluster = useCluster({ extraArgs: ['--no-control-plane'] });
+const cm = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`;
+
+describe('API fidelity', () => {
+  it('takes a missing apiVersion and kind from the URL on create and update', async () => {
+    const created = await cluster.api('POST', cm('default'), { metadata: { name: 'no-kind' }, data: { a: '1' } });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.kind, 'ConfigMap');
+    assert.equal(created.body.apiVersion, 'v1');
+    const updated = await cluster.api('PUT', `${cm('default')}/no-kind`, { metadata: { name: 'no-kind' }, data: { a: '2' } });
+    assert.equal(updated.status, 200);
+    assert.equal(updated.body.data.a, '2');
+  });
+
+  it('treats an update whose resourceVersion is "0" or empty as unconditional', async () => {
+    await cluster.api('POST', cm('default'), { metadata: { name: 'rv' } });
+    for (const resourceVersion of ['0', '']) {
+      const res = await cluster.api('PUT', `${cm('default')}/rv`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv', resourceVersion }, data: { rv: resourceVersion } });
+      assert.equal(res.status, 200, `resourceVersion ${JSON.stringify(resourceVersion)}: ${JSON.stringify(res.body)}`);
+    }
+    const stale = await cluster.api('PUT', `${cm('default')}/rv`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv', resourceVersion: '1' } });
+    assert.equal(stale.status, 409);
+  });
+
+  it('lists a namespace that does not exist as empty, and a watch there sees what is created once it does', async () => {
+    const list = await cluster.api('GET', cm('not-yet'));
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.items, []);
+    const controller = new AbortController();
+    const watch = await fetch(`${cluster.server().url}${cm('not-yet')}?watch=true&timeoutSeconds=20`, { signal: controller.signal });
+    assert.equal(watch.status, 200);
+    const reader = watch.body!.getReader();
+    await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'not-yet' } });
+    await cluster.api('POST', cm('not-yet'), { metadata: { name: 'arrived' } });
+    let text = '';
+    while (!text.includes('"arrived"')) {
+      const { value, done } = await reader.read();
+      assert.equal(done, false, 'the watch ended before the object was created');
+      text += new TextDecoder().decode(value);
+    }
+    assert.match(text, /"type":"ADDED"/);
+    controller.abort();
+  });
+
+  it('never deletes default, kube-system, kube-public or kube-node-lease, not even with --all', async () => {
+    await cluster.kubectl(['create', 'namespace', 'kube-node-lease']).catch(() => '');
+    await cluster.kubectl(['create', 'namespace', 'scratch']);
+    const result = await cluster.kubectlRaw(['delete', 'namespace', '--all', '--wait=false']);
+    assert.match(result.stdout + result.stderr, /namespace "scratch" deleted/);
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      assert.match(result.stderr, new RegExp(`namespaces "${name}" is forbidden`), name);
+      const phase = await cluster.kubectl(['get', 'namespace', name, '-o', 'jsonpath={.status.phase}']);
+      assert.equal(phase, 'Active', name);
+    }
+  });
+});
