@@ -48,6 +48,41 @@ describe('API fidelity', () => {
     controller.abort();
   });
 
+  it('pages a list as one snapshot: later pages neither show later objects nor miss later-deleted ones', async () => {
+    await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'paged' } });
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await cluster.api('POST', cm('paged'), { metadata: { name } });
+    for (const accept of ['application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io']) {
+      const first = await fetch(`${cluster.server().url}${cm('paged')}?limit=2`, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
+      const names = (list: any) => (list.items ?? list.rows.map((row: any) => ({ metadata: { name: row.cells[0] } }))).map((i: any) => i.metadata.name);
+      assert.deepEqual(names(first), ['a', 'b']);
+      await cluster.api('POST', cm('paged'), { metadata: { name: `b-late-${accept.length}` } });
+      await cluster.api('DELETE', `${cm('paged')}/${accept === 'application/json' ? 'd' : 'c'}`);
+      const rest = await fetch(`${cluster.server().url}${cm('paged')}?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
+      assert.equal(rest.metadata.resourceVersion, first.metadata.resourceVersion);
+      // The second round's snapshot holds the first round's late object, and the c it deletes after its first page.
+      assert.deepEqual(names(rest), accept === 'application/json' ? ['c', 'd', 'e'] : ['b-late-16', 'c', 'e'], accept);
+    }
+  });
+
+  it('lists with resourceVersionMatch Exact and NotOlderThan as Kubernetes does', async () => {
+    await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'exact' } });
+    const created = await cluster.api('POST', cm('exact'), { metadata: { name: 'one' } });
+    const at = Number(created.body.metadata.resourceVersion);
+    await cluster.api('POST', cm('exact'), { metadata: { name: 'two' } });
+    const exact = await cluster.api('GET', `${cm('exact')}?resourceVersion=${at}&resourceVersionMatch=Exact`);
+    assert.equal(exact.status, 200);
+    assert.equal(exact.body.metadata.resourceVersion, String(at));
+    assert.deepEqual(exact.body.items.map((i: any) => i.metadata.name), ['one']);
+    const newer = await cluster.api('GET', `${cm('exact')}?resourceVersion=${at}&resourceVersionMatch=NotOlderThan`);
+    assert.deepEqual(newer.body.items.map((i: any) => i.metadata.name), ['one', 'two']);
+    const future = await cluster.api('GET', `${cm('exact')}?resourceVersion=${at + 100_000}&resourceVersionMatch=NotOlderThan`);
+    assert.equal(future.status, 504);
+    assert.match(future.body.message, /Too large resource version/);
+    assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersion=0&resourceVersionMatch=Exact`)).status, 400);
+    assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersionMatch=Exact`)).status, 400);
+    assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersion=1&resourceVersionMatch=Exact`)).status, 200, 'history reaches back to revision 1 on a new server');
+  });
+
   it('never deletes default, kube-system, kube-public or kube-node-lease, not even with --all', async () => {
     await cluster.kubectl(['create', 'namespace', 'kube-node-lease']).catch(() => '');
     await cluster.kubectl(['create', 'namespace', 'scratch']);

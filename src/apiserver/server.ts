@@ -8,7 +8,7 @@ import { resourceDefinitions, findResource } from '../api/registry.js';
 import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
 import type { Store } from '../storage/store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
-import { methodNotAllowed, pathNotFound, toApiError } from './errors.js';
+import { ApiError, methodNotAllowed, pathNotFound, toApiError } from './errors.js';
 import type { RequestContext } from './handlers/context.js';
 import { bindPod, evictPod } from './handlers/pod-binding.js';
 import { serveResource, type SubresourceHandlers } from './handlers/resource-handler.js';
@@ -109,7 +109,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     }
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError.code >= 500) console.error(`${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+    // The server's own faults; a deliberate answer (503 unavailable, 504 too large a revision) is not one.
+    if (apiError.code >= 500 && !(error instanceof ApiError)) console.error(`${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
     writeError(res, apiError);
   } finally {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

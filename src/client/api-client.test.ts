@@ -152,8 +152,8 @@ describe('ApiClient watch', () => {
   });
 
   it('rejects ready when the server refuses the watch', async () => {
-    const watch = client.resource(resources.configmaps, 'no-such-ns').watch({}, () => undefined);
-    await assert.rejects(watch.ready, isNotFound);
+    const watch = client.resource(resources.configmaps, 'default').watch({ labelSelector: 'a in (' }, () => undefined);
+    await assert.rejects(watch.ready, (error: unknown) => error instanceof ApiStatusError && error.code === 400);
     assert.equal((await watch.done).reason, 'error');
   });
 });

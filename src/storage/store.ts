@@ -31,8 +31,13 @@ export interface ListOptions {
   filter?: ObjectFilter;
   /** At most this many matching objects; 0 or undefined = all. */
   limit?: number;
-  /** Opaque token from a previous page's ListResult.continue. */
+  /** Opaque token from a previous page's ListResult.continue: the page is read at the first page's revision. */
   continue?: string;
+  /**
+   * Read the collection as it was at this revision (resourceVersionMatch=Exact) instead of now.
+   * Throws RevisionExpiredError when history back to it is compacted. Ignored with `continue`.
+   */
+  revision?: number;
 }
 
 export interface ListResult {

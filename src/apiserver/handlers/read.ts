@@ -10,6 +10,7 @@ import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { parseNonNegativeInt, type ResourceRequest } from './context.js';
+import { listRevision } from './list-revision.js';
 
 export async function getObject(ctx: ResourceRequest): Promise<void> {
   const format = negotiate(ctx.req.headers.accept, true);
@@ -37,6 +38,8 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   if (filter) options.filter = filter;
   if (limit) options.limit = limit;
   if (token) options.continue = token;
+  const exact = await listRevision(ctx.registry.store, ctx.query);
+  if (exact !== undefined) options.revision = exact;
   // A namespace that does not exist holds nothing: 200 and an empty list, as in Kubernetes.
   const meta = (result: { revision: number; continue?: string; remainingItemCount?: number }) => {
     const listMeta: Record<string, unknown> = { resourceVersion: String(result.revision) };
@@ -48,19 +51,19 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   const asStored = format.type === 'json' && !format.table;
   if (asStored && store.listStream && !filter) {
     // The list goes out a page at a time as the client reads it, whatever its size or limit.
-    const stream = await listOrExplain(async () => store.listStream!(options));
+    const stream = await listOrExplain(async () => store.listStream!(options), token !== undefined);
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(stream) });
     await writeListStream(ctx.res, head, stream);
     return;
   }
   if (asStored && store.listRaw) {
     // Stored JSON joined as is: parsing and re-serialising 10,000 pods would dominate the list.
-    const raw = await listOrExplain(() => store.listRaw!(options));
+    const raw = await listOrExplain(() => store.listRaw!(options), token !== undefined);
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(raw) });
     await writeRawList(ctx.res, head, raw.items);
     return;
   }
-  const result = await listOrExplain(() => store.list(options));
+  const result = await listOrExplain(() => store.list(options), token !== undefined);
   if (format.table) {
     writeJson(ctx.res, 200, toTable(ctx.def, result.items, meta(result), include));
     return;
@@ -69,12 +72,14 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
 }
 
 /** Maps the store's list errors to what Kubernetes answers: 410 for expired, 400 for bad tokens. */
-async function listOrExplain<T>(list: () => Promise<T>): Promise<T> {
+async function listOrExplain<T>(list: () => Promise<T>, continued: boolean): Promise<T> {
   try {
     return await list();
   } catch (error) {
     if (error instanceof RevisionExpiredError) {
-      throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+      throw expired(continued
+        ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
+        : 'The resourceVersion for the provided list is too old.');
     }
     if (error instanceof InvalidContinueTokenError) throw badRequest(error.message);
     throw error;

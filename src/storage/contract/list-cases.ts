@@ -129,6 +129,43 @@ export function listCases(open: OpenHarness): void {
       }
     }));
 
+  it('continued pages are the collection as of the first page, whatever is written between them', () =>
+    withHarness(open, async ({ store }) => {
+      await createPods(store, 30, (i) => ({ app: i % 2 === 0 ? 'web' : 'db' }));
+      const snapshot = await store.list({ prefix: PODS });
+      const web = (object: KubeObject) => object.metadata.labels?.app === 'web';
+      const expectedWeb = snapshot.items.filter(web);
+      let step = 0;
+      const churn = async () => {
+        step++;
+        await store.create(podKey(`p-${String(step * 3).padStart(3, '0')}x`), pod(`p-${String(step * 3).padStart(3, '0')}x`, { app: 'web' }));
+        await store.update(podKey(padded(2 * step - 1)), pod(padded(2 * step - 1), { app: 'web', changed: 'yes' }));
+        await store.delete(podKey(padded(30 - 2 * step)));
+      };
+      const paged = await listAllPages(store, { prefix: PODS, limit: 4 }, churn);
+      assert.deepEqual(paged.pages.flat(), snapshot.items, 'pages joined are the first page\'s collection');
+      assert.deepEqual(paged.remaining[0], 26);
+      assert.ok(expectedWeb.length > 0);
+      const webNow = await store.list({ prefix: PODS, filter: web });
+      const filtered = await listAllPages(store, { prefix: PODS, limit: 3, filter: web }, churn);
+      assert.ok(filtered.revisions.every((r) => r === webNow.revision));
+      assert.deepEqual(filtered.pages.flat(), webNow.items, 'filtered pages too');
+      const exact = await store.list({ prefix: PODS, revision: snapshot.revision });
+      assert.deepEqual(exact.items, snapshot.items, 'an Exact read at the first revision');
+      assert.equal(exact.revision, snapshot.revision);
+    }));
+
+  it('an Exact read of a compacted revision, or a continue token of one, is expired', (t) =>
+    withHarness(open, async ({ store, compact }) => {
+      if (compact === undefined) return t.skip('the harness cannot compact');
+      await createPods(store, 6);
+      const first = await store.list({ prefix: PODS, limit: 2 });
+      await store.update(podKey(padded(5)), pod(padded(5), { v: '2' }));
+      await compact();
+      await assert.rejects(store.list({ prefix: PODS, revision: first.revision }), RevisionExpiredError);
+      await assert.rejects(store.list({ prefix: PODS, limit: 2, continue: first.continue! }), RevisionExpiredError);
+    }));
+
   it('listRaw, where offered, returns the same page as list, as UTF-8 JSON', async (t) => {
     await withHarness(open, async ({ store }) => {
       if (store.listRaw === undefined) return t.skip('the store has no listRaw');

@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import { RevisionExpiredError } from '../errors.js';
 import type { ListStream } from '../store.js';
-import type { StreamRange } from './sqlite-list.js';
+import { compareUtf8, type StreamRange } from './sqlite-list.js';
 
 /** Items in a stream's first page, and the most in any page. */
 export const STREAM_PAGE_ITEMS = 32;
@@ -121,7 +121,3 @@ function pageAt(statements: StreamStatements, revision: number, low: string, hig
   return [...values.keys()].sort(compareUtf8).map((key) => values.get(key)!).join(separator);
 }
 
-/** SQLite's order for TEXT keys: by UTF-8 bytes. */
-function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
