@@ -15,7 +15,7 @@ import { closeServiceAddresses } from './service-allocator.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor } from './keys.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
-import { strategyFor } from './strategies.js';
+import { strategyFor, type Undo } from './strategies.js';
 import { NamespaceCache } from './namespace-cache.js';
 import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deletion.js';
 import { EventLoopSlice } from '../event-loop-slice.js';
@@ -74,19 +74,21 @@ export class ObjectRegistry {
     def.applyDefaults(object);
     initialiseMetadata(object, timestamp());
     await slice.pause();
-    await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
-    validateOrThrow(def, object, undefined, errors);
-    await slice.pause();
-    this.trackFields(def, undefined, object, options);
-    await slice.pause();
-    if (options.dryRun) return { object, warnings, created: true };
-    try {
-      const stored = await this.store.create(keyFor(def, object.metadata.namespace, object.metadata.name!), object);
-      return { object: stored, warnings, created: true };
-    } catch (error) {
-      if (error instanceof KeyExistsError) throw alreadyExists(ref(def, object.metadata.name));
-      throw error;
-    }
+    const undo = await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
+    return landOrUndo(undo, options, async () => {
+      validateOrThrow(def, object, undefined, errors);
+      await slice.pause();
+      this.trackFields(def, undefined, object, options);
+      await slice.pause();
+      if (options.dryRun) return { object, warnings, created: true };
+      try {
+        const stored = await this.store.create(keyFor(def, object.metadata.namespace, object.metadata.name!), object);
+        return { object: stored, warnings, created: true };
+      } catch (error) {
+        if (error instanceof KeyExistsError) throw alreadyExists(ref(def, object.metadata.name));
+        throw error;
+      }
+    });
   }
 
   /**
@@ -236,32 +238,34 @@ export class ObjectRegistry {
     else if (def.subresources.status) object['status'] = old['status'];
     if (object['status'] === undefined) delete object['status'];
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
-    await strategyFor(def).prepareForUpdate?.(object, old, { store: this.store, def });
-    def.applyDefaults(object);
-    carryOverMetadata(object, old);
-    if (subresource === 'status') object.metadata.generation = old.metadata.generation;
-    await slice.pause();
-    validateOrThrow(def, object, old, errors);
-    await slice.pause();
-    this.trackFields(def, old, object, options);
-    await slice.pause();
-    if (sameContent(object, old)) return { object: old, warnings, created: false };
-    if (options.dryRun) return { object, warnings, created: false };
-    if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && !this.deletion.waitsForAgent(def, object)) {
-      const deleted = await this.deletion.removeNow(def, key, object.metadata.name!, expectedRevision);
-      return { object: deleted, warnings, created: false };
-    }
-    try {
-      const stored = await this.store.update(key, object, { expectedRevision });
-      return { object: stored, warnings, created: false };
-    } catch (error) {
-      if (error instanceof RevisionConflictError) {
-        if (explicitPrecondition) throw staleResourceVersion(ref(def, object.metadata.name));
-        throw new RevisionConflictRetry();
+    const undo = await strategyFor(def).prepareForUpdate?.(object, old, { store: this.store, def });
+    return landOrUndo(undo, options, async () => {
+      def.applyDefaults(object);
+      carryOverMetadata(object, old);
+      if (subresource === 'status') object.metadata.generation = old.metadata.generation;
+      await slice.pause();
+      validateOrThrow(def, object, old, errors);
+      await slice.pause();
+      this.trackFields(def, old, object, options);
+      await slice.pause();
+      if (sameContent(object, old)) return { object: old, warnings, created: false };
+      if (options.dryRun) return { object, warnings, created: false };
+      if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && !this.deletion.waitsForAgent(def, object)) {
+        const deleted = await this.deletion.removeNow(def, key, object.metadata.name!, expectedRevision);
+        return { object: deleted, warnings, created: false };
       }
-      if (error instanceof KeyNotFoundError) throw notFound(ref(def, object.metadata.name));
-      throw error;
-    }
+      try {
+        const stored = await this.store.update(key, object, { expectedRevision });
+        return { object: stored, warnings, created: false };
+      } catch (error) {
+        if (error instanceof RevisionConflictError) {
+          if (explicitPrecondition) throw staleResourceVersion(ref(def, object.metadata.name));
+          throw new RevisionConflictRetry();
+        }
+        if (error instanceof KeyNotFoundError) throw notFound(ref(def, object.metadata.name));
+        throw error;
+      }
+    });
   }
 
   /** Records field ownership, except for server-side apply, which did so while merging. */
@@ -340,4 +344,20 @@ export function ref(def: ResourceDefinition, name?: string): ResourceRef {
   const result: ResourceRef = { group: def.group, plural: def.plural };
   if (name !== undefined) result.name = name;
   return result;
+}
+
+/**
+ * Runs the rest of a write after its strategy's prepare step: what that step took (addresses it
+ * reserved) is given back unless the write is stored — when it is refused or only a dry run.
+ */
+async function landOrUndo(undo: Undo | void, options: WriteOptions, rest: () => Promise<WriteResult>): Promise<WriteResult> {
+  if (!undo) return rest();
+  try {
+    const result = await rest();
+    if (options.dryRun) undo();
+    return result;
+  } catch (error) {
+    undo();
+    throw error;
+  }
 }

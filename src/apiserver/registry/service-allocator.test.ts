@@ -70,4 +70,18 @@ describe('service address allocation', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });
+
+  it('gives back what a refused or dry-run write reserved, so the address is free at once', async () => {
+    const base = await create(service('immutable', { clusterIP: '10.43.2.1' }));
+    assert.equal(base.status, 201);
+    // Changing clusterIP is refused as immutable; the address it asked for must not stay taken.
+    const refused = await callJson(server.url, 'PUT', `${SERVICES}/immutable`, { ...base.body, spec: { ...base.body.spec, clusterIP: '10.43.2.2', clusterIPs: ['10.43.2.2'] } });
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    const dryRun = await callJson(server.url, 'POST', `${SERVICES}?dryRun=All`, service('dry', { clusterIP: '10.43.2.3', type: 'NodePort', ports: [{ port: 80, nodePort: 31222 }] }));
+    assert.equal(dryRun.status, 201);
+    for (const [name, ip, nodePort] of [['after-refused', '10.43.2.2', 31223], ['after-dry-run', '10.43.2.3', 31222]] as const) {
+      const taken = await create(service(name, { clusterIP: ip, type: 'NodePort', ports: [{ port: 80, nodePort }] }));
+      assert.equal(taken.status, 201, `${name}: ${JSON.stringify(taken.body)}`);
+    }
+  });
 });

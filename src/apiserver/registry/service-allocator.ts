@@ -51,6 +51,10 @@ class Pool<T> {
   private readonly owners = new Map<T, string>();
   private readonly reserved = new Map<T, number>();
 
+  owner(value: T): string | undefined {
+    return this.owners.get(value);
+  }
+
   own(value: T, key: string): void {
     this.owners.set(value, key);
     this.reserved.delete(value);
@@ -74,6 +78,17 @@ class Pool<T> {
   reserve(value: T, now: number): void {
     this.reserved.set(value, now + RESERVATION_MS);
   }
+
+  /** Gives up a reservation (its write failed or was a dry run); what the store holds stays held. */
+  unreserve(value: T): void {
+    this.reserved.delete(value);
+  }
+}
+
+/** What one write reserved, to give back if the write does not land. */
+export interface Reservations {
+  ips: string[];
+  ports: number[];
 }
 
 class ServiceAddressBook {
@@ -117,7 +132,13 @@ class ServiceAddressBook {
     for (const port of nodePortsOf(spec)) this.ports.release(port, key);
   }
 
-  allocateClusterIP(service: KubeObject, key: string): void {
+  /** Gives back what a write reserved that it does not own (a failed or dry-run write). */
+  release(reservations: Reservations): void {
+    for (const ip of reservations.ips) this.ips.unreserve(ip);
+    for (const port of reservations.ports) this.ports.unreserve(port);
+  }
+
+  allocateClusterIP(service: KubeObject, key: string, made: Reservations): void {
     const spec = specOf(service);
     if (spec['type'] === 'ExternalName' || spec['clusterIP'] === 'None') return;
     const now = Date.now();
@@ -126,7 +147,11 @@ class ServiceAddressBook {
       for (const ip of requested) {
         if (this.ips.taken(ip, now, key)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
       }
-      for (const ip of requested) this.ips.reserve(ip, now);
+      for (const ip of requested) {
+        if (this.ips.owner(ip) === key) continue;
+        this.ips.reserve(ip, now);
+        made.ips.push(ip);
+      }
       spec['clusterIPs'] ??= [spec['clusterIP']];
       return;
     }
@@ -136,6 +161,7 @@ class ServiceAddressBook {
       const ip = ipToString(CLUSTER_IP_BASE + offset);
       if (this.ips.taken(ip, now, key)) continue;
       this.ips.reserve(ip, now);
+      made.ips.push(ip);
       spec['clusterIP'] = ip;
       spec['clusterIPs'] = [ip];
       spec['ipFamilies'] ??= ['IPv4'];
@@ -145,7 +171,7 @@ class ServiceAddressBook {
     throw badRequest('the service cluster IP range is full');
   }
 
-  allocateNodePorts(service: KubeObject, key: string): void {
+  allocateNodePorts(service: KubeObject, key: string, made: Reservations): void {
     const spec = specOf(service);
     if (spec['type'] !== 'NodePort' && spec['type'] !== 'LoadBalancer') return;
     const ports = Array.isArray(spec['ports']) ? spec['ports'].filter(isObject) : [];
@@ -154,7 +180,9 @@ class ServiceAddressBook {
       const wanted = port['nodePort'];
       if (typeof wanted !== 'number' || wanted <= 0) return;
       if (this.ports.taken(wanted, now, key)) throw alreadyAllocated(service, `spec.ports[${i}].nodePort`, wanted, `provided port is already allocated`);
+      if (this.ports.owner(wanted) === key) return;
       this.ports.reserve(wanted, now);
+      made.ports.push(wanted);
     });
     const span = NODE_PORT_MAX - NODE_PORT_MIN + 1;
     for (const port of ports) {
@@ -167,6 +195,7 @@ class ServiceAddressBook {
       }
       if (found === undefined) throw badRequest('the node port range is full');
       this.ports.reserve(found, now);
+      made.ports.push(found);
       port['nodePort'] = found;
     }
   }
@@ -194,11 +223,20 @@ function bookFor(store: Store, def: ResourceDefinition): Promise<ServiceAddressB
  * Service holds: on create, and on an update that needs new ones (a type changed to NodePort).
  * Addresses the Service itself already holds are its own to keep.
  */
-export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition): Promise<void> {
+export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition): Promise<() => void> {
   if (!isObject(service['spec'])) service['spec'] = {};
   const book = await bookFor(store, def);
-  book.allocateClusterIP(service, serviceKey(service));
-  book.allocateNodePorts(service, serviceKey(service));
+  const made: Reservations = { ips: [], ports: [] };
+  try {
+    book.allocateClusterIP(service, serviceKey(service), made);
+    book.allocateNodePorts(service, serviceKey(service), made);
+  } catch (error) {
+    book.release(made);
+    throw error;
+  }
+  // A write refused later (validation, a conflict) or only tried (dry run) must not keep them:
+  // a Service deleted and made again with its address (kubectl apply --force) needs it free.
+  return () => book.release(made);
 }
 
 /** Stops following the store's Services (the server is closing). */

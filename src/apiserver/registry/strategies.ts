@@ -8,6 +8,9 @@ import { qosClassOf } from '../../api/defaults/pod-defaults.js';
 import { generateJobSelector } from '../../api/defaults/workload-defaults.js';
 import { allocateServiceAddresses } from './service-allocator.js';
 
+/** Gives back what a prepare step took, when the write does not land. */
+export type Undo = () => void;
+
 export interface StrategyContext {
   store: Store;
   def: ResourceDefinition;
@@ -16,10 +19,13 @@ export interface StrategyContext {
 export interface Strategy {
   /** Kinds whose PUT may create a missing object (as Kubernetes allows for leases, endpoints, events). */
   allowCreateOnUpdate?: boolean;
-  /** Called on create, after defaulting and before validation. */
-  prepareForCreate?(object: KubeObject, ctx: StrategyContext): Promise<void> | void;
-  /** Called on update (PUT, PATCH, apply) before defaulting; `old` is the stored object. */
-  prepareForUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): Promise<void> | void;
+  /**
+   * Called on create, after defaulting and before validation. May return an undo: the registry
+   * calls it when the write is refused later or is a dry run (e.g. addresses it reserved).
+   */
+  prepareForCreate?(object: KubeObject, ctx: StrategyContext): Promise<Undo | void> | Undo | void;
+  /** Called on update (PUT, PATCH, apply) before defaulting; `old` is the stored object. May return an undo, as prepareForCreate. */
+  prepareForUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): Promise<Undo | void> | Undo | void;
   /**
    * Seconds of graceful deletion for this object, or undefined to delete at once. Pods bound to
    * a node wait for their agent to stop the containers, as the kubelet does.
@@ -49,14 +55,14 @@ const namespaceStrategy: Strategy = {
 };
 
 const serviceStrategy: Strategy = {
-  async prepareForCreate(service, ctx) {
-    await allocateServiceAddresses(service, ctx.store, ctx.def);
+  prepareForCreate(service, ctx) {
+    return allocateServiceAddresses(service, ctx.store, ctx.def);
   },
   // A PUT without clusterIP or nodePorts keeps the allocated ones, as Kubernetes does; what is
   // still missing (node ports of a Service changed to NodePort) is allocated.
-  async prepareForUpdate(service, old, ctx) {
+  prepareForUpdate(service, old, ctx) {
     preserveServiceAllocations(service, old);
-    await allocateServiceAddresses(service, ctx.store, ctx.def);
+    return allocateServiceAddresses(service, ctx.store, ctx.def);
   },
 };
 
