@@ -83,6 +83,26 @@ describe('API fidelity', () => {
     assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersion=1&resourceVersionMatch=Exact`)).status, 200, 'history reaches back to revision 1 on a new server');
   });
 
+  it('switches a Deployment from RollingUpdate to Recreate with client-side apply (retainKeys in OpenAPI)', async () => {
+    const deployment = (strategy: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: strategy}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: strategy}}
+  strategy: ${strategy}
+  template:
+    metadata: {labels: {app: strategy}}
+    spec: {containers: [{name: c, image: drover-test/busybox:1}]}
+`;
+    await cluster.kubectl(['apply', '-f', '-'], { input: deployment('{type: RollingUpdate, rollingUpdate: {maxSurge: 1}}') });
+    await cluster.kubectl(['apply', '-f', '-'], { input: deployment('{type: Recreate}') });
+    assert.equal(await cluster.kubectl(['get', 'deploy/strategy', '-o', 'jsonpath={.spec.strategy}']), '{"type":"Recreate"}');
+    const openapi = await cluster.api('GET', '/openapi/v2');
+    const strategy = openapi.body.definitions['io.k8s.api.apps.v1.DeploymentSpec'].properties.strategy;
+    assert.equal(strategy['x-kubernetes-patch-strategy'], 'retainKeys', 'as Kubernetes publishes it, for clients that read it');
+  });
+
   it('never deletes default, kube-system, kube-public or kube-node-lease, not even with --all', async () => {
     await cluster.kubectl(['create', 'namespace', 'kube-node-lease']).catch(() => '');
     await cluster.kubectl(['create', 'namespace', 'scratch']);

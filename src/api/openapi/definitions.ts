@@ -45,6 +45,10 @@ export class DefinitionSet {
     const canonical = namedDefinitions.get(name) as Node | undefined;
     const description = node['description'];
     const extra: Node = typeof description === 'string' && description !== canonical?.['description'] ? { description } : {};
+    // A field's own patch semantics (DeploymentSpec.strategy's retainKeys) sit beside its $ref, as Kubernetes publishes them.
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-kubernetes-') && value !== canonical?.[key]) extra[key] = value;
+    }
     if (this.flavor === 'v2') return { ...ref, ...extra };
     return { allOf: [ref], ...extra };
   }

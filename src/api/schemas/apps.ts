@@ -35,7 +35,8 @@ const DeploymentSpec = named(`${APPS}.DeploymentSpec`, struct('Desired behaviour
   replicas: int32('Number of desired pods. Defaults to 1. Unset lets an autoscaler own the value.', { minimum: 0 }),
   selector: selector('Deployment'),
   template: field(PodTemplateSpec, 'Template of the pods to run. Its restartPolicy must be Always.'),
-  strategy: field(DeploymentStrategy, 'How existing pods are replaced by new ones.'),
+  // retainKeys: switching to Recreate with kubectl's client-side apply must drop rollingUpdate, as Kubernetes marks it.
+  strategy: field(DeploymentStrategy, 'How existing pods are replaced by new ones.', { 'x-kubernetes-patch-strategy': 'retainKeys' }),
   minReadySeconds: int32('Seconds a new pod must be ready, with no container crashing, to count as available. Defaults to 0.', { minimum: 0 }),
   revisionHistoryLimit: int32('Number of old ReplicaSets kept to allow rollback. Defaults to 10.', { minimum: 0 }),
   paused: bool('Whether the Deployment is paused: changes to the template do not roll out.'),
