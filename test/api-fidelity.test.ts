@@ -103,6 +103,28 @@ spec:
     assert.equal(strategy['x-kubernetes-patch-strategy'], 'retainKeys', 'as Kubernetes publishes it, for clients that read it');
   });
 
+  it('moves from client-side to server-side apply as Kubernetes does: no conflicts with kubectl-client-side-apply, diff works, the annotation keeps in step', async () => {
+    const manifest = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: migrate, labels: {a: b}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: migrate}}
+  template:
+    metadata: {labels: {app: migrate}}
+    spec: {containers: [{name: c, image: drover-test/busybox:1}]}
+`;
+    await cluster.kubectl(['apply', '-f', '-'], { input: manifest(1) });
+    assert.match(await cluster.kubectl(['apply', '--server-side', '-f', '-'], { input: manifest(2) }), /serverside-applied/);
+    const diff = await cluster.kubectlRaw(['diff', '--server-side', '-f', '-'], { input: manifest(2) });
+    assert.equal(diff.code, 0, diff.stderr);
+    await cluster.kubectl(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: manifest(3) });
+    const lastApplied = JSON.parse(await cluster.kubectl(['get', 'deploy/migrate', '-o', 'jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}']));
+    assert.equal(lastApplied.spec.replicas, 3);
+    await cluster.kubectl(['apply', '-f', '-'], { input: manifest(4) });
+    assert.equal(await cluster.kubectl(['get', 'deploy/migrate', '-o', 'jsonpath={.spec.replicas}']), '4');
+  });
+
   it('never deletes default, kube-system, kube-public or kube-node-lease, not even with --all', async () => {
     await cluster.kubectl(['create', 'namespace', 'kube-node-lease']).catch(() => '');
     await cluster.kubectl(['create', 'namespace', 'scratch']);

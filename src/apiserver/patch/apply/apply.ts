@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../../api/meta.js';
 import type { JsonSchema } from '../../../api/schema-nav.js';
 import { ApplyConflictError, ApplyInvalidError, type FieldConflict } from './errors.js';
+import { clientSideApplied, keepLastAppliedInStep } from './client-side-upgrade.js';
 import type { FieldScope } from './field-scope.js';
 import { FieldSet } from './field-set.js';
 import { fieldsOf, findEntry, newEntry, readEntries, setFields, type TrackedEntry } from './managed-entries.js';
@@ -78,8 +79,9 @@ function* applySteps(live: KubeObject | undefined, applied: KubeObject, options:
   yield;
 
   const changes = diffObjects(live ?? { metadata: {} }, result, options.schema, scope);
-  takeConflicts(others, changes.changed, options.force);
+  takeConflicts(others, changes.changed, options.force, clientSideApplied(live, options.manager, options.schema, scope));
   releaseFields(others, changes);
+  keepLastAppliedInStep(result, config, options.manager);
   yield;
 
   const entry = own ?? newEntry(options.manager, 'Apply', options.subresource);
@@ -135,20 +137,22 @@ function pruneDropped(result: KubeObject, dropped: FieldSet, others: readonly Tr
   if (!orphaned.isEmpty()) pruneObject(result, orphaned, owned, schema);
 }
 
-/** Fails on fields that change and belong to other managers, or, with force, takes them. */
-function takeConflicts(others: readonly TrackedEntry[], changed: FieldSet, force: boolean): void {
+/**
+ * Fails on fields that change and belong to other managers, or, with force, takes them. When
+ * every conflict is over a field kubectl's last client-side apply configured (`upgradable`),
+ * the apply takes them as if forced; otherwise only the other conflicts are reported.
+ */
+function takeConflicts(others: readonly TrackedEntry[], changed: FieldSet, force: boolean, upgradable?: FieldSet): void {
   if (changed.isEmpty()) return;
-  const conflicts: FieldConflict[] = [];
-  for (const entry of others) {
-    const contested = fieldsOf(entry).intersection(changed);
-    if (contested.isEmpty()) continue;
-    if (force) {
-      setFields(entry, fieldsOf(entry).difference(contested));
-      continue;
-    }
-    for (const path of contested.paths()) conflicts.push(conflictOf(entry, displayPath(path)));
+  const contestedBy = others.map((entry) => ({ entry, contested: fieldsOf(entry).intersection(changed) })).filter((c) => !c.contested.isEmpty());
+  const unforgiven = upgradable === undefined ? contestedBy : contestedBy.map((c) => ({ ...c, contested: c.contested.difference(upgradable) }));
+  if (force || unforgiven.every((c) => c.contested.isEmpty())) {
+    for (const { entry, contested } of contestedBy) setFields(entry, fieldsOf(entry).difference(contested));
+    return;
   }
-  if (conflicts.length > 0) throw new ApplyConflictError(conflicts);
+  const conflicts: FieldConflict[] = [];
+  for (const { entry, contested } of unforgiven) for (const path of contested.paths()) conflicts.push(conflictOf(entry, displayPath(path)));
+  throw new ApplyConflictError(conflicts);
 }
 
 function conflictOf(entry: TrackedEntry, field: string): FieldConflict {
