@@ -1,5 +1,5 @@
 // Training-job conditions as Kubeflow's UpdateJobConditions keeps them: one entry per type;
-// Running and Restarting replace each other; Succeeded or Failed turns Running off. Reasons are
+// Running and Restarting replace each other; Succeeded or Failed turns Running (and Restarting) off. Reasons are
 // the kind followed by the state (PyTorchJobRunning, TFJobFailed, ...).
 import { metaTime } from '../../api/meta.js';
 import type { ConditionType, JobCondition, TrainingJob, TrainingJobStatus } from './types.js';
@@ -20,7 +20,7 @@ export function setCondition(status: TrainingJobStatus, type: ConditionType, rea
   const conditions: JobCondition[] = [];
   for (const c of status.conditions ?? []) {
     if ((type === 'Running' && c.type === 'Restarting') || (type === 'Restarting' && c.type === 'Running')) continue;
-    if ((type === 'Succeeded' || type === 'Failed') && c.type === 'Running' && c.status === 'True') {
+    if ((type === 'Succeeded' || type === 'Failed') && (c.type === 'Running' || c.type === 'Restarting') && c.status === 'True') {
       conditions.push({ ...c, status: 'False', lastUpdateTime: at, lastTransitionTime: at });
       continue;
     }

@@ -170,7 +170,7 @@ class Pass {
     await this.write();
     this.errors.push(...(await cleanUp(deps, job, this.observed)));
     const phase = finish.type === 'Succeeded' ? 'Succeeded' : 'Failed';
-    if (deps.transactions.isOpen(job, 'restart')) await deps.transactions.finish(job, 'restart', 'Failed', finish.message);
+    if (deps.transactions.isOpen(job, 'restart')) await deps.transactions.finish(job, 'restart', phase, finish.message);
     await deps.transactions.finish(job, 'launch', phase, finish.message);
   }
 

@@ -69,6 +69,8 @@ export interface TrainingJobStatus {
 
 export interface TrainingJobSpec {
   runPolicy?: RunPolicy;
+  pytorchReplicaSpecs?: Record<string, ReplicaSpec>;
+  tfReplicaSpecs?: Record<string, ReplicaSpec>;
   /** PyTorchJob */
   nprocPerNode?: string;
   elasticPolicy?: { minReplicas?: number; maxReplicas?: number; [field: string]: unknown };
