@@ -89,6 +89,17 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     assert.equal(runs('backoff'), 3, 'the first run and two recreations');
   });
 
+  it('backoffLimit counts container restarts in place (OnFailure) through restartCount', async () => {
+    await c.k(['apply', '-f', '-'], pytorchJob('inplace', { backoffLimit: 1 }, { command: SLEEP }, { restartPolicy: 'OnFailure', command: failFirst('inplace', 1, 99, 'exit 0') }));
+    await waitFor('inplace', 'Failed');
+    const status = (await job('inplace')).status;
+    assert.match(status.conditions.find((x: any) => x.type === 'Failed').message, /backoff limit/);
+    assert.equal(status.restarts, 2, 'the second restart passed backoffLimit 1');
+    const worker = await c.json(['get', 'pod', 'inplace-worker-0']);
+    assert.equal(worker.spec.restartPolicy, 'OnFailure');
+    assert.equal(worker.status.containerStatuses[0].restartCount, 2, 'restarted in place by the agent, not recreated');
+  });
+
   it('cleanPodPolicy None holds on the backoffLimit path: the running worker and the Services stay (kubeflow/trainer#3419)', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('keep', { backoffLimit: 0, cleanPodPolicy: 'None' },
       { restartPolicy: 'ExitCode', command: failFirst('keep', 137, 99, 'exit 0') }, { command: SLEEP }));
@@ -152,5 +163,11 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     const events = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=gang', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
     for (const pod of ['gang-master-0', 'gang-worker-0', 'gang-worker-1']) assert.match(events, new RegExp(`Deleted pod: ${pod}`), `${pod} was recreated with the gang`);
     assert.match(events, /restarting the whole gang/);
+    // The PodGroup follows the job's scheduling policy.
+    await c.k(['patch', 'pytorchjob', 'gang', '--type=merge', '-p', '{"spec":{"runPolicy":{"schedulingPolicy":{"minAvailable":2,"scheduleTimeoutSeconds":30}}}}']);
+    await eventually(async () => {
+      const spec = (await c.json(['get', 'podgroup', 'gang'])).spec;
+      return spec.minMember === 2 && spec.scheduleTimeoutSeconds === 30;
+    }, 15_000, 'the PodGroup updated');
   });
 });

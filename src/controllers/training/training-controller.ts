@@ -10,9 +10,9 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { WrittenStatus } from '../job/written-status.js';
 import type { FrameworkController } from './framework.js';
-import { operatorName } from './names.js';
+import { operatorName, replicaSpecsOf } from './names.js';
 import { pytorchController } from './pytorch.js';
-import { observedKey, ReplicaActions, type Kind } from './replica-actions.js';
+import { expectationKey, observedKey, ReplicaActions, type Kind } from './replica-actions.js';
 import { RestartLedger } from './restart-ledger.js';
 import { tensorflowController } from './tensorflow.js';
 import { syncTrainingJob, type TrainingDeps } from './training-sync.js';
@@ -90,7 +90,14 @@ export class TrainingJobController implements Controller {
     this.jobs.addEventHandler({
       onAdd: (job) => this.queue.add(objectKey(job)),
       onUpdate: (_old, job) => this.queue.add(objectKey(job)),
-      onDelete: (job) => this.written.forget(job.metadata.uid ?? ''),
+      onDelete: (job) => {
+        const uid = job.metadata.uid ?? '';
+        this.written.forget(uid);
+        for (const [type] of replicaSpecsOf(this.fc.framework, job)) {
+          this.expectations.delete(expectationKey(uid, type, 'pods'));
+          this.expectations.delete(expectationKey(uid, type, 'services'));
+        }
+      },
     });
     this.watchOwned(this.pods as unknown as Informer<KubeObject>, 'pods');
     this.watchOwned(this.services, 'services');
