@@ -1,9 +1,10 @@
-// Host-process replicas on two nodes: a `drover server` (scheduler, controllers) and two agents
-// (`drover agent`'s node: agent and streaming server) with node addresses 127.0.0.2 and 127.0.0.3. The master binds only to the address its
-// MASTER_ADDR resolves to, so the workers reach it only if the agent put the InternalIP of the
-// master's node into their env (cluster DNS does not exist for host processes). The master is
-// held unschedulable at first: the workers wait in ContainerCreating, with an event, until it
-// is bound.
+// Host-process replicas on two nodes: a `drover server` (scheduler, controllers) and two nodes
+// (agent and streaming server, as `drover agent` runs them) with addresses 127.0.0.2 and
+// 127.0.0.3. The master binds only to the address its MASTER_ADDR resolves to, so the workers
+// reach it only if the agent put the InternalIP of the master's node into their env (cluster
+// DNS does not exist for host processes). The master is held unschedulable at first: the
+// workers wait in ContainerCreating, with an event, until it is bound. minAvailable 2 lets the
+// two workers be placed without the master under gang scheduling too.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,7 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
     await k(['apply', '-f', '-'], JSON.stringify({
       apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'spread' },
       spec: {
+        runPolicy: { schedulingPolicy: { minAvailable: 2 } },
         pytorchReplicaSpecs: {
           Master: replica(1, { 'drover.dev/test-role': 'master' }),
           Worker: replica(2, { 'kubernetes.io/hostname': a.name }),
