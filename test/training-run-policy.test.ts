@@ -67,6 +67,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     const events = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=exit137', '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}']);
     assert.match(events, /SuccessfulDeletePod/);
     assert.match(events, /PyTorchJobRestarting/);
+    assert.match(events, /ExitedWithCode/);
     assert.match(await c.k(['get', 'transactions', '--no-headers']), /PyTorchJob\/exit137\s+restart\s+Succeeded/);
   });
 
@@ -143,9 +144,15 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
 
   it('ttlSecondsAfterFinished deletes the finished job, and its pods with it', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('ttl', { ttlSecondsAfterFinished: 1 }, { command: 'exit 0' }));
+    await c.k(['apply', '-f', '-'], pytorchJob('ttlclean', { ttlSecondsAfterFinished: 1, cleanPodPolicy: 'All' }, { command: 'exit 0' }));
     await waitFor('ttl', 'Succeeded');
     await eventually(async () => (await c.k(['get', 'pytorchjobs', '--no-headers', '--ignore-not-found'])).includes('ttl ') === false, 20_000, 'the job deleted');
     await eventually(async () => (await podNames('ttl')).length === 0, 20_000, 'its pods collected');
+    // With pods left the garbage collector records the deletion; with none (cleanPodPolicy All), the controller does.
+    for (const name of ['ttl', 'ttlclean']) {
+      await eventually(async () => new RegExp(`PyTorchJob/${name}\\s+delete\\s+Succeeded`).test(await c.k(['get', 'transactions', '--no-headers'])), 15_000, `a delete Transaction of ${name}`);
+    }
+    assert.equal(await c.k(['get', 'pytorchjob', 'ttlclean', '--ignore-not-found']), '');
   });
 
   it('restartScope Gang: one failed worker restarts every pod of the job, counted once', async () => {

@@ -64,8 +64,8 @@ function ttlRemainingMs(job: Readonly<TrainingJob>, now: number): number | undef
   return done + ttl * 1000 - now;
 }
 
-/** Deletes the job once its TTL passed (read afresh first: the TTL may have changed); else ms until then. */
-export async function expireAfterFinished(api: ApiClient, fc: FrameworkController, job: Readonly<TrainingJob>, now: number): Promise<number | undefined> {
+/** Deletes the job once its TTL passed (read afresh first: the TTL may have changed); else ms until then, or 'deleted'. */
+export async function expireAfterFinished(api: ApiClient, fc: FrameworkController, job: Readonly<TrainingJob>, now: number): Promise<number | 'deleted' | undefined> {
   const left = ttlRemainingMs(job, now);
   if (left === undefined || left > 0) return left;
   const client = api.resource<TrainingJob>(fc.resource, job.metadata.namespace);
@@ -80,7 +80,7 @@ export async function expireAfterFinished(api: ApiClient, fc: FrameworkControlle
     if (isConflict(error)) return 0;
     throw error;
   }
-  return undefined;
+  return 'deleted';
 }
 
 function comparable(status: Readonly<TrainingJobStatus> | undefined): string {

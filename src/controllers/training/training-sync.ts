@@ -8,7 +8,7 @@ import type { ApiClient, EventRecorder, Expectations, ReconcileResult } from '..
 import type { WrittenStatus } from '../job/written-status.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import { finishedCondition, hasCondition, setCondition } from './conditions.js';
-import { countPods, decide, type Decision, type PodFacts } from './decide.js';
+import { countPods, decide, exitCodeOf, type Decision, type PodFacts } from './decide.js';
 import type { FrameworkController } from './framework.js';
 import { cleanUp, deleteEverything, expireAfterFinished, writeStatus } from './job-ending.js';
 import { replicaName, replicaSpecsOf, replicasOf, replicaTypeLabels, selectorString, totalReplicas } from './names.js';
@@ -131,6 +131,10 @@ class Pass {
     if (d.restarting) {
       setCondition(this.status, 'Restarting', `${this.kind}Restarting`, `${this.kind} ${this.name} is restarting: ${d.restarting}.`, this.now);
       void deps.recorder.record(job, 'Warning', `${this.kind}Restarting`, `${this.kind} ${this.name} is restarting: ${d.restarting}.`);
+      for (const pod of d.recreate) {
+        const code = exitCodeOf(fc, pod);
+        if (pod.status?.phase === 'Failed' && code !== undefined) void deps.recorder.record(job, 'Normal', 'ExitedWithCode', `Pod: ${pod.metadata.namespace}.${pod.metadata.name} exited with code ${code}`);
+      }
       await this.write(); // the restart is counted before the pods go
       await deps.transactions.begin(job, 'restart', { reason: d.restarting, total: d.recreate.length, done: 0 });
     }
@@ -182,6 +186,14 @@ class Pass {
     await writeStatus(this.deps, this.fc, this.job, this.status, this.now);
     if (errors.length > 0) throw new AggregateError(errors, `cleaning up ${this.name} failed`);
     const ttl = await expireAfterFinished(this.deps.api, this.fc, this.job, this.now.getTime());
+    if (ttl === 'deleted') {
+      // The garbage collector records the deletion of a job with dependents; one without any is recorded here.
+      const dependents = [...this.observed.pods, ...this.observed.services].some((o) => !o.metadata.deletionTimestamp)
+        || (this.observed.podGroup !== undefined && !this.observed.podGroup.metadata.deletionTimestamp);
+      const reason = `ttlSecondsAfterFinished (${this.job.spec.runPolicy?.ttlSecondsAfterFinished}s) passed`;
+      if (!dependents) await this.deps.transactions.once(this.job, 'delete', { reason }, 'Succeeded', `${this.kind} ${this.name} deleted`);
+      return;
+    }
     return ttl === undefined ? undefined : { requeueAfterMs: Math.max(0, Math.ceil(ttl)) + 10 };
   }
 
