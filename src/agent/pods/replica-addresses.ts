@@ -50,6 +50,7 @@ async function nodeAddressOf(api: ApiClient, namespace: string, name: string, jo
   const key = `${namespace}/${name}`;
   let entry = cache.get(key);
   if (!entry || Date.now() - entry.at > CACHE_MS) {
+    for (const [k, e] of cache) if (Date.now() - e.at > CACHE_MS) cache.delete(k); // keep only fresh answers
     entry = { at: Date.now(), ip: lookUp(api, namespace, name, jobName) };
     cache.set(key, entry);
     entry.ip.catch(() => cache.delete(key));
