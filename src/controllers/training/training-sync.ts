@@ -51,6 +51,8 @@ class Pass {
   private readonly errors: unknown[] = [];
   private readonly kind: string;
   private current: Readonly<TrainingJob>;
+  /** Pod failures this pass counted: the ledger learns them (and the restarts seen) once a status write carries them. */
+  private countedFailures: string[] | undefined;
 
   constructor(private readonly deps: TrainingDeps, private readonly fc: FrameworkController, private readonly job: Readonly<TrainingJob>, private readonly observed: Observed) {
     this.status = structuredClone(job.status ?? {});
@@ -73,11 +75,11 @@ class Pass {
     const facts = this.facts();
     const decision = decide({ fc: this.fc, job: { ...this.job, status: this.status }, pods: facts, nowMs: this.now.getTime() });
     if (decision.newRestarts > 0) this.status.restarts = (this.status.restarts ?? 0) + decision.newRestarts;
+    this.countedFailures = decision.countedFailures;
     this.status.replicaStatuses = this.replicaStatuses(decision);
     if (decision.finish) await this.finish(decision);
     else await this.advance(decision);
     const result = await this.write();
-    this.deps.ledger.commit(this.observed.pods, decision.countedFailures);
     if (this.errors.length > 0) throw new AggregateError(this.errors, `${this.errors.length} write(s) for ${this.name} failed: ${String((this.errors[0] as Error)?.message ?? this.errors[0])}`);
     return result;
   }
@@ -210,6 +212,7 @@ class Pass {
   /** Writes the status when it changed; asks for another look at the deadline or the TTL. */
   private async write(): Promise<ReconcileResult | void> {
     this.current = await writeStatus(this.deps, this.fc, this.current, this.status, this.now);
+    if (this.countedFailures) this.deps.ledger.commit(this.observed.pods, this.countedFailures);
     const deadline = this.job.spec.runPolicy?.activeDeadlineSeconds;
     const start = Date.parse(this.status.startTime ?? '');
     if (deadline === undefined || !Number.isFinite(start) || finishedCondition(this.current)) {
