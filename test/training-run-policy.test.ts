@@ -133,7 +133,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     await c.k(['patch', 'pytorchjob', 'pause', '--type=merge', '-p', '{"spec":{"runPolicy":{"suspend":true}}}']);
     await waitFor('pause', 'Suspended');
     await eventually(async () => (await podNames('pause')).length === 0 && (await serviceNames('pause')).length === 0, 15_000, 'pods and Services gone');
-    assert.equal((await c.k(['get', 'podgroups', '--no-headers', '--ignore-not-found'])).includes('pause'), false);
+    await eventually(async () => !(await c.k(['get', 'podgroups', '--no-headers', '--ignore-not-found'])).includes('pause'), 15_000, 'the PodGroup gone');
     assert.equal((await job('pause')).status.startTime, undefined);
     assert.ok(!(await conditionTypes('pause')).includes('Running'));
     await new Promise((r) => setTimeout(r, 1100)); // startTime has a resolution of seconds
