@@ -68,6 +68,9 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     assert.match(events, /SuccessfulDeletePod/);
     assert.match(events, /PyTorchJobRestarting/);
     assert.match(events, /ExitedWithCode/);
+    // The recreated pod (same name, same host port) waited for its predecessor's cleanup on the node, not for a retry.
+    const podEvents = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=exit137-master-0', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+    assert.doesNotMatch(podEvents, /FailedCreatePodSandBox/);
     assert.match(await c.k(['get', 'transactions', '--no-headers']), /PyTorchJob\/exit137\s+restart\s+Succeeded/);
   });
 
