@@ -29,6 +29,14 @@ describe('training job decisions', () => {
     assert.equal(d.running, false, 'Restarting replaces Running');
   });
 
+  it('a failed pod whose recreation was counted but whose deletion failed is deleted again, not counted again', () => {
+    const failed = { ...replicaPod('Worker', 1, { phase: 'Failed', exitCode: 137 }), failureCounted: true };
+    const d = decide({ fc: pytorchController, job: exitCodeJob({ backoffLimit: 1 }, { restarts: 1 }), pods: pytorchPods(failed), nowMs: NOW });
+    assert.equal(d.finish, undefined);
+    assert.deepEqual(d.recreate.map((p) => p.metadata.name), ['mnist-worker-1']);
+    assert.equal(d.newRestarts, 0);
+  });
+
   it('ExitCode 1: the job fails at once, never Restarting (kubeflow/trainer#2044)', () => {
     const failed = replicaPod('Worker', 1, { phase: 'Failed', exitCode: 1 });
     const d = decide({ fc: pytorchController, job: exitCodeJob({ backoffLimit: 3 }), pods: pytorchPods(failed), nowMs: NOW });

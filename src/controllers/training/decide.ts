@@ -91,15 +91,21 @@ export function countPods(fc: FrameworkController, job: Readonly<TrainingJob>, p
 
 interface Failures {
   retryable: PodFacts[];
+  /** Failed pods whose recreation was counted already but which are still here (their deletion failed): deleted again, not counted again. */
+  counted: PodFacts[];
   permanent: Array<{ facts: PodFacts; exitCode: number | undefined }>;
 }
 
 function classifyFailures(input: DecideInput): Failures {
   const { fc, job } = input;
-  const out: Failures = { retryable: [], permanent: [] };
+  const out: Failures = { retryable: [], counted: [], permanent: [] };
   for (const facts of input.pods) {
     const { pod, type } = facts;
-    if (pod.status?.phase !== 'Failed' || pod.metadata.deletionTimestamp || facts.failureCounted) continue;
+    if (pod.status?.phase !== 'Failed' || pod.metadata.deletionTimestamp) continue;
+    if (facts.failureCounted) {
+      out.counted.push(facts);
+      continue;
+    }
     if (fc.ignoresFailures(job, type)) continue;
     const policy = restartPolicyOf(fc, job, type);
     const exitCode = exitCodeOf(fc, pod);
@@ -156,7 +162,7 @@ function finishRules(input: DecideInput, before: number, decision: Decision): Fi
   const deadline = runPolicy.activeDeadlineSeconds;
   const start = Date.parse(job.status?.startTime ?? '');
   if (deadline !== undefined && Number.isFinite(start) && nowMs - start >= deadline * 1000) return failed(fc, job, 'it was active longer than the specified deadline');
-  if (decision.restarting || !fc.succeeded(job, decision.counts)) return undefined;
+  if (decision.restarting || decision.recreate.length > 0 || !fc.succeeded(job, decision.counts)) return undefined;
   return { type: 'Succeeded', reason: `${fc.framework.kind}Succeeded`, message: `${fc.framework.kind} ${job.metadata.namespace}/${job.metadata.name} is successfully completed.` };
 }
 
@@ -172,6 +178,10 @@ export function decide(input: DecideInput): Decision {
   const failures = classifyFailures(input);
   if (failures.permanent.length > 0) decision.finish = failed(fc, job, permanentMessage(failures.permanent));
   else if (failures.retryable.length > 0) retry(input, failures, before, decision);
+  if (decision.recreate.length === 0 && failures.counted.length > 0) {
+    decision.gang = job.spec.runPolicy?.restartScope === 'Gang';
+    decision.recreate = decision.gang ? input.pods.filter((p) => !p.pod.metadata.deletionTimestamp).map((p) => p.pod) : failures.counted.map((f) => f.pod);
+  }
   decision.finish ??= finishRules(input, before, decision);
   if (decision.finish) {
     // An ending job recreates nothing.
@@ -179,6 +189,6 @@ export function decide(input: DecideInput): Decision {
     return { ...rest, recreate: [], gang: false };
   }
   if (!decision.gang) decision.create = missing(input, counts);
-  decision.running = !decision.restarting && fc.running(job, counts);
+  decision.running = !decision.restarting && decision.recreate.length === 0 && fc.running(job, counts);
   return decision;
 }
