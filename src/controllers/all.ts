@@ -9,6 +9,7 @@ import { garbageCollectorController } from './garbage-collector/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { PodMetricsController } from './pod-metrics.js';
 import { ServiceAccountsController } from './service-accounts.js';
+import { pytorchJobController, tfJobController } from './training/training-controller.js';
 import { TransactionController } from './transactions/transaction-controller.js';
 
 export const allControllers: readonly ControllerFactory[] = [
@@ -16,6 +17,8 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new DeploymentController(ctx),
   (ctx) => new DaemonSetController(ctx),
   (ctx) => new JobController(ctx),
+  pytorchJobController,
+  tfJobController,
   endpointsController,
   garbageCollectorController,
   (ctx) => new TransactionController(ctx),

@@ -33,6 +33,8 @@ export interface SpecInput {
   sources: ConfigSource;
   /** Present on a node with nvidia.com/gpu: the GPUs' ids (UUIDs) by allocator index. */
   gpus?: { ids: DeviceIds } | undefined;
+  /** Rewrites the built environment before command and args are expanded with it (training replicas' addresses). */
+  rewriteEnv?: (env: Record<string, string>) => Promise<Record<string, string>>;
 }
 
 /** A digest of the container's spec: a running container whose spec changed is replaced. */
@@ -92,7 +94,8 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
   const own = containerDevices(pod, input.devices, container, input.isInit);
   const devices = deviceEnv(own, input.gpus);
   const envCtx = { pod, podIP: input.podIP, hostIP: input.nodeAddress, sources: input.sources, allocatable: input.allocatable };
-  const env = await buildEnv(envCtx, container, devices);
+  const built = await buildEnv(envCtx, container, devices);
+  const env = input.rewriteEnv ? await input.rewriteEnv(built) : built;
   // Host processes see the host's filesystem: mounts do not apply to them.
   const isProcess = input.runtime.name === 'process';
   const mounts = isProcess ? [] : [...(await containerMounts(container, input.volumes)), await terminationMount(input)];

@@ -9,6 +9,7 @@ import { buildContainerSpec } from './container-spec.js';
 import { InsufficientDevicesError, type DeviceSet } from './devices.js';
 import { ContainerConfigError } from './env.js';
 import { runHandler } from './handlers.js';
+import { ReplicaNotBoundError, resolveReplicaAddresses } from './replica-addresses.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
 import type { Container } from './pod-types.js';
@@ -53,12 +54,17 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
       pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
       runtime: input.runtime, volumes: input.volumes, devices: input.devices, owner: deps.owner, nodeAddress: deps.nodeAddress,
       dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus,
+      rewriteEnv: (env) => resolveReplicaAddresses(deps.api, record.pod, env),
     });
     return await input.runtime.createContainer(spec);
   } catch (error) {
     if (error instanceof RuntimeUnavailableError) throw error;
     // Someone (an earlier run of this sync) made it already: look again.
     if (error instanceof NameConflictError) return { started: false, retryInMs: 1000 };
+    if (error instanceof ReplicaNotBoundError) {
+      event(input, 'Normal', 'WaitingForReplica', error.message);
+      return wait(input, error.reason, error.message, 1000);
+    }
     const message = (error as Error).message;
     event(input, 'Warning', 'Failed', `Error: ${message}`);
     const configError = error instanceof ContainerConfigError || error instanceof InsufficientDevicesError || error instanceof VolumeError;

@@ -161,6 +161,14 @@ export class PodManager {
     }
   }
 
+  private predecessorCleaning(pod: Readonly<Pod>): boolean {
+    if (this.records.has(pod.metadata.uid ?? '')) return false;
+    for (const gone of this.gone.values()) {
+      if (gone.metadata.name === pod.metadata.name && gone.metadata.namespace === pod.metadata.namespace) return true;
+    }
+    return false;
+  }
+
   private async reconcile(uid: string): Promise<{ requeueAfterMs?: number } | void> {
     const pod = this.pods.get(uid);
     if (!pod) {
@@ -170,6 +178,9 @@ export class PodManager {
       this.gone.delete(uid);
       return;
     }
+    // A pod recreated under the name of one just deleted (a training replica, a StatefulSet's)
+    // waits until that one is cleaned up: its host ports and sandbox name are free only then.
+    if (this.predecessorCleaning(pod)) return { requeueAfterMs: 100 };
     let record = this.records.get(uid);
     if (!record) this.records.set(uid, (record = new PodRecord(pod as Pod)));
     record.pod = pod as Pod;

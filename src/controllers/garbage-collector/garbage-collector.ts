@@ -27,6 +27,9 @@ export const COMPONENT = 'garbage-collector-controller';
 export const COLLECTED_RESOURCES: readonly ResourceRef[] = [
   resources.pods, resources.replicasets, resources.deployments, resources.daemonsets, resources.jobs,
   resources.services, resources.endpoints, resources.endpointslices, resources.transactions, resources.configmaps,
+  // Training jobs own their pods, Services and PodGroup.
+  resources.pytorchjobs, resources.tfjobs,
+  resources.podgroups,
 ];
 
 export interface GarbageCollectorOptions {

@@ -3,19 +3,21 @@
 // status older than the controller's own last write would count from stale numbers; a write
 // from a stale read is refused anyway (resourceVersion precondition), but the decisions taken
 // before it (pods to create) would not be.
+import type { KubeObject } from '../../api/meta.js';
 import type { Job } from './types.js';
 
-interface Written {
-  job: Job;
+interface Written<T> {
+  job: T;
   /** Versions older than `job` that the informer may still show. */
   stale: Set<string>;
 }
 
-export class WrittenStatus {
-  private readonly byUid = new Map<string, Written>();
+/** Also used by the training-job controller, whose jobs' status (restarts) accumulates too. */
+export class WrittenStatus<T extends KubeObject = Job> {
+  private readonly byUid = new Map<string, Written<T>>();
 
   /** The freshest Job known: ours when the cache still shows a version we wrote over. */
-  fresh(cached: Readonly<Job>): Readonly<Job> {
+  fresh(cached: Readonly<T>): Readonly<T> {
     const uid = cached.metadata.uid ?? '';
     const written = this.byUid.get(uid);
     if (!written) return cached;
@@ -26,7 +28,7 @@ export class WrittenStatus {
   }
 
   /** Records a write of `job` made on top of version `base`. */
-  wrote(base: Readonly<Job>, job: Job): void {
+  wrote(base: Readonly<T>, job: T): void {
     if (job.metadata.resourceVersion === base.metadata.resourceVersion) return; // the server had nothing to change
     const uid = job.metadata.uid ?? '';
     const previous = this.byUid.get(uid);

@@ -1,0 +1,35 @@
+// A `drover up` cluster for the training-job tests, with kubectl and JSON reads bound to it.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { eventually } from './cluster-fixture.js';
+import { kubectl, kubectlRaw, requireKubectl } from './kubectl.js';
+import { startUpProcess, type UpProcess } from './up-process.js';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+
+export interface TrainingCluster {
+  up: UpProcess;
+  k(args: string[], input?: string, timeoutMs?: number): Promise<string>;
+  json<T = any>(args: string[]): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startTrainingCluster(prefix: string): Promise<TrainingCluster> {
+  requireKubectl();
+  execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
+  const up = await startUpProcess(`${prefix}-${process.pid}`);
+  const k = (args: string[], input?: string, timeoutMs?: number) =>
+    kubectl(up.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });
+  await eventually(async () => (await k(['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000, 'the node Ready');
+  return {
+    up,
+    k,
+    json: async (args) => JSON.parse(await k([...args, '-o', 'json'])),
+    async stop() {
+      // Host processes outlive nothing: every job and pod goes before the cluster stops.
+      await kubectlRaw(up.kubeconfig, ['delete', 'pytorchjobs,tfjobs', '--all', '--wait=true', '--timeout=30s']);
+      await kubectlRaw(up.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=30s']);
+      await up.stop();
+    },
+  };
+}
