@@ -1,0 +1,102 @@
+// For tests: a real etcd member (Debian's etcd-server, see scripts/ensure-etcd.sh) on free
+// loopback ports with a temporary data directory, stopped and removed afterwards. It can be
+// stopped and started again on the same ports and data, or paused (SIGSTOP) to look hung.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface EtcdMember {
+  /** The client URL, http://127.0.0.1:PORT. */
+  readonly endpoint: string;
+  readonly dataDir: string;
+  output(): string;
+  /** Stops the member (SIGTERM, then SIGKILL), keeping its data. */
+  stop(): Promise<void>;
+  /** Starts it again on the same ports and data. */
+  restart(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a member that accepts connections and never answers. */
+  pause(): void;
+  resume(): void;
+  /** Stops it and removes its data. */
+  cleanup(): Promise<void>;
+}
+
+export const ETCD_BIN = process.env['ETCD_BIN'] ?? 'etcd';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function answers(endpoint: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1_000) });
+    return response.ok && ((await response.json()) as { health?: string }).health === 'true';
+  } catch {
+    return false;
+  }
+}
+
+export async function startEtcd(extraArgs: string[] = []): Promise<EtcdMember> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'drover-etcd-'));
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const args = [
+    '--name', 'default', '--data-dir', join(dataDir, 'member'),
+    '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
+    '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `default=${peer}`, '--log-level', 'warn', ...extraArgs,
+  ];
+  let child: ChildProcess | undefined;
+  let output = '';
+  const launch = async () => {
+    // etcd refuses to start off amd64 unless told that is deliberate.
+    const env = process.arch === 'x64' ? process.env : { ...process.env, ETCD_UNSUPPORTED_ARCH: process.arch };
+    child = spawn(ETCD_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+    const deadline = Date.now() + 20_000;
+    while (!(await answers(endpoint))) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`etcd exited at start:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`etcd did not answer within 20 s:\n${output}`);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGCONT');
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await launch();
+  return {
+    endpoint,
+    dataDir,
+    output: () => output,
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
+    cleanup: async () => {
+      await stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
