@@ -109,7 +109,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     }
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError.code >= 500) console.error(`${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+    // A 503 (the store's backend is down) is expected in operation: one line, not a stack per request.
+    if (apiError.code >= 500) console.error(`${req.method} ${req.url}: ${apiError.code === 500 ? ((error as Error).stack ?? String(error)) : `${apiError.code} ${apiError.message}`}`);
     writeError(res, apiError);
   } finally {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -2,7 +2,7 @@
 // store's errors. Every unary call carries a deadline and a timer of our own: an etcd member that
 // is down, partitioned or stopped must surface as StoreUnavailableError (503), never as a request
 // that hangs or a 500.
-import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, retry } from 'cockatiel';
+import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen, noop, retry } from 'cockatiel';
 import { ClientClosedError, Etcd3, isRecoverableError, type IOptions } from 'etcd3';
 import { RevisionExpiredError, StoreClosedError, StoreError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
 
@@ -79,5 +79,8 @@ export function translateError(error: unknown, what: string, endpoints: readonly
   if (isCompactedError(error)) return new RevisionExpiredError(0, 0);
   const message = error instanceof Error ? error.message : String(error);
   if (/request is too large/.test(message)) return new ValueTooLargeError('', 0);
+  if (error instanceof BrokenCircuitError) {
+    return new StoreUnavailableError(`etcd (${endpoints.join(',')}) is not answering (its last calls failed), so ${what} was not tried`);
+  }
   return new StoreUnavailableError(`etcd (${endpoints.join(',')}) failed ${what}: ${message}`);
 }
