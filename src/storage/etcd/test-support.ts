@@ -1,11 +1,13 @@
 // For tests: a real etcd member (Debian's etcd-server, see scripts/ensure-etcd.sh) on free
 // loopback ports with a temporary data directory, stopped and removed afterwards. It can be
 // stopped and started again on the same ports and data, or paused (SIGSTOP) to look hung.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface EtcdMember {
   /** The client URL, http://127.0.0.1:PORT. */
@@ -24,6 +26,19 @@ export interface EtcdMember {
 }
 
 export const ETCD_BIN = process.env['ETCD_BIN'] ?? 'etcd';
+
+let ensured = false;
+
+/** Installs etcd with scripts/ensure-etcd.sh when it is missing (a test file run on its own). */
+export function ensureEtcd(): void {
+  if (ensured) return;
+  if (spawnSync(ETCD_BIN, ['--version']).status !== 0) {
+    let root = dirname(fileURLToPath(import.meta.url));
+    while (!existsSync(join(root, 'package.json'))) root = dirname(root);
+    execFileSync('bash', [join(root, 'scripts', 'ensure-etcd.sh')], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+  }
+  ensured = true;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,6 +61,7 @@ async function answers(endpoint: string): Promise<boolean> {
 }
 
 export async function startEtcd(extraArgs: string[] = []): Promise<EtcdMember> {
+  ensureEtcd();
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-etcd-'));
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   const endpoint = `http://127.0.0.1:${clientPort}`;
