@@ -3,7 +3,7 @@
 // is down, partitioned or stopped must surface as StoreUnavailableError (503), never as a request
 // that hangs or a 500.
 import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen, noop, retry } from 'cockatiel';
-import { ClientClosedError, Etcd3, isRecoverableError, type IOptions } from 'etcd3';
+import { ClientClosedError, Etcd3, GRPCUnavailableError, isRecoverableError, type IOptions } from 'etcd3';
 import { RevisionExpiredError, StoreClosedError, StoreError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
 
 export interface EtcdClientOptions {
@@ -33,13 +33,23 @@ export function createEtcdClient(options: EtcdClientOptions): Etcd3 {
     },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
     faultHandling: {
-      // A failed call is tried once more on another member, never on the same one: the caller's
-      // deadline is what bounds the whole call.
-      global: hosts.length > 1 ? retry(handleWhen(isRecoverableError), { maxAttempts: 1 }) : noop,
-      host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1_000, breaker: new ConsecutiveBreaker(3) }),
+      // With several members, a member that fails a call is skipped for a second (its circuit
+      // opens at once) and the call is tried again on the others, so one member down costs no
+      // failed request. Alone, a member gets three chances before calls fail fast for a second.
+      global: hosts.length > 1 ? retry(handleWhen(neverSent), { maxAttempts: hosts.length - 1 }) : noop,
+      host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1_000, breaker: new ConsecutiveBreaker(hosts.length > 1 ? 1 : 3) }),
     },
   };
   return new Etcd3(clientOptions);
+}
+
+/**
+ * Only a call that never reached a member is tried again: a write that timed out may still
+ * commit, and its retry would then report KeyExistsError or a conflict for the caller's own
+ * write (etcd's Go client retries mutations on the same condition only).
+ */
+function neverSent(error: Error): boolean {
+  return error instanceof GRPCUnavailableError && /No connection established|ECONNREFUSED|no address available/i.test(error.message);
 }
 
 /** etcd3 wants host:port or a URL; a bare `127.0.0.1:2379` is taken as http. */

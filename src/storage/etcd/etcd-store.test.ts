@@ -2,11 +2,11 @@
 // etcd has (compaction by etcd, its size limit, an unreachable member, defragmenting).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_VALUE_BYTES, RevisionExpiredError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
+import { KeyExistsError, MAX_VALUE_BYTES, RevisionExpiredError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
 import { EventRecorder, pod, podKey, PODS, revisionOf } from '../contract/helpers.js';
 import { runStoreContract, type StoreHarness } from '../store-contract.js';
 import { openEtcdStore, type EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
-import { startEtcd, type EtcdMember } from './test-support.js';
+import { startEtcd, startEtcdCluster, type EtcdMember } from './test-support.js';
 
 let member: EtcdMember;
 let clusters = 0;
@@ -140,5 +140,41 @@ describe('etcd store, member down', () => {
     const started = Date.now();
     await assert.rejects(openEtcdStore({ endpoints: [endpoint], requestTimeoutMs: 1_000 }), StoreUnavailableError);
     assert.ok(Date.now() - started < 3_000);
+  });
+});
+
+describe('etcd store, three members', () => {
+  it('keeps serving through the other members when one stops', async () => {
+    const members = await startEtcdCluster(3);
+    const store = await openEtcdStore({ endpoints: members.map((one) => one.endpoint), requestTimeoutMs: 2_000, compactIntervalMs: 0, defrag: false });
+    try {
+      await store.create(podKey('a'), pod('a'));
+      await members[0]!.stop();
+      // Stopping the leader costs an election (about a second): calls may fail as unavailable
+      // until then, never any other way, and never for long.
+      const stopped = Date.now();
+      let written = 0;
+      let retrying = false;
+      while (written < 20) {
+        try {
+          await store.create(podKey(`b${written}`), pod(`b${written}`)).catch((error: unknown) => {
+            // A create that failed as unavailable may still have committed.
+            if (!(retrying && error instanceof KeyExistsError)) throw error;
+          });
+          assert.equal((await store.get(podKey(`b${written}`)))?.metadata.name, `b${written}`);
+          written++;
+          retrying = false;
+        } catch (error) {
+          retrying = true;
+          assert.ok(error instanceof StoreUnavailableError, String(error));
+          assert.ok(Date.now() - stopped < 5_000, `still failing after 5 s: ${String(error)}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+      assert.equal((await store.list({ prefix: PODS })).items.length, 21);
+    } finally {
+      await store.close();
+      await Promise.all(members.map((one) => one.cleanup()));
+    }
   });
 });

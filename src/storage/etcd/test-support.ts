@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface EtcdMember {
@@ -21,7 +21,7 @@ export interface EtcdMember {
   /** SIGSTOP / SIGCONT: a member that accepts connections and never answers. */
   pause(): void;
   resume(): void;
-  /** Stops it and removes its data. */
+  /** Kills it and removes its data. */
   cleanup(): Promise<void>;
 }
 
@@ -60,17 +60,36 @@ async function answers(endpoint: string): Promise<boolean> {
   }
 }
 
-export async function startEtcd(extraArgs: string[] = []): Promise<EtcdMember> {
-  ensureEtcd();
+interface MemberSpec {
+  name: string;
+  dataDir: string;
+  endpoint: string;
+  peer: string;
+  /** name=peerURL for every member of the cluster. */
+  initialCluster: string;
+  /** The same for every member of one cluster, and unique to it. */
+  token: string;
+  extraArgs: string[];
+}
+
+interface Launchable extends EtcdMember {
+  launch(): Promise<void>;
+}
+
+async function memberSpec(name: string, extraArgs: string[]): Promise<Omit<MemberSpec, 'initialCluster' | 'token'>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-etcd-'));
   const [clientPort, peerPort] = [await freePort(), await freePort()];
-  const endpoint = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
+  return { name, dataDir, endpoint: `http://127.0.0.1:${clientPort}`, peer: `http://127.0.0.1:${peerPort}`, extraArgs };
+}
+
+function member(spec: MemberSpec): Launchable {
+  const { endpoint, peer, dataDir } = spec;
   const args = [
-    '--name', 'default', '--data-dir', join(dataDir, 'member'),
+    '--name', spec.name, '--data-dir', join(dataDir, 'member'),
     '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
     '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `default=${peer}`, '--log-level', 'warn', ...extraArgs,
+    '--initial-cluster', spec.initialCluster, '--initial-cluster-token', spec.token,
+    '--log-level', 'warn', ...spec.extraArgs,
   ];
   let child: ChildProcess | undefined;
   let output = '';
@@ -82,28 +101,29 @@ export async function startEtcd(extraArgs: string[] = []): Promise<EtcdMember> {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
     const deadline = Date.now() + 20_000;
+    // /health is true once the cluster has a leader: every member of a new cluster must be up.
     while (!(await answers(endpoint))) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`etcd exited at start:\n${output}`);
       if (Date.now() > deadline) throw new Error(`etcd did not answer within 20 s:\n${output}`);
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
     }
   };
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const running = child;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.kill('SIGCONT');
-    running.kill('SIGTERM');
+    running.kill(signal);
     const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(timer);
   };
-  await launch();
   return {
     endpoint,
     dataDir,
+    launch,
     output: () => output,
-    stop,
+    stop: () => stop(),
     restart: async () => {
       await stop();
       await launch();
@@ -111,8 +131,31 @@ export async function startEtcd(extraArgs: string[] = []): Promise<EtcdMember> {
     pause: () => child?.kill('SIGSTOP'),
     resume: () => child?.kill('SIGCONT'),
     cleanup: async () => {
-      await stop();
+      // The data goes too, so nothing is gained by a graceful stop (which, for the last member of
+      // a cluster without quorum, waits out a leader transfer).
+      await stop('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One member, a cluster of its own. */
+export async function startEtcd(extraArgs: string[] = []): Promise<EtcdMember> {
+  return (await startEtcdCluster(1, extraArgs))[0]!;
+}
+
+/** A new cluster of `size` members, all started (and healthy) before it resolves. */
+export async function startEtcdCluster(size: number, extraArgs: string[] = []): Promise<EtcdMember[]> {
+  ensureEtcd();
+  const specs = await Promise.all(Array.from({ length: size }, (_, i) => memberSpec(`m${i}`, extraArgs)));
+  const initialCluster = specs.map((spec) => `${spec.name}=${spec.peer}`).join(',');
+  const token = `drover-test-${basename(specs[0]!.dataDir)}`;
+  const members = specs.map((spec) => member({ ...spec, initialCluster, token }));
+  try {
+    await Promise.all(members.map((one) => one.launch()));
+  } catch (error) {
+    await Promise.all(members.map((one) => one.cleanup()));
+    throw error;
+  }
+  return members;
 }
