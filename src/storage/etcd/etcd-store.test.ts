@@ -60,6 +60,30 @@ describe('etcd store', () => {
     }
   });
 
+  it('watches share an etcd watcher only where that misses nothing', async () => {
+    const { store, cleanup } = await harness();
+    try {
+      const from = await store.currentRevision();
+      const early = new EventRecorder();
+      const earlyWatch = early.watch(store, { prefix: PODS, fromRevision: from });
+      for (const name of ['a', 'b', 'c']) await store.create(podKey(name), pod(name));
+      await early.waitFor(3);
+      // From before the writes the first feed has published: a feed of its own, replaying them.
+      const replaying = new EventRecorder();
+      replaying.watch(store, { prefix: PODS, fromRevision: from });
+      // From now: shares the first feed.
+      const joining = new EventRecorder();
+      joining.watch(store, { prefix: PODS, fromRevision: await store.currentRevision() });
+      earlyWatch.stop();
+      const d = await store.create(podKey('d'), pod('d'));
+      assert.deepEqual((await replaying.waitFor(4)).map((event) => event.key), ['a', 'b', 'c', 'd'].map((name) => podKey(name)));
+      assert.deepEqual((await joining.waitFor(1)).map((event) => event.revision), [revisionOf(d)]);
+      assert.equal(early.events.length, 3, 'a stopped watch gets nothing more');
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('refuses an object over the limit before it reaches etcd', async () => {
     const { store, cleanup } = await harness();
     try {

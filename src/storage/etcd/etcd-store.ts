@@ -21,7 +21,7 @@ import { defragmentWhereWorthIt, type DefragOptions } from './etcd-defrag.js';
 import { EtcdKeys } from './etcd-keys.js';
 import { listTexts } from './etcd-list.js';
 import { decodeValue, encodeValue, withRevisionText } from './etcd-values.js';
-import { EtcdWatch } from './etcd-watch.js';
+import { WatchFeed, type WatchHost } from './etcd-watch.js';
 
 export interface EtcdStoreOptions {
   /** Client URLs of the etcd members, e.g. ['http://127.0.0.1:2379']. */
@@ -44,7 +44,8 @@ export class EtcdStore implements Store {
   private readonly endpoints: string[];
   private readonly timeoutMs: number;
   private readonly compactor: EtcdCompactor;
-  private readonly watches = new Set<EtcdWatch>();
+  /** One etcd watcher each, shared by the store watches that can join it (see etcd-watch.ts). */
+  private readonly feeds = new Set<WatchFeed>();
   private timer: NodeJS.Timeout | undefined;
   /** The newest revision this store has seen in any reply: where a watch "from now" starts. */
   private revision = 0;
@@ -140,16 +141,13 @@ export class EtcdStore implements Store {
       // etcd reports, and the watch ends with the same error.
       if (fromRevision < this.compactor.revision) throw new RevisionExpiredError(fromRevision, this.compactor.revision);
     }
-    const host = {
-      client: this.client,
-      keys: this.keys,
-      endpoints: this.endpoints,
-      explainCancel: (after: number) => this.explainCancel(after),
-      forget: (watch: EtcdWatch) => this.watches.delete(watch),
-    };
-    const watch = new EtcdWatch(host, options, fromRevision ?? this.revision, onEvent, onError);
-    this.watches.add(watch);
-    return watch;
+    const after = fromRevision ?? this.revision;
+    let feed = [...this.feeds].find((candidate) => candidate.accepts(options.prefix, after));
+    if (feed === undefined) {
+      feed = new WatchFeed(this.watchHost(), options.prefix, after);
+      this.feeds.add(feed);
+    }
+    return feed.join(options, after, onEvent, onError);
   }
 
   async currentRevision(): Promise<number> {
@@ -179,7 +177,7 @@ export class EtcdStore implements Store {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.timer);
-    for (const watch of [...this.watches]) watch.end(new StoreClosedError());
+    for (const feed of [...this.feeds]) feed.end(new StoreClosedError());
     await this.compactor.idle();
     this.client.close();
   }
@@ -212,6 +210,16 @@ export class EtcdStore implements Store {
     const stored = withResourceVersion(object, revision);
     rememberStoredJson(stored, withRevisionText(value, revision));
     return stored;
+  }
+
+  private watchHost(): WatchHost {
+    return {
+      client: this.client,
+      keys: this.keys,
+      endpoints: this.endpoints,
+      explainCancel: (after: number) => this.explainCancel(after),
+      forget: (feed: WatchFeed) => this.feeds.delete(feed),
+    };
   }
 
   private listHost() {

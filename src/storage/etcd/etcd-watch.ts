@@ -1,7 +1,11 @@
-// Store.watch over an etcd watch. Each store watch is one etcd watcher (etcd3 multiplexes them
-// over one gRPC stream) feeding a WatchHub of its own, which brings the shared semantics: filter
-// transitions, lazy parsing, delivery outside the caller's stack, and no event at or below the
-// start revision. A watch ends with an error instead of hanging or skipping:
+// Store.watch over etcd watches. One etcd watcher on a prefix is a feed; every store watch of that
+// prefix that starts at or after the newest revision the feed has published joins it instead of
+// opening a watcher of its own, so N clients watching pods cost etcd and this process one stream
+// and one decode per event, not N (as kube-apiserver's watch cache does, without its cache). A
+// watch from an older revision gets a feed of its own, which replays that history first.
+// The feed's WatchHub brings the shared semantics: filter transitions, lazy parsing, delivery
+// outside the caller's stack, and no event at or below a watch's start revision.
+// A feed ends with an error instead of hanging or skipping:
 //   - etcd compacted the revisions it needed: RevisionExpiredError (410, the client re-lists);
 //   - the stream to etcd broke: StoreUnavailableError. etcd3 would resume from the newest revision
 //     it saw in a reply header, which may skip events still in flight, so the client re-watches
@@ -19,34 +23,28 @@ export interface WatchHost {
   endpoints: readonly string[];
   /** Tells why etcd cancelled a watch that started after `afterRevision`. */
   explainCancel(afterRevision: number): Promise<Error>;
-  /** Called once per watch when it ends, however it ends. */
-  forget(watch: EtcdWatch): void;
+  /** Called once per feed when it ends, however it ends. */
+  forget(feed: WatchFeed): void;
 }
 
-export class EtcdWatch implements Watch {
+export class WatchFeed {
   private readonly hub = new WatchHub();
-  private readonly delivery: Watch;
   private readonly watcher: Watcher;
+  /** The newest revision handed to the hub: a watch after it misses nothing by joining. */
+  private published: number;
   private ended = false;
-  private released = false;
 
   constructor(
     private readonly host: WatchHost,
-    options: WatchOptions,
-    afterRevision: number,
-    onEvent: (event: StoreEvent) => void,
-    onError?: (error: Error) => void,
+    readonly prefix: string,
+    private readonly startAfter: number,
   ) {
-    const { prefix, filter } = options;
-    this.delivery = this.hub.add({ prefix, afterRevision, ...(filter ? { filter } : {}) }, [], onEvent, (error) => {
-      this.release();
-      onError?.(error);
-    });
+    this.published = startAfter;
     this.watcher = host.client
       .watch()
       .inRange({ start: host.keys.full(prefix), end: host.keys.rangeEnd(prefix) })
       .withPreviousKV()
-      .startRevision(String(afterRevision + 1))
+      .startRevision(String(startAfter + 1))
       .watcher();
     this.watcher.on('data', (response: IWatchResponse) => this.deliver(response));
     this.watcher.on('disconnected', (error: Error) => {
@@ -54,28 +52,41 @@ export class EtcdWatch implements Watch {
     });
     this.watcher.on('error', () => {
       if (this.ended) return;
-      host.explainCancel(afterRevision).then((error) => this.end(error), (error: Error) => this.end(error));
+      host.explainCancel(this.startAfter).then((error) => this.end(error), (error: Error) => this.end(error));
     });
   }
 
-  stop(): void {
-    this.ended = true;
-    this.delivery.stop();
-    this.release();
+  /** Whether a watch of `prefix` after `afterRevision` can share this feed. */
+  accepts(prefix: string, afterRevision: number): boolean {
+    return !this.ended && prefix === this.prefix && afterRevision >= this.published;
   }
 
-  /** Ends the watch with `error` after what it has already queued. */
+  join(options: WatchOptions, afterRevision: number, onEvent: (event: StoreEvent) => void, onError?: (error: Error) => void): Watch {
+    const { prefix, filter } = options;
+    const delivery = this.hub.add({ prefix, afterRevision, ...(filter ? { filter } : {}) }, [], onEvent, (error) => {
+      this.left();
+      onError?.(error);
+    });
+    return {
+      stop: () => {
+        delivery.stop();
+        this.left();
+      },
+    };
+  }
+
+  /** Ends every watch of the feed with `error`, after what each has already queued. */
   end(error: Error): void {
     if (this.ended) return;
-    this.ended = true;
-    this.hub.endAll(error);
     this.release();
+    this.hub.endAll(error);
   }
 
   private deliver(response: IWatchResponse): void {
     if (this.ended) return;
     for (const event of response.events) {
       const raw = this.toRaw(event);
+      this.published = Math.max(this.published, Number(event.kv.mod_revision));
       if (raw !== undefined) this.hub.publish(raw);
     }
   }
@@ -93,15 +104,19 @@ export class EtcdWatch implements Watch {
     return { type, key, revision, value: textOf(event.kv), ...(prevValue === undefined ? {} : { prevValue }) };
   }
 
+  /** The last watch gone: the etcd watcher goes too. */
+  private left(): void {
+    if (this.hub.size === 0) this.release();
+  }
+
   private release(): void {
-    if (this.released) return;
-    this.released = true;
+    if (this.ended) return;
     this.ended = true;
     this.host.forget(this);
     this.watcher.removeAllListeners('data');
-    // The watcher must not emit 'error' with no listener left while it is cancelled.
     this.watcher.removeAllListeners('disconnected');
     this.watcher.removeAllListeners('error');
+    // The watcher must not emit 'error' with no listener left while it is cancelled.
     this.watcher.on('error', () => undefined);
     this.watcher.cancel().catch(() => undefined);
   }
