@@ -8,7 +8,7 @@ import { decodeContinueToken, encodeContinueToken } from '../continue-token.js';
 import { RevisionExpiredError } from '../errors.js';
 import type { ListOptions, ObjectFilter } from '../store.js';
 import { type EtcdKeys, keyAfter } from './etcd-keys.js';
-import { withRevisionText } from './etcd-values.js';
+import { decodeValue } from './etcd-values.js';
 
 // Keys per etcd range when the caller wants everything: bounds the size of one gRPC reply.
 const CHUNK = 1_000;
@@ -20,9 +20,9 @@ export interface ListHost {
   compacted(): number;
 }
 
-/** A page as JSON texts (resourceVersion filled in), plus the parsed objects when a filter needed them. */
-export interface TextPage {
-  texts: string[];
+/** A page as etcd returned its values, plus the parsed objects when a filter needed them. */
+export interface KvPage {
+  kvs: IKeyValue[];
   objects?: KubeObject[];
   revision: number;
   continue?: string;
@@ -38,7 +38,7 @@ interface Scan {
   limit: number;
 }
 
-export async function listTexts(host: ListHost, options: ListOptions): Promise<TextPage> {
+export async function listKvs(host: ListHost, options: ListOptions): Promise<KvPage> {
   const scan = startOf(host, options);
   try {
     return options.filter === undefined ? await scanAll(scan) : await scanFiltered(scan, options.filter);
@@ -67,54 +67,49 @@ async function read(scan: Scan, limit: number): Promise<IRangeResponse> {
   return response;
 }
 
-function text(kv: IKeyValue): string {
-  return withRevisionText(kv.value.toString('utf8'), kv.mod_revision);
-}
-
-async function scanAll(scan: Scan): Promise<TextPage> {
+async function scanAll(scan: Scan): Promise<KvPage> {
   if (scan.limit > 0) {
     const response = await read(scan, scan.limit);
-    const texts = response.kvs.map(text);
-    const last = response.kvs[response.kvs.length - 1];
-    if (!response.more || last === undefined) return { texts, revision: scan.revision };
+    const { kvs } = response;
+    const last = kvs[kvs.length - 1];
+    if (!response.more || last === undefined) return { kvs, revision: scan.revision };
     const token = encodeContinueToken({ key: scan.host.keys.strip(last.key), revision: scan.revision });
     // etcd's count is every key in the range, whatever the limit.
-    return { texts, revision: scan.revision, continue: token, remainingItemCount: Number(response.count) - texts.length };
+    return { kvs, revision: scan.revision, continue: token, remainingItemCount: Number(response.count) - kvs.length };
   }
-  const texts: string[] = [];
+  const kvs: IKeyValue[] = [];
   for (;;) {
     const response = await read(scan, CHUNK);
-    for (const kv of response.kvs) texts.push(text(kv));
+    for (const kv of response.kvs) kvs.push(kv);
     const last = response.kvs[response.kvs.length - 1];
-    if (!response.more || last === undefined) return { texts, revision: scan.revision };
+    if (!response.more || last === undefined) return { kvs, revision: scan.revision };
     scan.start = keyAfter(last.key);
   }
 }
 
-async function scanFiltered(scan: Scan, filter: ObjectFilter): Promise<TextPage> {
-  const texts: string[] = [];
+async function scanFiltered(scan: Scan, filter: ObjectFilter): Promise<KvPage> {
+  const kvs: IKeyValue[] = [];
   const objects: KubeObject[] = [];
   let lastKey: Buffer | undefined;
   for (;;) {
     const response = await read(scan, CHUNK);
     for (const kv of response.kvs) {
       // One more key after a full page is what says another page exists.
-      if (scan.limit !== 0 && objects.length === scan.limit) return filteredPage(scan, texts, objects, lastKey);
-      const json = text(kv);
-      const object = JSON.parse(json) as KubeObject;
+      if (scan.limit !== 0 && objects.length === scan.limit) return filteredPage(scan, kvs, objects, lastKey);
+      const object = decodeValue(kv.value, kv.mod_revision);
       if (!filter(object)) continue;
-      texts.push(json);
+      kvs.push(kv);
       objects.push(object);
       lastKey = kv.key;
     }
     const last = response.kvs[response.kvs.length - 1];
-    if (!response.more || last === undefined) return { texts, objects, revision: scan.revision };
+    if (!response.more || last === undefined) return { kvs, objects, revision: scan.revision };
     scan.start = keyAfter(last.key);
   }
 }
 
-function filteredPage(scan: Scan, texts: string[], objects: KubeObject[], lastKey: Buffer | undefined): TextPage {
-  if (lastKey === undefined) return { texts, objects, revision: scan.revision };
+function filteredPage(scan: Scan, kvs: IKeyValue[], objects: KubeObject[], lastKey: Buffer | undefined): KvPage {
+  if (lastKey === undefined) return { kvs, objects, revision: scan.revision };
   const token = encodeContinueToken({ key: scan.host.keys.strip(lastKey), revision: scan.revision });
-  return { texts, objects, revision: scan.revision, continue: token };
+  return { kvs, objects, revision: scan.revision, continue: token };
 }

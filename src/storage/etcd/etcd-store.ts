@@ -19,8 +19,8 @@ import { callEtcd, createEtcdClient, DEFAULT_REQUEST_TIMEOUT_MS, normalizeEndpoi
 import { COMPACT_REV_KEY, EtcdCompactor } from './etcd-compactor.js';
 import { defragmentWhereWorthIt, type DefragOptions } from './etcd-defrag.js';
 import { EtcdKeys } from './etcd-keys.js';
-import { listTexts } from './etcd-list.js';
-import { decodeValue, encodeValue, withRevisionText } from './etcd-values.js';
+import { listKvs } from './etcd-list.js';
+import { decodeValue, encodeValue, withRevisionBytes, withRevisionText } from './etcd-values.js';
 import { WatchFeed, type WatchHost } from './etcd-watch.js';
 
 export interface EtcdStoreOptions {
@@ -79,17 +79,17 @@ export class EtcdStore implements Store {
 
   async getRaw(key: string): Promise<Uint8Array | undefined> {
     const kv = (await this.range('get', { key: this.keys.full(key) })).kvs[0];
-    return kv === undefined ? undefined : Buffer.from(withRevisionText(kv.value.toString('utf8'), kv.mod_revision), 'utf8');
+    return kv === undefined ? undefined : withRevisionBytes(kv.value, kv.mod_revision);
   }
 
   async list(options: ListOptions): Promise<ListResult> {
-    const { texts, objects, ...page } = await listTexts(this.listHost(), options);
-    return { ...page, items: objects ?? texts.map((text) => JSON.parse(text) as KubeObject) };
+    const { kvs, objects, ...page } = await listKvs(this.listHost(), options);
+    return { ...page, items: objects ?? kvs.map((kv) => decodeValue(kv.value, kv.mod_revision)) };
   }
 
   async listRaw(options: ListOptions): Promise<RawListResult> {
-    const { texts, objects: _parsedForFilter, ...page } = await listTexts(this.listHost(), options);
-    return { ...page, items: texts.map((text) => Buffer.from(text, 'utf8')) };
+    const { kvs, objects: _parsedForFilter, ...page } = await listKvs(this.listHost(), options);
+    return { ...page, items: kvs.map((kv) => withRevisionBytes(kv.value, kv.mod_revision)) };
   }
 
   async create(key: string, object: KubeObject): Promise<KubeObject> {

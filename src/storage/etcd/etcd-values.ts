@@ -10,6 +10,7 @@ import { withResourceVersion } from '../watch-hub.js';
 // JSON text cannot hold this sequence inside a string (its quotes would be escaped), so each
 // occurrence is a real key and value; the one in metadata is ours.
 const EMPTY_VERSION = '"resourceVersion":""';
+const EMPTY_VERSION_BYTES = Buffer.from(EMPTY_VERSION);
 
 /** The object as its etcd value; throws ValueTooLargeError before anything reaches etcd. */
 export function encodeValue(key: string, object: KubeObject): string {
@@ -34,4 +35,18 @@ export function withRevisionText(text: string, revision: number | string): strin
 
 export function decodeValue(value: Buffer, revision: number | string): KubeObject {
   return JSON.parse(withRevisionText(value.toString('utf8'), revision)) as KubeObject;
+}
+
+/** withRevisionText on bytes, for raw reads: the value is never decoded to a string and back. */
+export function withRevisionBytes(value: Buffer, revision: number | string): Buffer {
+  const at = value.indexOf(EMPTY_VERSION_BYTES);
+  if (at < 0 || value.indexOf(EMPTY_VERSION_BYTES, at + EMPTY_VERSION_BYTES.length) >= 0) {
+    return Buffer.from(withRevisionText(value.toString('utf8'), revision), 'utf8');
+  }
+  const version = `"resourceVersion":"${revision}"`;
+  const out = Buffer.allocUnsafe(value.length - EMPTY_VERSION_BYTES.length + version.length);
+  value.copy(out, 0, 0, at);
+  const written = at + out.write(version, at, 'latin1');
+  value.copy(out, written, at + EMPTY_VERSION_BYTES.length);
+  return out;
 }
