@@ -13,8 +13,6 @@ export interface CompactorHost {
   client: Etcd3;
   /** Runs one etcd call with the store's deadline and error mapping. */
   call<T>(what: string, op: () => Promise<T>): Promise<T>;
-  /** Called after a compaction this server made (to decide on defragmenting). */
-  compacted(revision: number): Promise<void>;
 }
 
 export class EtcdCompactor {
@@ -93,7 +91,6 @@ export class EtcdCompactor {
       if (!(error instanceof RevisionExpiredError)) throw error;
     }
     this.revision = Math.max(this.revision, revision);
-    await this.host.compacted(revision);
     return true;
   }
 

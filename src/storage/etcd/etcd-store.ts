@@ -32,7 +32,7 @@ export interface EtcdStoreOptions {
   requestTimeoutMs?: number;
   /** How often history is compacted (kube-apiserver: 5 min); 0 turns it off. Default 5 min. */
   compactIntervalMs?: number;
-  /** When a compaction is followed by a defragment; false turns defragmenting off. */
+  /** When a scheduled round defragments a member; false turns defragmenting off. */
   defrag?: DefragOptions | false;
 }
 
@@ -60,7 +60,6 @@ export class EtcdStore implements Store {
     this.compactor = new EtcdCompactor({
       client: this.client,
       call: (what, op) => this.call(what, op),
-      compacted: () => this.afterCompaction(),
     });
   }
 
@@ -247,16 +246,24 @@ export class EtcdStore implements Store {
     return translateError(new Error('etcd cancelled the watch'), 'watch', this.endpoints);
   }
 
-  private compactInBackground(): void {
-    if (this.closing !== undefined) return;
-    this.currentRevision()
-      .then((revision) => this.compactor.tick(revision))
-      .catch((error: unknown) => warn('compaction', error));
+  /**
+   * Defragments the members whose file is mostly free. A compaction's pages count as free only
+   * once etcd commits a later write, so the schedule checks at each round what the previous
+   * round's compaction freed, before it compacts again.
+   */
+  async defragmentIfWorthIt(): Promise<string[]> {
+    this.assertOpen();
+    if (this.options.defrag === false) return [];
+    return defragmentWhereWorthIt(this.endpoints, this.options.defrag ?? {}, this.timeoutMs);
   }
 
-  private async afterCompaction(): Promise<void> {
-    if (this.options.defrag === false) return;
-    await defragmentWhereWorthIt(this.endpoints, this.options.defrag ?? {}, this.timeoutMs).catch((error: unknown) => warn('defragment', error));
+  private compactInBackground(): void {
+    if (this.closing !== undefined) return;
+    this.defragmentIfWorthIt()
+      .catch((error: unknown) => warn('defragment', error))
+      .then(() => this.currentRevision())
+      .then((revision) => this.compactor.tick(revision))
+      .catch((error: unknown) => warn('compaction', error));
   }
 
   private assertOpen(): void {
