@@ -2,6 +2,9 @@
 // the resourceVersion; every write is one transaction whose compare is the precondition (create:
 // the key's create_revision is 0; update and delete: its mod_revision is the expected one, or it
 // exists), so a failed precondition writes nothing and consumes no revision.
+// Of the optional methods, getRaw and listRaw apply (the stored bytes go out as they are);
+// listStream does not: its next() is synchronous and every etcd read is a round trip, so large
+// lists go through listRaw, read in chunks at one revision (etcd-list.ts).
 import type { Etcd3, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '../../api/meta.js';
 import {
