@@ -105,3 +105,39 @@ describe('drover server --etcd-endpoints', () => {
     assert.match(names, /configmap\/c1\nconfigmap\/c2/);
   });
 });
+
+describe('two drover servers on one etcd', () => {
+  let etcd: EtcdMember;
+  const servers: ServerProcess[] = [];
+  before(async () => {
+    requireKubectl();
+    etcd = await startEtcd();
+    for (let i = 0; i < 2; i++) servers.push(await startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--no-control-plane'] }));
+  });
+  after(async () => {
+    for (const server of servers) {
+      await server.stop();
+      await server.cleanup();
+    }
+    await etcd?.cleanup();
+  });
+
+  it('an object written through one is read and watched through the other', async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const watch = watchConfigMaps(two.kubeconfig);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await kubectl(one.kubeconfig, ['create', 'configmap', 'shared', '--from-literal=a=b']);
+      const viaTwo = JSON.parse(await kubectl(two.kubeconfig, ['get', 'configmap', 'shared', '-o', 'json'])) as WatchLine['object'];
+      const events = await eventually(async () => (watch.events.length >= 1 ? watch.events : undefined), 10_000, 'the watch event on the other server');
+      assert.deepEqual(events.map((event) => [event.type, event.object.metadata.name, event.object.metadata.resourceVersion]), [['ADDED', 'shared', viaTwo.metadata.resourceVersion]]);
+      // An update through the second with the first's resourceVersion is the optimistic lock both share.
+      await kubectl(two.kubeconfig, ['label', 'configmap', 'shared', 'by=two', `--resource-version=${viaTwo.metadata.resourceVersion}`]);
+      const stale = await kubectlRaw(one.kubeconfig, ['label', 'configmap', 'shared', 'by=one', '--overwrite', `--resource-version=${viaTwo.metadata.resourceVersion}`]);
+      assert.notEqual(stale.code, 0);
+      assert.match(stale.stderr, /Conflict|has been modified/);
+    } finally {
+      watch.child.kill();
+    }
+  });
+});
