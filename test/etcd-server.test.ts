@@ -90,7 +90,7 @@ describe('drover server --etcd-endpoints', () => {
     assert.ok(Number(c2.metadata.resourceVersion) > Number(before.metadata.resourceVersion));
   });
 
-  it('answers 503 with a message while etcd is down, within the request timeout, and recovers when it is back', async () => {
+  it('answers 503 with a message while etcd is down, within the request timeout, is not ready, and recovers when it is back', async () => {
     await etcd.stop();
     const started = Date.now();
     const read = await kubectlRaw(server.kubeconfig, ['get', 'configmaps']);
@@ -100,9 +100,13 @@ describe('drover server --etcd-endpoints', () => {
     assert.match(read.stderr, /ServiceUnavailable.*the storage backend is unavailable: etcd \(http:\/\/127\.0\.0\.1:\d+\)/);
     assert.notEqual(write.code, 0);
     assert.match(write.stderr, /the storage backend is unavailable/);
+    // Not ready while etcd is down, yet alive: nothing should restart the server for it.
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 503);
+    assert.equal((await fetch(`${server.url}/livez`)).status, 200);
     await etcd.restart();
     const names = await eventually(async () => kubectl(server.kubeconfig, ['get', 'configmaps', '-o', 'name']), 15_000, 'kubectl get after etcd restarted');
     assert.match(names, /configmap\/c1\nconfigmap\/c2/);
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
   });
 });
 

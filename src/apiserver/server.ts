@@ -105,7 +105,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), subresources);
     } else {
-      await serveNonResource(decodePath(url.pathname), req, res, metrics);
+      await serveNonResource(decodePath(url.pathname), req, res, metrics, registry.store);
     }
   } catch (error) {
     const apiError = toApiError(error);
@@ -118,10 +118,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
   }
 }
 
-async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics): Promise<void> {
+async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics, store: Store): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '');
   const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/healthz' || path === '/livez' || path === '/readyz') return writeText(res, 200, 'ok');
+  if (path === '/healthz' || path === '/livez') return writeText(res, 200, 'ok');
+  if (path === '/readyz') {
+    // Ready only while the store answers (etcd reachable), as kube-apiserver's etcd readiness
+    // check; liveness stays up, so an etcd outage does not restart every API server.
+    await store.currentRevision();
+    return writeText(res, 200, 'ok');
+  }
   if (path === '/version') return writeJson(res, 200, SERVER_VERSION);
   if (path === '/metrics') return writeText(res, 200, await metrics.registry.metrics(), metrics.registry.contentType);
   if (path === '/api') return writeJson(res, 200, apiVersions());
