@@ -1,9 +1,12 @@
 // `npm run bench:api`: starts a real `drover server` process and prints throughput and latency
 // of create (50 concurrent clients), get, list of 10,000 pods and watch delivery to 100
 // watchers, plus the server's peak RSS, after a warm-up that is reported but not measured.
+// BENCH_STORE=etcd runs the server on a fresh etcd member (Debian's etcd-server, on loopback),
+// BENCH_STORE=both runs SQLite then etcd on the same machine; SQLite alone by default.
 // Prints figures; never fails on time.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { startEtcd } from '../src/storage/etcd/test-support.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, summarize } from './http-client.js';
 
@@ -161,13 +164,13 @@ async function benchWatch(client: BenchClient, baseUrl: string): Promise<void> {
   report(`watch delivery (${WATCHERS} watchers)`, delays, (performance.now() - started) / 1000, 'target p99 <= 50 ms; ops = events delivered, latency from PATCH sent');
 }
 
-async function main(): Promise<void> {
+async function benchServer(store: string, extraArgs: string[]): Promise<void> {
   // The API server alone: the scheduler and controllers would react to every benchmark pod.
-  const server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
+  const server = await startServerProcess({ extraArgs: ['--no-control-plane', ...extraArgs] });
   const client = new BenchClient(server.url);
   const pid = server.child.pid!;
   try {
-    console.log(`drover API benchmark: ${PODS} pods, server pid ${pid} at ${server.url}\n`);
+    console.log(`drover API benchmark on ${store}: ${PODS} pods, server pid ${pid} at ${server.url}\n`);
     await createNamespace(client, NAMESPACE);
     const idle = memoryOf(pid);
     const phases: Array<[string, (c: BenchClient) => Promise<void>]> = [
@@ -190,6 +193,20 @@ async function main(): Promise<void> {
     await client.close();
     await server.stop();
     await server.cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const stores = process.env['BENCH_STORE'] ?? 'sqlite';
+  if (stores === 'sqlite' || stores === 'both') await benchServer('SQLite', []);
+  if (stores === 'both') console.log('');
+  if (stores === 'etcd' || stores === 'both') {
+    const etcd = await startEtcd();
+    try {
+      await benchServer(`etcd ${etcd.endpoint} (one member, its own process)`, ['--etcd-endpoints', etcd.endpoint]);
+    } finally {
+      await etcd.cleanup();
+    }
   }
 }
 

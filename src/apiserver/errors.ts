@@ -3,7 +3,7 @@
 // kubectl and client libraries print and classify it as they do for Kubernetes.
 import type { FieldError, StatusCause, StatusDetails } from '../api/meta.js';
 import { PatchError } from './patch/errors.js';
-import { KeyNotFoundError, MAX_VALUE_BYTES, RevisionConflictError, ValueTooLargeError } from '../storage/errors.js';
+import { KeyNotFoundError, MAX_VALUE_BYTES, RevisionConflictError, StoreUnavailableError, ValueTooLargeError } from '../storage/errors.js';
 
 export type StatusReason =
   | 'BadRequest'
@@ -156,6 +156,8 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof RevisionConflictError) {
     return new ApiError(409, 'Conflict', 'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');
   }
+  // etcd down or slow: the request may succeed later, so it is the client's to retry (kube-apiserver answers the same).
+  if (error instanceof StoreUnavailableError) return new ApiError(503, 'ServiceUnavailable', error.message);
   const message = error instanceof Error ? error.message : String(error);
   return internalError(message);
 }

@@ -105,12 +105,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), subresources);
     } else {
-      await serveNonResource(decodePath(url.pathname), req, res, metrics);
+      await serveNonResource(decodePath(url.pathname), req, res, metrics, registry.store);
     }
   } catch (error) {
     const apiError = toApiError(error);
-    // The server's own faults; a deliberate answer (503 unavailable, 504 too large a revision) is not one.
-    if (apiError.code >= 500 && !(error instanceof ApiError)) console.error(`${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+    // A deliberate answer (504 too large a revision) is no fault; the store's backend being down
+    // (503) is expected in operation: one line, not a stack per request.
+    if (apiError.code >= 500 && !(error instanceof ApiError)) {
+      console.error(`${req.method} ${req.url}: ${apiError.code === 500 ? ((error as Error).stack ?? String(error)) : `${apiError.code} ${apiError.message}`}`);
+    }
     writeError(res, apiError);
   } finally {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -118,10 +121,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
   }
 }
 
-async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics): Promise<void> {
+async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics, store: Store): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '');
   const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/healthz' || path === '/livez' || path === '/readyz') return writeText(res, 200, 'ok');
+  if (path === '/healthz' || path === '/livez') return writeText(res, 200, 'ok');
+  if (path === '/readyz') {
+    // Ready only while the store answers (etcd reachable), as kube-apiserver's etcd readiness
+    // check; liveness stays up, so an etcd outage does not restart every API server.
+    await store.currentRevision();
+    return writeText(res, 200, 'ok');
+  }
   if (path === '/version') return writeJson(res, 200, SERVER_VERSION);
   if (path === '/metrics') return writeText(res, 200, await metrics.registry.metrics(), metrics.registry.contentType);
   if (path === '/api') return writeJson(res, 200, apiVersions());

@@ -40,6 +40,24 @@ function positiveInt(value: string): number {
   return number;
 }
 
+/** `--etcd-endpoints http://a:2379,http://b:2379`: client URLs (a bare host:port is http). */
+function endpointList(value: string): string[] {
+  const endpoints = value.split(',').map((endpoint) => endpoint.trim()).filter(Boolean);
+  if (endpoints.length === 0) throw new InvalidArgumentError('expected comma-separated etcd client URLs, e.g. http://127.0.0.1:2379');
+  for (const endpoint of endpoints) {
+    // TLS to etcd (client certificates) is not supported yet: members listen on loopback or a private network.
+    if (/^[a-z]+:\/\//i.test(endpoint) && !endpoint.startsWith('http://')) throw new InvalidArgumentError(`${endpoint}: expected an http:// URL`);
+    if (!URL.canParse(endpoint.startsWith('http://') ? endpoint : `http://${endpoint}`)) throw new InvalidArgumentError(`${endpoint}: not a URL`);
+  }
+  return endpoints;
+}
+
+interface ServerCommandOptions {
+  dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
+  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
+  etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
+}
+
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
 function stopOnSignals(close: () => Promise<void>): void {
   let stopping = false;
@@ -65,22 +83,32 @@ export function buildProgram(): Command {
   program.hook('preAction', (_program, command) => resolvePathOptions(command));
   program
     .command('server')
-    .description('run the API server with its state in an embedded SQLite store')
+    .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
     .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
-    .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired', positiveInt, 10_000)
+    .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired (SQLite)', positiveInt, 10_000)
+    .option('--etcd-endpoints <urls>', 'keep state in etcd, at these comma-separated client URLs (e.g. http://127.0.0.1:2379)', endpointList)
+    .option('--etcd-prefix <prefix>', 'put before every etcd key, to keep clusters apart in one etcd', '')
+    .option('--etcd-compaction-interval <seconds>', 'seconds between compactions of etcd history (0: never)', nonNegativeInt, 300)
+    .option('--etcd-request-timeout <seconds>', 'seconds an etcd call may take before the request fails with 503', positiveInt, 5)
     .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
     .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .action(async (options: { dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number; eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+    .action(async (options: ServerCommandOptions) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        ...(options.etcdEndpoints === undefined ? {} : {
+          etcd: {
+            endpoints: options.etcdEndpoints, keyPrefix: options.etcdPrefix,
+            compactionIntervalSeconds: options.etcdCompactionInterval, requestTimeoutSeconds: options.etcdRequestTimeout,
+          },
+        }),
       });
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);

@@ -1,4 +1,4 @@
-// `drover server`: the API server on an SQLite store in a data directory.
+// `drover server`: the API server on an SQLite store in a data directory, or on etcd.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/pod-proxy.js';
@@ -7,6 +7,7 @@ import { startServerDataChecker, type DataCheckOptions } from '../checker/server
 import { prepareDataDir } from '../util/data-dir.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
+import type { StoreProbe } from '../checker/store-check.js';
 import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -15,8 +16,10 @@ export interface ServerOptions {
   dataDir: string;
   port: number;
   host?: string;
-  /** How many revisions of watch history to keep (older watches get 410 Expired). */
+  /** How many revisions of watch history to keep (older watches get 410 Expired); SQLite only. */
   watchHistory?: number;
+  /** Keep state in etcd instead of SQLite; several servers may share it. */
+  etcd?: EtcdServerOptions;
   /** Run the scheduler and controllers in this process, on their own thread (default true). */
   controlPlane?: boolean;
   /** How long Events are kept (default one hour, as kube-apiserver's --event-ttl). */
@@ -24,6 +27,17 @@ export interface ServerOptions {
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
   /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
   dataCheck?: DataCheckOptions;
+}
+
+export interface EtcdServerOptions {
+  /** Client URLs of the members. */
+  endpoints: string[];
+  /** Put before every key, to keep clusters apart in one etcd. Default ''. */
+  keyPrefix?: string;
+  /** Seconds between compactions (kube-apiserver's --etcd-compaction-interval); 0 = never. Default 300. */
+  compactionIntervalSeconds?: number;
+  /** Seconds one etcd call may take before the request fails with 503. Default 5. */
+  requestTimeoutSeconds?: number;
 }
 
 export interface RunningServer {
@@ -37,9 +51,8 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const dataDir = await prepareDataDir(options.dataDir);
-  const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(dataDir, 'state.db') };
-  if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
-  const store = await openSqliteStore(storeOptions);
+  const probe = await openStore(options, dataDir);
+  const { store } = probe;
   let api: ApiServer;
   try {
     const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade };
@@ -60,7 +73,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     controlPlane = await startControlPlaneThread(controlOptions);
     // On this thread, not the control plane's: its store check needs the store.
     const identity = `server-${hostname()}-${api.port}`;
-    dataChecker = await startServerDataChecker({ url: api.url, identity, store: { store, quickCheck: () => store.quickCheck() }, options: options.dataCheck ?? {} });
+    dataChecker = await startServerDataChecker({ url: api.url, identity, store: probe, options: options.dataCheck ?? {} });
   }
   return {
     api,
@@ -74,4 +87,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await store.close();
     },
   };
+}
+
+/** The store the options name, with what the data checker may probe of it. */
+async function openStore(options: ServerOptions, dataDir: string): Promise<StoreProbe> {
+  if (options.etcd !== undefined) {
+    // Loaded only here: a server on SQLite never loads the gRPC client.
+    const { openEtcdStore } = await import('../storage/etcd/etcd-store.js');
+    const { endpoints, keyPrefix, compactionIntervalSeconds, requestTimeoutSeconds } = options.etcd;
+    const store = await openEtcdStore({
+      endpoints,
+      ...(keyPrefix === undefined ? {} : { keyPrefix }),
+      ...(compactionIntervalSeconds === undefined ? {} : { compactIntervalMs: compactionIntervalSeconds * 1000 }),
+      ...(requestTimeoutSeconds === undefined ? {} : { requestTimeoutMs: requestTimeoutSeconds * 1000 }),
+    });
+    return { store };
+  }
+  const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(dataDir, 'state.db') };
+  if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
+  const store = await openSqliteStore(storeOptions);
+  return { store, quickCheck: () => store.quickCheck() };
 }

@@ -61,3 +61,13 @@ export class StoreClosedError extends StoreError {
     super('store is closed', '');
   }
 }
+
+/**
+ * The store's backend could not be reached or did not answer in time (an etcd member down or
+ * partitioned). The API answers 503, so clients retry instead of treating it as a server bug.
+ */
+export class StoreUnavailableError extends StoreError {
+  constructor(readonly detail: string) {
+    super(`the storage backend is unavailable: ${detail}`, '');
+  }
+}

@@ -3,10 +3,10 @@
 // first replays the current objects as ADDED; a resourceVersion older than the store's
 // history window gets an ERROR event carrying 410 Expired.
 import type { KubeObject } from '../../api/meta.js';
-import { RevisionExpiredError } from '../../storage/errors.js';
+import { RevisionExpiredError, StoreUnavailableError } from '../../storage/errors.js';
 import { storedJson } from '../../storage/stored-json.js';
 import type { Store, StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
-import { badRequest, expired } from '../errors.js';
+import { badRequest, expired, toApiError } from '../errors.js';
 import { negotiate } from '../http-io.js';
 import { stallDeadline, writeAsRead } from '../response-stream.js';
 import { buildFilter } from '../registry/filters.js';
@@ -156,7 +156,10 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
         else write(encodeEvent(event));
       },
       (error) => {
-        send('ERROR', expired(error.message).toStatus());
+        // A store that lost its backend (etcd down) says so with 503; a client re-watches from its
+        // last resourceVersion rather than re-listing, as it would after 410.
+        const status = error instanceof StoreUnavailableError ? toApiError(error) : expired(error.message);
+        send('ERROR', status.toStatus());
         close();
       },
     );

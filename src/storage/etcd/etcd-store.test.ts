@@ -1,0 +1,239 @@
+// The etcd store against a real etcd member: the same contract suite as SQLite, then what only
+// etcd has (compaction by etcd, its size limit, an unreachable member, defragmenting).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { KeyExistsError, MAX_VALUE_BYTES, RevisionExpiredError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
+import { EventRecorder, pod, podKey, PODS, revisionOf } from '../contract/helpers.js';
+import { runStoreContract, type StoreHarness } from '../store-contract.js';
+import { memberDbSize, worthDefragmenting } from './etcd-defrag.js';
+import { openEtcdStore, type EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
+import { startEtcd, startEtcdCluster, type EtcdMember } from './test-support.js';
+
+let member: EtcdMember;
+let clusters = 0;
+before(async () => {
+  member = await startEtcd();
+});
+after(() => member?.cleanup());
+
+/** A fresh, empty store: its own key prefix in the shared member. */
+async function harness(options: Partial<EtcdStoreOptions> = {}): Promise<StoreHarness & { store: EtcdStore }> {
+  const keyPrefix = `/test-${process.pid}-${++clusters}`;
+  const opened: EtcdStore[] = [];
+  const openOne = async () => {
+    const store = await openEtcdStore({ endpoints: [member.endpoint], keyPrefix, compactIntervalMs: 0, defrag: false, ...options });
+    opened.push(store);
+    return store;
+  };
+  const store = await openOne();
+  return {
+    store,
+    reopen: openOne,
+    compact: () => opened[opened.length - 1]!.compact(),
+    cleanup: async () => {
+      await Promise.all(opened.map((one) => one.close()));
+    },
+  };
+}
+
+runStoreContract('etcd', () => harness());
+
+describe('etcd store', () => {
+  it('a watch from a revision etcd compacted ends with RevisionExpiredError, also when another server compacted', async () => {
+    const first = await harness();
+    const other = await harness();
+    try {
+      const { store } = first;
+      const a = await store.create(podKey('a'), pod('a'));
+      await store.update(podKey('a'), pod('a', { v: '2' }));
+      // Compacted through another store: this one learns of it only from etcd.
+      await other.store.compact();
+      const recorder = new EventRecorder();
+      recorder.watch(store, { prefix: PODS, fromRevision: revisionOf(a) - 1 });
+      const error = await recorder.waitForError();
+      assert.ok(error instanceof RevisionExpiredError, `got ${error.name}: ${error.message}`);
+      assert.equal(await store.oldestRevision(), await other.store.oldestRevision());
+      // Known now: a second such watch fails at once, as SQLite's does.
+      assert.throws(() => store.watch({ prefix: PODS, fromRevision: revisionOf(a) }, () => undefined), RevisionExpiredError);
+    } finally {
+      await first.cleanup();
+      await other.cleanup();
+    }
+  });
+
+  it('watches share an etcd watcher only where that misses nothing', async () => {
+    const { store, cleanup } = await harness();
+    try {
+      const from = await store.currentRevision();
+      const early = new EventRecorder();
+      const earlyWatch = early.watch(store, { prefix: PODS, fromRevision: from });
+      for (const name of ['a', 'b', 'c']) await store.create(podKey(name), pod(name));
+      await early.waitFor(3);
+      // From before the writes the first feed has published: a feed of its own, replaying them.
+      const replaying = new EventRecorder();
+      replaying.watch(store, { prefix: PODS, fromRevision: from });
+      // From now: shares the first feed.
+      const joining = new EventRecorder();
+      joining.watch(store, { prefix: PODS, fromRevision: await store.currentRevision() });
+      earlyWatch.stop();
+      const d = await store.create(podKey('d'), pod('d'));
+      assert.deepEqual((await replaying.waitFor(4)).map((event) => event.key), ['a', 'b', 'c', 'd'].map((name) => podKey(name)));
+      assert.deepEqual((await joining.waitFor(1)).map((event) => event.revision), [revisionOf(d)]);
+      assert.equal(early.events.length, 3, 'a stopped watch gets nothing more');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('refuses an object over the limit before it reaches etcd', async () => {
+    const { store, cleanup } = await harness();
+    try {
+      const before = await store.currentRevision();
+      const big = { ...pod('big'), data: { blob: 'é'.repeat(MAX_VALUE_BYTES / 2 + 1) } };
+      await assert.rejects(store.create(podKey('big'), big), (error: unknown) => error instanceof ValueTooLargeError && error.bytes > MAX_VALUE_BYTES);
+      assert.equal(await store.currentRevision(), before);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('the scheduled compaction keeps one interval of history', async () => {
+    const { store, cleanup } = await harness({ compactIntervalMs: 300 });
+    try {
+      const first = await store.create(podKey('a'), pod('a'));
+      for (let i = 0; i < 20; i++) await store.update(podKey('a'), pod('a', { i: `${i}` }, { spec: { pad: 'x'.repeat(100_000) } }));
+      const deadline = Date.now() + 5_000;
+      while ((await store.oldestRevision()) <= revisionOf(first)) {
+        assert.ok(Date.now() < deadline, 'no compaction within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok((await store.oldestRevision()) <= (await store.currentRevision()));
+      assert.throws(() => store.watch({ prefix: PODS, fromRevision: revisionOf(first) }, () => undefined), RevisionExpiredError);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe('etcd store, member down', () => {
+  it('an unreachable or hung member fails calls with StoreUnavailableError within the request timeout', async () => {
+    const own = await startEtcd();
+    const store = await openEtcdStore({ endpoints: [own.endpoint], requestTimeoutMs: 1_000, compactIntervalMs: 0, defrag: false });
+    try {
+      await store.create(podKey('a'), pod('a'));
+      const recorder = new EventRecorder();
+      recorder.watch(store, { prefix: PODS });
+      own.pause();
+      let started = Date.now();
+      await assert.rejects(store.get(podKey('a')), StoreUnavailableError);
+      const hung = Date.now() - started;
+      assert.ok(hung < 2_500, `a hung member took ${hung} ms to fail`);
+      own.resume();
+      assert.equal((await store.get(podKey('a')))?.metadata.name, 'a');
+      await own.stop();
+      started = Date.now();
+      await assert.rejects(store.create(podKey('b'), pod('b')), (error: unknown) => {
+        assert.ok(error instanceof StoreUnavailableError, String(error));
+        assert.match(error.message, /etcd \(http:\/\/127\.0\.0\.1:\d+\)/);
+        return true;
+      });
+      await assert.rejects(store.list({ prefix: PODS }), StoreUnavailableError);
+      assert.ok(Date.now() - started < 5_000, `a stopped member took ${Date.now() - started} ms to fail`);
+      const broken = await recorder.waitForError(10_000);
+      assert.ok(broken instanceof StoreUnavailableError, `the watch ended with ${broken.name}: ${broken.message}`);
+      await own.restart();
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        try {
+          assert.equal((await store.get(podKey('a')))?.metadata.name, 'a');
+          break;
+        } catch (error) {
+          if (!(error instanceof StoreUnavailableError) || Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    } finally {
+      await store.close();
+      await own.cleanup();
+    }
+  });
+
+  it('opening a store on an endpoint where nothing listens fails with StoreUnavailableError', async () => {
+    const own = await startEtcd();
+    const endpoint = own.endpoint;
+    await own.cleanup();
+    const started = Date.now();
+    await assert.rejects(openEtcdStore({ endpoints: [endpoint], requestTimeoutMs: 1_000 }), StoreUnavailableError);
+    assert.ok(Date.now() - started < 3_000);
+  });
+});
+
+describe('etcd store, defragmenting', () => {
+  it('defragments a member whose file a compaction left mostly free', async () => {
+    const own = await startEtcd();
+    const store = await openEtcdStore({ endpoints: [own.endpoint], compactIntervalMs: 0, defrag: { ratio: 2, minFreeBytes: 1024 * 1024 } });
+    try {
+      // 8 MB of history behind one small object.
+      for (let i = 0; i < 16; i++) await store.update(podKey('a'), pod('a', {}, { spec: { pad: `${i}`.repeat(500_000) } })).catch(() => store.create(podKey('a'), pod('a')));
+      await store.update(podKey('a'), pod('a'));
+      // The size figures follow the backend's commits (every 100 ms).
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const before = await memberDbSize(own.endpoint, 2_000);
+      assert.ok(worthDefragmenting({ total: before.total, inUse: before.total / 10 }, { ratio: 2, minFreeBytes: 1024 * 1024 }));
+      await store.compact();
+      // Compacted pages are free once etcd commits a later write (the schedule defragments a round later).
+      await store.update(podKey('a'), pod('a', { v: '2' }));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.deepEqual(await store.defragmentIfWorthIt(), [own.endpoint]);
+      const after = await memberDbSize(own.endpoint, 2_000);
+      assert.ok(after.total < before.total / 2, `the file stayed ${after.total} bytes (was ${before.total})`);
+      assert.deepEqual(await store.defragmentIfWorthIt(), [], 'a defragmented file is left alone');
+      assert.equal((await store.get(podKey('a')))?.metadata.name, 'a');
+    } finally {
+      await store.close();
+      await own.cleanup();
+    }
+  });
+
+  it('leaves a file alone that is mostly in use, or small', () => {
+    assert.equal(worthDefragmenting({ total: 200e6, inUse: 150e6 }), false);
+    assert.equal(worthDefragmenting({ total: 40e6, inUse: 1e6 }), false);
+    assert.equal(worthDefragmenting({ total: 300e6, inUse: 100e6 }), true);
+  });
+});
+
+describe('etcd store, three members', () => {
+  it('keeps serving through the other members when one stops', async () => {
+    const members = await startEtcdCluster(3);
+    const store = await openEtcdStore({ endpoints: members.map((one) => one.endpoint), requestTimeoutMs: 2_000, compactIntervalMs: 0, defrag: false });
+    try {
+      await store.create(podKey('a'), pod('a'));
+      await members[0]!.stop();
+      // Stopping the leader costs an election (about a second): calls may fail as unavailable
+      // until then, never any other way, and never for long.
+      const stopped = Date.now();
+      let written = 0;
+      let retrying = false;
+      while (written < 20) {
+        try {
+          await store.create(podKey(`b${written}`), pod(`b${written}`)).catch((error: unknown) => {
+            // A create that failed as unavailable may still have committed.
+            if (!(retrying && error instanceof KeyExistsError)) throw error;
+          });
+          assert.equal((await store.get(podKey(`b${written}`)))?.metadata.name, `b${written}`);
+          written++;
+          retrying = false;
+        } catch (error) {
+          retrying = true;
+          assert.ok(error instanceof StoreUnavailableError, String(error));
+          assert.ok(Date.now() - stopped < 5_000, `still failing after 5 s: ${String(error)}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+      assert.equal((await store.list({ prefix: PODS })).items.length, 21);
+    } finally {
+      await store.close();
+      await Promise.all(members.map((one) => one.cleanup()));
+    }
+  });
+});
