@@ -18,8 +18,9 @@ export class GangWatch {
   readonly deadlocked = new Map<string, number>();
   events = 0;
 
-  constructor(readonly api: ApiClient, namespace: string, private readonly settleMs = 2_000) {
-    this.informer = new Informer(api, resources.pods, { namespace, labelSelector: POD_GROUP_LABEL });
+  /** `labelSelector` narrows the watch (default: every pod with the group label). */
+  constructor(readonly api: ApiClient, namespace: string, private readonly settleMs = 2_000, labelSelector = POD_GROUP_LABEL) {
+    this.informer = new Informer(api, resources.pods, { namespace, labelSelector });
     const check = (pod: Readonly<KubeObject>) => {
       this.events++;
       this.check(pod.metadata.labels?.[POD_GROUP_LABEL] ?? '');
@@ -47,6 +48,11 @@ export class GangWatch {
   finish(group: string): void {
     this.finished.add(group);
     this.partialSince.delete(group);
+  }
+
+  /** Groups that have a bound member but fewer than minMember now. */
+  partialNow(): string[] {
+    return [...this.minMember].filter(([group, min]) => !this.finished.has(group) && this.bound(group) > 0 && this.bound(group) < min).map(([group]) => group);
   }
 
   bound(group: string): number {
