@@ -129,6 +129,15 @@ describe('gang scheduling', () => {
     const api = new ApiClient({ server: cluster.server().url, namespace: 'default' }, { userAgent: 'gang-test' });
     const watch = new GangWatch(api, 'default');
     await watch.start();
+    // The watch has teeth: a gang bound partially by hand (no scheduler takes its pods) is caught.
+    await create(PODGROUPS(), podGroup('decoy', { minMember: 3 }));
+    for (let i = 0; i < 3; i++) await create(PODS, memberPod(`decoy-${i}`, 'decoy', { gpus: 1, schedulerName: 'nobody' }));
+    watch.expect('decoy', 3);
+    await create(`${PODS}/decoy-0/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'decoy-0' }, target: { apiVersion: 'v1', kind: 'Node', name: 'g1' } });
+    await eventually(async () => watch.deadlocked.has('decoy'), 10_000, 'the watch to flag the hand-bound partial gang');
+    watch.finish('decoy');
+    watch.deadlocked.delete('decoy');
+    await remove(['decoy-0', 'decoy-1', 'decoy-2']);
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const gangs = Array.from({ length: 50 }, (_, i) => {

@@ -99,8 +99,8 @@ class SchedulingLoop implements RunningScheduler {
       },
     }));
     this.unsubscribe.push(this.pods.addEventHandler({
-      onAdd: (pod) => this.podChanged(pod),
-      onUpdate: (old, pod) => old !== pod && this.podChanged(pod),
+      onAdd: (pod) => this.podChanged(pod, true),
+      onUpdate: (old, pod) => old !== pod && this.podChanged(pod, false),
       onDelete: (pod) => this.podDeleted(pod),
     }));
     this.gang.start((group) => this.requeueGroup(group));
@@ -129,11 +129,11 @@ class SchedulingLoop implements RunningScheduler {
     return (spec?.schedulerName ?? 'default-scheduler') === this.schedulerName;
   }
 
-  private podChanged(pod: KubeObject): void {
+  private podChanged(pod: KubeObject, added: boolean): void {
     const spec = pod['spec'] as { nodeName?: string } | undefined;
     const key = objectKey(pod);
     const group = groupKeyOf(pod);
-    if (group !== undefined) this.gangMemberChanged(key, group);
+    if (group !== undefined) this.gangMemberChanged(group, added);
     if (spec?.nodeName) {
       this.snapshot.addPod(pod);
       this.active.delete(key);
@@ -222,10 +222,10 @@ class SchedulingLoop implements RunningScheduler {
     for (const [key, pod] of pending) this.scheduleOne(key, pod);
   }
 
-  /** A member appeared or changed: members parked because too few existed may be tried again. */
-  private gangMemberChanged(key: string, group: string): void {
+  /** A member changed (its group's status may say so); a new one may complete a group parked for too few members. */
+  private gangMemberChanged(group: string, added: boolean): void {
     this.gang.podChanged(group);
-    if (!this.unschedulable.has(key) && this.pods.get(key) !== undefined) this.requeueGroup(group);
+    if (added) this.requeueGroup(group);
   }
 
   private requeueGroup(group: string): void {

@@ -61,7 +61,10 @@ export class GangScheduling {
         // Status writes (our own) and nudges change nothing the placement depends on.
         if (JSON.stringify(old['spec']) !== JSON.stringify(group['spec'])) groupChanged(objectKey(group));
       },
-      onDelete: (group) => this.queue.add(objectKey(group)),
+      onDelete: (group) => {
+        this.queue.add(objectKey(group));
+        this.plugin.rejectGroup(objectKey(group), `pod group ${objectKey(group)} was deleted`);
+      },
     });
     this.running = runController({ name: 'podgroup-status', queue: this.queue, workers: 2, reconcile: (key) => this.writeStatus(key) });
   }
