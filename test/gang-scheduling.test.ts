@@ -1,7 +1,7 @@
 // Gang scheduling in `drover server`: PodGroups with pods asking for GPUs on nodes registered
 // without agents (binding is what is checked). Two nodes with example.com/gpu=4 each.
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { ApiClient } from '../src/client/index.js';
 import { eventually, useCluster } from './support/cluster-fixture.js';
 import { GangWatch } from './support/gang-watch.js';
@@ -50,6 +50,12 @@ describe('gang scheduling', () => {
     for (const name of ['g1', 'g2']) await create('/api/v1/nodes', readyNode(name, { extended: { [GPU]: '4' } }));
   });
 
+  // A test that failed half-way must not leave its pods holding GPUs for the next one.
+  beforeEach(async () => {
+    await cluster.api('DELETE', `${PODS}?gracePeriodSeconds=0`);
+    await eventually(async () => (await cluster.api('GET', PODS)).body.items?.length === 0, 15_000, 'no pods left');
+  });
+
   it('binds one of two 6-GPU gangs whole and keeps the other waiting with the reason until the first is gone', async () => {
     await create(PODGROUPS(), podGroup('a', { minMember: 3 }));
     await create(PODGROUPS(), podGroup('b', { minMember: 3 }));
@@ -61,8 +67,9 @@ describe('gang scheduling', () => {
       return ba === 3 ? [a, b] : bb === 3 ? [b, a] : undefined;
     }, 15_000, 'one gang bound whole');
     const loserGroup = loser[0]!.slice(0, 1);
-    const condition = await eventually(async () => (await podGroupStatus(loserGroup)).conditions?.find((c: { type: string }) => c.type === 'Unschedulable'), 10_000, 'the waiting group says why');
-    assert.equal(condition.reason, 'WaitingForCapacity');
+    // Until its last member exists the group waits for members; then for capacity.
+    const condition = await eventually(async () => (await podGroupStatus(loserGroup)).conditions?.find((c: { type: string; reason: string }) => c.type === 'Unschedulable' && c.reason === 'WaitingForCapacity'), 10_000, 'the waiting group says why');
+    assert.equal(condition.status, 'True');
     assert.match(condition.message, new RegExp(`pod group default/${loserGroup} needs example.com/gpu 6, 2 free now`));
     assert.equal(await boundCount(loser), 0, 'the waiting gang holds nothing bound');
     const pod = (await cluster.api('GET', `${PODS}/${loser[0]}`)).body;
@@ -81,6 +88,10 @@ describe('gang scheduling', () => {
     assert.equal(status.conditions[0].reason, 'NotEnoughResources');
     assert.equal(status.conditions[0].message, 'pod group default/huge needs example.com/gpu 12, the cluster has 8 allocatable');
     assert.match(await warnings('huge'), /NotEnoughResources: pod group default\/huge needs example.com\/gpu 12, the cluster has 8 allocatable/);
+    // One writer, and only when something changed: a settled status is not written again.
+    const version = (await cluster.api('GET', `${PODGROUPS()}/huge`)).body.metadata.resourceVersion;
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await cluster.api('GET', `${PODGROUPS()}/huge`)).body.metadata.resourceVersion, version);
     await create('/api/v1/nodes', readyNode('g3', { extended: { [GPU]: '4' } }));
     await eventually(async () => (await boundCount(huge)) === 6, 15_000, 'huge bound once the cluster is big enough');
     await eventually(async () => (await podGroupStatus('huge')).phase === 'Scheduled', 10_000, 'huge Scheduled');
@@ -161,7 +172,9 @@ describe('gang scheduling', () => {
     await watch.stop();
     api.close();
     console.log(`50 gangs (${gangs.reduce((n, g) => n + g.size, 0)} pods) through 8 GPUs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${watch.events} pod events checked`);
-    assert.deepEqual([...watch.deadlocked], [], 'no gang stayed partially bound past 2 s');
+    const describe = (name: string) => JSON.stringify(gangs.find((g) => g.name === name));
+    const schedulerLog = cluster.server().output().split('\n').filter((line) => line.includes('scheduler')).slice(-20).join('\n');
+    assert.deepEqual([...watch.deadlocked], [], `no gang stayed partially bound past 2 s: ${[...watch.deadlocked.keys()].map(describe).join(', ')}\n${schedulerLog}`);
   });
 });
 

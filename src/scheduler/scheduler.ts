@@ -212,10 +212,12 @@ class SchedulingLoop implements RunningScheduler {
     const admission = this.gang.manager.admit(group, pending.map(([, pod]) => pod), this.snapshot);
     podGroupAttempts.inc({ result: admission.admitted ? 'admitted' : admission.reason === 'NotEnoughResources' ? 'failed' : 'unschedulable' });
     if (!admission.admitted) {
-      // One retry timer for the group is enough: a retry takes every parked pod.
+      // One retry timer for the group is enough: a retry takes every parked pod. A member that
+      // already says why is parked quietly: a gang is retried on every change in the cluster.
       pending.forEach(([key, pod], i) => {
         const retry = i === 0 && admission.retryAfterMs !== undefined ? { retryAfterMs: admission.retryAfterMs } : {};
-        this.markUnschedulable(key, pod, { unschedulable: true, message: admission.message, reasonsPerNode: {}, ...retry });
+        if (retry.retryAfterMs === undefined && unschedulableMessage(pod) === admission.message) this.unschedulable.set(key, Date.now());
+        else this.markUnschedulable(key, pod, { unschedulable: true, message: admission.message, reasonsPerNode: {}, ...retry });
       });
       return;
     }
@@ -294,9 +296,7 @@ class SchedulingLoop implements RunningScheduler {
 
   /** PodScheduled=False/Unschedulable with the reason, as kube-scheduler writes it. */
   private async reportUnschedulable(pod: KubeObject, message: string): Promise<void> {
-    const status = pod['status'] as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined;
-    const current = status?.conditions?.find((c) => c.type === 'PodScheduled');
-    if (current?.status === 'False' && current.message === message) return;
+    if (unschedulableMessage(pod) === message) return;
     const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: metaTime() };
     try {
       await this.api.resource(resources.pods, pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
@@ -304,4 +304,11 @@ class SchedulingLoop implements RunningScheduler {
       console.error(`scheduler: status of ${objectKey(pod)}: ${(error as Error).message}`);
     }
   }
+}
+
+/** The message of the pod's PodScheduled=False condition, if it has one. */
+function unschedulableMessage(pod: KubeObject): string | undefined {
+  const status = pod['status'] as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined;
+  const current = status?.conditions?.find((c) => c.type === 'PodScheduled');
+  return current?.status === 'False' ? current.message : undefined;
 }

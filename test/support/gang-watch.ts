@@ -1,8 +1,10 @@
 // Watches the member pods of gangs and checks, after every pod event, that no group is
 // partially bound: each group has either no bound member or at least minMember. Bindings are
 // separate API writes, so a group passes through partial states within one binding batch;
-// "partially bound" therefore means a group that stays with 0 < bound < minMember for longer
-// than `settleMs` (2 s by default) while the test has not started deleting it.
+// "partially bound" therefore means a group with 0 < bound < minMember whose bindings have
+// settled: no member of it was bound for `settleMs` (2 s by default) and it is still partial,
+// while the test has not started deleting it. A batch whose writes trickle in slowly under
+// load is not a deadlock; a group stuck half-bound is.
 import type { KubeObject } from '../../src/api/meta.js';
 import { ApiClient, Informer, resources } from '../../src/client/index.js';
 import { POD_GROUP_LABEL } from '../fixtures/gangs.js';
@@ -12,7 +14,8 @@ const BY_GROUP = 'group';
 export class GangWatch {
   private readonly informer: Informer<KubeObject>;
   private readonly minMember = new Map<string, number>();
-  private readonly partialSince = new Map<string, number>();
+  /** Partial groups: when their bound count last changed. */
+  private readonly partialSince = new Map<string, { since: number; bound: number }>();
   private readonly finished = new Set<string>();
   private readonly fullyBoundAt = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
@@ -74,7 +77,7 @@ export class GangWatch {
     const bound = this.bound(group);
     if (bound >= min && !this.fullyBoundAt.has(group)) this.fullyBoundAt.set(group, Date.now());
     if (bound > 0 && bound < min) {
-      if (!this.partialSince.has(group)) this.partialSince.set(group, Date.now());
+      if (this.partialSince.get(group)?.bound !== bound) this.partialSince.set(group, { since: Date.now(), bound });
     } else {
       this.partialSince.delete(group);
     }
@@ -82,7 +85,7 @@ export class GangWatch {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [group, since] of this.partialSince) {
+    for (const [group, { since }] of this.partialSince) {
       if (now - since > this.settleMs) this.deadlocked.set(group, now - since);
     }
   }

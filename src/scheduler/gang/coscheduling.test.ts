@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { componentRegistry } from '../../metrics/component-metrics.js';
 import { makeNode, makePod, snapshotOf } from '../test-support.js';
 import { gangPod, GangHarness, makePodGroup } from './test-support.js';
 
@@ -14,7 +15,7 @@ function gpusInUse(h: GangHarness): number {
 }
 
 describe('coscheduling permit', () => {
-  it('holds members at permit until minMember have places, then allows every waiting sibling', () => {
+  it('holds members at permit until minMember have places, then allows every waiting sibling', async () => {
     const h = twoGpuNodes();
     h.addGroup(makePodGroup('j', { minMember: 3 }));
     const pods = [0, 1, 2].map((i) => gangPod('j', i, 2));
@@ -27,6 +28,7 @@ describe('coscheduling permit', () => {
     assert.equal(h.schedule(pods[2]!), 'allow');
     assert.deepEqual(h.allowed.sort(), ['j-0', 'j-1', 'j-2']);
     assert.equal(h.waiting.size, 0);
+    assert.match(await componentRegistry.metrics(), /drover_scheduler_podgroup_schedule_attempts_total\{result="scheduled"\} [1-9]/);
   });
 
   it('turns members away while the group is missing or has fewer members than minMember', () => {
@@ -51,8 +53,10 @@ describe('coscheduling permit', () => {
     assert.deepEqual(h.manager.admit('default/a', a, h.snapshot), { admitted: true });
     for (const pod of a) h.schedule(pod);
     assert.deepEqual(h.manager.admit('default/b', b, h.snapshot), {
-      admitted: false, reason: 'WaitingForCapacity', message: 'pod group default/b needs example.com/gpu 6, 2 free now (waiting for capacity)',
+      admitted: false, reason: 'WaitingForCapacity', message: 'pod group default/b needs example.com/gpu 6, more than is free now (waiting for capacity)',
+      detail: 'pod group default/b needs example.com/gpu 6, 2 free now (waiting for capacity)',
     });
+    assert.equal(h.manager.peek('default/b')?.waiting?.message, 'pod group default/b needs example.com/gpu 6, 2 free now (waiting for capacity)');
     assert.equal(gpusInUse(h), 6, 'the waiting group holds no places');
     assert.deepEqual(h.allowed.sort(), ['a-0', 'a-1', 'a-2']);
   });
@@ -66,7 +70,7 @@ describe('coscheduling permit', () => {
     h.addPods(pod);
     const admission = h.manager.admit('default/big', [pod], h.snapshot);
     assert.equal(admission.admitted, false);
-    assert.match((admission as { message: string }).message, /only 0 of 1 members have places in the free capacity/);
+    assert.match((admission as { detail: string }).detail, /only 0 of 1 members have places in the free capacity/);
   });
 
   it('fails fast a group larger than the cluster, and takes it back when a node joins', () => {
@@ -95,7 +99,7 @@ describe('coscheduling permit', () => {
     assert.match((h.manager.admit('default/min', [min], h.snapshot) as { message: string }).message, /needs example.com\/gpu 9, the cluster has 8 allocatable/);
   });
 
-  it('releases every place at the timeout, names the group and why, and backs the group off', () => {
+  it('releases every place at the timeout, names the group and why, and backs the group off', async () => {
     const h = twoGpuNodes();
     h.addGroup(makePodGroup('p', { minMember: 4, scheduleTimeoutSeconds: 2 }));
     const pods = [0, 1, 2, 3].map((i) => gangPod('p', i, 2));
@@ -105,6 +109,7 @@ describe('coscheduling permit', () => {
     h.plugin.timeout('default/p', h.snapshot);
     assert.equal(gpusInUse(h), 0, 'every reservation is released');
     assert.deepEqual(h.rejected.map((r) => r.message), Array(3).fill('pod group default/p: 3 of 4 members have places (timed out after 2s)'));
+    assert.match(await componentRegistry.metrics(), /drover_scheduler_podgroup_schedule_attempts_total\{result="timeout"\} [1-9]/);
     const retry = h.manager.admit('default/p', pods, h.snapshot);
     assert.equal(retry.admitted, false);
     assert.equal((retry as { retryAfterMs?: number }).retryAfterMs, 2000);

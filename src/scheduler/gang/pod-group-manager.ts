@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { podInfoOf } from '../pod-info.js';
 import type { ClusterSnapshot } from '../snapshot.js';
 import {
-  amountText, clusterCapacity, firstFit, fitsNoEmptyNode, formatAmount, requestAmounts, shortfall, sumAmounts, type Amounts, type Shortfall,
+  amountText, clusterCapacity, firstFit, fitsNoEmptyNode, formatAmount, requestAmounts, shortfall, sumAmounts, type Amounts,
 } from './capacity.js';
 import { isTerminalPod, parsePodGroup, podPriority, type PodGroupSpec } from './pod-group.js';
 
@@ -41,9 +41,14 @@ export interface GroupState {
 
 export type Gate = { readonly ok: true; readonly spec: PodGroupSpec } | { readonly ok: false; readonly reason: WaitReason; readonly message: string };
 
+/**
+ * A refusal's `message` goes on every member pod (its PodScheduled condition and event), so it
+ * stays the same while the free capacity moves: a changing text would be one write per member
+ * per retry. `detail`, with the changing figures, goes on the PodGroup's condition only.
+ */
 export type Admission =
   | { readonly admitted: true }
-  | { readonly admitted: false; readonly reason: WaitReason; readonly message: string; readonly retryAfterMs?: number };
+  | { readonly admitted: false; readonly reason: WaitReason; readonly message: string; readonly detail?: string; readonly retryAfterMs?: number };
 
 export class PodGroupManager {
   private readonly states = new Map<string, GroupState>();
@@ -115,7 +120,7 @@ export class PodGroupManager {
       if (state.failed !== undefined || state.waiting !== undefined) (state.failed = undefined), (state.waiting = undefined), this.onChange(groupKey);
       return verdict;
     }
-    return this.refuse(groupKey, verdict.reason, verdict.message);
+    return this.refuse(groupKey, verdict.reason, verdict.message, verdict.detail);
   }
 
   /** Groups in the order they get places: higher pod priority, then older PodGroup, then name. */
@@ -158,15 +163,15 @@ export class PodGroupManager {
     this.onChange(groupKey);
   }
 
-  private refuse(groupKey: string, reason: WaitReason, message: string): Admission {
+  private refuse(groupKey: string, reason: WaitReason, message: string, detail = message): Admission {
     const state = this.state(groupKey);
     const failed = reason === 'NotEnoughResources' ? message : undefined;
-    if (state.waiting?.message !== message || state.failed !== failed) {
-      state.waiting = { reason, message };
+    if (state.waiting?.message !== detail || state.failed !== failed) {
+      state.waiting = { reason, message: detail };
       state.failed = failed;
       this.onChange(groupKey);
     }
-    return { admitted: false, reason, message };
+    return detail === message ? { admitted: false, reason, message } : { admitted: false, reason, message, detail };
   }
 
   private judge(groupKey: string, spec: PodGroupSpec, pending: readonly Readonly<KubeObject>[], snapshot: ClusterSnapshot): Admission {
@@ -181,11 +186,21 @@ export class PodGroupManager {
     if (never !== undefined) return { admitted: false, reason: 'NotEnoughResources', message: never };
     const minResources = spec.minResources === undefined ? undefined : remaining(spec.minResources, held);
     const short = shortfall(quorumNeeds, capacity.free) ?? (minResources && shortfall(minResources, capacity.free));
-    if (short !== undefined) return { admitted: false, reason: 'WaitingForCapacity', message: waitingMessage(groupKey, short) };
+    if (short !== undefined) {
+      const needs = `pod group ${groupKey} needs ${formatAmount(short.resource, short.needed)}`;
+      return {
+        admitted: false, reason: 'WaitingForCapacity', message: `${needs}, more than is free now (waiting for capacity)`,
+        detail: `${needs}, ${amountText(short.resource, short.available)} free now (waiting for capacity)`,
+      };
+    }
     const trial = firstFit(members, capacity);
     if (trial >= needed) return { admitted: true };
     const have = placedPods.length + trial;
-    return { admitted: false, reason: 'WaitingForCapacity', message: `pod group ${groupKey}: only ${have} of ${spec.minMember} members have places in the free capacity (waiting for capacity)` };
+    return {
+      admitted: false, reason: 'WaitingForCapacity',
+      message: `pod group ${groupKey}: fewer than ${spec.minMember} members have places in the free capacity (waiting for capacity)`,
+      detail: `pod group ${groupKey}: only ${have} of ${spec.minMember} members have places in the free capacity (waiting for capacity)`,
+    };
   }
 
   private neverFits(
@@ -208,8 +223,4 @@ function remaining(total: ReadonlyMap<string, number>, held: Amounts): Amounts {
   const out: Amounts = new Map();
   for (const [name, amount] of total) if (amount - (held.get(name) ?? 0) > 0) out.set(name, amount - (held.get(name) ?? 0));
   return out;
-}
-
-function waitingMessage(groupKey: string, short: Shortfall): string {
-  return `pod group ${groupKey} needs ${formatAmount(short.resource, short.needed)}, ${amountText(short.resource, short.available)} free now (waiting for capacity)`;
 }
