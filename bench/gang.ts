@@ -1,13 +1,16 @@
 // `npm run bench:gang [-- --quick]`: gang scheduling at scale through a real `drover server`
 // (no agents, its own scheduler off) and an in-process scheduler, as bench:scheduler does.
-// 1,000 nodes with 12 example.com/gpu each and 500 gangs of 8–64 one-GPU pods submitted at once:
-// demand (~18,000 GPUs) exceeds capacity (12,000), so gangs contend and some must wait whole.
-// The same pods without gangs go through the same scheduler first, asking for a twin resource
-// (example.com/gpu-plain, 12 per node too) so both phases see the same empty capacity.
-// Prints bindings per second with and without gangs (first to last binding, informer sync
+// 1,000 nodes with 12 example.com/gpu each and 500 gangs of 8–64 one-GPU pods (minMember = all
+// of them) submitted at once: demand (~18,000 GPUs) exceeds capacity (12,000), so gangs contend
+// and some must wait whole. The same pods without gangs go through a scheduler of their own in
+// the same run; the phases alternate (plain, gangs, plain, gangs, ... BENCH_ROUNDS rounds, 2 by
+// default) on the same empty nodes (each phase's pods are deleted after it), because this
+// machine is shared and one pair of phases can differ by 2x from noise alone.
+// Prints bindings per second with and without gangs (first to last binding; informer sync
 // excluded), time from submission to each gang fully bound (p50/p99; all gangs are submitted
-// before the scheduler starts, so submission = scheduler start), and the deadlock count:
-// gangs partially bound (0 < bound < minMember) after binding settled, which must be 0.
+// before the scheduler starts, so submission = scheduler start), the API writes of each phase,
+// and the deadlock count: gangs partially bound (0 < bound < minMember) once binding settled,
+// or at any time for longer than 2 s without progress (GangWatch), which must be 0.
 // Prints figures; never fails on time.
 import { ApiClient } from '../src/client/index.js';
 import { startScheduler, type RunningScheduler } from '../src/scheduler/scheduler.js';
@@ -20,8 +23,8 @@ import { BenchClient, runConcurrent, summarize } from './http-client.js';
 const QUICK = process.argv.includes('--quick');
 const NODES = Number(process.env['BENCH_NODES'] ?? (QUICK ? 100 : 1_000));
 const GANGS = Number(process.env['BENCH_GANGS'] ?? (QUICK ? 50 : 500));
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (QUICK ? 1 : 2));
 const GPUS_PER_NODE = 12;
-const PLAIN_GPU = 'example.com/gpu-plain';
 const SETTLE_MS = 2_000;
 
 interface Gang {
@@ -35,69 +38,118 @@ function gangs(): Gang[] {
   return Array.from({ length: GANGS }, (_, i) => ({ name: `g${i}`, size: 8 + Math.floor(random() * 57) }));
 }
 
-async function create(client: BenchClient, what: string, total: number, path: (i: number) => string, make: (i: number) => unknown): Promise<void> {
-  const { seconds } = await runConcurrent(total, 50, async (i) => {
-    const res = await client.call('POST', path(i), make(i));
-    if (res.status !== 201) throw new Error(`create ${what} ${i}: ${res.status} ${res.body}`);
+async function create(client: BenchClient, total: number, path: string, make: (i: number) => unknown): Promise<void> {
+  await runConcurrent(total, 50, async (i) => {
+    const res = await client.call('POST', path, make(i));
+    if (res.status !== 201) throw new Error(`create ${path} ${i}: ${res.status} ${res.body}`);
   });
-  console.log(`created ${total} ${what} in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s)`);
+}
+
+/** Deletes every pod and PodGroup of the namespace, at once, and waits until they are gone. */
+async function clear(client: BenchClient, namespace: string): Promise<void> {
+  await client.call('DELETE', `/api/v1/namespaces/${namespace}/pods?gracePeriodSeconds=0`);
+  await client.call('DELETE', `${PODGROUPS(namespace)}`);
+  for (;;) {
+    const list = JSON.parse((await client.call('GET', `/api/v1/namespaces/${namespace}/pods?limit=1`)).body) as { items: unknown[] };
+    if (list.items.length === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The API server's successful writes (apiserver_request_total) by verb and resource. */
+async function writeCounts(client: BenchClient): Promise<Map<string, number>> {
+  const text = (await client.call('GET', '/metrics')).body;
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/^apiserver_request_total\{verb="(create|patch|update)",resource="([^"]+)",subresource="([^"]*)",code="2\d\d"\} (\d+)/gm)) {
+    const key = `${m[1]} ${m[2]}${m[3] ? `/${m[3]}` : ''}`;
+    out.set(key, (out.get(key) ?? 0) + Number(m[4]));
+  }
+  return out;
+}
+
+function writesSince(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)] as const).filter(([, n]) => n > 0).map(([key, n]) => `${key} ${n}`).join(', ');
 }
 
 interface PhaseResult {
   bound: number;
   rate: number;
   syncSeconds: number;
+  /** Seconds from the first binding until 50%, 90% and 100% of the final count were bound. */
+  marks: string;
+  writes: string;
 }
 
 /** Starts a scheduler for `schedulerName` and waits until it has bound nothing new for SETTLE_MS. */
-async function runScheduler(api: ApiClient, schedulerName: string): Promise<PhaseResult & { scheduler: RunningScheduler }> {
+async function runScheduler(api: ApiClient, schedulerName: string): Promise<Omit<PhaseResult, 'writes'> & { scheduler: RunningScheduler }> {
   const started = performance.now();
   const scheduler = await startScheduler({ api, schedulerName });
   const syncSeconds = (performance.now() - started) / 1000;
   let last = 0;
   let firstAt = 0;
   let lastAt = performance.now();
+  const samples: Array<[number, number]> = [];
   while (performance.now() - lastAt < SETTLE_MS) {
     await new Promise((r) => setTimeout(r, 20));
     if (scheduler.bound !== last) {
       if (last === 0) firstAt = performance.now();
       last = scheduler.bound;
       lastAt = performance.now();
+      samples.push([lastAt, last]);
     }
     if (performance.now() - started > 900_000) throw new Error('binding did not settle within 15 min');
   }
   const rate = last > 1 ? (last - 1) / ((lastAt - firstAt) / 1000) : 0;
-  return { scheduler, bound: last, rate, syncSeconds };
+  const mark = (share: number) => ((samples.find(([, n]) => n >= share * last)?.[0] ?? lastAt) - firstAt) / 1000;
+  const marks = `50% ${mark(0.5).toFixed(1)} s, 90% ${mark(0.9).toFixed(1)} s, 100% ${mark(1).toFixed(1)} s`;
+  return { scheduler, bound: last, rate, syncSeconds, marks };
 }
 
-async function plainPhase(client: BenchClient, api: ApiClient, all: Gang[]): Promise<PhaseResult> {
+async function plainPhase(client: BenchClient, api: ApiClient, all: Gang[], namespace: string): Promise<PhaseResult> {
   const pods = all.flatMap((g) => Array.from({ length: g.size }, (_, i) => `${g.name}-${i}`));
-  await create(client, 'plain pods', pods.length, () => '/api/v1/namespaces/plain/pods', (i) => {
-    const pod = memberPod(pods[i]!, '', { plain: true, schedulerName: 'bench-plain' });
-    (pod.spec['containers'] as Array<{ resources: unknown }>)[0]!.resources = { requests: { [PLAIN_GPU]: '1' }, limits: { [PLAIN_GPU]: '1' } };
-    return pod;
+  await create(client, pods.length, `/api/v1/namespaces/${namespace}/pods`, (i) => {
+    const pod = memberPod(pods[i]!, '', { plain: true, gpus: 1, schedulerName: `${namespace}-scheduler` });
+    return { ...pod, metadata: { ...pod.metadata, labels: { bench: 'plain' } } };
   });
-  const run = await runScheduler(api, 'bench-plain');
+  // The same watch as the gang phase runs, so both phases carry its cost in this process.
+  const watch = new GangWatch(api, namespace, SETTLE_MS, 'bench=plain');
+  await watch.start();
+  const before = await writeCounts(client);
+  const run = await runScheduler(api, `${namespace}-scheduler`);
+  const writes = writesSince(before, await writeCounts(client));
+  await watch.stop();
   await run.scheduler.stop();
-  return run;
+  return { ...run, writes };
 }
 
-async function gangPhase(client: BenchClient, api: ApiClient, all: Gang[]): Promise<PhaseResult & { p50: number; p99: number; whole: number; deadlocked: number }> {
-  await create(client, 'PodGroups', all.length, () => PODGROUPS('gangs'), (i) => podGroup(all[i]!.name, { minMember: all[i]!.size }));
+interface GangPhaseResult extends PhaseResult {
+  latencies: number[];
+  whole: number;
+  deadlocked: number;
+}
+
+async function gangPhase(client: BenchClient, api: ApiClient, all: Gang[], namespace: string): Promise<GangPhaseResult> {
+  await create(client, all.length, PODGROUPS(namespace), (i) => podGroup(all[i]!.name, { minMember: all[i]!.size }));
   const pods = all.flatMap((g) => Array.from({ length: g.size }, (_, i) => ({ name: `${g.name}-${i}`, group: g.name })));
-  await create(client, 'gang pods', pods.length, () => '/api/v1/namespaces/gangs/pods', (i) => memberPod(pods[i]!.name, pods[i]!.group, { gpus: 1, schedulerName: 'bench-gang' }));
-  const watch = new GangWatch(api, 'gangs', SETTLE_MS);
+  await create(client, pods.length, `/api/v1/namespaces/${namespace}/pods`, (i) => memberPod(pods[i]!.name, pods[i]!.group, { gpus: 1, schedulerName: `${namespace}-scheduler` }));
+  const watch = new GangWatch(api, namespace, SETTLE_MS);
   for (const g of all) watch.expect(g.name, g.size);
   await watch.start();
+  const before = await writeCounts(client);
   const submitted = Date.now();
-  const run = await runScheduler(api, 'bench-gang');
+  const run = await runScheduler(api, `${namespace}-scheduler`);
+  const writes = writesSince(before, await writeCounts(client));
   await new Promise((r) => setTimeout(r, 500));
   const latencies = all.map((g) => watch.fullyBound(g.name)).filter((t): t is number => t !== undefined).map((t) => t - submitted);
   const partial = watch.partialNow();
   await watch.stop();
   await run.scheduler.stop();
-  const { p50, p99 } = summarize(latencies);
-  return { ...run, p50, p99, whole: latencies.length, deadlocked: new Set([...partial, ...watch.deadlocked.keys()]).size };
+  return { ...run, writes, latencies, whole: latencies.length, deadlocked: new Set([...partial, ...watch.deadlocked.keys()]).size };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 }
 
 async function main(): Promise<void> {
@@ -107,15 +159,31 @@ async function main(): Promise<void> {
   try {
     const all = gangs();
     const demand = all.reduce((n, g) => n + g.size, 0);
-    console.log(`drover gang benchmark${QUICK ? ' (--quick)' : ''}: ${NODES} nodes x ${GPUS_PER_NODE} GPUs = ${NODES * GPUS_PER_NODE} GPUs, ${GANGS} gangs of 8-64 one-GPU pods = ${demand} pods\n`);
-    for (const ns of ['plain', 'gangs']) await client.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    await create(client, 'nodes', NODES, () => '/api/v1/nodes', (i) => readyNode(`node-${i}`, { cpu: '64', memory: '256Gi', pods: '250', extended: { [GPU]: String(GPUS_PER_NODE), [PLAIN_GPU]: String(GPUS_PER_NODE) } }));
-    const plain = await plainPhase(client, api, all);
-    const gang = await gangPhase(client, api, all);
-    console.log(`\nwithout gangs: ${plain.bound} of ${demand} pods bound at ${plain.rate.toFixed(0)} bindings/s (informer sync ${plain.syncSeconds.toFixed(1)} s)`);
-    console.log(`with gangs:    ${gang.bound} of ${demand} pods bound at ${gang.rate.toFixed(0)} bindings/s (informer sync ${gang.syncSeconds.toFixed(1)} s) = ${(gang.rate / plain.rate).toFixed(2)}x the plain rate (target >= 0.8x)`);
-    console.log(`gangs bound whole: ${gang.whole} of ${GANGS}; submission -> gang fully bound p50 ${(gang.p50 / 1000).toFixed(2)} s, p99 ${(gang.p99 / 1000).toFixed(2)} s`);
-    console.log(`deadlocks (gangs partially bound after binding settled for ${SETTLE_MS / 1000} s): ${gang.deadlocked}`);
+    console.log(`drover gang benchmark${QUICK ? ' (--quick)' : ''}: ${NODES} nodes x ${GPUS_PER_NODE} GPUs = ${NODES * GPUS_PER_NODE} GPUs, `
+      + `${GANGS} gangs of 8-64 one-GPU pods = ${demand} pods, ${ROUNDS} round(s) of plain then gangs\n`);
+    await create(client, NODES, '/api/v1/nodes', (i) => readyNode(`node-${i}`, { cpu: '64', memory: '256Gi', pods: '250', extended: { [GPU]: String(GPUS_PER_NODE) } }));
+    const plainRuns: PhaseResult[] = [];
+    const gangRuns: GangPhaseResult[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const kind of ['plain', 'gangs'] as const) {
+        const namespace = `${kind}-${round}`;
+        await client.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+        const result = kind === 'plain' ? await plainPhase(client, api, all, namespace) : await gangPhase(client, api, all, namespace);
+        if (kind === 'plain') plainRuns.push(result);
+        else gangRuns.push(result as GangPhaseResult);
+        console.log(`round ${round} ${kind.padEnd(6)} ${result.bound} of ${demand} pods bound at ${result.rate.toFixed(0)} bindings/s `
+          + `(informer sync ${result.syncSeconds.toFixed(1)} s; after the first binding: ${result.marks})`);
+        console.log(`  API writes: ${result.writes}`);
+        await clear(client, namespace);
+      }
+    }
+    const plainRate = median(plainRuns.map((r) => r.rate));
+    const gangRate = median(gangRuns.map((r) => r.rate));
+    const { p50, p99 } = summarize(gangRuns.flatMap((r) => r.latencies));
+    console.log(`\nwithout gangs: ${plainRate.toFixed(0)} bindings/s (median of ${ROUNDS})`);
+    console.log(`with gangs:    ${gangRate.toFixed(0)} bindings/s (median of ${ROUNDS}) = ${(gangRate / plainRate).toFixed(2)}x the plain rate (target >= 0.8x)`);
+    console.log(`gangs bound whole: ${gangRuns.map((r) => r.whole).join(', ')} of ${GANGS}; submission -> gang fully bound p50 ${(p50 / 1000).toFixed(2)} s, p99 ${(p99 / 1000).toFixed(2)} s`);
+    console.log(`deadlocks (gangs partially bound once binding settled, or for 2 s without progress): ${gangRuns.reduce((n, r) => n + r.deadlocked, 0)}`);
   } finally {
     api.close();
     await client.close();
