@@ -12,6 +12,7 @@
 // and the deadlock count: gangs partially bound (0 < bound < minMember) once binding settled,
 // or at any time for longer than 2 s without progress (GangWatch), which must be 0.
 // Prints figures; never fails on time.
+import { readFileSync } from 'node:fs';
 import { ApiClient } from '../src/client/index.js';
 import { startScheduler, type RunningScheduler } from '../src/scheduler/scheduler.js';
 import { startServerProcess } from '../test/support/server-process.js';
@@ -26,6 +27,8 @@ const GANGS = Number(process.env['BENCH_GANGS'] ?? (QUICK ? 50 : 500));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (QUICK ? 1 : 2));
 const GPUS_PER_NODE = 12;
 const SETTLE_MS = 2_000;
+/** The API server's process id, for its CPU time. */
+let serverPid: number | undefined;
 
 interface Gang {
   name: string;
@@ -71,8 +74,19 @@ function writesSince(before: Map<string, number>, after: Map<string, number>): s
   return [...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)] as const).filter(([, n]) => n > 0).map(([key, n]) => `${key} ${n}`).join(', ');
 }
 
+/** CPU seconds used so far by this process (scheduler, watch, clients) and by the API server process. */
+function cpuSeconds(): { bench: number; server: number } {
+  const usage = process.cpuUsage();
+  // /proc/<pid>/stat fields 14 and 15: utime and stime in clock ticks (100 per second on Linux).
+  const fields = serverPid === undefined ? [] : readFileSync(`/proc/${serverPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  return { bench: (usage.user + usage.system) / 1e6, server: ticks / 100 };
+}
+
 interface PhaseResult {
   bound: number;
+  /** CPU microseconds per binding in this process (the scheduler) and in the API server. */
+  cpuPerBinding: { bench: number; server: number };
   rate: number;
   syncSeconds: number;
   /** Seconds from the first binding until 50%, 90% and 100% of the final count were bound. */
@@ -83,6 +97,7 @@ interface PhaseResult {
 /** Starts a scheduler for `schedulerName` and waits until it has bound nothing new for SETTLE_MS. */
 async function runScheduler(api: ApiClient, schedulerName: string): Promise<Omit<PhaseResult, 'writes'> & { scheduler: RunningScheduler }> {
   const started = performance.now();
+  const cpuBefore = cpuSeconds();
   const scheduler = await startScheduler({ api, schedulerName });
   const syncSeconds = (performance.now() - started) / 1000;
   let last = 0;
@@ -102,7 +117,9 @@ async function runScheduler(api: ApiClient, schedulerName: string): Promise<Omit
   const rate = last > 1 ? (last - 1) / ((lastAt - firstAt) / 1000) : 0;
   const mark = (share: number) => ((samples.find(([, n]) => n >= share * last)?.[0] ?? lastAt) - firstAt) / 1000;
   const marks = `50% ${mark(0.5).toFixed(1)} s, 90% ${mark(0.9).toFixed(1)} s, 100% ${mark(1).toFixed(1)} s`;
-  return { scheduler, bound: last, rate, syncSeconds, marks };
+  const cpuAfter = cpuSeconds();
+  const cpuPerBinding = { bench: ((cpuAfter.bench - cpuBefore.bench) * 1e6) / Math.max(1, last), server: ((cpuAfter.server - cpuBefore.server) * 1e6) / Math.max(1, last) };
+  return { scheduler, bound: last, rate, syncSeconds, marks, cpuPerBinding };
 }
 
 async function plainPhase(client: BenchClient, api: ApiClient, all: Gang[], namespace: string): Promise<PhaseResult> {
@@ -149,11 +166,13 @@ async function gangPhase(client: BenchClient, api: ApiClient, all: Gang[], names
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+  const mid = sorted.length / 2;
+  return sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
 async function main(): Promise<void> {
   const server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
+  serverPid = server.child.pid;
   const client = new BenchClient(server.url);
   const api = new ApiClient({ server: server.url, namespace: 'default' }, { userAgent: 'drover-bench-gang' });
   try {
@@ -172,7 +191,8 @@ async function main(): Promise<void> {
         if (kind === 'plain') plainRuns.push(result);
         else gangRuns.push(result as GangPhaseResult);
         console.log(`round ${round} ${kind.padEnd(6)} ${result.bound} of ${demand} pods bound at ${result.rate.toFixed(0)} bindings/s `
-          + `(informer sync ${result.syncSeconds.toFixed(1)} s; after the first binding: ${result.marks})`);
+          + `(informer sync ${result.syncSeconds.toFixed(1)} s; after the first binding: ${result.marks}); CPU per binding: `
+          + `scheduler process ${result.cpuPerBinding.bench.toFixed(0)} µs, API server ${result.cpuPerBinding.server.toFixed(0)} µs`);
         console.log(`  API writes: ${result.writes}`);
         await clear(client, namespace);
       }
@@ -182,6 +202,9 @@ async function main(): Promise<void> {
     const { p50, p99 } = summarize(gangRuns.flatMap((r) => r.latencies));
     console.log(`\nwithout gangs: ${plainRate.toFixed(0)} bindings/s (median of ${ROUNDS})`);
     console.log(`with gangs:    ${gangRate.toFixed(0)} bindings/s (median of ${ROUNDS}) = ${(gangRate / plainRate).toFixed(2)}x the plain rate (target >= 0.8x)`);
+    const cpu = (runs: PhaseResult[], side: 'bench' | 'server') => median(runs.map((r) => r.cpuPerBinding[side]));
+    console.log(`CPU per binding (median; steadier than wall time on a shared machine): scheduler process ${cpu(plainRuns, 'bench').toFixed(0)} -> ${cpu(gangRuns, 'bench').toFixed(0)} µs, `
+      + `API server ${cpu(plainRuns, 'server').toFixed(0)} -> ${cpu(gangRuns, 'server').toFixed(0)} µs (without -> with gangs)`);
     console.log(`gangs bound whole: ${gangRuns.map((r) => r.whole).join(', ')} of ${GANGS}; submission -> gang fully bound p50 ${(p50 / 1000).toFixed(2)} s, p99 ${(p99 / 1000).toFixed(2)} s`);
     console.log(`deadlocks (gangs partially bound once binding settled, or for 2 s without progress): ${gangRuns.reduce((n, r) => n + r.deadlocked, 0)}`);
   } finally {

@@ -76,7 +76,9 @@ class SchedulingLoop implements RunningScheduler {
     this.informers = config.informers ?? new SharedInformerFactory(this.api);
     this.nodes = this.informers.informerFor(resources.nodes);
     this.pods = this.informers.informerFor(resources.pods);
-    this.gang = new GangScheduling(this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder);
+    this.gang = new GangScheduling(
+      this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder, (pod) => this.isOurs(pod), this.schedulerName === 'default-scheduler',
+    );
     this.framework = createScheduler({}, [this.gang.plugin, apiBinder(this.api)]);
     this.waiting.handlers = {
       onAllow: (w) => this.bindPod(w.key, w.pod, w.node),

@@ -39,7 +39,10 @@ describe('coscheduling permit', () => {
     h.addGroup(makePodGroup('j', { minMember: 4 }));
     assert.equal(h.schedule(pods[0]!), '0/2 nodes are available: pod group default/j: 2/4 members exist.');
     const admission = h.manager.admit('default/j', pods, h.snapshot);
-    assert.deepEqual(admission, { admitted: false, reason: 'NotEnoughMembers', message: 'pod group default/j: 2/4 members exist' });
+    assert.deepEqual(admission, {
+      admitted: false, reason: 'NotEnoughMembers', message: 'pod group default/j: fewer than minMember 4 members exist (waiting for more)',
+      detail: 'pod group default/j: 2/4 members exist',
+    });
   });
 
   it('admits a second group only when the free capacity holds it whole: one runs, the other waits holding nothing', () => {

@@ -40,6 +40,9 @@ export class GangScheduling {
     private readonly snapshot: ClusterSnapshot,
     waiting: WaitingPods,
     private readonly recorder: EventRecorder,
+    /** Another scheduler (another spec.schedulerName) writes the status of groups whose pods are its own. */
+    private readonly isOurs: (pod: Readonly<KubeObject>) => boolean = () => true,
+    private readonly isDefault = true,
   ) {
     this.groups = informers.informerFor(resources.podgroups);
     pods.addIndexer(POD_GROUP_INDEX, podGroupIndex);
@@ -116,6 +119,8 @@ export class GangScheduling {
       return;
     }
     const members = this.manager.sources.members(groupKey);
+    // One writer per group: the scheduler of its pods (the default scheduler while it has none).
+    if (members.length === 0 ? !this.isDefault : !members.some(this.isOurs)) return;
     const bound = members.filter((pod) => boundNode(pod) !== undefined && !pod.metadata.deletionTimestamp).length;
     const reserved = Math.max(0, this.manager.placedCount(groupKey, this.snapshot) - bound);
     const desired = desiredStatus(group, members, this.manager.peek(groupKey), reserved);

@@ -39,7 +39,10 @@ export interface GroupState {
   quorumAt?: number;
 }
 
-export type Gate = { readonly ok: true; readonly spec: PodGroupSpec } | { readonly ok: false; readonly reason: WaitReason; readonly message: string };
+/** A closed gate's `message` has the figures (PreFilter's verdict); `steady` says the same without them, for the member pods. */
+export type Gate =
+  | { readonly ok: true; readonly spec: PodGroupSpec }
+  | { readonly ok: false; readonly reason: WaitReason; readonly message: string; readonly steady: string };
 
 /**
  * A refusal's `message` goes on every member pod (its PodScheduled condition and event), so it
@@ -93,12 +96,17 @@ export class PodGroupManager {
   gate(groupKey: string, snapshot: ClusterSnapshot): Gate {
     const group = this.sources.group(groupKey);
     if (group === undefined) {
-      return { ok: false, reason: 'PodGroupNotFound', message: `pod group ${groupKey} not found (waiting for it to be created)` };
+      const message = `pod group ${groupKey} not found (waiting for it to be created)`;
+      return { ok: false, reason: 'PodGroupNotFound', message, steady: message };
     }
     const spec = parsePodGroup(group);
     const live = this.liveMembers(groupKey).length;
     if (live < spec.minMember && this.placedCount(groupKey, snapshot) < spec.minMember) {
-      return { ok: false, reason: 'NotEnoughMembers', message: `pod group ${groupKey}: ${live}/${spec.minMember} members exist` };
+      // Members arrive one by one: a count on every member pod would be rewritten on each arrival.
+      return {
+        ok: false, reason: 'NotEnoughMembers', message: `pod group ${groupKey}: ${live}/${spec.minMember} members exist`,
+        steady: `pod group ${groupKey}: fewer than minMember ${spec.minMember} members exist (waiting for more)`,
+      };
     }
     return { ok: true, spec };
   }
@@ -112,7 +120,7 @@ export class PodGroupManager {
     const state = this.state(groupKey);
     state.firstAttempt ??= this.now();
     const gate = this.gate(groupKey, snapshot);
-    if (!gate.ok) return this.refuse(groupKey, gate.reason, gate.message);
+    if (!gate.ok) return this.refuse(groupKey, gate.reason, gate.steady, gate.message);
     const backoff = (state.backoffUntil ?? 0) - this.now();
     if (backoff > 0 && state.waiting !== undefined) return { admitted: false, reason: state.waiting.reason, message: state.waiting.message, retryAfterMs: backoff };
     const verdict = this.judge(groupKey, gate.spec, pending, snapshot);
