@@ -54,7 +54,7 @@ export const oomKills = new Counter({
 // counterparts under the drover_scheduler_podgroup_* prefix.
 export const podGroupAttempts = new Counter({
   name: 'drover_scheduler_podgroup_schedule_attempts_total',
-  help: 'Pod group scheduling attempts, by result (admitted, waiting, unschedulable, failed, scheduled, timeout)',
+  help: 'Pod group scheduling attempts, by result: admitted (to placement), unschedulable (not now), failed (can never fit), scheduled (quorum reached), timeout',
   labelNames: ['result'] as const,
   registers: [componentRegistry],
 });
