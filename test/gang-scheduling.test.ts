@@ -77,6 +77,11 @@ describe('gang scheduling', () => {
     const winnerStatus = await eventually(async () => { const s = await podGroupStatus(winner[0]!.slice(0, 1)); return s.phase === 'Scheduled' ? s : undefined; }, 10_000, 'winner Scheduled');
     assert.equal(winnerStatus.scheduled, 3);
     assert.match(await cluster.kubectl(['get', 'podgroups']), /Scheduled\s+3/);
+    // The scheduler runs on the control-plane thread; the server's /metrics carries its figures.
+    const metrics = (await cluster.api('GET', '/metrics')).body as string;
+    assert.match(metrics, /drover_scheduler_podgroup_schedule_attempts_total\{result="admitted"\} [1-9]/);
+    assert.match(metrics, /drover_scheduler_podgroup_wait_seconds_count [1-9]/);
+    assert.match(metrics, /drover_scheduler_podgroups\{phase="Scheduled"\} [1-9]/);
     await remove(winner);
     await eventually(async () => (await boundCount(loser)) === 3, 15_000, 'the second gang bound once the first is gone');
     await remove(loser);
