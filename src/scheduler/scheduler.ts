@@ -80,6 +80,7 @@ class SchedulingLoop implements RunningScheduler {
       this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder, (pod) => this.isOurs(pod), this.schedulerName === 'default-scheduler',
     );
     this.framework = createScheduler({}, [this.gang.plugin, apiBinder(this.api)]);
+    this.gang.manager.onUnblock = () => this.retrySoon();
     this.waiting.handlers = {
       onAllow: (w) => this.bindPod(w.key, w.pod, w.node),
       onReject: (w, message) => this.rejectWaiting(w, message),

@@ -157,6 +157,24 @@ describe('coscheduling permit', () => {
     assert.equal(h.schedule(makePod({ name: 'plain', requests: { [GPU]: '1' } })), 'allow');
   });
 
+  it('keeps lower-priority gangs from taking the room a higher-priority gang waits for', () => {
+    const h = twoGpuNodes();
+    h.addPods(makePod({ name: 'x', nodeName: 'n1', requests: { [GPU]: '2' } }));
+    h.snapshot.addPod(h.pods[0]!);
+    for (const name of ['big', 'small', 'peer']) h.addGroup(makePodGroup(name, { minMember: name === 'big' ? 4 : 1 }));
+    const big = [0, 1, 2, 3].map((i) => gangPod('big', i, 2, { spec: { priority: 10 } }));
+    const small = gangPod('small', 0, 2);
+    const peer = gangPod('peer', 0, 2, { spec: { priority: 10 } });
+    h.addPods(...big, small, peer);
+    assert.equal(h.manager.admit('default/big', big, h.snapshot).admitted, false);
+    assert.deepEqual(h.manager.admit('default/small', [small], h.snapshot), {
+      admitted: false, reason: 'WaitingForCapacity', message: 'pod group default/small waits behind higher-priority pod group default/big',
+    });
+    assert.equal(h.manager.admit('default/peer', [peer], h.snapshot).admitted, true, 'equal priority backfills');
+    h.groups.delete('default/big');
+    assert.equal(h.manager.admit('default/small', [small], h.snapshot).admitted, true, 'a group that is gone holds nobody back');
+  });
+
   it('orders groups by priority, then PodGroup age, then name', () => {
     const h = twoGpuNodes();
     h.addGroup(makePodGroup('old', { minMember: 1 }, '2026-01-01T00:00:00Z'));

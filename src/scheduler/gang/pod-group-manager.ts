@@ -55,8 +55,16 @@ export type Admission =
 
 export class PodGroupManager {
   private readonly states = new Map<string, GroupState>();
+  /**
+   * Groups refused for want of free capacity, by pod priority: a group of lower priority is not
+   * admitted past them, so small low-priority gangs cannot starve a big important one by
+   * always fitting first (volcano#2052). Equal priorities backfill (no reservation by age).
+   */
+  private readonly blocking = new Map<string, number>();
   /** Called whenever a group's state changes (the status writer enqueues it). */
   onChange: (groupKey: string) => void = () => {};
+  /** Called when a group stops holding lower-priority groups back: they may be tried again. */
+  onUnblock: () => void = () => {};
 
   constructor(readonly sources: GangSources, private readonly now: () => number = Date.now) {}
 
@@ -72,6 +80,7 @@ export class PodGroupManager {
 
   forgetGroup(groupKey: string): void {
     this.states.delete(groupKey);
+    this.unblock(groupKey);
   }
 
   /** Members that still count: not finished and not being deleted. */
@@ -120,15 +129,37 @@ export class PodGroupManager {
     const state = this.state(groupKey);
     state.firstAttempt ??= this.now();
     const gate = this.gate(groupKey, snapshot);
-    if (!gate.ok) return this.refuse(groupKey, gate.reason, gate.steady, gate.message);
+    if (!gate.ok) {
+      this.unblock(groupKey);
+      return this.refuse(groupKey, gate.reason, gate.steady, gate.message);
+    }
     const backoff = (state.backoffUntil ?? 0) - this.now();
     if (backoff > 0 && state.waiting !== undefined) return { admitted: false, reason: state.waiting.reason, message: state.waiting.message, retryAfterMs: backoff };
+    const priority = pending[0] ? podPriority(pending[0]) : 0;
+    const ahead = this.higherPriorityWaiting(groupKey, priority);
+    if (ahead !== undefined) return this.refuse(groupKey, 'WaitingForCapacity', `pod group ${groupKey} waits behind higher-priority pod group ${ahead}`);
     const verdict = this.judge(groupKey, gate.spec, pending, snapshot);
     if (verdict.admitted) {
+      this.unblock(groupKey);
       if (state.failed !== undefined || state.waiting !== undefined) (state.failed = undefined), (state.waiting = undefined), this.onChange(groupKey);
       return verdict;
     }
+    if (verdict.reason === 'WaitingForCapacity') this.blocking.set(groupKey, priority);
+    else this.unblock(groupKey);
     return this.refuse(groupKey, verdict.reason, verdict.message, verdict.detail);
+  }
+
+  private higherPriorityWaiting(groupKey: string, priority: number): string | undefined {
+    for (const [key, other] of this.blocking) {
+      if (other <= priority || key === groupKey) continue;
+      if (this.sources.group(key) !== undefined) return key;
+      this.blocking.delete(key);
+    }
+    return undefined;
+  }
+
+  private unblock(groupKey: string): void {
+    if (this.blocking.delete(groupKey)) this.onUnblock();
   }
 
   /** Groups in the order they get places: higher pod priority, then older PodGroup, then name. */
