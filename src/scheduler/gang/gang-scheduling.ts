@@ -79,6 +79,8 @@ export class GangScheduling {
   async stop(): Promise<void> {
     this.unsubscribe?.();
     await this.running?.stop();
+    // Another scheduler of this process (a benchmark's next phase) counts its own groups.
+    for (const key of [...this.phases.keys()]) this.setPhase(key, undefined);
   }
 
   /** A member pod changed: its group's status may have to say so. */
