@@ -1,9 +1,12 @@
 // Prometheus metrics of the API server (prom-client): requests by verb, resource and code,
 // their latency, and the latency of every store operation; /metrics adds the metrics of the
-// controllers and scheduler running in the same process.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+// controllers and scheduler running in the same process — on this thread, and on the
+// control-plane thread (a source added by the server), summed metric by metric.
+import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { componentRegistry } from '../metrics/component-metrics.js';
 import type { Store } from '../storage/store.js';
+
+export type ComponentMetrics = Array<MetricObjectWithValues<MetricValue<string>>>;
 
 export class ApiMetrics {
   private readonly own = new Registry();
@@ -28,13 +31,30 @@ export class ApiMetrics {
     registers: [this.own],
   });
 
+  /** Component metrics of other threads of this process, as prom-client's JSON. */
+  private readonly sources: Array<() => Promise<ComponentMetrics>> = [];
+
   constructor() {
     collectDefaultMetrics({ register: this.own });
   }
 
-  /** What /metrics serves: the server's own metrics and those of the components in this process. */
+  /** What /metrics serves without the other threads: the server's own metrics and this thread's components'. */
   get registry(): Registry {
     return Registry.merge([this.own, componentRegistry]);
+  }
+
+  /** Adds another thread's component metrics to /metrics (a source that fails is left out). */
+  addComponentSource(source: () => Promise<ComponentMetrics>): void {
+    this.sources.push(source);
+  }
+
+  /** The /metrics text: every component registry of this process aggregated, the server's own beside them. */
+  async text(): Promise<{ text: string; contentType: string }> {
+    if (this.sources.length === 0) return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+    const remote = await Promise.all(this.sources.map((source) => source().catch(() => undefined)));
+    const all = [await componentRegistry.getMetricsAsJSON(), ...remote.filter((m): m is ComponentMetrics => m !== undefined)];
+    const merged = Registry.merge([this.own, AggregatorRegistry.aggregate(all as Parameters<typeof AggregatorRegistry.aggregate>[0])]);
+    return { text: await merged.metrics(), contentType: merged.contentType };
   }
 
   observeRequest(verb: string, resource: string, subresource: string, code: number, seconds: number): void {

@@ -132,7 +132,10 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     return writeText(res, 200, 'ok');
   }
   if (path === '/version') return writeJson(res, 200, SERVER_VERSION);
-  if (path === '/metrics') return writeText(res, 200, await metrics.registry.metrics(), metrics.registry.contentType);
+  if (path === '/metrics') {
+    const { text, contentType } = await metrics.text();
+    return writeText(res, 200, text, contentType);
+  }
   if (path === '/api') return writeJson(res, 200, apiVersions());
   if (path === '/apis') return writeJson(res, 200, apiGroupList(resourceDefinitions));
   if (path === '/openapi/v2') return serveOpenApiV2(req, res);

@@ -11,6 +11,7 @@ import { danglingOwners } from './checks/dangling-owners.js';
 import { endpointsAgreement } from './checks/endpoints.js';
 import { lostPods } from './checks/lost-pods.js';
 import { orphanContainers } from './checks/orphan-containers.js';
+import { podGroupCounts } from './checks/pod-groups.js';
 import { podsOnMissingNodes } from './checks/pods-on-missing-nodes.js';
 import { serviceAddressCollisions } from './checks/service-addresses.js';
 import { stuckTransactions } from './checks/stuck-transactions.js';
@@ -25,6 +26,7 @@ export const CHECKS: ReadonlyArray<readonly [string, Check]> = [
   ['endpoints', endpointsAgreement],
   ['service addresses', serviceAddressCollisions],
   ['stuck transactions', stuckTransactions],
+  ['pod group counts', podGroupCounts],
   // Last: it may wait the settle time to confirm what it found.
   ['orphan containers', orphanContainers],
 ];

@@ -18,6 +18,7 @@ export async function takeSnapshot(api: ApiClient, now = Date.now()): Promise<Sn
   // The garbage collector's kinds, in its order (pods first, their owners after).
   const lists = new Map<ResourceRef, KubeObject[]>();
   for (const ref of COLLECTED_RESOURCES) lists.set(ref, await listAll(api, ref));
+  const podGroups = await listAll(api, resources.podgroups);
   const nodes = await listAll(api, resources.nodes);
   const leases = await listAll(api, resources.leases, NODE_LEASE_NAMESPACE);
   const byUid = new Map<string, KubeObject>();
@@ -35,6 +36,7 @@ export async function takeSnapshot(api: ApiClient, now = Date.now()): Promise<Sn
     endpoints: lists.get(resources.endpoints) ?? [],
     endpointSlices: lists.get(resources.endpointslices) ?? [],
     transactions: lists.get(resources.transactions) ?? [],
+    podGroups,
     byUid,
     dependents,
   };

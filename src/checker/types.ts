@@ -14,6 +14,7 @@ export type FindingKind =
   | 'EndpointSliceMismatch'
   | 'ServiceAddressCollision'
   | 'StuckTransaction'
+  | 'PodGroupCountsMismatch'
   | 'StoreCorruption'
   | 'StoreInconsistency';
 
@@ -61,6 +62,8 @@ export interface Snapshot {
   endpoints: KubeObject[];
   endpointSlices: KubeObject[];
   transactions: KubeObject[];
+  /** scheduling.x-k8s.io PodGroups (gangs). */
+  podGroups: KubeObject[];
   /** Every object of the kinds that own others, by uid (pods, ReplicaSets, Deployments, ...). */
   byUid: Map<string, KubeObject>;
   /** Objects that carry ownerReferences. */

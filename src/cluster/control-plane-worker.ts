@@ -2,6 +2,7 @@
 // the controllers, reports that they run, and stops them when asked.
 import '../apiserver/prototype-guard.js';
 import { parentPort, workerData } from 'node:worker_threads';
+import { componentRegistry } from '../metrics/component-metrics.js';
 import { startControlPlane, type ControlPlaneOptions } from './control-plane.js';
 import type { FromControlPlane, ToControlPlane } from './control-plane-thread.js';
 
@@ -16,7 +17,10 @@ process.on('unhandledRejection', (reason) => {
 try {
   const controlPlane = await startControlPlane(workerData as ControlPlaneOptions);
   port.on('message', (message: ToControlPlane) => {
-    if (message.type !== 'stop') return;
+    if (message.type === 'metrics') {
+      void componentRegistry.getMetricsAsJSON().then((metrics) => send({ type: 'metrics', id: message.id, metrics }));
+      return;
+    }
     controlPlane.stop().then(
       () => {
         send({ type: 'stopped' });

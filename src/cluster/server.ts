@@ -71,6 +71,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const controlOptions: ControlPlaneOptions = { server: api.url };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
     controlPlane = await startControlPlaneThread(controlOptions);
+    // The scheduler's and the controllers' metrics live on that thread: /metrics asks for them.
+    const thread = controlPlane;
+    api.metrics.addComponentSource(() => thread.metrics());
     // On this thread, not the control plane's: its store check needs the store.
     const identity = `server-${hostname()}-${api.port}`;
     dataChecker = await startServerDataChecker({ url: api.url, identity, store: probe, options: options.dataCheck ?? {} });

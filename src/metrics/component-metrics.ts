@@ -3,7 +3,7 @@
 // pod status reports by phase, OOM kills by workload. One registry per process: the API
 // server's /metrics merges it when the components run in the same process (`drover server`,
 // `drover up`); `drover controller-manager` serves it on its own metrics port.
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const componentRegistry = new Registry();
 
@@ -46,5 +46,29 @@ export const oomKills = new Counter({
   name: 'drover_oom_kills_total',
   help: 'Containers killed for running out of memory, by workload (kind/name) and namespace',
   labelNames: ['namespace', 'workload'] as const,
+  registers: [componentRegistry],
+});
+
+// Gang scheduling. kube-scheduler's native gang plugin counts `scheduler_podgroup_schedule_attempts_total`
+// (and times `scheduler_podgroup_scheduling_attempt_duration_seconds`); these are Drover's
+// counterparts under the drover_scheduler_podgroup_* prefix.
+export const podGroupAttempts = new Counter({
+  name: 'drover_scheduler_podgroup_schedule_attempts_total',
+  help: 'Pod group scheduling attempts, by result: admitted (to placement), unschedulable (not now), failed (can never fit), scheduled (quorum reached), timeout',
+  labelNames: ['result'] as const,
+  registers: [componentRegistry],
+});
+
+export const podGroupWait = new Histogram({
+  name: 'drover_scheduler_podgroup_wait_seconds',
+  help: 'Time from the first attempt to place a pod group to minMember of its members bound',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
+  registers: [componentRegistry],
+});
+
+export const podGroupsByPhase = new Gauge({
+  name: 'drover_scheduler_podgroups',
+  help: 'Pod groups by the phase the scheduler last wrote to their status',
+  labelNames: ['phase'] as const,
   registers: [componentRegistry],
 });

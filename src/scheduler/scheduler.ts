@@ -1,13 +1,19 @@
 // The scheduler process loop: informers keep the cluster snapshot current, pending pods go
 // through the framework one at a time (the scheduling cycle is synchronous and fast), and
 // bindings run concurrently in the background, as kube-scheduler's binding cycle does.
-// Pods that fit nowhere wait in an unschedulable set until the cluster changes.
+// Pods that fit nowhere wait in an unschedulable set until the cluster changes. Members of a
+// pod group (gang) are taken out of the arrival order and placed group by group, in the
+// groups' order, each group's members one after another (see gang/).
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { EventRecorder, SharedInformerFactory, objectKey, resources, type ApiClient, type Informer } from '../client/index.js';
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
 import { ClusterSnapshot } from './snapshot.js';
 import type { Unschedulable } from './framework.js';
+import { GangScheduling } from './gang/gang-scheduling.js';
+import { groupKeyOf } from './gang/pod-group.js';
+import { WaitingPods, type WaitingPod } from './waiting-pods.js';
+import { podGroupAttempts } from '../metrics/component-metrics.js';
 
 export interface SchedulerConfig {
   api: ApiClient;
@@ -53,6 +59,9 @@ class SchedulingLoop implements RunningScheduler {
   private readonly unschedulable = new Map<string, number>();
   /** Keys currently between the scheduling cycle and the end of their binding. */
   private readonly inFlight = new Set<string>();
+  /** Pods held at permit (assumed on a node) until their gang is complete or gives up. */
+  private readonly waiting = new WaitingPods();
+  private readonly gang: GangScheduling;
   private readonly retryTimer: NodeJS.Timeout;
   private readonly unsubscribe: Array<() => void> = [];
   private scheduled = false;
@@ -63,11 +72,20 @@ class SchedulingLoop implements RunningScheduler {
   constructor(private readonly config: SchedulerConfig) {
     this.api = config.api;
     this.schedulerName = config.schedulerName ?? 'default-scheduler';
-    this.framework = createScheduler({}, [apiBinder(this.api)]);
     this.recorder = new EventRecorder(this.api, this.schedulerName);
     this.informers = config.informers ?? new SharedInformerFactory(this.api);
     this.nodes = this.informers.informerFor(resources.nodes);
     this.pods = this.informers.informerFor(resources.pods);
+    this.gang = new GangScheduling(
+      this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder, (pod) => this.isOurs(pod), this.schedulerName === 'default-scheduler',
+    );
+    this.framework = createScheduler({}, [this.gang.plugin, apiBinder(this.api)]);
+    this.gang.manager.onUnblock = () => this.retrySoon();
+    this.waiting.handlers = {
+      onAllow: (w) => this.bindPod(w.key, w.pod, w.node),
+      onReject: (w, message) => this.rejectWaiting(w, message),
+      onTimeout: (w) => (w.group === undefined ? this.waiting.reject(w.key, 'timed out waiting at permit') : this.gang.plugin.timeout(w.group, this.snapshot)),
+    };
     const retryMs = config.unschedulableRetryMs ?? 30_000;
     this.retryTimer = setInterval(() => this.retryUnschedulable(), retryMs);
     this.retryTimer.unref();
@@ -84,19 +102,22 @@ class SchedulingLoop implements RunningScheduler {
       },
     }));
     this.unsubscribe.push(this.pods.addEventHandler({
-      onAdd: (pod) => this.podChanged(pod),
-      onUpdate: (old, pod) => old !== pod && this.podChanged(pod),
+      onAdd: (pod) => this.podChanged(pod, true),
+      onUpdate: (old, pod) => old !== pod && this.podChanged(pod, false),
       onDelete: (pod) => this.podDeleted(pod),
     }));
+    this.gang.start((group) => this.requeueGroup(group));
     this.informers.start();
-    await Promise.all([this.nodes.waitForSync(), this.pods.waitForSync()]);
+    await Promise.all([this.nodes.waitForSync(), this.pods.waitForSync(), this.gang.waitForSync()]);
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.retryTimer);
+    this.waiting.clear();
     for (const unsubscribe of this.unsubscribe) unsubscribe();
+    await this.gang.stop();
     if (!this.config.informers) await this.informers.stop();
     await this.recorder.flush();
   }
@@ -111,16 +132,18 @@ class SchedulingLoop implements RunningScheduler {
     return (spec?.schedulerName ?? 'default-scheduler') === this.schedulerName;
   }
 
-  private podChanged(pod: KubeObject): void {
+  private podChanged(pod: KubeObject, added: boolean): void {
     const spec = pod['spec'] as { nodeName?: string } | undefined;
     const key = objectKey(pod);
+    const group = groupKeyOf(pod);
+    if (group !== undefined) this.gangMemberChanged(group, added);
     if (spec?.nodeName) {
       this.snapshot.addPod(pod);
       this.active.delete(key);
       this.unschedulable.delete(key);
       return;
     }
-    if (pod.metadata.deletionTimestamp || !this.isOurs(pod) || this.inFlight.has(key)) return;
+    if (pod.metadata.deletionTimestamp || !this.isOurs(pod) || this.inFlight.has(key) || this.waiting.has(key)) return;
     if (this.unschedulable.has(key)) return;
     this.active.add(key);
     this.kick();
@@ -130,6 +153,9 @@ class SchedulingLoop implements RunningScheduler {
     const key = objectKey(pod);
     this.active.delete(key);
     this.unschedulable.delete(key);
+    this.waiting.reject(key, 'the pod was deleted');
+    const group = groupKeyOf(pod);
+    if (group !== undefined) this.gang.podChanged(group);
     if ((pod['spec'] as { nodeName?: string } | undefined)?.nodeName) {
       this.snapshot.removePod(pod);
       // Freed resources may fit a waiting pod.
@@ -157,32 +183,105 @@ class SchedulingLoop implements RunningScheduler {
   private drain(): void {
     const maxBindings = this.config.bindConcurrency ?? 64;
     let budget = 256;
+    let groups: Set<string> | undefined;
     for (const key of this.active) {
       if (this.stopped || budget-- === 0 || this.binding >= maxBindings) break;
       this.active.delete(key);
       const pod = this.pods.get(key);
       if (!pod || (pod['spec'] as { nodeName?: string }).nodeName || pod.metadata.deletionTimestamp) continue;
-      this.scheduleOne(key, pod);
+      const group = groupKeyOf(pod);
+      // A member of a group that has its quorum (a replacement pod) is placed on its own.
+      if (group !== undefined && !this.gang.manager.isSatisfied(group, this.snapshot)) (groups ??= new Set()).add(group);
+      else this.scheduleOne(key, pod);
     }
+    if (groups !== undefined) for (const group of this.gang.manager.order(groups)) this.scheduleGroup(group);
     if (this.active.size > 0 && this.binding < maxBindings) this.kick();
+  }
+
+  /**
+   * One gang: admitted only when its free-capacity check and trial placement pass, then its
+   * members are placed one after another, so the quorum is reached in one go when it fits.
+   */
+  private scheduleGroup(group: string): void {
+    const pending: Array<[string, KubeObject]> = [];
+    for (const pod of this.gang.unboundMembers(group)) {
+      const key = objectKey(pod);
+      if (!this.isOurs(pod) || this.inFlight.has(key) || this.waiting.has(key)) continue;
+      this.active.delete(key);
+      this.unschedulable.delete(key);
+      pending.push([key, pod]);
+    }
+    if (pending.length === 0) return;
+    const admission = this.gang.manager.admit(group, pending.map(([, pod]) => pod), this.snapshot);
+    podGroupAttempts.inc({ result: admission.admitted ? 'admitted' : admission.reason === 'NotEnoughResources' ? 'failed' : 'unschedulable' });
+    if (!admission.admitted) {
+      // One retry timer for the group is enough: a retry takes every parked pod. A member that
+      // already says why is parked quietly: a gang is retried on every change in the cluster.
+      pending.forEach(([key, pod], i) => {
+        const retry = i === 0 && admission.retryAfterMs !== undefined ? { retryAfterMs: admission.retryAfterMs } : {};
+        if (retry.retryAfterMs === undefined && unschedulableMessage(pod) === admission.message) this.unschedulable.set(key, Date.now());
+        else this.markUnschedulable(key, pod, { unschedulable: true, message: admission.message, reasonsPerNode: {}, ...retry });
+      });
+      return;
+    }
+    for (const [key, pod] of pending) this.scheduleOne(key, pod);
+  }
+
+  /** A member changed (its group's status may say so); a new one may complete a group parked for too few members. */
+  private gangMemberChanged(group: string, added: boolean): void {
+    this.gang.podChanged(group);
+    if (added) this.requeueGroup(group);
+  }
+
+  private requeueGroup(group: string): void {
+    let moved = false;
+    for (const pod of this.gang.unboundMembers(group)) {
+      const key = objectKey(pod);
+      if (this.unschedulable.delete(key)) (this.active.add(key), (moved = true));
+    }
+    if (moved) this.kick();
   }
 
   private scheduleOne(key: string, pod: KubeObject): void {
     const result = this.framework.schedulePod(pod, this.snapshot);
     if ('unschedulable' in result) return this.markUnschedulable(key, pod, result);
-    if (result.permit === 'wait') return; // held by a permit plugin (gang scheduling), which releases it
+    if (result.permit === 'wait') {
+      // Held by a permit plugin (a gang not yet complete), which allows or rejects it later.
+      this.waiting.add({ key, pod, node: result.node, group: groupKeyOf(pod) }, result.timeoutMs);
+      return;
+    }
+    this.bindPod(key, pod, result.node);
+  }
+
+  /** A waiting pod lost its place (its gang timed out or a sibling was rejected): unreserve, park. */
+  private rejectWaiting(waiting: WaitingPod, message: string): void {
+    this.framework.abandon(waiting.pod, waiting.node, this.snapshot);
+    const pod = this.pods.get(waiting.key);
+    if (pod !== undefined && !pod.metadata.deletionTimestamp) this.markUnschedulable(waiting.key, pod, { unschedulable: true, message, reasonsPerNode: {} });
+    if (waiting.group !== undefined) this.gang.podChanged(waiting.group);
+    // The places it held may fit someone else now.
+    this.retrySoon();
+  }
+
+  private retrySoon(): void {
+    setImmediate(() => this.retryUnschedulable());
+  }
+
+  private bindPod(key: string, pod: KubeObject, node: string): void {
+    const group = groupKeyOf(pod);
     this.inFlight.add(key);
     this.binding++;
-    this.framework.bind(pod, result.node).then(
+    this.framework.bind(pod, node).then(
       () => {
         this.bound++;
-        void this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${result.node}`);
+        if (group !== undefined) this.gang.memberBound(group);
+        void this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${node}`);
       },
       (error: unknown) => {
-        this.framework.abandon(pod, result.node, this.snapshot);
+        this.framework.abandon(pod, node, this.snapshot);
         // The pod may have been bound or deleted meanwhile; the informer will tell. Else retry.
         if (this.pods.get(key)) this.unschedulable.set(key, Date.now());
-        console.error(`scheduler: binding ${key} to ${result.node} failed: ${(error as Error).message}`);
+        console.error(`scheduler: binding ${key} to ${node} failed: ${(error as Error).message}`);
       },
     ).finally(() => {
       this.inFlight.delete(key);
@@ -200,9 +299,7 @@ class SchedulingLoop implements RunningScheduler {
 
   /** PodScheduled=False/Unschedulable with the reason, as kube-scheduler writes it. */
   private async reportUnschedulable(pod: KubeObject, message: string): Promise<void> {
-    const status = pod['status'] as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined;
-    const current = status?.conditions?.find((c) => c.type === 'PodScheduled');
-    if (current?.status === 'False' && current.message === message) return;
+    if (unschedulableMessage(pod) === message) return;
     const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: metaTime() };
     try {
       await this.api.resource(resources.pods, pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
@@ -210,4 +307,11 @@ class SchedulingLoop implements RunningScheduler {
       console.error(`scheduler: status of ${objectKey(pod)}: ${(error as Error).message}`);
     }
   }
+}
+
+/** The message of the pod's PodScheduled=False condition, if it has one. */
+function unschedulableMessage(pod: KubeObject): string | undefined {
+  const status = pod['status'] as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined;
+  const current = status?.conditions?.find((c) => c.type === 'PodScheduled');
+  return current?.status === 'False' ? current.message : undefined;
 }
