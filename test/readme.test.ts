@@ -24,7 +24,7 @@ const NODE_NAME = hostname().toLowerCase();
 const RUNS_UNTIL_CTRL_C = /\(until Ctrl-C\)/;
 const RUNS_UNTIL_EXIT = /\(until exit\)/;
 /** Commands that do not end by themselves: the README must mark them. */
-const LOOKS_INTERACTIVE = /\s-(it|ti|f)\b|--follow\b|\bport-forward\b|\bdrover (up|server|agent|scheduler|controller-manager)\b/;
+const LOOKS_INTERACTIVE = /\s-(it|ti)\b|\blogs\b.*\s-f\b|--follow\b|\bport-forward\b|\bdrover (up|server|agent|scheduler|controller-manager)\b/;
 
 /** Why a README command cannot be run as this test runs it, or undefined when it can. */
 function planProblem({ command, comment }: ReadmeCommand): string | undefined {

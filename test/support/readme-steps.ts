@@ -143,6 +143,52 @@ export const STEPS: Record<string, Step> = {
     },
   },
 
+  'kubectl apply -f examples/pytorchjob-process.yaml': {
+    shows: (output) => assert.match(output, /pytorchjob\.kubeflow\.org\/linreg created/),
+  },
+  'kubectl wait --for=condition=Succeeded pytorchjob/linreg --timeout=120s': { timeoutMs: 150_000 },
+  'kubectl logs linreg-worker-2': {
+    async shows(output, ctx) {
+      const loss = /^rank 3 final loss (\S+)/m.exec(output)?.[1];
+      assert.ok(loss !== undefined, `rank 3's final loss in:\n${output}`);
+      for (const pod of ['linreg-master-0', 'linreg-worker-0', 'linreg-worker-1']) {
+        assert.match(await ctx.kubectl('logs', pod), new RegExp(`final loss ${loss.replace('.', '\\.')}`), `${pod} ends with the same loss`);
+      }
+    },
+  },
+  'kubectl get pytorchjobs': {
+    retryMs: 30_000,
+    async shows(output, ctx) {
+      assert.match(output, /^linreg\s+Succeeded\s/m);
+      assert.equal(await ctx.kubectl('get', 'podgroups', '-o', 'name'), '', 'a finished job\'s PodGroup is deleted');
+    },
+  },
+  'npx drover agent --node-name gpu-node --data-dir .drover/gpu-node --extended-resource example.com/gpu=4': {
+    untilCtrlC: { ready: /node gpu-node ready/, keepRunning: true },
+    timeoutMs: 60_000,
+  },
+  'kubectl apply -f examples/pytorchjobs-gang.yaml': {
+    shows(output) {
+      assert.match(output, /pytorchjob\.kubeflow\.org\/first created/);
+      assert.match(output, /pytorchjob\.kubeflow\.org\/second created/);
+    },
+  },
+  'kubectl get podgroups': {
+    retryMs: 30_000,
+    async shows(output, ctx) {
+      assert.match(output, /^first\s+(Scheduled|Running)\s+3\s/m);
+      assert.match(output, /^second\s+Pending\s+3\s/m);
+      // Waiting whole: none of the second gang's pods is bound.
+      const bound = await ctx.kubectl('get', 'pods', '-l', 'scheduling.x-k8s.io/pod-group=second', '-o', 'jsonpath={.items[*].spec.nodeName}');
+      assert.equal(bound.trim(), '', 'no pod of the waiting gang holds a place');
+    },
+  },
+  'kubectl describe podgroup second': {
+    retryMs: 15_000,
+    shows: (output) => assert.match(output, /needs example\.com\/gpu 3/),
+  },
+  'kubectl wait --for=condition=Succeeded pytorchjob/first pytorchjob/second --timeout=180s': { timeoutMs: 200_000 },
+
   'npm run build': {
     shows: (_output, ctx) => assert.ok(existsSync(join(ctx.root, 'dist/src/cli/main.js')), 'the CLI is built into dist/'),
   },
@@ -151,4 +197,5 @@ export const STEPS: Record<string, Step> = {
   'npm run bench:startup': benchmarkExists('bench:startup', 'dist/bench/startup.js'),
   'npm run bench:workloads': benchmarkExists('bench:workloads', 'dist/bench/workloads.js'),
   'npm run bench:hardening': benchmarkExists('bench:hardening', 'dist/bench/hardening.js'),
+  'npm run bench:gang': benchmarkExists('bench:gang', 'dist/bench/gang.js'),
 };
