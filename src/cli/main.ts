@@ -144,7 +144,7 @@ export function buildProgram(): Command {
     .command('agent')
     .description('run a node agent that registers this machine and runs the pods bound to it')
     .requiredOption('--node-name <name>', 'the Node this agent registers')
-    .option('--server <url>', 'API server URL (default: from the kubeconfig)')
+    .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--data-dir <dir>', 'pod volumes and runtime state', '.drover-agent')
     .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
