@@ -44,7 +44,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     start: () => startScheduler({ api: schedulerApi, informers }),
   });
   const nodeLifecycle = startNodeLifecycleGate({ api: controllerApi, informers, identity, config: options.nodeLifecycle, ...timing });
-  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity }, informers });
+  // The farm's shard Leases follow the same timing, so a dead server's shards move as fast.
+  const farmTiming = options.leaderTiming === undefined ? {} : {
+    leaseDurationSeconds: Math.ceil(options.leaderTiming.leaseDurationMs / 1000),
+    renewDeadlineMs: options.leaderTiming.renewDeadlineMs,
+    retryPeriodMs: options.leaderTiming.retryPeriodMs,
+  };
+  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity, ...farmTiming }, informers });
   return {
     scheduler,
     nodeLifecycle,

@@ -17,12 +17,19 @@ export interface LeaderTiming {
 }
 
 /**
- * Drover's defaults: a standby takes over ≤ 5 s after the leader dies (lease 3 s, seen up to one
- * retry late, plus one retry), far below client-go's 15/10/2 s, which suits a cluster whose
- * servers share one machine or one LAN. The leader gives up after 2 s without a renewal, a
- * second before anyone else may take the Lease.
+ * For servers sharing etcd: a standby takes over ≤ 5 s after the leader dies (lease 3 s, seen
+ * up to one retry late, plus one retry), far below client-go's 15/10/2 s, which suits servers
+ * on one machine or one LAN. The leader gives up after 2 s without a renewal, a second before
+ * anyone else may take the Lease. Also the default of standalone `drover scheduler` and
+ * `drover controller-manager` processes, which exist to stand by for one another.
  */
 export const DEFAULT_LEADER_TIMING: LeaderTiming = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 };
+
+/**
+ * For a server on SQLite, the only server of its cluster: client-go's defaults, so Lease
+ * renewals (the bulk of writes in an idle cluster) stay few.
+ */
+export const SOLO_LEADER_TIMING: LeaderTiming = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2000 };
 
 export interface LeaderGateOptions {
   api: ApiClient;

@@ -11,6 +11,7 @@ import type { StoreProbe } from '../checker/store-check.js';
 import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
+import { DEFAULT_LEADER_TIMING, SOLO_LEADER_TIMING } from './leader-gate.js';
 import { startServerRegistration, type ServerRegistration } from './server-registration.js';
 import { ApiClient } from '../client/index.js';
 
@@ -74,7 +75,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let controlPlane: ControlPlaneThread | undefined;
   let dataChecker: Awaited<ReturnType<typeof startServerDataChecker>> | undefined;
   if (options.controlPlane !== false) {
-    const controlOptions: ControlPlaneOptions = { server: api.url };
+    // Standbys exist only where servers share a store: there, take over fast; alone, renew seldom.
+    const leaderTiming = store.shared ? DEFAULT_LEADER_TIMING : SOLO_LEADER_TIMING;
+    const controlOptions: ControlPlaneOptions = { server: api.url, leaderTiming };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
     controlPlane = await startControlPlaneThread(controlOptions);
     // On this thread, not the control plane's: its store check needs the store.
