@@ -159,7 +159,7 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     // Every acknowledged write is there, and revisions only went forward.
     const stored = new Map((await client.resource(resources.configmaps, 'default').list()).items.map((cm) => [cm.metadata.name!, Number(cm.metadata.resourceVersion)]));
     const missing = [...writer.acked.keys()].filter((name) => stored.get(name) !== writer.acked.get(name));
-    console.log(`writer: ${writer.acked.size} acknowledged writes`);
+    console.log(`writer: ${writer.acked.size} acknowledged writes; the surviving server's watch saw ${watches[survivor]!.events.length} events over ${watches[survivor]!.watches} watch request(s)`);
     assert.ok(writer.acked.size > 20, `the writer kept writing (${writer.acked.size})`);
     assert.deepEqual(missing, [], 'acknowledged writes missing afterwards');
     assert.deepEqual(writer.backwards, [], 'acknowledged revisions went backwards');
@@ -179,6 +179,14 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     assert.equal(pods.uids.size, 6, `pods ever created: ${pods.uids.size} (4, then 2 more on scaling to 6)`);
     for (const takeoverMs of [firstTakeover.scheduler, firstTakeover.controllers, secondTakeover.scheduler, secondTakeover.controllers]) {
       assert.ok(takeoverMs <= TARGET_MS, `takeover within ${TARGET_MS} ms: ${JSON.stringify({ firstTakeover, secondTakeover })}`);
+    }
+
+    // The agents moved to the live server: both nodes are still Ready.
+    const nodes = await client.resource(resources.nodes).list();
+    for (const name of ['ha-a', 'ha-b']) {
+      const node = nodes.items.find((item) => item.metadata.name === name);
+      const ready = ((node?.['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+      assert.equal(ready?.status, 'True', `node ${name} Ready`);
     }
 
     // The `kubernetes` Endpoints list the surviving server only.

@@ -70,6 +70,8 @@ export class ServerWatch {
   private loop: Promise<void> | undefined;
   private handle: { stop(): void } | undefined;
   lastRevision: string;
+  /** Watch requests made: 1 while the stream was never cut. */
+  watches = 0;
 
   constructor(url: string, fromRevision: string) {
     this.api = new ApiClient(url, { userAgent: 'ha-test-watch' });
@@ -97,6 +99,7 @@ export class ServerWatch {
         this.events.push({ type: event.type, name: (event.object as KubeObject).metadata.name ?? '', revision: Number(this.lastRevision) });
       });
       this.handle = watch;
+      this.watches++;
       await watch.done;
       if (!this.stopped) await sleep(200);
     }
