@@ -63,4 +63,25 @@ describe('leader gate', () => {
     await leader.stop();
     standbyApi.close();
   });
+
+  it('hands over at once on a clean stop, after the leader\'s component has stopped', async () => {
+    const timeline: string[] = [];
+    const component = (who: string) => async () => {
+      timeline.push(`${who} start`);
+      return { stop: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        timeline.push(`${who} stop`);
+      } };
+    };
+    const first = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'first', timing: TIMING, start: component('first') });
+    await eventually(() => first.isLeader(), 5000, 'the first gate to lead');
+    const second = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'second', timing: TIMING, start: component('second') });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stoppedAt = Date.now();
+    await first.stop();
+    await eventually(() => timeline.includes('second start'), 5000, 'the second gate to take over');
+    assert.ok(Date.now() - stoppedAt < TIMING.leaseDurationMs, 'taken over before the lease could have expired');
+    assert.deepEqual(timeline, ['first start', 'first stop', 'second start']);
+    await second.stop();
+  });
 });

@@ -59,8 +59,9 @@ export function startLeaderGate(options: LeaderGateOptions): LeaderGate {
     running = undefined;
     await component?.stop();
   });
+  const lock = new LeaseLock(options.api);
   const elector = new LeaderElector({
-    lock: new LeaseLock(options.api),
+    lock,
     name: options.name,
     namespace: 'kube-system',
     identity: options.identity,
@@ -79,8 +80,11 @@ export function startLeaderGate(options: LeaderGateOptions): LeaderGate {
   return {
     isLeader: () => elector.isLeader(),
     async stop() {
-      await elector.stop();
+      const wasLeading = elector.isLeader();
+      // The component stops before the Lease is given up, so a standby never overlaps it.
+      await elector.stop({ release: false });
       await stopRunning();
+      if (wasLeading) await lock.release(options.name, 'kube-system', options.identity).catch((error: unknown) => logger.warn('release failed', { error }));
     },
   };
 }
