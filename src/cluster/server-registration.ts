@@ -47,7 +47,16 @@ export async function startServerRegistration(options: ServerRegistrationOptions
     await ensureKubernetesService(api, address.port);
     await writeEndpoints(api, await liveServers(api));
   };
-  const round = () => reconcile().catch((error: unknown) => console.error(`server registration: ${(error as Error).message}`));
+  // Failing every second while etcd is down says nothing new after the first time.
+  let lastError = '';
+  const round = () => reconcile().then(
+    () => void (lastError = ''),
+    (error: unknown) => {
+      const message = (error as Error).message;
+      if (message !== lastError) console.error(`server registration: ${message}`);
+      lastError = message;
+    },
+  );
   await round();
   const timer = setInterval(() => void round(), options.renewIntervalMs ?? 1000);
   timer.unref();
