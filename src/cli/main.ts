@@ -247,7 +247,7 @@ export function buildProgram(): Command {
         api, name: leaseName, identity: `${hostname()}-${process.pid}`,
         start: () => startScheduler({ api, schedulerName: options.schedulerName }),
       });
-      console.log(`drover scheduler "${options.schedulerName}" running`);
+      console.log(`drover scheduler "${options.schedulerName}" running (it schedules while it holds the Lease kube-system/${leaseName})`);
       stopOnSignals(async () => {
         await scheduler.stop();
         api.close();
