@@ -51,7 +51,13 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     servers.forEach((_, i) => alive.add(i));
-    const urls = servers.map((server) => server.url).join(',');
+    // The leading server first: the agents and the writer talk to it until it is killed, so
+    // their failover is what the test exercises.
+    const probe = new ApiClient(servers[0]!.url);
+    const leaderPort = await eventually(async () => portOf((await probe.resource<Lease>(resources.leases, 'kube-system').get('kube-scheduler')).spec?.holderIdentity) || undefined, 10_000, 'a scheduler leader');
+    probe.close();
+    const ordered = [...servers].sort((a, b) => Number(new URL(b.url).port === String(leaderPort)) - Number(new URL(a.url).port === String(leaderPort)));
+    const urls = ordered.map((server) => server.url).join(',');
     client = new ApiClient(urls, { userAgent: 'ha-test', timeoutMs: 5000 });
     for (const name of ['ha-a', 'ha-b']) agents.push(await startAgentProcess(urls, name, ['--runtime', 'process']));
   });
