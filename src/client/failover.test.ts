@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from './api-client.js';
@@ -56,6 +57,49 @@ describe('a client given several servers', () => {
       await assert.rejects(client.resource(resources.configmaps, 'default').get('x'), /ECONNREFUSED/);
     } finally {
       client.close();
+    }
+  });
+
+  it('reads from the next server while one answers 503, and sends writes there next', async () => {
+    let unavailableHits = 0;
+    const unavailable: Server = createHttpServer((_req, res) => {
+      unavailableHits++;
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503, message: 'the storage backend is unavailable' }));
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    const { port } = unavailable.address() as { port: number };
+    const client = new ApiClient(`http://127.0.0.1:${port},${server.url}`);
+    try {
+      const configmaps = client.resource(resources.configmaps, 'default');
+      await configmaps.list();
+      assert.equal(unavailableHits, 1, 'the read went on to the live server');
+      await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-c' } });
+      assert.equal(unavailableHits, 1, 'the write went straight to the live server');
+    } finally {
+      client.close();
+      unavailable.close();
+    }
+  });
+
+  it('does not resend a write that a server answered 503', async () => {
+    let hits = 0;
+    const unavailable: Server = createHttpServer((_req, res) => {
+      hits++;
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503 }));
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    const { port } = unavailable.address() as { port: number };
+    const client = new ApiClient(`http://127.0.0.1:${port},${server.url}`);
+    try {
+      const configmaps = client.resource(resources.configmaps, 'default');
+      await assert.rejects(configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-d' } }), /503|unavailable/i);
+      await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-d' } });
+      assert.equal(hits, 1);
+    } finally {
+      client.close();
+      unavailable.close();
     }
   });
 });

@@ -37,6 +37,9 @@ export interface TransportResponse {
 
 type RequestFn = typeof httpRequest;
 
+/** What a server whose store is out of reach answers (and /readyz says). */
+const UNAVAILABLE = 503;
+
 export class HttpTransport {
   private readonly agent: HttpAgent;
   private readonly streamAgent: HttpAgent;
@@ -62,7 +65,8 @@ export class HttpTransport {
 
   /** One request; resolves with any HTTP status (callers map non-2xx to errors). */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TransportResponse> {
-    return this.failingOver((base) => this.requestOnce(base, method, path, options));
+    const idempotent = method === 'GET' || method === 'HEAD';
+    return this.failingOver((base) => this.requestOnce(base, method, path, options), idempotent, (res) => res.status === UNAVAILABLE);
   }
 
   /** The server requests go to now (the first of the list until one fails). */
@@ -71,20 +75,32 @@ export class HttpTransport {
   }
 
   /**
-   * Runs `call` against the current server; while servers refuse connections, against the next
-   * ones. Any other failure moves the next call on to the next server and is thrown.
+   * Runs `call` against the current server. A server that refuses connections, or answers 503
+   * (its etcd out of reach), is left for the next one: the call goes there at once when that
+   * cannot repeat it (never sent, or a read); otherwise it fails and the next call goes there.
    */
-  private async failingOver<R>(call: (base: URL) => Promise<R>): Promise<R> {
+  private async failingOver<R>(call: (base: URL) => Promise<R>, idempotent: boolean, unavailable?: (result: R) => boolean): Promise<R> {
     for (let tried = 1; ; tried++) {
       const index = this.current;
-      try {
-        return await call(this.bases[index]!);
-      } catch (error) {
-        // An answer (even 410 or 403) proves this server is there; aborts are the caller's.
-        if (isAbort(error) || error instanceof ApiStatusError) throw error;
+      const moveOn = () => {
         if (this.current === index) this.current = (index + 1) % this.bases.length;
-        if (!neverSent(error) || tried >= this.bases.length) throw error;
+      };
+      let result: R;
+      try {
+        result = await call(this.bases[index]!);
+      } catch (error) {
+        // Any other answer (410, 403) proves this server is there; aborts are the caller's.
+        if (isAbort(error) || (error instanceof ApiStatusError && error.code !== UNAVAILABLE)) throw error;
+        moveOn();
+        const again = error instanceof ApiStatusError ? idempotent : neverSent(error);
+        if (!again || tried >= this.bases.length) throw error;
+        continue;
       }
+      if (this.bases.length > 1 && unavailable?.(result)) {
+        moveOn();
+        if (idempotent && tried < this.bases.length) continue;
+      }
+      return result;
     }
   }
 
@@ -103,7 +119,7 @@ export class HttpTransport {
 
   /** Opens a streaming GET (a watch); rejects with ApiStatusError unless the status is 2xx. */
   openStream(path: string, signal?: AbortSignal): Promise<IncomingMessage> {
-    return this.failingOver((base) => this.openStreamOnce(base, path, signal));
+    return this.failingOver((base) => this.openStreamOnce(base, path, signal), true);
   }
 
   private openStreamOnce(base: URL, path: string, signal?: AbortSignal): Promise<IncomingMessage> {
