@@ -9,10 +9,15 @@ export async function ensureSystemNamespaces(registry: ObjectRegistry): Promise<
   const def = findResource('', 'v1', 'namespaces')!;
   for (const name of SYSTEM_NAMESPACES) {
     if (await registry.store.get(keyFor(def, undefined, name))) continue;
-    await registry.create(def, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {
-      dryRun: false,
-      fieldManager: 'drover',
-      fieldValidation: 'Strict',
-    });
+    try {
+      await registry.create(def, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {
+        dryRun: false,
+        fieldManager: 'drover',
+        fieldValidation: 'Strict',
+      });
+    } catch (error) {
+      // Servers sharing etcd start together: another one made it between our read and create.
+      if ((error as { code?: number }).code !== 409) throw error;
+    }
   }
 }

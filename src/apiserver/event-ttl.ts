@@ -2,6 +2,10 @@
 // nobody has bumped for an hour disappears. Our stores have no TTL, so the API server sweeps
 // instead: every so often it deletes the Events last seen longer ago than the TTL. Watchers see
 // the usual DELETED events.
+//
+// Every API server on a shared store (etcd) sweeps, with no Lease: each delete carries the
+// Event's revision as a precondition, so two servers sweeping at once delete each Event once,
+// and never one bumped meanwhile.
 import { isObject, type KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { KeyNotFoundError, RevisionConflictError } from '../storage/errors.js';

@@ -75,6 +75,7 @@ export function instrumentStore(store: Store, metrics: ApiMetrics): Store {
       }
     };
   const instrumented: Store = {
+    ...(store.shared === undefined ? {} : { shared: store.shared }),
     get: timed('get', store.get.bind(store)),
     list: timed('list', store.list.bind(store)),
     create: timed('create', store.create.bind(store)),

@@ -1,6 +1,11 @@
 // Empties and removes namespaces marked for deletion: every object in them is deleted (honouring
 // each object's own finalizers and grace periods), then the `kubernetes` finalizer is released
 // and the namespace itself goes. Runs inside the server, like Kubernetes' namespace controller.
+//
+// Every API server on a shared store runs it, with no Lease: each step is safe to repeat (a
+// delete of what is gone is ignored) and the last write, releasing the finalizer or deleting
+// the namespace, carries the namespace's revision, so of two servers one lands and the other
+// conflicts and looks again a second later.
 import { isObject, type KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { Store, Watch } from '../storage/store.js';

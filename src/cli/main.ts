@@ -144,7 +144,7 @@ export function buildProgram(): Command {
     .command('agent')
     .description('run a node agent that registers this machine and runs the pods bound to it')
     .requiredOption('--node-name <name>', 'the Node this agent registers')
-    .option('--server <url>', 'API server URL (default: from the kubeconfig)')
+    .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--data-dir <dir>', 'pod volumes and runtime state', '.drover-agent')
     .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
@@ -213,10 +213,14 @@ export function buildProgram(): Command {
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
       const identity = options.identity ?? `${hostname()}-${process.pid}`;
       const manager = await startControllerManager({ api, controllers: allControllers, farm: { identity, shards: options.shards } });
+      // The node lifecycle controller runs once per cluster: here or in a server, whichever leads.
+      const { startNodeLifecycleGate } = await import('../cluster/node-lifecycle-gate.js');
+      const nodeLifecycle = startNodeLifecycleGate({ api, identity });
       const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
       console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
       if (metrics) console.log(`metrics: ${metrics.url}`);
       stopOnSignals(async () => {
+        await nodeLifecycle.stop();
         await manager.stop();
         await metrics?.close();
         api.close();
@@ -233,10 +237,17 @@ export function buildProgram(): Command {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
-      const [{ ApiClient }, { startScheduler }] = await Promise.all([import('../client/index.js'), import('../scheduler/scheduler.js')]);
+      const [{ ApiClient }, { startScheduler }, { startLeaderGate }, { hostname }] = await Promise.all([
+        import('../client/index.js'), import('../scheduler/scheduler.js'), import('../cluster/leader-gate.js'), import('node:os'),
+      ]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-scheduler' });
-      const scheduler = await startScheduler({ api, schedulerName: options.schedulerName });
-      console.log(`drover scheduler "${options.schedulerName}" running`);
+      // Several schedulers of one name stand by for one another: only the Lease holder schedules.
+      const leaseName = options.schedulerName === 'default-scheduler' ? 'kube-scheduler' : options.schedulerName;
+      const scheduler = startLeaderGate({
+        api, name: leaseName, identity: `${hostname()}-${process.pid}`,
+        start: () => startScheduler({ api, schedulerName: options.schedulerName }),
+      });
+      console.log(`drover scheduler "${options.schedulerName}" running (it schedules while it holds the Lease kube-system/${leaseName})`);
       stopOnSignals(async () => {
         await scheduler.stop();
         api.close();

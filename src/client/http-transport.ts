@@ -1,6 +1,14 @@
 // HTTP to the API server over node:http with a keep-alive pool. Measured against fetch (undici)
 // for small JSON writes (see create-benchmark.ts), node:http with a warm pool was the faster
 // of the two, and it gives direct control of sockets for long-lived watch streams.
+//
+// `server` may list several API servers, comma-separated (`drover agent --server URL1,URL2`),
+// as k3s agents balance over every server: requests go to one until it cannot be reached, then
+// to the next. A request that never reached a server (connection refused) is sent to the next
+// at once; one whose fate is unknown (cut mid-way, timed out) fails as before, so a write is
+// never sent twice, and the caller's retry goes to the next server. Watches resume elsewhere
+// from their last resourceVersion (the informer does that), which on a shared etcd is the same
+// revision everywhere: nothing missed, nothing repeated.
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions as NodeRequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ClientConfig } from './config.js';
@@ -29,20 +37,23 @@ export interface TransportResponse {
 
 type RequestFn = typeof httpRequest;
 
+/** What a server whose store is out of reach answers (and /readyz says). */
+const UNAVAILABLE = 503;
+
 export class HttpTransport {
   private readonly agent: HttpAgent;
   private readonly streamAgent: HttpAgent;
   private readonly send: RequestFn;
-  private readonly base: URL;
-  private readonly basePath: string;
+  private readonly bases: URL[];
+  /** The server requests go to now. */
+  private current = 0;
   private readonly headers: OutgoingHttpHeaders;
   private readonly timeoutMs: number;
 
   constructor(config: ClientConfig, options: TransportOptions) {
-    this.base = new URL(config.server);
-    this.basePath = this.base.pathname.replace(/\/+$/, '');
+    this.bases = serverUrls(config.server);
     this.timeoutMs = options.timeoutMs ?? 60_000;
-    const secure = this.base.protocol === 'https:';
+    const secure = this.bases[0]!.protocol === 'https:';
     const pool = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
     const tls = secure ? tlsOptions(config) : {};
     this.agent = secure ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
@@ -54,13 +65,53 @@ export class HttpTransport {
 
   /** One request; resolves with any HTTP status (callers map non-2xx to errors). */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TransportResponse> {
+    const idempotent = method === 'GET' || method === 'HEAD';
+    return this.failingOver((base) => this.requestOnce(base, method, path, options), idempotent, (res) => res.status === UNAVAILABLE);
+  }
+
+  /** The server requests go to now (the first of the list until one fails). */
+  get server(): string {
+    return this.bases[this.current]!.href.replace(/\/+$/, '');
+  }
+
+  /**
+   * Runs `call` against the current server. A server that refuses connections, or answers 503
+   * (its etcd out of reach), is left for the next one: the call goes there at once when that
+   * cannot repeat it (never sent, or a read); otherwise it fails and the next call goes there.
+   */
+  private async failingOver<R>(call: (base: URL) => Promise<R>, idempotent: boolean, unavailable?: (result: R) => boolean): Promise<R> {
+    for (let tried = 1; ; tried++) {
+      const index = this.current;
+      const moveOn = () => {
+        if (this.current === index) this.current = (index + 1) % this.bases.length;
+      };
+      let result: R;
+      try {
+        result = await call(this.bases[index]!);
+      } catch (error) {
+        // Any other answer (410, 403) proves this server is there; aborts are the caller's.
+        if (isAbort(error) || (error instanceof ApiStatusError && error.code !== UNAVAILABLE)) throw error;
+        moveOn();
+        const again = error instanceof ApiStatusError ? idempotent : neverSent(error);
+        if (!again || tried >= this.bases.length) throw error;
+        continue;
+      }
+      if (this.bases.length > 1 && unavailable?.(result)) {
+        moveOn();
+        if (idempotent && tried < this.bases.length) continue;
+      }
+      return result;
+    }
+  }
+
+  private async requestOnce(base: URL, method: string, path: string, options: RequestOptions): Promise<TransportResponse> {
     try {
-      return await this.attempt(method, path, options);
+      return await this.attempt(base, method, path, options);
     } catch (error) {
       // The server may close an idle keep-alive socket just as we reuse it; then the request
       // never reached it, and Node's documented remedy is to send it again on a new socket.
       if ((error as { reusedSocket?: boolean }).reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
-        return this.attempt(method, path, options);
+        return this.attempt(base, method, path, options);
       }
       throw error;
     }
@@ -68,8 +119,12 @@ export class HttpTransport {
 
   /** Opens a streaming GET (a watch); rejects with ApiStatusError unless the status is 2xx. */
   openStream(path: string, signal?: AbortSignal): Promise<IncomingMessage> {
+    return this.failingOver((base) => this.openStreamOnce(base, path, signal), true);
+  }
+
+  private openStreamOnce(base: URL, path: string, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = this.send(this.requestOptions('GET', path, this.streamAgent, {}), (res) => {
+      const req = this.send(this.requestOptions(base, 'GET', path, this.streamAgent, {}), (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) return resolve(res);
         readAll(res).then((body) => reject(ApiStatusError.fromResponse(status, body, 'GET', path)), reject);
@@ -85,9 +140,9 @@ export class HttpTransport {
     this.streamAgent.destroy();
   }
 
-  private attempt(method: string, path: string, options: RequestOptions): Promise<TransportResponse> {
+  private attempt(base: URL, method: string, path: string, options: RequestOptions): Promise<TransportResponse> {
     return new Promise((resolve, reject) => {
-      const req = this.send(this.requestOptions(method, path, this.agent, options), (res) => {
+      const req = this.send(this.requestOptions(base, method, path, this.agent, options), (res) => {
         readAll(res).then((body) => resolve({ status: res.statusCode ?? 0, body }), reject);
       });
       req.on('error', (error) => {
@@ -101,13 +156,31 @@ export class HttpTransport {
     });
   }
 
-  private requestOptions(method: string, path: string, agent: HttpAgent, options: RequestOptions): NodeRequestOptions {
+  private requestOptions(base: URL, method: string, path: string, agent: HttpAgent, options: RequestOptions): NodeRequestOptions {
     let headers = this.headers;
     if (options.body !== undefined) {
       headers = { ...headers, 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(options.body) };
     }
-    return { protocol: this.base.protocol, hostname: this.base.hostname, port: this.base.port, path: this.basePath + path, method, agent, headers };
+    const basePath = base.pathname.replace(/\/+$/, '');
+    return { protocol: base.protocol, hostname: base.hostname, port: base.port, path: basePath + path, method, agent, headers };
   }
+}
+
+/** The servers of a `server` setting: one URL, or several separated by commas. */
+export function serverUrls(server: string): URL[] {
+  const urls = server.split(',').map((url) => url.trim()).filter((url) => url !== '').map((url) => new URL(url));
+  if (urls.length === 0) throw new Error(`no API server URL in ${JSON.stringify(server)}`);
+  return urls;
+}
+
+/** The request cannot have reached the server: it is safe to send it to another. */
+function neverSent(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL';
+}
+
+function isAbort(error: unknown): boolean {
+  return (error as Error).name === 'AbortError';
 }
 
 function readAll(res: IncomingMessage): Promise<string> {

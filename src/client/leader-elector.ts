@@ -32,6 +32,7 @@ export class LeaderElector {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private lastLeader: string | undefined;
+  private deadlineTimer: NodeJS.Timeout | undefined;
   private readonly logger: Logger;
 
   constructor(private readonly options: LeaderElectorOptions) {
@@ -68,11 +69,14 @@ export class LeaderElector {
     const deadline = this.options.renewDeadlineMs ?? 10_000;
     let lastRenew = 0;
     while (!this.stopped) {
+      // A renewal counts from when it was sent: the write may land (and others see it) at once.
+      const sentAt = performance.now();
       const outcome = await this.attempt();
       if (this.stopped) return;
       if (outcome === 'held') {
-        lastRenew = performance.now();
+        lastRenew = sentAt;
         if (!this.leading) this.becomeLeader();
+        this.armDeadline(lastRenew + deadline);
       } else if (this.leading && (outcome === 'taken' || performance.now() - lastRenew > deadline)) {
         // Someone else holds the lease (we were paused past its expiry), or we could not renew
         // in time: either way another process may be leading now.
@@ -100,6 +104,20 @@ export class LeaderElector {
     }
   }
 
+  /**
+   * Leadership ends at `at` unless a renewal moves it on: a renewal that hangs (a server or
+   * etcd that stopped answering) must not keep this process acting past its deadline.
+   */
+  private armDeadline(at: number): void {
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = setTimeout(() => {
+      if (!this.leading) return;
+      this.logger.warn('no renewal within the renew deadline; giving up leadership');
+      this.loseLeadership();
+    }, Math.max(0, at - performance.now()));
+    this.deadlineTimer.unref();
+  }
+
   private becomeLeader(): void {
     const controller = new AbortController();
     this.leading = controller;
@@ -109,6 +127,7 @@ export class LeaderElector {
   }
 
   private loseLeadership(): void {
+    clearTimeout(this.deadlineTimer);
     const leading = this.leading;
     if (!leading) return;
     this.leading = undefined;

@@ -123,6 +123,15 @@ export class LeaseLock {
     }
   }
 
+  /**
+   * Records a lease read some other way (a list of them all), so its expiry is judged from
+   * when it last changed even if this process never tried to take it before.
+   */
+  noteObserved(lease: Lease): void {
+    const { namespace, name } = lease.metadata;
+    if (namespace !== undefined && name !== undefined) this.observe(namespace, name, lease);
+  }
+
   private observe(namespace: string, name: string, lease: Lease): Observation {
     const key = keyOf(namespace, name);
     const previous = this.observed.get(key);

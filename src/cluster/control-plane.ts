@@ -4,18 +4,24 @@ import { hostname } from 'node:os';
 import { ApiClient } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
 import { controllerInformers, startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
-import { NodeLifecycleController, type NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
-import { startScheduler, type RunningScheduler } from '../scheduler/scheduler.js';
+import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
+import { startNodeLifecycleGate } from './node-lifecycle-gate.js';
+import { startScheduler } from '../scheduler/scheduler.js';
+import { startLeaderGate, type LeaderGate, type LeaderTiming } from './leader-gate.js';
 
 export interface ControlPlaneOptions {
   /** The API server's URL. */
   server: string;
   /** Timeouts of the node lifecycle controller (unreachable after 40 s, pods evicted after 60 s). */
   nodeLifecycle?: Pick<NodeLifecycleConfig, 'gracePeriodSeconds' | 'podEvictionTimeoutSeconds'>;
+  /** Timing of the scheduler's and node lifecycle's leader Leases (default DEFAULT_LEADER_TIMING). */
+  leaderTiming?: LeaderTiming;
 }
 
 export interface ControlPlane {
-  scheduler: RunningScheduler;
+  /** Schedules while this process holds kube-system/kube-scheduler; stands by otherwise. */
+  scheduler: LeaderGate;
+  nodeLifecycle: LeaderGate;
   controllers: RunningControllerManager;
   stop(): Promise<void>;
 }
@@ -26,16 +32,28 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // One informer per kind for the scheduler and the controllers: every pod is watched, parsed
   // and cached once in this process, not twice.
   const informers = controllerInformers(controllerApi);
-  const scheduler = await startScheduler({ api: schedulerApi, informers });
-  const nodeLifecycle = new NodeLifecycleController({ ...options.nodeLifecycle, api: controllerApi, informers });
-  await nodeLifecycle.start();
   // The embedded manager joins the controller farm under a name that survives restarts, so a
   // restarted server takes its shards back at once and `drover controller-manager` processes
   // started beside it share the work safely.
-  const identity = `server-${hostname()}-${new URL(options.server).port}`;
-  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity }, informers });
+  const identity = `server-${hostname()}-${new URL(options.server.split(',')[0]!).port}`;
+  // Every server runs a scheduler, but only the Lease holder schedules (the original master and
+  // standbys): two schedulers would race for the same pods.
+  const timing = options.leaderTiming === undefined ? {} : { timing: options.leaderTiming };
+  const scheduler = startLeaderGate({
+    api: schedulerApi, name: 'kube-scheduler', identity, ...timing,
+    start: () => startScheduler({ api: schedulerApi, informers }),
+  });
+  const nodeLifecycle = startNodeLifecycleGate({ api: controllerApi, informers, identity, config: options.nodeLifecycle, ...timing });
+  // The farm's shard Leases follow the same timing, so a dead server's shards move as fast.
+  const farmTiming = options.leaderTiming === undefined ? {} : {
+    leaseDurationSeconds: Math.ceil(options.leaderTiming.leaseDurationMs / 1000),
+    renewDeadlineMs: options.leaderTiming.renewDeadlineMs,
+    retryPeriodMs: options.leaderTiming.retryPeriodMs,
+  };
+  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity, ...farmTiming }, informers });
   return {
     scheduler,
+    nodeLifecycle,
     controllers,
     async stop() {
       await Promise.all([scheduler.stop(), nodeLifecycle.stop(), controllers.stop()]);
@@ -45,3 +63,4 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     },
   };
 }
+

@@ -11,6 +11,9 @@ import type { StoreProbe } from '../checker/store-check.js';
 import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
+import { DEFAULT_LEADER_TIMING, SOLO_LEADER_TIMING } from './leader-gate.js';
+import { startServerRegistration, type ServerRegistration } from './server-registration.js';
+import { ApiClient } from '../client/index.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -65,10 +68,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, api.url);
+  // On a store several servers share, each publishes itself for the `kubernetes` Endpoints.
+  const registrationApi = store.shared ? new ApiClient(api.url, { userAgent: 'drover-apiserver' }) : undefined;
+  let registration: ServerRegistration | undefined;
+  if (registrationApi) registration = await startServerRegistration({ api: registrationApi, address: { ip: advertisedIp(options.host), port: api.port } });
   let controlPlane: ControlPlaneThread | undefined;
   let dataChecker: Awaited<ReturnType<typeof startServerDataChecker>> | undefined;
   if (options.controlPlane !== false) {
-    const controlOptions: ControlPlaneOptions = { server: api.url };
+    // Standbys exist only where servers share a store: there, take over fast; alone, renew seldom.
+    const leaderTiming = store.shared ? DEFAULT_LEADER_TIMING : SOLO_LEADER_TIMING;
+    const controlOptions: ControlPlaneOptions = { server: api.url, leaderTiming };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
     controlPlane = await startControlPlaneThread(controlOptions);
     // The scheduler's and the controllers' metrics live on that thread: /metrics asks for them.
@@ -84,6 +93,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir,
     kubeconfigPath,
     async close() {
+      await registration?.stop();
+      registrationApi?.close();
       await dataChecker?.stop();
       await controlPlane?.stop();
       await api.close();
@@ -110,4 +121,9 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
   if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
   const store = await openSqliteStore(storeOptions);
   return { store, quickCheck: () => store.quickCheck() };
+}
+
+/** The address other machines' clients use: the listening one, or loopback for a wildcard. */
+function advertisedIp(host: string | undefined): string {
+  return host === undefined || host === '' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 }

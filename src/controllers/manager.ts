@@ -20,7 +20,7 @@ export interface ControllerManagerOptions {
    * Join a controller farm: share the work with every other manager of the same farm through
    * shard leases (see farm/shard-coordinator.ts). Without it this manager reconciles everything.
    */
-  farm?: { identity: string; shards?: number; retryPeriodMs?: number };
+  farm?: { identity: string; shards?: number; retryPeriodMs?: number; leaseDurationSeconds?: number; renewDeadlineMs?: number };
   /** Informer resync (re-delivers every cached object to the handlers); default 5 min. */
   resyncPeriodMs?: number;
   /** One logger for every controller (tests pass silentLogger); default: a console logger per controller. */
@@ -79,6 +79,8 @@ export async function startControllerManager(options: ControllerManagerOptions):
     };
     if (options.farm.shards !== undefined) farmOptions.shards = options.farm.shards;
     if (options.farm.retryPeriodMs !== undefined) farmOptions.retryPeriodMs = options.farm.retryPeriodMs;
+    if (options.farm.leaseDurationSeconds !== undefined) farmOptions.leaseDurationSeconds = options.farm.leaseDurationSeconds;
+    if (options.farm.renewDeadlineMs !== undefined) farmOptions.renewDeadlineMs = options.farm.renewDeadlineMs;
     coordinator = new ShardCoordinator(farmOptions);
   }
   const ctx = createControllerContext(options.api, coordinator ? { ...options, shards: coordinator } : options);

@@ -104,6 +104,11 @@ export interface Preconditions {
 }
 
 export interface Store {
+  /**
+   * Several API servers may use this store at once (etcd): what a server would otherwise keep
+   * in its own memory, such as the addresses it handed out, must be claimed in the store.
+   */
+  readonly shared?: boolean;
   /** The current object, or undefined. Its metadata.resourceVersion is its revision. */
   get(key: string): Promise<KubeObject | undefined>;
   /** Optional fast path: get() as the stored JSON's UTF-8 bytes, for a response to send as is. */

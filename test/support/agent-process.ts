@@ -11,9 +11,10 @@ export interface AgentProcess extends DroverProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startAgentProcess(server: string, nodeName: string): Promise<AgentProcess> {
+/** `extraArgs` go after the usual ones (`--runtime process` for an agent without Docker, say). */
+export async function startAgentProcess(server: string, nodeName: string, extraArgs: string[] = []): Promise<AgentProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
-  const agent = await startDroverProcess(['agent', '--server', server, '--node-name', nodeName, '--data-dir', dataDir], `node ${nodeName} ready`);
+  const agent = await startDroverProcess(['agent', '--server', server, '--node-name', nodeName, '--data-dir', dataDir, ...extraArgs], `node ${nodeName} ready`);
   return {
     ...agent,
     nodeName,

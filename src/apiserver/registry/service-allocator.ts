@@ -4,14 +4,16 @@
 // A reservation is taken synchronously, so concurrent creates never get the same address; one
 // whose create never lands (rejected, dry run) lapses after RESERVATION_MS.
 //
-// The book lives in the API server process that owns the store. Several API servers on one
-// shared store would each need the others' reservations: an allocation object written with a
-// precondition, as Kubernetes keeps in etcd, is the way when Drover runs them.
+// The book lives in each API server process. On a store several servers share (etcd), the
+// books only advise: every address taken is also claimed in the store with a create-only write
+// (address-claims.ts), so two servers never hand out the same one; the loser picks again. On
+// SQLite, which one server owns, the book alone decides, with no extra writes.
 import { isObject, type KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { Store, StoreEvent, Watch } from '../../storage/store.js';
 import { badRequest, invalid } from '../errors.js';
-import { prefixFor } from './keys.js';
+import { claimAddress, releaseInBackground, type AddressKind, type Claimant } from './address-claims.js';
+import { keyFor, prefixFor } from './keys.js';
 
 /** 10.43.0.0/16, k3s' default service range; the first ten addresses are left for the system. */
 const CLUSTER_IP_BASE = (10 << 24) | (43 << 16);
@@ -20,6 +22,8 @@ const CLUSTER_IP_SIZE = 1 << 16;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 const RESERVATION_MS = 60_000;
+/** Addresses lost to other servers' claims before a create gives up (each loss picks anew). */
+const CLAIM_ROUNDS = 16;
 
 function ipToString(ip: number): string {
   return [24, 16, 8, 0].map((shift) => (ip >>> shift) & 255).join('.');
@@ -49,7 +53,8 @@ function nodePortsOf(spec: Spec): number[] {
 /** Addresses of one kind: who holds each (a service key) and which are reserved until when. */
 class Pool<T> {
   private readonly owners = new Map<T, string>();
-  private readonly reserved = new Map<T, number>();
+  /** Reservations: until when, and for which Service ('' for one another server claimed). */
+  private readonly reserved = new Map<T, { until: number; key: string }>();
 
   owner(value: T): string | undefined {
     return this.owners.get(value);
@@ -68,15 +73,15 @@ class Pool<T> {
   taken(value: T, now: number, key: string): boolean {
     const owner = this.owners.get(value);
     if (owner !== undefined) return owner !== key;
-    const until = this.reserved.get(value);
-    if (until === undefined) return false;
-    if (until > now) return true;
+    const reservation = this.reserved.get(value);
+    if (reservation === undefined) return false;
+    if (reservation.until > now) return reservation.key !== key;
     this.reserved.delete(value);
     return false;
   }
 
-  reserve(value: T, now: number): void {
-    this.reserved.set(value, now + RESERVATION_MS);
+  reserve(value: T, now: number, key: string): void {
+    this.reserved.set(value, { until: now + RESERVATION_MS, key });
   }
 
   /** Gives up a reservation (its write failed or was a dry run); what the store holds stays held. */
@@ -94,13 +99,22 @@ export interface Reservations {
 class ServiceAddressBook {
   private readonly ips = new Pool<string>();
   private readonly ports = new Pool<number>();
-  /** Where the next search for a free address starts, so a create does not rescan the range. */
-  private nextIp = CLUSTER_IP_FIRST;
-  private nextPort = NODE_PORT_MIN;
+  /**
+   * Where the next search for a free address starts, so a create does not rescan the range.
+   * Servers sharing a store start at different places, so they seldom race for one address.
+   */
+  private nextIp: number;
+  private nextPort: number;
   private watch: Watch | undefined;
 
+  private constructor(private readonly store: Store) {
+    const spread = (size: number) => (store.shared ? Math.floor(Math.random() * size) : 0);
+    this.nextIp = CLUSTER_IP_FIRST + spread(CLUSTER_IP_SIZE - 1 - CLUSTER_IP_FIRST);
+    this.nextPort = NODE_PORT_MIN + spread(NODE_PORT_MAX - NODE_PORT_MIN + 1);
+  }
+
   static async open(store: Store, def: ResourceDefinition): Promise<ServiceAddressBook> {
-    const book = new ServiceAddressBook();
+    const book = new ServiceAddressBook(store);
     const prefix = prefixFor(def);
     const { items, revision } = await store.list({ prefix });
     for (const service of items) book.hold(service);
@@ -116,6 +130,25 @@ class ServiceAddressBook {
   private apply(event: StoreEvent): void {
     if (event.prevObject) this.free(event.prevObject);
     if (event.type !== 'DELETED') this.hold(event.object);
+    if (this.store.shared && event.prevObject) this.releaseClaims(event.prevObject, event.type === 'DELETED' ? undefined : event.object);
+  }
+
+  /**
+   * Drops the store's claims on what the Service let go (all of it when deleted). Every server
+   * sees the event and tries; a claim is dropped only while it is still that Service's.
+   */
+  private releaseClaims(before: KubeObject, after: KubeObject | undefined): void {
+    const uid = before.metadata.uid ?? '';
+    const keptIps = new Set(clusterIPsOf(specOf(after)));
+    const keptPorts = new Set(nodePortsOf(specOf(after)));
+    for (const ip of clusterIPsOf(specOf(before))) if (!keptIps.has(ip)) releaseInBackground(this.store, 'ip', ip, uid);
+    for (const port of nodePortsOf(specOf(before))) if (!keptPorts.has(port)) releaseInBackground(this.store, 'port', port, uid);
+  }
+
+  /** Another server claimed it first: skip it until that Service shows up in the watch. */
+  heldElsewhere(kind: AddressKind, value: string | number): void {
+    if (kind === 'ip') this.ips.reserve(value as string, Date.now(), '');
+    else this.ports.reserve(value as number, Date.now(), '');
   }
 
   private hold(service: KubeObject): void {
@@ -149,7 +182,7 @@ class ServiceAddressBook {
       }
       for (const ip of requested) {
         if (this.ips.owner(ip) === key) continue;
-        this.ips.reserve(ip, now);
+        this.ips.reserve(ip, now, key);
         made.ips.push(ip);
       }
       spec['clusterIPs'] ??= [spec['clusterIP']];
@@ -160,7 +193,7 @@ class ServiceAddressBook {
       this.nextIp = offset + 1 < CLUSTER_IP_SIZE - 1 ? offset + 1 : CLUSTER_IP_FIRST;
       const ip = ipToString(CLUSTER_IP_BASE + offset);
       if (this.ips.taken(ip, now, key)) continue;
-      this.ips.reserve(ip, now);
+      this.ips.reserve(ip, now, key);
       made.ips.push(ip);
       spec['clusterIP'] = ip;
       spec['clusterIPs'] = [ip];
@@ -181,7 +214,7 @@ class ServiceAddressBook {
       if (typeof wanted !== 'number' || wanted <= 0) return;
       if (this.ports.taken(wanted, now, key)) throw alreadyAllocated(service, `spec.ports[${i}].nodePort`, wanted, `provided port is already allocated`);
       if (this.ports.owner(wanted) === key) return;
-      this.ports.reserve(wanted, now);
+      this.ports.reserve(wanted, now, key);
       made.ports.push(wanted);
     });
     const span = NODE_PORT_MAX - NODE_PORT_MIN + 1;
@@ -194,7 +227,7 @@ class ServiceAddressBook {
         if (!this.ports.taken(candidate, now, key)) found = candidate;
       }
       if (found === undefined) throw badRequest('the node port range is full');
-      this.ports.reserve(found, now);
+      this.ports.reserve(found, now, key);
       made.ports.push(found);
       port['nodePort'] = found;
     }
@@ -221,22 +254,66 @@ function bookFor(store: Store, def: ResourceDefinition): Promise<ServiceAddressB
 /**
  * Gives the Service a cluster IP (and node ports for NodePort and LoadBalancer) that no other
  * Service holds: on create, and on an update that needs new ones (a type changed to NodePort).
- * Addresses the Service itself already holds are its own to keep.
+ * Addresses the Service itself already holds are its own to keep. `uid` is the Service's (on
+ * update, the stored one's).
  */
-export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition): Promise<() => void> {
+export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition, uid = service.metadata.uid ?? ''): Promise<() => void> {
   if (!isObject(service['spec'])) service['spec'] = {};
   const book = await bookFor(store, def);
+  const key = serviceKey(service);
   const made: Reservations = { ips: [], ports: [] };
-  try {
-    book.allocateClusterIP(service, serviceKey(service), made);
-    book.allocateNodePorts(service, serviceKey(service), made);
-  } catch (error) {
+  const claimant: Claimant = { key, uid, storageKey: keyFor(def, service.metadata.namespace, service.metadata.name ?? '') };
+  const undo = () => {
     book.release(made);
+    if (!store.shared) return;
+    for (const ip of new Set(made.ips)) releaseInBackground(store, 'ip', ip, uid);
+    for (const port of new Set(made.ports)) releaseInBackground(store, 'port', port, uid);
+  };
+  try {
+    const requested = { ips: clusterIPsOf(specOf(service)), ports: nodePortsOf(specOf(service)) };
+    for (let round = 1; ; round++) {
+      book.allocateClusterIP(service, key, made);
+      book.allocateNodePorts(service, key, made);
+      if (!store.shared || (await claimAll(store, book, service, claimant, made, requested))) break;
+      if (round >= CLAIM_ROUNDS) throw badRequest('could not claim free service addresses; try again');
+    }
+  } catch (error) {
+    undo();
     throw error;
   }
   // A write refused later (validation, a conflict) or only tried (dry run) must not keep them:
   // a Service deleted and made again with its address (kubectl apply --force) needs it free.
-  return () => book.release(made);
+  return undo;
+}
+
+/**
+ * Claims in the store what the book picked. Addresses lost to another server are taken off the
+ * Service (and off `made`) for the next round to pick again; false then. An address the user
+ * asked for by value and another Service holds is refused, as on one server.
+ */
+async function claimAll(
+  store: Store, book: ServiceAddressBook, service: KubeObject, claimant: Claimant, made: Reservations, requested: Reservations,
+): Promise<boolean> {
+  const spec = specOf(service);
+  let complete = true;
+  for (const ip of [...new Set(made.ips)]) {
+    if (await claimAddress(store, 'ip', ip, claimant, (s) => clusterIPsOf(specOf(s)).includes(ip), RESERVATION_MS)) continue;
+    if (requested.ips.includes(ip)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
+    book.heldElsewhere('ip', ip);
+    made.ips = made.ips.filter((other) => other !== ip);
+    delete spec['clusterIP'];
+    delete spec['clusterIPs'];
+    complete = false;
+  }
+  for (const port of [...new Set(made.ports)]) {
+    if (await claimAddress(store, 'port', port, claimant, (s) => nodePortsOf(specOf(s)).includes(port), RESERVATION_MS)) continue;
+    if (requested.ports.includes(port)) throw alreadyAllocated(service, 'spec.ports.nodePort', port, 'provided port is already allocated');
+    book.heldElsewhere('port', port);
+    made.ports = made.ports.filter((other) => other !== port);
+    for (const entry of Array.isArray(spec['ports']) ? spec['ports'].filter(isObject) : []) if (entry['nodePort'] === port) delete entry['nodePort'];
+    complete = false;
+  }
+  return complete;
 }
 
 /** Stops following the store's Services (the server is closing). */

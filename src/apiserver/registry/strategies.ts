@@ -62,7 +62,7 @@ const serviceStrategy: Strategy = {
   // still missing (node ports of a Service changed to NodePort) is allocated.
   prepareForUpdate(service, old, ctx) {
     preserveServiceAllocations(service, old);
-    return allocateServiceAddresses(service, ctx.store, ctx.def);
+    return allocateServiceAddresses(service, ctx.store, ctx.def, old.metadata.uid ?? '');
   },
 };
 

@@ -159,6 +159,9 @@ export class ShardCoordinator implements ShardOwnership {
   private async liveMembers(): Promise<number> {
     const leases = await this.options.api.resource<Lease>(resources.leases, this.namespace).list();
     const now = Date.now();
+    // Every shard's lease is watched for change in every round, held or not: when a member dies
+    // its shards are free a lease duration after their last renewal, not after we first look.
+    for (const lease of leases.items) if (lease.metadata.name?.startsWith(SHARD_PREFIX)) this.lock.noteObserved(lease);
     const live = leases.items.filter((lease) => {
       if (!lease.metadata.name?.startsWith(MEMBER_PREFIX) || !lease.spec?.holderIdentity) return false;
       const renewed = Date.parse(lease.spec.renewTime ?? '');

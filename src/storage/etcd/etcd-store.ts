@@ -42,6 +42,8 @@ export interface EtcdStoreOptions {
 export const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60_000;
 
 export class EtcdStore implements Store {
+  /** Every `drover server` on these endpoints serves the same cluster. */
+  readonly shared = true;
   private readonly client: Etcd3;
   private readonly keys: EtcdKeys;
   private readonly endpoints: string[];

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { ApiClient } from './api-client.js';
+import { Informer } from './informer.js';
+import { resources } from './resources.js';
+import { TestServer, eventually } from './test-server.js';
+
+let server: TestServer;
+let deadUrl: string;
+
+/** A URL nothing listens on: a port taken, then given back. */
+async function closedPort(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+before(async () => {
+  server = await TestServer.start();
+  deadUrl = await closedPort();
+});
+after(() => server.close());
+
+describe('a client given several servers', () => {
+  it('sends requests past a server that refuses connections, and stays on the live one', async () => {
+    const client = new ApiClient(`${deadUrl},${server.url}`);
+    try {
+      const configmaps = client.resource(resources.configmaps, 'default');
+      await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-a' } });
+      assert.equal((await configmaps.get('failover-a')).metadata.name, 'failover-a');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('runs an informer whose watch opens on the second server', async () => {
+    const client = new ApiClient(`${deadUrl},${server.url}`);
+    const informer = new Informer(client, resources.configmaps, { namespace: 'default' });
+    try {
+      informer.start();
+      await informer.waitForSync();
+      await server.client().resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-b' } });
+      await eventually(() => informer.getByName('default', 'failover-b') !== undefined);
+    } finally {
+      await informer.stop();
+      client.close();
+    }
+  });
+
+  it('fails when no server can be reached', async () => {
+    const client = new ApiClient(`${deadUrl},${deadUrl}`);
+    try {
+      await assert.rejects(client.resource(resources.configmaps, 'default').get('x'), /ECONNREFUSED/);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('reads from the next server while one answers 503, and sends writes there next', async () => {
+    let unavailableHits = 0;
+    const unavailable: Server = createHttpServer((_req, res) => {
+      unavailableHits++;
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503, message: 'the storage backend is unavailable' }));
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    const { port } = unavailable.address() as { port: number };
+    const client = new ApiClient(`http://127.0.0.1:${port},${server.url}`);
+    try {
+      const configmaps = client.resource(resources.configmaps, 'default');
+      await configmaps.list();
+      assert.equal(unavailableHits, 1, 'the read went on to the live server');
+      await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-c' } });
+      assert.equal(unavailableHits, 1, 'the write went straight to the live server');
+    } finally {
+      client.close();
+      unavailable.close();
+    }
+  });
+
+  it('does not resend a write that a server answered 503', async () => {
+    let hits = 0;
+    const unavailable: Server = createHttpServer((_req, res) => {
+      hits++;
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503 }));
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    const { port } = unavailable.address() as { port: number };
+    const client = new ApiClient(`http://127.0.0.1:${port},${server.url}`);
+    try {
+      const configmaps = client.resource(resources.configmaps, 'default');
+      await assert.rejects(configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-d' } }), /503|unavailable/i);
+      await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-d' } });
+      assert.equal(hits, 1);
+    } finally {
+      client.close();
+      unavailable.close();
+    }
+  });
+});

@@ -1,0 +1,148 @@
+// Each API server publishes itself, as kube-apiserver's lease endpoint reconciler does under
+// /registry/masterleases/: a Lease per server in kube-system (drover-apiserver-HOST-PORT, its
+// holder the server's address), renewed every second, and the `default/kubernetes` Service's
+// Endpoints rebuilt by every server from the Leases still live. A dead server drops out once its
+// Lease lapses (5 s), so clients that read those Endpoints only ever find servers that answer.
+// Every server writes the same Endpoints from the same Leases; a conflict means another server
+// just did, and the next round checks again.
+import { hostname } from 'node:os';
+import type { KubeObject } from '../api/meta.js';
+import { isAlreadyExists, isConflict, isNotFound, LeaseLock, resources, type ApiClient, type Lease } from '../client/index.js';
+
+const NAMESPACE = 'kube-system';
+const LEASE_PREFIX = 'drover-apiserver-';
+/** Inside the service range's first ten addresses, which are kept for the system. */
+export const KUBERNETES_SERVICE_IP = '10.43.0.1';
+
+export interface ServerRegistrationOptions {
+  api: ApiClient;
+  /** Where clients reach this server: 127.0.0.1 and its port. */
+  address: { ip: string; port: number };
+  leaseDurationSeconds?: number;
+  renewIntervalMs?: number;
+}
+
+export interface ServerRegistration {
+  /** One round: renew this server's Lease, then bring the Endpoints up to date. */
+  reconcile(): Promise<void>;
+  /** Drops this server's Lease and takes it out of the Endpoints (a graceful shutdown). */
+  stop(): Promise<void>;
+}
+
+export function serverLeaseName(port: number): string {
+  const host = hostname().toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'host';
+  return `${LEASE_PREFIX}${host}-${port}`;
+}
+
+export async function startServerRegistration(options: ServerRegistrationOptions): Promise<ServerRegistration> {
+  const { api, address } = options;
+  const leaseSeconds = options.leaseDurationSeconds ?? 5;
+  const lock = new LeaseLock(api);
+  const name = serverLeaseName(address.port);
+  const identity = `${address.ip}:${address.port}`;
+  let stopped = false;
+  const reconcile = async () => {
+    if (stopped) return;
+    await lock.tryAcquireOrRenew(name, NAMESPACE, identity, leaseSeconds);
+    await ensureKubernetesService(api, address.port);
+    await writeEndpoints(api, await liveServers(api));
+  };
+  // Failing every second while etcd is down says nothing new after the first time.
+  let lastError = '';
+  const round = () => reconcile().then(
+    () => void (lastError = ''),
+    (error: unknown) => {
+      const message = (error as Error).message;
+      if (message !== lastError) console.error(`server registration: ${message}`);
+      lastError = message;
+    },
+  );
+  await round();
+  const timer = setInterval(() => void round(), options.renewIntervalMs ?? 1000);
+  timer.unref();
+  return {
+    reconcile,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      try {
+        await api.resource<Lease>(resources.leases, NAMESPACE).delete(name);
+        await writeEndpoints(api, (await liveServers(api)).filter((server) => server !== identity));
+      } catch (error) {
+        if (!isNotFound(error) && !isConflict(error)) console.error(`server registration: ${(error as Error).message}`);
+      }
+    },
+  };
+}
+
+/** `ip:port` of every server whose Lease is live, sorted. */
+async function liveServers(api: ApiClient): Promise<string[]> {
+  const leases = await api.resource<Lease>(resources.leases, NAMESPACE).list();
+  const now = Date.now();
+  const live = leases.items.filter((lease) => {
+    if (!lease.metadata.name?.startsWith(LEASE_PREFIX)) return false;
+    const spec = lease.spec ?? {};
+    const renewed = Date.parse(spec.renewTime ?? '');
+    return Boolean(spec.holderIdentity) && renewed + (spec.leaseDurationSeconds ?? 0) * 1000 > now;
+  });
+  return [...new Set(live.map((lease) => lease.spec!.holderIdentity!))].sort();
+}
+
+/** The `kubernetes` Service every cluster has: ClusterIP, port 443 to the servers' port. */
+async function ensureKubernetesService(api: ApiClient, port: number): Promise<void> {
+  const services = api.resource(resources.services, 'default');
+  try {
+    await services.get('kubernetes');
+    return;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  const service: KubeObject = {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { type: 'ClusterIP', clusterIP: KUBERNETES_SERVICE_IP, ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
+  };
+  await services.create(service).catch((error: unknown) => {
+    if (!isAlreadyExists(error)) throw error;
+  });
+}
+
+/** One subset per server port (servers on one machine differ by port; across machines, by IP). */
+function subsetsFor(servers: string[]): unknown[] {
+  const byPort = new Map<number, string[]>();
+  for (const server of servers) {
+    const at = server.lastIndexOf(':');
+    const port = Number(server.slice(at + 1));
+    byPort.set(port, [...(byPort.get(port) ?? []), server.slice(0, at)]);
+  }
+  return [...byPort.entries()].sort(([a], [b]) => a - b).map(([port, ips]) => ({
+    addresses: ips.map((ip) => ({ ip })),
+    ports: [{ name: 'https', port, protocol: 'TCP' }],
+  }));
+}
+
+async function writeEndpoints(api: ApiClient, servers: string[]): Promise<void> {
+  const endpoints = api.resource(resources.endpoints, 'default');
+  const subsets = subsetsFor(servers);
+  let current: KubeObject | undefined;
+  try {
+    current = await endpoints.get('kubernetes');
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  if (current && serversIn(current).join(' ') === servers.join(' ')) return;
+  try {
+    if (current) await endpoints.update({ ...current, subsets });
+    else await endpoints.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default' }, subsets });
+  } catch (error) {
+    // Another server wrote them first; the next round compares again.
+    if (!isConflict(error) && !isAlreadyExists(error)) throw error;
+  }
+}
+
+/** `ip:port` of every address in stored Endpoints, sorted as liveServers() sorts. */
+function serversIn(endpoints: KubeObject): string[] {
+  const subsets = Array.isArray(endpoints['subsets']) ? (endpoints['subsets'] as Array<{ addresses?: Array<{ ip?: string }>; ports?: Array<{ port?: number }> }>) : [];
+  const servers = subsets.flatMap((subset) => (subset.addresses ?? []).flatMap((a) => (subset.ports ?? []).map((p) => `${a.ip}:${p.port}`)));
+  return [...new Set(servers)].sort();
+}
