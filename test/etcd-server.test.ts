@@ -24,7 +24,8 @@ function watchConfigMaps(kubeconfig: string): { child: ChildProcess; events: Wat
     buffered += chunk.toString();
     const documents = buffered.split(/\n(?=\{)/);
     buffered = documents.pop() ?? '';
-    for (const document of documents) events.push(JSON.parse(document) as WatchLine);
+    // A chunk may begin with the newline that ended the document parsed last: nothing before it.
+    for (const document of documents) if (document.trim() !== '') events.push(JSON.parse(document) as WatchLine);
     if (buffered.trimEnd().endsWith('}')) {
       try {
         events.push(JSON.parse(buffered) as WatchLine);
