@@ -11,6 +11,7 @@ import type { ContainerResolver as StreamingResolver } from './streaming/resolve
 import type { Registry } from 'prom-client';
 import { agentRegistry, findNodeGpus, gpuHolders, nodeDevices, startGpuMonitor } from './gpu/node-gpus.js';
 import { hostFacts } from './node/host-info.js';
+import { KernelLog } from './node/kernel-log.js';
 import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
 import { ConfigSource } from './pods/config-source.js';
@@ -50,6 +51,8 @@ export interface AgentOptions {
   extendedResources?: Record<string, number>;
   /** How often discovered GPUs are polled for health and metrics (default 30 s). */
   gpuPollMs?: number;
+  /** The kernel log followed for OOM kills and GPU Xid errors (default /dev/kmsg; a test gives a file). */
+  kernelLog?: string;
   labels?: Record<string, string>;
   /** Published as status.daemonEndpoints.kubeletEndpoint.Port (the streaming server's port). */
   streamingPort?: number;
@@ -120,7 +123,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     reaper: new SandboxReaper(logger),
     logger,
   };
-  manager = new PodManager({ deps, api, logger, ...(options.workers ? { workers: options.workers } : {}) });
+  const kernelLog = new KernelLog(options.kernelLog);
+  manager = new PodManager({ deps, api, logger, kernelLog, ...(options.workers ? { workers: options.workers } : {}) });
   const node = new NodeManager({
     api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
     labels: options.labels ?? {}, extendedResources: extended, runtime: runtimes.primary, logger,
@@ -131,6 +135,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   node.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, () => node.refresh());
   await manager.start();
+  // Once every consumer is in: the first read is the kernel's replay, which each consumer judges.
+  kernelLog.start(logger);
   const pods = manager;
   const metrics = agentRegistry(gpus.monitor, options.nodeName, gpuHolders(devices, (uid) => pods.podByUid(uid)));
   const resolver = createResolver(owner, runtimes, (ns, name) => pods.pod(ns, name));
@@ -143,6 +149,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     metrics,
     async close() {
       await gpus.monitor?.stop();
+      await kernelLog.stop();
       await pods.stop();
       await deps.reaper.drain();
       await node.stop();

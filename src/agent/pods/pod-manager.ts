@@ -9,7 +9,8 @@ import {
   type ApiClient, type Logger, type RunningController,
 } from '../../client/index.js';
 import { ownerFilter } from '../agent-labels.js';
-import { KernelOomLog } from '../node/kernel-oom-log.js';
+import type { KernelLog } from '../node/kernel-log.js';
+import { oomKilledContainers } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
@@ -26,12 +27,12 @@ export interface PodManagerOptions {
   workers?: number;
   /** How often runtime objects of unknown pods are looked for. */
   housekeepingMs?: number;
+  /** The agent's kernel log follower (started by the agent), read for OOM kills Docker missed. */
+  kernelLog: KernelLog;
 }
 
 /** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
 const ORPHAN_GRACE_S = 2;
-/** How often the kernel's log is read for OOM kills when no container died of SIGKILL meanwhile. */
-const KERNEL_OOM_POLL_MS = 2000;
 
 export class PodManager {
   readonly informer: Informer<Pod>;
@@ -42,8 +43,6 @@ export class PodManager {
   private readonly abort = new AbortController();
   private controller: RunningController | undefined;
   private housekeeping: Loop | undefined;
-  private readonly oomLog = new KernelOomLog();
-  private kernelOoms: Loop | undefined;
   private eventLoops: Array<Promise<void>> = [];
 
   constructor(private readonly opts: PodManagerOptions) {
@@ -85,23 +84,21 @@ export class PodManager {
         // can be after the exit was seen and its inspection cached: read it again.
         if (event.type === 'oom') deps.cache.sawOomKill(event.id);
         // Killed by SIGKILL: perhaps by the OOM killer in a way Docker missed (kernel-oom-log.ts).
-        if (event.type === 'die' && event.exitCode === 137) this.kernelOoms?.kick();
+        if (event.type === 'die' && event.exitCode === 137) this.opts.kernelLog.kick();
         this.queue.add(uid);
       }, this.abort.signal, logger));
     }
-    this.kernelOoms = startLoop('kernel OOM log', KERNEL_OOM_POLL_MS, async () => {
-      const killed = await this.ownContainers(await this.oomLog.poll());
+    this.opts.kernelLog.consume(async (messages) => {
+      const killed = await this.ownContainers(oomKilledContainers(messages));
       for (const id of killed) deps.cache.sawOomKill(id);
       if (killed.length > 0) this.resyncAll();
-    }, logger);
+    });
     this.housekeeping = startLoop('orphan clean-up', this.opts.housekeepingMs ?? 30_000, () => this.findOrphans(), logger);
   }
 
   async stop(): Promise<void> {
     this.abort.abort();
     await this.housekeeping?.stop();
-    await this.kernelOoms?.stop();
-    await this.oomLog.close();
     await this.informer.stop();
     await this.controller?.stop();
     await Promise.all(this.eventLoops);
