@@ -133,7 +133,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   });
   await retryUntilDone('node registration', () => node.register(), logger);
   node.start();
-  if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, () => node.refresh());
+  if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();
   // Once every consumer is in: the first read is the kernel's replay, which each consumer judges.
   kernelLog.start(logger);

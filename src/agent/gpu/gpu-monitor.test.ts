@@ -4,7 +4,8 @@ import { after, before, test } from 'node:test';
 import { silentLogger } from '../../client/index.js';
 import { AnnotationThrottle, gpuAnnotations } from './gpu-annotations.js';
 import { gpuRegistry } from './gpu-metrics.js';
-import { discoverGpus, type GpuMonitor } from './gpu-monitor.js';
+import { discoverGpus, mergeTable, type GpuMonitor } from './gpu-monitor.js';
+import { parseXid } from './xid.js';
 import { standInNvidiaSmi, type StandInGpus } from './test-support.js';
 
 const logger = silentLogger;
@@ -96,4 +97,27 @@ test('the index-to-UUID table survives a restart: a GPU gone meanwhile keeps its
   } finally {
     smi.write(lines);
   }
+});
+
+test('a fatal Xid takes the GPU at that PCI address out until the agent restarts; an application Xid or another node\'s address changes nothing', async () => {
+  const own = (await discoverGpus({ logger, path: smi.dir }))!;
+  const uuids = smi.uuids();
+  let told = 0;
+  own.onHealthChange(() => told++);
+  assert.equal(own.markXid(parseXid('NVRM: Xid (PCI:0000:ab:00): 13, pid=99, name=python3, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0)')!), false);
+  assert.equal(own.markXid(parseXid('NVRM: Xid (PCI:0000:c1:00): 79, GPU has fallen off the bus.')!), false, 'no GPU of this node');
+  assert.equal(own.markXid(parseXid('NVRM: Xid (PCI:0000:ab:00): 79, pid=1234, name=python3, GPU has fallen off the bus.')!), true);
+  assert.equal(told, 1);
+  assert.deepEqual(own.unhealthyIndices(), [5]);
+  assert.equal(own.condition().message,
+    `unhealthy GPUs, not allocatable: ${uuids[5]} (PCI 0000:ab:00): Xid 79 GPU has fallen off the bus; unhealthy until the GPU is reset and the agent restarted`);
+  assert.equal(await own.poll(), false, 'nvidia-smi still lists it: it stays out');
+  assert.deepEqual(own.unhealthyIndices(), [5]);
+  assert.equal(own.markXid(parseXid('NVRM: Xid (PCI:0000:ab:00): 48, An uncorrectable double bit error (DBE) has been detected.')!), false, 'already out');
+});
+
+test('a table saved before the PCI bus id was read takes it from the GPUs found now', () => {
+  const gpu = { index: 0, uuid: 'GPU-a', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 };
+  assert.deepEqual(mergeTable([gpu], [{ ...gpu, busId: '0000:18:00' }, { ...gpu, index: 1, uuid: 'GPU-b', busId: '0000:2a:00' }]).map((g) => g.busId), ['0000:18:00', '0000:2a:00']);
+  assert.deepEqual(mergeTable([gpu], []), [gpu], 'a GPU not found keeps what the table says');
 });

@@ -9,15 +9,20 @@
 // remove gpus.json with no GPU pods on the node.) Pods are given UUIDs, never nvidia-smi indices.
 // GPUs that appear while the agent runs are logged and used after its next start.
 //
-// Health: `nvidia-smi --query-gpu` does not report Xid events (they come from NVML's event
-// stream or the kernel log, which this agent does not read). What it does show are the states
-// serious Xids leave a GPU in: a GPU that has fallen off the bus (Xid 79) is missing from the
-// output, and a GPU that needs a reset or was lost answers its fields with NVML's error in
-// brackets. Either makes the GPU unhealthy: out of allocatable, named in the Node's GPUUnhealthy
-// condition. It is healthy again as soon as a poll sees it answering normally.
+// Health, from two sources. Each poll of `nvidia-smi --query-gpu` shows the states serious
+// faults leave a GPU in: a GPU that has fallen off the bus is missing from the output, and a GPU
+// that needs a reset or was lost answers its fields with NVML's error in brackets. Such a GPU is
+// healthy again as soon as a poll sees it answering normally. And the driver's Xid errors, which
+// `--query-gpu` has no field for, come from the kernel log (xid.ts; node-gpus.ts wires the
+// follower): an Xid that calls for a GPU reset marks the GPU, found by its PCI address, unhealthy
+// until the agent restarts, since a GPU that still answers nvidia-smi after such an Xid is not
+// fit for work until it has been reset. Xids logged before the agent started (the kernel's
+// replay) are not counted: restarting the agent after the reset is how a GPU comes back.
+// Unhealthy GPUs are out of allocatable and named in the Node's GPUUnhealthy condition.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Logger } from '../../client/index.js';
 import { startLoop, type Loop } from '../util/loop.js';
+import { isFatalXid, type XidError } from './xid.js';
 import { INVENTORY_FIELDS, SAMPLE_FIELDS, findOnPath, parseInventory, parseSamples, queryGpus, type GpuInfo, type GpuSample } from './nvidia-smi.js';
 
 export const GPU_CONDITION = 'GPUUnhealthy';
@@ -40,6 +45,8 @@ export interface GpuMonitorOptions {
 export class GpuMonitor {
   private samples = new Map<string, GpuSample>();
   private unhealthy = new Map<string, string>();
+  /** GPUs a fatal Xid took out, by UUID: the condition's text for each; kept until the agent restarts. */
+  private readonly xids = new Map<string, string>();
   private loop: Loop | undefined;
   private readonly listeners: Array<() => void> = [];
 
@@ -83,13 +90,28 @@ export class GpuMonitor {
 
   condition(): GpuCondition {
     if (this.unhealthy.size === 0) return { type: GPU_CONDITION, status: 'False', reason: 'GPUsHealthy', message: `all ${this.gpus.length} GPUs are healthy` };
-    const list = [...this.unhealthy].map(([uuid, why]) => `${uuid} (${why})`).join(', ');
+    const list = [...this.unhealthy].map(([uuid, why]) => (this.xids.has(uuid) ? `${uuid} ${why}` : `${uuid} (${why})`)).join(', ');
     return { type: GPU_CONDITION, status: 'True', reason: 'GPUUnhealthy', message: `unhealthy GPUs, not allocatable: ${list}` };
   }
 
   /** Called after every poll that changed which GPUs are healthy. */
   onHealthChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * An Xid error from the kernel log. A fatal one for a GPU of this node takes that GPU out (and
+   * tells the listeners); others change nothing. True when it took a GPU out.
+   */
+  markXid(error: XidError): boolean {
+    const gpu = this.gpus.find((g) => g.busId === error.busId);
+    if (!gpu || !isFatalXid(error.xid) || this.xids.has(gpu.uuid)) return false;
+    const why = `(PCI ${error.busId}): Xid ${error.xid} ${error.text}; unhealthy until the GPU is reset and the agent restarted`;
+    this.xids.set(gpu.uuid, why);
+    this.unhealthy.set(gpu.uuid, why);
+    this.opts.logger.warn('GPU health changed: Xid error', { uuid: gpu.uuid, busId: error.busId, xid: error.xid, text: error.text });
+    for (const l of this.listeners) l();
+    return true;
   }
 
   /** One poll: samples and health. True when the set of unhealthy GPUs changed. */
@@ -105,9 +127,11 @@ export class GpuMonitor {
     }
     const byUuid = new Map(samples.map((s) => [s.uuid, s]));
     this.samples = byUuid;
-    this.unhealthy = new Map();
+    // An Xid's mark outlasts polls, and names the cause better than the GPU's absence does.
+    this.unhealthy = new Map(this.xids);
     for (const gpu of this.gpus) {
       const s = byUuid.get(gpu.uuid);
+      if (this.xids.has(gpu.uuid)) continue;
       if (!s) this.unhealthy.set(gpu.uuid, 'not reported by nvidia-smi');
       else if (s.fault) this.unhealthy.set(gpu.uuid, s.fault);
     }
@@ -131,10 +155,17 @@ export class GpuMonitor {
   }
 }
 
-/** The saved table, then the GPUs it does not have yet (by UUID), in nvidia-smi order. */
+/**
+ * The saved table, then the GPUs it does not have yet (by UUID), in nvidia-smi order. A saved GPU
+ * found again takes the PCI address read now (tables saved before it was read have none).
+ */
 export function mergeTable(saved: readonly GpuInfo[], found: readonly GpuInfo[]): GpuInfo[] {
-  const known = new Set(saved.map((g) => g.uuid));
-  return [...saved, ...found.filter((g) => !known.has(g.uuid))];
+  const now = new Map(found.map((g) => [g.uuid, g]));
+  const refreshed = saved.map((g) => {
+    const busId = now.get(g.uuid)?.busId ?? g.busId;
+    return busId ? { ...g, busId } : g;
+  });
+  return [...refreshed, ...found.filter((g) => !saved.some((s) => s.uuid === g.uuid))];
 }
 
 function loadTable(file: string | undefined): GpuInfo[] {

@@ -3,12 +3,14 @@
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import type { Logger } from '../../client/index.js';
+import type { KernelLog } from '../node/kernel-log.js';
 import type { NodeDevices } from '../node/node-manager.js';
 import { GPU_RESOURCE, containerDevices, type DeviceAllocator, type DeviceIds } from '../pods/devices.js';
 import type { Pod } from '../pods/pod-types.js';
 import { AnnotationThrottle } from './gpu-annotations.js';
 import { gpuRegistry, type GpuHolder } from './gpu-metrics.js';
 import { discoverGpus, type GpuMonitor } from './gpu-monitor.js';
+import { parseXid } from './xid.js';
 
 export interface NodeGpus {
   monitor: GpuMonitor | undefined;
@@ -55,8 +57,16 @@ export function gpuHolders(devices: DeviceAllocator, podOf: (uid: string) => Rea
   };
 }
 
-/** Starts polling: health changes reach the allocator and, at once, the Node. */
-export function startGpuMonitor(monitor: GpuMonitor, devices: DeviceAllocator, onChange: () => void): void {
+/**
+ * Starts polling, and reading the kernel log for Xid errors (the agent's one follower; Xids it
+ * replays from before the start do not count): health changes reach the allocator and, at once,
+ * the Node.
+ */
+export function startGpuMonitor(monitor: GpuMonitor, devices: DeviceAllocator, kernelLog: KernelLog, onChange: () => void): void {
+  kernelLog.consume((messages, replayed) => {
+    if (replayed) return;
+    for (const error of messages.flatMap((m) => parseXid(m) ?? [])) monitor.markXid(error);
+  });
   devices.setUnavailable(GPU_RESOURCE, monitor.unhealthyIndices());
   monitor.onHealthChange(() => {
     devices.setUnavailable(GPU_RESOURCE, monitor.unhealthyIndices());

@@ -6,14 +6,14 @@ import { test } from 'node:test';
 import { findOnPath, isFault, parseInventory, parseSamples } from './nvidia-smi.js';
 
 // Lines as `nvidia-smi --query-gpu=... --format=csv,noheader,nounits` prints them on an H100 node.
-const INVENTORY = `1, GPU-8e2d4b6a-1c3f-4a7e-b2d9-5f6a7c8e9d12, NVIDIA H100 80GB HBM3, 81559
-0, GPU-3f9a1c2e-7b41-4d0e-9a55-0c1f2e8b7d01, NVIDIA H100 80GB HBM3, 81559
+const INVENTORY = `1, GPU-8e2d4b6a-1c3f-4a7e-b2d9-5f6a7c8e9d12, NVIDIA H100 80GB HBM3, 81559, 00000000:2A:00.0
+0, GPU-3f9a1c2e-7b41-4d0e-9a55-0c1f2e8b7d01, NVIDIA H100 80GB HBM3, 81559, 00000000:18:00.0
 `;
 
-test('the inventory query parses into GPUs in index order', () => {
+test('the inventory query parses into GPUs in index order, the PCI bus id in the kernel log\'s spelling', () => {
   assert.deepEqual(parseInventory(INVENTORY), [
-    { index: 0, uuid: 'GPU-3f9a1c2e-7b41-4d0e-9a55-0c1f2e8b7d01', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 },
-    { index: 1, uuid: 'GPU-8e2d4b6a-1c3f-4a7e-b2d9-5f6a7c8e9d12', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 },
+    { index: 0, uuid: 'GPU-3f9a1c2e-7b41-4d0e-9a55-0c1f2e8b7d01', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, busId: '0000:18:00' },
+    { index: 1, uuid: 'GPU-8e2d4b6a-1c3f-4a7e-b2d9-5f6a7c8e9d12', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559, busId: '0000:2a:00' },
   ]);
 });
 

@@ -6,9 +6,13 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { normaliseBusId } from './xid.js';
 
-/** What discovery reads once: the GPUs and what the Node's labels say of them. */
-export const INVENTORY_FIELDS = ['index', 'uuid', 'name', 'memory.total'] as const;
+/**
+ * What discovery reads once: the GPUs, what the Node's labels say of them, and the PCI address
+ * by which the driver's Xid errors in the kernel log name a GPU (xid.ts).
+ */
+export const INVENTORY_FIELDS = ['index', 'uuid', 'name', 'memory.total', 'pci.bus_id'] as const;
 /** What every poll reads: health (is the GPU there and answering) and the DCGM-style metrics. */
 export const SAMPLE_FIELDS = ['index', 'uuid', 'utilization.gpu', 'memory.used', 'memory.total', 'temperature.gpu', 'power.draw'] as const;
 
@@ -20,6 +24,8 @@ export interface GpuInfo {
   uuid: string;
   name: string;
   memoryMiB: number;
+  /** normaliseBusId of nvidia-smi's pci.bus_id ("00000000:3B:00.0" -> "0000:3b:00"); absent in tables saved before it was read. */
+  busId?: string;
 }
 
 export interface GpuSample {
@@ -55,11 +61,12 @@ function num(value: string | undefined): number | undefined {
 /** GPUs of an INVENTORY_FIELDS query; lines that do not parse (a GPU in error) are left out. */
 export function parseInventory(text: string): GpuInfo[] {
   const out: GpuInfo[] = [];
-  for (const [index, uuid, name, memory] of rows(text)) {
+  for (const [index, uuid, name, memory, pciBusId] of rows(text)) {
     const i = num(index);
     const mem = num(memory);
     if (i === undefined || mem === undefined || !uuid || isFault(uuid) || !name || isFault(name)) continue;
-    out.push({ index: i, uuid, name, memoryMiB: mem });
+    const busId = normaliseBusId(pciBusId ?? '');
+    out.push({ index: i, uuid, name, memoryMiB: mem, ...(busId ? { busId } : {}) });
   }
   return out.sort((a, b) => a.index - b.index);
 }

@@ -20,6 +20,8 @@ export interface StandInGpus {
   lines(): string[];
   write(lines: string[]): void;
   uuids(): string[];
+  /** The GPUs' pci.bus_id as nvidia-smi prints it ("00000000:18:00.0"), in index order. */
+  busIds(): string[];
   remove(): void;
 }
 
@@ -35,6 +37,7 @@ export function standInNvidiaSmi(): StandInGpus {
     lines,
     write: (next) => writeFileSync(`${file}`, `${next.join('\n')}\n`),
     uuids: () => original.split('\n').slice(1).filter(Boolean).map((l) => l.split(', ')[1]!),
+    busIds: () => original.split('\n').slice(1).filter(Boolean).map((l) => l.split(', ')[4]!),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
