@@ -2,11 +2,12 @@
 // starts with the stand-in nvidia-smi (8 H100s; CI has no GPU), driven by the real kubectl.
 // Discovery and labels, disjoint GPUs by UUID for host-process pods, host processes on the
 // node's PATH, the scheduler refusing a
-// pod more GPUs than are free, a vanished GPU leaving allocatable, DCGM-named metrics, and a
+// pod more GPUs than are free, a vanished GPU leaving allocatable, an Xid error in the kernel log
+// (a file the agent follows in /dev/kmsg's place) taking a GPU out, DCGM-named metrics, and a
 // Docker pod refused for want of the nvidia runtime.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -46,6 +47,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
   let smi: StandInGpus;
   let dataDir: string;
   let metricsUrl: string;
+  let kernelLog: string;
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
   const node = async (): Promise<NodeView> => JSON.parse(await k(['get', 'node', NODE, '-o', 'json']));
 
@@ -55,8 +57,10 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     smi = standInNvidiaSmi();
     server = await startServerProcess();
     dataDir = await mkdtemp(join(tmpdir(), 'drover-gpu-agent-'));
+    kernelLog = join(smi.dir, 'kmsg');
+    await writeFile(kernelLog, '6,1,1000,-;Linux version 6.8.0 (buildd@lcy02-amd64-001)\n');
     agent = await startDroverProcess(
-      ['agent', '--server', server.url, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1'],
+      ['agent', '--server', server.url, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1', '--kernel-log', kernelLog],
       `node ${NODE} ready`, 30_000, { ...process.env, PATH: `${smi.dir}:${process.env['PATH'] ?? ''}` },
     );
     const streaming = /streaming on (http:\/\/\S+)\)/.exec(agent.output())?.[1];
@@ -165,6 +169,29 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
       const v = await node();
       return v.status.allocatable[GPU] === '8' && v.status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status === 'False';
     }, 20_000, 'healthy again');
+  });
+
+  it('an Xid 79 in the kernel log takes that GPU out of allocatable and GPUUnhealthy names it and the Xid; an Xid 13 changes nothing', async () => {
+    const [appOnly, fatal] = [2, 6];
+    const pci = (i: number) => smi.busIds()[i]!.replace(/^0000/, '').replace(/\.0$/, '').toLowerCase(); // "0000:ba:00", as the driver writes it
+    await appendFile(kernelLog, [
+      `4,2001,9000001,-;NVRM: Xid (PCI:${pci(appOnly)}): 13, pid=4242, name=python3, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address`,
+      `4,2002,9000002,-;NVRM: Xid (PCI:${pci(fatal)}): 79, pid=1234, name=python3, GPU has fallen off the bus.`,
+      '',
+    ].join('\n'));
+    const n = await eventually(async () => {
+      const v = await node();
+      return v.status.allocatable[GPU] === '7' ? v : undefined;
+    }, 20_000, 'allocatable 7');
+    assert.equal(n.status.capacity[GPU], '8');
+    const condition = n.status.conditions.find((c) => c.type === 'GPUUnhealthy');
+    assert.equal(condition?.status, 'True');
+    assert.equal(condition?.message,
+      `unhealthy GPUs, not allocatable: ${smi.uuids()[fatal]} (PCI ${pci(fatal)}): Xid 79 GPU has fallen off the bus; unhealthy until the GPU is reset and the agent restarted`);
+    assert.ok(!condition?.message?.includes(smi.uuids()[appOnly]!), 'Xid 13 is the application\'s fault, not the GPU\'s');
+    // nvidia-smi still lists the GPU, and polls every second: it stays out.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal((await node()).status.allocatable[GPU], '7');
   });
 
   it('a Docker pod asking a GPU on a daemon without the nvidia runtime fails with UnexpectedAdmissionError and a Warning', async (t) => {
