@@ -1,5 +1,5 @@
 // The `drover` command. Argument parsing only: each command calls an exported function.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 // Each command loads only its own modules: a `drover server` never loads the agent or Docker client.
 import type { NodeOptions } from '../cluster/node.js';
 import type { UpOptions } from '../cluster/up.js';
@@ -153,7 +153,7 @@ export function buildProgram(): Command {
     .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
     .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
     // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
-    .addOption(new Option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors').default('/dev/kmsg').hideHelp())
+    .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
     .action(async (options: { nodeName: string; server?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string }) => {
       if (options.runtime !== 'docker' && options.runtime !== 'process') throw new InvalidArgumentError('--runtime must be docker or process');
       const nodeOptions: NodeOptions = {

@@ -163,7 +163,7 @@ export const STEPS: Record<string, Step> = {
       assert.equal(await ctx.kubectl('get', 'podgroups', '-o', 'name'), '', 'a finished job\'s PodGroup is deleted');
     },
   },
-  'npx drover agent --node-name gpu-node --data-dir .drover/gpu-node --extended-resource example.com/gpu=4': {
+  'npx drover agent --node-name gpu-node --data-dir .drover/gpu-node --extended-resource nvidia.com/gpu=4': {
     untilCtrlC: { ready: /node gpu-node ready/, keepRunning: true },
     timeoutMs: 60_000,
   },
@@ -185,9 +185,17 @@ export const STEPS: Record<string, Step> = {
   },
   'kubectl describe podgroup second': {
     retryMs: 15_000,
-    shows: (output) => assert.match(output, /needs example\.com\/gpu 3/),
+    shows: (output) => assert.match(output, /needs nvidia\.com\/gpu 3/),
   },
   'kubectl wait --for=condition=Succeeded pytorchjob/first pytorchjob/second --timeout=180s': { timeoutMs: 200_000 },
+
+  'kubectl logs first-worker-1': {
+    async shows(output, ctx) {
+      assert.match(output, /^rank 2 of 3 on GPU \d$/m);
+      const gpus = await Promise.all(['first-master-0', 'first-worker-0', 'first-worker-1'].map(async (pod) => /on GPU (\d)/.exec(await ctx.kubectl('logs', pod))?.[1]));
+      assert.equal(new Set(gpus).size, 3, `each replica on its own GPU: ${gpus.join(', ')}`);
+    },
+  },
 
   'npm run build': {
     shows: (_output, ctx) => assert.ok(existsSync(join(ctx.root, 'dist/src/cli/main.js')), 'the CLI is built into dist/'),
