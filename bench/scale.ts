@@ -8,7 +8,8 @@
 // watch delivery; the RSS of the server, the simulation and etcd; and the store's size.
 //
 // Size: `--nodes N --pods P` (after `--`), or BENCH_SCALE=quick (500 nodes, 5,000 pods);
-// `--store sqlite|etcd|both` (default both). Prints figures; never fails on time.
+// `--store sqlite|etcd|both` (default both); `--limit-minutes M` (default 30) stops waiting on a
+// store after M minutes and prints the figures of what was reached. Never fails on time.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../src/client/index.js';
@@ -21,7 +22,7 @@ import { bucketQuantile, difference, etcdFigures, requestHistograms, scrape, typ
 import { PROBE_NAMESPACE, PROBE_PODS, Probes, probePod, type ProbeResults } from './scale-probes.js';
 import { PodTracker } from './scale-tracker.js';
 
-interface Size { nodes: number; pods: number; replicas: number; name: string }
+interface Size { nodes: number; pods: number; replicas: number; name: string; limitMs: number }
 type StoreName = 'sqlite' | 'etcd';
 
 const PODS_PER_NAMESPACE = 5_000;
@@ -40,7 +41,8 @@ function sizeOf(): Size {
   const nodes = Number(option('nodes') ?? (quick ? 500 : 5_000));
   const pods = Number(option('pods') ?? (quick ? 5_000 : 150_000));
   const name = option('nodes') || option('pods') ? 'chosen with --nodes/--pods' : quick ? 'BENCH_SCALE=quick' : "full: Kubernetes' published limits";
-  return { nodes, pods, replicas: Math.min(100, pods), name };
+  const limitMs = Number(option('limit-minutes') ?? 30) * 60_000;
+  return { nodes, pods, replicas: Math.min(100, pods), name, limitMs };
 }
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : digits) : 'n/a');
@@ -80,7 +82,7 @@ async function createLoad(client: BenchClient, size: Size): Promise<number> {
   return deployments;
 }
 
-/** Waits until every pod runs, printing progress; stops early when nothing moves for STALL_MS. */
+/** Waits until every pod runs, printing progress; stops early when nothing moves for STALL_MS or at the time limit. */
 async function untilRunning(tracker: PodTracker, size: Size, started: number, sample: () => Promise<void>): Promise<void> {
   let last = { bound: -1, running: -1 };
   let movedAt = performance.now();
@@ -97,6 +99,10 @@ async function untilRunning(tracker: PodTracker, size: Size, started: number, sa
     if (now.running >= size.pods) return;
     if (performance.now() - movedAt > STALL_MS) {
       console.log(`  no progress for ${STALL_MS / 1000} s: stopping with ${count(now.running)} of ${count(size.pods)} Running`);
+      return;
+    }
+    if (performance.now() - started > size.limitMs) {
+      console.log(`  time limit (--limit-minutes ${size.limitMs / 60_000}) reached: figures below are for the ${count(now.running)} of ${count(size.pods)} pods Running by then`);
       return;
     }
     await new Promise((r) => setTimeout(r, 1000));
@@ -212,7 +218,7 @@ async function main(): Promise<void> {
   const size = sizeOf();
   const which = option('store') ?? 'both';
   const stores: StoreName[] = which === 'both' ? ['sqlite', 'etcd'] : [which as StoreName];
-  console.log(`bench:scale — ${count(size.nodes)} nodes, ${count(size.pods)} pods (${size.name}); stores: ${stores.join(', ')}`);
+  console.log(`bench:scale — ${count(size.nodes)} nodes, ${count(size.pods)} pods (${size.name}); stores: ${stores.join(', ')}; at most ${size.limitMs / 60_000} min per store`);
   for (const store of stores) await runOnStore(store, size);
 }
 
