@@ -14,7 +14,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../src/client/index.js';
 import { startEtcd, type EtcdMember } from '../src/storage/etcd/test-support.js';
-import { startDroverProcess } from '../test/support/drover-process.js';
+import { startDroverProcess, type DroverProcess } from '../test/support/drover-process.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runConcurrent, summarize } from './http-client.js';
 import { memoryOf } from './process-memory.js';
@@ -151,6 +151,55 @@ function fileMb(path: string): number {
   }
 }
 
+function reportPods(tracker: PodTracker, size: Size, started: number): void {
+  const bound = [...tracker.boundAt.values()];
+  const lastBound = latest(bound);
+  const running = [...tracker.runningAt.values()];
+  console.log(`bound ${count(bound.length)} pods in ${seconds(lastBound - started)}: ${fmt(bound.length / ((lastBound - started) / 1000))} pods bound per second (Deployments of ${size.replicas}; from the first Deployment created to the last pod seen bound)`);
+  if (running.length > 0) console.log(`all ${count(running.length)} pods seen Running ${seconds(latest(running) - started)} after the first Deployment was created`);
+  const startup = summarize([...tracker.runningAt].map(([uid, at]) => at - (tracker.firstSeen.get(uid) ?? at)));
+  console.log(`pod startup, pod first seen -> seen Running: p50 ${seconds(startup.p50)}, p99 ${seconds(startup.p99)} (SLO 5 s is for a paced load; here all were created at once, so this is mostly queueing)`);
+}
+
+/** Nodes still Ready, the processes' memory, the store's size. */
+async function reportFootprint(client: BenchClient, size: Size, server: ServerProcess, simulation: DroverProcess, etcd: EtcdMember | undefined, etcdPeakMb: number): Promise<void> {
+  const nodes = JSON.parse((await client.call('GET', '/api/v1/nodes')).body) as { items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }> };
+  const ready = nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  console.log(`hollow nodes Ready at the end (Leases kept up under the load): ${count(ready)} of ${count(size.nodes)}`);
+  const serverMemory = memoryOf(server.child.pid!);
+  const simMemory = memoryOf(simulation.child.pid!);
+  console.log(`memory: server RSS ${fmt(serverMemory.rssMb)} MB (peak ${fmt(serverMemory.peakMb)} MB); drover simulate RSS ${fmt(simMemory.rssMb)} MB (peak ${fmt(simMemory.peakMb)} MB)`);
+  if (etcd) {
+    const figures = await etcdFigures(etcd.endpoint);
+    console.log(`etcd: RSS ${fmt(figures.rssMb)} MB (highest sampled ${fmt(Math.max(etcdPeakMb, figures.rssMb))} MB); db size ${fmt(figures.dbMb)} MB, in use ${fmt(figures.dbInUseMb)} MB (etcd_mvcc_db_total_size_*)`);
+  } else {
+    const db = join(server.dataDir, 'state.db');
+    console.log(`store: state.db ${fmt(fileMb(db))} MB (+ WAL ${fmt(fileMb(`${db}-wal`))} MB)`);
+  }
+}
+
+/** The load and the probes beside it, then the figures of both; returns etcd's highest sampled RSS. */
+async function loadAndMeasure(client: BenchClient, size: Size, serverUrl: string, probes: Probes, tracker: PodTracker, etcd: EtcdMember | undefined): Promise<number> {
+  await post(client, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: PROBE_NAMESPACE } });
+  for (let i = 0; i < PROBE_PODS; i++) await post(client, `/api/v1/namespaces/${PROBE_NAMESPACE}/pods`, probePod(i));
+  await tracker.start();
+  let etcdPeakMb = 0;
+  const sample = async () => {
+    if (etcd) etcdPeakMb = Math.max(etcdPeakMb, (await etcdFigures(etcd.endpoint).catch(() => ({ rssMb: 0 }))).rssMb);
+  };
+  const before = await scrape(serverUrl);
+  probes.start();
+  const started = performance.now();
+  await createLoad(client, size);
+  await untilRunning(tracker, size, started, sample);
+  await probes.stop();
+  const after = await scrape(serverUrl);
+  reportPods(tracker, size, started);
+  reportProbes(probes.results, size);
+  reportServerHistogram(before, after);
+  return etcdPeakMb;
+}
+
 async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const etcd: EtcdMember | undefined = store === 'etcd' ? await startEtcd(['--quota-backend-bytes', String(ETCD_QUOTA_BYTES)]) : undefined;
   const storeArgs = etcd ? ['--etcd-endpoints', etcd.endpoint] : [];
@@ -158,54 +207,21 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const server: ServerProcess = await startServerProcess({ extraArgs: ['--data-check-interval', '0', ...storeArgs] });
   const client = new BenchClient(server.url);
   const api = new ApiClient({ server: server.url, namespace: 'default' }, { userAgent: 'drover-bench-scale' });
-  const what = etcd ? `etcd (one member at ${etcd.endpoint}, quota ${ETCD_QUOTA_BYTES / 2 ** 30} GiB)` : 'SQLite';
-  console.log(`\n== drover scale benchmark on ${what}: ${count(size.nodes)} hollow nodes, ${count(size.pods)} pods as Deployments (${size.name})`);
-  const t0 = performance.now();
-  const simulation = await startDroverProcess(['simulate', '--nodes', String(size.nodes), '--server', server.url], `${size.nodes} hollow nodes ready`, 1_800_000);
   const probes = new Probes(client, Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`));
   const tracker = new PodTracker(api, 'scale-', (pod) => probes.observe(pod));
+  let simulation: DroverProcess | undefined;
   try {
+    const what = etcd ? `etcd (one member at ${etcd.endpoint}, quota ${ETCD_QUOTA_BYTES / 2 ** 30} GiB)` : 'SQLite';
+    console.log(`\n== drover scale benchmark on ${what}: ${count(size.nodes)} hollow nodes, ${count(size.pods)} pods as Deployments (${size.name})`);
+    const t0 = performance.now();
+    simulation = await startDroverProcess(['simulate', '--nodes', String(size.nodes), '--server', server.url], `${size.nodes} hollow nodes ready`, 1_800_000);
     console.log(`registered ${count(size.nodes)} hollow nodes (Node, status, Lease) in ${seconds(performance.now() - t0)}`);
-    await post(client, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: PROBE_NAMESPACE } });
-    for (let i = 0; i < PROBE_PODS; i++) await post(client, `/api/v1/namespaces/${PROBE_NAMESPACE}/pods`, probePod(i));
-    await tracker.start();
-    let etcdPeakMb = 0;
-    const sample = async () => {
-      if (etcd) etcdPeakMb = Math.max(etcdPeakMb, (await etcdFigures(etcd.endpoint).catch(() => ({ rssMb: 0 }))).rssMb);
-    };
-    const before = await scrape(server.url);
-    probes.start();
-    const started = performance.now();
-    await createLoad(client, size);
-    await untilRunning(tracker, size, started, sample);
-    await probes.stop();
-    const after = await scrape(server.url);
-    const bound = [...tracker.boundAt.values()];
-    const lastBound = latest(bound);
-    const running = [...tracker.runningAt.values()];
-    console.log(`bound ${count(bound.length)} pods in ${seconds(lastBound - started)}: ${fmt(bound.length / ((lastBound - started) / 1000))} pods bound per second (Deployments of ${size.replicas}; from the first Deployment created to the last pod seen bound)`);
-    if (running.length > 0) console.log(`all ${count(running.length)} pods seen Running ${seconds(latest(running) - started)} after the first Deployment was created`);
-    const startup = summarize([...tracker.runningAt].map(([uid, at]) => at - (tracker.firstSeen.get(uid) ?? at)));
-    console.log(`pod startup, pod first seen -> seen Running: p50 ${seconds(startup.p50)}, p99 ${seconds(startup.p99)} (SLO 5 s is for a paced load; here all were created at once, so this is mostly queueing)`);
-    reportProbes(probes.results, size);
-    reportServerHistogram(before, after);
-    const nodes = JSON.parse((await client.call('GET', '/api/v1/nodes')).body) as { items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }> };
-    const ready = nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
-    console.log(`hollow nodes Ready at the end (Leases kept up under the load): ${count(ready)} of ${count(size.nodes)}`);
-    const serverMemory = memoryOf(server.child.pid!);
-    const simMemory = memoryOf(simulation.child.pid!);
-    console.log(`memory: server RSS ${fmt(serverMemory.rssMb)} MB (peak ${fmt(serverMemory.peakMb)} MB); drover simulate RSS ${fmt(simMemory.rssMb)} MB (peak ${fmt(simMemory.peakMb)} MB)`);
-    if (etcd) {
-      const figures = await etcdFigures(etcd.endpoint);
-      console.log(`etcd: RSS ${fmt(figures.rssMb)} MB (highest sampled ${fmt(Math.max(etcdPeakMb, figures.rssMb))} MB); db size ${fmt(figures.dbMb)} MB, in use ${fmt(figures.dbInUseMb)} MB (etcd_mvcc_db_total_size_*)`);
-    } else {
-      const db = join(server.dataDir, 'state.db');
-      console.log(`store: state.db ${fmt(fileMb(db))} MB (+ WAL ${fmt(fileMb(`${db}-wal`))} MB)`);
-    }
+    const etcdPeakMb = await loadAndMeasure(client, size, server.url, probes, tracker, etcd);
+    await reportFootprint(client, size, server, simulation, etcd, etcdPeakMb);
   } finally {
     await probes.stop();
     await tracker.stop();
-    await simulation.stop();
+    await simulation?.stop();
     await client.close();
     api.close();
     await server.stop();
