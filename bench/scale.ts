@@ -163,9 +163,14 @@ function reportPods(tracker: PodTracker, size: Size, started: number): void {
 
 /** Nodes still Ready, the processes' memory, the store's size. */
 async function reportFootprint(client: BenchClient, size: Size, server: ServerProcess, simulation: DroverProcess, etcd: EtcdMember | undefined, etcdPeakMb: number): Promise<void> {
-  const nodes = JSON.parse((await client.call('GET', '/api/v1/nodes')).body) as { items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }> };
-  const ready = nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
-  console.log(`hollow nodes Ready at the end (Leases kept up under the load): ${count(ready)} of ${count(size.nodes)}`);
+  const res = await client.call('GET', '/api/v1/nodes');
+  // An overloaded server may answer this last list with an error: that is a figure too.
+  if (res.status !== 200) console.log(`hollow nodes Ready at the end: the list of nodes failed (${res.status} ${res.body.slice(0, 200)})`);
+  else {
+    const nodes = JSON.parse(res.body) as { items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }> };
+    const ready = nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    console.log(`hollow nodes Ready at the end (Leases kept up under the load): ${count(ready)} of ${count(size.nodes)}`);
+  }
   const serverMemory = memoryOf(server.child.pid!);
   const simMemory = memoryOf(simulation.child.pid!);
   console.log(`memory: server RSS ${fmt(serverMemory.rssMb)} MB (peak ${fmt(serverMemory.peakMb)} MB); drover simulate RSS ${fmt(simMemory.rssMb)} MB (peak ${fmt(simMemory.peakMb)} MB)`);
