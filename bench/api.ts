@@ -4,11 +4,11 @@
 // BENCH_STORE=etcd runs the server on a fresh etcd member (Debian's etcd-server, on loopback),
 // BENCH_STORE=both runs SQLite then etcd on the same machine; SQLite alone by default.
 // Prints figures; never fails on time.
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { startEtcd } from '../src/storage/etcd/test-support.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, summarize } from './http-client.js';
+import { memoryOf } from './process-memory.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
 const CREATE_CLIENTS = 50;
@@ -45,12 +45,6 @@ function pod(i: number, namespace = NAMESPACE): Record<string, unknown> {
       nodeSelector: { 'kubernetes.io/os': 'linux' },
     },
   };
-}
-
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : 'n/a');

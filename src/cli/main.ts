@@ -1,11 +1,13 @@
 // The `drover` command. Argument parsing only: each command calls an exported function.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 // Each command loads only its own modules: a `drover server` never loads the agent or Docker client.
 import type { NodeOptions } from '../cluster/node.js';
 import type { UpOptions } from '../cluster/up.js';
 import type { CheckCommandOptions } from './check.js';
 import type { SignalOptions } from './signal.js';
+import type { SimulationOptions } from '../simulate/simulation.js';
 import { resolvePathOptions } from './paths.js';
+import { parseQuantity } from '../api/validation/quantity.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -50,6 +52,24 @@ function endpointList(value: string): string[] {
     if (!URL.canParse(endpoint.startsWith('http://') ? endpoint : `http://${endpoint}`)) throw new InvalidArgumentError(`${endpoint}: not a URL`);
   }
   return endpoints;
+}
+
+/** `--node-memory 256Gi`: a Kubernetes quantity of bytes. */
+function byteQuantity(value: string): number {
+  const bytes = parseQuantity(value);
+  if (bytes === undefined || !(bytes > 0)) throw new InvalidArgumentError('expected a quantity of bytes, e.g. 256Gi');
+  return Math.floor(bytes);
+}
+
+/** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
+function namePrefix(value: string): string {
+  if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value)) throw new InvalidArgumentError('expected lower-case letters, digits, "-" and ".", starting with a letter or digit');
+  return value;
+}
+
+interface SimulateCommandOptions {
+  nodes: number; kubeconfig?: string; server?: string; namePrefix: string; nodeCpu: number; nodeMemory: number; maxPods: number;
+  nodeLabel: Record<string, string>; extendedResource: Record<string, number>; leaseRenewInterval: number;
 }
 
 interface ServerCommandOptions {
@@ -255,6 +275,33 @@ export function buildProgram(): Command {
         await scheduler.stop();
         api.close();
       });
+    });
+  program
+    .command('simulate')
+    .description('run N hollow nodes against an API server: Nodes with Leases that report their pods Running without starting them (as kubemark and kwok)')
+    .requiredOption('--nodes <n>', 'how many hollow nodes to register and serve', positiveInt)
+    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--server <url>', 'API server URL (overrides the kubeconfig)')
+    .option('--name-prefix <prefix>', 'nodes are named PREFIX0 ... PREFIX(N-1)', namePrefix, 'hollow-')
+    .option('--node-cpu <cores>', 'cpu capacity of each node', positiveInt, 32)
+    .addOption(new Option('--node-memory <bytes>', 'memory capacity of each node, a quantity').argParser(byteQuantity).default(256 * 1024 ** 3, '256Gi'))
+    .option('--max-pods <n>', 'pods capacity of each node', positiveInt, 110)
+    .option('--node-label <key=value>', 'a label for every node (repeatable)', collectPairs, {})
+    .option('--extended-resource <name=count>', 'a device resource on every node, e.g. example.com/gpu=8 (repeatable)', collectCounts, {})
+    .option('--lease-renew-interval <seconds>', "seconds between each node's Lease renewals (the agent's 10 s)", positiveInt, 10)
+    .action(async (options: SimulateCommandOptions) => {
+      const simulation: SimulationOptions = {
+        nodes: options.nodes, namePrefix: options.namePrefix, leaseRenewSeconds: options.leaseRenewInterval,
+        shape: { cpu: options.nodeCpu, memoryBytes: options.nodeMemory, maxPods: options.maxPods, labels: options.nodeLabel, extendedResources: options.extendedResource },
+        onProgress: (registered, total) => console.log(`registered ${registered} of ${total} hollow nodes`),
+      };
+      if (options.kubeconfig) simulation.kubeconfig = options.kubeconfig;
+      if (options.server) simulation.server = options.server;
+      const { startSimulation } = await import('../simulate/simulation.js');
+      const running = await startSimulation(simulation);
+      const names = running.nodeNames;
+      console.log(`drover simulate: ${names.length} hollow nodes ready (${names[0]} ... ${names[names.length - 1]})`);
+      stopOnSignals(() => running.close());
     });
   return program;
 }
