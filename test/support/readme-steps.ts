@@ -206,4 +206,5 @@ export const STEPS: Record<string, Step> = {
   'npm run bench:workloads': benchmarkExists('bench:workloads', 'dist/bench/workloads.js'),
   'npm run bench:hardening': benchmarkExists('bench:hardening', 'dist/bench/hardening.js'),
   'npm run bench:gang': benchmarkExists('bench:gang', 'dist/bench/gang.js'),
+  'npm run bench:scale': benchmarkExists('bench:scale', 'dist/bench/scale.js'),
 };
