@@ -13,24 +13,8 @@ log() { echo "ensure-docker: $*" >&2; }
 # `docker version` fails when the server part cannot be reached.
 docker_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi
-}
-
-apt_get() { as_root env DEBIAN_FRONTEND=noninteractive apt-get "$@" >&2; }
-
-# `apt-get update` only when the package lists are missing or the install fails with
-# the lists at hand (stale lists name versions the mirror no longer has).
-apt_install() {
-  if compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
-    log "apt-get install -y $*"
-    if apt_get install -y -qq "$@"; then return 0; fi
-  fi
-  log "apt-get update"
-  apt_get update -qq
-  log "apt-get install -y $*"
-  apt_get install -y -qq "$@"
-}
+# shellcheck source=lib/apt.sh
+. "$(dirname "$0")/lib/apt.sh"
 
 installed() { dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 

@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments, stringify } from 'yaml';
-import { eventually } from './support/cluster-fixture.js';
-import { ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
 
 const HOST_PYTHON = ['/usr', '/lib', '/lib64'];
 
@@ -50,15 +49,7 @@ describe('a PyTorchJob as Docker pods on the pod network', { timeout: 150_000 },
     const masterIP: string = master.status.podIP;
     assert.match(masterIP, /^\d+\.\d+\.\d+\.\d+$/);
     assert.notEqual(masterIP, '127.0.0.1', 'on the pod network, not the host\'s');
-    const losses = new Set<string>();
-    for (const [i, name] of ['master-0', 'worker-0', 'worker-1', 'worker-2'].entries()) {
-      const log = await eventually(async () => {
-        const text = await c.k(['logs', `linreg-${name}`]);
-        return /final loss/.test(text) && text;
-      }, 30_000, `linreg-${name}'s final loss`);
-      assert.match(log, new RegExp(`rank ${i} of 4 joined the rendezvous at ${masterIP.replaceAll('.', '\\.')}:23456`));
-      losses.add(/final loss (\S+)/.exec(log)![1]!);
-    }
+    const losses = await finalLosses(c, 'linreg', ['master-0', 'worker-0', 'worker-1', 'worker-2'], `${masterIP}:23456`);
     assert.equal(losses.size, 1, `every replica ends with the same loss: ${[...losses].join(', ')}`);
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from './support/cluster-fixture.js';
-import { ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
 
 describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout: 120_000 }, () => {
   let c: TrainingCluster;
@@ -31,16 +31,7 @@ describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout:
     const master = await c.json(['get', 'pod', 'linreg-master-0']);
     const port = master.spec.containers[0].ports.find((p: any) => p.name === 'pytorchjob-port');
     assert.equal(port.hostPort, port.containerPort, 'the master\'s port is declared as a host port');
-    const losses = new Set<string>();
-    for (const [i, name] of ['master-0', 'worker-0', 'worker-1', 'worker-2'].entries()) {
-      // Workers may still be writing their last line when the master's success ends the job.
-      const log = await eventually(async () => {
-        const text = await c.k(['logs', `linreg-${name}`]);
-        return /final loss/.test(text) && text;
-      }, 30_000, `linreg-${name}'s final loss`);
-      assert.match(log, new RegExp(`rank ${i} of 4 joined the rendezvous at 127\\.0\\.0\\.1:${port.containerPort}`));
-      losses.add(/final loss (\S+)/.exec(log)![1]!);
-    }
+    const losses = await finalLosses(c, 'linreg', ['master-0', 'worker-0', 'worker-1', 'worker-2'], `127.0.0.1:${port.containerPort}`);
     assert.equal(losses.size, 1, `every replica ends with the same loss: ${[...losses].join(', ')}`);
     assert.ok(Number([...losses][0]) < 0.01, 'the loss converged');
     const worker = await c.json(['get', 'pod', 'linreg-worker-2']);

@@ -33,3 +33,22 @@ export async function startTrainingCluster(prefix: string): Promise<TrainingClus
     },
   };
 }
+
+/**
+ * The example PyTorchJob's final losses, one per replica, after checking each replica joined the
+ * rendezvous at `rendezvous` (`host:port`). Workers may still be writing their last line when the
+ * master's success ends the job, so each log is read until it has one.
+ */
+export async function finalLosses(c: TrainingCluster, job: string, replicas: readonly string[], rendezvous: string): Promise<Set<string>> {
+  const losses = new Set<string>();
+  for (const [rank, replica] of replicas.entries()) {
+    const log = await eventually(async () => {
+      const text = await c.k(['logs', `${job}-${replica}`]);
+      return /final loss/.test(text) && text;
+    }, 30_000, `${job}-${replica}'s final loss`);
+    const joined = `rank ${rank} of ${replicas.length} joined the rendezvous at ${rendezvous}`;
+    if (!log.includes(joined)) throw new Error(`${job}-${replica} did not log "${joined}":\n${log}`);
+    losses.add(/final loss (\S+)/.exec(log)![1]!);
+  }
+  return losses;
+}
