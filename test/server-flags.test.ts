@@ -2,7 +2,7 @@
 // and the --data-dir every command checks before it starts anything.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -35,6 +35,12 @@ describe('drover server --event-ttl', () => {
     await eventually(async () => (await events.list()).items.every((e) => e.metadata.name !== 'old'), 10_000, 'the old event expired');
     await events.create(event('fresh', now()));
     assert.deepEqual((await events.list()).items.map((e) => e.metadata.name), ['fresh']);
+  });
+
+  it('keeps its data dir to its owner: the dir 0700, state.db, its WAL and the kubeconfig 0600', async () => {
+    const mode = async (file: string) => ((await stat(join(server.dataDir, file))).mode & 0o777).toString(8);
+    assert.equal(await mode('.'), '700');
+    for (const file of ['state.db', 'state.db-wal', 'kubeconfig']) assert.equal(await mode(file), '600', file);
   });
 });
 

@@ -1,4 +1,5 @@
 // `drover server`: the API server on an SQLite store in a data directory, or on etcd.
+import { chmod } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/pod-proxy.js';
@@ -54,6 +55,8 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const dataDir = await prepareDataDir(options.dataDir);
+  // It holds the store (every Secret) and the admin kubeconfig: its owner's only.
+  await chmod(dataDir, 0o700);
   const probe = await openStore(options, dataDir);
   const { store } = probe;
   let api: ApiServer;

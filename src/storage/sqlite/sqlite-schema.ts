@@ -1,5 +1,5 @@
 // Opening the database file: pragmas, tables, and every statement the store runs, prepared once.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { requestIncrementalVacuum, switchToIncrementalVacuum } from './sqlite-vacuum.js';
@@ -31,8 +31,23 @@ const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 
 export type SyncMode = 'normal' | 'full';
 
+/**
+ * The file holds every Secret: only its owner may read it (0600). SQLite gives the WAL it makes
+ * the database file's permissions, so setting them on the file, made here if new, covers both;
+ * files an older Drover left readable are tightened too.
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
 export function openDatabase(path: string, sync: SyncMode): Database.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    ownerOnly(path);
+  }
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 250');
