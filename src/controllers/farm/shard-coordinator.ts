@@ -139,13 +139,16 @@ export class ShardCoordinator implements ShardOwnership {
    */
   private async renew(shard: number): Promise<number | undefined> {
     const sentAt = performance.now();
-    const lapsed = !this.ownsShard(shard);
+    const previous = this.held.get(shard);
     try {
       const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, this.options.identity, this.leaseSeconds);
       if (!attempt.held) {
         this.held.delete(shard);
         return undefined;
       }
+      // Lapsed at any moment up to now, not only when the renewal was sent: a slow renewal outlives
+      // the deadline, and the keys dropped meanwhile are lost unless the listeners re-enqueue them.
+      const lapsed = previous === undefined || performance.now() - previous >= this.renewDeadlineMs;
       this.held.set(shard, sentAt);
       return lapsed ? shard : undefined;
     } catch (error) {
