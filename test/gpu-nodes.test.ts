@@ -50,6 +50,11 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
   let kernelLog: string;
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
   const node = async (): Promise<NodeView> => JSON.parse(await k(['get', 'node', NODE, '-o', 'json']));
+  /** The node once its allocatable GPUs are `count`. */
+  const withAllocatable = (count: string) => eventually(async () => {
+    const v = await node();
+    return v.status.allocatable[GPU] === count ? v : undefined;
+  }, 20_000, `allocatable ${count}`);
 
   before(async () => {
     requireKubectl();
@@ -154,10 +159,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     const gone = smi.uuids()[7]!;
     smi.write(lines.filter((l) => !l.includes(gone)));
     try {
-      const n = await eventually(async () => {
-        const v = await node();
-        return v.status.allocatable[GPU] === '7' ? v : undefined;
-      }, 20_000, 'allocatable 7');
+      const n = await withAllocatable('7');
       assert.equal(n.status.capacity[GPU], '8');
       const condition = n.status.conditions.find((c) => c.type === 'GPUUnhealthy');
       assert.equal(condition?.status, 'True');
@@ -179,10 +181,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
       `4,2002,9000002,-;NVRM: Xid (PCI:${pci(fatal)}): 79, pid=1234, name=python3, GPU has fallen off the bus.`,
       '',
     ].join('\n'));
-    const n = await eventually(async () => {
-      const v = await node();
-      return v.status.allocatable[GPU] === '7' ? v : undefined;
-    }, 20_000, 'allocatable 7');
+    const n = await withAllocatable('7');
     assert.equal(n.status.capacity[GPU], '8');
     const condition = n.status.conditions.find((c) => c.type === 'GPUUnhealthy');
     assert.equal(condition?.status, 'True');
