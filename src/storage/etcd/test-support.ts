@@ -2,7 +2,7 @@
 // loopback ports with a temporary data directory, stopped and removed afterwards. It can be
 // stopped and started again on the same ports and data, or paused (SIGSTOP) to look hung.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -128,7 +128,17 @@ function member(spec: MemberSpec): Launchable {
       await stop();
       await launch();
     },
-    pause: () => child?.kill('SIGSTOP'),
+    pause: () => {
+      child?.kill('SIGSTOP');
+      // The signal is queued, not yet acted on: a request sent at once could still be answered.
+      // Return once the kernel shows the process stopped (state T in /proc/<pid>/stat).
+      const pid = child?.pid;
+      const deadline = Date.now() + 2_000;
+      while (pid !== undefined && Date.now() < deadline) {
+        const state = /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+        if (state === 'T' || state === 't') break;
+      }
+    },
     resume: () => child?.kill('SIGCONT'),
     cleanup: async () => {
       // The data goes too, so nothing is gained by a graceful stop (which, for the last member of
