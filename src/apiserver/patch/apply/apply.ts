@@ -79,7 +79,7 @@ function* applySteps(live: KubeObject | undefined, applied: KubeObject, options:
   yield;
 
   const changes = diffObjects(live ?? { metadata: {} }, result, options.schema, scope);
-  takeConflicts(others, changes.changed, options.force, clientSideApplied(live, options.manager, options.schema, scope));
+  takeConflicts(others, changes.changed, options.force, () => clientSideApplied(live, options.manager, options.schema, scope));
   releaseFields(others, changes);
   keepLastAppliedInStep(result, config, options.manager);
   yield;
@@ -142,17 +142,20 @@ function pruneDropped(result: KubeObject, dropped: FieldSet, others: readonly Tr
  * every conflict is over a field kubectl's last client-side apply configured (`upgradable`),
  * the apply takes them as if forced; otherwise only the other conflicts are reported.
  */
-function takeConflicts(others: readonly TrackedEntry[], changed: FieldSet, force: boolean, upgradable?: FieldSet): void {
+function takeConflicts(others: readonly TrackedEntry[], changed: FieldSet, force: boolean, upgradable: () => FieldSet | undefined): void {
   if (changed.isEmpty()) return;
   const contestedBy = others.map((entry) => ({ entry, contested: fieldsOf(entry).intersection(changed) })).filter((c) => !c.contested.isEmpty());
-  const unforgiven = upgradable === undefined ? contestedBy : contestedBy.map((c) => ({ ...c, contested: c.contested.difference(upgradable) }));
-  if (force || unforgiven.every((c) => c.contested.isEmpty())) {
-    for (const { entry, contested } of contestedBy) setFields(entry, fieldsOf(entry).difference(contested));
-    return;
+  if (!force && contestedBy.length > 0) {
+    // Only a conflict needs the last client-side configuration read (a parse and a field walk).
+    const forgiven = upgradable();
+    const unforgiven = contestedBy.map((c) => ({ ...c, contested: forgiven === undefined ? c.contested : c.contested.difference(forgiven) }));
+    if (unforgiven.some((c) => !c.contested.isEmpty())) {
+      const conflicts: FieldConflict[] = [];
+      for (const { entry, contested } of unforgiven) for (const path of contested.paths()) conflicts.push(conflictOf(entry, displayPath(path)));
+      throw new ApplyConflictError(conflicts);
+    }
   }
-  const conflicts: FieldConflict[] = [];
-  for (const { entry, contested } of unforgiven) for (const path of contested.paths()) conflicts.push(conflictOf(entry, displayPath(path)));
-  throw new ApplyConflictError(conflicts);
+  for (const { entry, contested } of contestedBy) setFields(entry, fieldsOf(entry).difference(contested));
 }
 
 function conflictOf(entry: TrackedEntry, field: string): FieldConflict {
