@@ -72,6 +72,11 @@ function startOf(options: ListOptions, state: ListState): Pick<Scan, 'start' | '
     : { start: position.key, inclusive: false, end, revision };
 }
 
+/** The revision a list (a first page, a continued page, an Exact read) is read at. */
+export function listRevisionOf(options: ListOptions, state: ListState): number {
+  return startOf(options, state).revision;
+}
+
 /** Each key of the range written since the scan's revision → its value then (null: it did not exist). */
 function changesSince(scan: Scan): Map<string, string | null> {
   const changes = new Map<string, string | null>();

@@ -31,7 +31,7 @@ import type {
 import { rememberStoredJson } from '../stored-json.js';
 import { type RawStoreEvent, WatchHub, withResourceVersion } from '../watch-hub.js';
 import { Compactor } from './sqlite-compactor.js';
-import { listRange, onePageStream, prefixEnd, streamRange, type ListState } from './sqlite-list.js';
+import { listRange, listRevisionOf, onePageStream, prefixEnd, streamRange, type ListState } from './sqlite-list.js';
 import { openListStream, streamStatements, type StreamStatements } from './sqlite-list-stream.js';
 import { quickCheck } from './sqlite-integrity.js';
 import { openDatabase, prepareStatements, type Statements, type SyncMode } from './sqlite-schema.js';
@@ -141,10 +141,10 @@ export class SqliteStore implements Store {
   listStream(options: ListStreamOptions): ListStream {
     this.assertOpen();
     const state = this.listState();
-    const range = streamRange(this.statements, options, state);
     // A page of an earlier revision (a continued list, an Exact read) is rebuilt from history as
     // list() does; it is one page of at most `limit` items, so it is read at once.
-    if (range.revision < state.currentRevision) return onePageStream(listRange(this.statements, options, state), options.separator);
+    if (listRevisionOf(options, state) < state.currentRevision) return onePageStream(listRange(this.statements, options, state), options.separator);
+    const range = streamRange(this.statements, options, state);
     const host = {
       statements: this.streamStatements,
       assertOpen: () => this.assertOpen(),
