@@ -3,6 +3,9 @@
 // default. The job controller's framework interfaces (src/controllers/training/) build on these.
 import { PYTORCH_REPLICA_TYPES, TF_REPLICA_TYPES } from './schemas/training.js';
 
+/** The label Kubeflow puts on every pod and Service of a training job: the job's name. */
+export const TRAINING_JOB_NAME_LABEL = 'training.kubeflow.org/job-name';
+
 export interface TrainingFramework {
   readonly kind: 'PyTorchJob' | 'TFJob';
   /** spec.<replicaSpecsField>: the map of replica type → ReplicaSpec. */

@@ -9,10 +9,11 @@
 // One GET of the pod (and of its node), cached briefly. A replica not bound yet, or without a
 // pod IP yet, makes the container wait (ContainerCreating) and try again: a gang is bound all
 // together, and every pod's sandbox (and so its IP) comes before its containers.
+import { sharesNodeNetwork } from '../../api/pod-network.js';
+import { TRAINING_JOB_NAME_LABEL } from '../../api/training-frameworks.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
 import type { Pod } from './pod-types.js';
 
-const JOB_NAME_LABEL = 'training.kubeflow.org/job-name';
 const ADDRESS_VARS = ['MASTER_ADDR', 'PET_MASTER_ADDR'];
 const CACHE_MS = 2000;
 
@@ -28,10 +29,6 @@ interface Cached {
 
 const caches = new WeakMap<ApiClient, Map<string, Cached>>();
 
-function isHostNetwork(pod: Pod): boolean {
-  return pod.spec.runtimeClassName === 'process' || pod.spec.hostNetwork === true;
-}
-
 async function lookUp(api: ApiClient, namespace: string, name: string, jobName: string, hostNetwork: boolean): Promise<string | undefined> {
   let replica: Pod;
   try {
@@ -41,7 +38,7 @@ async function lookUp(api: ApiClient, namespace: string, name: string, jobName: 
     throw error;
   }
   // Only a replica of the same job is a name to resolve (never some other pod of that name).
-  if (replica.metadata.labels?.[JOB_NAME_LABEL] !== jobName || !replica.spec.nodeName) return undefined;
+  if (replica.metadata.labels?.[TRAINING_JOB_NAME_LABEL] !== jobName || !replica.spec.nodeName) return undefined;
   if (!hostNetwork) return replica.status?.podIP || undefined;
   const node = await api.resource(resources.nodes).get(replica.spec.nodeName);
   const addresses = ((node['status'] as { addresses?: Array<{ type: string; address: string }> } | undefined)?.addresses) ?? [];
@@ -110,9 +107,9 @@ async function resolveTfConfig(api: ApiClient, asker: Asker, text: string): Prom
  * for every pod that is not a training replica. `ownIP` is the pod's sandbox IP.
  */
 export async function resolveReplicaAddresses(api: ApiClient, pod: Pod, env: Record<string, string>, ownIP?: string): Promise<Record<string, string>> {
-  const jobName = pod.metadata.labels?.[JOB_NAME_LABEL];
+  const jobName = pod.metadata.labels?.[TRAINING_JOB_NAME_LABEL];
   if (!jobName) return env;
-  const asker: Asker = { pod, jobName, hostNetwork: isHostNetwork(pod), ownIP };
+  const asker: Asker = { pod, jobName, hostNetwork: sharesNodeNetwork(pod.spec), ownIP };
   const out = { ...env };
   for (const name of ADDRESS_VARS) {
     const replica = out[name] === undefined ? undefined : replicaOfHost(out[name]!, jobName);

@@ -1,11 +1,12 @@
 // The parts of kubeflow.org/v1 training jobs (PyTorchJob, TFJob) the training-job controller
 // reads and writes, and the labels Kubeflow puts on their pods and services.
 import type { KubeObject } from '../../api/meta.js';
+import { sharesNodeNetwork } from '../../api/pod-network.js';
 import type { Container, Pod, PodTemplate } from '../job/types.js';
 
 export type { Container, Pod, PodTemplate };
 
-export const LABEL_JOB_NAME = 'training.kubeflow.org/job-name';
+export { TRAINING_JOB_NAME_LABEL as LABEL_JOB_NAME } from '../../api/training-frameworks.js';
 export const LABEL_REPLICA_TYPE = 'training.kubeflow.org/replica-type';
 export const LABEL_REPLICA_INDEX = 'training.kubeflow.org/replica-index';
 export const LABEL_JOB_ROLE = 'training.kubeflow.org/job-role';
@@ -86,6 +87,5 @@ export interface TrainingJob extends KubeObject {
 }
 
 export function isHostNetworkTemplate(template: Readonly<PodTemplate> | undefined): boolean {
-  const spec = template?.spec;
-  return spec?.['runtimeClassName'] === 'process' || spec?.['hostNetwork'] === true;
+  return sharesNodeNetwork(template?.spec);
 }
