@@ -22,7 +22,7 @@ export { WorkQueue, type WorkQueueOptions } from './work-queue.js';
 export { BucketRateLimiter, ExponentialRateLimiter, MaxOfRateLimiter, type RateLimiter } from './rate-limiter.js';
 export { runController, TerminalError, type ControllerOptions, type ReconcileResult, type RunningController } from './controller-runner.js';
 export { Expectations, type ExpectationsOptions } from './expectations.js';
-export { LeaseLock, type Lease, type LeaseAttempt, type LeaseSpec } from './lease-lock.js';
+export { LeaseLock, leaseIsLive, type Lease, type LeaseAttempt, type LeaseSpec } from './lease-lock.js';
 export { LeaderElector, type LeaderElectorOptions } from './leader-elector.js';
 export { EventRecorder, type EventRecorderOptions, type EventType, type ObjectReference } from './event-recorder.js';
 export { consoleLogger, silentLogger, type Logger } from './logger.js';

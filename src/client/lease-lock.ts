@@ -41,6 +41,16 @@ interface Observation {
   at: number;
 }
 
+/**
+ * Whether a lease has a holder that renewed it within its duration, by the wall clock
+ * (`defaultSeconds` when the lease names no duration): a role's holder is alive.
+ */
+export function leaseIsLive(lease: Lease, now: number, defaultSeconds: number): boolean {
+  const spec = lease.spec ?? {};
+  const renewed = Date.parse(spec.renewTime ?? '');
+  return Boolean(spec.holderIdentity) && Number.isFinite(renewed) && now - renewed < (spec.leaseDurationSeconds ?? defaultSeconds) * 1000;
+}
+
 export class LeaseLock {
   private readonly leases: ResourceClient<Lease>;
   private readonly observed = new Map<string, Observation>();

@@ -7,7 +7,7 @@
 // just did, and the next round checks again.
 import { hostname } from 'node:os';
 import type { KubeObject } from '../api/meta.js';
-import { isAlreadyExists, isConflict, isNotFound, LeaseLock, resources, type ApiClient, type Lease } from '../client/index.js';
+import { isAlreadyExists, isConflict, isNotFound, LeaseLock, leaseIsLive, resources, type ApiClient, type Lease } from '../client/index.js';
 
 const NAMESPACE = 'kube-system';
 const LEASE_PREFIX = 'drover-apiserver-';
@@ -79,12 +79,7 @@ export async function startServerRegistration(options: ServerRegistrationOptions
 async function liveServers(api: ApiClient): Promise<string[]> {
   const leases = await api.resource<Lease>(resources.leases, NAMESPACE).list();
   const now = Date.now();
-  const live = leases.items.filter((lease) => {
-    if (!lease.metadata.name?.startsWith(LEASE_PREFIX)) return false;
-    const spec = lease.spec ?? {};
-    const renewed = Date.parse(spec.renewTime ?? '');
-    return Boolean(spec.holderIdentity) && renewed + (spec.leaseDurationSeconds ?? 0) * 1000 > now;
-  });
+  const live = leases.items.filter((lease) => lease.metadata.name?.startsWith(LEASE_PREFIX) && leaseIsLive(lease, now, 0));
   return [...new Set(live.map((lease) => lease.spec!.holderIdentity!))].sort();
 }
 

@@ -9,7 +9,7 @@
 // Safety: a member stops treating a shard as its own when it has not renewed it for
 // `renewDeadlineMs`, which is shorter than the lease duration another member must wait.
 import { Sleeper } from '../../client/backoff.js';
-import { isNotFound, LeaseLock, resources, type ApiClient, type Lease, type Logger } from '../../client/index.js';
+import { isNotFound, LeaseLock, leaseIsLive, resources, type ApiClient, type Lease, type Logger } from '../../client/index.js';
 import type { ShardOwnership } from '../context.js';
 
 export interface ShardCoordinatorOptions {
@@ -165,11 +165,7 @@ export class ShardCoordinator implements ShardOwnership {
     // Every shard's lease is watched for change in every round, held or not: when a member dies
     // its shards are free a lease duration after their last renewal, not after we first look.
     for (const lease of leases.items) if (lease.metadata.name?.startsWith(SHARD_PREFIX)) this.lock.noteObserved(lease);
-    const live = leases.items.filter((lease) => {
-      if (!lease.metadata.name?.startsWith(MEMBER_PREFIX) || !lease.spec?.holderIdentity) return false;
-      const renewed = Date.parse(lease.spec.renewTime ?? '');
-      return Number.isFinite(renewed) && now - renewed < (lease.spec.leaseDurationSeconds ?? this.leaseSeconds) * 1000;
-    });
+    const live = leases.items.filter((lease) => lease.metadata.name?.startsWith(MEMBER_PREFIX) && leaseIsLive(lease, now, this.leaseSeconds));
     return Math.max(1, live.length);
   }
 }
