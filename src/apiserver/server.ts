@@ -19,6 +19,7 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
+import { ANONYMOUS_USER } from '../auth/types.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -96,7 +97,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function handle(req: IncomingMessage, res: ServerResponse, registry: ObjectRegistry, metrics: ApiMetrics, subresources: SubresourceHandlers): Promise<void> {
   const started = process.hrtime.bigint();
-  const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase() };
+  const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER };
   let path: ResourcePath | undefined;
   try {
     const url = splitRequestTarget(req.url ?? '/');

@@ -1,6 +1,7 @@
 // What one API request carries to the handlers, and the query parameters they share.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceDefinition } from '../../api/resource.js';
+import type { UserInfo } from '../../auth/types.js';
 import { badRequest } from '../errors.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { ResourcePath } from '../routes.js';
@@ -12,6 +13,8 @@ export interface RequestContext {
   registry: ObjectRegistry;
   /** Set by the router for the metrics label, e.g. 'list', 'watch', 'patch'. */
   verb: string;
+  /** Who sent the request, as authentication found. */
+  user: UserInfo;
 }
 
 export interface ResourceRequest extends RequestContext {
