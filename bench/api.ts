@@ -4,7 +4,8 @@
 // BENCH_STORE=etcd runs the server on a fresh etcd member (Debian's etcd-server, on loopback),
 // BENCH_STORE=both runs SQLite then etcd on the same machine; SQLite alone by default.
 // Prints figures; never fails on time.
-import { request } from 'node:http';
+import type { TlsConfig } from '../src/client/config.js';
+import { request } from 'node:https';
 import { startEtcd } from '../src/storage/etcd/test-support.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, summarize } from './http-client.js';
@@ -108,9 +109,9 @@ async function benchList(client: BenchClient): Promise<void> {
 }
 
 /** Opens a watch and calls onLine per NDJSON event; resolves once the stream is open. */
-function openWatch(baseUrl: string, path: string, onLine: (line: string) => void): Promise<() => void> {
+function openWatch(baseUrl: string, tls: TlsConfig, path: string, onLine: (line: string) => void): Promise<() => void> {
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, (res) => {
+    const req = request(`${baseUrl}${path}`, { ca: tls.ca, cert: tls.cert, key: tls.key }, (res) => {
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -128,14 +129,14 @@ function openWatch(baseUrl: string, path: string, onLine: (line: string) => void
   });
 }
 
-async function benchWatch(client: BenchClient, baseUrl: string): Promise<void> {
+async function benchWatch(client: BenchClient, baseUrl: string, tls: TlsConfig): Promise<void> {
   const list = JSON.parse((await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods?limit=1`)).body) as { metadata: { resourceVersion: string } };
   const sentAt = new Map<string, number>();
   const delays: number[] = [];
   let received = 0;
   const stops = await Promise.all(
     Array.from({ length: WATCHERS }, () =>
-      openWatch(baseUrl, `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
+      openWatch(baseUrl, tls, `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
         const event = JSON.parse(line) as { type: string; object: { metadata: { annotations?: Record<string, string> } } };
         const mark = event.object.metadata.annotations?.['bench/mark'];
         const sent = mark ? sentAt.get(mark) : undefined;
@@ -161,7 +162,7 @@ async function benchWatch(client: BenchClient, baseUrl: string): Promise<void> {
 async function benchServer(store: string, extraArgs: string[]): Promise<void> {
   // The API server alone: the scheduler and controllers would react to every benchmark pod.
   const server = await startServerProcess({ extraArgs: ['--no-control-plane', ...extraArgs] });
-  const client = new BenchClient(server.url);
+  const client = new BenchClient(server.url, server.tls);
   const pid = server.child.pid!;
   try {
     console.log(`drover API benchmark on ${store}: ${PODS} pods, server pid ${pid} at ${server.url}\n`);
@@ -172,7 +173,7 @@ async function benchServer(store: string, extraArgs: string[]): Promise<void> {
       ['create', benchCreate],
       ['get', benchGet],
       ['list', benchList],
-      ['watch', (c) => benchWatch(c, server.url)],
+      ['watch', (c) => benchWatch(c, server.url, server.tls)],
     ];
     const rssAfter: string[] = [];
     for (const [name, phase] of phases) {

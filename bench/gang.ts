@@ -173,8 +173,8 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
   serverPid = server.child.pid;
-  const client = new BenchClient(server.url);
-  const api = new ApiClient({ server: server.url, namespace: 'default' }, { userAgent: 'drover-bench-gang' });
+  const client = new BenchClient(server.url, server.tls);
+  const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls }, { userAgent: 'drover-bench-gang' });
   try {
     const all = gangs();
     const demand = all.reduce((n, g) => n + g.size, 0);

@@ -15,7 +15,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { sendRaw } from '../src/client/test-server.js';
+import { rawRequest } from '../src/client/raw-request.js';
 import { hostileRequests, measureControlLatency, wideConfigMap, type HostileRequest, type Latency } from '../test/support/hostile-requests.js';
 import { pausedGet } from '../test/support/raw-http.js';
 import { serverRss, startServerProcess, type ServerProcess } from '../test/support/server-process.js';
@@ -68,7 +68,7 @@ async function nonReaders(server: ServerProcess, client: BenchClient): Promise<v
   const path = `/api/v1/namespaces/${namespace}/configmaps?limit=500`;
   const listed = await client.call('GET', path);
   const before = serverRss(server);
-  const sockets = await Promise.all(Array.from({ length: NON_READERS }, () => pausedGet(server.url, path)));
+  const sockets = await Promise.all(Array.from({ length: NON_READERS }, () => pausedGet(server.url, server.tls, path)));
   let peak = before;
   for (let i = 0; i < 50; i++) {
     await sleep(100);
@@ -113,7 +113,7 @@ async function slowReader(server: ServerProcess, client: BenchClient): Promise<v
   await createConfigMaps(client, namespace, SLOW_LIST_OBJECTS, SLOW_LIST_OBJECT_BYTES);
   await sleep(SETTLE_MS);
   const start = await dbSize(server);
-  const reader = readSlowly(await pausedGet(server.url, `/api/v1/namespaces/${namespace}/configmaps`));
+  const reader = readSlowly(await pausedGet(server.url, server.tls, `/api/v1/namespaces/${namespace}/configmaps`));
   let largest = start;
   const sampler = setInterval(() => void dbSize(server).then((size) => (largest = Math.max(largest, size))), 500);
   const started = performance.now();
@@ -146,20 +146,20 @@ const WIDEST_STORED_KEYS = 30_000;
 const fmtLatency = (l: Latency) => `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${l.count} requests)`;
 
 async function hostile(server: ServerProcess): Promise<void> {
-  await sendRaw(server.url, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'control' } }));
+  await rawRequest(server.url, server.tls, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'control' } }));
   const requests = hostileRequests(['/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/pods', '/apis/apps/v1/namespaces/default/deployments', '/api/v1/nodes'], WIDE_JSON_KEYS);
   let failed = 0;
   const sendOne = async (request: HostileRequest) => {
-    const answer = await sendRaw(server.url, request.method, request.path, request.body, request.headers).catch(() => undefined);
+    const answer = await rawRequest(server.url, server.tls, request.method, request.path, request.body, request.headers).catch(() => undefined);
     if (!answer || answer.status >= 500) failed++;
     return answer;
   };
-  const control = measureControlLatency(server.url, CONTROL, 10);
+  const control = measureControlLatency(server.url, server.tls, CONTROL, 10);
   for (const request of requests) await sendOne(request);
   console.log(`hostile: ${requests.length} requests, ${failed} answered 5xx or not at all, server ${server.child.exitCode === null ? 'still up' : 'EXITED'}`);
   console.log(`  control client throughout: ${fmtLatency(await control.stop())}`);
   for (const request of requests.filter((r) => (r.body?.length ?? 0) > 100_000)) {
-    const alone = measureControlLatency(server.url, CONTROL, 5);
+    const alone = measureControlLatency(server.url, server.tls, CONTROL, 5);
     const started = performance.now();
     const answer = await sendOne(request);
     const took = performance.now() - started;
@@ -172,7 +172,7 @@ async function hostile(server: ServerProcess): Promise<void> {
     { method: 'POST', path: cm, body: widest },
     { method: 'PATCH', path: `${cm}/widest?fieldManager=second`, body: widest, headers: { 'Content-Type': 'application/apply-patch+yaml' } },
   ]) {
-    const alone = measureControlLatency(server.url, CONTROL, 5);
+    const alone = measureControlLatency(server.url, server.tls, CONTROL, 5);
     const started = performance.now();
     const answer = await sendOne(request);
     const label = `${request.method} of the widest stored object (${WIDEST_STORED_KEYS} keys) -> ${answer?.status ?? 'no answer'} in ${(performance.now() - started).toFixed(0)} ms`;
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     if (only !== undefined && only !== name) continue;
     // A server per part, the API alone: controllers would only add their own load.
     const server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
-    const client = new BenchClient(server.url);
+    const client = new BenchClient(server.url, server.tls);
     try {
       await part(server, client);
     } finally {

@@ -1,12 +1,14 @@
 // The benchmarks' HTTP client: undici's connection pool, because Node's http.request costs
 // more CPU per request than the server under test spends, and would measure itself.
 import { Pool } from 'undici';
+import type { TlsConfig } from '../src/client/config.js';
 
 export class BenchClient {
   private readonly pool: Pool;
 
-  constructor(readonly baseUrl: string, connections = 64) {
-    this.pool = new Pool(baseUrl, { connections, pipelining: 1 });
+  /** `tls`: the CA to verify the server with and the client certificate to present (the admin's). */
+  constructor(readonly baseUrl: string, tls: TlsConfig, connections = 64) {
+    this.pool = new Pool(baseUrl, { connections, pipelining: 1, connect: { ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) } });
   }
 
   async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: string }> {

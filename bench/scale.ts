@@ -184,7 +184,7 @@ async function reportFootprint(client: BenchClient, size: Size, server: ServerPr
 }
 
 /** The load and the probes beside it, then the figures of both; returns etcd's highest sampled RSS. */
-async function loadAndMeasure(client: BenchClient, size: Size, serverUrl: string, probes: Probes, tracker: PodTracker, etcd: EtcdMember | undefined): Promise<number> {
+async function loadAndMeasure(client: BenchClient, size: Size, probes: Probes, tracker: PodTracker, etcd: EtcdMember | undefined): Promise<number> {
   await post(client, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: PROBE_NAMESPACE } });
   for (let i = 0; i < PROBE_PODS; i++) await post(client, `/api/v1/namespaces/${PROBE_NAMESPACE}/pods`, probePod(i));
   await tracker.start();
@@ -192,13 +192,13 @@ async function loadAndMeasure(client: BenchClient, size: Size, serverUrl: string
   const sample = async () => {
     if (etcd) etcdPeakMb = Math.max(etcdPeakMb, (await etcdFigures(etcd.endpoint).catch(() => ({ rssMb: 0 }))).rssMb);
   };
-  const before = await scrape(serverUrl);
+  const before = (await client.call('GET', '/metrics')).body;
   probes.start();
   const started = performance.now();
   await createLoad(client, size);
   await untilRunning(tracker, size, started, sample);
   await probes.stop();
-  const after = await scrape(serverUrl);
+  const after = (await client.call('GET', '/metrics')).body;
   reportPods(tracker, size, started);
   reportProbes(probes.results, size);
   reportServerHistogram(before, after);
@@ -210,8 +210,8 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const storeArgs = etcd ? ['--etcd-endpoints', etcd.endpoint] : [];
   // The data checker stays off: its rounds would be load the benchmark does not describe.
   const server: ServerProcess = await startServerProcess({ extraArgs: ['--data-check-interval', '0', ...storeArgs] });
-  const client = new BenchClient(server.url);
-  const api = new ApiClient({ server: server.url, namespace: 'default' }, { userAgent: 'drover-bench-scale' });
+  const client = new BenchClient(server.url, server.tls);
+  const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls }, { userAgent: 'drover-bench-scale' });
   const probes = new Probes(client, Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`));
   const tracker = new PodTracker(api, 'scale-', (pod) => probes.observe(pod));
   let simulation: DroverProcess | undefined;
@@ -219,9 +219,9 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
     const what = etcd ? `etcd (one member at ${etcd.endpoint}, quota ${ETCD_QUOTA_BYTES / 2 ** 30} GiB)` : 'SQLite';
     console.log(`\n== drover scale benchmark on ${what}: ${count(size.nodes)} hollow nodes, ${count(size.pods)} pods as Deployments (${size.name})`);
     const t0 = performance.now();
-    simulation = await startDroverProcess(['simulate', '--nodes', String(size.nodes), '--server', server.url], `${size.nodes} hollow nodes ready`, 1_800_000);
+    simulation = await startDroverProcess(['simulate', '--nodes', String(size.nodes), '--kubeconfig', server.kubeconfig], `${size.nodes} hollow nodes ready`, 1_800_000);
     console.log(`registered ${count(size.nodes)} hollow nodes (Node, status, Lease) in ${seconds(performance.now() - t0)}`);
-    const etcdPeakMb = await loadAndMeasure(client, size, server.url, probes, tracker, etcd);
+    const etcdPeakMb = await loadAndMeasure(client, size, probes, tracker, etcd);
     await reportFootprint(client, size, server, simulation, etcd, etcdPeakMb);
   } finally {
     await probes.stop();

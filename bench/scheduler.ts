@@ -24,14 +24,14 @@ async function main(): Promise<void> {
   // The server's own scheduler and controllers stay off: the benchmark's scheduler is the only
   // component, as in kube-scheduler's benchmarks.
   const server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
-  const client = new BenchClient(server.url);
+  const client = new BenchClient(server.url, server.tls);
   try {
     console.log(`drover scheduler benchmark: ${NODES} nodes, ${PODS} pods, server at ${server.url}\n`);
     await createAll(client, 'nodes', NODES, '/api/v1/nodes', (i) => readyNode(`node-${i}`, { cpu: '32', memory: '128Gi', labels: { rack: `rack-${i % 50}` } }));
     await createAll(client, 'pods', PODS, '/api/v1/namespaces/default/pods', (i) =>
       pendingPod(`pod-${i}`, { cpu: '100m', schedulerName: SCHEDULER_NAME, labels: { app: `app-${i % 500}` } }),
     );
-    const api = new ApiClient({ server: server.url, namespace: 'default' }, { userAgent: 'drover-bench-scheduler' });
+    const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls }, { userAgent: 'drover-bench-scheduler' });
     const started = performance.now();
     const scheduler = await startScheduler({ api, schedulerName: SCHEDULER_NAME });
     const synced = performance.now();

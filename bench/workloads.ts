@@ -210,11 +210,11 @@ async function controllerThroughput(split: boolean): Promise<void> {
   const server = await startServerProcess(split ? { extraArgs: ['--no-control-plane'] } : {});
   const beside: DroverProcess[] = [];
   if (split) {
-    beside.push(await startDroverProcess(['controller-manager', '--server', server.url, '--identity', 'bench'], 'running'));
-    beside.push(await startDroverProcess(['scheduler', '--server', server.url], 'running'));
+    beside.push(await startDroverProcess(['controller-manager', '--kubeconfig', server.kubeconfig, '--identity', 'bench'], 'running'));
+    beside.push(await startDroverProcess(['scheduler', '--kubeconfig', server.kubeconfig], 'running'));
   }
-  const client = new BenchClient(server.url);
-  const api = new ApiClient({ server: server.url, namespace: 'default' });
+  const client = new BenchClient(server.url, server.tls);
+  const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls });
   let heartbeat: NodeJS.Timeout | undefined;
   try {
     await runConcurrent(NODES, 20, async (i) => {

@@ -39,7 +39,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
     ensureDocker();
     cluster = await startTestCluster('agent-pods');
     agent = await startAgent({
-      server: cluster.url, nodeName: cluster.nodeName, dataDir: `${cluster.dir}/agent`,
+      kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: `${cluster.dir}/agent`,
       extendedResources: { [GPU]: 2 }, labels: { 'drover.dev/test': 'yes' }, streamingPort: 10250,
     });
   });

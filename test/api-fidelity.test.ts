@@ -1,5 +1,6 @@
 // Behaviours where Drover answered differently from Kubernetes (the API-fidelity issue), each
 // checked as a client sees it: over HTTP as the client libraries send it, or with kubectl.
+import { fetchWithTls } from '../src/client/raw-request.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useCluster } from './support/cluster-fixture.js';
@@ -33,7 +34,7 @@ describe('API fidelity', () => {
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.items, []);
     const controller = new AbortController();
-    const watch = await fetch(`${cluster.server().url}${cm('not-yet')}?watch=true&timeoutSeconds=20`, { signal: controller.signal });
+    const watch = await fetchWithTls(`${cluster.server().url}${cm('not-yet')}?watch=true&timeoutSeconds=20`, cluster.server().tls, { signal: controller.signal });
     assert.equal(watch.status, 200);
     const reader = watch.body!.getReader();
     await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'not-yet' } });
@@ -52,12 +53,12 @@ describe('API fidelity', () => {
     await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'paged' } });
     for (const name of ['a', 'b', 'c', 'd', 'e']) await cluster.api('POST', cm('paged'), { metadata: { name } });
     for (const accept of ['application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io']) {
-      const first = await fetch(`${cluster.server().url}${cm('paged')}?limit=2`, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
+      const first = await fetchWithTls(`${cluster.server().url}${cm('paged')}?limit=2`, cluster.server().tls, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
       const names = (list: any) => (list.items ?? list.rows.map((row: any) => ({ metadata: { name: row.cells[0] } }))).map((i: any) => i.metadata.name);
       assert.deepEqual(names(first), ['a', 'b']);
       await cluster.api('POST', cm('paged'), { metadata: { name: `b-late-${accept.length}` } });
       await cluster.api('DELETE', `${cm('paged')}/${accept === 'application/json' ? 'd' : 'c'}`);
-      const rest = await fetch(`${cluster.server().url}${cm('paged')}?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
+      const rest = await fetchWithTls(`${cluster.server().url}${cm('paged')}?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`, cluster.server().tls, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
       assert.equal(rest.metadata.resourceVersion, first.metadata.resourceVersion);
       // The second round's snapshot holds the first round's late object, and the c it deletes after its first page.
       assert.deepEqual(names(rest), accept === 'application/json' ? ['c', 'd', 'e'] : ['b-late-16', 'c', 'e'], accept);

@@ -344,7 +344,7 @@ describe('odd requests are the client’s mistake', () => {
 
 describe('one client does not hold the server', () => {
   it('parses a YAML body of 20,000 keys in linear time while others are served', async () => {
-    const control = measureControlLatency(server.url, '/api/v1/namespaces/x/configmaps/c1', 5);
+    const control = measureControlLatency(server.url, server.adminTls, '/api/v1/namespaces/x/configmaps/c1', 5);
     const answer = await send('POST', '/api/v1/namespaces/x/configmaps', wideConfigMap('wide', 20_000, 'yaml'), { 'Content-Type': 'application/yaml' });
     const { count, p99 } = await control.stop();
     assert.equal(answer.status, 201, answer.text.slice(0, 300));

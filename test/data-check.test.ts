@@ -3,6 +3,7 @@
 // Node publishes) and, with --repair, removed through the agent. With `drover server` as a
 // process: `drover check [--repair]` prints the report and sets its exit code, kubectl lists
 // the reports, and /metrics counts the findings.
+import { fetchWithTls } from '../src/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -37,7 +38,7 @@ describe('data check: containers of pods the API does not have', () => {
     bed = await startCheckerBed();
     // The agent cleans up unknown pods at start and every 30 s after: the orphan made right
     // after it started is there for the rounds below to find.
-    node = await startNode({ server: bed.server.url, nodeName, dataDir: dir, logger: silentLogger });
+    node = await startNode({ api: bed.api, nodeName, dataDir: dir, logger: silentLogger });
     const labels = { ...podLabels({ uid, name: 'ghost', namespace: 'default' }, 'container', 0), [CONTAINER_NAME]: 'app', ...ownerLabels({ clusterId: await readClusterId(bed.api), nodeName }) };
     docker('run', '-d', '--name', `drover-check-orphan-${uid.slice(0, 8)}`, ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
       'drover-test/busybox:1', 'sleep', '300');
@@ -107,7 +108,7 @@ describe('data check: drover check and kubectl', () => {
     assert.equal(lines.length, 3, table.stdout);
     assert.ok(lines.slice(1).some((line) => /^check-\S+\s+Completed\s+1\s+1\s+/.test(line)), table.stdout);
 
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const metrics = await (await fetchWithTls(`${server.url}/metrics`, server.tls)).text();
     assert.match(metrics, /drover_data_check_findings_total\{kind="PodOnMissingNode"\} 2/);
     assert.match(metrics, /drover_data_check_repairs_total\{kind="PodOnMissingNode",result="Repaired"\} 1/);
   });

@@ -1,6 +1,7 @@
 // `drover server --etcd-endpoints` as a user runs it: a server process on a real etcd member,
 // driven by the real kubectl. Its state lives in etcd (resourceVersion is etcd's mod_revision),
 // survives the server's restart, and an etcd that is down is a 503 with a message, not a hang.
+import { fetchWithTls } from '../src/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
@@ -102,12 +103,12 @@ describe('drover server --etcd-endpoints', () => {
     assert.notEqual(write.code, 0);
     assert.match(write.stderr, /the storage backend is unavailable/);
     // Not ready while etcd is down, yet alive: nothing should restart the server for it.
-    assert.equal((await fetch(`${server.url}/readyz`)).status, 503);
-    assert.equal((await fetch(`${server.url}/livez`)).status, 200);
+    assert.equal((await fetchWithTls(`${server.url}/readyz`, server.tls)).status, 503);
+    assert.equal((await fetchWithTls(`${server.url}/livez`, server.tls)).status, 200);
     await etcd.restart();
     const names = await eventually(async () => kubectl(server.kubeconfig, ['get', 'configmaps', '-o', 'name']), 15_000, 'kubectl get after etcd restarted');
     assert.match(names, /configmap\/c1\nconfigmap\/c2/);
-    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    assert.equal((await fetchWithTls(`${server.url}/readyz`, server.tls)).status, 200);
   });
 });
 

@@ -142,7 +142,7 @@ describe('gang scheduling', () => {
   });
 
   it('never leaves a gang partially bound under 50 concurrent gang submissions', async () => {
-    const api = new ApiClient({ server: cluster.server().url, namespace: 'default' }, { userAgent: 'gang-test' });
+    const api = new ApiClient({ server: cluster.server().url, namespace: 'default', tls: cluster.server().tls }, { userAgent: 'gang-test' });
     const watch = new GangWatch(api, 'default');
     await watch.start();
     // The watch has teeth: a gang bound partially by hand (no scheduler takes its pods) is caught.

@@ -18,6 +18,8 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 
 /** The takeover target at the default lease timing (3 s lease, 0.5 s retry). */
 const TARGET_MS = 5000;
+/** The servers share one etcd, so one token: it seals the cluster CA they all serve with. */
+const HA_TOKEN = 'ha-failover-test-token-secret';
 const SHARDS = 8;
 
 function deployment(replicas: number): KubeObject {
@@ -46,20 +48,20 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     etcd = await startEtcdCluster(3);
     const endpoints = etcd.map((member) => member.endpoint).join(',');
     // Started together, as a supervisor starts them: they race to make the system objects.
-    const started = await Promise.allSettled([0, 1, 2].map(() => startServerProcess({ extraArgs: ['--etcd-endpoints', endpoints, '--etcd-request-timeout', '2'] })));
+    const started = await Promise.allSettled([0, 1, 2].map(() => startServerProcess({ extraArgs: ['--etcd-endpoints', endpoints, '--etcd-request-timeout', '2', '--token', HA_TOKEN] })));
     for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
     servers.forEach((_, i) => alive.add(i));
     // The leading server first: the agents and the writer talk to it until it is killed, so
     // their failover is what the test exercises.
-    const probe = new ApiClient(servers[0]!.url);
+    const probe = new ApiClient({ server: servers[0]!.url, namespace: 'default', tls: servers[0]!.tls });
     const leaderPort = await eventually(async () => portOf((await probe.resource<Lease>(resources.leases, 'kube-system').get('kube-scheduler')).spec?.holderIdentity) || undefined, 10_000, 'a scheduler leader');
     probe.close();
     const ordered = [...servers].sort((a, b) => Number(new URL(b.url).port === String(leaderPort)) - Number(new URL(a.url).port === String(leaderPort)));
     const urls = ordered.map((server) => server.url).join(',');
-    client = new ApiClient(urls, { userAgent: 'ha-test', timeoutMs: 5000 });
-    for (const name of ['ha-a', 'ha-b']) agents.push(await startAgentProcess(urls, name, ['--runtime', 'process']));
+    client = new ApiClient({ server: urls, namespace: 'default', tls: servers[0]!.tls }, { userAgent: 'ha-test', timeoutMs: 5000 });
+    for (const name of ['ha-a', 'ha-b']) agents.push(await startAgentProcess(servers[0]!, name, ['--runtime', 'process'], urls));
   });
 
   after(async () => {
@@ -121,7 +123,7 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     await converged(pods, 4, 60_000);
 
     const startRevision = (await client.resource(resources.configmaps, 'default').list({ limit: 1 })).metadata.resourceVersion ?? '0';
-    const watches = servers.map((server) => new ServerWatch(server.url, startRevision));
+    const watches = servers.map((server) => new ServerWatch(server.url, server.tls, startRevision));
     for (const watch of watches) watch.start();
     const writer = new Writer(client);
     writer.start();

@@ -18,7 +18,7 @@ describe('leader roles in separate processes', { timeout: 120_000 }, () => {
 
   before(async () => {
     server = await startServerProcess({ extraArgs: ['--no-control-plane'] });
-    api = new ApiClient(server.url);
+    api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls });
   });
   after(async () => {
     api?.close();
@@ -31,7 +31,7 @@ describe('leader roles in separate processes', { timeout: 120_000 }, () => {
   const nodeOf = async (pod: string) => ((await api.resource(resources.pods, 'default').get(pod))['spec'] as { nodeName?: string }).nodeName;
 
   it('schedules through one of two schedulers, and through the other after a kill -9', async () => {
-    for (let i = 0; i < 2; i++) processes.push(await startDroverProcess(['scheduler', '--server', server.url], 'running'));
+    for (let i = 0; i < 2; i++) processes.push(await startDroverProcess(['scheduler', '--kubeconfig', server.kubeconfig], 'running'));
     await api.resource(resources.nodes).create(readyNode('roles-node'));
     await api.resource(resources.pods, 'default').create(pendingPod('before'));
     assert.equal(await eventually(() => nodeOf('before'), 15_000, 'the first pod bound'), 'roles-node');
@@ -49,7 +49,7 @@ describe('leader roles in separate processes', { timeout: 120_000 }, () => {
   });
 
   it('runs the node lifecycle controller in drover controller-manager when no server runs it', async () => {
-    processes.push(await startDroverProcess(['controller-manager', '--server', server.url, '--identity', 'roles-cm'], 'running'));
+    processes.push(await startDroverProcess(['controller-manager', '--kubeconfig', server.kubeconfig, '--identity', 'roles-cm'], 'running'));
     assert.equal(await eventually(async () => ((await holder('drover-node-lifecycle')) === 'roles-cm' ? 'roles-cm' : undefined), 10_000, 'the node lifecycle Lease'), 'roles-cm');
   });
 });

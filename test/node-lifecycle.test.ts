@@ -1,6 +1,7 @@
 // Node lifecycle with short timeouts: a node whose Lease goes stale becomes Ready=Unknown with
 // the unreachable taints, its pods are deleted after the eviction timeout, and a renewed
 // Lease removes the taints again.
+import { adminConfig, testServing } from '../src/auth/test-security.js';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,8 +27,8 @@ describe('node lifecycle', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-nodelife-'));
     store = await openSqliteStore({ path: join(dir, 'state.db') });
-    server = await startApiServer({ store, port: 0 });
-    api = new ApiClient({ server: server.url, namespace: 'default' });
+    server = await startApiServer({ store, port: 0, ...(await testServing()) });
+    api = new ApiClient(await adminConfig(server.url));
     controller = new NodeLifecycleController({ api, gracePeriodSeconds: 1, podEvictionTimeoutSeconds: 1, monitorPeriodMs: 200 });
   });
   after(async () => {

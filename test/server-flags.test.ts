@@ -15,7 +15,7 @@ describe('drover server --event-ttl', () => {
   let api: ApiClient;
   before(async () => {
     server = await startServerProcess({ extraArgs: ['--event-ttl', '2', '--no-control-plane'] });
-    api = new ApiClient({ server: server.url, namespace: 'default' });
+    api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls });
   });
   after(async () => {
     api.close();

@@ -1,5 +1,6 @@
 // Clients that ask for a large list and then do not read it must cost the server a bounded
 // amount of memory: it produces the response only as the socket takes it.
+import { fetchWithTls } from '../src/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pausedGet } from './support/raw-http.js';
@@ -14,9 +15,8 @@ const CLIENTS = 20;
 let server: ServerProcess;
 
 async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method };
-  if (body !== undefined) Object.assign(init, { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return fetch(`${server.url}${path}`, init);
+  const init = body === undefined ? { method } : { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+  return fetchWithTls(`${server.url}${path}`, server.tls, init);
 }
 
 describe('slow readers', () => {
@@ -45,7 +45,7 @@ describe('slow readers', () => {
     const warm = await call('GET', `/api/v1/namespaces/${NAMESPACE}/configmaps?limit=500`);
     assert.equal(((await warm.json()) as { items: unknown[] }).items.length, OBJECTS);
     const baseline = serverRss(server);
-    const sockets = await Promise.all(Array.from({ length: CLIENTS }, () => pausedGet(server.url, path)));
+    const sockets = await Promise.all(Array.from({ length: CLIENTS }, () => pausedGet(server.url, server.tls, path)));
     try {
       let peak = baseline;
       for (let i = 0; i < 30; i++) {

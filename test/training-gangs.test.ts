@@ -43,7 +43,7 @@ describe('PyTorchJobs as gangs on two agents of 4 GPUs', { timeout: 120_000 }, (
   before(async () => {
     requireKubectl();
     server = await startServerProcess();
-    for (const name of ['gpu-a', 'gpu-b']) agents.push(await startAgentProcess(server.url, name, ['--runtime', 'process', '--extended-resource', 'example.com/gpu=4']));
+    for (const name of ['gpu-a', 'gpu-b']) agents.push(await startAgentProcess(server, name, ['--runtime', 'process', '--extended-resource', 'example.com/gpu=4']));
   });
 
   after(async () => {

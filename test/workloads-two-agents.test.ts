@@ -55,7 +55,7 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
     requireKubectl();
     // Agents renew their Lease every 10 s: a node is lost 15 s after its last renewal.
     server = await startServerProcess({ extraArgs: ['--node-monitor-grace-period', '15', '--pod-eviction-timeout', '2'] });
-    for (const name of NODES) agents.set(name, await startAgentProcess(server.url, name));
+    for (const name of NODES) agents.set(name, await startAgentProcess(server, name));
   });
 
   after(async () => {

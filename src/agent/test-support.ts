@@ -1,6 +1,8 @@
 // For the agent's end-to-end tests (test/agent-*.test.ts): an in-process API server on a
 // temporary SQLite store, a node name unique to the run, pod builders, polling, and removal
 // of every Docker object the run's agent made (by its node label, never anyone else's).
+import { adminConfig, testSecurity, testServing } from '../auth/test-security.js';
+import { writeKubeconfig } from '../cluster/kubeconfig.js';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,6 +21,8 @@ export const IMAGE = 'drover-test/busybox:1';
 
 export interface TestCluster {
   url: string;
+  /** A kubeconfig for the admin of this server: agents under test connect with it. */
+  kubeconfig: string;
   dir: string;
   nodeName: string;
   api: ApiClient;
@@ -42,11 +46,13 @@ export function ensureDocker(): void {
 export async function startTestCluster(label: string): Promise<TestCluster> {
   const dir = await mkdtemp(join(tmpdir(), `drover-agent-${label}-`));
   const store: SqliteStore = await openSqliteStore({ path: join(dir, 'state.db') });
-  const server: ApiServer = await startApiServer({ store, port: 0 });
-  const api = new ApiClient(server.url, { userAgent: 'drover-agent-test' });
+  const server: ApiServer = await startApiServer({ store, port: 0, ...(await testServing()) });
+  const api = new ApiClient(await adminConfig(server.url), { userAgent: 'drover-agent-test' });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeKubeconfig(kubeconfig, server.url, (await testSecurity()).admin);
   const nodeName = `${label}-${randomUUID().slice(0, 8)}`;
   return {
-    url: server.url, dir, nodeName, api,
+    url: server.url, kubeconfig, dir, nodeName, api,
     pods: api.resource<Pod>(resources.pods, 'default'),
     async close() {
       api.close();

@@ -1,6 +1,7 @@
 // What the API server needs to know about one kind of resource. Every built-in kind is
 // described by one ResourceDefinition in src/api/registry.ts; the server's routes, discovery,
 // OpenAPI document, tables, defaulting and validation are all driven from these.
+import type { Authorizer, RuleLister, UserInfo } from '../auth/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldError, KubeObject } from './meta.js';
 
@@ -54,9 +55,16 @@ export interface ResourceDefinition {
   fieldSelectors: Record<string, (object: KubeObject) => string | undefined>;
   /**
    * For create-only kinds that are answered, not stored (SelfSubjectAccessReview): the status
-   * of the answer to the object the client created.
+   * of the answer to the object the client created, for the user who created it.
    */
-  answer?(object: KubeObject): Record<string, unknown>;
+  answer?(object: KubeObject, requester: Requester): Record<string, unknown>;
+}
+
+/** Who asks a review, and the server's authorizer to answer with (none: everyone may do everything). */
+export interface Requester {
+  user: UserInfo;
+  authorizer?: Authorizer;
+  rules?: RuleLister;
 }
 
 export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {

@@ -96,6 +96,9 @@ export const staleResourceVersion = (ref: ResourceRef) =>
 
 export const expired = (message: string) => new ApiError(410, 'Expired', message);
 
+/** 401: no credentials where they are needed, or credentials that do not verify. */
+export const unauthorized = () => new ApiError(401, 'Unauthorized', 'Unauthorized');
+
 export const forbidden = (message: string, ref?: ResourceRef) =>
   new ApiError(403, 'Forbidden', message, ref ? refDetails(ref) : undefined);
 

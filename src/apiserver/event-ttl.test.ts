@@ -1,4 +1,5 @@
 // Events expire after the TTL, measured from when they last happened.
+import { testServing } from '../auth/test-security.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,7 @@ describe('event TTL', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-event-ttl-'));
     store = await openSqliteStore({ path: join(dir, 'state.db') });
-    server = await startApiServer({ store, port: 0, eventTtlSeconds: 1 });
+    server = await startApiServer({ store, port: 0, eventTtlSeconds: 1, ...(await testServing()) });
   });
   after(async () => {
     await server.close();

@@ -1,6 +1,7 @@
 // Reading request bodies and writing responses: size limits, content types (decoding is
 // decode/), and content negotiation of the Accept header (JSON, YAML, and meta.k8s.io Table).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { toYaml } from './yaml-response.js';
 import { ApiError, notAcceptable, tooLarge } from './errors.js';
 import { endWithin } from './response-stream.js';
@@ -95,4 +96,14 @@ export function writeError(res: ServerResponse, error: ApiError): void {
 export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
   endWithin(res, text);
+}
+
+/** Answers an upgrade request (its raw socket, no ServerResponse) with a Status and closes it. */
+export function refuseUpgrade(socket: Duplex, error: ApiError): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(error.toStatus());
+  socket.end(
+    `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code] ?? 'Error'}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,7 +1,9 @@
-// The API server: an HTTP server on loopback that routes Kubernetes REST paths to the handlers,
-// serves discovery, OpenAPI, health and metrics, and answers every failure with a Status.
+// The API server: an HTTPS server on loopback that authenticates and authorizes every request
+// (access.ts), routes Kubernetes REST paths to the handlers, serves discovery, OpenAPI, health
+// and metrics, and answers every failure with a Status.
 import './prototype-guard.js';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { resourceDefinitions, findResource } from '../api/registry.js';
@@ -19,6 +21,8 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
+import { admit, type AccessControl } from './access.js';
+import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER } from '../auth/types.js';
 
 export interface ApiServerOptions {
@@ -31,6 +35,16 @@ export interface ApiServerOptions {
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
   /** Events not bumped for this long are deleted (Kubernetes' --event-ttl). Default 3600. */
   eventTtlSeconds?: number;
+  /** The serving certificate and the CA client certificates must be signed by (PEM). */
+  tls: ServingTls;
+  access: AccessControl;
+}
+
+export interface ServingTls {
+  cert: string;
+  key: string;
+  /** The cluster CA: client certificates are verified against it, and /cacerts serves it. */
+  ca: string;
 }
 
 export interface ApiServer {
@@ -55,7 +69,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ['/pods/eviction', evictPod],
     ...(options.subresources ?? new Map()),
   ]);
-  const server = createServer((req, res) => void handle(req, res, registry, metrics, subresources));
+  const serving = { registry, metrics, subresources, access: options.access, caPem: options.tls.ca };
+  // Client certificates are asked for, not required: a request without one may still carry a
+  // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
+  const server = createServer(
+    { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca, requestCert: true, rejectUnauthorized: false },
+    (req, res) => void handle(req, res, serving),
+  );
   server.keepAliveTimeout = 65_000;
   // Upgraded sockets leave the HTTP server's bookkeeping; close() ends them itself.
   const upgraded = new Set<Duplex>();
@@ -64,13 +84,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       upgraded.add(socket);
       socket.once('close', () => upgraded.delete(socket));
-      onUpgrade(req, socket, head, registry);
+      void admitUpgrade(options.access, req).then(
+        () => onUpgrade(req, socket, head, registry),
+        (error: unknown) => refuseUpgrade(socket, toApiError(error)),
+      );
     });
   }
   await listen(server, options.port, options.host ?? '127.0.0.1');
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url: `https://${urlHost(options.host ?? '127.0.0.1')}:${port}`,
     port,
     registry,
     metrics,
@@ -85,6 +108,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
 }
 
+/** The upgrade path's access check: the same as handle()'s, for exec, attach and port-forward. */
+async function admitUpgrade(access: AccessControl, req: IncomingMessage): Promise<void> {
+  const url = splitRequestTarget(req.url ?? '/');
+  const path = parseResourcePath(url.pathname);
+  await admit(access, req, path ? url.pathname : decodePath(url.pathname), path, url.query);
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -95,18 +129,29 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, registry: ObjectRegistry, metrics: ApiMetrics, subresources: SubresourceHandlers): Promise<void> {
+interface Serving {
+  registry: ObjectRegistry;
+  metrics: ApiMetrics;
+  subresources: SubresourceHandlers;
+  access: AccessControl;
+  caPem: string;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
+  const { registry, metrics } = serving;
   const started = process.hrtime.bigint();
-  const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER };
+  const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER, access: serving.access };
   let path: ResourcePath | undefined;
   try {
     const url = splitRequestTarget(req.url ?? '/');
     ctx.query = url.query;
     path = parseResourcePath(url.pathname);
+    const pathname = path ? url.pathname : decodePath(url.pathname);
+    ctx.user = (await admit(serving.access, req, pathname, path, url.query)).user;
     if (path) {
-      await serveResource(ctx, path, findResource(path.group, path.version, path.plural), subresources);
+      await serveResource(ctx, path, findResource(path.group, path.version, path.plural), serving.subresources);
     } else {
-      await serveNonResource(decodePath(url.pathname), req, res, metrics, registry.store);
+      await serveNonResource(pathname, req, res, metrics, registry.store, serving.caPem);
     }
   } catch (error) {
     const apiError = toApiError(error);
@@ -122,7 +167,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
   }
 }
 
-async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics, store: Store): Promise<void> {
+async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics, store: Store, caPem: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '');
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/healthz' || path === '/livez') return writeText(res, 200, 'ok');
@@ -133,6 +178,7 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     return writeText(res, 200, 'ok');
   }
   if (path === '/version') return writeJson(res, 200, SERVER_VERSION);
+  if (path === '/cacerts') return writeText(res, 200, caPem, 'application/x-pem-file');
   if (path === '/metrics') {
     const { text, contentType } = await metrics.text();
     return writeText(res, 200, text, contentType);

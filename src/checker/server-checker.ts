@@ -1,6 +1,6 @@
 // The data checker as `drover server` and `drover up` run it: beside the API server, with its
 // own client of it and the server's store for the store check.
-import { ApiClient } from '../client/index.js';
+import type { ApiClient } from '../client/index.js';
 import { DataChecker } from './data-checker.js';
 import type { StoreProbe } from './store-check.js';
 
@@ -16,8 +16,9 @@ export interface RunningDataChecker {
   stop(): Promise<void>;
 }
 
-export async function startServerDataChecker(params: { url: string; identity: string; store: StoreProbe; options: DataCheckOptions }): Promise<RunningDataChecker> {
-  const api = new ApiClient(params.url, { userAgent: 'drover-data-checker' });
+/** `api` is the checker's own client; it is closed with the checker. */
+export async function startServerDataChecker(params: { api: ApiClient; identity: string; store: StoreProbe; options: DataCheckOptions }): Promise<RunningDataChecker> {
+  const { api } = params;
   const checker = new DataChecker({ api, identity: params.identity, store: params.store, ...params.options });
   try {
     await checker.start();

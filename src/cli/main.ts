@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 // Each command loads only its own modules: a `drover server` never loads the agent or Docker client.
 import type { NodeOptions } from '../cluster/node.js';
 import type { UpOptions } from '../cluster/up.js';
+import type { ServerOptions } from '../cluster/server.js';
 import type { CheckCommandOptions } from './check.js';
 import type { SignalOptions } from './signal.js';
 import type { SimulationOptions } from '../simulate/simulation.js';
@@ -72,10 +73,35 @@ interface SimulateCommandOptions {
   nodeLabel: Record<string, string>; extendedResource: Record<string, number>; leaseRenewInterval: number;
 }
 
-interface ServerCommandOptions {
+interface ServerCommandOptions extends SecurityCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
   eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
+}
+
+/** `--tls-san name`, repeatable or comma-separated, as k3s takes it. */
+function collectNames(value: string, previous: string[]): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError('expected a DNS name or an IP address');
+  return [...previous, ...names];
+}
+
+/** The options `drover server` and `drover up` share for who may reach the API, and how. */
+interface SecurityCommandOptions {
+  tlsSan: string[];
+  tokenAuthFile?: string;
+  token?: string;
+}
+
+function withSecurityOptions(command: Command): Command {
+  return command
+    .option('--tls-san <name>', 'another DNS name or IP address the serving certificate covers (repeatable)', collectNames, [])
+    .option('--token-auth-file <file>', 'static bearer tokens, one "token,user,uid,\"group1,group2\"" line each')
+    .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)');
+}
+
+function securityOptions(options: SecurityCommandOptions): Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token'> {
+  return { tlsSans: options.tlsSan, ...(options.tokenAuthFile ? { tokenAuthFile: options.tokenAuthFile } : {}), ...(options.token ? { token: options.token } : {}) };
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
@@ -101,8 +127,8 @@ export function buildProgram(): Command {
   const program = new Command('drover').description('A container orchestrator that speaks the Kubernetes API').version('0.1.0');
   // At the door: every command's path options become absolute (and data dirs usable) first.
   program.hook('preAction', (_program, command) => resolvePathOptions(command));
-  program
-    .command('server')
+  withSecurityOptions(program
+    .command('server'))
     .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
     .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
@@ -120,6 +146,7 @@ export function buildProgram(): Command {
     .action(async (options: ServerCommandOptions) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
+        ...securityOptions(options),
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
@@ -132,11 +159,12 @@ export function buildProgram(): Command {
       });
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
+      console.log(`join token: ${server.tokenFile} (drover agent --server ${server.api.url} --token "$(cat ${server.tokenFile})")`);
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
       stopOnSignals(() => server.close());
     });
-  program
-    .command('up')
+  withSecurityOptions(program
+    .command('up'))
     .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
     .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
@@ -145,8 +173,9 @@ export function buildProgram(): Command {
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+    .action(async (options: SecurityCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
       const upOptions: UpOptions = {
+        ...securityOptions(options),
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
       };

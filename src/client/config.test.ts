@@ -58,12 +58,12 @@ describe('loadClientConfig', () => {
 
   it('takes the first file of KUBECONFIG, else ~/.kube/config, as kubectl does', async () => {
     const first = join(dir, 'first.yaml');
-    await writeFile(first, kubeconfigFor('http://127.0.0.1:7100'));
+    await writeFile(first, kubeconfigFor('http://127.0.0.1:7100', {}));
     const env = { KUBECONFIG: [join(dir, 'missing.yaml'), first, join(dir, 'explicit.yaml')].join(':') };
     assert.equal((await loadClientConfig({ env, homeDir: dir })).server, 'http://127.0.0.1:7100');
     const home = join(dir, 'home');
     await mkdir(join(home, '.kube'), { recursive: true });
-    await writeFile(join(home, '.kube', 'config'), kubeconfigFor('http://127.0.0.1:7200'));
+    await writeFile(join(home, '.kube', 'config'), kubeconfigFor('http://127.0.0.1:7200', {}));
     const fromHome = await loadClientConfig({ env: {}, homeDir: home });
     assert.equal(fromHome.server, 'http://127.0.0.1:7200');
     assert.equal(fromHome.namespace, 'default');

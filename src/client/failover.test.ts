@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from './api-client.js';
 import { Informer } from './informer.js';
 import { resources } from './resources.js';
 import { TestServer, eventually } from './test-server.js';
+import { testServing } from '../auth/test-security.js';
 
 let server: TestServer;
 let deadUrl: string;
@@ -16,7 +18,7 @@ async function closedPort(): Promise<string> {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
+  return `https://127.0.0.1:${port}`;
 }
 
 before(async () => {
@@ -27,7 +29,7 @@ after(() => server.close());
 
 describe('a client given several servers', () => {
   it('sends requests past a server that refuses connections, and stays on the live one', async () => {
-    const client = new ApiClient(`${deadUrl},${server.url}`);
+    const client = new ApiClient({ server: `${deadUrl},${server.url}`, namespace: 'default', tls: server.adminTls });
     try {
       const configmaps = client.resource(resources.configmaps, 'default');
       await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-a' } });
@@ -38,7 +40,7 @@ describe('a client given several servers', () => {
   });
 
   it('runs an informer whose watch opens on the second server', async () => {
-    const client = new ApiClient(`${deadUrl},${server.url}`);
+    const client = new ApiClient({ server: `${deadUrl},${server.url}`, namespace: 'default', tls: server.adminTls });
     const informer = new Informer(client, resources.configmaps, { namespace: 'default' });
     try {
       informer.start();
@@ -52,7 +54,7 @@ describe('a client given several servers', () => {
   });
 
   it('fails when no server can be reached', async () => {
-    const client = new ApiClient(`${deadUrl},${deadUrl}`);
+    const client = new ApiClient({ server: `${deadUrl},${deadUrl}`, namespace: 'default', tls: server.adminTls });
     try {
       await assert.rejects(client.resource(resources.configmaps, 'default').get('x'), /ECONNREFUSED/);
     } finally {
@@ -62,14 +64,14 @@ describe('a client given several servers', () => {
 
   it('reads from the next server while one answers 503, and sends writes there next', async () => {
     let unavailableHits = 0;
-    const unavailable: Server = createHttpServer((_req, res) => {
+    const unavailable: Server = await servingHttps((_req, res) => {
       unavailableHits++;
       res.writeHead(503, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503, message: 'the storage backend is unavailable' }));
     });
     await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
     const { port } = unavailable.address() as { port: number };
-    const client = new ApiClient(`http://127.0.0.1:${port},${server.url}`);
+    const client = new ApiClient({ server: `https://127.0.0.1:${port},${server.url}`, namespace: 'default', tls: server.adminTls });
     try {
       const configmaps = client.resource(resources.configmaps, 'default');
       await configmaps.list();
@@ -84,14 +86,14 @@ describe('a client given several servers', () => {
 
   it('does not resend a write that a server answered 503', async () => {
     let hits = 0;
-    const unavailable: Server = createHttpServer((_req, res) => {
+    const unavailable: Server = await servingHttps((_req, res) => {
       hits++;
       res.writeHead(503, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503 }));
     });
     await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
     const { port } = unavailable.address() as { port: number };
-    const client = new ApiClient(`http://127.0.0.1:${port},${server.url}`);
+    const client = new ApiClient({ server: `https://127.0.0.1:${port},${server.url}`, namespace: 'default', tls: server.adminTls });
     try {
       const configmaps = client.resource(resources.configmaps, 'default');
       await assert.rejects(configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-d' } }), /503|unavailable/i);
@@ -103,3 +105,9 @@ describe('a client given several servers', () => {
     }
   });
 });
+
+/** An HTTPS server with the test cluster's serving certificate, so clients trust it. */
+async function servingHttps(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
+  const { tls } = await testServing();
+  return createHttpsServer({ cert: tls.cert, key: tls.key }, handler);
+}

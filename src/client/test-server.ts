@@ -1,13 +1,16 @@
 // For this folder's tests: a real API server on an SQLite store in a temporary directory,
-// restartable on the same port and data (to test re-watching), and a client bound to it.
+// restartable on the same port and data (to test re-watching), and a client bound to it as the
+// admin (HTTPS, client certificate).
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SubresourceHandlers } from '../apiserver/handlers/resource-handler.js';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { testSecurity } from '../auth/test-security.js';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
+import type { TlsConfig } from './config.js';
+import { rawRequest, type RawAnswer } from './raw-request.js';
 
 export interface TestServerOptions {
   historyWindow?: number;
@@ -22,10 +25,12 @@ export class TestServer {
   private constructor(
     readonly dir: string,
     private readonly options: TestServerOptions,
+    /** The admin's TLS settings, for clients of this server. */
+    readonly adminTls: TlsConfig,
   ) {}
 
   static async start(options: TestServerOptions = {}): Promise<TestServer> {
-    const server = new TestServer(await mkdtemp(join(tmpdir(), 'drover-client-')), options);
+    const server = new TestServer(await mkdtemp(join(tmpdir(), 'drover-client-')), options, (await testSecurity()).admin);
     await server.open(0);
     return server;
   }
@@ -42,7 +47,7 @@ export class TestServer {
 
   /** A client closed with the server. */
   client(options: ApiClientOptions = {}): ApiClient {
-    const client = new ApiClient(this.url, { userAgent: 'drover-client-test', ...options });
+    const client = new ApiClient({ server: this.url, namespace: 'default', tls: this.adminTls }, { userAgent: 'drover-client-test', ...options });
     this.clients.push(client);
     return client;
   }
@@ -72,60 +77,22 @@ export class TestServer {
     const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(this.dir, 'state.db') };
     if (this.options.historyWindow !== undefined) storeOptions.historyWindow = this.options.historyWindow;
     this.current = await openSqliteStore(storeOptions);
-    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map() });
+    const { security } = await testSecurity();
+    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map(), tls: security.tls, access: security.access });
   }
 }
 
-/** One JSON request against a test server: the status, and the body parsed (or as text when it is not JSON). */
+/** One JSON request as the admin against a test server: the status, and the body parsed (or as text when it is not JSON). */
 export async function callJson(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const init: RequestInit = { method };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers = { 'Content-Type': 'application/json' };
-  }
-  const res = await fetch(`${base}${path}`, init);
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    return { status: res.status, body: text };
-  }
+  const answer = await sendRaw(base, method, path, body === undefined ? undefined : JSON.stringify(body));
+  return { status: answer.status, body: answer.json ?? answer.text };
 }
 
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  /** The body parsed as JSON; undefined when it is not JSON. */
-  json: any;
-}
+export type { RawAnswer };
 
-/**
- * One request with the path sent exactly as given (node:http; fetch would resolve dot segments
- * and re-encode before the server saw them). A body defaults to JSON.
- */
-export function sendRaw(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: allHeaders }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One request as the admin, with the path sent exactly as given (see rawRequest). */
+export async function sendRaw(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return rawRequest(base, (await testSecurity()).admin, method, path, body, headers);
 }
 
 /** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */

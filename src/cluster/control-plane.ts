@@ -1,7 +1,7 @@
 // The control-plane components that run beside the API server in `drover server` and `drover up`
 // (and alone as `drover scheduler`): each is an ordinary API client, as in Kubernetes.
 import { hostname } from 'node:os';
-import { ApiClient } from '../client/index.js';
+import { ApiClient, type TlsConfig } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
 import { controllerInformers, startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
 import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
@@ -12,6 +12,8 @@ import { startLeaderGate, type LeaderGate, type LeaderTiming } from './leader-ga
 export interface ControlPlaneOptions {
   /** The API server's URL. */
   server: string;
+  /** Each component's own client certificate (and the CA), as PEM: they cross to the worker thread. */
+  credentials: { scheduler: TlsConfig; controllers: TlsConfig };
   /** Timeouts of the node lifecycle controller (unreachable after 40 s, pods evicted after 60 s). */
   nodeLifecycle?: Pick<NodeLifecycleConfig, 'gracePeriodSeconds' | 'podEvictionTimeoutSeconds'>;
   /** Timing of the scheduler's and node lifecycle's leader Leases (default DEFAULT_LEADER_TIMING). */
@@ -27,8 +29,8 @@ export interface ControlPlane {
 }
 
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
-  const schedulerApi = new ApiClient({ server: options.server, namespace: 'default' }, { userAgent: 'drover-scheduler' });
-  const controllerApi = new ApiClient({ server: options.server, namespace: 'default' }, { userAgent: 'drover-controller-manager' });
+  const schedulerApi = new ApiClient({ server: options.server, namespace: 'default', tls: asBuffers(options.credentials.scheduler) }, { userAgent: 'drover-scheduler' });
+  const controllerApi = new ApiClient({ server: options.server, namespace: 'default', tls: asBuffers(options.credentials.controllers) }, { userAgent: 'drover-controller-manager' });
   // One informer per kind for the scheduler and the controllers: every pod is watched, parsed
   // and cached once in this process, not twice.
   const informers = controllerInformers(controllerApi);
@@ -64,3 +66,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
 }
 
+
+/** Buffers arrive from another thread as plain Uint8Arrays. */
+function asBuffers(tls: TlsConfig): TlsConfig {
+  const out: TlsConfig = {};
+  if (tls.ca) out.ca = Buffer.from(tls.ca);
+  if (tls.cert) out.cert = Buffer.from(tls.cert);
+  if (tls.key) out.key = Buffer.from(tls.key);
+  return out;
+}

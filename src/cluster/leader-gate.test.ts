@@ -2,7 +2,9 @@
 // answering (its renewals hang), it stops the component at its renew deadline, before the Lease
 // can expire for the standby, which then starts it: never two at once.
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer, request } from 'node:https';
+import { testSecurity } from '../auth/test-security.js';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from '../client/index.js';
 import { TestServer, eventually } from '../client/test-server.js';
@@ -14,9 +16,11 @@ const TIMING: LeaderTiming = { leaseDurationMs: 1000, renewDeadlineMs: 600, retr
 async function hangableProxy(target: string): Promise<{ url: string; hang(): void; server: Server }> {
   let hung = false;
   const base = new URL(target);
-  const server = createServer((req, res) => {
+  const { security, admin } = await testSecurity();
+  // It ends TLS with the cluster's serving certificate and goes on as the admin.
+  const server = createServer({ cert: security.tls.cert, key: security.tls.key }, (req, res) => {
     if (hung) return;
-    const upstream = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+    const upstream = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: req.headers, ca: admin.ca, cert: admin.cert, key: admin.key }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -24,7 +28,7 @@ async function hangableProxy(target: string): Promise<{ url: string; hang(): voi
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, hang: () => (hung = true), server };
+  return { url: `https://127.0.0.1:${port}`, hang: () => (hung = true), server };
 }
 
 describe('leader gate', () => {
@@ -45,8 +49,8 @@ describe('leader gate', () => {
       timeline.push(`${who} start`);
       return { stop: async () => void (running--, timeline.push(`${who} stop`)) };
     };
-    const leaderApi = new ApiClient(proxy.url, { timeoutMs: 30_000 });
-    const standbyApi = new ApiClient(server.url);
+    const leaderApi = new ApiClient({ server: proxy.url, namespace: 'default', tls: server.adminTls }, { timeoutMs: 30_000 });
+    const standbyApi = server.client();
     const leader = startLeaderGate({ api: leaderApi, name: 'gate-test', identity: 'leader', timing: TIMING, start: component('leader') });
     await eventually(() => leader.isLeader(), 5000, 'the first gate to lead');
     const standby = startLeaderGate({ api: standbyApi, name: 'gate-test', identity: 'standby', timing: TIMING, start: component('standby') });

@@ -13,13 +13,26 @@ import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { DEFAULT_LEADER_TIMING, SOLO_LEADER_TIMING } from './leader-gate.js';
-import { startServerRegistration, type ServerRegistration } from './server-registration.js';
+import { KUBERNETES_SERVICE_IP, startServerRegistration, type ServerRegistration } from './server-registration.js';
+import { ADMIN_SUBJECT, clusterSecurity, MASTERS_GROUP, type ClusterSecurity } from '../auth/cluster-security.js';
+import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../auth/components.js';
+import { loadTokenFile } from '../auth/authn/token-file.js';
+import { loadClusterPki } from '../auth/pki/cluster-pki.js';
+import { sharedCaIn } from '../auth/pki/shared-ca.js';
+import { serverTokenSecret, writeServerToken } from '../auth/join-token.js';
+import { bootstrapTokenAuthenticator } from '../auth/authn/bootstrap-token.js';
 import { ApiClient } from '../client/index.js';
 
 export interface ServerOptions {
   dataDir: string;
   port: number;
   host?: string;
+  /** More names and addresses the serving certificate covers (--tls-san). */
+  tlsSans?: string[];
+  /** Static bearer tokens (--token-auth-file, Kubernetes' CSV format). */
+  tokenAuthFile?: string;
+  /** The join token's secret (--token); servers sharing a store must share it. Default: made at first start. */
+  token?: string;
   /** How many revisions of watch history to keep (older watches get 410 Expired); SQLite only. */
   watchHistory?: number;
   /** Keep state in etcd instead of SQLite; several servers may share it. */
@@ -50,6 +63,9 @@ export interface RunningServer {
   /** The data directory, absolute. */
   dataDir: string;
   kubeconfigPath: string;
+  /** The file holding the join token agents start with (`drover agent --token`). */
+  tokenFile: string;
+  security: ClusterSecurity;
   close(): Promise<void>;
 }
 
@@ -60,8 +76,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const probe = await openStore(options, dataDir);
   const { store } = probe;
   let api: ApiServer;
+  let security: ClusterSecurity;
+  let tokenFile: string;
   try {
-    const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade };
+    const secret = await serverTokenSecret(dataDir, options.token);
+    const pki = await loadClusterPki({ dataDir, altNames: servingNames(options), ...(store.shared ? { sharedCa: sharedCaIn(store, secret) } : {}) });
+    tokenFile = await writeServerToken(dataDir, { caHash: pki.caHash, secret });
+    const tokens = [bootstrapTokenAuthenticator(secret), ...(options.tokenAuthFile ? [loadTokenFile(options.tokenAuthFile)] : [])];
+    security = clusterSecurity(pki, tokens);
+    const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, tls: security.tls, access: security.access };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
     api = await startApiServer(apiOptions);
@@ -70,9 +93,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   const kubeconfigPath = join(dataDir, 'kubeconfig');
-  await writeKubeconfig(kubeconfigPath, api.url);
-  // On a store several servers share, each publishes itself for the `kubernetes` Endpoints.
-  const registrationApi = store.shared ? new ApiClient(api.url, { userAgent: 'drover-apiserver' }) : undefined;
+  await writeKubeconfig(kubeconfigPath, api.url, await security.clientTls(ADMIN_SUBJECT));
+  // Each component is a client of its own, under its own name (RBAC grants each what it needs).
+  const clientOf = async (commonName: string, userAgent: string, organizations?: string[]) =>
+    new ApiClient({ server: api.url, namespace: 'default', tls: await security.clientTls({ commonName, ...(organizations ? { organizations } : {}) }) }, { userAgent });
+  // On a store several servers share, each publishes itself for the `kubernetes` Endpoints, as
+  // kube-apiserver does through its loopback client (system:apiserver, a superuser).
+  const registrationApi = store.shared ? await clientOf('system:apiserver', 'drover-apiserver', [MASTERS_GROUP]) : undefined;
   let registration: ServerRegistration | undefined;
   if (registrationApi) registration = await startServerRegistration({ api: registrationApi, address: { ip: advertisedIp(options.host), port: api.port } });
   let controlPlane: ControlPlaneThread | undefined;
@@ -80,7 +107,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (options.controlPlane !== false) {
     // Standbys exist only where servers share a store: there, take over fast; alone, renew seldom.
     const leaderTiming = store.shared ? DEFAULT_LEADER_TIMING : SOLO_LEADER_TIMING;
-    const controlOptions: ControlPlaneOptions = { server: api.url, leaderTiming };
+    const controlOptions: ControlPlaneOptions = {
+      server: api.url,
+      leaderTiming,
+      credentials: { scheduler: await security.clientTls(SCHEDULER_SUBJECT), controllers: await security.clientTls(CONTROLLER_MANAGER_SUBJECT) },
+    };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
     controlPlane = await startControlPlaneThread(controlOptions);
     // The scheduler's and the controllers' metrics live on that thread: /metrics asks for them.
@@ -88,13 +119,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     api.metrics.addComponentSource(() => thread.metrics());
     // On this thread, not the control plane's: its store check needs the store.
     const identity = `server-${hostname()}-${api.port}`;
-    dataChecker = await startServerDataChecker({ url: api.url, identity, store: probe, options: options.dataCheck ?? {} });
+    const checkerApi = await clientOf(DATA_CHECKER_USER, 'drover-data-checker');
+    dataChecker = await startServerDataChecker({ api: checkerApi, identity, store: probe, options: options.dataCheck ?? {} });
   }
   return {
     api,
     store,
     dataDir,
     kubeconfigPath,
+    tokenFile,
+    security,
     async close() {
       await registration?.stop();
       registrationApi?.close();
@@ -124,6 +158,17 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
   if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
   const store = await openSqliteStore(storeOptions);
   return { store, quickCheck: () => store.quickCheck() };
+}
+
+/**
+ * What the serving certificate covers: loopback, this machine's name, the listening address, the
+ * `kubernetes` Service's names and cluster IP (pods reach the API there), and --tls-san.
+ */
+function servingNames(options: ServerOptions): string[] {
+  const names = ['localhost', '127.0.0.1', '::1', hostname().toLowerCase(), KUBERNETES_SERVICE_IP,
+    'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
+  if (options.host && options.host !== '0.0.0.0' && options.host !== '::') names.push(options.host);
+  return [...new Set([...names, ...(options.tlsSans ?? [])])];
 }
 
 /** The address other machines' clients use: the listening one, or loopback for a wildcard. */

@@ -2,6 +2,8 @@
 // controllers, and one node (agent + streaming server) for this machine.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { ApiClient } from '../client/index.js';
+import { nodeSubject } from '../auth/components.js';
 import { startNode, type NodeOptions, type RunningNode } from './node.js';
 import { startServer, type RunningServer, type ServerOptions } from './server.js';
 
@@ -20,24 +22,27 @@ export interface RunningCluster {
 export async function startUp(options: UpOptions): Promise<RunningCluster> {
   const server = await startServer(options);
   let node: RunningNode;
+  let api: ApiClient | undefined;
   try {
-    const nodeOptions: NodeOptions = {
-      server: server.api.url,
-      nodeName: options.nodeName ?? hostname().toLowerCase(),
-      dataDir: join(server.dataDir, 'agent'),
-    };
+    const nodeName = options.nodeName ?? hostname().toLowerCase();
+    // The node is a client under its own node identity, as a joined agent is.
+    api = new ApiClient({ server: server.api.url, namespace: 'default', tls: await server.security.clientTls(nodeSubject(nodeName)) }, { userAgent: 'drover-agent' });
+    const nodeOptions: NodeOptions = { api, nodeName, dataDir: join(server.dataDir, 'agent') };
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;
     node = await startNode(nodeOptions);
   } catch (error) {
+    api?.close();
     await server.close();
     throw error;
   }
+  const nodeApi = api;
   return {
     server,
     node,
     async close() {
       await node.close();
+      nodeApi.close();
       await server.close();
     },
   };

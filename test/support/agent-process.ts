@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDroverProcess, type DroverProcess } from './drover-process.js';
+import type { ServerProcess } from './server-process.js';
 
 export interface AgentProcess extends DroverProcess {
   nodeName: string;
@@ -11,10 +12,13 @@ export interface AgentProcess extends DroverProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `extraArgs` go after the usual ones (`--runtime process` for an agent without Docker, say). */
-export async function startAgentProcess(server: string, nodeName: string, extraArgs: string[] = []): Promise<AgentProcess> {
+/**
+ * An agent of `server`'s cluster. `servers`: the URLs it balances over (default: the server's).
+ * `extraArgs` go after the usual ones (`--runtime process` for an agent without Docker, say).
+ */
+export async function startAgentProcess(server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url): Promise<AgentProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
-  const agent = await startDroverProcess(['agent', '--server', server, '--node-name', nodeName, '--data-dir', dataDir, ...extraArgs], `node ${nodeName} ready`);
+  const agent = await startDroverProcess(['agent', '--server', servers, '--kubeconfig', server.kubeconfig, '--node-name', nodeName, '--data-dir', dataDir, ...extraArgs], `node ${nodeName} ready`);
   return {
     ...agent,
     nodeName,

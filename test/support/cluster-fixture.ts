@@ -2,13 +2,14 @@
 import { after, before } from 'node:test';
 import { kubectl, kubectlRaw, requireKubectl, type KubectlOptions, type KubectlResult } from './kubectl.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { rawRequest, type RawAnswer } from '../../src/client/raw-request.js';
 
 export interface ClusterFixture {
   server(): ServerProcess;
   kubectl(args: string[], options?: KubectlOptions): Promise<string>;
   kubectlRaw(args: string[], options?: KubectlOptions): Promise<KubectlResult>;
-  /** GET/POST/... against the API with fetch; returns status and parsed JSON body. */
-  api(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: any; headers: Headers }>;
+  /** GET/POST/... against the API as the admin; returns status, parsed JSON body (else the text) and headers. */
+  api(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: any; headers: RawAnswer['headers'] }>;
 }
 
 /** `extraArgs` go to `drover server`, e.g. `--no-control-plane` for tests of the API alone. */
@@ -31,20 +32,10 @@ export function useCluster(options: { extraArgs?: string[] } = {}): ClusterFixtu
     kubectl: (args, options) => kubectl(current().kubeconfig, args, options),
     kubectlRaw: (args, options) => kubectlRaw(current().kubeconfig, args, options),
     async api(method, path, body, contentType = 'application/json') {
-      const init: RequestInit = { method };
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        init.headers = { 'Content-Type': contentType };
-      }
-      const res = await fetch(`${current().url}${path}`, init);
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON (e.g. /metrics): keep the text
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
+      const server = current();
+      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      const answer = await rawRequest(server.url, server.tls, method, path, payload, payload === undefined ? {} : { 'Content-Type': contentType });
+      return { status: answer.status, body: answer.json ?? answer.text, headers: answer.headers };
     },
   };
 }

@@ -2,7 +2,7 @@
 // remembered, a watch on one server that resumes on that server and keeps every event, and a
 // record of every pod of a Deployment (to catch a pod bound twice or a duplicate created).
 import type { KubeObject } from '../../src/api/meta.js';
-import { ApiClient, Informer, isAlreadyExists, resources, silentLogger } from '../../src/client/index.js';
+import { ApiClient, Informer, isAlreadyExists, resources, silentLogger, type TlsConfig } from '../../src/client/index.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,8 +73,8 @@ export class ServerWatch {
   /** Watch requests made: 1 while the stream was never cut. */
   watches = 0;
 
-  constructor(url: string, fromRevision: string) {
-    this.api = new ApiClient(url, { userAgent: 'ha-test-watch' });
+  constructor(url: string, tls: TlsConfig, fromRevision: string) {
+    this.api = new ApiClient({ server: url, namespace: 'default', tls }, { userAgent: 'ha-test-watch' });
     this.lastRevision = fromRevision;
   }
 

@@ -2,7 +2,8 @@
 // bench:hardening: dot segments and encoded slashes in every path position, `__proto__` and
 // `constructor` keys in every body format, bodies at the extremes of depth and key count. And a
 // control client that measures how fast an ordinary GET is answered meanwhile.
-import { sendRaw } from '../../src/client/test-server.js';
+import type { TlsConfig } from '../../src/client/config.js';
+import { rawRequest } from '../../src/client/raw-request.js';
 
 export interface HostileRequest {
   method: string;
@@ -74,13 +75,13 @@ export interface Latency {
 }
 
 /** GETs `path` every 20 ms until stopped; the latencies' median, p99 and maximum. */
-export function measureControlLatency(base: string, path: string, intervalMs = 20): { stop(): Promise<Latency> } {
+export function measureControlLatency(base: string, tls: TlsConfig, path: string, intervalMs = 20): { stop(): Promise<Latency> } {
   const samples: number[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      await sendRaw(base, 'GET', path).catch(() => undefined);
+      await rawRequest(base, tls, 'GET', path).catch(() => undefined);
       samples.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }

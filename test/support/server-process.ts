@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadClientConfig, type TlsConfig } from '../../src/client/config.js';
 
 export const DROVER_BIN = resolve(import.meta.dirname, '../../../bin/drover.js');
 
@@ -12,6 +13,8 @@ export interface ServerProcess {
   url: string;
   dataDir: string;
   kubeconfig: string;
+  /** The admin's TLS settings from the kubeconfig: the CA and a system:masters client certificate. */
+  tls: TlsConfig;
   child: ChildProcess;
   /** Everything the server printed, for failure messages. */
   output(): string;
@@ -40,7 +43,7 @@ export async function startServerProcess(options: { dataDir?: string; port?: num
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within 20 s:\n${output}`)), 20_000);
     const check = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (https:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolveUrl(match[1]!);
@@ -53,10 +56,12 @@ export async function startServerProcess(options: { dataDir?: string; port?: num
     });
   });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const kubeconfig = join(dataDir, 'kubeconfig');
   return {
     url,
     dataDir,
-    kubeconfig: join(dataDir, 'kubeconfig'),
+    kubeconfig,
+    tls: (await loadClientConfig({ kubeconfig })).tls ?? {},
     child,
     output: () => output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {

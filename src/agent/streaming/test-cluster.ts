@@ -3,6 +3,7 @@
 // and pods whose containers really run — created the way the agent would (sandbox + labelled
 // app containers), without the agent itself.
 
+import { testSecurity, testServing } from '../../auth/test-security.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,12 +76,12 @@ export async function startStreamingCluster(nodeName = 'stream-node'): Promise<S
   ensureDocker();
   const dir = await mkdtemp(join(tmpdir(), 'drover-streaming-'));
   const store: SqliteStore = await openSqliteStore({ path: join(dir, 'state.db') });
-  const api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade });
+  const api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, ...(await testServing()) });
   const runtime = new DockerRuntime();
   const sessions: SessionInfo[] = [];
   const agent = await startStreamingServer({ host: '127.0.0.1', port: 0, resolve: labelResolver(runtime), onSession: (s) => sessions.push(s) });
   const kubeconfig = join(dir, 'kubeconfig');
-  await writeKubeconfig(kubeconfig, api.url);
+  await writeKubeconfig(kubeconfig, api.url, (await testSecurity()).admin);
   await registerNode(api.url, nodeName, agent.port);
   const base = { api, agent, runtime, kubeconfig, nodeName, sessions, call: (m: string, p: string, b?: unknown) => callJson(api.url, m, p, b) };
   return {

@@ -1,6 +1,7 @@
-// The review kinds clients ask the server about themselves with: authorization.k8s.io/v1
-// SelfSubjectAccessReview (`kubectl auth can-i`) and SelfSubjectRulesReview (`can-i --list`),
-// authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`). Created, answered, never stored.
+// The review kinds clients ask the server with: authorization.k8s.io/v1 SelfSubjectAccessReview
+// (`kubectl auth can-i`), SubjectAccessReview and LocalSubjectAccessReview (`can-i --as`, other
+// components), SelfSubjectRulesReview (`can-i --list`), authentication.k8s.io/v1
+// SelfSubjectReview (`kubectl auth whoami`). Created, answered, never stored.
 import { bool, field, list, map, named, str, stringList, struct } from './builders.js';
 import { kindSchema } from './meta.js';
 
@@ -19,20 +20,52 @@ const NonResourceAttributes = named('io.k8s.api.authorization.v1.NonResourceAttr
   verb: str('The HTTP verb, lower-cased.'),
 }));
 
+const AccessReviewStatus = named('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', struct('The answer.', {
+  allowed: bool('Whether the action is allowed.'),
+  denied: bool('Whether the action is explicitly denied.'),
+  reason: str('Why it is allowed or denied.'),
+  evaluationError: str('An error met while deciding, if any.'),
+}));
+
+const attributes = {
+  resourceAttributes: field(ResourceAttributes, 'A request on a resource.'),
+  nonResourceAttributes: field(NonResourceAttributes, 'A request on a non-resource path.'),
+};
+
+/** The subject a SubjectAccessReview asks about (a self review asks about its requester). */
+const subject = {
+  user: str('The user to check.'),
+  groups: stringList('The groups of the user.'),
+  uid: str('The uid of the user.'),
+  extra: map('Further facts about the user.', list('Values.', str('A value.'))),
+};
+
 export const SelfSubjectAccessReviewSchema = kindSchema(
   { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' },
   'Asks whether the requesting user may perform an action. Answered in status, never stored.',
   {
-    spec: field(struct('The action to check: resourceAttributes or nonResourceAttributes.', {
-      resourceAttributes: field(ResourceAttributes, 'A request on a resource.'),
-      nonResourceAttributes: field(NonResourceAttributes, 'A request on a non-resource path.'),
-    }), 'The action to check.'),
-    status: field(named('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', struct('The answer.', {
-      allowed: bool('Whether the action is allowed.'),
-      denied: bool('Whether the action is explicitly denied.'),
-      reason: str('Why it is allowed or denied.'),
-      evaluationError: str('An error met while deciding, if any.'),
-    })), 'The answer, filled in by the server.'),
+    spec: field(struct('The action to check: resourceAttributes or nonResourceAttributes.', attributes), 'The action to check.'),
+    status: field(AccessReviewStatus, 'The answer, filled in by the server.'),
+  },
+  ['spec'],
+);
+
+export const SubjectAccessReviewSchema = kindSchema(
+  { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
+  'Asks whether a given user may perform an action. Answered in status, never stored.',
+  {
+    spec: field(named('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', struct('The user and the action to check.', { ...attributes, ...subject })), 'The user and the action to check.'),
+    status: field(AccessReviewStatus, 'The answer, filled in by the server.'),
+  },
+  ['spec'],
+);
+
+export const LocalSubjectAccessReviewSchema = kindSchema(
+  { group: 'authorization.k8s.io', version: 'v1', kind: 'LocalSubjectAccessReview' },
+  'Asks whether a given user may perform an action in this namespace. Answered in status, never stored.',
+  {
+    spec: field(named('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', struct('The user and the action to check.', { ...attributes, ...subject })), 'The user and the action to check.'),
+    status: field(AccessReviewStatus, 'The answer, filled in by the server.'),
   },
   ['spec'],
 );

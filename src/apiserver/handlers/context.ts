@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { UserInfo } from '../../auth/types.js';
+import type { AccessControl } from '../access.js';
 import { badRequest } from '../errors.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { ResourcePath } from '../routes.js';
@@ -15,6 +16,8 @@ export interface RequestContext {
   verb: string;
   /** Who sent the request, as authentication found. */
   user: UserInfo;
+  /** How the server authorizes: reviews answer with it. */
+  access: AccessControl;
 }
 
 export interface ResourceRequest extends RequestContext {

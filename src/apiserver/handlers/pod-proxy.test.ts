@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { testSecurity, testServing } from '../../auth/test-security.js';
+import { connect as tlsConnect } from 'node:tls';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
@@ -36,9 +38,10 @@ async function fakeAgent(seen: Seen[]): Promise<Server> {
 }
 
 /** A raw upgrade through the API server; resolves with everything received once `until` matches. */
-function rawUpgrade(port: number, path: string, send: string, until: RegExp): Promise<string> {
+async function rawUpgrade(port: number, path: string, send: string, until: RegExp): Promise<string> {
+  const { admin } = await testSecurity();
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca: admin.ca, cert: admin.cert, key: admin.key }, () => {
       socket.write(`GET ${path} HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer secret\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n${send}`);
     });
     let received = '';
@@ -71,7 +74,7 @@ describe('pod proxy', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-pod-proxy-'));
     store = await openSqliteStore({ path: join(dir, 'state.db') });
-    api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade });
+    api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, ...(await testServing()) });
     agent = await fakeAgent(seen);
     const port = (agent.address() as { port: number }).port;
     const status = { addresses: [{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } };

@@ -16,6 +16,7 @@ import { STATUS_CODES } from 'node:http';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { ApiError, badRequest, methodNotAllowed, pathNotFound, toApiError } from '../errors.js';
+import { refuseUpgrade } from '../http-io.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import { parseResourcePath, splitRequestTarget } from '../routes.js';
 import { parseBoolean, parseNonNegativeInt, type ResourceRequest } from './context.js';
@@ -261,15 +262,6 @@ async function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, 
   splice(socket, upstream);
 }
 
-function refuse(socket: Duplex, error: ApiError): void {
-  if (socket.destroyed) return;
-  const body = JSON.stringify(error.toStatus());
-  socket.end(
-    `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code] ?? 'Error'}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
 /**
  * The http.Server 'upgrade' listener for pods/exec, pods/attach and pods/portforward. Anything
  * else that asks to upgrade gets a Status error.
@@ -278,5 +270,5 @@ export function handlePodUpgrade(req: IncomingMessage, socket: Duplex, head: Buf
   socket.on('error', () => socket.destroy());
   // Streams idle for long (a shell, a forwarded port): no socket timeout applies to them.
   (socket as Partial<Socket>).setTimeout?.(0);
-  proxyUpgrade(req, socket, head, registry).catch((error: unknown) => refuse(socket, toApiError(error)));
+  proxyUpgrade(req, socket, head, registry).catch((error: unknown) => refuseUpgrade(socket, toApiError(error)));
 }

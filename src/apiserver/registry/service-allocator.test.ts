@@ -1,5 +1,6 @@
 // Service addresses against a real server on SQLite: each cluster IP and node port goes to one
 // Service, however many are created at once, and a deleted Service's addresses are free again.
+import { fetchWithTls } from '../../client/raw-request.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callJson, TestServer } from '../../client/test-server.js';
@@ -38,7 +39,7 @@ describe('service address allocation', () => {
     const ip = created.body.spec.clusterIP as string;
     const put = await callJson(server.url, 'PUT', `${SERVICES}/changer`, { ...created.body, metadata: { ...created.body.metadata, labels: { a: 'b' } } });
     assert.equal(put.status, 200, JSON.stringify(put.body));
-    const patch = await fetch(`${server.url}${SERVICES}/changer`, {
+    const patch = await fetchWithTls(`${server.url}${SERVICES}/changer`, server.adminTls, {
       method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { type: 'NodePort' } }),
     });
     const changed = (await patch.json()) as { spec: { clusterIP: string; ports: Array<{ nodePort?: number }> } };

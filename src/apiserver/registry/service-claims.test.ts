@@ -1,6 +1,7 @@
 // Service addresses with two API servers on one etcd: each server's address book only advises,
 // the claims in the store decide, so no address goes to two Services whichever server they
 // were created through, and a deleted Service's address is free on every server.
+import { testServing } from '../../auth/test-security.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callJson } from '../../client/test-server.js';
@@ -22,7 +23,7 @@ describe('service addresses across API servers on one etcd', () => {
     etcd = await startEtcd();
     for (let i = 0; i < 2; i++) {
       const store = await openEtcdStore({ endpoints: [etcd.endpoint], compactIntervalMs: 0, defrag: false });
-      servers.push(await startApiServer({ store, port: 0 }));
+      servers.push(await startApiServer({ store, port: 0, ...(await testServing()) }));
     }
   });
   after(async () => {

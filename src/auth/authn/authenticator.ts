@@ -1,0 +1,68 @@
+// Authentication, in Kubernetes' order: a client certificate the cluster CA signed (CN = user,
+// O = groups), else a bearer token that one of the token authenticators knows (the static token
+// file, service-account JWTs, join tokens), else nobody. Credentials that are present but wrong
+// are a 401 even where an anonymous request would be let in: a typo must not look like success.
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { UserInfo } from '../types.js';
+
+export interface TokenAuthenticator {
+  /** The user a token stands for; undefined when this authenticator does not know it. */
+  authenticateToken(token: string): UserInfo | undefined | Promise<UserInfo | undefined>;
+}
+
+export class Unauthenticated extends Error {
+  override name = 'Unauthenticated';
+}
+
+export const AUTHENTICATED_GROUP = 'system:authenticated';
+
+export class RequestAuthenticator {
+  /** A TLS connection's client certificate is checked once, not once per request on it. */
+  private readonly byConnection = new WeakMap<object, UserInfo | null>();
+
+  constructor(private readonly tokens: readonly TokenAuthenticator[]) {}
+
+  /** The user, or undefined for a request without credentials; throws Unauthenticated for bad ones. */
+  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const fromCertificate = this.certificateUser(req.socket as TLSSocket);
+    if (fromCertificate) return fromCertificate;
+    const header = req.headers.authorization;
+    if (header === undefined) {
+      if (fromCertificate === null) throw new Unauthenticated('the client certificate is not signed by the cluster CA, or has expired');
+      return undefined;
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new Unauthenticated('only bearer tokens and client certificates are accepted');
+    for (const authenticator of this.tokens) {
+      const user = await authenticator.authenticateToken(match[1]!);
+      if (user) return withAuthenticatedGroup(user);
+    }
+    throw new Unauthenticated('invalid bearer token');
+  }
+
+  /** The certificate's user; null for a certificate that does not verify; undefined for none. */
+  private certificateUser(socket: TLSSocket): UserInfo | null | undefined {
+    if (typeof socket.getPeerCertificate !== 'function') return undefined;
+    const known = this.byConnection.get(socket);
+    if (known !== undefined) return known;
+    const cert = socket.getPeerCertificate();
+    if (!cert || Object.keys(cert).length === 0) return undefined;
+    const user = socket.authorized ? withAuthenticatedGroup({ username: first(cert.subject?.CN), groups: list(cert.subject?.O) }) : null;
+    this.byConnection.set(socket, user);
+    return user;
+  }
+}
+
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  return user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
+}
+
+function first(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+}
+
+function list(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

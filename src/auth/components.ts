@@ -1,0 +1,15 @@
+// The identities the components inside `drover server` use, as Kubernetes names its own: each
+// is bound by RBAC to the least it needs, none is a superuser.
+import type { Subject } from './pki/certificates.js';
+
+export const SCHEDULER_SUBJECT: Subject = { commonName: 'system:kube-scheduler' };
+export const CONTROLLER_MANAGER_SUBJECT: Subject = { commonName: 'system:kube-controller-manager' };
+export const DATA_CHECKER_USER = 'system:drover-data-checker';
+
+export const NODES_GROUP = 'system:nodes';
+export const NODE_USER_PREFIX = 'system:node:';
+
+/** An agent's identity: `system:node:<name>` in `system:nodes`, which the node authorizer knows. */
+export function nodeSubject(nodeName: string): Subject {
+  return { commonName: `${NODE_USER_PREFIX}${nodeName}`, organizations: [NODES_GROUP] };
+}
