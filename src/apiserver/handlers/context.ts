@@ -15,6 +15,11 @@ export interface RequestContext {
   verb: string;
   /** Who sent the request, as authentication found. */
   user: UserInfo;
+  /**
+   * Annotations for this request's audit event, set by admission whatever the outcome (e.g.
+   * pod-security.kubernetes.io/audit-violations); the audit log reads them when the request ends.
+   */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface ResourceRequest extends RequestContext {
