@@ -20,6 +20,7 @@ import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
 import { ANONYMOUS_USER } from '../auth/types.js';
+import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -31,6 +32,8 @@ export interface ApiServerOptions {
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
   /** Events not bumped for this long are deleted (Kubernetes' --event-ttl). Default 3600. */
   eventTtlSeconds?: number;
+  /** Pod Security level of namespaces without pod-security.kubernetes.io labels (kube-system aside). Default privileged. */
+  podSecurityDefault?: PodSecurityLevel;
 }
 
 export interface ApiServer {
@@ -43,7 +46,7 @@ export interface ApiServer {
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const metrics = new ApiMetrics();
-  const registry = new ObjectRegistry(instrumentStore(options.store, metrics));
+  const registry = new ObjectRegistry(instrumentStore(options.store, metrics), { podSecurityDefault: options.podSecurityDefault ?? 'privileged' });
   await ensureSystemNamespaces(registry);
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);

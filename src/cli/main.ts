@@ -8,6 +8,7 @@ import type { SignalOptions } from './signal.js';
 import type { SimulationOptions } from '../simulate/simulation.js';
 import { resolvePathOptions } from './paths.js';
 import { parseQuantity } from '../api/validation/quantity.js';
+import type { PodSecurityLevel } from '../apiserver/admission/pod-security/policy.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -61,6 +62,12 @@ function byteQuantity(value: string): number {
   return Math.floor(bytes);
 }
 
+/** `--pod-security baseline`, for `server` and `up` alike. */
+function podSecurityOption(): Option {
+  return new Option('--pod-security <level>', 'Pod Security level enforced, warned and audited in namespaces without pod-security.kubernetes.io labels (kube-system excepted)')
+    .choices(['privileged', 'baseline', 'restricted']).default('privileged');
+}
+
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
 function namePrefix(value: string): string {
   if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value)) throw new InvalidArgumentError('expected lower-case letters, digits, "-" and ".", starting with a letter or digit');
@@ -74,7 +81,7 @@ interface SimulateCommandOptions {
 
 interface ServerCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
-  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
+  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; podSecurity: PodSecurityLevel;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
 }
 
@@ -117,12 +124,14 @@ export function buildProgram(): Command {
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .addOption(podSecurityOption())
     .action(async (options: ServerCommandOptions) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        podSecurityDefault: options.podSecurity,
         ...(options.etcdEndpoints === undefined ? {} : {
           etcd: {
             endpoints: options.etcdEndpoints, keyPrefix: options.etcdPrefix,
@@ -145,9 +154,10 @@ export function buildProgram(): Command {
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+    .addOption(podSecurityOption())
+    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; podSecurity: PodSecurityLevel }) => {
       const upOptions: UpOptions = {
-        dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
+        dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel, podSecurityDefault: options.podSecurity,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
