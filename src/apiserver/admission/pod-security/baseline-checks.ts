@@ -1,7 +1,7 @@
 // The baseline level of the Pod Security Standards: what prevents known privilege escalations
 // while the default (minimally specified) pod still passes. Each check returns the violation
 // in Kubernetes' own words, so messages match what users of Kubernetes already search for.
-import { objects, obj, text, type Obj } from '../../../api/validation/util.js';
+import { arr, objects, obj, text, type Obj } from '../../../api/validation/util.js';
 import {
   containersOf, containersPhrase, joinQuoted, nameOf, pluralize, securityContextOf, sortedSet,
   type PodCheck, type PodView, type Violation,
@@ -30,7 +30,7 @@ function containersWhere(pod: PodView, bad: (container: Obj) => boolean): string
   return containersOf(pod.spec).filter(bad).map(nameOf);
 }
 
-/** The pod-level security context's `field`, and the containers' that set it, as "pod and containers ..." */
+/** Who set a forbidden value, as messages name them: `pod`, `containers "a", "b"`, joined with " and ". */
 function setters(podSets: boolean, containers: string[]): string[] {
   const who = podSets ? ['pod'] : [];
   if (containers.length > 0) who.push(containersPhrase(containers));
@@ -50,7 +50,7 @@ function privileged(pod: PodView): Violation | undefined {
 function nonDefaultCapabilities(pod: PodView): Violation | undefined {
   const added: string[] = [];
   const names = containersWhere(pod, (c) => {
-    const extra = (obj(securityContextOf(c)['capabilities'])['add'] as unknown[] | undefined ?? []).map(String).filter((cap) => !DEFAULT_CAPABILITIES.has(cap));
+    const extra = arr(obj(securityContextOf(c)['capabilities'])['add']).map(String).filter((cap) => !DEFAULT_CAPABILITIES.has(cap));
     added.push(...extra);
     return extra.length > 0;
   });
@@ -108,11 +108,14 @@ function seLinuxOptions(pod: PodView): Violation | undefined {
   const custom = (holder: Obj): boolean => {
     const options = securityContextOf(holder)['seLinuxOptions'];
     if (options === undefined || options === null) return false;
-    const { type, user, role } = { type: text(obj(options)['type']), user: text(obj(options)['user']), role: text(obj(options)['role']) };
-    if (!SELINUX_TYPES.has(type)) badTypes.push(type);
-    setsUser ||= user !== '';
-    setsRole ||= role !== '';
-    return !SELINUX_TYPES.has(type) || user !== '' || role !== '';
+    const type = text(obj(options)['type']);
+    const user = text(obj(options)['user']) !== '';
+    const role = text(obj(options)['role']) !== '';
+    const badType = !SELINUX_TYPES.has(type);
+    if (badType) badTypes.push(type);
+    setsUser ||= user;
+    setsRole ||= role;
+    return badType || user || role;
   };
   const who = setters(custom(pod.spec), containersWhere(pod, custom));
   if (who.length === 0) return undefined;

@@ -16,6 +16,15 @@ export interface Violation {
   detail: string;
 }
 
+/** One rule of the standards, under Kubernetes' check ID (results are ordered by it). */
+export interface PodCheck {
+  id: string;
+  level: 'baseline' | 'restricted';
+  /** Baseline checks that this restricted check replaces at the restricted level. */
+  replaces?: readonly string[];
+  check(pod: PodView): Violation | undefined;
+}
+
 export function podViewOf(object: Obj): PodView {
   const metadata = obj(object['metadata']);
   const annotations = isObject(metadata['annotations']) ? (metadata['annotations'] as Record<string, string>) : {};
@@ -57,13 +66,4 @@ export function containersPhrase(names: readonly string[]): string {
 /** The distinct values, sorted (Go's sets.NewString().List()). */
 export function sortedSet(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
-}
-
-/** One rule of the standards, under Kubernetes' check ID (results are ordered by it). */
-export interface PodCheck {
-  id: string;
-  level: 'baseline' | 'restricted';
-  /** Baseline checks that this restricted check replaces at the restricted level. */
-  replaces?: readonly string[];
-  check(pod: PodView): Violation | undefined;
 }

@@ -1,7 +1,7 @@
 // The restricted level of the Pod Security Standards, on top of baseline: current hardening
 // practice at some cost in compatibility. Three of these replace a baseline check at this level
 // (a pod is told about its capabilities, seccomp profile and volumes once, in the stricter words).
-import { objects, obj, type Obj } from '../../../api/validation/util.js';
+import { arr, objects, obj, type Obj } from '../../../api/validation/util.js';
 import { unconfinedSeccomp } from './baseline-checks.js';
 import {
   containersOf, containersPhrase, isWindows, joinQuoted, nameOf, pluralize, securityContextOf, sortedSet,
@@ -25,9 +25,8 @@ function restrictedCapabilities(pod: PodView): Violation | undefined {
   const forbidden: string[] = [];
   for (const container of containersOf(pod.spec)) {
     const capabilities = obj(securityContextOf(container)['capabilities']);
-    const drop = (capabilities['drop'] as unknown[] | undefined) ?? [];
-    if (!drop.includes('ALL')) missingDropAll.push(nameOf(container));
-    const added = ((capabilities['add'] as unknown[] | undefined) ?? []).map(String).filter((cap) => cap !== 'NET_BIND_SERVICE');
+    if (!arr(capabilities['drop']).includes('ALL')) missingDropAll.push(nameOf(container));
+    const added = arr(capabilities['add']).map(String).filter((cap) => cap !== 'NET_BIND_SERVICE');
     if (added.length > 0) addingForbidden.push(nameOf(container));
     forbidden.push(...added);
   }
