@@ -66,6 +66,19 @@ describe('Pod Security admission', () => {
     ]);
   });
 
+  it('warns once about replicas of a training job that break the level alike, and audits them', async () => {
+    const template = { spec: { hostIPC: true, containers: [{ name: 'pytorch', image: 'i' }] } };
+    const job: KubeObject = {
+      apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'j', namespace: 'team' },
+      spec: { pytorchReplicaSpecs: { Master: { template }, Worker: { replicas: 4, template } } },
+    };
+    const create = request(findResource('kubeflow.org', 'v1', 'pytorchjobs')!, job);
+    const labels = { team: { [`${P}enforce`]: 'baseline', [`${P}audit`]: 'baseline' } };
+    const expected = 'would violate PodSecurity "baseline:latest": host namespaces (hostIPC=true)';
+    assert.deepEqual(await admission(labels).validate(create), [expected]);
+    assert.equal(create.auditAnnotations[AUDIT_VIOLATIONS_ANNOTATION], expected);
+  });
+
   it('applies the server default to unlabelled namespaces, but not to kube-system', async () => {
     const strict = admission({ team: {}, 'kube-system': {}, open: { [`${P}enforce`]: 'privileged', [`${P}warn`]: 'privileged' } }, [], 'baseline');
     assert.equal((await refusal(strict.validate(request(pods, pod('x', 'team'))))).code, 403);
