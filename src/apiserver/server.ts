@@ -24,6 +24,7 @@ import { ensureSystemNamespaces } from './bootstrap.js';
 import { admit, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER } from '../auth/types.js';
+import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -35,6 +36,8 @@ export interface ApiServerOptions {
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
   /** Events not bumped for this long are deleted (Kubernetes' --event-ttl). Default 3600. */
   eventTtlSeconds?: number;
+  /** Pod Security level of namespaces without pod-security.kubernetes.io labels (kube-system aside). Default privileged. */
+  podSecurityDefault?: PodSecurityLevel;
   /** The serving certificate and the CA client certificates must be signed by (PEM). */
   tls: ServingTls;
   access: AccessControl;
@@ -57,7 +60,7 @@ export interface ApiServer {
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const metrics = new ApiMetrics();
-  const registry = new ObjectRegistry(instrumentStore(options.store, metrics));
+  const registry = new ObjectRegistry(instrumentStore(options.store, metrics), { podSecurityDefault: options.podSecurityDefault ?? 'privileged' });
   await ensureSystemNamespaces(registry);
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);

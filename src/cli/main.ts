@@ -9,6 +9,7 @@ import type { SignalOptions } from './signal.js';
 import type { SimulationOptions } from '../simulate/simulation.js';
 import { resolvePathOptions } from './paths.js';
 import { parseQuantity } from '../api/validation/quantity.js';
+import type { PodSecurityLevel } from '../apiserver/admission/pod-security/policy.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -62,6 +63,12 @@ function byteQuantity(value: string): number {
   return Math.floor(bytes);
 }
 
+/** `--pod-security baseline`, for `server` and `up` alike. */
+function podSecurityOption(): Option {
+  return new Option('--pod-security <level>', 'Pod Security level enforced, warned and audited in namespaces without pod-security.kubernetes.io labels (kube-system excepted)')
+    .choices(['privileged', 'baseline', 'restricted']).default('privileged');
+}
+
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
 function namePrefix(value: string): string {
   if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value)) throw new InvalidArgumentError('expected lower-case letters, digits, "-" and ".", starting with a letter or digit');
@@ -91,17 +98,19 @@ interface SecurityCommandOptions {
   tlsSan: string[];
   tokenAuthFile?: string;
   token?: string;
+  podSecurity: PodSecurityLevel;
 }
 
 function withSecurityOptions(command: Command): Command {
   return command
     .option('--tls-san <name>', 'another DNS name or IP address the serving certificate covers (repeatable)', collectNames, [])
     .option('--token-auth-file <file>', 'static bearer tokens, one "token,user,uid,\"group1,group2\"" line each')
+    .addOption(podSecurityOption())
     .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)');
 }
 
-function securityOptions(options: SecurityCommandOptions): Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token'> {
-  return { tlsSans: options.tlsSan, ...(options.tokenAuthFile ? { tokenAuthFile: options.tokenAuthFile } : {}), ...(options.token ? { token: options.token } : {}) };
+function securityOptions(options: SecurityCommandOptions): Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token' | 'podSecurityDefault'> {
+  return { tlsSans: options.tlsSan, podSecurityDefault: options.podSecurity, ...(options.tokenAuthFile ? { tokenAuthFile: options.tokenAuthFile } : {}), ...(options.token ? { token: options.token } : {}) };
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */

@@ -44,6 +44,8 @@ export interface ServerOptions {
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
   /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
   dataCheck?: DataCheckOptions;
+  /** Pod Security level of namespaces without pod-security.kubernetes.io labels (default privileged). */
+  podSecurityDefault?: ApiServerOptions['podSecurityDefault'];
 }
 
 export interface EtcdServerOptions {
@@ -87,6 +89,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, tls: security.tls, access: security.access };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
+    if (options.podSecurityDefault !== undefined) apiOptions.podSecurityDefault = options.podSecurityDefault;
     api = await startApiServer(apiOptions);
   } catch (error) {
     await store.close();

@@ -18,6 +18,11 @@ export interface RequestContext {
   user: UserInfo;
   /** How the server authorizes: reviews answer with it. */
   access: AccessControl;
+  /**
+   * Annotations for this request's audit event, set by admission whatever the outcome (e.g.
+   * pod-security.kubernetes.io/audit-violations); the audit log reads them when the request ends.
+   */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface ResourceRequest extends RequestContext {

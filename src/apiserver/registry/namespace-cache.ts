@@ -1,14 +1,19 @@
-// Which namespaces exist and which are terminating, kept from a watch so that every namespaced
-// write does not read its namespace from the store. A miss falls back to the store: with a store
+// Which namespaces exist, which are terminating and what labels they carry (Pod Security reads
+// its levels from them), kept from a watch so that every namespaced write does not read its
+// namespace from the store. A miss falls back to the store: with a store
 // whose watch lags its writes (etcd), a namespace created a moment ago may not be cached yet.
 import type { KubeObject } from '../../api/meta.js';
 import type { Store, Watch } from '../../storage/store.js';
 
 const PREFIX = '/registry/namespaces/';
 
+export interface NamespaceState {
+  terminating: boolean;
+  labels: Readonly<Record<string, string>>;
+}
+
 export class NamespaceCache {
-  /** name → terminating */
-  private readonly known = new Map<string, boolean>();
+  private readonly known = new Map<string, NamespaceState>();
   private watch: Watch | undefined;
 
   constructor(private readonly store: Store) {}
@@ -25,17 +30,18 @@ export class NamespaceCache {
     this.watch?.stop();
   }
 
-  /** undefined when the namespace does not exist; else whether it is terminating. */
-  async lookup(name: string): Promise<{ terminating: boolean } | undefined> {
+  /** undefined when the namespace does not exist. */
+  async lookup(name: string): Promise<NamespaceState | undefined> {
     const cached = this.known.get(name);
-    if (cached !== undefined) return { terminating: cached };
+    if (cached !== undefined) return cached;
     const namespace = await this.store.get(`${PREFIX}${name}`);
     if (!namespace) return undefined;
-    this.remember(namespace);
-    return { terminating: namespace.metadata.deletionTimestamp !== undefined };
+    return this.remember(namespace);
   }
 
-  private remember(namespace: KubeObject): void {
-    this.known.set(namespace.metadata.name!, namespace.metadata.deletionTimestamp !== undefined);
+  private remember(namespace: KubeObject): NamespaceState {
+    const state = { terminating: namespace.metadata.deletionTimestamp !== undefined, labels: namespace.metadata.labels ?? {} };
+    this.known.set(namespace.metadata.name!, state);
+    return state;
   }
 }

@@ -13,12 +13,16 @@ import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, t
 import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
 import { closeServiceAddresses } from './service-allocator.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
-import { keyFor } from './keys.js';
+import { keyFor, prefixFor } from './keys.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor, type Undo } from './strategies.js';
 import { NamespaceCache } from './namespace-cache.js';
 import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deletion.js';
 import { EventLoopSlice } from '../event-loop-slice.js';
+import { findResource } from '../../api/registry.js';
+import type { AdmissionRequest, ValidatingAdmission } from '../admission/validating-admission.js';
+import { PodSecurityAdmission } from '../admission/pod-security/pod-security-admission.js';
+import type { PodSecurityLevel } from '../admission/pod-security/policy.js';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -26,6 +30,13 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** 'status' for the status subresource; undefined for the main resource. */
   subresource?: string;
+  /** Where admission records annotations for the request's audit event (the HTTP handlers pass the request's). */
+  auditAnnotations?: Record<string, string>;
+}
+
+export interface RegistryOptions {
+  /** Pod Security level of namespaces without pod-security.kubernetes.io labels (default privileged). */
+  podSecurityDefault?: PodSecurityLevel;
 }
 
 export interface WriteResult {
@@ -40,11 +51,20 @@ export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 export class ObjectRegistry {
   private readonly deletion: DeletionHandler;
   private readonly namespaces: NamespaceCache;
+  /** The validating phase of admission: after defaults and validation, before the store. */
+  private readonly validating: readonly ValidatingAdmission[];
 
-  constructor(readonly store: Store) {
+  constructor(readonly store: Store, options: RegistryOptions = {}) {
     this.deletion = new DeletionHandler(store, (def, ns) => this.requireNamespace(def, ns, false));
     this.namespaces = new NamespaceCache(store);
     this.namespaces.start();
+    const pods = findResource('', 'v1', 'pods')!;
+    const podSecurity: ConstructorParameters<typeof PodSecurityAdmission>[0] = {
+      namespaceLabels: async (name) => (await this.namespaces.lookup(name))?.labels,
+      listPods: async (namespace) => (await store.list({ prefix: prefixFor(pods, namespace) })).items,
+    };
+    if (options.podSecurityDefault) podSecurity.defaultLevel = options.podSecurityDefault;
+    this.validating = [new PodSecurityAdmission(podSecurity)];
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -77,6 +97,7 @@ export class ObjectRegistry {
     const undo = await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
     return landOrUndo(undo, options, async () => {
       validateOrThrow(def, object, undefined, errors);
+      warnings.push(...(await this.admit(def, object, undefined, options)));
       await slice.pause();
       this.trackFields(def, undefined, object, options);
       await slice.pause();
@@ -245,6 +266,7 @@ export class ObjectRegistry {
       if (subresource === 'status') object.metadata.generation = old.metadata.generation;
       await slice.pause();
       validateOrThrow(def, object, old, errors);
+      warnings.push(...(await this.admit(def, object, old, options)));
       await slice.pause();
       this.trackFields(def, old, object, options);
       await slice.pause();
@@ -266,6 +288,16 @@ export class ObjectRegistry {
         throw error;
       }
     });
+  }
+
+  /** Runs the validating admission steps on the object about to be stored; their warnings for the client. */
+  private async admit(def: ResourceDefinition, object: KubeObject, old: KubeObject | undefined, options: WriteOptions): Promise<string[]> {
+    const request: AdmissionRequest = { operation: old ? 'update' : 'create', def, object, auditAnnotations: options.auditAnnotations ?? {} };
+    if (old) request.old = old;
+    if (options.subresource) request.subresource = options.subresource;
+    const warnings: string[] = [];
+    for (const step of this.validating) warnings.push(...(await step.validate(request)));
+    return warnings;
   }
 
   /** Records field ownership, except for server-side apply, which did so while merging. */

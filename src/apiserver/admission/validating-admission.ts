@@ -1,0 +1,23 @@
+// The validating phase of admission, as in Kubernetes: after defaults and the kind's own
+// validation, before the store. A validating step sees the object as it will be stored (and the
+// stored one on update), may refuse the write by throwing an ApiError, and may warn the client.
+// Dry runs pass through it like any write: a dry run answers what the write would do.
+import type { KubeObject } from '../../api/meta.js';
+import type { ResourceDefinition } from '../../api/resource.js';
+
+export interface AdmissionRequest {
+  operation: 'create' | 'update';
+  def: ResourceDefinition;
+  object: KubeObject;
+  /** The stored object, on update. */
+  old?: KubeObject;
+  /** 'status', 'scale', ... ; undefined for the main resource. */
+  subresource?: string;
+  /** Annotations for this request's audit event; filled whatever the outcome, refusals included. */
+  auditAnnotations: Record<string, string>;
+}
+
+export interface ValidatingAdmission {
+  /** Resolves with warnings for the client (`Warning: 299` headers); throws to refuse. */
+  validate(request: AdmissionRequest): Promise<string[]>;
+}
