@@ -76,6 +76,7 @@ interface ServerCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
   eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
+  encryptionProviderConfig?: string;
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
@@ -117,12 +118,14 @@ export function buildProgram(): Command {
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option('--encryption-provider-config <path>', "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)")
     .action(async (options: ServerCommandOptions) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        ...(options.encryptionProviderConfig === undefined ? {} : { encryptionProviderConfig: options.encryptionProviderConfig }),
         ...(options.etcdEndpoints === undefined ? {} : {
           etcd: {
             endpoints: options.etcdEndpoints, keyPrefix: options.etcdPrefix,
@@ -145,12 +148,14 @@ export function buildProgram(): Command {
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+    .option('--encryption-provider-config <path>', "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)")
+    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; encryptionProviderConfig?: string }) => {
       const upOptions: UpOptions = {
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
+      if (options.encryptionProviderConfig) upOptions.encryptionProviderConfig = options.encryptionProviderConfig;
       const { startUp } = await import('../cluster/up.js');
       const cluster = await startUp(upOptions);
       console.log(`drover API server listening on ${cluster.server.api.url}`);

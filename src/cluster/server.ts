@@ -8,6 +8,8 @@ import { startServerDataChecker, type DataCheckOptions } from '../checker/server
 import { prepareDataDir } from '../util/data-dir.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
+import { loadEncryptionConfig } from '../storage/encryption/config.js';
+import { ValueTransformer } from '../storage/encryption/transformer.js';
 import type { StoreProbe } from '../checker/store-check.js';
 import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
@@ -31,6 +33,8 @@ export interface ServerOptions {
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
   /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
   dataCheck?: DataCheckOptions;
+  /** Kubernetes' EncryptionConfiguration file (--encryption-provider-config): resources encrypted at rest. */
+  encryptionProviderConfig?: string;
 }
 
 export interface EtcdServerOptions {
@@ -108,6 +112,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
 /** The store the options name, with what the data checker may probe of it. */
 async function openStore(options: ServerOptions, dataDir: string): Promise<StoreProbe> {
+  // A config that cannot be used stops the start here, before any value is written.
+  const path = options.encryptionProviderConfig;
+  const transformer = path === undefined ? undefined : new ValueTransformer(loadEncryptionConfig(path));
   if (options.etcd !== undefined) {
     // Loaded only here: a server on SQLite never loads the gRPC client.
     const { openEtcdStore } = await import('../storage/etcd/etcd-store.js');
@@ -117,11 +124,13 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
       ...(keyPrefix === undefined ? {} : { keyPrefix }),
       ...(compactionIntervalSeconds === undefined ? {} : { compactIntervalMs: compactionIntervalSeconds * 1000 }),
       ...(requestTimeoutSeconds === undefined ? {} : { requestTimeoutMs: requestTimeoutSeconds * 1000 }),
+      ...(transformer === undefined ? {} : { transformer }),
     });
     return { store };
   }
   const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(dataDir, 'state.db') };
   if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
+  if (transformer !== undefined) storeOptions.transformer = transformer;
   const store = await openSqliteStore(storeOptions);
   return { store, quickCheck: () => store.quickCheck() };
 }
