@@ -41,6 +41,15 @@ export class ValueTransformer {
 
   constructor(private readonly rules: readonly ResourceRule[]) {}
 
+  /**
+   * The key segments (`secrets`, `deployments.apps`) of every resource the config names, when it
+   * names them all explicitly; undefined when a wildcard makes that an open set.
+   */
+  namedSegments(): string[] | undefined {
+    const names = this.rules.flatMap((rule) => rule.resources);
+    return names.some((name) => name.startsWith('*.')) ? undefined : names;
+  }
+
   /** Whether values under this key go through a provider at all. */
   covers(key: string): boolean {
     return this.planFor(key) !== undefined;
