@@ -99,6 +99,7 @@ interface SecurityCommandOptions {
   tokenAuthFile?: string;
   token?: string;
   podSecurity: PodSecurityLevel;
+  encryptionProviderConfig?: string;
 }
 
 function withSecurityOptions(command: Command): Command {
@@ -106,11 +107,18 @@ function withSecurityOptions(command: Command): Command {
     .option('--tls-san <name>', 'another DNS name or IP address the serving certificate covers (repeatable)', collectNames, [])
     .option('--token-auth-file <file>', 'static bearer tokens, one "token,user,uid,\"group1,group2\"" line each')
     .addOption(podSecurityOption())
+    .option('--encryption-provider-config <path>', "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)")
     .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)');
 }
 
-function securityOptions(options: SecurityCommandOptions): Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token' | 'podSecurityDefault'> {
-  return { tlsSans: options.tlsSan, podSecurityDefault: options.podSecurity, ...(options.tokenAuthFile ? { tokenAuthFile: options.tokenAuthFile } : {}), ...(options.token ? { token: options.token } : {}) };
+type SecurityServerOptions = Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token' | 'podSecurityDefault' | 'encryptionProviderConfig'>;
+
+function securityOptions(options: SecurityCommandOptions): SecurityServerOptions {
+  const chosen: SecurityServerOptions = { tlsSans: options.tlsSan, podSecurityDefault: options.podSecurity };
+  if (options.tokenAuthFile) chosen.tokenAuthFile = options.tokenAuthFile;
+  if (options.token) chosen.token = options.token;
+  if (options.encryptionProviderConfig) chosen.encryptionProviderConfig = options.encryptionProviderConfig;
+  return chosen;
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */

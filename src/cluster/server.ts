@@ -8,6 +8,8 @@ import { startServerDataChecker, type DataCheckOptions } from '../checker/server
 import { prepareDataDir } from '../util/data-dir.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Store } from '../storage/store.js';
+import { loadEncryptionConfig } from '../storage/encryption/config.js';
+import { ValueTransformer } from '../storage/encryption/transformer.js';
 import type { StoreProbe } from '../checker/store-check.js';
 import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
@@ -46,6 +48,8 @@ export interface ServerOptions {
   dataCheck?: DataCheckOptions;
   /** Pod Security level of namespaces without pod-security.kubernetes.io labels (default privileged). */
   podSecurityDefault?: ApiServerOptions['podSecurityDefault'];
+  /** Kubernetes' EncryptionConfiguration file (--encryption-provider-config): resources encrypted at rest. */
+  encryptionProviderConfig?: string;
 }
 
 export interface EtcdServerOptions {
@@ -145,6 +149,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
 /** The store the options name, with what the data checker may probe of it. */
 async function openStore(options: ServerOptions, dataDir: string): Promise<StoreProbe> {
+  // A config that cannot be used stops the start here, before any value is written.
+  const path = options.encryptionProviderConfig;
+  const transformer = path === undefined ? undefined : new ValueTransformer(loadEncryptionConfig(path));
   if (options.etcd !== undefined) {
     // Loaded only here: a server on SQLite never loads the gRPC client.
     const { openEtcdStore } = await import('../storage/etcd/etcd-store.js');
@@ -154,11 +161,13 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
       ...(keyPrefix === undefined ? {} : { keyPrefix }),
       ...(compactionIntervalSeconds === undefined ? {} : { compactIntervalMs: compactionIntervalSeconds * 1000 }),
       ...(requestTimeoutSeconds === undefined ? {} : { requestTimeoutMs: requestTimeoutSeconds * 1000 }),
+      ...(transformer === undefined ? {} : { transformer }),
     });
     return { store };
   }
   const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(dataDir, 'state.db') };
   if (options.watchHistory !== undefined) storeOptions.historyWindow = options.watchHistory;
+  if (transformer !== undefined) storeOptions.transformer = transformer;
   const store = await openSqliteStore(storeOptions);
   return { store, quickCheck: () => store.quickCheck() };
 }

@@ -9,6 +9,7 @@ import { applyPatch } from '../patch/index.js';
 import { applyServerSideInSlices, updateManagedFields } from '../patch/apply/index.js';
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
 import type { Store } from '../../storage/store.js';
+import { isStale } from '../../storage/stale-values.js';
 import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
 import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
 import { closeServiceAddresses } from './service-allocator.js';
@@ -270,7 +271,8 @@ export class ObjectRegistry {
       await slice.pause();
       this.trackFields(def, old, object, options);
       await slice.pause();
-      if (sameContent(object, old)) return { object: old, warnings, created: false };
+      // A stale read (stored under an older encryption key) is rewritten even when unchanged.
+      if (sameContent(object, old) && !isStale(old)) return { object: old, warnings, created: false };
       if (options.dryRun) return { object, warnings, created: false };
       if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && !this.deletion.waitsForAgent(def, object)) {
         const deleted = await this.deletion.removeNow(def, key, object.metadata.name!, expectedRevision);

@@ -5,7 +5,7 @@
 // Of the optional methods, getRaw and listRaw apply (the stored bytes go out as they are);
 // listStream does not: its next() is synchronous and every etcd read is a round trip, so large
 // lists go through listRaw, read in chunks at one revision (etcd-list.ts).
-import type { Etcd3, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
+import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '../../api/meta.js';
 import {
   KeyExistsError,
@@ -18,6 +18,8 @@ import {
 import type { ListOptions, ListResult, Preconditions, RawListResult, Store, StoreEvent, Watch, WatchOptions } from '../store.js';
 import { rememberStoredJson } from '../stored-json.js';
 import { withResourceVersion } from '../watch-hub.js';
+import type { ValueTransformer } from '../encryption/transformer.js';
+import { markStale } from '../stale-values.js';
 import { callEtcd, createEtcdClient, DEFAULT_REQUEST_TIMEOUT_MS, normalizeEndpoint, translateError } from './etcd-client.js';
 import { COMPACT_REV_KEY, EtcdCompactor } from './etcd-compactor.js';
 import { defragmentWhereWorthIt, type DefragOptions } from './etcd-defrag.js';
@@ -37,6 +39,8 @@ export interface EtcdStoreOptions {
   compactIntervalMs?: number;
   /** When a scheduled round defragments a member; false turns defragmenting off. */
   defrag?: DefragOptions | false;
+  /** Encrypts the values of the resources it names (--encryption-provider-config). */
+  transformer?: ValueTransformer;
 }
 
 export const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60_000;
@@ -54,6 +58,8 @@ export class EtcdStore implements Store {
   private timer: NodeJS.Timeout | undefined;
   /** The newest revision this store has seen in any reply: where a watch "from now" starts. */
   private revision = 0;
+  /** Key-values this store opened from a value an older key or provider wrote (see stale-values.ts). */
+  private readonly staleKvs = new WeakSet<IKeyValue>();
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: EtcdStoreOptions) {
@@ -78,7 +84,10 @@ export class EtcdStore implements Store {
 
   async get(key: string): Promise<KubeObject | undefined> {
     const kv = (await this.range('get', { key: this.keys.full(key) })).kvs[0];
-    return kv === undefined ? undefined : decodeValue(kv.value, kv.mod_revision);
+    if (kv === undefined) return undefined;
+    const object = decodeValue(kv.value, kv.mod_revision);
+    if (this.staleKvs.has(kv)) markStale(object);
+    return object;
   }
 
   async getRaw(key: string): Promise<Uint8Array | undefined> {
@@ -101,7 +110,7 @@ export class EtcdStore implements Store {
     const etcdKey = this.keys.full(key);
     const response = await this.txn('create', key, value, {
       compare: [{ key: etcdKey, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key: etcdKey, value: Buffer.from(value, 'utf8') } }],
+      success: [{ request_put: { key: etcdKey, value: this.sealed(key, value) } }],
     });
     if (!response.succeeded) throw new KeyExistsError(key);
     return this.written(object, value, response);
@@ -113,7 +122,7 @@ export class EtcdStore implements Store {
     const expected = preconditions?.expectedRevision;
     const response = await this.txn('update', key, value, {
       compare: [precondition(etcdKey, expected)],
-      success: [{ request_put: { key: etcdKey, value: Buffer.from(value, 'utf8') } }],
+      success: [{ request_put: { key: etcdKey, value: this.sealed(key, value) } }],
       failure: [{ request_range: { key: etcdKey, keys_only: true } }],
     });
     if (!response.succeeded) throw failedPrecondition(key, expected, response);
@@ -131,7 +140,7 @@ export class EtcdStore implements Store {
     if (!response.succeeded) throw failedPrecondition(key, expected, response);
     const prev = response.responses[0]?.response_delete_range?.prev_kvs[0];
     if (prev === undefined) throw new KeyNotFoundError(key);
-    return decodeValue(prev.value, response.header.revision);
+    return decodeValue(this.opened(prev).value, response.header.revision);
   }
 
   watch(options: WatchOptions, onEvent: (event: StoreEvent) => void, onError?: (error: Error) => void): Watch {
@@ -191,10 +200,32 @@ export class EtcdStore implements Store {
     return callEtcd(what, this.endpoints, this.timeoutMs, op);
   }
 
+  /** Every read goes through here: what it returns holds the values' JSON, never sealed bytes. */
   private async range(what: string, request: IRangeRequest): Promise<IRangeResponse> {
     const response = await this.call(what, () => this.client.kv.range(request));
     this.seen(response.header.revision);
+    if (this.options.transformer !== undefined) response.kvs = response.kvs.map((kv) => this.opened(kv));
     return response;
+  }
+
+  /** The value to put: the JSON text, or its sealed bytes where the resource is encrypted. */
+  private sealed(key: string, value: string): Buffer {
+    const { transformer } = this.options;
+    if (transformer === undefined) return Buffer.from(value, 'utf8');
+    // Bound to the full etcd key, as kube-apiserver binds it (the prefix included).
+    const stored = transformer.toStorage(key, value, this.keys.prefix + key);
+    return typeof stored === 'string' ? Buffer.from(stored, 'utf8') : stored;
+  }
+
+  /** The key-value with its value opened (see encryption/transformer.ts); throws DecryptionError. */
+  private opened(kv: IKeyValue): IKeyValue {
+    const { transformer } = this.options;
+    if (transformer === undefined) return kv;
+    const etcdKey = kv.key.toString('utf8');
+    const { text, stale } = transformer.fromStorage(etcdKey.slice(this.keys.prefix.length), kv.value, etcdKey);
+    const open = { ...kv, value: Buffer.from(text, 'utf8') };
+    if (stale) this.staleKvs.add(open);
+    return open;
   }
 
   private async txn(what: string, key: string, value: string, request: Parameters<Etcd3['kv']['txn']>[0]): Promise<ITxnResponse> {
@@ -221,6 +252,7 @@ export class EtcdStore implements Store {
       client: this.client,
       keys: this.keys,
       endpoints: this.endpoints,
+      open: (kv: IKeyValue) => this.opened(kv),
       explainCancel: (after: number) => this.explainCancel(after),
       forget: (feed: WatchFeed) => this.feeds.delete(feed),
     };

@@ -21,6 +21,8 @@ export interface WatchHost {
   client: Etcd3;
   keys: EtcdKeys;
   endpoints: readonly string[];
+  /** The key-value with its value opened where it is encrypted (see encryption/transformer.ts). */
+  open(kv: IKeyValue): IKeyValue;
   /** Tells why etcd cancelled a watch that started after `afterRevision`. */
   explainCancel(afterRevision: number): Promise<Error>;
   /** Called once per feed when it ends, however it ends. */
@@ -85,7 +87,15 @@ export class WatchFeed {
   private deliver(response: IWatchResponse): void {
     if (this.ended) return;
     for (const event of response.events) {
-      const raw = this.toRaw(event);
+      let raw: RawStoreEvent | undefined;
+      try {
+        raw = this.toRaw(event);
+      } catch (error) {
+        // A value this server cannot decrypt: its watches end with the error (the client sees
+        // it and re-lists, which answers 500 naming the key) instead of it escaping the stream.
+        this.end(error as Error);
+        return;
+      }
       this.published = Math.max(this.published, Number(event.kv.mod_revision));
       if (raw !== undefined) this.hub.publish(raw);
     }
@@ -94,14 +104,14 @@ export class WatchFeed {
   private toRaw(event: IEvent): RawStoreEvent | undefined {
     const key = this.host.keys.strip(event.kv.key);
     const revision = Number(event.kv.mod_revision);
-    const prevValue = event.prev_kv ? textOf(event.prev_kv) : undefined;
+    const prevValue = event.prev_kv ? textOf(this.host.open(event.prev_kv)) : undefined;
     if (event.type === 'Delete') {
       // etcd leaves prev_kv out when the previous revision was compacted before the event was sent.
       if (prevValue === undefined) return undefined;
       return { type: 'DELETED', key, revision, prevValue };
     }
     const type = event.kv.create_revision === event.kv.mod_revision ? 'ADDED' : 'MODIFIED';
-    return { type, key, revision, value: textOf(event.kv), ...(prevValue === undefined ? {} : { prevValue }) };
+    return { type, key, revision, value: textOf(this.host.open(event.kv)), ...(prevValue === undefined ? {} : { prevValue }) };
   }
 
   /** The last watch gone: the etcd watcher goes too. */

@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { RevisionExpiredError } from '../errors.js';
 import type { ListStream } from '../store.js';
 import { compareUtf8, type StreamRange } from './sqlite-list.js';
+import { plainValue, type ValueExpression } from './sqlite-values.js';
 
 /** Items in a stream's first page, and the most in any page. */
 export const STREAM_PAGE_ITEMS = 32;
@@ -26,7 +27,7 @@ const ADDED = 0;
 
 type PageStatement = Database.Statement<[string, string, string]>;
 
-export function streamStatements(db: Database.Database) {
+export function streamStatements(db: Database.Database, read: ValueExpression = plainValue) {
   const statement = (sql: string) => db.prepare(sql).raw();
   // The aggregate consumes the ordered subquery in order (a LIMIT keeps SQLite from flattening
   // it), so the joined text is the page's values in key order; the contract tests hold it to that.
@@ -35,7 +36,7 @@ export function streamStatements(db: Database.Database) {
     new Map(
       PAGE_SIZES.map((items) => [
         items,
-        statement(`SELECT max(key), count(*), group_concat(value, ?) FROM (
+        statement(`SELECT max(key), count(*), group_concat(${read('value')}, ?) FROM (
           SELECT key, value FROM kv WHERE key ${op} ? AND key < ? ORDER BY key LIMIT ${items})`) as PageStatement,
       ]),
     );
@@ -44,8 +45,8 @@ export function streamStatements(db: Database.Database) {
     pageAfter: pages('>'),
     // Writes since the list's revision touching a key range: rare, and a range scan on revision.
     changedSince: statement('SELECT 1 FROM history WHERE revision > ? AND key >= ? AND key <= ? LIMIT 1').pluck(),
-    rows: statement('SELECT key, value FROM kv WHERE key >= ? AND key <= ?'),
-    firstChanges: statement('SELECT key, type, prev FROM history WHERE revision > ? AND key >= ? AND key <= ? ORDER BY revision'),
+    rows: statement(`SELECT key, ${read('value')} FROM kv WHERE key >= ? AND key <= ?`),
+    firstChanges: statement(`SELECT key, type, ${read('prev')} FROM history WHERE revision > ? AND key >= ? AND key <= ? ORDER BY revision`),
   };
 }
 

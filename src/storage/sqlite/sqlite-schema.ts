@@ -3,6 +3,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { requestIncrementalVacuum, switchToIncrementalVacuum } from './sqlite-vacuum.js';
+import { plainValue, type ValueExpression } from './sqlite-values.js';
 
 const SCHEMA_VERSION = 1;
 
@@ -93,29 +94,35 @@ export function openDatabase(path: string, sync: SyncMode): Database.Database {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
-export function prepareStatements(db: Database.Database) {
+/** `read` is how a statement reads a stored value as JSON text (see sqlite-values.ts). */
+export function prepareStatements(db: Database.Database, read: ValueExpression = plainValue) {
   const statement = (sql: string) => db.prepare(sql);
+  const value = read('value');
   return {
-    getValue: statement('SELECT value FROM kv WHERE key = ?').pluck(),
+    getValue: statement(`SELECT ${value} FROM kv WHERE key = ?`).pluck(),
+    /** The value as stored: sealed bytes where the resource is encrypted. */
+    getStored: statement('SELECT value FROM kv WHERE key = ?').pluck(),
     // Values as their UTF-8 bytes (a TEXT to BLOB cast copies no characters): what a response
     // writes, without decoding into a JS string and encoding it back.
-    getBytes: statement('SELECT CAST(value AS BLOB) FROM kv WHERE key = ?').pluck(),
-    getRow: statement('SELECT revision, value FROM kv WHERE key = ?'),
+    getBytes: statement(`SELECT CAST(${value} AS BLOB) FROM kv WHERE key = ?`).pluck(),
+    // Where values may be sealed, `stored` (as it is) goes on into history's prev: a rewrite must
+    // never store a value decrypted. Where they cannot be, it would only copy the text twice.
+    getRow: statement(read === plainValue ? 'SELECT revision, value FROM kv WHERE key = ?' : `SELECT revision, ${value} AS value, value AS stored FROM kv WHERE key = ?`),
     insert: statement('INSERT INTO kv (key, revision, value) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING'),
     update: statement('UPDATE kv SET revision = ?, value = ? WHERE key = ?'),
     remove: statement('DELETE FROM kv WHERE key = ?'),
     appendHistory: statement('INSERT INTO history (revision, type, key, value, prev) VALUES (?, ?, ?, ?, ?)'),
     // LIMIT -1 means no limit in SQLite.
-    listFrom: statement('SELECT key, value FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?').raw(),
-    listAfter: statement('SELECT key, value FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?').raw(),
-    listBytesFrom: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?').raw(),
-    listBytesAfter: statement('SELECT key, CAST(value AS BLOB) FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?').raw(),
+    listFrom: statement(`SELECT key, ${value} FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`).raw(),
+    listAfter: statement(`SELECT key, ${value} FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?`).raw(),
+    listBytesFrom: statement(`SELECT key, CAST(${value} AS BLOB) FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`).raw(),
+    listBytesAfter: statement(`SELECT key, CAST(${value} AS BLOB) FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?`).raw(),
     countAfter: statement('SELECT count(*) FROM kv WHERE key > ? AND key < ?').pluck(),
     // The key `offset` places into a range, from the key index alone.
     keyAtFrom: statement('SELECT key FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT 1 OFFSET ?').pluck(),
     keyAtAfter: statement('SELECT key FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT 1 OFFSET ?').pluck(),
     historySince: statement(
-      'SELECT revision, type, key, value, prev FROM history WHERE revision > ? AND key >= ? AND key < ? ORDER BY revision',
+      `SELECT revision, type, key, ${value}, ${read('prev')} FROM history WHERE revision > ? AND key >= ? AND key < ? ORDER BY revision`,
     ).raw(),
     maxHistoryRevision: statement('SELECT coalesce(max(revision), 0) FROM history').pluck(),
     compactedRevision: statement(`SELECT value FROM meta WHERE name = 'compacted'`).pluck(),

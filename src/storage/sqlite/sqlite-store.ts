@@ -36,6 +36,9 @@ import { openListStream, streamStatements, type StreamStatements } from './sqlit
 import { quickCheck } from './sqlite-integrity.js';
 import { openDatabase, prepareStatements, type Statements, type SyncMode } from './sqlite-schema.js';
 import { WalPreflusher } from './wal-preflush.js';
+import { valueExpression } from './sqlite-values.js';
+import type { ValueTransformer } from '../encryption/transformer.js';
+import { markStale } from '../stale-values.js';
 
 export interface SqliteStoreOptions {
   /** The database file; its directory is created if missing. */
@@ -46,6 +49,8 @@ export interface SqliteStoreOptions {
   compactIntervalMs?: number;
   /** 'normal' (default) survives a killed process; 'full' also fsyncs every commit for power loss. */
   sync?: SyncMode;
+  /** Encrypts the values of the resources it names (--encryption-provider-config). */
+  transformer?: ValueTransformer;
 }
 
 // History rows a write deletes when history has outgrown twice the window (see committed()).
@@ -58,7 +63,10 @@ const DELETED = 2;
 
 interface Row {
   revision: number;
+  /** The JSON text. */
   value: string;
+  /** The value as stored, where it may be sealed (see sqlite-values.ts). */
+  stored?: string | Uint8Array;
 }
 
 interface Settlement {
@@ -86,6 +94,7 @@ export class SqliteStore implements Store {
   private readonly compactor: Compactor;
   private readonly preflusher: WalPreflusher | undefined;
   private revision: number;
+  private readonly transformer: ValueTransformer | undefined;
   private closing: Promise<void> | undefined;
 
   private readonly batchTx: (writes: PendingWrite[]) => WriteOutcome[];
@@ -100,8 +109,10 @@ export class SqliteStore implements Store {
     // An in-memory database has no WAL file, and with sync 'full' every commit fsyncs already.
     const syncedOnlyAtCheckpoints = options.path !== ':memory:' && (options.sync ?? 'normal') === 'normal';
     this.preflusher = syncedOnlyAtCheckpoints ? new WalPreflusher(`${options.path}-wal`) : undefined;
-    this.statements = prepareStatements(db);
-    this.streamStatements = streamStatements(db);
+    this.transformer = options.transformer;
+    const read = valueExpression(db, options.transformer);
+    this.statements = prepareStatements(db, read);
+    this.streamStatements = streamStatements(db, read);
     this.compactor = new Compactor(db, this.statements, {
       currentRevision: () => this.revision,
       oldestPinned: () => this.oldestPin(),
@@ -117,8 +128,19 @@ export class SqliteStore implements Store {
 
   async get(key: string): Promise<KubeObject | undefined> {
     this.assertOpen();
+    if (this.transformer !== undefined) return this.getDecoded(key, this.transformer);
     const value = this.statements.getValue.get(key) as string | undefined;
     return value === undefined ? undefined : (JSON.parse(value) as KubeObject);
+  }
+
+  /** get() where values may be sealed: decoded here rather than in SQL, to learn whether it is stale. */
+  private getDecoded(key: string, transformer: ValueTransformer): KubeObject | undefined {
+    const stored = this.statements.getStored.get(key) as string | Uint8Array | undefined;
+    if (stored === undefined) return undefined;
+    const { text, stale } = transformer.fromStorage(key, stored);
+    const object = JSON.parse(text) as KubeObject;
+    if (stale) markStale(object);
+    return object;
   }
 
   async getRaw(key: string): Promise<Uint8Array | undefined> {
@@ -301,31 +323,33 @@ export class SqliteStore implements Store {
     // A UTF-16 length under a third of the limit cannot reach it in UTF-8 bytes.
     if (json.length > MAX_VALUE_BYTES / 3 && Buffer.byteLength(json) > MAX_VALUE_BYTES) throw new ValueTooLargeError(key, Buffer.byteLength(json));
     rememberStoredJson(stored, json);
+    const value = this.transformer === undefined ? json : this.transformer.toStorage(key, json);
     if (write.op === 'create') {
-      this.createRow(key, revision, json);
+      this.createRow(key, revision, value);
       return { stored, event: { type: 'ADDED', key, revision, value: json } };
     }
-    const prev = this.updateRow(key, revision, json, write.expected);
+    const prev = this.updateRow(key, revision, value, write.expected);
     return { stored, event: { type: 'MODIFIED', key, revision, value: json, prevValue: prev.value } };
   }
 
-  private createRow(key: string, revision: number, json: string): void {
+  /** `value` is the JSON text, or its sealed bytes where the resource is encrypted. */
+  private createRow(key: string, revision: number, value: string | Buffer): void {
     // ON CONFLICT DO NOTHING reports an existing key as zero changes, without a read first.
-    if (this.statements.insert.run(key, revision, json).changes === 0) throw new KeyExistsError(key);
-    this.statements.appendHistory.run(revision, ADDED, key, json, null);
+    if (this.statements.insert.run(key, revision, value).changes === 0) throw new KeyExistsError(key);
+    this.statements.appendHistory.run(revision, ADDED, key, value, null);
   }
 
-  private updateRow(key: string, revision: number, json: string, expected?: number): Row {
+  private updateRow(key: string, revision: number, value: string | Buffer, expected?: number): Row {
     const prev = this.currentRow(key, expected);
-    this.statements.update.run(revision, json, key);
-    this.statements.appendHistory.run(revision, MODIFIED, key, json, prev.value);
+    this.statements.update.run(revision, value, key);
+    this.statements.appendHistory.run(revision, MODIFIED, key, value, prev.stored ?? prev.value);
     return prev;
   }
 
   private deleteRow(key: string, revision: number, expected?: number): Row {
     const prev = this.currentRow(key, expected);
     this.statements.remove.run(key);
-    this.statements.appendHistory.run(revision, DELETED, key, null, prev.value);
+    this.statements.appendHistory.run(revision, DELETED, key, null, prev.stored ?? prev.value);
     return prev;
   }
 
