@@ -20,6 +20,7 @@ import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
 import { ANONYMOUS_USER } from '../auth/types.js';
+import { Auditor, type AuditOptions } from './audit/auditor.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -31,6 +32,8 @@ export interface ApiServerOptions {
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
   /** Events not bumped for this long are deleted (Kubernetes' --event-ttl). Default 3600. */
   eventTtlSeconds?: number;
+  /** Write an audit log (audit/auditor.ts); a bad policy file fails the start. */
+  audit?: AuditOptions;
 }
 
 export interface ApiServer {
@@ -42,6 +45,8 @@ export interface ApiServer {
 }
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  // First: a malformed policy must stop the server before it has started anything.
+  const audit = options.audit ? await Auditor.open(options.audit) : undefined;
   const metrics = new ApiMetrics();
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics));
   await ensureSystemNamespaces(registry);
@@ -55,7 +60,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ['/pods/eviction', evictPod],
     ...(options.subresources ?? new Map()),
   ]);
-  const server = createServer((req, res) => void handle(req, res, registry, metrics, subresources));
+  const server = createServer((req, res) => void handle(req, res, registry, metrics, subresources, audit));
   server.keepAliveTimeout = 65_000;
   // Upgraded sockets leave the HTTP server's bookkeeping; close() ends them itself.
   const upgraded = new Set<Duplex>();
@@ -64,6 +69,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       upgraded.add(socket);
       socket.once('close', () => upgraded.delete(socket));
+      // --- audit: the upgraded stream (exec, attach, portforward) ---
+      audit?.beginUpgrade(req, socket, ANONYMOUS_USER);
       onUpgrade(req, socket, head, registry);
     });
   }
@@ -81,6 +88,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Last: the events of the requests just ended (watches) are written before it closes.
+      await audit?.close();
     },
   };
 }
@@ -95,9 +104,11 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, registry: ObjectRegistry, metrics: ApiMetrics, subresources: SubresourceHandlers): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, registry: ObjectRegistry, metrics: ApiMetrics, subresources: SubresourceHandlers, auditor: Auditor | undefined): Promise<void> {
   const started = process.hrtime.bigint();
   const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER };
+  // --- audit: after authentication has set ctx.user (the policy matches on it) ---
+  const audit = auditor?.begin(ctx);
   let path: ResourcePath | undefined;
   try {
     const url = splitRequestTarget(req.url ?? '/');
@@ -115,8 +126,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Objec
     if (apiError.code >= 500 && !(error instanceof ApiError)) {
       console.error(`${req.method} ${req.url}: ${apiError.code === 500 ? ((error as Error).stack ?? String(error)) : `${apiError.code} ${apiError.message}`}`);
     }
+    audit?.fail(apiError, apiError.code === 500 && !(error instanceof ApiError)); // --- audit ---
     writeError(res, apiError);
   } finally {
+    audit?.end(res); // --- audit ---
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.observeRequest(ctx.verb, path?.plural ?? '', path?.subresource ?? '', res.statusCode, seconds);
   }

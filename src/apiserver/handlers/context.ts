@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { UserInfo } from '../../auth/types.js';
+import type { AuditRecorder } from '../audit/types.js';
 import { badRequest } from '../errors.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { ResourcePath } from '../routes.js';
@@ -15,6 +16,10 @@ export interface RequestContext {
   verb: string;
   /** Who sent the request, as authentication found. */
   user: UserInfo;
+  /** Annotations for this request's audit event, e.g. pod-security.kubernetes.io/audit-violations. */
+  auditAnnotations?: Record<string, string>;
+  /** The request's audit entry, when the policy logs it: handlers give it the body they decoded. */
+  audit?: AuditRecorder;
 }
 
 export interface ResourceRequest extends RequestContext {
