@@ -6,6 +6,7 @@ import type { UpOptions } from '../cluster/up.js';
 import type { CheckCommandOptions } from './check.js';
 import type { SignalOptions } from './signal.js';
 import type { SimulationOptions } from '../simulate/simulation.js';
+import type { AuditOptions } from '../apiserver/audit/auditor.js';
 import { resolvePathOptions } from './paths.js';
 import { parseQuantity } from '../api/validation/quantity.js';
 
@@ -72,10 +73,30 @@ interface SimulateCommandOptions {
   nodeLabel: Record<string, string>; extendedResource: Record<string, number>; leaseRenewInterval: number;
 }
 
-interface ServerCommandOptions {
+interface ServerCommandOptions extends AuditFlags {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
   eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
+}
+
+/** `--audit-log` and its companions, on `drover server` and `drover up`. */
+interface AuditFlags { auditLog?: string; auditPolicyFile?: string; auditLogMaxsize: number; auditLogMaxbackup: number }
+
+const AUDIT_HELP = {
+  log: 'write an audit log (audit.k8s.io/v1 Events, one JSON line each) to this file (mode 0600)',
+  policy: 'audit.k8s.io/v1 Policy (YAML or JSON) choosing what --audit-log records (default: every request at Metadata level)',
+  maxsize: 'rotate the audit log at this size, to NAME-<UTC time>.log (0: never)',
+  maxbackup: 'rotated audit logs kept (0: all)',
+};
+
+function auditOptions(flags: AuditFlags): { audit?: AuditOptions } {
+  if (flags.auditLog === undefined) {
+    if (flags.auditPolicyFile !== undefined) throw new InvalidArgumentError('--audit-policy-file needs --audit-log');
+    return {};
+  }
+  const audit: AuditOptions = { logPath: flags.auditLog, maxSizeMB: flags.auditLogMaxsize, maxBackups: flags.auditLogMaxbackup };
+  if (flags.auditPolicyFile !== undefined) audit.policyFile = flags.auditPolicyFile;
+  return { audit };
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
@@ -117,12 +138,17 @@ export function buildProgram(): Command {
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option('--audit-log <path>', AUDIT_HELP.log)
+    .option('--audit-policy-file <file>', AUDIT_HELP.policy)
+    .option('--audit-log-maxsize <megabytes>', AUDIT_HELP.maxsize, nonNegativeInt, 100)
+    .option('--audit-log-maxbackup <files>', AUDIT_HELP.maxbackup, nonNegativeInt, 10)
     .action(async (options: ServerCommandOptions) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        ...auditOptions(options),
         ...(options.etcdEndpoints === undefined ? {} : {
           etcd: {
             endpoints: options.etcdEndpoints, keyPrefix: options.etcdPrefix,
@@ -145,10 +171,15 @@ export function buildProgram(): Command {
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+    .option('--audit-log <path>', AUDIT_HELP.log)
+    .option('--audit-policy-file <file>', AUDIT_HELP.policy)
+    .option('--audit-log-maxsize <megabytes>', AUDIT_HELP.maxsize, nonNegativeInt, 100)
+    .option('--audit-log-maxbackup <files>', AUDIT_HELP.maxbackup, nonNegativeInt, 10)
+    .action(async (options: { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean } & AuditFlags) => {
       const upOptions: UpOptions = {
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        ...auditOptions(options),
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
       const { startUp } = await import('../cluster/up.js');

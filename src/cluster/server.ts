@@ -31,6 +31,8 @@ export interface ServerOptions {
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
   /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
   dataCheck?: DataCheckOptions;
+  /** Write an audit log (kube-apiserver's --audit-log-path and --audit-policy-file). */
+  audit?: ApiServerOptions['audit'];
 }
 
 export interface EtcdServerOptions {
@@ -64,6 +66,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
+    if (options.audit) apiOptions.audit = options.audit;
     api = await startApiServer(apiOptions);
   } catch (error) {
     await store.close();
