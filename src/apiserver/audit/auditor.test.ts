@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { callJson } from '../../client/test-server.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { handlePodUpgrade } from '../handlers/pod-proxy.js';
+import type { ResourceRequest } from '../handlers/context.js';
+import { writeJson } from '../http-io.js';
 import { startApiServer } from '../server.js';
 import { PolicyError } from './policy.js';
 
@@ -42,7 +44,14 @@ describe('audit log of the API server', () => {
     store = await openSqliteStore({ path: join(dir, 'state.db') });
     const api = await startApiServer({
       store, port: 0, onUpgrade: handlePodUpgrade,
-      subresources: new Map([['/pods/boom', async () => { throw new Error('a bug in a handler'); }]]),
+      subresources: new Map([
+        ['/pods/boom', async () => { throw new Error('a bug in a handler'); }],
+        ['/pods/noted', async (ctx: ResourceRequest) => {
+          // As Pod Security admission in audit mode does.
+          ctx.auditAnnotations = { ...ctx.auditAnnotations, 'pod-security.kubernetes.io/audit-violations': 'would violate "restricted"' };
+          writeJson(ctx.res, 200, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 200 });
+        }],
+      ]),
       audit: { logPath: join(dir, 'audit.log'), policyFile: join(dir, 'policy.yaml') },
     });
     const call = (method: string, path: string, body?: unknown) => callJson(api.url, method, path, body);
@@ -53,6 +62,7 @@ describe('audit log of the API server', () => {
     assert.equal((await call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [] } })).status, 422);
     assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1')).status, 200);
     assert.equal((await call('POST', '/api/v1/namespaces/default/pods/p/boom', {})).status, 500);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/pods/p/noted')).status, 200);
     await upgrade(api.port, '/api/v1/namespaces/default/pods/nope/exec?command=sh');
     await api.close();
     events = (await readFile(join(dir, 'audit.log'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Event);
@@ -131,6 +141,11 @@ describe('audit log of the API server', () => {
     assert.equal(exec[0]!.verb, 'get');
     assert.equal(exec[2]!.responseStatus.code, 404);
     assert.equal(byId(exec[0]!.auditID).length, 3);
+  });
+
+  it('copies the annotations the request gathered (admission, authorization) into its event', () => {
+    const noted = events.filter((e) => e.objectRef?.subresource === 'noted');
+    assert.deepEqual(noted.map((e) => e.annotations), [undefined, { 'pod-security.kubernetes.io/audit-violations': 'would violate "restricted"' }]);
   });
 
   it('refuses to start on a malformed policy', async () => {
