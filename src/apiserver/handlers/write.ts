@@ -29,6 +29,7 @@ function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = f
     dryRun: parseDryRun(ctx.query),
     fieldManager: fieldManagerOf(ctx, applyPatch),
     fieldValidation: parseFieldValidation(ctx.query.get('fieldValidation')),
+    user: ctx.user.username,
   };
   if (subresource) options.subresource = subresource;
   return options;

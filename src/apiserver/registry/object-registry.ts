@@ -14,6 +14,7 @@ import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type 
 import { closeServiceAddresses } from './service-allocator.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor } from './keys.js';
+import { stampChangedBy } from './changed-by.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor, type Undo } from './strategies.js';
 import { NamespaceCache } from './namespace-cache.js';
@@ -26,6 +27,8 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** 'status' for the status subresource; undefined for the main resource. */
   subresource?: string;
+  /** The writing user's name, for drover.dev/changed-by (registry/changed-by.ts). */
+  user?: string;
 }
 
 export interface WriteResult {
@@ -79,6 +82,7 @@ export class ObjectRegistry {
       validateOrThrow(def, object, undefined, errors);
       await slice.pause();
       this.trackFields(def, undefined, object, options);
+      stampChangedBy(def, object, undefined, options.user);
       await slice.pause();
       if (options.dryRun) return { object, warnings, created: true };
       try {
@@ -247,6 +251,7 @@ export class ObjectRegistry {
       validateOrThrow(def, object, old, errors);
       await slice.pause();
       this.trackFields(def, old, object, options);
+      stampChangedBy(def, object, old, options.user);
       await slice.pause();
       if (sameContent(object, old)) return { object: old, warnings, created: false };
       if (options.dryRun) return { object, warnings, created: false };
