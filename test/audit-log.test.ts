@@ -206,3 +206,34 @@ describe('drover server --audit-policy-file that is malformed', () => {
     }
   });
 });
+
+describe('Transactions name the user who caused them', () => {
+  let server: ServerProcess | undefined;
+  after(async () => {
+    await server?.stop();
+    await server?.cleanup();
+  });
+
+  it("records the deployment's changer (drover.dev/changed-by) on its launch and scale transactions", async () => {
+    requireKubectl();
+    server = await startServerProcess();
+    const kc = server.kubeconfig;
+    await kubectl(kc, ['create', 'deployment', 'owned', '--image=drover-test/busybox:1']);
+    const changer = (await kubectl(kc, ['get', 'deployment', 'owned', '-o', 'jsonpath={.metadata.annotations.drover\\.dev/changed-by}'])).trim();
+    assert.ok(changer.length > 0, 'the server names who created the deployment');
+    await kubectl(kc, ['scale', 'deployment', 'owned', '--replicas=2']);
+    const transactions = async () => JSON.parse(await kubectl(kc, ['get', 'transactions', '-l', 'drover.dev/target-name=owned', '-o', 'json'])).items as Event[];
+    const deadline = Date.now() + 20_000;
+    let seen: Event[] = [];
+    while (Date.now() < deadline) {
+      seen = (await transactions()).filter((tx) => tx.spec.target.kind === 'Deployment');
+      if (['launch', 'scale'].every((op) => seen.some((tx) => tx.spec.operation === op))) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    for (const op of ['launch', 'scale']) {
+      const tx = seen.find((t) => t.spec.operation === op);
+      assert.ok(tx, `a ${op} transaction of the deployment: ${JSON.stringify(seen.map((t) => t.spec))}`);
+      assert.equal(tx.spec.user, changer, op);
+    }
+  });
+});
