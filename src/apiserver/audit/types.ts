@@ -99,9 +99,9 @@ export interface AuditEvent {
 }
 
 /**
- * What the handlers tell a request's audit entry: the decoded request body (which also names
- * the object of a create) and the body answered. Calls are cheap below the level that keeps
- * the objects: the entry serializes only when it must.
+ * What the handlers tell a request's audit entry: the decoded request body, which also names
+ * the object of a create (the answer reaches it through http-io.ts). Below Request level the
+ * call only reads the name: the body is serialized only when the level keeps it.
  */
 export interface AuditRecorder {
   requestObject(value: unknown): void;
