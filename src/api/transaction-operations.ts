@@ -16,3 +16,9 @@ export const DEFAULT_LIFE_PERIOD_SECONDS: Readonly<Record<Operation, number>> = 
   repair: 300, // one data-checker repair (src/checker/)
   restart: 1800, // a training job's pods recreated after a failure, until they run again
 };
+
+/**
+ * On a workload: the user whose write last changed its spec, kept by the API server (see
+ * apiserver/registry/changed-by.ts); a Transaction names them in spec.user.
+ */
+export const ANNOTATION_CHANGED_BY = 'drover.dev/changed-by';

@@ -21,14 +21,8 @@ export interface AccessControl {
   rules?: RuleLister;
 }
 
-export interface Admitted {
-  user: UserInfo;
-  attributes: RequestAttributes;
-}
-
-/** The user and what they ask; throws 401 or 403 (as ApiError). */
-export async function admit(access: AccessControl, req: IncomingMessage, pathname: string, path: ResourcePath | undefined, query: URLSearchParams): Promise<Admitted> {
-  const method = req.method ?? 'GET';
+/** The user; undefined-free: anonymous where the path is public. Throws 401 (as ApiError). */
+export async function authenticate(access: AccessControl, req: IncomingMessage, pathname: string, path: ResourcePath | undefined): Promise<UserInfo> {
   let user: UserInfo | undefined;
   try {
     user = await access.authenticator.authenticate(req);
@@ -36,14 +30,21 @@ export async function admit(access: AccessControl, req: IncomingMessage, pathnam
     if (error instanceof Unauthenticated) throw unauthorized();
     throw error;
   }
-  const publicPath = !path && PUBLIC_PATHS.has(pathname.replace(/\/+$/, '') || '/');
-  if (!user && !publicPath) throw unauthorized();
-  const attributes = path ? resourceAttributes(user ?? ANONYMOUS_USER, method, path, query) : nonResourceAttributes(user ?? ANONYMOUS_USER, method, pathname);
-  if (user && access.authorizer && !publicPath) {
-    const decision = access.authorizer.authorize(attributes);
-    if (!decision.allowed) throw forbidden(forbiddenMessage(attributes, decision.reason), path ? refOf(path) : undefined);
-  }
-  return { user: user ?? ANONYMOUS_USER, attributes };
+  if (user) return user;
+  if (!path && isPublic(pathname)) return ANONYMOUS_USER;
+  throw unauthorized();
+}
+
+/** Throws 403 (as ApiError) unless the user may do what the request asks. */
+export function authorize(access: AccessControl, user: UserInfo, method: string, pathname: string, path: ResourcePath | undefined, query: URLSearchParams): void {
+  if (!access.authorizer || (!path && isPublic(pathname))) return;
+  const attributes: RequestAttributes = path ? resourceAttributes(user, method, path, query) : nonResourceAttributes(user, method, pathname);
+  const decision = access.authorizer.authorize(attributes);
+  if (!decision.allowed) throw forbidden(forbiddenMessage(attributes, decision.reason), path ? refOf(path) : undefined);
+}
+
+function isPublic(pathname: string): boolean {
+  return PUBLIC_PATHS.has(pathname.replace(/\/+$/, '') || '/');
 }
 
 function refOf(path: ResourcePath): { group: string; plural: string; name?: string } {

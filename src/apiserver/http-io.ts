@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { toYaml } from './yaml-response.js';
 import { ApiError, notAcceptable, tooLarge } from './errors.js';
 import { endWithin } from './response-stream.js';
+import { auditResponse } from './audit/response-capture.js';
 
 /** Kubernetes' limit on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -68,6 +69,7 @@ export function negotiate(accept: string | undefined, allowTable: boolean): Resp
 }
 
 export function writeJson(res: ServerResponse, code: number, value: unknown, format: ResponseFormat = { type: 'json', table: false }): void {
+  auditResponse(res, { value });
   const body = format.type === 'yaml' ? toYaml(value) : JSON.stringify(value);
   res.writeHead(code, {
     'Content-Type': format.type === 'yaml' ? 'application/yaml' : 'application/json',
@@ -78,6 +80,7 @@ export function writeJson(res: ServerResponse, code: number, value: unknown, for
 
 /** Writes a body that is already JSON: a stored object's own text, never serialized again. */
 export function writeJsonText(res: ServerResponse, code: number, json: string | Uint8Array): void {
+  auditResponse(res, { json });
   res.writeHead(code, {
     'Content-Type': 'application/json',
     'Content-Length': typeof json === 'string' ? Buffer.byteLength(json) : json.byteLength,

@@ -21,10 +21,11 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
-import { admit, type AccessControl } from './access.js';
+import { authenticate, authorize, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
-import { ANONYMOUS_USER } from '../auth/types.js';
+import { ANONYMOUS_USER, type UserInfo } from '../auth/types.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
+import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -38,6 +39,8 @@ export interface ApiServerOptions {
   eventTtlSeconds?: number;
   /** Pod Security level of namespaces without pod-security.kubernetes.io labels (kube-system aside). Default privileged. */
   podSecurityDefault?: PodSecurityLevel;
+  /** Write an audit log (audit/auditor.ts); a bad policy file fails the start. */
+  audit?: AuditOptions;
   /** The serving certificate and the CA client certificates must be signed by (PEM). */
   tls: ServingTls;
   access: AccessControl;
@@ -59,6 +62,8 @@ export interface ApiServer {
 }
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  // First: a malformed policy must stop the server before it has started anything.
+  const audit = options.audit ? await Auditor.open(options.audit) : undefined;
   const metrics = new ApiMetrics();
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), { podSecurityDefault: options.podSecurityDefault ?? 'privileged' });
   await ensureSystemNamespaces(registry);
@@ -72,7 +77,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ['/pods/eviction', evictPod],
     ...(options.subresources ?? new Map()),
   ]);
-  const serving = { registry, metrics, subresources, access: options.access, caPem: options.tls.ca };
+  const serving: Serving = { registry, metrics, subresources, access: options.access, caPem: options.tls.ca, auditor: audit };
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
   const server = createServer(
@@ -88,7 +93,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       upgraded.add(socket);
       socket.once('close', () => upgraded.delete(socket));
       void admitUpgrade(options.access, req).then(
-        () => onUpgrade(req, socket, head, registry),
+        (user) => {
+          audit?.beginUpgrade(req, socket, user); // --- audit: the upgraded stream (exec, attach, portforward) ---
+          onUpgrade(req, socket, head, registry);
+        },
         (error: unknown) => refuseUpgrade(socket, toApiError(error)),
       );
     });
@@ -107,15 +115,20 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Last: the events of the requests just ended (watches) are written before it closes.
+      await audit?.close();
     },
   };
 }
 
 /** The upgrade path's access check: the same as handle()'s, for exec, attach and port-forward. */
-async function admitUpgrade(access: AccessControl, req: IncomingMessage): Promise<void> {
+async function admitUpgrade(access: AccessControl, req: IncomingMessage): Promise<UserInfo> {
   const url = splitRequestTarget(req.url ?? '/');
   const path = parseResourcePath(url.pathname);
-  await admit(access, req, path ? url.pathname : decodePath(url.pathname), path, url.query);
+  const pathname = path ? url.pathname : decodePath(url.pathname);
+  const user = await authenticate(access, req, pathname, path);
+  authorize(access, user, req.method ?? 'GET', pathname, path, url.query);
+  return user;
 }
 
 function urlHost(host: string): string {
@@ -138,19 +151,24 @@ interface Serving {
   subresources: SubresourceHandlers;
   access: AccessControl;
   caPem: string;
+  auditor: Auditor | undefined;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
   const { registry, metrics } = serving;
   const started = process.hrtime.bigint();
   const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER, access: serving.access };
+  let audit: AuditEntry | undefined;
   let path: ResourcePath | undefined;
   try {
     const url = splitRequestTarget(req.url ?? '/');
     ctx.query = url.query;
     path = parseResourcePath(url.pathname);
     const pathname = path ? url.pathname : decodePath(url.pathname);
-    ctx.user = (await admit(serving.access, req, pathname, path, url.query)).user;
+    ctx.user = await authenticate(serving.access, req, pathname, path);
+    // --- audit: after authentication (the policy matches on the user), before authorization (a 403 is recorded) ---
+    audit = serving.auditor?.begin(ctx);
+    authorize(serving.access, ctx.user, req.method ?? 'GET', pathname, path, url.query);
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), serving.subresources);
     } else {
@@ -163,8 +181,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     if (apiError.code >= 500 && !(error instanceof ApiError)) {
       console.error(`${req.method} ${req.url}: ${apiError.code === 500 ? ((error as Error).stack ?? String(error)) : `${apiError.code} ${apiError.message}`}`);
     }
+    audit?.fail(apiError, apiError.code === 500 && !(error instanceof ApiError)); // --- audit ---
     writeError(res, apiError);
   } finally {
+    audit?.end(res); // --- audit ---
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.observeRequest(ctx.verb, path?.plural ?? '', path?.subresource ?? '', res.statusCode, seconds);
   }

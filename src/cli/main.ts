@@ -7,6 +7,7 @@ import type { ServerOptions } from '../cluster/server.js';
 import type { CheckCommandOptions } from './check.js';
 import type { SignalOptions } from './signal.js';
 import type { SimulationOptions } from '../simulate/simulation.js';
+import type { AuditOptions } from '../apiserver/audit/auditor.js';
 import { resolvePathOptions } from './paths.js';
 import { parseQuantity } from '../api/validation/quantity.js';
 import type { PodSecurityLevel } from '../apiserver/admission/pod-security/policy.js';
@@ -86,6 +87,26 @@ interface ServerCommandOptions extends SecurityCommandOptions {
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
 }
 
+/** `--audit-log` and its companions, on `drover server` and `drover up`. */
+interface AuditFlags { auditLog?: string; auditPolicyFile?: string; auditLogMaxsize: number; auditLogMaxbackup: number }
+
+const AUDIT_HELP = {
+  log: 'write an audit log (audit.k8s.io/v1 Events, one JSON line each) to this file (mode 0600)',
+  policy: 'audit.k8s.io/v1 Policy (YAML or JSON) choosing what --audit-log records (default: every request at Metadata level)',
+  maxsize: 'rotate the audit log at this size, to NAME-<UTC time>.log (0: never)',
+  maxbackup: 'rotated audit logs kept (0: all)',
+};
+
+function auditOptions(flags: AuditFlags): { audit?: AuditOptions } {
+  if (flags.auditLog === undefined) {
+    if (flags.auditPolicyFile !== undefined) throw new InvalidArgumentError('--audit-policy-file needs --audit-log');
+    return {};
+  }
+  const audit: AuditOptions = { logPath: flags.auditLog, maxSizeMB: flags.auditLogMaxsize, maxBackups: flags.auditLogMaxbackup };
+  if (flags.auditPolicyFile !== undefined) audit.policyFile = flags.auditPolicyFile;
+  return { audit };
+}
+
 /** `--tls-san name`, repeatable or comma-separated, as k3s takes it. */
 function collectNames(value: string, previous: string[]): string[] {
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
@@ -94,7 +115,7 @@ function collectNames(value: string, previous: string[]): string[] {
 }
 
 /** The options `drover server` and `drover up` share for who may reach the API, and how. */
-interface SecurityCommandOptions {
+interface SecurityCommandOptions extends AuditFlags {
   tlsSan: string[];
   tokenAuthFile?: string;
   token?: string;
@@ -108,13 +129,17 @@ function withSecurityOptions(command: Command): Command {
     .option('--token-auth-file <file>', 'static bearer tokens, one "token,user,uid,\"group1,group2\"" line each')
     .addOption(podSecurityOption())
     .option('--encryption-provider-config <path>', "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)")
-    .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)');
+    .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)')
+    .option('--audit-log <path>', AUDIT_HELP.log)
+    .option('--audit-policy-file <file>', AUDIT_HELP.policy)
+    .option('--audit-log-maxsize <megabytes>', AUDIT_HELP.maxsize, nonNegativeInt, 100)
+    .option('--audit-log-maxbackup <files>', AUDIT_HELP.maxbackup, nonNegativeInt, 10);
 }
 
-type SecurityServerOptions = Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token' | 'podSecurityDefault' | 'encryptionProviderConfig'>;
+type SecurityServerOptions = Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token' | 'podSecurityDefault' | 'encryptionProviderConfig' | 'audit'>;
 
 function securityOptions(options: SecurityCommandOptions): SecurityServerOptions {
-  const chosen: SecurityServerOptions = { tlsSans: options.tlsSan, podSecurityDefault: options.podSecurity };
+  const chosen: SecurityServerOptions = { tlsSans: options.tlsSan, podSecurityDefault: options.podSecurity, ...auditOptions(options) };
   if (options.tokenAuthFile) chosen.tokenAuthFile = options.tokenAuthFile;
   if (options.token) chosen.token = options.token;
   if (options.encryptionProviderConfig) chosen.encryptionProviderConfig = options.encryptionProviderConfig;

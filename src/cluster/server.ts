@@ -50,6 +50,8 @@ export interface ServerOptions {
   podSecurityDefault?: ApiServerOptions['podSecurityDefault'];
   /** Kubernetes' EncryptionConfiguration file (--encryption-provider-config): resources encrypted at rest. */
   encryptionProviderConfig?: string;
+  /** Write an audit log (kube-apiserver's --audit-log-path and --audit-policy-file). */
+  audit?: ApiServerOptions['audit'];
 }
 
 export interface EtcdServerOptions {
@@ -94,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
     if (options.podSecurityDefault !== undefined) apiOptions.podSecurityDefault = options.podSecurityDefault;
+    if (options.audit) apiOptions.audit = options.audit;
     api = await startApiServer(apiOptions);
   } catch (error) {
     await store.close();

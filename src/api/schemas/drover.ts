@@ -17,6 +17,7 @@ const TransactionSpec = named('dev.drover.v1.TransactionSpec', struct('What a tr
   reason: str('Why the operation happens.'),
   lifePeriodSeconds: int32('Seconds the transaction may run before it is marked TimedOut. Defaults per operation: launch 1800, scale 1800, update 300, delete 480, reschedule 86400, repair 300.'),
   delaySeconds: int32('Seconds the operation waits before it starts (its life period runs from then).'),
+  user: str("The user whose change to the target caused the operation: the target's drover.dev/changed-by annotation, which the API server keeps."),
 }, ['target', 'operation']));
 
 const TransactionStatus = named('dev.drover.v1.TransactionStatus', struct('How far a transaction has got.', {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { UserInfo } from '../../auth/types.js';
 import type { AccessControl } from '../access.js';
+import type { AuditRecorder } from '../audit/types.js';
 import { badRequest } from '../errors.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { ResourcePath } from '../routes.js';
@@ -23,6 +24,8 @@ export interface RequestContext {
    * pod-security.kubernetes.io/audit-violations); the audit log reads them when the request ends.
    */
   auditAnnotations?: Record<string, string>;
+  /** The request's audit entry, when the policy logs it: handlers give it the body they decoded. */
+  audit?: AuditRecorder;
 }
 
 export interface ResourceRequest extends RequestContext {

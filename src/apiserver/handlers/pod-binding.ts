@@ -20,6 +20,7 @@ function success(code: number): Record<string, unknown> {
 
 async function decodeNamedBody(ctx: ResourceRequest, kind: string): Promise<Record<string, unknown>> {
   const { value: body } = await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+  ctx.audit?.requestObject(body);
   if (!isObject(body)) throw badRequest(`the body must be a ${kind} object`);
   const meta = isObject(body['metadata']) ? body['metadata'] : {};
   if (meta['name'] !== undefined && meta['name'] !== ctx.path.name) {

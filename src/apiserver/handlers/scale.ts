@@ -44,12 +44,15 @@ export async function serveScale(ctx: ResourceRequest): Promise<void> {
   let wanted: unknown;
   if (method === 'PUT') {
     wanted = (await decodeBody(raw, ctx.req.headers['content-type'])).value;
+    ctx.audit?.requestObject(wanted);
   } else {
     const type = mediaType(ctx.req.headers['content-type']);
     if (!['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].includes(type)) {
       throw unsupportedMediaType(type, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     }
-    wanted = applyPatch(type, current, (await decodeBody(raw, 'application/json')).value, undefined);
+    const body = (await decodeBody(raw, 'application/json')).value;
+    ctx.audit?.requestObject(body);
+    wanted = applyPatch(type, current, body, undefined);
   }
   const replicas = replicasOf(wanted, parent);
   const requested = isObject(wanted) && isObject(wanted['metadata']) ? wanted['metadata']['resourceVersion'] : undefined;
@@ -69,6 +72,7 @@ export async function serveScale(ctx: ResourceRequest): Promise<void> {
     fieldValidation: parseFieldValidation(ctx.query.get('fieldValidation')),
     subresource: 'scale',
     force: false,
+    user: ctx.user.username,
   });
   writeJson(ctx.res, 200, scaleOf(result.object, spec));
 }

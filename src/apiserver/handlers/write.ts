@@ -30,6 +30,7 @@ function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = f
     fieldManager: fieldManagerOf(ctx, applyPatch),
     fieldValidation: parseFieldValidation(ctx.query.get('fieldValidation')),
     auditAnnotations: (ctx.auditAnnotations ??= {}),
+    user: ctx.user.username,
   };
   if (subresource) options.subresource = subresource;
   return options;
@@ -69,6 +70,7 @@ async function readWrite(
 ): Promise<{ body: unknown; warnings: string[] }> {
   const raw = await readBody(ctx.req);
   const { value, duplicates } = await decodeBody(raw, contentType);
+  ctx.audit?.requestObject(value);
   if (wholeObject && raw.length > MAX_VALUE_BYTES) {
     const bytes = Buffer.byteLength(JSON.stringify(value));
     if (bytes > MAX_VALUE_BYTES) throw tooLargeObject(bytes);
@@ -91,7 +93,9 @@ export async function createObject(ctx: ResourceRequest): Promise<void> {
 /** POST of a review kind: the object comes back with the server's answer in status, unstored. */
 export async function answerReview(ctx: ResourceRequest): Promise<void> {
   const { def } = ctx;
-  const review = asObjectOfKind((await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])).value, def, true);
+  const decoded = (await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'])).value;
+  ctx.audit?.requestObject(decoded);
+  const review = asObjectOfKind(decoded, def, true);
   // A review has no name to validate (it is never stored): its fields are all there is.
   const { errors } = checkFields(review, def, parseFieldValidation(ctx.query.get('fieldValidation')));
   if (errors.length > 0) throw invalid(def.kind, '', def.group, errors);
@@ -123,6 +127,7 @@ export async function patchObject(ctx: ResourceRequest, subresource?: string): P
 async function deleteOptions(ctx: ResourceRequest): Promise<DeleteOptions> {
   const raw = await readBody(ctx.req);
   const body = raw.length > 0 && raw.toString().trim() !== '' ? (await decodeBody(raw, ctx.req.headers['content-type'])).value : {};
+  if (raw.length > 0) ctx.audit?.requestObject(body);
   if (!isObject(body)) throw badRequest('DeleteOptions must be an object');
   const options: DeleteOptions = { dryRun: parseDryRun(ctx.query) || (Array.isArray(body['dryRun']) && body['dryRun'].includes('All')) };
   const grace = body['gracePeriodSeconds'] ?? parseNonNegativeInt(ctx.query, 'gracePeriodSeconds');

@@ -15,6 +15,7 @@ import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type 
 import { closeServiceAddresses } from './service-allocator.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor, prefixFor } from './keys.js';
+import { stampChangedBy } from './changed-by.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor, type Undo } from './strategies.js';
 import { NamespaceCache } from './namespace-cache.js';
@@ -33,6 +34,8 @@ export interface WriteOptions {
   subresource?: string;
   /** Where admission records annotations for the request's audit event (the HTTP handlers pass the request's). */
   auditAnnotations?: Record<string, string>;
+  /** The writing user's name, for drover.dev/changed-by (registry/changed-by.ts). */
+  user?: string;
 }
 
 export interface RegistryOptions {
@@ -101,6 +104,7 @@ export class ObjectRegistry {
       warnings.push(...(await this.admit(def, object, undefined, options)));
       await slice.pause();
       this.trackFields(def, undefined, object, options);
+      stampChangedBy(def, object, undefined, options.user);
       await slice.pause();
       if (options.dryRun) return { object, warnings, created: true };
       try {
@@ -270,6 +274,7 @@ export class ObjectRegistry {
       warnings.push(...(await this.admit(def, object, old, options)));
       await slice.pause();
       this.trackFields(def, old, object, options);
+      stampChangedBy(def, object, old, options.user);
       await slice.pause();
       // A stale read (stored under an older encryption key) is rewritten even when unchanged.
       if (sameContent(object, old) && !isStale(old)) return { object: old, warnings, created: false };

@@ -2,6 +2,7 @@
 // (`deployment.kubernetes.io/revision`), the earlier ones of a set rolled back to
 // (`.../revision-history`), and copies of the Deployment's annotations (so `kubectl rollout
 // history` finds `kubernetes.io/change-cause` on it, and `rollout undo` restores them).
+import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 import type { ReplicaSet } from '../replicaset/types.js';
 import { equalIgnoreHash } from './hash.js';
 import { byCreation } from './replica-math.js';
@@ -13,8 +14,9 @@ import {
 /** Longest revision-history annotation kept, in characters. */
 const MAX_REVISION_HISTORY_CHARS = 2000;
 
+// changed-by is the server's own, per object: a copy would be overwritten, and copied again forever.
 const NOT_COPIED: ReadonlySet<string> = new Set([
-  LAST_APPLIED_ANNOTATION, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, ROLLBACK_TO_ANNOTATION,
+  ANNOTATION_CHANGED_BY, LAST_APPLIED_ANNOTATION, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, ROLLBACK_TO_ANNOTATION,
 ]);
 
 export function revisionOf(rs: Readonly<ReplicaSet> | undefined): number {

@@ -7,6 +7,7 @@
 // falls back to the informer's cache for those opened before a restart or by another member
 // of the controller farm. Writes for one (target, operation) run one after another.
 import { metaTime, type KubeObject } from '../../api/meta.js';
+import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 import { byLabel, isNotFound, resources, type ApiClient, type Informer, type Logger, consoleLogger } from '../../client/index.js';
 import { operationDuration, operationsTotal } from '../../metrics/component-metrics.js';
 import {
@@ -158,6 +159,9 @@ export class TransactionRecorder {
         delaySeconds: options.delaySeconds ?? 0,
       },
     };
+    // The target's spec change is what the operation carries out: its author caused it.
+    const user = target.metadata.annotations?.[ANNOTATION_CHANGED_BY];
+    if (user) tx.spec.user = user;
     const client = this.api.resource<Transaction>(resources.transactions, namespace);
     const created = await client.create(tx);
     const progress = options.total === undefined ? '' : `${options.done ?? 0}/${options.total}`;

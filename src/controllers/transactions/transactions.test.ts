@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
+import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { eventually } from '../../client/test-server.js';
 import { componentRegistry } from '../../metrics/component-metrics.js';
@@ -44,6 +45,18 @@ describe('transactions', () => {
     assert.equal(tx?.status?.phase, 'Succeeded');
     assert.ok(tx?.status?.completionTime);
     assert.match(await componentRegistry.metrics(), /drover_operations_total\{operation="launch",result="Succeeded"\} \d+/);
+  });
+
+  it('names the user who caused the operation: the one the API server put on the target', async () => {
+    const target = await api.resource(resources.configmaps, 'default').create({
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'changed', annotations: { [ANNOTATION_CHANGED_BY]: 'alice' } },
+    });
+    await bed.manager.ctx.transactions.begin(target, 'scale', { reason: 'replicas changed from 1 to 2', total: 2 });
+    const [tx] = await transactionsOf(target);
+    assert.equal(tx?.spec.user, 'alice');
+    const unnamed = await workload('unnamed');
+    await bed.manager.ctx.transactions.begin(unnamed, 'scale', { reason: 'replicas changed from 1 to 2', total: 2 });
+    assert.equal((await transactionsOf(unnamed))[0]?.spec.user, undefined);
   });
 
   it('opens a new transaction for an operation begun right after the last one finished', async () => {

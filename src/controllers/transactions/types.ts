@@ -27,6 +27,8 @@ export interface TransactionSpec {
   reason: string;
   lifePeriodSeconds: number;
   delaySeconds: number;
+  /** Who caused the operation: the user whose write last changed the target's spec. */
+  user?: string;
 }
 
 export interface TransactionStatus {
