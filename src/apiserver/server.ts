@@ -19,6 +19,8 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
+import { ensureDefaultRbac } from '../auth/rbac/defaults.js';
+import { ClusterRoleAggregator } from '../auth/rbac/aggregation.js';
 import { ANONYMOUS_USER } from '../auth/types.js';
 
 export interface ApiServerOptions {
@@ -45,6 +47,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const metrics = new ApiMetrics();
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics));
   await ensureSystemNamespaces(registry);
+  await ensureDefaultRbac(registry);
+  const aggregator = new ClusterRoleAggregator(registry);
+  await aggregator.start();
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
   await lifecycle.start();
@@ -76,6 +81,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
+      aggregator.stop();
       await eventTtl.stop();
       registry.close();
       server.closeAllConnections();
