@@ -26,6 +26,12 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** 'status' for the status subresource; undefined for the main resource. */
   subresource?: string;
+  /**
+   * Admission that needs the object as it will be stored (defaulted; for a patch, patched)
+   * and the request's user, e.g. RBAC escalation prevention: throws to refuse the write.
+   * `old` is undefined on create. Runs on dry runs too, as Kubernetes' admission does.
+   */
+  admit?: (object: KubeObject, old: KubeObject | undefined) => void;
 }
 
 export interface WriteResult {
@@ -76,6 +82,7 @@ export class ObjectRegistry {
     await slice.pause();
     const undo = await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
     return landOrUndo(undo, options, async () => {
+      options.admit?.(object, undefined);
       validateOrThrow(def, object, undefined, errors);
       await slice.pause();
       this.trackFields(def, undefined, object, options);
@@ -244,6 +251,7 @@ export class ObjectRegistry {
       carryOverMetadata(object, old);
       if (subresource === 'status') object.metadata.generation = old.metadata.generation;
       await slice.pause();
+      options.admit?.(object, old);
       validateOrThrow(def, object, old, errors);
       await slice.pause();
       this.trackFields(def, old, object, options);

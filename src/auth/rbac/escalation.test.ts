@@ -93,6 +93,17 @@ describe('RBAC escalation prevention', () => {
     assert.equal(check(user('root', 'system:masters'), clusterRoleBinding('all', 'cluster-admin', [{ kind: 'User', name: 'bob' }])), undefined);
   });
 
+  it('refuses through the registry\'s admit hook, storing nothing, on create and on patch', async () => {
+    const rolebindings = def('rolebindings');
+    const options = { dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, admit: (object: KubeObject, old?: KubeObject) => checkRbacEscalation(rbac, editor, object, rolebindings, old) };
+    const escalating = roleBinding('dev', 'eddie-admin', { kind: 'ClusterRole', name: 'admin' }, [{ kind: 'User', name: 'eddie' }]);
+    await assert.rejects(t.registry.create(rolebindings, 'dev', escalating, options), (error: ApiError) => error.code === 403);
+    await assert.rejects(t.registry.get(rolebindings, 'dev', 'eddie-admin'), (error: ApiError) => error.code === 404);
+    // eddie may not add subjects to ada's admin binding either.
+    const patch = { subjects: [{ kind: 'User', apiGroup: RBAC, name: 'eddie' }] };
+    await assert.rejects(t.registry.patch(rolebindings, 'dev', 'ada-admin', 'merge', patch, { ...options, force: false }), (error: ApiError) => error.code === 403);
+  });
+
   it('asks for everything before a ClusterRole may aggregate', () => {
     const aggregate: KubeObject = {
       apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'grab-all' },
