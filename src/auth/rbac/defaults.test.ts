@@ -47,6 +47,12 @@ describe('default RBAC policy', () => {
     assert.equal(role?.metadata.annotations?.[AUTOUPDATE_ANNOTATION], 'true');
   });
 
+  it('writes nothing when started again on an unchanged store', async () => {
+    const before = await t.store.currentRevision();
+    await ensureDefaultRbac(t.registry);
+    assert.equal(await t.store.currentRevision(), before);
+  });
+
   it('view reads workloads but not Secrets, and writes nothing', () => {
     const ns = { namespace: 'dev' };
     assert.equal(rbac.authorize(request(viewer, 'list', 'pods', ns)).allowed, true);

@@ -6,7 +6,10 @@
 //
 // Call it in the write path after defaulting (so a binding's roleRef.apiGroup is filled) and
 // before the store, for create and update (and patch, with the patched object): it ignores
-// other kinds, so it can be called for every write.
+// other kinds, so it can be called for every write. The hook for that is WriteOptions.admit
+// (src/apiserver/registry/object-registry.ts), which the registry calls with exactly that
+// object; handlers/write.ts's writeOptions(ctx) can set it from ctx.user:
+//   options.admit = (object, old) => checkRbacEscalation(rbac, ctx.user, object, ctx.def, old);
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { semanticEqual } from '../../api/validation/util.js';
