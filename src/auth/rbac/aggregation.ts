@@ -88,6 +88,7 @@ export class ClusterRoleAggregator {
     this.again = false;
     let failed = false;
     for (const role of [...this.roles.values()].filter(isAggregated)) {
+      if (this.stopped) break;
       try {
         await this.sync(role);
       } catch (error) {
