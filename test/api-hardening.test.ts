@@ -3,7 +3,7 @@
 // too deep, odd headers, and watch timeouts. Raw node:http requests: fetch would resolve the
 // dot segments before they reached the server.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { MAX_BODY_DEPTH } from '../src/apiserver/decode/limits.js';
 import { sendRaw, TestServer, type RawAnswer } from '../src/client/test-server.js';
@@ -325,7 +325,7 @@ describe('odd requests are the client’s mistake', () => {
     for (const timeout of ['0', '99999999999']) {
       const url = new URL(server.url);
       const ended = await new Promise<boolean>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: `/api/v1/namespaces/x/configmaps?watch=true&timeoutSeconds=${timeout}` }, (res) => {
+        const req = request({ host: url.hostname, port: url.port, path: `/api/v1/namespaces/x/configmaps?watch=true&timeoutSeconds=${timeout}`, ...server.adminTls }, (res) => {
           let done = false;
           res.on('data', () => undefined);
           res.on('end', () => (done = true));

@@ -47,10 +47,14 @@ function etcdModRevision(endpoint: string, key: string): number {
   return kv.mod_revision;
 }
 
+/** Servers on one etcd share a token: it seals the cluster CA they all serve with. */
+const ETCD_TOKEN = 'etcd-server-test-token-secret';
+
 describe('drover server --etcd-endpoints', () => {
   let etcd: EtcdMember;
   let server: ServerProcess;
-  const start = () => startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--etcd-request-timeout', '2'] });
+  // A restart gets a fresh data dir: the token is what opens the cluster CA kept in etcd.
+  const start = () => startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--etcd-request-timeout', '2', '--token', ETCD_TOKEN] });
   before(async () => {
     requireKubectl();
     etcd = await startEtcd();
@@ -118,7 +122,7 @@ describe('two drover servers on one etcd', () => {
   before(async () => {
     requireKubectl();
     etcd = await startEtcd();
-    for (let i = 0; i < 2; i++) servers.push(await startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--no-control-plane'] }));
+    for (let i = 0; i < 2; i++) servers.push(await startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--no-control-plane', '--token', ETCD_TOKEN] }));
   });
   after(async () => {
     for (const server of servers) {

@@ -105,12 +105,12 @@ describe('kubectl describe, explain, api-resources', () => {
     assert.match(await cluster.kubectl(['get', 'po,deploy', '-o', 'name']), /pod\/b/);
   });
 
-  it('answers kubectl auth can-i and whoami: Drover lets every client do everything', async () => {
+  it('answers kubectl auth can-i and whoami for the admin of the kubeconfig (system:masters)', async () => {
     // kubectl sends these reviews as protobuf; the server answers in status and stores nothing.
     assert.equal((await cluster.kubectl(['auth', 'can-i', 'delete', 'nodes'])).trim(), 'yes');
     assert.equal((await cluster.kubectl(['auth', 'can-i', 'get', '/healthz'])).trim(), 'yes');
     assert.match(await cluster.kubectl(['auth', 'can-i', '--list']), /^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/m);
-    assert.match(await cluster.kubectl(['auth', 'whoami']), /^Username\s+system:anonymous$/m);
+    assert.match(await cluster.kubectl(['auth', 'whoami']), /^Username\s+drover-admin$/m);
     assert.match(await cluster.kubectl(['api-resources']), /^selfsubjectaccessreviews\s+authorization.k8s.io\/v1\s+false\s+SelfSubjectAccessReview$/m);
   });
 });

@@ -7,12 +7,14 @@ import { discoveryDefinitions } from './definitions/discovery.js';
 import { droverDefinitions } from './definitions/drover.js';
 import { reviewDefinitions } from './definitions/reviews.js';
 import { trainingDefinitions } from './definitions/training.js';
+import { rbacDefinitions } from './definitions/rbac.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
+  ...rbacDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

@@ -15,8 +15,7 @@ const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/cac
 
 export interface AccessControl {
   authenticator: RequestAuthenticator;
-  /** Without one, every authenticated user may do everything. */
-  authorizer?: Authorizer;
+  authorizer: Authorizer;
   /** What a user may do in a namespace (SelfSubjectRulesReview); RBAC's rules. */
   rules?: RuleLister;
 }
@@ -37,7 +36,7 @@ export async function authenticate(access: AccessControl, req: IncomingMessage, 
 
 /** Throws 403 (as ApiError) unless the user may do what the request asks. */
 export function authorize(access: AccessControl, user: UserInfo, method: string, pathname: string, path: ResourcePath | undefined, query: URLSearchParams): void {
-  if (!access.authorizer || (!path && isPublic(pathname))) return;
+  if (!path && isPublic(pathname)) return;
   const attributes: RequestAttributes = path ? resourceAttributes(user, method, path, query) : nonResourceAttributes(user, method, pathname);
   const decision = access.authorizer.authorize(attributes);
   if (!decision.allowed) throw forbidden(forbiddenMessage(attributes, decision.reason), path ? refOf(path) : undefined);

@@ -24,8 +24,12 @@ import { ensureSystemNamespaces } from './bootstrap.js';
 import { authenticate, authorize, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER, type UserInfo } from '../auth/types.js';
+import { createNodeAuthorizer } from '../auth/authz/node-authorizer.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
+import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalationAdmission } from '../auth/rbac/index.js';
+import { unionAuthorizer } from '../auth/authz/union.js';
+import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -43,7 +47,7 @@ export interface ApiServerOptions {
   audit?: AuditOptions;
   /** The serving certificate and the CA client certificates must be signed by (PEM). */
   tls: ServingTls;
-  access: AccessControl;
+  authenticator: RequestAuthenticator;
 }
 
 export interface ServingTls {
@@ -65,8 +69,22 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // First: a malformed policy must stop the server before it has started anything.
   const audit = options.audit ? await Auditor.open(options.audit) : undefined;
   const metrics = new ApiMetrics();
-  const registry = new ObjectRegistry(instrumentStore(options.store, metrics), { podSecurityDefault: options.podSecurityDefault ?? 'privileged' });
+  const rbac = createRbacAuthorizer(options.store);
+  const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
+    podSecurityDefault: options.podSecurityDefault ?? 'privileged',
+    validating: [escalationAdmission(rbac)],
+  });
   await ensureSystemNamespaces(registry);
+  await ensureDefaultRbac(registry);
+  // Started after the defaults are written: its first list holds them, so no component is refused at start.
+  await rbac.start();
+  const aggregator = new ClusterRoleAggregator(registry);
+  await aggregator.start();
+  // Every request is authorized: system:masters may do everything; agents what the node
+  // authorizer allows them; everyone (agents too) what RBAC grants.
+  const nodes = createNodeAuthorizer(options.store);
+  await nodes.start();
+  const access: AccessControl = { authenticator: options.authenticator, authorizer: unionAuthorizer([nodes, rbac]), rules: rbac };
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
   await lifecycle.start();
@@ -77,7 +95,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ['/pods/eviction', evictPod],
     ...(options.subresources ?? new Map()),
   ]);
-  const serving: Serving = { registry, metrics, subresources, access: options.access, caPem: options.tls.ca, auditor: audit };
+  const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit };
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
   const server = createServer(
@@ -92,7 +110,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       upgraded.add(socket);
       socket.once('close', () => upgraded.delete(socket));
-      void admitUpgrade(options.access, req).then(
+      void admitUpgrade(access, req).then(
         (user) => {
           audit?.beginUpgrade(req, socket, user); // --- audit: the upgraded stream (exec, attach, portforward) ---
           onUpgrade(req, socket, head, registry);
@@ -110,6 +128,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
+      aggregator.stop();
+      rbac.stop();
+      nodes.stop();
       await eventTtl.stop();
       registry.close();
       server.closeAllConnections();

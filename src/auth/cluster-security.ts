@@ -1,13 +1,11 @@
 // Everything a server needs to serve securely, made from the cluster's certificates: the serving
-// TLS settings, the access control (authentication chain, authorizer), and credentials for the
+// TLS settings, the authentication chain, and credentials for the
 // clients it starts itself (the control plane, the data checker) and for its admin.
-import type { AccessControl } from '../apiserver/access.js';
 import type { ServingTls } from '../apiserver/server.js';
 import type { TlsConfig } from '../client/config.js';
 import { RequestAuthenticator, type TokenAuthenticator } from './authn/authenticator.js';
 import type { ClusterPki } from './pki/cluster-pki.js';
 import type { Subject } from './pki/certificates.js';
-import type { Authorizer } from './types.js';
 
 /** Kubernetes' superuser group: cluster-admin is bound to it. */
 export const MASTERS_GROUP = 'system:masters';
@@ -16,18 +14,16 @@ export const ADMIN_SUBJECT: Subject = { commonName: 'drover-admin', organization
 export interface ClusterSecurity {
   pki: ClusterPki;
   tls: ServingTls;
-  access: AccessControl;
+  authenticator: RequestAuthenticator;
   /** TLS client settings (the CA to trust, a certificate and key) for one identity. */
   clientTls(subject: Subject): Promise<TlsConfig>;
 }
 
-export function clusterSecurity(pki: ClusterPki, tokens: TokenAuthenticator[] = [], authorizer?: Authorizer): ClusterSecurity {
-  const access: AccessControl = { authenticator: new RequestAuthenticator(tokens) };
-  if (authorizer) access.authorizer = authorizer;
+export function clusterSecurity(pki: ClusterPki, tokens: TokenAuthenticator[] = []): ClusterSecurity {
   return {
     pki,
     tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.caPem },
-    access,
+    authenticator: new RequestAuthenticator(tokens),
     async clientTls(subject) {
       const issued = await pki.issue(subject, 'client');
       return { ca: Buffer.from(pki.caPem), cert: Buffer.from(issued.certPem), key: Buffer.from(issued.keyPem) };

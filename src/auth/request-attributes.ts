@@ -10,7 +10,7 @@ import type { RequestAttributes, UserInfo } from './types.js';
 const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
 
 export function resourceAttributes(user: UserInfo, method: string, path: ResourcePath, query: URLSearchParams): RequestAttributes {
-  return {
+  const attributes: RequestAttributes = {
     user,
     verb: resourceVerb(method, path, query),
     resourceRequest: true,
@@ -18,10 +18,14 @@ export function resourceAttributes(user: UserInfo, method: string, path: Resourc
     apiVersion: path.version,
     resource: path.plural,
     subresource: path.subresource ?? '',
-    namespace: path.namespace ?? '',
+    // A namespace is in itself, as Kubernetes has it: a RoleBinding in `team` may grant reading `team`.
+    namespace: path.group === '' && path.plural === 'namespaces' && path.name !== undefined ? path.name : (path.namespace ?? ''),
     name: path.name ?? '',
     path: '',
   };
+  const fieldSelector = query.get('fieldSelector');
+  if (fieldSelector) attributes.fieldSelector = fieldSelector;
+  return attributes;
 }
 
 export function nonResourceAttributes(user: UserInfo, method: string, pathname: string): RequestAttributes {

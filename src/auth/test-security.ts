@@ -28,10 +28,10 @@ export function testSecurity(): Promise<TestSecurity> {
   return shared;
 }
 
-/** The serving TLS and access control to spread into startApiServer's options. */
-export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; access: ClusterSecurity['access'] }> {
+/** The serving TLS and authentication to spread into startApiServer's options. */
+export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator'] }> {
   const { security } = await testSecurity();
-  return { tls: security.tls, access: security.access };
+  return { tls: security.tls, authenticator: security.authenticator };
 }
 
 /** A client configuration for the admin of a test server at `url`. */

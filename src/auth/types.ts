@@ -35,6 +35,8 @@ export interface RequestAttributes {
   name: string;
   /** Non-resource requests: the path, e.g. /healthz. */
   path: string;
+  /** A list's or watch's field selector, as sent (Kubernetes 1.31 authorizes with it). */
+  fieldSelector?: string;
 }
 
 export interface Decision {

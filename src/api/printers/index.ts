@@ -10,6 +10,7 @@ import { eventPrinter } from './event.js';
 import { since } from './format.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
+import { roleBindingPrinter, rolePrinter } from './rbac.js';
 import { endpointsPrinter, servicePrinter } from './service.js';
 import { transactionPrinter } from './transaction.js';
 import { podGroupPrinter, trainingJobPrinter } from './training.js';
@@ -44,6 +45,10 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['PyTorchJob', trainingJobPrinter],
   ['TFJob', trainingJobPrinter],
   ['PodGroup', podGroupPrinter],
+  ['Role', rolePrinter],
+  ['ClusterRole', rolePrinter],
+  ['RoleBinding', roleBindingPrinter],
+  ['ClusterRoleBinding', roleBindingPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

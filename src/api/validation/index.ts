@@ -13,6 +13,11 @@ export { parseQuantity } from './quantity.js';
 const NAME_RULES: Record<string, NameRule> = {
   Namespace: 'dns1123-label',
   Service: 'dns1035-label',
+  // RBAC objects are named after users and roles (system:aggregate-to-edit).
+  Role: 'path-segment',
+  ClusterRole: 'path-segment',
+  RoleBinding: 'path-segment',
+  ClusterRoleBinding: 'path-segment',
 };
 
 export function nameRuleFor(kind: string): NameRule {

@@ -149,10 +149,22 @@ export function isIPv6(value: string): boolean {
   return doubleColons === 1 ? count < 8 : count === 8;
 }
 
+/**
+ * Names that only have to be one URL path segment (apimachinery's IsValidPathSegmentName), as
+ * RBAC names are: they may hold colons and capitals (system:basic-user).
+ */
+export function isPathSegmentName(value: string): string[] {
+  if (value === '.' || value === '..') return [`may not be '${value}'`];
+  const errors: string[] = [];
+  for (const illegal of ['/', '%']) if (value.includes(illegal)) errors.push(`may not contain '${illegal}'`);
+  return errors;
+}
+
 /** Name validators by the kind of name a resource uses. */
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label';
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
 export function checkName(rule: NameRule, name: string): string[] {
+  if (rule === 'path-segment') return isPathSegmentName(name);
   if (rule === 'dns1123-label') return isDns1123Label(name);
   if (rule === 'dns1035-label') return isDns1035Label(name);
   return isDns1123Subdomain(name);

@@ -4,6 +4,7 @@
 // Dry runs pass through it like any write: a dry run answers what the write would do.
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
+import type { UserInfo } from '../../auth/types.js';
 
 export interface AdmissionRequest {
   operation: 'create' | 'update';
@@ -13,6 +14,8 @@ export interface AdmissionRequest {
   old?: KubeObject;
   /** 'status', 'scale', ... ; undefined for the main resource. */
   subresource?: string;
+  /** Who writes; undefined for writes from inside the server. */
+  user?: UserInfo;
   /** Annotations for this request's audit event; filled whatever the outcome, refusals included. */
   auditAnnotations: Record<string, string>;
 }

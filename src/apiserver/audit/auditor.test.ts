@@ -4,7 +4,6 @@ import { ADMIN_SUBJECT } from '../../auth/cluster-security.js';
 import { testSecurity, testServing } from '../../auth/test-security.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';

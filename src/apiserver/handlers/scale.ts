@@ -72,7 +72,7 @@ export async function serveScale(ctx: ResourceRequest): Promise<void> {
     fieldValidation: parseFieldValidation(ctx.query.get('fieldValidation')),
     subresource: 'scale',
     force: false,
-    user: ctx.user.username,
+    user: ctx.user,
   });
   writeJson(ctx.res, 200, scaleOf(result.object, spec));
 }

@@ -30,7 +30,7 @@ function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = f
     fieldManager: fieldManagerOf(ctx, applyPatch),
     fieldValidation: parseFieldValidation(ctx.query.get('fieldValidation')),
     auditAnnotations: (ctx.auditAnnotations ??= {}),
-    user: ctx.user.username,
+    user: ctx.user,
   };
   if (subresource) options.subresource = subresource;
   return options;

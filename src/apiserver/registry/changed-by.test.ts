@@ -12,7 +12,7 @@ import { ANNOTATION_CHANGED_BY } from './changed-by.js';
 import { ObjectRegistry, type WriteOptions } from './object-registry.js';
 
 const as = (user: string, subresource?: string): WriteOptions & { force: boolean } => ({
-  dryRun: false, fieldManager: 'test', fieldValidation: 'Strict', force: false, user, ...(subresource ? { subresource } : {}),
+  dryRun: false, fieldManager: 'test', fieldValidation: 'Strict', force: false, user: { username: user, groups: [] }, ...(subresource ? { subresource } : {}),
 });
 
 describe('drover.dev/changed-by', () => {

@@ -2,6 +2,7 @@
 // with Kubernetes' metadata semantics (uid, generation, resourceVersion preconditions,
 // finalizers and graceful deletion, managedFields, dry run). HTTP handlers are thin adapters
 // over this class; nothing here knows about HTTP.
+import type { UserInfo } from '../../auth/types.js';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf, type ResourceDefinition } from '../../api/resource.js';
 import type { JsonSchema } from '../../api/schema-nav.js';
@@ -34,13 +35,15 @@ export interface WriteOptions {
   subresource?: string;
   /** Where admission records annotations for the request's audit event (the HTTP handlers pass the request's). */
   auditAnnotations?: Record<string, string>;
-  /** The writing user's name, for drover.dev/changed-by (registry/changed-by.ts). */
-  user?: string;
+  /** Who writes: for admission (RBAC escalation) and drover.dev/changed-by (registry/changed-by.ts). */
+  user?: UserInfo;
 }
 
 export interface RegistryOptions {
   /** Pod Security level of namespaces without pod-security.kubernetes.io labels (default privileged). */
   podSecurityDefault?: PodSecurityLevel;
+  /** More validating admission steps, after Pod Security (RBAC's escalation check). */
+  validating?: readonly ValidatingAdmission[];
 }
 
 export interface WriteResult {
@@ -68,7 +71,7 @@ export class ObjectRegistry {
       listPods: async (namespace) => (await store.list({ prefix: prefixFor(pods, namespace) })).items,
     };
     if (options.podSecurityDefault) podSecurity.defaultLevel = options.podSecurityDefault;
-    this.validating = [new PodSecurityAdmission(podSecurity)];
+    this.validating = [new PodSecurityAdmission(podSecurity), ...(options.validating ?? [])];
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -104,7 +107,7 @@ export class ObjectRegistry {
       warnings.push(...(await this.admit(def, object, undefined, options)));
       await slice.pause();
       this.trackFields(def, undefined, object, options);
-      stampChangedBy(def, object, undefined, options.user);
+      stampChangedBy(def, object, undefined, options.user?.username);
       await slice.pause();
       if (options.dryRun) return { object, warnings, created: true };
       try {
@@ -274,7 +277,7 @@ export class ObjectRegistry {
       warnings.push(...(await this.admit(def, object, old, options)));
       await slice.pause();
       this.trackFields(def, old, object, options);
-      stampChangedBy(def, object, old, options.user);
+      stampChangedBy(def, object, old, options.user?.username);
       await slice.pause();
       // A stale read (stored under an older encryption key) is rewritten even when unchanged.
       if (sameContent(object, old) && !isStale(old)) return { object: old, warnings, created: false };
@@ -302,6 +305,7 @@ export class ObjectRegistry {
     const request: AdmissionRequest = { operation: old ? 'update' : 'create', def, object, auditAnnotations: options.auditAnnotations ?? {} };
     if (old) request.old = old;
     if (options.subresource) request.subresource = options.subresource;
+    if (options.user) request.user = options.user;
     const warnings: string[] = [];
     for (const step of this.validating) warnings.push(...(await step.validate(request)));
     return warnings;

@@ -91,6 +91,11 @@ const strategies: Record<string, Strategy> = {
   'apps/ReplicaSet': resetStatus,
   'apps/DaemonSet': resetStatus,
   'batch/Job': jobStrategy,
+  // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
+  'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
+  'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },
+  'rbac.authorization.k8s.io/RoleBinding': { allowCreateOnUpdate: true },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': { allowCreateOnUpdate: true },
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

@@ -1,0 +1,98 @@
+// The node authorizer (Kubernetes' Node authorization mode): an agent, `system:node:<name>` in
+// `system:nodes`, may read only the pods bound to its node (lists and watches must select
+// spec.nodeName=<name>) and the Secrets, ConfigMaps, claims and service-account tokens those pods
+// use, and write only its own Node, its Lease, its pods' status and events. It has no opinion on
+// anyone else: RBAC decides for them.
+import { findResource } from '../../api/registry.js';
+import { prefixFor } from '../../apiserver/registry/keys.js';
+import { StoreMirror } from '../../storage/store-mirror.js';
+import type { Store } from '../../storage/store.js';
+import { NODE_USER_PREFIX, NODES_GROUP } from '../components.js';
+import type { Authorizer, Decision, RequestAttributes } from '../types.js';
+import { NodeGraph, type Reference } from './node-graph.js';
+
+const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/** The namespace whose uid names the cluster (src/agent/cluster-id.ts). */
+const CLUSTER_ID_NAMESPACE = 'kube-system';
+const READ = new Set(['get', 'list', 'watch']);
+const WRITE = new Set(['create', 'update', 'patch']);
+const REFERENCED: ReadonlySet<string> = new Set<Reference>(['secrets', 'configmaps', 'persistentvolumeclaims']);
+
+export interface NodeAuthorizer extends Authorizer {
+  start(): Promise<void>;
+  stop(): void;
+}
+
+export function createNodeAuthorizer(store: Store): NodeAuthorizer {
+  const mirror = new StoreMirror(store, {
+    name: 'node authorizer',
+    prefixes: [prefixFor(findResource('', 'v1', 'pods')!)],
+    fresh: () => new NodeGraph(),
+    apply: (graph, _index, type, pod) => graph.apply(type, pod),
+  });
+  return {
+    start: () => mirror.start(),
+    stop: () => mirror.stop(),
+    authorize: (attributes) => decide(attributes, mirror.state),
+  };
+}
+
+const allow = (reason: string): Decision => ({ allowed: true, reason });
+const noOpinion: Decision = { allowed: false, reason: '' };
+
+function decide(a: RequestAttributes, graph: NodeGraph): Decision {
+  const { username, groups } = a.user;
+  if (!username.startsWith(NODE_USER_PREFIX) || !groups.includes(NODES_GROUP)) return noOpinion;
+  if (!a.resourceRequest) return noOpinion;
+  const node = username.slice(NODE_USER_PREFIX.length);
+  const deny = (why: string): Decision => ({ allowed: false, reason: `node '${node}' ${why}` });
+  const own = `node ${node} may do this`;
+  const resource = a.apiGroup === '' ? a.resource : `${a.resource}.${a.apiGroup}`;
+  switch (resource) {
+    case 'nodes':
+      if (READ.has(a.verb)) return allow(own);
+      if (WRITE.has(a.verb) && a.name === node) return allow(own);
+      return deny('may only change its own Node');
+    case 'leases.coordination.k8s.io':
+      if (a.namespace === NODE_LEASE_NAMESPACE && a.name === node && (WRITE.has(a.verb) || a.verb === 'get')) return allow(own);
+      return deny(`may only use its own Lease in ${NODE_LEASE_NAMESPACE}`);
+    case 'events':
+    case 'events.events.k8s.io':
+      return WRITE.has(a.verb) ? allow(own) : noOpinion;
+    case 'namespaces':
+      return a.verb === 'get' && a.name === CLUSTER_ID_NAMESPACE ? allow(own) : noOpinion;
+    case 'services':
+    case 'endpoints':
+      return READ.has(a.verb) ? allow(own) : noOpinion;
+    case 'pods':
+      return podDecision(a, node, graph, deny);
+    case 'serviceaccounts':
+      if (a.subresource === 'token' && a.verb === 'create' && graph.reaches(node, 'serviceaccounts', a.namespace, a.name)) return allow(own);
+      return deny('no relationship found between the node and this service account');
+    default:
+      if (REFERENCED.has(resource) && a.verb === 'get') {
+        if (graph.reaches(node, resource as Reference, a.namespace, a.name)) return allow(own);
+        return deny('has no relationship with this object');
+      }
+      return noOpinion;
+  }
+}
+
+function podDecision(a: RequestAttributes, node: string, graph: NodeGraph, deny: (why: string) => Decision): Decision {
+  const own = `node ${node} may do this`;
+  if (a.verb === 'list' || a.verb === 'watch') {
+    return a.fieldSelector === `spec.nodeName=${node}` ? allow(own) : deny(`may only list and watch pods with fieldSelector spec.nodeName=${node}`);
+  }
+  const bound = graph.reaches(node, 'pods', a.namespace, a.name);
+  if (a.subresource === 'status' && (a.verb === 'update' || a.verb === 'patch' || a.verb === 'get')) return bound ? allow(own) : deny('may only report the status of its own pods');
+  if (a.subresource) return noOpinion;
+  if (a.verb === 'get') {
+    if (bound) return allow(own);
+    // A replica of a training job running here resolves the job's other replicas by name.
+    const job = graph.jobOf(a.namespace, a.name);
+    if (job && graph.reaches(node, 'jobs', a.namespace, job)) return allow(own);
+    return deny('no relationship found between the node and this pod');
+  }
+  if (a.verb === 'delete') return bound ? allow(own) : deny('may only delete its own pods');
+  return noOpinion;
+}

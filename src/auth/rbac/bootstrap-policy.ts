@@ -1,0 +1,183 @@
+// The roles and bindings every cluster starts with, as kube-apiserver's RBAC bootstrap policy
+// (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), cut to the resources Drover
+// serves and extended with Drover's own (Transactions, pods/signal) and the training kinds,
+// which join admin/edit/view as Kubeflow's aggregated roles add them.
+//
+// The user-facing roles admin, edit and view hold no rules of their own: they aggregate the
+// system:aggregate-to-* roles (and each other: view → edit → admin), so a cluster operator
+// extends them by labelling a ClusterRole, exactly as in Kubernetes.
+import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../components.js';
+import { BOOTSTRAPPERS_GROUP } from '../authn/bootstrap-token.js';
+import type { KubeObject } from '../../api/meta.js';
+
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+const BOOTSTRAP_LABELS = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
+const RBAC = 'rbac.authorization.k8s.io';
+const API_VERSION = `${RBAC}/v1`;
+
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+const READ_WRITE = [...READ, ...WRITE];
+
+export const AGGREGATE_TO = {
+  admin: `${RBAC}/aggregate-to-admin`,
+  edit: `${RBAC}/aggregate-to-edit`,
+  view: `${RBAC}/aggregate-to-view`,
+};
+
+interface Rule { verbs: string[]; apiGroups?: string[]; resources?: string[]; nonResourceURLs?: string[] }
+
+function rule(verbs: string[], group: string, ...resources: string[]): Rule {
+  return { verbs, apiGroups: [group], resources };
+}
+
+function urls(verbs: string[], ...nonResourceURLs: string[]): Rule {
+  return { verbs, nonResourceURLs };
+}
+
+function clusterRole(name: string, rules: Rule[] | undefined, labels: Record<string, string> = {}, aggregateFrom?: string): KubeObject {
+  const role: KubeObject = {
+    apiVersion: API_VERSION,
+    kind: 'ClusterRole',
+    metadata: { name, labels: { ...BOOTSTRAP_LABELS, ...labels }, annotations: { [AUTOUPDATE_ANNOTATION]: 'true' } },
+  };
+  if (rules) role['rules'] = rules;
+  if (aggregateFrom) role['aggregationRule'] = { clusterRoleSelectors: [{ matchLabels: { [aggregateFrom]: 'true' } }] };
+  return role;
+}
+
+function clusterRoleBinding(role: string, subjects: Array<{ kind: 'User' | 'Group'; name: string }>): KubeObject {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: role, labels: { ...BOOTSTRAP_LABELS }, annotations: { [AUTOUPDATE_ANNOTATION]: 'true' } },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: subjects.map((s) => ({ apiGroup: RBAC, ...s })),
+  };
+}
+
+// Read access everywhere in a namespace except Secrets (reading a Secret can be reading a
+// token with more power than view), and nothing that changes anything.
+const VIEW_RULES: Rule[] = [
+  rule(READ, '', 'pods', 'serviceaccounts', 'services', 'services/status', 'endpoints', 'configmaps'),
+  rule(READ, '', 'events', 'pods/status', 'namespaces/status', 'pods/log'),
+  // Reading namespaces in a namespace reads that namespace: it tells users where they have access.
+  rule(READ, '', 'namespaces'),
+  rule(READ, 'discovery.k8s.io', 'endpointslices'),
+  rule(READ, 'apps', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/status', 'deployments/scale',
+    'replicasets', 'replicasets/status', 'replicasets/scale'),
+  rule(READ, 'batch', 'jobs', 'jobs/status'),
+  rule(READ, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
+  rule(READ, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
+  rule(READ, 'drover.dev', 'transactions', 'transactions/status'),
+];
+
+// Writing workloads and their configuration, Secrets included; running things in pods. Not
+// status (the controllers' own), not roles or bindings, not namespaces or quotas.
+const EDIT_RULES: Rule[] = [
+  rule(READ, '', 'pods/attach', 'pods/exec', 'pods/portforward', 'secrets'),
+  rule(['impersonate'], '', 'serviceaccounts'),
+  rule(WRITE, '', 'pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/signal'),
+  rule(['create'], '', 'pods/eviction'),
+  rule(WRITE, '', 'serviceaccounts', 'services', 'configmaps', 'secrets', 'events'),
+  rule(WRITE, 'apps', 'daemonsets', 'deployments', 'deployments/scale', 'replicasets', 'replicasets/scale'),
+  rule(WRITE, 'batch', 'jobs'),
+  rule(WRITE, 'kubeflow.org', 'pytorchjobs', 'tfjobs'),
+  rule(WRITE, 'scheduling.x-k8s.io', 'podgroups'),
+  rule(WRITE, 'drover.dev', 'transactions'),
+];
+
+// A namespace's administrator: edit plus granting access within the namespace.
+const ADMIN_RULES: Rule[] = [
+  rule(['create'], 'authorization.k8s.io', 'localsubjectaccessreviews'),
+  rule(READ_WRITE, RBAC, 'roles', 'rolebindings'),
+];
+
+const PUBLIC_INFO_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
+
+export function defaultClusterRoles(): KubeObject[] {
+  return [
+    clusterRole('cluster-admin', [rule(['*'], '*', '*'), urls(['*'], '*')]),
+    clusterRole('admin', undefined, {}, AGGREGATE_TO.admin),
+    clusterRole('edit', undefined, { [AGGREGATE_TO.admin]: 'true' }, AGGREGATE_TO.edit),
+    clusterRole('view', undefined, { [AGGREGATE_TO.edit]: 'true' }, AGGREGATE_TO.view),
+    clusterRole('system:aggregate-to-admin', ADMIN_RULES, { [AGGREGATE_TO.admin]: 'true' }),
+    clusterRole('system:aggregate-to-edit', EDIT_RULES, { [AGGREGATE_TO.edit]: 'true' }),
+    clusterRole('system:aggregate-to-view', VIEW_RULES, { [AGGREGATE_TO.view]: 'true' }),
+    clusterRole('system:discovery', [urls(['get'], ...PUBLIC_INFO_URLS, '/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*')]),
+    clusterRole('system:basic-user', [
+      rule(['create'], 'authorization.k8s.io', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'),
+      rule(['create'], 'authentication.k8s.io', 'selfsubjectreviews'),
+    ]),
+    clusterRole('system:public-info-viewer', [urls(['get'], ...PUBLIC_INFO_URLS)]),
+    ...COMPONENT_ROLES.map((role) => clusterRole(role.name, role.rules)),
+  ];
+}
+
+// The components inside `drover server`, each under its own name (src/auth/components.ts), each
+// with what it touches and no more: none reads Secrets, none writes RBAC.
+const ALL = ['*'];
+const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
+  {
+    name: 'system:kube-scheduler', user: SCHEDULER_SUBJECT.commonName,
+    rules: [
+      rule(READ, '', 'pods', 'nodes', 'namespaces'),
+      rule(['create'], '', 'pods/binding'),
+      rule(['update', 'patch'], '', 'pods/status'),
+      rule(READ, 'scheduling.x-k8s.io', 'podgroups'),
+      rule(['update', 'patch'], 'scheduling.x-k8s.io', 'podgroups/status'),
+      rule(['create', 'update', 'patch'], '', 'events'),
+      rule([...READ, 'create', 'update', 'patch'], 'coordination.k8s.io', 'leases'),
+    ],
+  },
+  {
+    // The workload controllers, the garbage collector, endpoints, service accounts, node lifecycle.
+    name: 'system:kube-controller-manager', user: CONTROLLER_MANAGER_SUBJECT.commonName,
+    rules: [
+      rule(ALL, '', 'pods', 'pods/status', 'services', 'services/status', 'endpoints', 'configmaps', 'serviceaccounts', 'events'),
+      rule([...READ, 'update', 'patch'], '', 'nodes', 'nodes/status', 'namespaces'),
+      rule(['create'], '', 'pods/eviction'),
+      rule(ALL, 'apps', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status'),
+      rule(ALL, 'batch', 'jobs', 'jobs/status'),
+      rule(ALL, 'discovery.k8s.io', 'endpointslices'),
+      rule(ALL, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
+      rule(ALL, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
+      rule(ALL, 'drover.dev', 'transactions', 'transactions/status'),
+      rule(ALL, 'coordination.k8s.io', 'leases'),
+    ],
+  },
+  {
+    // Reads what it checks; its repairs delete or mark pods, and it writes its reports.
+    name: 'system:drover-data-checker', user: DATA_CHECKER_USER,
+    rules: [
+      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events'),
+      rule(['delete', 'update', 'patch'], '', 'pods', 'pods/status'),
+      rule(READ, 'apps', 'replicasets', 'daemonsets', 'deployments'),
+      rule(READ, 'discovery.k8s.io', 'endpointslices'),
+      rule(READ, 'scheduling.x-k8s.io', 'podgroups'),
+      rule(READ, 'drover.dev', 'transactions'),
+      rule(ALL, 'drover.dev', 'consistencyreports', 'consistencyreports/status'),
+      rule(['create', 'update', 'patch'], '', 'events'),
+      rule(ALL, 'coordination.k8s.io', 'leases'),
+    ],
+  },
+  {
+    // A joining agent's join token: it may ask for its client certificate, and nothing else.
+    name: 'system:node-bootstrapper', user: '',
+    rules: [rule(['create', 'get', 'list', 'watch'], 'certificates.k8s.io', 'certificatesigningrequests')],
+  },
+];
+
+export function defaultClusterRoleBindings(): KubeObject[] {
+  return [
+    ...COMPONENT_ROLES.filter((role) => role.user).map((role) => clusterRoleBinding(role.name, [{ kind: 'User', name: role.user }])),
+    clusterRoleBinding('system:node-bootstrapper', [{ kind: 'Group', name: BOOTSTRAPPERS_GROUP }]),
+    clusterRoleBinding('cluster-admin', [{ kind: 'Group', name: 'system:masters' }]),
+    clusterRoleBinding('system:discovery', [{ kind: 'Group', name: 'system:authenticated' }]),
+    clusterRoleBinding('system:basic-user', [{ kind: 'Group', name: 'system:authenticated' }]),
+    clusterRoleBinding('system:public-info-viewer', [
+      { kind: 'Group', name: 'system:authenticated' },
+      { kind: 'Group', name: 'system:unauthenticated' },
+    ]),
+  ];
+}
