@@ -25,6 +25,7 @@ import { authenticate, authorize, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER, type UserInfo } from '../auth/types.js';
 import { createNodeAuthorizer } from '../auth/authz/node-authorizer.js';
+import { nodeRestriction } from '../auth/authz/node-restriction.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
 import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalationAdmission } from '../auth/rbac/index.js';
@@ -72,7 +73,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const rbac = createRbacAuthorizer(options.store);
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
-    validating: [escalationAdmission(rbac)],
+    validating: [nodeRestriction, escalationAdmission(rbac)],
   });
   await ensureSystemNamespaces(registry);
   await ensureDefaultRbac(registry);

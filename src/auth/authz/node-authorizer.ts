@@ -51,10 +51,11 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
   switch (resource) {
     case 'nodes':
       if (READ.has(a.verb)) return allow(own);
-      if (WRITE.has(a.verb) && a.name === node) return allow(own);
+      // A create names its Node in the body: NodeRestriction (node-restriction.ts) checks it.
+      if ((WRITE.has(a.verb) && a.name === node) || (a.verb === 'create' && a.name === '')) return allow(own);
       return deny('may only change its own Node');
     case 'leases.coordination.k8s.io':
-      if (a.namespace === NODE_LEASE_NAMESPACE && a.name === node && (WRITE.has(a.verb) || a.verb === 'get')) return allow(own);
+      if (a.namespace === NODE_LEASE_NAMESPACE && (a.name === node || (a.verb === 'create' && a.name === '')) && (WRITE.has(a.verb) || a.verb === 'get')) return allow(own);
       return deny(`may only use its own Lease in ${NODE_LEASE_NAMESPACE}`);
     case 'events':
     case 'events.events.k8s.io':

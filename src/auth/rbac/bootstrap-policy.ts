@@ -150,9 +150,12 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
     // Reads what it checks; its repairs delete or mark pods, and it writes its reports.
     name: 'system:drover-data-checker', user: DATA_CHECKER_USER,
     rules: [
-      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events'),
+      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts'),
       rule(['delete', 'update', 'patch'], '', 'pods', 'pods/status'),
-      rule(READ, 'apps', 'replicasets', 'daemonsets', 'deployments'),
+      // Owners of any workload kind are looked up to tell orphans from owned objects.
+      rule(READ, 'apps', '*'),
+      rule(READ, 'batch', '*'),
+      rule(READ, 'kubeflow.org', '*'),
       rule(READ, 'discovery.k8s.io', 'endpointslices'),
       rule(READ, 'scheduling.x-k8s.io', 'podgroups'),
       rule(READ, 'drover.dev', 'transactions'),
