@@ -2,6 +2,7 @@
 // requests, watches, subresources and upgraded streams (exec, attach, port-forward) alike.
 import type { IncomingMessage } from 'node:http';
 import { RequestAuthenticator, Unauthenticated } from '../auth/authn/authenticator.js';
+import { impersonated, ImpersonationRefused } from '../auth/impersonation.js';
 import { forbiddenMessage, nonResourceAttributes, resourceAttributes } from '../auth/request-attributes.js';
 import { ANONYMOUS_USER, type Authorizer, type RequestAttributes, type RuleLister, type UserInfo } from '../auth/types.js';
 import { forbidden, unauthorized } from './errors.js';
@@ -20,7 +21,10 @@ export interface AccessControl {
   rules?: RuleLister;
 }
 
-/** The user; undefined-free: anonymous where the path is public. Throws 401 (as ApiError). */
+/**
+ * Who the request acts as: its authenticated user, or the one it impersonates; anonymous where
+ * the path is public. Throws 401 (no or bad credentials) or 403 (impersonation refused).
+ */
 export async function authenticate(access: AccessControl, req: IncomingMessage, pathname: string, path: ResourcePath | undefined): Promise<UserInfo> {
   let user: UserInfo | undefined;
   try {
@@ -29,7 +33,14 @@ export async function authenticate(access: AccessControl, req: IncomingMessage, 
     if (error instanceof Unauthenticated) throw unauthorized();
     throw error;
   }
-  if (user) return user;
+  if (user) {
+    try {
+      return impersonated(req, user, access.authorizer);
+    } catch (error) {
+      if (error instanceof ImpersonationRefused) throw forbidden(error.message);
+      throw error;
+    }
+  }
   if (!path && isPublic(pathname)) return ANONYMOUS_USER;
   throw unauthorized();
 }

@@ -90,13 +90,6 @@ interface ServerCommandOptions extends SecurityCommandOptions {
 /** `--audit-log` and its companions, on `drover server` and `drover up`. */
 interface AuditFlags { auditLog?: string; auditPolicyFile?: string; auditLogMaxsize: number; auditLogMaxbackup: number }
 
-const AUDIT_HELP = {
-  log: 'write an audit log (audit.k8s.io/v1 Events, one JSON line each) to this file (mode 0600)',
-  policy: 'audit.k8s.io/v1 Policy (YAML or JSON) choosing what --audit-log records (default: every request at Metadata level)',
-  maxsize: 'rotate the audit log at this size, to NAME-<UTC time>.log (0: never)',
-  maxbackup: 'rotated audit logs kept (0: all)',
-};
-
 function auditOptions(flags: AuditFlags): { audit?: AuditOptions } {
   if (flags.auditLog === undefined) {
     if (flags.auditPolicyFile !== undefined) throw new InvalidArgumentError('--audit-policy-file needs --audit-log');
@@ -130,10 +123,10 @@ function withSecurityOptions(command: Command): Command {
     .addOption(podSecurityOption())
     .option('--encryption-provider-config <path>', "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)")
     .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)')
-    .option('--audit-log <path>', AUDIT_HELP.log)
-    .option('--audit-policy-file <file>', AUDIT_HELP.policy)
-    .option('--audit-log-maxsize <megabytes>', AUDIT_HELP.maxsize, nonNegativeInt, 100)
-    .option('--audit-log-maxbackup <files>', AUDIT_HELP.maxbackup, nonNegativeInt, 10);
+    .option('--audit-log <path>', 'write an audit log (audit.k8s.io/v1 Events, one JSON line each) to this file (mode 0600)')
+    .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy (YAML or JSON) choosing what --audit-log records (default: every request at Metadata level)')
+    .option('--audit-log-maxsize <megabytes>', 'rotate the audit log at this size, to NAME-<UTC time>.log (0: never)', nonNegativeInt, 100)
+    .option('--audit-log-maxbackup <files>', 'rotated audit logs kept (0: all)', nonNegativeInt, 10);
 }
 
 type SecurityServerOptions = Pick<ServerOptions, 'tlsSans' | 'tokenAuthFile' | 'token' | 'podSecurityDefault' | 'encryptionProviderConfig' | 'audit'>;
@@ -170,7 +163,7 @@ export function buildProgram(): Command {
   // At the door: every command's path options become absolute (and data dirs usable) first.
   program.hook('preAction', (_program, command) => resolvePathOptions(command));
   withSecurityOptions(program
-    .command('server'))
+    .command('server')
     .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
     .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
@@ -184,7 +177,7 @@ export function buildProgram(): Command {
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)'))
     .action(async (options: ServerCommandOptions) => {
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
@@ -206,7 +199,7 @@ export function buildProgram(): Command {
       stopOnSignals(() => server.close());
     });
   withSecurityOptions(program
-    .command('up'))
+    .command('up')
     .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
     .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
     .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
@@ -214,7 +207,7 @@ export function buildProgram(): Command {
     .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)'))
     .action(async (options: SecurityCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
       const upOptions: UpOptions = {
         ...securityOptions(options),

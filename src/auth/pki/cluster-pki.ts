@@ -46,12 +46,24 @@ export async function loadClusterPki(options: ClusterPkiOptions): Promise<Cluste
     caPem: ca.certPem,
     caHash: pemHash(ca.certPem),
     server,
-    issue: (subject, usage, issueOptions = {}) => issueCertificate({
-      ca, subject, usage, days: issueOptions.days ?? LEAF_DAYS,
-      ...(issueOptions.altNames ? { altNames: issueOptions.altNames } : {}),
-      ...(issueOptions.publicKey ? { publicKey: issueOptions.publicKey } : {}),
-    }),
+    issue: issuerOf(ca),
   };
+}
+
+/** The CA of an existing data dir, to issue certificates with (tools, tests); never makes one. */
+export async function openClusterCa(dataDir: string): Promise<Pick<ClusterPki, 'caPem' | 'issue'>> {
+  const pair = await readPair(join(dataDir, 'tls'), 'ca');
+  if (!pair) throw new Error(`${dataDir} holds no cluster CA (tls/ca.crt, tls/ca.key)`);
+  const ca = await asAuthority(pair);
+  return { caPem: ca.certPem, issue: issuerOf(ca) };
+}
+
+function issuerOf(ca: CertificateAuthority): ClusterPki['issue'] {
+  return (subject, usage, options = {}) => issueCertificate({
+    ca, subject, usage, days: options.days ?? LEAF_DAYS,
+    ...(options.altNames ? { altNames: options.altNames } : {}),
+    ...(options.publicKey ? { publicKey: options.publicKey } : {}),
+  });
 }
 
 type CertificateAuthority = KeyPair & { certPem: string };
