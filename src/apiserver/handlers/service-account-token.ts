@@ -37,7 +37,7 @@ export function tokenRequestSpec(body: Record<string, unknown>, apiAudiences: st
   } else if (expiration < MIN_EXPIRATION_SECONDS) {
     errors.push({ field: 'spec.expirationSeconds', type: 'FieldValueInvalid', message: `Invalid value: ${expiration}: may not specify a duration less than 10 minutes` });
   } else if (expiration > 2 ** 32) {
-    errors.push({ field: 'spec.expirationSeconds', type: 'FieldValueTooLong', message: `Invalid value: ${expiration}: may not specify a duration larger than 2^32 seconds` });
+    errors.push({ field: 'spec.expirationSeconds', type: 'FieldValueInvalid', message: `Invalid value: ${expiration}: may not specify a duration larger than 2^32 seconds` });
   }
   const spec: TokenRequestSpec = { audiences: audiences as string[], expirationSeconds: expiration as number };
   const bound = given['boundObjectRef'];
