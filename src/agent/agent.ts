@@ -14,6 +14,7 @@ import { hostFacts } from './node/host-info.js';
 import { KernelLog } from './node/kernel-log.js';
 import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
+import { ServiceAccountTokenSource } from './pods/service-account-tokens.js';
 import { ConfigSource } from './pods/config-source.js';
 import { DeviceAllocator } from './pods/devices.js';
 import { ImagePuller } from './pods/image-puller.js';
@@ -115,7 +116,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const deps: PodDeps = {
     api, owner, nodeAddress, dataDir: options.dataDir,
     allocatable: capacityOf(await hostFacts(options.dataDir), deviceCounts),
-    runtimes, sources: new ConfigSource(api), devices, gpus: gpus.ids, events,
+    runtimes, sources: new ConfigSource(api), tokens: new ServiceAccountTokenSource(api), devices, gpus: gpus.ids, events,
     puller: new ImagePuller(events),
     probes: new ProbeManager(events, (uid) => manager?.resync(uid)),
     cache: new InspectCache(),

@@ -52,6 +52,7 @@ const POD_EXTRAS: SubresourceDefinition[] = [
   { resource: 'pods', group: '', version: 'v1', name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
   { resource: 'pods', group: '', version: 'v1', name: 'portforward', kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
   { resource: 'pods', group: '', version: 'v1', name: 'signal', kind: { group: '', version: 'v1', kind: 'Status' }, verbs: ['create'] },
+  { resource: 'serviceaccounts', group: '', version: 'v1', name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] },
   { resource: 'namespaces', group: '', version: 'v1', name: 'finalize', kind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
 ];
 

@@ -57,7 +57,7 @@ export interface ResourceDefinition {
    * For create-only kinds that are answered, not stored (SelfSubjectAccessReview): the status
    * of the answer to the object the client created, for the user who created it.
    */
-  answer?(object: KubeObject, requester: Requester): Record<string, unknown>;
+  answer?(object: KubeObject, requester: Requester): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /** Who asks a review, and the server's authorizer to answer with (none: everyone may do everything). */
@@ -65,6 +65,13 @@ export interface Requester {
   user: UserInfo;
   authorizer?: Authorizer;
   rules?: RuleLister;
+  /** The server's token authenticators and the audiences it accepts (TokenReview). */
+  tokens?: ReviewTokenAuthenticator;
+}
+
+export interface ReviewTokenAuthenticator {
+  apiAudiences: readonly string[];
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<UserInfo | undefined>;
 }
 
 export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {

@@ -7,6 +7,7 @@ import { forbiddenMessage, nonResourceAttributes, resourceAttributes } from '../
 import { ANONYMOUS_USER, type Authorizer, type RequestAttributes, type RuleLister, type UserInfo } from '../auth/types.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { ResourcePath } from './routes.js';
+import type { ReviewTokenAuthenticator } from '../api/resource.js';
 
 /**
  * What Kubernetes serves to anyone (system:public-info-viewer): health, the version, and the
@@ -19,6 +20,8 @@ export interface AccessControl {
   authorizer: Authorizer;
   /** What a user may do in a namespace (SelfSubjectRulesReview); RBAC's rules. */
   rules?: RuleLister;
+  /** TokenReview's view of authentication: the token chain and the API's audiences. */
+  tokens?: ReviewTokenAuthenticator;
 }
 
 /**

@@ -31,6 +31,11 @@ import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js'
 import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalationAdmission } from '../auth/rbac/index.js';
 import { unionAuthorizer } from '../auth/authz/union.js';
 import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
+import { ServiceAccountAuthenticator } from '../auth/authn/service-account.js';
+import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
+import { tokenRequestHandler } from './handlers/service-account-token.js';
+import { ServiceAccountAdmission } from './admission/service-account-admission.js';
+import { RootCaPublisher } from './root-ca-publisher.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -49,6 +54,11 @@ export interface ApiServerOptions {
   /** The serving certificate and the CA client certificates must be signed by (PEM). */
   tls: ServingTls;
   authenticator: RequestAuthenticator;
+  /**
+   * Service-account tokens: serviceaccounts/token, their authenticator (added to `authenticator`),
+   * the kube-api-access projection into pods and the kube-root-ca.crt ConfigMaps.
+   */
+  serviceAccounts?: ServiceAccountTokens;
 }
 
 export interface ServingTls {
@@ -71,9 +81,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const audit = options.audit ? await Auditor.open(options.audit) : undefined;
   const metrics = new ApiMetrics();
   const rbac = createRbacAuthorizer(options.store);
+  const serviceAccounts = options.serviceAccounts;
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
     validating: [nodeRestriction, escalationAdmission(rbac)],
+    mutating: serviceAccounts ? [new ServiceAccountAdmission(options.store)] : [],
   });
   await ensureSystemNamespaces(registry);
   await ensureDefaultRbac(registry);
@@ -85,15 +97,23 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // authorizer allows them; everyone (agents too) what RBAC grants.
   const nodes = createNodeAuthorizer(options.store);
   await nodes.start();
-  const access: AccessControl = { authenticator: options.authenticator, authorizer: unionAuthorizer([nodes, rbac]), rules: rbac };
+  // The service-account authenticator reads this server's store, so it joins the chain here.
+  const authenticator = serviceAccounts ? options.authenticator.withTokens([new ServiceAccountAuthenticator(serviceAccounts, options.store)]) : options.authenticator;
+  const access: AccessControl = {
+    authenticator, authorizer: unionAuthorizer([nodes, rbac]), rules: rbac,
+    tokens: { apiAudiences: serviceAccounts?.apiAudiences ?? [], authenticateToken: (token, audiences) => authenticator.authenticateToken(token, audiences) },
+  };
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
   await lifecycle.start();
   const eventTtl = new EventTtl(registry.store, findResource('', 'v1', 'events')!, { ttlSeconds: options.eventTtlSeconds });
   eventTtl.start();
+  const rootCa = serviceAccounts ? new RootCaPublisher(registry, options.tls.ca) : undefined;
+  await rootCa?.start();
   const subresources: SubresourceHandlers = new Map([
     ['/pods/binding', bindPod],
     ['/pods/eviction', evictPod],
+    ...(serviceAccounts ? [['/serviceaccounts/token', tokenRequestHandler(serviceAccounts)] as const] : []),
     ...(options.subresources ?? new Map()),
   ]);
   const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit };
@@ -129,6 +149,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
+      await rootCa?.stop();
       aggregator.stop();
       rbac.stop();
       nodes.stop();

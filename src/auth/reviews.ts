@@ -56,3 +56,15 @@ function attributesOf(spec: Spec, user: UserInfo, reviewNamespace: string | unde
     apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path: text(nonResource, 'path'),
   };
 }
+
+/** TokenReview: the token through the server's token authenticators, for the audiences asked (default the API's). */
+export async function tokenReview(review: KubeObject, requester: Requester): Promise<Record<string, unknown>> {
+  const spec = (review['spec'] ?? {}) as Spec;
+  const token = typeof spec['token'] === 'string' ? spec['token'] : '';
+  const asked = Array.isArray(spec['audiences']) ? (spec['audiences'] as unknown[]).filter((a): a is string => typeof a === 'string') : [];
+  if (!requester.tokens) return { authenticated: false, error: 'this server does not review tokens' };
+  const audiences = asked.length > 0 ? asked : [...requester.tokens.apiAudiences];
+  const user = token === '' ? undefined : await requester.tokens.authenticateToken(token, audiences);
+  if (!user) return { authenticated: false, user: {}, ...(token === '' ? { error: 'the token is empty' } : {}) };
+  return { authenticated: true, user, audiences };
+}

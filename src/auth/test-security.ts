@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { ClientConfig, TlsConfig } from '../client/config.js';
 import { ADMIN_SUBJECT, clusterSecurity, type ClusterSecurity } from './cluster-security.js';
 import { loadClusterPki } from './pki/cluster-pki.js';
+import { loadSigningKey } from './serviceaccount/signing-key.js';
+import { ServiceAccountTokens } from './serviceaccount/tokens.js';
 
 export interface TestSecurity {
   security: ClusterSecurity;
@@ -22,16 +24,16 @@ export function testSecurity(): Promise<TestSecurity> {
     const dir = await mkdtemp(join(tmpdir(), 'drover-test-pki-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const pki = await loadClusterPki({ dataDir: dir, altNames: ['localhost', '127.0.0.1', '::1'] });
-    const security = clusterSecurity(pki);
+    const security = clusterSecurity(pki, new ServiceAccountTokens(await loadSigningKey(join(dir, 'tls'))));
     return { security, admin: await security.clientTls(ADMIN_SUBJECT) };
   })();
   return shared;
 }
 
-/** The serving TLS and authentication to spread into startApiServer's options. */
-export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator'] }> {
+/** The serving TLS, authentication and service-account tokens to spread into startApiServer's options. */
+export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator']; serviceAccounts: ClusterSecurity['serviceAccounts'] }> {
   const { security } = await testSecurity();
-  return { tls: security.tls, authenticator: security.authenticator };
+  return { tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts };
 }
 
 /** A client configuration for the admin of a test server at `url`. */

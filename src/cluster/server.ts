@@ -20,7 +20,9 @@ import { ADMIN_SUBJECT, clusterSecurity, MASTERS_GROUP, type ClusterSecurity } f
 import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../auth/components.js';
 import { loadTokenFile } from '../auth/authn/token-file.js';
 import { loadClusterPki } from '../auth/pki/cluster-pki.js';
-import { sharedCaIn } from '../auth/pki/shared-ca.js';
+import { sharedCaIn, sharedServiceAccountKeyIn } from '../auth/pki/shared-ca.js';
+import { loadSigningKey } from '../auth/serviceaccount/signing-key.js';
+import { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import { serverTokenSecret, writeServerToken } from '../auth/join-token.js';
 import { bootstrapTokenAuthenticator } from '../auth/authn/bootstrap-token.js';
 import { ApiClient } from '../client/index.js';
@@ -91,8 +93,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const pki = await loadClusterPki({ dataDir, altNames: servingNames(options), ...(store.shared ? { sharedCa: sharedCaIn(store, secret) } : {}) });
     tokenFile = await writeServerToken(dataDir, { caHash: pki.caHash, secret });
     const tokens = [bootstrapTokenAuthenticator(secret), ...(options.tokenAuthFile ? [loadTokenFile(options.tokenAuthFile)] : [])];
-    security = clusterSecurity(pki, tokens);
-    const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, tls: security.tls, authenticator: security.authenticator };
+    // Service-account tokens outlive restarts and are good at every server of a shared store.
+    const signingKey = await loadSigningKey(join(dataDir, 'tls'), store.shared ? sharedServiceAccountKeyIn(store, secret) : undefined);
+    security = clusterSecurity(pki, new ServiceAccountTokens(signingKey), tokens);
+    const apiOptions: ApiServerOptions = {
+      store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade,
+      tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts,
+    };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
     if (options.podSecurityDefault !== undefined) apiOptions.podSecurityDefault = options.podSecurityDefault;

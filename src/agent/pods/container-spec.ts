@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseQuantity } from '../../api/validation/quantity.js';
+import type { ApiClient } from '../../client/index.js';
+import { serverUrls } from '../../client/http-transport.js';
 import { ownerLabels, type Owner } from '../agent-labels.js';
 import type { ContainerResources, ContainerRuntime, ContainerSpec, Mount, SecurityContext } from '../runtime/runtime.js';
 import type { ConfigSource } from './config-source.js';
@@ -33,6 +35,8 @@ export interface SpecInput {
   sources: ConfigSource;
   /** Present on a node with nvidia.com/gpu: the GPUs' ids (UUIDs) by allocator index. */
   gpus?: { ids: DeviceIds } | undefined;
+  /** The API server this agent talks to: host-network pods reach it there (KUBERNETES_SERVICE_HOST/PORT). */
+  apiServer?: { host: string; port: string } | undefined;
   /** Rewrites the built environment before command and args are expanded with it (training replicas' addresses). */
   rewriteEnv?: (env: Record<string, string>) => Promise<Record<string, string>>;
 }
@@ -89,15 +93,48 @@ async function terminationMount(input: SpecInput): Promise<Mount> {
   return { type: 'bind', source: path, target: input.container.terminationMessagePath ?? '/dev/termination-log' };
 }
 
+/** Where in-cluster clients find the service-account files (client-go reads this path). */
+export const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** For host processes, which see no mounts: the host folder holding token, ca.crt and namespace. */
+export const SERVICE_ACCOUNT_DIR_ENV = 'DROVER_SERVICE_ACCOUNT_DIR';
+
+/**
+ * What Kubernetes gives every container to find the API (the `kubernetes` Service's variables),
+ * for pods on the node's network, which reach the API server where this agent does (there is no
+ * service proxy for the Service's cluster IP); and for host processes the service-account folder.
+ * The container's own env overrides them.
+ */
+function apiEnv(input: SpecInput, isProcess: boolean): Record<string, string> {
+  const env: Record<string, string> = {};
+  if ((isProcess || input.pod.spec.hostNetwork) && input.apiServer) {
+    env['KUBERNETES_SERVICE_HOST'] = input.apiServer.host;
+    env['KUBERNETES_SERVICE_PORT'] = input.apiServer.port;
+  }
+  const mount = isProcess ? input.container.volumeMounts?.find((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH && !m.subPath) : undefined;
+  const volume = mount && input.volumes.get(mount.name);
+  if (volume) env[SERVICE_ACCOUNT_DIR_ENV] = volume.path;
+  return env;
+}
+
+/** The first API server of the agent's client, as host and port (the one in-cluster clients of host-network pods dial). */
+export function apiServerOf(api: ApiClient): { host: string; port: string } | undefined {
+  try {
+    const url = serverUrls(api.config.server)[0]!;
+    return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port || (url.protocol === 'https:' ? '443' : '80') };
+  } catch {
+    return undefined;
+  }
+}
+
 export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpec> {
   const { pod, container } = input;
   const own = containerDevices(pod, input.devices, container, input.isInit);
   const devices = deviceEnv(own, input.gpus);
   const envCtx = { pod, podIP: input.podIP, hostIP: input.nodeAddress, sources: input.sources, allocatable: input.allocatable };
-  const built = await buildEnv(envCtx, container, devices);
-  const env = input.rewriteEnv ? await input.rewriteEnv(built) : built;
   // Host processes see the host's filesystem: mounts do not apply to them.
   const isProcess = input.runtime.name === 'process';
+  const built = { ...apiEnv(input, isProcess), ...(await buildEnv(envCtx, container, devices)) };
+  const env = input.rewriteEnv ? await input.rewriteEnv(built) : built;
   const mounts = isProcess ? [] : [...(await containerMounts(container, input.volumes)), await terminationMount(input)];
   const spec: ContainerSpec = {
     pod: { uid: pod.metadata.uid ?? '', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' },

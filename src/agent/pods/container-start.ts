@@ -5,7 +5,7 @@
 import { NameConflictError, RuntimeUnavailableError, StartFailedError } from '../runtime/errors.js';
 import type { ContainerRuntime, SandboxInfo } from '../runtime/runtime.js';
 import type { SandboxStart } from './sync-context.js';
-import { buildContainerSpec } from './container-spec.js';
+import { apiServerOf, buildContainerSpec } from './container-spec.js';
 import { InsufficientDevicesError, type DeviceSet } from './devices.js';
 import { ContainerConfigError } from './env.js';
 import { runHandler } from './handlers.js';
@@ -53,7 +53,7 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
     const spec = await buildContainerSpec({
       pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
       runtime: input.runtime, volumes: input.volumes, devices: input.devices, owner: deps.owner, nodeAddress: deps.nodeAddress,
-      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus,
+      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus, apiServer: apiServerOf(deps.api),
       rewriteEnv: (env) => resolveReplicaAddresses(deps.api, record.pod, env, input.sandbox.ip),
     });
     return await input.runtime.createContainer(spec);

@@ -11,6 +11,7 @@ import type { PodEvents } from './pod-events.js';
 import type { Pod } from './pod-types.js';
 import type { ProbeManager } from './probes.js';
 import type { SandboxReaper } from './sandbox-reaper.js';
+import type { ServiceAccountTokenSource } from './service-account-tokens.js';
 
 export interface RuntimeSet {
   /** The node's default runtime (docker unless the agent was told otherwise). */
@@ -31,6 +32,8 @@ export interface PodDeps {
   allocatable: Readonly<Record<string, string>>;
   runtimes: RuntimeSet;
   sources: ConfigSource;
+  /** Pods' service-account tokens (projected kube-api-access volumes). */
+  tokens: ServiceAccountTokenSource;
   devices: DeviceAllocator;
   /** Present on a node with nvidia.com/gpu: ids (UUIDs when discovered) by allocator index. */
   gpus?: { ids: DeviceIds } | undefined;

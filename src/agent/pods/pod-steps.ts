@@ -9,7 +9,10 @@ import type { SyncContext } from './sync-context.js';
 import { killContainer } from './termination.js';
 import { setUpVolumes, VolumeError, type VolumePaths } from './volumes.js';
 
-/** configMap and secret volumes are refreshed this often, as the kubelet's sync period. */
+/**
+ * configMap, secret and projected volumes are refreshed this often, as the kubelet's sync period;
+ * a projected token is requested anew at the first refresh after 80 % of its life.
+ */
 const VOLUME_REFRESH_MS = 60_000;
 const MOUNT_RETRY_MS = 5000;
 
@@ -17,7 +20,7 @@ export async function ensureVolumes(ctx: SyncContext): Promise<VolumePaths | und
   const { record } = ctx;
   if (record.volumes && Date.now() - record.volumesAt < VOLUME_REFRESH_MS) return record.volumes;
   try {
-    record.volumes = await setUpVolumes({ dataDir: ctx.deps.dataDir, pod: ctx.pod, sources: ctx.deps.sources });
+    record.volumes = await setUpVolumes({ dataDir: ctx.deps.dataDir, pod: ctx.pod, sources: ctx.deps.sources, tokens: ctx.deps.tokens });
     record.volumesAt = Date.now();
     return record.volumes;
   } catch (error) {

@@ -3,6 +3,7 @@
 // the fields the agent uses, and keep it free of the server's schema library.
 import type { KubeObject } from '../../api/meta.js';
 import type { PortMapping } from '../runtime/runtime.js';
+import type { ProjectedVolumeSource } from './projected-volume.js';
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
@@ -126,6 +127,7 @@ export interface Volume {
   configMap?: { name?: string; items?: KeyToPath[]; defaultMode?: number; optional?: boolean };
   secret?: { secretName?: string; items?: KeyToPath[]; defaultMode?: number; optional?: boolean };
   downwardAPI?: { items?: DownwardItem[]; defaultMode?: number };
+  projected?: ProjectedVolumeSource;
   [other: string]: unknown;
 }
 
@@ -141,6 +143,7 @@ export interface PodSpec {
   hostNetwork?: boolean;
   hostname?: string;
   serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
   securityContext?: { runAsUser?: number; runAsGroup?: number };
   readinessGates?: Array<{ conditionType: string }>;
 }

@@ -1,24 +1,27 @@
 // Pod volumes on the node, under <dataDir>/pods/<uid>/volumes/<kind>/<name> as the kubelet
 // lays them out: emptyDir (a directory shared by the pod's containers), hostPath (with its
-// type checks), and configMap, secret and downwardAPI projected as files from the API. A
-// volume that cannot be set up is a FailedMount and the pod waits in ContainerCreating.
+// type checks), and configMap, secret, downwardAPI and projected (service-account token) volumes
+// as files from the API. A volume that cannot be set up is a FailedMount and the pod waits in
+// ContainerCreating.
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir, open, rm, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { Mount } from '../runtime/runtime.js';
-import { writeAtomicDir, type FileContent } from './atomic-dir.js';
-import { configMapBytes, secretBytes, type ConfigSource } from './config-source.js';
-import { formatMap } from './env.js';
-import type { Container, KeyToPath, Pod, Volume } from './pod-types.js';
+import { writeAtomicDir } from './atomic-dir.js';
+import type { ConfigSource } from './config-source.js';
+import type { Container, Pod, Volume } from './pod-types.js';
+import { projectedFiles } from './projected-volume.js';
+import type { ServiceAccountTokenSource } from './service-account-tokens.js';
+import { configMapFiles, downwardFiles, secretFiles, VolumeError } from './volume-files.js';
 
-export class VolumeError extends Error {
-  readonly reason = 'FailedMount';
-}
+export { VolumeError };
 
 export interface VolumeContext {
   dataDir: string;
   pod: Pod;
   sources: ConfigSource;
+  /** Service-account tokens for projected volumes; without it such a volume fails to mount. */
+  tokens?: ServiceAccountTokenSource | undefined;
 }
 
 /** Host directory (or file) of each volume, by volume name; projected ones are read-only. */
@@ -57,65 +60,6 @@ async function hostPath(volume: Volume): Promise<string> {
   return path;
 }
 
-function projectKeys(all: Record<string, Buffer>, items: KeyToPath[] | undefined, mode: number, what: string, optional: boolean): Map<string, FileContent> {
-  const files = new Map<string, FileContent>();
-  if (!items || items.length === 0) {
-    for (const [key, content] of Object.entries(all)) files.set(key, { content, mode });
-    return files;
-  }
-  for (const item of items) {
-    const content = all[item.key];
-    if (content === undefined) {
-      if (optional) continue;
-      throw new VolumeError(`configuration error: ${what}: no key ${item.key}`);
-    }
-    files.set(normalize(item.path), { content, mode: item.mode ?? mode });
-  }
-  return files;
-}
-
-async function configMapFiles(ctx: VolumeContext, volume: Volume): Promise<Map<string, FileContent>> {
-  const source = volume.configMap!;
-  const ns = ctx.pod.metadata.namespace ?? 'default';
-  const cm = await ctx.sources.configMap(ns, source.name ?? '');
-  if (!cm) {
-    if (source.optional) return new Map();
-    throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : configmap "${source.name ?? ''}" not found`);
-  }
-  return projectKeys(configMapBytes(cm), source.items, source.defaultMode ?? 0o644, `configmap ${ns}/${source.name ?? ''}`, source.optional ?? false);
-}
-
-async function secretFiles(ctx: VolumeContext, volume: Volume): Promise<Map<string, FileContent>> {
-  const source = volume.secret!;
-  const ns = ctx.pod.metadata.namespace ?? 'default';
-  const secret = await ctx.sources.secret(ns, source.secretName ?? '');
-  if (!secret) {
-    if (source.optional) return new Map();
-    throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : secret "${source.secretName ?? ''}" not found`);
-  }
-  return projectKeys(secretBytes(secret), source.items, source.defaultMode ?? 0o644, `secret ${ns}/${source.secretName ?? ''}`, source.optional ?? false);
-}
-
-function downwardFiles(ctx: VolumeContext, volume: Volume): Map<string, FileContent> {
-  const source = volume.downwardAPI!;
-  const meta = ctx.pod.metadata;
-  const files = new Map<string, FileContent>();
-  for (const item of source.items ?? []) {
-    const path = item.fieldRef?.fieldPath ?? '';
-    const indexed = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-    let value: string;
-    if (indexed) value = (indexed[1] === 'labels' ? meta.labels : meta.annotations)?.[indexed[2]!] ?? '';
-    else if (path === 'metadata.labels') value = formatMap(meta.labels);
-    else if (path === 'metadata.annotations') value = formatMap(meta.annotations);
-    else if (path === 'metadata.name') value = meta.name ?? '';
-    else if (path === 'metadata.namespace') value = meta.namespace ?? '';
-    else if (path === 'metadata.uid') value = meta.uid ?? '';
-    else continue;
-    files.set(normalize(item.path), { content: Buffer.from(value), mode: item.mode ?? source.defaultMode ?? 0o644 });
-  }
-  return files;
-}
-
 async function setUpVolume(ctx: VolumeContext, volume: Volume): Promise<string | undefined> {
   if (volume.hostPath) return hostPath(volume);
   if (volume.emptyDir) {
@@ -124,19 +68,26 @@ async function setUpVolume(ctx: VolumeContext, volume: Volume): Promise<string |
     if (!existsSync(dir)) await mkdir(dir, { recursive: true, mode: 0o777 });
     return dir;
   }
+  const source = { pod: ctx.pod, sources: ctx.sources, volume: volume.name, tokens: ctx.tokens };
   if (volume.configMap) {
     const dir = volumeDir(ctx, 'configmap', volume.name);
-    await writeAtomicDir(dir, await configMapFiles(ctx, volume));
+    await writeAtomicDir(dir, await configMapFiles(source, volume.configMap, volume.configMap.defaultMode ?? 0o644));
     return dir;
   }
   if (volume.secret) {
     const dir = volumeDir(ctx, 'secret', volume.name);
-    await writeAtomicDir(dir, await secretFiles(ctx, volume));
+    const { secretName, ...rest } = volume.secret;
+    await writeAtomicDir(dir, await secretFiles(source, { ...rest, ...(secretName === undefined ? {} : { name: secretName }) }, volume.secret.defaultMode ?? 0o644));
     return dir;
   }
   if (volume.downwardAPI) {
     const dir = volumeDir(ctx, 'downward-api', volume.name);
-    await writeAtomicDir(dir, downwardFiles(ctx, volume));
+    await writeAtomicDir(dir, downwardFiles(ctx.pod, volume.downwardAPI.items, volume.downwardAPI.defaultMode ?? 0o644));
+    return dir;
+  }
+  if (volume.projected) {
+    const dir = volumeDir(ctx, 'projected', volume.name);
+    await writeAtomicDir(dir, await projectedFiles(source, volume.projected));
     return dir;
   }
   return undefined;
@@ -153,7 +104,7 @@ export async function setUpVolumes(ctx: VolumeContext): Promise<VolumePaths> {
       if (error instanceof VolumeError) throw error;
       throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : ${(error as Error).message}`);
     }
-    const projected = Boolean(volume.configMap || volume.secret || volume.downwardAPI);
+    const projected = Boolean(volume.configMap || volume.secret || volume.downwardAPI || volume.projected);
     if (path !== undefined) paths.set(volume.name, { path, readOnly: projected });
   }
   return paths;

@@ -3,8 +3,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ResourceDefinition } from '../resource.js';
 import { printerFor } from '../printers/index.js';
-import { LocalSubjectAccessReviewSchema, SelfSubjectAccessReviewSchema, SelfSubjectReviewSchema, SelfSubjectRulesReviewSchema, SubjectAccessReviewSchema } from '../schemas/reviews.js';
-import { accessReview, rulesReview, subjectOf, whoAmI } from '../../auth/reviews.js';
+import { LocalSubjectAccessReviewSchema, SelfSubjectAccessReviewSchema, SelfSubjectReviewSchema, SelfSubjectRulesReviewSchema, SubjectAccessReviewSchema, TokenReviewSchema } from '../schemas/reviews.js';
+import { accessReview, rulesReview, subjectOf, tokenReview, whoAmI } from '../../auth/reviews.js';
 import { noDefaults } from './helpers.js';
 
 function review(group: string, kind: string, schema: TSchema, answer: ResourceDefinition['answer'], namespaced = false): ResourceDefinition {
@@ -22,4 +22,5 @@ export const reviewDefinitions: readonly ResourceDefinition[] = [
   review('authorization.k8s.io', 'LocalSubjectAccessReview', LocalSubjectAccessReviewSchema, (object, requester) => accessReview(object, requester, subjectOf(object)), true),
   review('authorization.k8s.io', 'SelfSubjectRulesReview', SelfSubjectRulesReviewSchema, rulesReview),
   review('authentication.k8s.io', 'SelfSubjectReview', SelfSubjectReviewSchema, (_object, requester) => whoAmI(requester)),
+  review('authentication.k8s.io', 'TokenReview', TokenReviewSchema, tokenReview),
 ];

@@ -102,3 +102,26 @@ export const SelfSubjectReviewSchema = kindSchema(
     }), 'Who the user is, filled in by the server.'),
   },
 );
+
+export const TokenReviewSchema = kindSchema(
+  { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
+  'Asks whether a bearer token is valid and whom it stands for (webhook token authentication). Answered in status, never stored.',
+  {
+    spec: field(named('io.k8s.api.authentication.v1.TokenReviewSpec', struct('The token to check.', {
+      token: str('The opaque bearer token.'),
+      audiences: stringList('Audiences the token must be meant for (at least one); default the API server\'s.'),
+    })), 'The token to check.'),
+    status: field(named('io.k8s.api.authentication.v1.TokenReviewStatus', struct('The answer.', {
+      authenticated: bool('Whether the token is valid.'),
+      user: field(named('io.k8s.api.authentication.v1.UserInfo', struct('A user as the server authenticated it.', {
+        username: str('The user\'s name.'),
+        uid: str('A unique id of the user.'),
+        groups: stringList('Groups the user belongs to.'),
+        extra: map('Further information from the authenticator.', list('Values.', str('A value.'))),
+      })), 'The user the token stands for.'),
+      audiences: stringList('The audiences the token was found valid for.'),
+      error: str('Why the token could not be checked.'),
+    })), 'The answer, filled in by the server.'),
+  },
+  ['spec'],
+);

@@ -99,8 +99,9 @@ export async function answerReview(ctx: ResourceRequest): Promise<void> {
   // A review has no name to validate (it is never stored): its fields are all there is.
   const { errors } = checkFields(review, def, parseFieldValidation(ctx.query.get('fieldValidation')));
   if (errors.length > 0) throw invalid(def.kind, '', def.group, errors);
-  const { authorizer, rules } = ctx.access;
-  review['status'] = def.answer!(review, { user: ctx.user, ...(authorizer ? { authorizer } : {}), ...(rules ? { rules } : {}) });
+  const { authorizer, rules, tokens } = ctx.access;
+  // Awaited: a TokenReview reads the store (does the token's account still exist?).
+  review['status'] = await def.answer!(review, { user: ctx.user, ...(authorizer ? { authorizer } : {}), ...(rules ? { rules } : {}), ...(tokens ? { tokens } : {}) });
   writeJson(ctx.res, 201, review, negotiate(ctx.req.headers.accept, false));
 }
 

@@ -24,6 +24,7 @@ import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deleti
 import { EventLoopSlice } from '../event-loop-slice.js';
 import { findResource } from '../../api/registry.js';
 import type { AdmissionRequest, ValidatingAdmission } from '../admission/validating-admission.js';
+import type { MutatingAdmission } from '../admission/mutating-admission.js';
 import { PodSecurityAdmission } from '../admission/pod-security/pod-security-admission.js';
 import type { PodSecurityLevel } from '../admission/pod-security/policy.js';
 
@@ -44,6 +45,8 @@ export interface RegistryOptions {
   podSecurityDefault?: PodSecurityLevel;
   /** More validating admission steps, after Pod Security (RBAC's escalation check). */
   validating?: readonly ValidatingAdmission[];
+  /** Mutating admission steps on create, after defaults (the service-account token projection). */
+  mutating?: readonly MutatingAdmission[];
 }
 
 export interface WriteResult {
@@ -60,6 +63,7 @@ export class ObjectRegistry {
   private readonly namespaces: NamespaceCache;
   /** The validating phase of admission: after defaults and validation, before the store. */
   private readonly validating: readonly ValidatingAdmission[];
+  private readonly mutating: readonly MutatingAdmission[];
 
   constructor(readonly store: Store, options: RegistryOptions = {}) {
     this.deletion = new DeletionHandler(store, (def, ns) => this.requireNamespace(def, ns, false));
@@ -72,6 +76,7 @@ export class ObjectRegistry {
     };
     if (options.podSecurityDefault) podSecurity.defaultLevel = options.podSecurityDefault;
     this.validating = [new PodSecurityAdmission(podSecurity), ...(options.validating ?? [])];
+    this.mutating = options.mutating ?? [];
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -100,6 +105,7 @@ export class ObjectRegistry {
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
     def.applyDefaults(object);
     initialiseMetadata(object, timestamp());
+    for (const step of this.mutating) await step.admit({ operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {}, ...(options.user ? { user: options.user } : {}) });
     await slice.pause();
     const undo = await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
     return landOrUndo(undo, options, async () => {

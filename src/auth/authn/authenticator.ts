@@ -7,8 +7,12 @@ import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../types.js';
 
 export interface TokenAuthenticator {
-  /** The user a token stands for; undefined when this authenticator does not know it. */
-  authenticateToken(token: string): UserInfo | undefined | Promise<UserInfo | undefined>;
+  /**
+   * The user a token stands for; undefined when this authenticator does not know it. `audiences`
+   * (TokenReview's spec.audiences) narrows whom the token must be meant for; audience-free
+   * tokens (static ones) ignore it.
+   */
+  authenticateToken(token: string, audiences?: readonly string[]): UserInfo | undefined | Promise<UserInfo | undefined>;
 }
 
 export class Unauthenticated extends Error {
@@ -23,6 +27,20 @@ export class RequestAuthenticator {
 
   constructor(private readonly tokens: readonly TokenAuthenticator[]) {}
 
+  /** This chain with more token authenticators after its own (the API server adds the service-account one: it needs the store). */
+  withTokens(extra: readonly TokenAuthenticator[]): RequestAuthenticator {
+    return extra.length === 0 ? this : new RequestAuthenticator([...this.tokens, ...extra]);
+  }
+
+  /** A bearer token's user through the chain, as TokenReview asks; undefined when none knows it. */
+  async authenticateToken(token: string, audiences?: readonly string[]): Promise<UserInfo | undefined> {
+    for (const authenticator of this.tokens) {
+      const user = await authenticator.authenticateToken(token, audiences);
+      if (user) return withAuthenticatedGroup(user);
+    }
+    return undefined;
+  }
+
   /** The user, or undefined for a request without credentials; throws Unauthenticated for bad ones. */
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const fromCertificate = this.certificateUser(req.socket as TLSSocket);
@@ -34,10 +52,8 @@ export class RequestAuthenticator {
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new Unauthenticated('only bearer tokens and client certificates are accepted');
-    for (const authenticator of this.tokens) {
-      const user = await authenticator.authenticateToken(match[1]!);
-      if (user) return withAuthenticatedGroup(user);
-    }
+    const user = await this.authenticateToken(match[1]!);
+    if (user) return user;
     throw new Unauthenticated('invalid bearer token');
   }
 

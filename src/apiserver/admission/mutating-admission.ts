@@ -1,0 +1,9 @@
+// The mutating phase of admission, as in Kubernetes: after defaults, before the kind's own
+// validation and the validating steps, so what a mutating step adds is validated like anything
+// the client sent. Drover's steps mutate creates only (the service-account token projection).
+import type { AdmissionRequest } from './validating-admission.js';
+
+export interface MutatingAdmission {
+  /** Changes request.object in place; throws an ApiError to refuse. */
+  admit(request: AdmissionRequest): Promise<void>;
+}
