@@ -220,6 +220,7 @@ export function buildProgram(): Command {
       console.log(`drover API server listening on ${cluster.server.api.url}`);
       console.log(`node ${cluster.node.agent.nodeName} ready`);
       console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
+      console.log(`join token: ${cluster.server.tokenFile} (more nodes: drover agent --server ${cluster.server.api.url} --token "$(cat ${cluster.server.tokenFile})")`);
       console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'trap exit TERM; while true; do date; sleep 2; done'`);
       stopOnSignals(() => cluster.close());
     });

@@ -94,6 +94,8 @@ export class AuditEntry implements AuditRecorder {
   readonly auditID: string;
   private readonly receivedAt = microTime();
   private readonly objectRef;
+  /** Read at once: by the time a late stage is written the peer may have closed its socket. */
+  private readonly sourceIPs: string[];
   private requestJson: string | undefined;
   private responseJson: string | undefined;
   private status: ResponseStatus | undefined;
@@ -111,6 +113,7 @@ export class AuditEntry implements AuditRecorder {
     const given = req.headers['audit-id'];
     this.auditID = typeof given === 'string' && given !== '' ? given : randomUUID();
     this.objectRef = objectRefOf(attrs);
+    this.sourceIPs = sourceIPs(req);
   }
 
   received(): void {
@@ -180,7 +183,7 @@ export class AuditEntry implements AuditRecorder {
       requestURI: this.req.url ?? '/',
       verb: this.attrs.verb,
       user: this.attrs.user,
-      sourceIPs: sourceIPs(this.req),
+      sourceIPs: this.sourceIPs,
       ...(agent ? { userAgent: agent } : {}),
       ...(this.objectRef ? { objectRef: { ...this.objectRef } } : {}),
       ...(status ? { responseStatus: status } : {}),
