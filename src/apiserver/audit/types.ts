@@ -1,6 +1,6 @@
 // The shapes of Kubernetes' audit.k8s.io/v1 API that Drover writes (Event) and reads (Policy),
 // with the JSON field names kube-apiserver uses, so log shippers built for it read ours.
-import type { UserInfo } from '../../auth/types.js';
+import type { RequestAttributes, UserInfo } from '../../auth/types.js';
 
 export type Level = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
 export const LEVELS: readonly Level[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
@@ -48,20 +48,8 @@ export interface RequestAuditConfig {
   omitManagedFields: boolean;
 }
 
-/** What a request is, in the terms the policy's rules match on (Kubernetes' RequestInfo). */
-export interface AuditAttributes {
-  user: UserInfo;
-  verb: string;
-  resourceRequest: boolean;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-  /** The request path without its query. */
-  path: string;
-}
+/** What a request is, in the terms the policy's rules match on: authorization's attributes. */
+export type AuditAttributes = RequestAttributes;
 
 export interface ObjectReference {
   resource?: string;
