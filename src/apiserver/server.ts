@@ -30,6 +30,7 @@ import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
 import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalationAdmission } from '../auth/rbac/index.js';
 import { unionAuthorizer } from '../auth/authz/union.js';
+import type { ServingTls } from '../auth/cluster-security.js';
 import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
 import { ServiceAccountAuthenticator } from '../auth/authn/service-account.js';
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
@@ -61,12 +62,6 @@ export interface ApiServerOptions {
   serviceAccounts?: ServiceAccountTokens;
 }
 
-export interface ServingTls {
-  cert: string;
-  key: string;
-  /** The cluster CA: client certificates are verified against it, and /cacerts serves it. */
-  ca: string;
-}
 
 export interface ApiServer {
   url: string;

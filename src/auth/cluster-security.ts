@@ -1,15 +1,21 @@
 // Everything a server needs to serve securely, made from the cluster's certificates: the serving
 // TLS settings, the authentication chain, the service-account token signer, and credentials for the
 // clients it starts itself (the control plane, the data checker) and for its admin.
-import type { ServingTls } from '../apiserver/server.js';
 import type { TlsConfig } from '../client/config.js';
 import { RequestAuthenticator, type TokenAuthenticator } from './authn/authenticator.js';
 import type { ClusterPki } from './pki/cluster-pki.js';
 import type { Subject } from './pki/certificates.js';
+import { MASTERS_GROUP } from './components.js';
 import type { ServiceAccountTokens } from './serviceaccount/tokens.js';
 
-/** Kubernetes' superuser group: cluster-admin is bound to it. */
-export const MASTERS_GROUP = 'system:masters';
+/** What an HTTPS API server serves with: its certificate and key, and the CA client certificates must chain to (PEM). */
+export interface ServingTls {
+  cert: string;
+  key: string;
+  /** The cluster CA: client certificates are verified against it, and /cacerts serves it. */
+  ca: string;
+}
+
 export const ADMIN_SUBJECT: Subject = { commonName: 'drover-admin', organizations: [MASTERS_GROUP] };
 
 export interface ClusterSecurity {

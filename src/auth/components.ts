@@ -2,6 +2,9 @@
 // is bound by RBAC to the least it needs, none is a superuser.
 import type { Subject } from './pki/certificates.js';
 
+/** Kubernetes' superuser group: cluster-admin is bound to it, and no RBAC object can take it away. */
+export const MASTERS_GROUP = 'system:masters';
+
 export const SCHEDULER_SUBJECT: Subject = { commonName: 'system:kube-scheduler' };
 export const CONTROLLER_MANAGER_SUBJECT: Subject = { commonName: 'system:kube-controller-manager' };
 export const DATA_CHECKER_USER = 'system:drover-data-checker';

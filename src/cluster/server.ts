@@ -16,7 +16,8 @@ import { startControlPlaneThread, type ControlPlaneThread } from './control-plan
 import { writeKubeconfig } from './kubeconfig.js';
 import { DEFAULT_LEADER_TIMING, SOLO_LEADER_TIMING } from './leader-gate.js';
 import { KUBERNETES_SERVICE_IP, startServerRegistration, type ServerRegistration } from './server-registration.js';
-import { ADMIN_SUBJECT, clusterSecurity, MASTERS_GROUP, type ClusterSecurity } from '../auth/cluster-security.js';
+import { ADMIN_SUBJECT, clusterSecurity, type ClusterSecurity } from '../auth/cluster-security.js';
+import { MASTERS_GROUP } from '../auth/components.js';
 import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../auth/components.js';
 import { loadTokenFile } from '../auth/authn/token-file.js';
 import { loadClusterPki } from '../auth/pki/cluster-pki.js';

@@ -50,9 +50,10 @@ export const SelfSubjectAccessReviewSchema = kindSchema(
   ['spec'],
 );
 
-export const SubjectAccessReviewSchema = kindSchema(
-  { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
-  'Asks whether a given user may perform an action. Answered in status, never stored.',
+/** Whether a given user may do something: anywhere (SubjectAccessReview) or in the review's namespace (Local). */
+const subjectAccessReview = (kind: string, where: string) => kindSchema(
+  { group: 'authorization.k8s.io', version: 'v1', kind },
+  `Asks whether a given user may perform an action${where}. Answered in status, never stored.`,
   {
     spec: field(named('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', struct('The user and the action to check.', { ...attributes, ...subject })), 'The user and the action to check.'),
     status: field(AccessReviewStatus, 'The answer, filled in by the server.'),
@@ -60,15 +61,8 @@ export const SubjectAccessReviewSchema = kindSchema(
   ['spec'],
 );
 
-export const LocalSubjectAccessReviewSchema = kindSchema(
-  { group: 'authorization.k8s.io', version: 'v1', kind: 'LocalSubjectAccessReview' },
-  'Asks whether a given user may perform an action in this namespace. Answered in status, never stored.',
-  {
-    spec: field(named('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', struct('The user and the action to check.', { ...attributes, ...subject })), 'The user and the action to check.'),
-    status: field(AccessReviewStatus, 'The answer, filled in by the server.'),
-  },
-  ['spec'],
-);
+export const SubjectAccessReviewSchema = subjectAccessReview('SubjectAccessReview', '');
+export const LocalSubjectAccessReviewSchema = subjectAccessReview('LocalSubjectAccessReview', ' in this namespace');
 
 const rule = (kind: string, what: Record<string, ReturnType<typeof str>>) =>
   named(`io.k8s.api.authorization.v1.${kind}`, struct(`Actions the user may perform (${kind}).`, { verbs: stringList('Verbs allowed; * for all.'), ...what }));

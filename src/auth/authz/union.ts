@@ -1,6 +1,6 @@
 // Authorizers asked in order, the first that allows wins (Kubernetes' union authorizer), behind
 // the one rule no RBAC object can take away: system:masters may do everything.
-import { MASTERS_GROUP } from '../cluster-security.js';
+import { MASTERS_GROUP } from '../components.js';
 import type { Authorizer, Decision, RequestAttributes } from '../types.js';
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {

@@ -11,7 +11,7 @@
 // object; handlers/write.ts's writeOptions(ctx) can set it from ctx.user:
 //   options.admit = (object, old) => checkRbacEscalation(rbac, ctx.user, object, ctx.def, old);
 import type { ValidatingAdmission } from '../../apiserver/admission/validating-admission.js';
-import { MASTERS_GROUP } from '../cluster-security.js';
+import { MASTERS_GROUP } from '../components.js';
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { semanticEqual } from '../../api/validation/util.js';
