@@ -30,6 +30,8 @@ import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js'
 import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalationAdmission } from '../auth/rbac/index.js';
 import { unionAuthorizer } from '../auth/authz/union.js';
 import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
+import { certificateAdmission } from '../auth/csr/admission.js';
+import { CertificateController, type CsrSigner } from '../auth/csr/controller.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -48,6 +50,11 @@ export interface ApiServerOptions {
   /** The serving certificate and the CA client certificates must be signed by (PEM). */
   tls: ServingTls;
   authenticator: RequestAuthenticator;
+  /**
+   * The cluster CA, to approve and sign CertificateSigningRequests in this process (agents join
+   * with them: src/auth/csr/). Without it requests stay pending.
+   */
+  signer?: CsrSigner;
 }
 
 export interface ServingTls {
@@ -72,7 +79,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const rbac = createRbacAuthorizer(options.store);
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
-    validating: [escalationAdmission(rbac)],
+    validating: [escalationAdmission(rbac), certificateAdmission(rbac)],
   });
   await ensureSystemNamespaces(registry);
   await ensureDefaultRbac(registry);
@@ -80,6 +87,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   await rbac.start();
   const aggregator = new ClusterRoleAggregator(registry);
   await aggregator.start();
+  const certificates = options.signer ? new CertificateController(registry, options.signer) : undefined;
+  await certificates?.start();
   // Every request is authorized: system:masters may do everything; agents what the node
   // authorizer allows them; everyone (agents too) what RBAC grants.
   const nodes = createNodeAuthorizer(options.store);
@@ -129,6 +138,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     async close() {
       lifecycle.stop();
       aggregator.stop();
+      certificates?.stop();
       rbac.stop();
       nodes.stop();
       await eventTtl.stop();

@@ -28,10 +28,10 @@ export function testSecurity(): Promise<TestSecurity> {
   return shared;
 }
 
-/** The serving TLS and authentication to spread into startApiServer's options. */
-export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator'] }> {
+/** The serving TLS, authentication and CSR signer to spread into startApiServer's options. */
+export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator']; signer: ClusterSecurity['pki'] }> {
   const { security } = await testSecurity();
-  return { tls: security.tls, authenticator: security.authenticator };
+  return { tls: security.tls, authenticator: security.authenticator, signer: security.pki };
 }
 
 /** A client configuration for the admin of a test server at `url`. */

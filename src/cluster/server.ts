@@ -92,7 +92,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     tokenFile = await writeServerToken(dataDir, { caHash: pki.caHash, secret });
     const tokens = [bootstrapTokenAuthenticator(secret), ...(options.tokenAuthFile ? [loadTokenFile(options.tokenAuthFile)] : [])];
     security = clusterSecurity(pki, tokens);
-    const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, tls: security.tls, authenticator: security.authenticator };
+    const apiOptions: ApiServerOptions = { store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, tls: security.tls, authenticator: security.authenticator, signer: pki };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
     if (options.podSecurityDefault !== undefined) apiOptions.podSecurityDefault = options.podSecurityDefault;

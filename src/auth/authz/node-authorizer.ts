@@ -1,7 +1,8 @@
 // The node authorizer (Kubernetes' Node authorization mode): an agent, `system:node:<name>` in
 // `system:nodes`, may read only the pods bound to its node (lists and watches must select
 // spec.nodeName=<name>) and the Secrets, ConfigMaps, claims and service-account tokens those pods
-// use, and write only its own Node, its Lease, its pods' status and events. It has no opinion on
+// use, and write only its own Node, its Lease, its pods' status and events (and ask for
+// certificates: CertificateSigningRequests, which only the approver judges). It has no opinion on
 // anyone else: RBAC decides for them.
 import { findResource } from '../../api/registry.js';
 import { prefixFor } from '../../apiserver/registry/keys.js';
@@ -66,6 +67,9 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
       return READ.has(a.verb) ? allow(own) : noOpinion;
     case 'pods':
       return podDecision(a, node, graph, deny);
+    // Kubernetes' static node rules: a node asks for (and renews) its own certificates.
+    case 'certificatesigningrequests.certificates.k8s.io':
+      return a.subresource === '' && (a.verb === 'create' || READ.has(a.verb)) ? allow(own) : noOpinion;
     case 'serviceaccounts':
       if (a.subresource === 'token' && a.verb === 'create' && graph.reaches(node, 'serviceaccounts', a.namespace, a.name)) return allow(own);
       return deny('no relationship found between the node and this service account');
