@@ -31,6 +31,7 @@ import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalat
 import { unionAuthorizer } from '../auth/authz/union.js';
 import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
 import { certificateAdmission } from '../auth/csr/admission.js';
+import { nodeRestrictionAdmission } from '../auth/authz/node-restriction.js';
 import { CertificateController, type CsrSigner } from '../auth/csr/controller.js';
 
 export interface ApiServerOptions {
@@ -79,7 +80,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const rbac = createRbacAuthorizer(options.store);
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
-    validating: [escalationAdmission(rbac), certificateAdmission(rbac)],
+    validating: [escalationAdmission(rbac), certificateAdmission(rbac), nodeRestrictionAdmission()],
   });
   await ensureSystemNamespaces(registry);
   await ensureDefaultRbac(registry);

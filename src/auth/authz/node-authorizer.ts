@@ -53,9 +53,12 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
     case 'nodes':
       if (READ.has(a.verb)) return allow(own);
       if (WRITE.has(a.verb) && a.name === node) return allow(own);
+      // A create names no object in its path: node-restriction.ts checks the body's name.
+      if (a.verb === 'create' && a.name === '' && a.subresource === '') return allow(own);
       return deny('may only change its own Node');
     case 'leases.coordination.k8s.io':
       if (a.namespace === NODE_LEASE_NAMESPACE && a.name === node && (WRITE.has(a.verb) || a.verb === 'get')) return allow(own);
+      if (a.namespace === NODE_LEASE_NAMESPACE && a.verb === 'create' && a.name === '') return allow(own); // named in the body: node-restriction.ts
       return deny(`may only use its own Lease in ${NODE_LEASE_NAMESPACE}`);
     case 'events':
     case 'events.events.k8s.io':
