@@ -4,6 +4,7 @@
 // (0600), and runs pods under that identity — which reads only what its own pods use.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -52,10 +53,12 @@ describe('drover agent --token', { timeout: 120_000 }, () => {
     await k(['wait', '--for=condition=Ready', 'node/join-a', '--timeout=30s']);
     const csrs = await k(['get', 'csr', '--no-headers']);
     assert.match(csrs, /^node-csr-join-a-\S+\s+\S+\s+kubernetes\.io\/kube-apiserver-client-kubelet\s+system:bootstrap:drover\s+<none>\s+Approved,Issued$/m);
-    assert.equal(csrs.trim().split('\n').length, 1);
+    // Then, as the node, its streaming endpoint's serving certificate.
+    assert.match(csrs, /^node-serving-join-a-\S+\s+\S+\s+kubernetes\.io\/kubelet-serving\s+system:node:join-a\s+<none>\s+Approved,Issued$/m);
+    assert.equal(csrs.trim().split('\n').length, 2);
     const pki = join(dataDir, 'pki');
     assert.equal((await stat(pki)).mode & 0o777, 0o700);
-    for (const file of ['ca.crt', 'client.key', 'client.crt']) assert.equal((await stat(join(pki, file))).mode & 0o777, 0o600, file);
+    for (const file of ['ca.crt', 'client.key', 'client.crt', 'serving.key', 'serving.crt']) assert.equal((await stat(join(pki, file))).mode & 0o777, 0o600, file);
     assert.equal(await kubectl(await agentKubeconfig(), ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']), 'system:node:join-a');
   });
 
@@ -95,6 +98,25 @@ spec:
     assert.equal(await kubectl(asA, ['get', 'pod/on-join-a', '-o', 'jsonpath={.spec.nodeName}']), 'join-a');
   });
 
+  it('serves logs and exec over TLS to the API server only: no client certificate, or a node\'s, gets nothing', async () => {
+    const streaming = /streaming on (https:\/\/[^\s)]+)/.exec(agent!.output())?.[1];
+    assert.ok(streaming, agent!.output());
+    const pki = join(dataDir, 'pki');
+    const ca = await readFile(join(pki, 'ca.crt'));
+    const get = (tls: { cert?: Buffer; key?: Buffer }) => new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(`${streaming}/healthz`, { ca, ...tls, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await assert.rejects(get({}), 'no client certificate: refused in the handshake');
+    await assert.rejects(get({ cert: await readFile(join(pki, 'client.crt')), key: await readFile(join(pki, 'client.key')) }), 'a node may not use another agent');
+    assert.equal(await get({ cert: server.tls.cert!, key: server.tls.key! }), 200, 'an admin may');
+    assert.match(await k(['exec', 'on-join-a', '--', 'sh', '-c', 'echo through-tls']), /through-tls/);
+  });
+
   it('restarts with the certificate it has: no new CSR, no token needed', async () => {
     await agent!.stop();
     const certBefore = await readFile(join(dataDir, 'pki', 'client.crt'), 'utf8');
@@ -103,6 +125,7 @@ spec:
     assert.equal(await readFile(join(dataDir, 'pki', 'client.crt'), 'utf8'), certBefore);
     const names = (await k(['get', 'csr', '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ');
     assert.equal(names.filter((name) => name.startsWith('node-csr-join-a-')).length, 1, names.join(' '));
+    assert.equal(names.filter((name) => name.startsWith('node-serving-join-a-')).length, 1, names.join(' '));
   });
 
   it('refuses a token whose CA hash is not the cluster\'s', async () => {

@@ -26,7 +26,6 @@ describe('auto-approval of node client certificates', () => {
 
   it('approves only node subjects with client usages and no alternative names, for the kubelet client signer', () => {
     assert.equal(autoApproval(node({ signerName: 'kubernetes.io/kube-apiserver-client' })), undefined);
-    assert.equal(autoApproval(node({ signerName: 'kubernetes.io/kubelet-serving' })), undefined);
     assert.equal(autoApproval(node({ subject: { commonName: 'system:node:a', organizations: ['system:nodes', 'system:masters'] } })), undefined);
     assert.equal(autoApproval(node({ subject: { commonName: 'system:node:a' } })), undefined);
     assert.equal(autoApproval(node({ subject: { commonName: 'admin', organizations: ['system:nodes'] } })), undefined);
@@ -34,6 +33,24 @@ describe('auto-approval of node client certificates', () => {
     assert.equal(autoApproval(node({ usages: ['client auth', 'server auth'] })), undefined);
     assert.equal(autoApproval(node({ usages: ['digital signature'] })), undefined, 'client auth is needed');
     assert.equal(autoApproval(node({ altNames: ['10.0.0.1'] })), undefined);
+  });
+});
+
+describe('auto-approval of node serving certificates', () => {
+  const serving = node({ signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'key encipherment', 'server auth'], altNames: ['127.0.0.1'], username: 'system:node:a', groups: ['system:nodes', 'system:authenticated'] });
+
+  it('approves a node asking for its own, for IP addresses, and an admin asking for one', () => {
+    assert.ok(autoApproval(serving));
+    assert.ok(autoApproval({ ...serving, username: 'drover-admin', groups: ['system:masters', 'system:authenticated'] }));
+  });
+
+  it('leaves anyone else, DNS names, no names and client usages to a person', () => {
+    assert.equal(autoApproval({ ...serving, username: 'system:node:b' }), undefined);
+    assert.equal(autoApproval({ ...serving, username: 'system:bootstrap:drover', groups: ['system:bootstrappers'] }), undefined);
+    assert.equal(autoApproval({ ...serving, altNames: ['127.0.0.1', 'kubernetes.default.svc'] }), undefined);
+    assert.equal(autoApproval({ ...serving, altNames: [] }), undefined);
+    assert.equal(autoApproval({ ...serving, usages: ['server auth', 'client auth'] }), undefined);
+    assert.equal(autoApproval({ ...serving, subject: { commonName: 'system:node:a', organizations: ['system:masters'] } }), undefined);
   });
 });
 
@@ -53,6 +70,7 @@ describe('what the kubernetes.io signers sign', () => {
     const serving = node({ signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'], altNames: ['127.0.0.1', 'a.local'], username: 'system:node:a' });
     assert.deepEqual(signingPlan(serving), { usage: 'server', altNames: ['127.0.0.1', 'a.local'] });
     assert.match((signingPlan({ ...serving, username: 'system:node:b' }) as { failure: string }).failure, /only system:node:a may ask/);
+    assert.deepEqual(signingPlan({ ...serving, username: 'drover-admin', groups: ['system:masters'] }), { usage: 'server', altNames: ['127.0.0.1', 'a.local'] });
     assert.match((signingPlan({ ...serving, altNames: [] }) as { failure: string }).failure, /at least one DNS name or IP address/);
     assert.match((signingPlan({ ...serving, usages: ['client auth'] }) as { failure: string }).failure, /not allowed/);
   });

@@ -141,20 +141,26 @@ describe('CertificateSigningRequests', () => {
     assert.equal(await status(bootstrapper.request('POST', PATH, { body })), 403);
   });
 
-  it('fails a serving certificate asked for on behalf of another node, even approved', async () => {
+  it('fails a serving certificate asked for on behalf of a node by someone else, even approved', async () => {
     const admin = await clientAs('admin');
-    await admin.request('POST', PATH, { body: await csrBody('serve-a', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1']) });
+    const bootstrapper = await clientAs(BOOTSTRAPPER);
+    await bootstrapper.request('POST', PATH, { body: await csrBody('serve-a', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1']) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const csr = await admin.request<KubeObject>('GET', `${PATH}/serve-a`);
+    assert.deepEqual(conditionTypes(csr), [], 'not approved by itself');
     csr['status'] = { conditions: [{ type: 'Approved', status: 'True' }] };
     await admin.request('PUT', `${PATH}/serve-a/approval`, { body: csr });
     assert.deepEqual(conditionTypes(await issued(admin, 'serve-a')), ['Approved', 'Failed']);
-    // The node itself gets one, with its names, once approved.
+  });
+
+  it('approves and signs a node\'s own serving certificate for its IP addresses, not for names', async () => {
     const nodeA = await clientAs(NODE_A);
-    await nodeA.request('POST', PATH, { body: await csrBody('serve-a2', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1', 'a.local']) });
-    const own = await admin.request<KubeObject>('GET', `${PATH}/serve-a2`);
-    own['status'] = { conditions: [{ type: 'Approved', status: 'True' }] };
-    await admin.request('PUT', `${PATH}/serve-a2/approval`, { body: own });
-    const cert = new X509Certificate(certificateOf(await issued(admin, 'serve-a2')));
-    assert.equal(cert.subjectAltName, 'IP Address:127.0.0.1, DNS:a.local');
+    await nodeA.request('POST', PATH, { body: await csrBody('serve-a2', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1', '10.0.0.7']) });
+    const cert = new X509Certificate(certificateOf(await issued(nodeA, 'serve-a2')));
+    assert.equal(cert.subjectAltName, 'IP Address:127.0.0.1, IP Address:10.0.0.7');
+    assert.match(cert.subject, /CN=system:node:a/);
+    await nodeA.request('POST', PATH, { body: await csrBody('serve-a3', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['kubernetes.default.svc']) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(conditionTypes(await nodeA.request<KubeObject>('GET', `${PATH}/serve-a3`)), [], 'a DNS name waits for a person');
   });
 });
