@@ -16,6 +16,7 @@ import { ensureDocker, removeNodeObjects } from '../src/agent/test-support.js';
 import { eventually } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
+import { rawRequest } from '../src/client/raw-request.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const GPU = 'nvidia.com/gpu';
@@ -46,7 +47,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
   let agent: DroverProcess;
   let smi: StandInGpus;
   let dataDir: string;
-  let metricsUrl: string;
+  let agentUrl: string;
   let kernelLog: string;
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
   const node = async (): Promise<NodeView> => JSON.parse(await k(['get', 'node', NODE, '-o', 'json']));
@@ -68,9 +69,9 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
       ['agent', '--kubeconfig', server.kubeconfig, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1', '--kernel-log', kernelLog],
       `node ${NODE} ready`, 30_000, { ...process.env, PATH: `${smi.dir}:${process.env['PATH'] ?? ''}` },
     );
-    const streaming = /streaming on (http:\/\/\S+)\)/.exec(agent.output())?.[1];
+    const streaming = /streaming on (https:\/\/\S+)\)/.exec(agent.output())?.[1];
     assert.ok(streaming, agent.output());
-    metricsUrl = `${streaming}/metrics`;
+    agentUrl = streaming;
   });
 
   after(async () => {
@@ -145,7 +146,8 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
   });
 
   it('the agent\'s /metrics has the DCGM exporter\'s names, with the holding pod on held GPUs', async () => {
-    const text = await (await fetch(metricsUrl)).text();
+    // The agent serves over TLS to the cluster's own clients: here the admin, as Prometheus would scrape with a client certificate.
+    const text = (await rawRequest(agentUrl, server.tls, 'GET', '/metrics')).text;
     for (const name of ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_DEV_FB_USED', 'DCGM_FI_DEV_FB_FREE', 'DCGM_FI_DEV_GPU_TEMP', 'DCGM_FI_DEV_POWER_USAGE']) {
       assert.equal(text.split('\n').filter((l) => l.startsWith(`${name}{`)).length, 8, `${name} per GPU:\n${text}`);
     }

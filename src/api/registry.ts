@@ -8,13 +8,14 @@ import { droverDefinitions } from './definitions/drover.js';
 import { reviewDefinitions } from './definitions/reviews.js';
 import { trainingDefinitions } from './definitions/training.js';
 import { rbacDefinitions } from './definitions/rbac.js';
+import { certificatesDefinitions } from './definitions/certificates.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
-  ...rbacDefinitions,
+  ...rbacDefinitions, ...certificatesDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */
@@ -38,6 +39,8 @@ function subresourcesOf(def: ResourceDefinition): SubresourceDefinition[] {
   const own = { group: def.group, version: def.version, kind: def.kind };
   const out: SubresourceDefinition[] = [];
   if (def.subresources.status) out.push({ ...base, name: 'status', kind: own, verbs: ['get', 'patch', 'update'] });
+  // certificatesigningrequests/approval: the Approved and Denied conditions, nothing else.
+  if (def.subresources.approval) out.push({ ...base, name: 'approval', kind: own, verbs: ['get', 'patch', 'update'] });
   if (def.subresources.scale) {
     out.push({ ...base, name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'], schema: ScaleSchema });
   }

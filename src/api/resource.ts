@@ -40,7 +40,8 @@ export interface ResourceDefinition {
   categories: string[]; // e.g. ['all']
   /** Verbs advertised in discovery. */
   verbs: string[];
-  subresources: { status?: boolean; scale?: ScaleSubresource };
+  /** approval: certificatesigningrequests/approval, which writes only the Approved and Denied conditions. */
+  subresources: { status?: boolean; scale?: ScaleSubresource; approval?: boolean };
   /** JSON Schema (TypeBox) of the whole object, with descriptions and x-kubernetes-* extensions. */
   schema: TSchema;
   /** Fill in defaults in place (after decode, before validation) — as the Kubernetes defaulters do. */

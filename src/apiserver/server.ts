@@ -37,6 +37,8 @@ import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import { tokenRequestHandler } from './handlers/service-account-token.js';
 import { ServiceAccountAdmission } from './admission/service-account-admission.js';
 import { RootCaPublisher } from './root-ca-publisher.js';
+import { certificateAdmission } from '../auth/csr/admission.js';
+import { CertificateController, type CsrSigner } from '../auth/csr/controller.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -60,6 +62,11 @@ export interface ApiServerOptions {
    * the kube-api-access projection into pods and the kube-root-ca.crt ConfigMaps.
    */
   serviceAccounts?: ServiceAccountTokens;
+  /**
+   * The cluster CA, to approve and sign CertificateSigningRequests in this process (agents join
+   * with them: src/auth/csr/). Without it requests stay pending.
+   */
+  signer?: CsrSigner;
 }
 
 
@@ -79,7 +86,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const serviceAccounts = options.serviceAccounts;
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
-    validating: [nodeRestriction, escalationAdmission(rbac)],
+    validating: [nodeRestriction, escalationAdmission(rbac), certificateAdmission(rbac)],
     mutating: serviceAccounts ? [new ServiceAccountAdmission(options.store)] : [],
   });
   await ensureSystemNamespaces(registry);
@@ -88,6 +95,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   await rbac.start();
   const aggregator = new ClusterRoleAggregator(registry);
   await aggregator.start();
+  const certificates = options.signer ? new CertificateController(registry, options.signer) : undefined;
+  await certificates?.start();
   // Every request is authorized: system:masters may do everything; agents what the node
   // authorizer allows them; everyone (agents too) what RBAC grants.
   const nodes = createNodeAuthorizer(options.store);
@@ -146,6 +155,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       lifecycle.stop();
       await rootCa?.stop();
       aggregator.stop();
+      certificates?.stop();
       rbac.stop();
       nodes.stop();
       await eventTtl.stop();

@@ -30,10 +30,10 @@ export function testSecurity(): Promise<TestSecurity> {
   return shared;
 }
 
-/** The serving TLS, authentication and service-account tokens to spread into startApiServer's options. */
-export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator']; serviceAccounts: ClusterSecurity['serviceAccounts'] }> {
+/** The serving TLS, authentication, service-account tokens and CSR signer to spread into startApiServer's options. */
+export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator']; serviceAccounts: ClusterSecurity['serviceAccounts']; signer: ClusterSecurity['pki'] }> {
   const { security } = await testSecurity();
-  return { tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts };
+  return { tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: security.pki };
 }
 
 /** A client configuration for the admin of a test server at `url`. */

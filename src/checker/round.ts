@@ -80,7 +80,8 @@ export async function runRound(deps: RoundDeps, repairAll: boolean): Promise<Rou
   let snapshot: Snapshot;
   try {
     snapshot = await takeSnapshot(deps.api);
-    snapshot.agentPods = await askAgents(snapshot.nodes);
+    // Agents serve over TLS and take the checker's client certificate (src/agent/streaming).
+    snapshot.agentPods = await askAgents(snapshot.nodes, deps.api.config.tls);
   } catch (error) {
     return { phase: 'Skipped', message: `the API could not be read: ${(error as Error).message}`, findings: notChecked(store.findings), ...storeFields };
   }

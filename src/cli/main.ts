@@ -230,8 +230,9 @@ export function buildProgram(): Command {
     .description('run a node agent that registers this machine and runs the pods bound to it')
     .requiredOption('--node-name <name>', 'the Node this agent registers')
     .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
+    .option('--token <token>', "the cluster's join token (the server's <data-dir>/token): join with --server, keeping the node's certificate in <data-dir>/pki")
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
-    .option('--data-dir <dir>', 'pod volumes and runtime state', '.drover-agent')
+    .option('--data-dir <dir>', 'pod volumes, runtime state and the node\'s certificate', '.drover-agent')
     .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
     .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable; nvidia.com/gpu=N overrides GPU discovery)', collectCounts, {})
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
@@ -239,7 +240,7 @@ export function buildProgram(): Command {
     .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
     // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
     .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
-    .action(async (options: { nodeName: string; server?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string }) => {
+    .action(async (options: { nodeName: string; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string }) => {
       if (options.runtime !== 'docker' && options.runtime !== 'process') throw new InvalidArgumentError('--runtime must be docker or process');
       const nodeOptions: NodeOptions = {
         nodeName: options.nodeName,
@@ -253,6 +254,10 @@ export function buildProgram(): Command {
       };
       if (options.server) nodeOptions.server = options.server;
       if (options.kubeconfig) nodeOptions.kubeconfig = options.kubeconfig;
+      if (options.token !== undefined) {
+        if (!options.server) throw new InvalidArgumentError('--token needs --server: the URL of an API server of the cluster to join');
+        nodeOptions.token = options.token;
+      }
       const { startNode } = await import('../cluster/node.js');
       const node = await startNode(nodeOptions);
       console.log(`node ${node.agent.nodeName} ready (streaming on ${node.streaming.url})`);

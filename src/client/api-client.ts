@@ -91,6 +91,12 @@ export class ApiClient {
     return startWatch<T>(this.transport, pathWithQuery, onEvent);
   }
 
+  /** New client TLS settings (a renewed certificate) for the connections opened from now on. */
+  setTls(tls: NonNullable<ClientConfig['tls']>): void {
+    this.config.tls = tls;
+    this.transport.setTls(tls);
+  }
+
   /** Closes pooled sockets; open watches end with them. */
   close(): void {
     this.transport.close();

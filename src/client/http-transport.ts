@@ -41,8 +41,11 @@ type RequestFn = typeof httpRequest;
 const UNAVAILABLE = 503;
 
 export class HttpTransport {
-  private readonly agent: HttpAgent;
-  private readonly streamAgent: HttpAgent;
+  private agent: HttpAgent;
+  private streamAgent: HttpAgent;
+  /** Pools replaced by setTls(): their connections finish what they carry, and close with this transport. */
+  private readonly retired: HttpAgent[] = [];
+  private readonly pool: { keepAlive: boolean; maxSockets: number; maxFreeSockets: number; scheduling: 'lifo' };
   private readonly send: RequestFn;
   private readonly bases: URL[];
   /** The server requests go to now. */
@@ -55,6 +58,7 @@ export class HttpTransport {
     this.timeoutMs = options.timeoutMs ?? 60_000;
     const secure = this.bases[0]!.protocol === 'https:';
     const pool = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
+    this.pool = pool;
     const tls = secure ? tlsOptions(config) : {};
     this.agent = secure ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
     // One socket per watch for its whole life; kept apart so watches never starve requests.
@@ -135,9 +139,26 @@ export class HttpTransport {
     });
   }
 
+  /**
+   * New TLS settings (a renewed client certificate) for every connection opened from now on.
+   * Open connections, watches among them, keep the certificate they were opened with (still
+   * valid: it is renewed well before it expires); idle pooled ones are closed now.
+   */
+  setTls(tls: NonNullable<ClientConfig['tls']>): void {
+    if (this.bases[0]!.protocol !== 'https:') return;
+    const options = tlsOptions({ server: '', namespace: '', tls });
+    for (const old of [this.agent, this.streamAgent]) {
+      for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+      this.retired.push(old);
+    }
+    this.agent = new HttpsAgent({ ...this.pool, ...options });
+    this.streamAgent = new HttpsAgent({ keepAlive: false, ...options });
+  }
+
   close(): void {
     this.agent.destroy();
     this.streamAgent.destroy();
+    for (const old of this.retired) old.destroy();
   }
 
   private attempt(base: URL, method: string, path: string, options: RequestOptions): Promise<TransportResponse> {

@@ -78,7 +78,7 @@ export class TestServer {
     if (this.options.historyWindow !== undefined) storeOptions.historyWindow = this.options.historyWindow;
     this.current = await openSqliteStore(storeOptions);
     const { security } = await testSecurity();
-    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map(), tls: security.tls, authenticator: security.authenticator });
+    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map(), tls: security.tls, authenticator: security.authenticator, signer: security.pki });
   }
 }
 

@@ -2,7 +2,8 @@
 import { chmod } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { handlePodUpgrade, podProxySubresources } from '../apiserver/handlers/pod-proxy.js';
+import { podProxySubresources, podUpgradeHandler } from '../apiserver/handlers/pod-proxy.js';
+import { APISERVER_AGENT_CLIENT } from '../apiserver/handlers/agent-dial.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../apiserver/server.js';
 import { startServerDataChecker, type DataCheckOptions } from '../checker/server-checker.js';
 import { prepareDataDir } from '../util/data-dir.js';
@@ -97,9 +98,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Service-account tokens outlive restarts and are good at every server of a shared store.
     const signingKey = await loadSigningKey(join(dataDir, 'tls'), store.shared ? sharedServiceAccountKeyIn(store, secret) : undefined);
     security = clusterSecurity(pki, new ServiceAccountTokens(signingKey), tokens);
+    // Agents serve logs, exec and port-forward over TLS and take only this client certificate
+    // (and the data checker's): src/apiserver/handlers/agent-dial.ts.
+    const agentTls = await security.clientTls({ commonName: APISERVER_AGENT_CLIENT });
     const apiOptions: ApiServerOptions = {
-      store, port: options.port, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade,
-      tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts,
+      store, port: options.port, subresources: podProxySubresources(agentTls), onUpgrade: podUpgradeHandler(agentTls),
+      tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: pki,
     };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;

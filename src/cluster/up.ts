@@ -27,7 +27,10 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
     const nodeName = options.nodeName ?? hostname().toLowerCase();
     // The node is a client under its own node identity, as a joined agent is.
     api = new ApiClient({ server: server.api.url, namespace: 'default', tls: await server.security.clientTls(nodeSubject(nodeName)) }, { userAgent: 'drover-agent' });
-    const nodeOptions: NodeOptions = { api, nodeName, dataDir: join(server.dataDir, 'agent') };
+    // Its streaming endpoint serves HTTPS under the node's name, minted here as its client certificate is.
+    const serving = await server.security.pki.issue(nodeSubject(nodeName), 'server', { altNames: ['127.0.0.1'] });
+    const servingTls = { cert: serving.certPem, key: serving.keyPem, ca: server.security.pki.caPem };
+    const nodeOptions: NodeOptions = { api, nodeName, dataDir: join(server.dataDir, 'agent'), servingTls };
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;
     node = await startNode(nodeOptions);

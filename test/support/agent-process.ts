@@ -1,6 +1,8 @@
 // Starts `drover agent` as a real child process: one more node for a cluster started by
-// startServerProcess. Several agents with different node names share this machine's Docker.
-import { mkdtemp, rm } from 'node:fs/promises';
+// startServerProcess. It joins as a node does, with the server's join token (its own certificate,
+// identity system:node:<name>, kept in its data dir). Several agents with different node names
+// share this machine's Docker.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDroverProcess, type DroverProcess } from './drover-process.js';
@@ -8,8 +10,15 @@ import type { ServerProcess } from './server-process.js';
 
 export interface AgentProcess extends DroverProcess {
   nodeName: string;
+  /** Its data dir, where pki/ holds its certificate. */
+  dataDir: string;
   /** SIGTERM (a clean stop) or SIGKILL (the machine is gone); the data directory is removed. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** The join token `drover server` wrote to its data dir. */
+export async function joinToken(server: ServerProcess): Promise<string> {
+  return (await readFile(join(server.dataDir, 'token'), 'utf8')).trim();
 }
 
 /**
@@ -18,10 +27,12 @@ export interface AgentProcess extends DroverProcess {
  */
 export async function startAgentProcess(server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url): Promise<AgentProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
-  const agent = await startDroverProcess(['agent', '--server', servers, '--kubeconfig', server.kubeconfig, '--node-name', nodeName, '--data-dir', dataDir, ...extraArgs], `node ${nodeName} ready`);
+  const args = ['agent', '--server', servers, '--token', await joinToken(server), '--node-name', nodeName, '--data-dir', dataDir, ...extraArgs];
+  const agent = await startDroverProcess(args, `node ${nodeName} ready`);
   return {
     ...agent,
     nodeName,
+    dataDir,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       await agent.stop(signal);
       await rm(dataDir, { recursive: true, force: true });

@@ -2,8 +2,10 @@
 // `cp`, `port-forward` and `drover signal` to. Its address is in the Node's status
 // (status.addresses + status.daemonEndpoints.kubeletEndpoint.Port), as a kubelet's is.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { serveContainerLogs } from './container-logs.js';
 import { defaultPortDialer, type PortDialer } from './port-dialer.js';
@@ -28,12 +30,35 @@ export interface StreamingServerOptions {
   pods?: PodInventory;
   /** The agent's Prometheus metrics, served at /metrics as a kubelet serves its own. */
   metrics?: () => Promise<{ contentType: string; text: string }>;
+  /**
+   * Serve HTTPS with this certificate, and take only clients with a certificate the cluster CA
+   * signed that may reach agents (mayDialAgents): the API server, the data checker, an admin.
+   * Without it, plain HTTP (tests of the server itself).
+   */
+  tls?: StreamingTls;
+}
+
+export interface StreamingTls {
+  /** The node's serving certificate and key (PEM). */
+  cert: string;
+  key: string;
+  /** The cluster CA, which client certificates must chain to. */
+  ca: string;
+}
+
+/** Who may use an agent's endpoint: the API server and the data checker, or a cluster admin. */
+export function mayDialAgents(subject: { CN?: string | string[]; O?: string | string[] } | undefined): boolean {
+  const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+  const names = list(subject?.CN);
+  return names.includes('system:drover-apiserver') || names.includes('system:drover-data-checker') || list(subject?.O).includes('system:masters');
 }
 
 export interface StreamingServer {
   url: string;
   host: string;
   port: number;
+  /** A renewed serving certificate, for connections from now on (HTTPS servers only). */
+  setCertificate(cert: string, key: string): void;
   close(): Promise<void>;
 }
 
@@ -69,9 +94,20 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
   const sockets = new Set<Socket | Duplex>();
   const websockets = createWebSocketServer();
   const upgradeContext = { resolve: options.resolve, dialPort: options.dialPort ?? defaultPortDialer, ...(options.onSession ? { onSession: options.onSession } : {}) };
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     serveRequest(req, res, options).catch((error: unknown) => writeStatus(res, toStreamingError(error)));
-  });
+  };
+  const tls = options.tls;
+  // The handshake rejects clients without a certificate of the cluster's; a certificate of
+  // someone not allowed here (another node, a user) is cut off before any request is read.
+  const server: Server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: true }, handler)
+    : createServer(handler);
+  if (tls) {
+    server.on('secureConnection', (socket: TLSSocket) => {
+      if (!mayDialAgents(socket.getPeerCertificate()?.subject)) socket.destroy();
+    });
+  }
   // Upgraded connections leave the HTTP server's bookkeeping; close() must still end them.
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -90,9 +126,12 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${port}`,
     host,
     port,
+    setCertificate(cert, key) {
+      if (tls) (server as unknown as { setSecureContext(options: object): void }).setSecureContext({ cert, key, ca: tls.ca, requestCert: true, rejectUnauthorized: true });
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       websockets.wss.close();

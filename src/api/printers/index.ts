@@ -4,6 +4,7 @@
 import type { TablePrinter } from '../resource.js';
 import { configMapPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './basic-kinds.js';
 import { AGE_COLUMN, NAME_COLUMN } from './columns.js';
+import { csrPrinter } from './certificates.js';
 import { consistencyReportPrinter } from './consistency-report.js';
 import { endpointSlicePrinter } from './endpointslice.js';
 import { eventPrinter } from './event.js';
@@ -49,6 +50,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['ClusterRole', rolePrinter],
   ['RoleBinding', roleBindingPrinter],
   ['ClusterRoleBinding', roleBindingPrinter],
+  ['CertificateSigningRequest', csrPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

@@ -10,7 +10,10 @@
 // negotiates with the client works through it.
 
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { agentTlsOptions, type AgentClientTls } from './agent-dial.js';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import { isObject, type KubeObject } from '../../api/meta.js';
@@ -120,10 +123,11 @@ function logQuery(query: URLSearchParams): URLSearchParams {
   return out;
 }
 
-/** Sends a request to the agent; resolves with its response (whatever the status). */
-function agentRequest(agent: AgentAddress, method: string, path: string): Promise<IncomingMessage> {
+/** Sends a request to the agent (over TLS when `tls` is given); resolves with its response (whatever the status). */
+function agentRequest(agent: AgentAddress, method: string, path: string, tls: AgentClientTls | undefined): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: agent.host, port: agent.port, method, path, timeout: DIAL_TIMEOUT_MS }, resolve);
+    const options = { host: agent.host, port: agent.port, method, path, timeout: DIAL_TIMEOUT_MS };
+    const req = tls ? httpsRequest({ ...options, ...agentTlsOptions(tls, agent.node, agent.host), agent: false }, resolve) : httpRequest(options, resolve);
     // The timeout only guards the wait for the response headers; a followed log may idle for long.
     req.once('response', () => req.setTimeout(0));
     req.once('timeout', () => req.destroy(new Error('timed out waiting for the agent')));
@@ -147,24 +151,24 @@ async function relay(ctx: ResourceRequest, upstream: IncomingMessage): Promise<v
   ctx.res.end();
 }
 
-export async function servePodLog(ctx: ResourceRequest): Promise<void> {
+async function servePodLog(ctx: ResourceRequest, tls: AgentClientTls | undefined): Promise<void> {
   if (ctx.req.method !== 'GET') throw methodNotAllowed(ctx.req.method ?? '');
   const query = logQuery(ctx.query);
   const { pod, agent } = await locateAgent(ctx.registry, ctx.path.namespace!, ctx.path.name!);
   const container = containerOf(pod, ctx.query.get('container'));
   const path = `/containerLogs/${segment(ctx.path.namespace!)}/${segment(ctx.path.name!)}/${segment(container)}?${query}`;
-  await relay(ctx, await agentRequest(agent, 'GET', path));
+  await relay(ctx, await agentRequest(agent, 'GET', path, tls));
 }
 
 /** POST pods/NAME/signal?container=C&signal=SIGUSR1 — `drover signal`. */
-export async function servePodSignal(ctx: ResourceRequest): Promise<void> {
+async function servePodSignal(ctx: ResourceRequest, tls: AgentClientTls | undefined): Promise<void> {
   if (ctx.req.method !== 'POST') throw methodNotAllowed(ctx.req.method ?? '');
   const signal = ctx.query.get('signal');
   if (!signal) throw badRequest('signal: Required value: name the signal to send, e.g. signal=SIGUSR1');
   const { pod, agent } = await locateAgent(ctx.registry, ctx.path.namespace!, ctx.path.name!);
   const container = containerOf(pod, ctx.query.get('container'));
   const path = `/signal/${segment(ctx.path.namespace!)}/${segment(ctx.path.name!)}/${segment(container)}?${new URLSearchParams({ signal })}`;
-  await relay(ctx, await agentRequest(agent, 'POST', path));
+  await relay(ctx, await agentRequest(agent, 'POST', path, tls));
 }
 
 /** exec, attach and portforward only work as upgrades; a plain request gets Kubernetes' answer. */
@@ -172,11 +176,14 @@ async function upgradeRequired(): Promise<void> {
   throw badRequest('Upgrade request required');
 }
 
-/** The handlers to pass as `subresources` to startApiServer. */
-export function podProxySubresources(): SubresourceHandlers {
+/**
+ * The handlers to pass as `subresources` to startApiServer. With `tls`, agents are dialled over
+ * TLS (agent-dial.ts); without, over plain HTTP (tests that run a streaming server of their own).
+ */
+export function podProxySubresources(tls?: AgentClientTls): SubresourceHandlers {
   return new Map([
-    ['/pods/log', servePodLog],
-    ['/pods/signal', servePodSignal],
+    ['/pods/log', (ctx: ResourceRequest) => servePodLog(ctx, tls)],
+    ['/pods/signal', (ctx: ResourceRequest) => servePodSignal(ctx, tls)],
     ['/pods/exec', upgradeRequired],
     ['/pods/attach', upgradeRequired],
     ['/pods/portforward', upgradeRequired],
@@ -208,9 +215,11 @@ function requestHead(req: IncomingMessage, path: string, agent: AgentAddress): s
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-function dialAgent(agent: AgentAddress): Promise<Socket> {
+function dialAgent(agent: AgentAddress, tls: AgentClientTls | undefined): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const upstream = connect({ host: agent.host, port: agent.port });
+    const upstream = tls
+      ? tlsConnect({ host: agent.host, port: agent.port, ...agentTlsOptions(tls, agent.node, agent.host) })
+      : connect({ host: agent.host, port: agent.port });
     const fail = (error: Error) => {
       clearTimeout(timer);
       upstream.destroy();
@@ -218,7 +227,7 @@ function dialAgent(agent: AgentAddress): Promise<Socket> {
     };
     const timer = setTimeout(() => fail(new Error('timed out')), DIAL_TIMEOUT_MS);
     upstream.once('error', fail);
-    upstream.once('connect', () => {
+    upstream.once(tls ? 'secureConnect' : 'connect', () => {
       clearTimeout(timer);
       upstream.off('error', fail);
       upstream.setNoDelay(true);
@@ -249,13 +258,13 @@ function upgradeKindOf(pathname: string): { kind: UpgradeKind; namespace: string
   return { kind: sub, namespace: path.namespace, name: path.name };
 }
 
-async function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry): Promise<void> {
+async function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry, tls: AgentClientTls | undefined): Promise<void> {
   const url = splitRequestTarget(req.url ?? '/');
   const target = upgradeKindOf(url.pathname);
   if (!target) throw pathNotFound(url.pathname);
   const { pod, agent } = await locateAgent(registry, target.namespace, target.name);
   const path = agentUpgradePath(target.kind, target.namespace, pod, url.query);
-  const upstream = await dialAgent(agent);
+  const upstream = await dialAgent(agent, tls);
   if (socket.destroyed) return void upstream.destroy();
   upstream.write(requestHead(req, path, agent));
   if (head.length > 0) upstream.write(head);
@@ -266,9 +275,14 @@ async function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, 
  * The http.Server 'upgrade' listener for pods/exec, pods/attach and pods/portforward. Anything
  * else that asks to upgrade gets a Status error.
  */
-export function handlePodUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry): void {
-  socket.on('error', () => socket.destroy());
-  // Streams idle for long (a shell, a forwarded port): no socket timeout applies to them.
-  (socket as Partial<Socket>).setTimeout?.(0);
-  proxyUpgrade(req, socket, head, registry).catch((error: unknown) => refuseUpgrade(socket, toApiError(error)));
+export function podUpgradeHandler(tls?: AgentClientTls): (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void {
+  return (req, socket, head, registry) => {
+    socket.on('error', () => socket.destroy());
+    // Streams idle for long (a shell, a forwarded port): no socket timeout applies to them.
+    (socket as Partial<Socket>).setTimeout?.(0);
+    proxyUpgrade(req, socket, head, registry, tls).catch((error: unknown) => refuseUpgrade(socket, toApiError(error)));
+  };
 }
+
+/** podUpgradeHandler for agents served over plain HTTP (tests with a streaming server of their own). */
+export const handlePodUpgrade = podUpgradeHandler();

@@ -64,7 +64,8 @@ function serveSubresource(ctx: ResourceRequest, method: string, extra: Subresour
   const external = extra.get(`${def.group}/${def.plural}/${sub}`);
   if (external) return run(ctx, VERBS[method] ?? method.toLowerCase(), external);
   if (sub === 'scale') return run(ctx, VERBS[method] ?? method.toLowerCase(), serveScale);
-  const isStatus = sub === 'status' && def.subresources.status;
+  // A CSR's approval is read and written like its status (the registry keeps the rest).
+  const isStatus = (sub === 'status' && def.subresources.status) || (sub === 'approval' && def.subresources.approval);
   const isFinalize = sub === 'finalize' && def.kind === 'Namespace' && def.group === '';
   if (!isStatus && !isFinalize) throw pathNotFound(ctx.req.url ?? '');
   if (method === 'GET' && isStatus) return run(ctx, 'get', getObject);

@@ -21,6 +21,7 @@ import { pod, podTemplate } from './messages/core-v1-pod.js';
 import { deleteOptions } from './messages/meta-v1.js';
 import { ingress, ingressClass, networkPolicy } from './messages/networking-v1.js';
 import { eviction, podDisruptionBudget } from './messages/policy-v1.js';
+import { certificateSigningRequest } from './messages/certificates-v1.js';
 import { clusterRole, clusterRoleBinding, role, roleBinding } from './messages/rbac-v1.js';
 import type { MessageSchema } from './messages/schema.js';
 import { priorityClass } from './messages/scheduling-v1.js';
@@ -54,6 +55,7 @@ const BY_GROUP_VERSION: Readonly<Record<string, Readonly<Record<string, MessageS
   'policy/v1beta1': { Eviction: eviction },
   'coordination.k8s.io/v1': { Lease: lease },
   'rbac.authorization.k8s.io/v1': { Role: role, ClusterRole: clusterRole, RoleBinding: roleBinding, ClusterRoleBinding: clusterRoleBinding },
+  'certificates.k8s.io/v1': { CertificateSigningRequest: certificateSigningRequest },
   'networking.k8s.io/v1': { Ingress: ingress, IngressClass: ingressClass, NetworkPolicy: networkPolicy },
   'scheduling.k8s.io/v1': { PriorityClass: priorityClass },
   'authentication.k8s.io/v1': { TokenRequest: tokenRequest, SelfSubjectReview: selfSubjectReview },

@@ -18,7 +18,7 @@ import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor, prefixFor } from './keys.js';
 import { stampChangedBy } from './changed-by.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
-import { strategyFor, type Undo } from './strategies.js';
+import { strategyFor, type StrategyContext, type Undo } from './strategies.js';
 import { NamespaceCache } from './namespace-cache.js';
 import { DeletionHandler, type DeleteOptions, type DeleteResult } from './deletion.js';
 import { EventLoopSlice } from '../event-loop-slice.js';
@@ -107,7 +107,7 @@ export class ObjectRegistry {
     initialiseMetadata(object, timestamp());
     for (const step of this.mutating) await step.admit({ operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {}, ...(options.user ? { user: options.user } : {}) });
     await slice.pause();
-    const undo = await strategyFor(def).prepareForCreate?.(object, { store: this.store, def });
+    const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options));
     return landOrUndo(undo, options, async () => {
       validateOrThrow(def, object, undefined, errors);
       warnings.push(...(await this.admit(def, object, undefined, options)));
@@ -269,15 +269,17 @@ export class ObjectRegistry {
   ): Promise<WriteResult> {
     const expectedRevision = Number(old.metadata.resourceVersion);
     const subresource = options.subresource;
-    if (subresource === 'status') keepAllButStatus(object, old);
+    // A CSR's approval writes part of its status: kept like a status write, its strategy picks the part.
+    const statusWrite = subresource === 'status' || subresource === 'approval';
+    if (statusWrite) keepAllButStatus(object, old);
     else if (def.subresources.status) object['status'] = old['status'];
     if (object['status'] === undefined) delete object['status'];
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
-    const undo = await strategyFor(def).prepareForUpdate?.(object, old, { store: this.store, def });
+    const undo = await strategyFor(def).prepareForUpdate?.(object, old, strategyContext(this.store, def, options));
     return landOrUndo(undo, options, async () => {
       def.applyDefaults(object);
       carryOverMetadata(object, old);
-      if (subresource === 'status') object.metadata.generation = old.metadata.generation;
+      if (statusWrite) object.metadata.generation = old.metadata.generation;
       await slice.pause();
       validateOrThrow(def, object, old, errors);
       warnings.push(...(await this.admit(def, object, old, options)));
@@ -379,6 +381,13 @@ function keepAllButStatus(object: KubeObject, old: KubeObject): void {
   Object.assign(object, structuredClone(old));
   if (status !== undefined) object['status'] = status;
   else delete object['status'];
+}
+
+function strategyContext(store: Store, def: ResourceDefinition, options: WriteOptions): StrategyContext {
+  const ctx: StrategyContext = { store, def };
+  if (options.user) ctx.user = options.user;
+  if (options.subresource) ctx.subresource = options.subresource;
+  return ctx;
 }
 
 function contentTypeOf(type: Exclude<PatchType, 'apply'>): string {

@@ -7,6 +7,8 @@ import { preserveServiceAllocations } from '../../api/defaults/core-defaults.js'
 import { qosClassOf } from '../../api/defaults/pod-defaults.js';
 import { generateJobSelector } from '../../api/defaults/workload-defaults.js';
 import { allocateServiceAddresses } from './service-allocator.js';
+import type { UserInfo } from '../../auth/types.js';
+import { csrStrategy } from './csr-strategy.js';
 
 /** Gives back what a prepare step took, when the write does not land. */
 export type Undo = () => void;
@@ -14,6 +16,10 @@ export type Undo = () => void;
 export interface StrategyContext {
   store: Store;
   def: ResourceDefinition;
+  /** Who writes; undefined for writes from inside the server. */
+  user?: UserInfo;
+  /** 'status', 'approval', ... ; undefined for the main resource. */
+  subresource?: string;
 }
 
 export interface Strategy {
@@ -96,6 +102,7 @@ const strategies: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/RoleBinding': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRoleBinding': { allowCreateOnUpdate: true },
+  'certificates.k8s.io/CertificateSigningRequest': csrStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

@@ -1,7 +1,8 @@
 // The node authorizer (Kubernetes' Node authorization mode): an agent, `system:node:<name>` in
 // `system:nodes`, may read only the pods bound to its node (lists and watches must select
 // spec.nodeName=<name>) and the Secrets, ConfigMaps, claims and service-account tokens those pods
-// use, and write only its own Node, its Lease, its pods' status and events. It has no opinion on
+// use, and write only its own Node, its Lease, its pods' status and events (and ask for
+// certificates: CertificateSigningRequests, which only the approver judges). It has no opinion on
 // anyone else: RBAC decides for them.
 import { findResource } from '../../api/registry.js';
 import { prefixFor } from '../../apiserver/registry/keys.js';
@@ -51,11 +52,13 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
   switch (resource) {
     case 'nodes':
       if (READ.has(a.verb)) return allow(own);
-      // A create names its Node in the body: NodeRestriction (node-restriction.ts) checks it.
-      if ((WRITE.has(a.verb) && a.name === node) || (a.verb === 'create' && a.name === '')) return allow(own);
+      if (WRITE.has(a.verb) && a.name === node) return allow(own);
+      // A create names no object in its path: node-restriction.ts checks the body's name.
+      if (a.verb === 'create' && a.name === '' && a.subresource === '') return allow(own);
       return deny('may only change its own Node');
     case 'leases.coordination.k8s.io':
-      if (a.namespace === NODE_LEASE_NAMESPACE && (a.name === node || (a.verb === 'create' && a.name === '')) && (WRITE.has(a.verb) || a.verb === 'get')) return allow(own);
+      if (a.namespace === NODE_LEASE_NAMESPACE && a.name === node && (WRITE.has(a.verb) || a.verb === 'get')) return allow(own);
+      if (a.namespace === NODE_LEASE_NAMESPACE && a.verb === 'create' && a.name === '') return allow(own); // named in the body: node-restriction.ts
       return deny(`may only use its own Lease in ${NODE_LEASE_NAMESPACE}`);
     case 'events':
     case 'events.events.k8s.io':
@@ -67,6 +70,9 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
       return READ.has(a.verb) ? allow(own) : noOpinion;
     case 'pods':
       return podDecision(a, node, graph, deny);
+    // Kubernetes' static node rules: a node asks for (and renews) its own certificates.
+    case 'certificatesigningrequests.certificates.k8s.io':
+      return a.subresource === '' && (a.verb === 'create' || READ.has(a.verb)) ? allow(own) : noOpinion;
     case 'serviceaccounts':
       if (a.subresource === 'token' && a.verb === 'create' && graph.reaches(node, 'serviceaccounts', a.namespace, a.name)) return allow(own);
       return deny('no relationship found between the node and this service account');

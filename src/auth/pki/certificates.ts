@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
+const SUBJECT_ALT_NAME_OID = '2.5.29.17';
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Clocks of two machines differ: a certificate is valid from a little before it was made. */
@@ -91,7 +92,7 @@ export async function issueCertificate(options: IssueOptions): Promise<IssuedCer
     await x509.AuthorityKeyIdentifierExtension.create(caCert, false),
   ];
   if (options.altNames && options.altNames.length > 0) {
-    extensions.push(new x509.SubjectAlternativeNameExtension(options.altNames.map((name): x509.JsonGeneralName => ({ type: isIP(name) ? 'ip' : 'dns', value: name }))));
+    extensions.push(altNamesExtension(options.altNames));
   }
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),
@@ -125,13 +126,30 @@ export function pemHash(certPem: string): string {
 
 export interface CertificateRequestInfo {
   subject: Subject;
+  /** DNS names and IP addresses the request asks for (a serving certificate's). */
+  altNames: string[];
   publicKey: CryptoKey;
 }
 
-/** A PKCS#10 request (PEM) for a client certificate with this subject, signed by the pair's key. */
-export async function createCertificateRequest(pair: KeyPair, subject: Subject): Promise<string> {
-  const request = await x509.Pkcs10CertificateRequestGenerator.create({ name: distinguishedName(subject), keys: pair.keys, signingAlgorithm: ALGORITHM });
+/**
+ * A PKCS#10 request (PEM) for a certificate with this subject, signed by the pair's key;
+ * `altNames` (DNS names, IP addresses) for a serving certificate.
+ */
+export async function createCertificateRequest(pair: KeyPair, subject: Subject, altNames: string[] = []): Promise<string> {
+  const extensions = altNames.length > 0 ? [altNamesExtension(altNames)] : [];
+  const request = await x509.Pkcs10CertificateRequestGenerator.create({ name: distinguishedName(subject), keys: pair.keys, signingAlgorithm: ALGORITHM, extensions });
   return request.toString('pem');
+}
+
+/**
+ * The subject and names of a PKCS#10 request, parsed but not verified: what validation and
+ * admission read synchronously. Throws when it is not a certificate request.
+ */
+export function parseCertificateRequest(pem: string): { subject: Subject; altNames: string[] } {
+  const request = new x509.Pkcs10CertificateRequest(pem);
+  const extension = request.getExtension(SUBJECT_ALT_NAME_OID);
+  const names = extension ? new x509.SubjectAlternativeNameExtension(extension.rawData).names.items.map((name) => name.value) : [];
+  return { subject: subjectOf(request.subjectName), altNames: names };
 }
 
 /** Parses and verifies a PKCS#10 request; throws on a bad signature or a key that is not P-256 ECDSA. */
@@ -139,7 +157,21 @@ export async function readCertificateRequest(pem: string): Promise<CertificateRe
   const request = new x509.Pkcs10CertificateRequest(pem);
   if (!(await request.verify())) throw new Error('the certificate request is not signed by its own key');
   const publicKey = await request.publicKey.export(ALGORITHM, ['verify']);
-  return { subject: subjectOf(request.subjectName), publicKey };
+  return { ...parseCertificateRequest(pem), publicKey };
+}
+
+/** Fraction of the certificate's lifetime (notBefore to notAfter) still ahead: 1 when new, 0 when expired. */
+export function lifetimeLeft(certPem: string, now = Date.now()): number {
+  const cert = new x509.X509Certificate(certPem);
+  const start = cert.notBefore.getTime();
+  const end = cert.notAfter.getTime();
+  return end <= start ? 0 : Math.min(1, Math.max(0, (end - now) / (end - start)));
+}
+
+/** When the certificate stops being valid, and when it started (ms since the epoch). */
+export function validity(certPem: string): { notBefore: number; notAfter: number } {
+  const cert = new x509.X509Certificate(certPem);
+  return { notBefore: cert.notBefore.getTime(), notAfter: cert.notAfter.getTime() };
 }
 
 /** CN and O of a certificate, as the API server reads a client's identity. */
@@ -157,6 +189,10 @@ function distinguishedName(subject: Subject): x509.JsonName {
   const name: x509.JsonName = [{ CN: [subject.commonName] }];
   for (const organization of subject.organizations ?? []) name.push({ O: [organization] });
   return name;
+}
+
+function altNamesExtension(names: string[]): x509.SubjectAlternativeNameExtension {
+  return new x509.SubjectAlternativeNameExtension(names.map((name): x509.JsonGeneralName => ({ type: isIP(name) ? 'ip' : 'dns', value: name })));
 }
 
 function serialNumber(): string {

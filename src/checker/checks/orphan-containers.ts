@@ -21,7 +21,7 @@ function suspects(inventories: AgentInventories, pods: readonly KubeObject[]): M
 async function confirm(api: ApiClient, first: Map<string, string>, nodes: readonly KubeObject[], settleMs: number): Promise<Map<string, string>> {
   if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
   const asked = nodes.filter((node) => [...first.values()].includes(node.metadata.name ?? ''));
-  const again = await askAgents(asked);
+  const again = await askAgents(asked, api.config.tls);
   const pods = (await api.resource(resources.pods).listAll()).items;
   const second = suspects(again, pods);
   return new Map([...first].filter(([uid, node]) => second.get(uid) === node));
@@ -45,7 +45,7 @@ export const orphanContainers: Check = async (snapshot, { api, options }) => {
         action: 'ask the node\'s agent to remove the pod\'s containers',
         nudge: false,
         run: async () => {
-          await askAgent(node, 'DELETE', `/pods/${encodeURIComponent(uid)}`, 202);
+          await askAgent(node, 'DELETE', `/pods/${encodeURIComponent(uid)}`, 202, api.config.tls);
           return 'repaired';
         },
       },

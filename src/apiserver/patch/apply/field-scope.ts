@@ -25,8 +25,10 @@ const untrackedMetadata = new Set([
 export function isUntrackedRootField(name: string, scope: FieldScope): boolean {
   if (name === 'apiVersion' || name === 'kind') return true;
   // Writes to the main resource never set status, and status writes never set spec.
-  if (name === 'status') return scope.subresource !== 'status';
-  if (name === 'spec') return scope.subresource === 'status';
+  // A CSR's approval subresource writes status (its conditions) as the status subresource does.
+  const statusWrite = scope.subresource === 'status' || scope.subresource === 'approval';
+  if (name === 'status') return !statusWrite;
+  if (name === 'spec') return statusWrite;
   return false;
 }
 

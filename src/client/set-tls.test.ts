@@ -1,0 +1,27 @@
+// ApiClient.setTls: a renewed certificate is used by the connections opened after it, while the
+// pooled ones of the old are let go.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { testSecurity } from '../auth/test-security.js';
+import { nodeSubject } from '../auth/components.js';
+import { TestServer } from './test-server.js';
+
+describe('ApiClient.setTls', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await TestServer.start();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('sends later requests with the new client certificate', async () => {
+    const client = server.client();
+    const whoAmI = async () => (await client.request<{ status: { userInfo: { username: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    })).status.userInfo.username;
+    assert.equal(await whoAmI(), 'drover-admin');
+    client.setTls(await (await testSecurity()).security.clientTls(nodeSubject('renewed')));
+    assert.equal(await whoAmI(), 'system:node:renewed');
+  });
+});
