@@ -24,21 +24,13 @@ import { ensureSystemNamespaces } from './bootstrap.js';
 import { authenticate, authorize, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER, type UserInfo } from '../auth/types.js';
-import { createNodeAuthorizer } from '../auth/authz/node-authorizer.js';
-import { nodeRestriction } from '../auth/authz/node-restriction.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
-import { createRbacAuthorizer, ClusterRoleAggregator, ensureDefaultRbac, escalationAdmission } from '../auth/rbac/index.js';
-import { unionAuthorizer } from '../auth/authz/union.js';
 import type { ServingTls } from '../auth/cluster-security.js';
 import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
-import { ServiceAccountAuthenticator } from '../auth/authn/service-account.js';
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
-import { tokenRequestHandler } from './handlers/service-account-token.js';
-import { ServiceAccountAdmission } from './admission/service-account-admission.js';
-import { RootCaPublisher } from './root-ca-publisher.js';
-import { certificateAdmission } from '../auth/csr/admission.js';
-import { CertificateController, type CsrSigner } from '../auth/csr/controller.js';
+import type { CsrSigner } from '../auth/csr/controller.js';
+import { ApiSecurity } from './api-security.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -69,7 +61,6 @@ export interface ApiServerOptions {
   signer?: CsrSigner;
 }
 
-
 export interface ApiServer {
   url: string;
   port: number;
@@ -82,42 +73,25 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // First: a malformed policy must stop the server before it has started anything.
   const audit = options.audit ? await Auditor.open(options.audit) : undefined;
   const metrics = new ApiMetrics();
-  const rbac = createRbacAuthorizer(options.store);
-  const serviceAccounts = options.serviceAccounts;
+  const security = new ApiSecurity({
+    store: options.store, authenticator: options.authenticator, caPem: options.tls.ca,
+    ...(options.serviceAccounts ? { serviceAccounts: options.serviceAccounts } : {}), ...(options.signer ? { signer: options.signer } : {}),
+  });
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
-    validating: [nodeRestriction, escalationAdmission(rbac), certificateAdmission(rbac)],
-    mutating: serviceAccounts ? [new ServiceAccountAdmission(options.store)] : [],
+    ...security.admission(),
   });
   await ensureSystemNamespaces(registry);
-  await ensureDefaultRbac(registry);
-  // Started after the defaults are written: its first list holds them, so no component is refused at start.
-  await rbac.start();
-  const aggregator = new ClusterRoleAggregator(registry);
-  await aggregator.start();
-  const certificates = options.signer ? new CertificateController(registry, options.signer) : undefined;
-  await certificates?.start();
-  // Every request is authorized: system:masters may do everything; agents what the node
-  // authorizer allows them; everyone (agents too) what RBAC grants.
-  const nodes = createNodeAuthorizer(options.store);
-  await nodes.start();
-  // The service-account authenticator reads this server's store, so it joins the chain here.
-  const authenticator = serviceAccounts ? options.authenticator.withTokens([new ServiceAccountAuthenticator(serviceAccounts, options.store)]) : options.authenticator;
-  const access: AccessControl = {
-    authenticator, authorizer: unionAuthorizer([nodes, rbac]), rules: rbac,
-    tokens: { apiAudiences: serviceAccounts?.apiAudiences ?? [], authenticateToken: (token, audiences) => authenticator.authenticateToken(token, audiences) },
-  };
+  const access = await security.start(registry);
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
   await lifecycle.start();
   const eventTtl = new EventTtl(registry.store, findResource('', 'v1', 'events')!, { ttlSeconds: options.eventTtlSeconds });
   eventTtl.start();
-  const rootCa = serviceAccounts ? new RootCaPublisher(registry, options.tls.ca) : undefined;
-  await rootCa?.start();
   const subresources: SubresourceHandlers = new Map([
     ['/pods/binding', bindPod],
     ['/pods/eviction', evictPod],
-    ...(serviceAccounts ? [['/serviceaccounts/token', tokenRequestHandler(serviceAccounts)] as const] : []),
+    ...security.subresources(),
     ...(options.subresources ?? new Map()),
   ]);
   const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit };
@@ -153,11 +127,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
-      await rootCa?.stop();
-      aggregator.stop();
-      certificates?.stop();
-      rbac.stop();
-      nodes.stop();
+      await security.stop();
       await eventTtl.stop();
       registry.close();
       server.closeAllConnections();
