@@ -31,9 +31,12 @@ export class RootCaPublisher {
       name: 'root CA publisher',
       prefixes: [prefixFor(this.namespaces), prefixFor(this.configMaps)],
       fresh: () => null,
-      apply: (_state, index, _type, object) => {
-        if (index === 0) this.enqueue(object.metadata.name ?? '');
-        else if (object.metadata.name === ROOT_CA_CONFIGMAP) this.enqueue(object.metadata.namespace ?? '');
+      // Names come from the store key where there is one: every ConfigMap write of the cluster
+      // passes here, and parsing each to find the few that matter would cost every writer.
+      apply: (_state, index, event) => {
+        const [namespace, name] = event.key ? event.key.split('/').slice(-2) : [event.object.metadata.namespace, event.object.metadata.name];
+        if (index === 0) this.enqueue(name ?? '');
+        else if (name === ROOT_CA_CONFIGMAP) this.enqueue(namespace ?? '');
       },
     });
   }

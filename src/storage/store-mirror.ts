@@ -2,17 +2,20 @@
 // decided on every request without reading storage (RBAC, the node authorizer). A fresh picture
 // is filled and only then served: while a resync lists (after a broken watch: etcd compaction,
 // a lost connection), readers still see the old one rather than an empty one.
-import type { KubeObject } from '../api/meta.js';
 import type { Store, StoreEvent, Watch } from './store.js';
 
 const RESYNC_DELAY_MS = 1000;
+
+/** What `apply` is given: a watch event, or a listed object as an ADDED one. */
+export type MirrorEvent = Pick<StoreEvent, 'type' | 'key' | 'object' | 'objectJson'>;
 
 export interface MirrorOptions<S> {
   /** Key prefixes to mirror; `apply` is told which one an object came from by its index. */
   prefixes: readonly string[];
   /** An empty picture. */
   fresh(): S;
-  apply(state: S, prefixIndex: number, type: StoreEvent['type'], object: KubeObject): void;
+  /** One listed object (as an ADDED event) or watch event; `event.object` parses on first read. */
+  apply(state: S, prefixIndex: number, event: MirrorEvent): void;
   /** For the log line when a resync fails. */
   name: string;
 }
@@ -52,8 +55,8 @@ export class StoreMirror<S> {
     try {
       for (const [index, prefix] of this.options.prefixes.entries()) {
         const { items, revision } = await this.store.list({ prefix });
-        for (const item of items) this.options.apply(next, index, 'ADDED', item);
-        watches.push(this.store.watch({ prefix, fromRevision: revision }, (event) => this.options.apply(next, index, event.type, event.object), () => this.scheduleResync()));
+        for (const object of items) this.options.apply(next, index, { type: 'ADDED', key: '', object });
+        watches.push(this.store.watch({ prefix, fromRevision: revision }, (event) => this.options.apply(next, index, event), () => this.scheduleResync()));
       }
     } catch (error) {
       for (const watch of watches) watch.stop();

@@ -29,7 +29,7 @@ export function createNodeAuthorizer(store: Store): NodeAuthorizer {
     name: 'node authorizer',
     prefixes: [prefixFor(findResource('', 'v1', 'pods')!)],
     fresh: () => new NodeGraph(),
-    apply: (graph, _index, type, pod) => graph.apply(type, pod),
+    apply: (graph, _index, event) => graph.apply(event),
   });
   return {
     start: () => mirror.start(),

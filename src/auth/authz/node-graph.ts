@@ -3,7 +3,7 @@
 // belong to (whose other replicas an agent resolves by name). Kept from the store by a mirror.
 import type { KubeObject } from '../../api/meta.js';
 import { TRAINING_JOB_NAME_LABEL } from '../../api/training-frameworks.js';
-import type { StoreEvent } from '../../storage/store.js';
+import type { MirrorEvent } from '../../storage/store-mirror.js';
 
 export type Reference = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'jobs';
 
@@ -18,7 +18,15 @@ export class NodeGraph {
   private readonly pods = new Map<string, PodFacts>();
   private readonly reach = new Map<string, Map<string, number>>();
 
-  apply(type: StoreEvent['type'], pod: KubeObject): void {
+  /**
+   * Takes in one pod event. Most pod writes are of pods that are not bound and were not before:
+   * those are passed over without parsing their JSON (the API server's every pod write reaches here).
+   */
+  apply(event: MirrorEvent): void {
+    const { type, objectJson } = event;
+    if (objectJson !== undefined && !objectJson.includes('"nodeName"') && !this.pods.has(podKeyOf(event.key))) return;
+    if (type === 'DELETED' && event.key !== '' && !this.pods.has(podKeyOf(event.key))) return;
+    const pod = event.object;
     const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
     const old = this.pods.get(key);
     if (old) this.count(old, -1);
@@ -58,6 +66,12 @@ export class NodeGraph {
     }
     if (counts.size === 0) this.reach.delete(facts.node);
   }
+}
+
+/** `namespace/name` of a pod's store key (`.../pods/<namespace>/<name>`). */
+function podKeyOf(storeKey: string): string {
+  const parts = storeKey.split('/');
+  return `${parts[parts.length - 2] ?? ''}/${parts[parts.length - 1] ?? ''}`;
 }
 
 /** Everything a pod's spec names: volumes, env and envFrom sources, pull secrets, its account, its job. */

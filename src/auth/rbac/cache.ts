@@ -128,7 +128,7 @@ export class RbacCache {
       name: 'rbac cache',
       prefixes: KINDS.map((kind) => prefixFor(findResource(RBAC_GROUP, 'v1', kind)!)),
       fresh: () => new RbacState(),
-      apply: (state, index, type, object) => state.apply(KINDS[index]!, type, object),
+      apply: (state, index, event) => state.apply(KINDS[index]!, event.type, event.object),
     });
   }
 
