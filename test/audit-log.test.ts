@@ -58,6 +58,8 @@ describe('drover server --audit-log with a policy', () => {
       input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'fast' } }),
     });
     await run('-n', 'audited', 'get', 'configmap', 'settings');
+    const impersonating = await kubectlRaw(server.kubeconfig, ['-n', 'audited', 'create', 'configmap', 'as-alice', '--as', 'alice']);
+    assert.match(impersonating.stderr, /forbidden: User "alice" cannot create resource "configmaps"/);
     await run('-n', 'audited', 'delete', 'configmap', 'settings');
     const missing = await kubectlRaw(server.kubeconfig, ['-n', 'audited', 'delete', 'configmap', 'nope']);
     assert.notEqual(missing.code, 0);
@@ -101,6 +103,13 @@ describe('drover server --audit-log with a policy', () => {
     }
     assert.equal(find('create', 'deployments', 'web')[0]!.objectRef.apiGroup, 'apps');
     assert.equal(find('create', 'deployments', 'web')[0]!.objectRef.namespace, 'audited');
+  });
+
+  it('records who impersonated whom (kubectl --as), refusals included', () => {
+    const refused = events.filter((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps' && e.responseStatus?.code === 403);
+    assert.equal(refused.length, 1, JSON.stringify(events.map((e) => [e.verb, e.objectRef, e.responseStatus?.code])));
+    assert.equal(refused[0]!.user.username, 'drover-admin');
+    assert.deepEqual(refused[0]!.impersonatedUser, { username: 'alice', groups: ['system:authenticated'] });
   });
 
   it('names one user on every event (the admin kubeconfig’s)', () => {

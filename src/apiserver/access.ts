@@ -24,10 +24,7 @@ export interface AccessControl {
   tokens?: ReviewTokenAuthenticator;
 }
 
-/**
- * Who the request acts as: its authenticated user, or the one it impersonates; anonymous where
- * the path is public. Throws 401 (no or bad credentials) or 403 (impersonation refused).
- */
+/** Who sent the request; anonymous where the path is public. Throws 401 (no or bad credentials). */
 export async function authenticate(access: AccessControl, req: IncomingMessage, pathname: string, path: ResourcePath | undefined): Promise<UserInfo> {
   let user: UserInfo | undefined;
   try {
@@ -36,16 +33,23 @@ export async function authenticate(access: AccessControl, req: IncomingMessage, 
     if (error instanceof Unauthenticated) throw unauthorized();
     throw error;
   }
-  if (user) {
-    try {
-      return impersonated(req, user, access.authorizer);
-    } catch (error) {
-      if (error instanceof ImpersonationRefused) throw forbidden(error.message);
-      throw error;
-    }
-  }
+  if (user) return user;
   if (!path && isPublic(pathname)) return ANONYMOUS_USER;
   throw unauthorized();
+}
+
+/**
+ * Who the request acts as: the one it impersonates (Impersonate-User headers, when the sender
+ * may), else its sender. Throws 403 when impersonation is refused.
+ */
+export function actingUser(access: AccessControl, req: IncomingMessage, sender: UserInfo): UserInfo {
+  if (sender === ANONYMOUS_USER) return sender;
+  try {
+    return impersonated(req, sender, access.authorizer);
+  } catch (error) {
+    if (error instanceof ImpersonationRefused) throw forbidden(error.message);
+    throw error;
+  }
 }
 
 /** Throws 403 (as ApiError) unless the user may do what the request asks. */

@@ -21,7 +21,7 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
-import { authenticate, authorize, type AccessControl } from './access.js';
+import { actingUser, authenticate, authorize, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER, type UserInfo } from '../auth/types.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
@@ -144,7 +144,7 @@ async function admitUpgrade(access: AccessControl, req: IncomingMessage): Promis
   const url = splitRequestTarget(req.url ?? '/');
   const path = parseResourcePath(url.pathname);
   const pathname = path ? url.pathname : decodePath(url.pathname);
-  const user = await authenticate(access, req, pathname, path);
+  const user = actingUser(access, req, await authenticate(access, req, pathname, path));
   authorize(access, user, req.method ?? 'GET', pathname, path, url.query);
   return user;
 }
@@ -183,9 +183,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     ctx.query = url.query;
     path = parseResourcePath(url.pathname);
     const pathname = path ? url.pathname : decodePath(url.pathname);
-    ctx.user = await authenticate(serving.access, req, pathname, path);
-    // --- audit: after authentication (the policy matches on the user), before authorization (a 403 is recorded) ---
+    const sender = await authenticate(serving.access, req, pathname, path);
+    ctx.user = sender;
+    // --- audit: after authentication (the policy matches on the sender), before impersonation and authorization (a 403 is recorded) ---
     audit = serving.auditor?.begin(ctx);
+    ctx.user = actingUser(serving.access, req, sender);
+    if (ctx.user !== sender) audit?.impersonated(ctx.user);
     authorize(serving.access, ctx.user, req.method ?? 'GET', pathname, path, url.query);
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), serving.subresources);

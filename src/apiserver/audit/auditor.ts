@@ -101,6 +101,7 @@ export class AuditEntry implements AuditRecorder {
   private status: ResponseStatus | undefined;
   private code: number | undefined;
   private panicked = false;
+  private impersonatedUser: UserInfo | undefined;
   private done = false;
 
   constructor(
@@ -118,6 +119,11 @@ export class AuditEntry implements AuditRecorder {
 
   received(): void {
     this.emit('RequestReceived');
+  }
+
+  /** The user the request acts as (impersonation), recorded beside the one who sent it. */
+  impersonated(user: UserInfo): void {
+    this.impersonatedUser = user;
   }
 
   /** A create names its object only in the body; at Request level and above the body is kept, as sent. */
@@ -183,6 +189,7 @@ export class AuditEntry implements AuditRecorder {
       requestURI: this.req.url ?? '/',
       verb: this.attrs.verb,
       user: this.attrs.user,
+      ...(this.impersonatedUser ? { impersonatedUser: this.impersonatedUser } : {}),
       sourceIPs: this.sourceIPs,
       ...(agent ? { userAgent: agent } : {}),
       ...(this.objectRef ? { objectRef: { ...this.objectRef } } : {}),

@@ -77,6 +77,8 @@ export interface AuditEvent {
   requestURI: string;
   verb: string;
   user: UserInfo;
+  /** Who the request acted as, when it impersonated someone (kubectl --as). */
+  impersonatedUser?: UserInfo;
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: ObjectReference;
