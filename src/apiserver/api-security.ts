@@ -2,13 +2,14 @@
 // the admission steps the registry needs at construction (NodeRestriction, RBAC escalation,
 // CertificateSigningRequests, the service-account token projection), then, once the registry
 // exists, the default roles and the caches and controllers that read them (RBAC, its role
-// aggregation, the node authorizer, the certificate approver/signer, kube-root-ca.crt).
+// aggregation, the node authorizer, the certificate approver/signer and cleaner, kube-root-ca.crt).
 import { createNodeAuthorizer, type NodeAuthorizer } from '../auth/authz/node-authorizer.js';
 import { nodeRestriction } from '../auth/authz/node-restriction.js';
 import { unionAuthorizer } from '../auth/authz/union.js';
 import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
 import { ServiceAccountAuthenticator } from '../auth/authn/service-account.js';
 import { certificateAdmission } from '../auth/csr/admission.js';
+import { CsrCleaner } from '../auth/csr/cleaner.js';
 import { CertificateController, type CsrSigner } from '../auth/csr/controller.js';
 import { ClusterRoleAggregator, createRbacAuthorizer, ensureDefaultRbac, escalationAdmission, type RbacAuthorizer } from '../auth/rbac/index.js';
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
@@ -34,6 +35,7 @@ export class ApiSecurity {
   private readonly nodes: NodeAuthorizer;
   private aggregator: ClusterRoleAggregator | undefined;
   private certificates: CertificateController | undefined;
+  private cleaner: CsrCleaner | undefined;
   private rootCa: RootCaPublisher | undefined;
 
   constructor(private readonly options: ApiSecurityOptions) {
@@ -65,6 +67,8 @@ export class ApiSecurity {
     if (signer) {
       this.certificates = new CertificateController(registry, signer);
       await this.certificates.start();
+      this.cleaner = new CsrCleaner(registry);
+      this.cleaner.start();
     }
     await this.nodes.start();
     if (serviceAccounts) {
@@ -87,6 +91,7 @@ export class ApiSecurity {
     await this.rootCa?.stop();
     this.aggregator?.stop();
     this.certificates?.stop();
+    this.cleaner?.stop();
     this.rbac.stop();
     this.nodes.stop();
   }
