@@ -86,6 +86,8 @@ describe('bad input', () => {
     await expectStatus('DELETE', `${CM}/c`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 1e300 }, 400, 'BadRequest');
     await expectStatus('POST', CM, JSON.stringify(configMap('big', { data: { a: 'x'.repeat(3 * 1024 * 1024) } })), 413, 'RequestEntityTooLarge');
     await expectStatus('POST', CM, 'hello', 415, 'UnsupportedMediaType', 'text/plain');
+    // No Content-Type at all (a cross-site "simple" POST cannot send a JSON one): never a write.
+    await expectStatus('POST', CM, JSON.stringify(configMap('typeless')), 415, 'UnsupportedMediaType', '');
     await expectStatus('PATCH', `${CM}/c`, '{}', 415, 'UnsupportedMediaType', 'application/json');
     await expectStatus('PATCH', `${CM}/c`, '[{"op":"nope"}]', 400, 'BadRequest', 'application/json-patch+json');
   });

@@ -27,7 +27,9 @@ export async function decodeBody(body: Buffer, contentType: string | undefined, 
 }
 
 async function decodeInPlace(body: Buffer, contentType: string | undefined, accepted: string[]): Promise<DecodedBody> {
-  const type = mediaType(contentType) || 'application/json';
+  // No Content-Type is a 415, as in Kubernetes: a web page's cross-site "simple" POST (which
+  // cannot set a JSON type without a preflight) must never be taken for a write.
+  const type = mediaType(contentType);
   if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
   if (type === PROTOBUF_CONTENT_TYPE) return { value: decodeProtobuf(body), duplicates: [] };
   const text = body.toString('utf8');
