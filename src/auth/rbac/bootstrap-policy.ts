@@ -95,6 +95,9 @@ const ADMIN_RULES: Rule[] = [
 
 const PUBLIC_INFO_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
 
+// A joining agent's join token: it may ask for its client certificate, and nothing else.
+const NODE_BOOTSTRAPPER_RULES: Rule[] = [rule(['create', 'get', 'list', 'watch'], 'certificates.k8s.io', 'certificatesigningrequests')];
+
 export function defaultClusterRoles(): KubeObject[] {
   return [
     clusterRole('cluster-admin', [rule(['*'], '*', '*'), urls(['*'], '*')]),
@@ -111,6 +114,7 @@ export function defaultClusterRoles(): KubeObject[] {
     ]),
     clusterRole('system:public-info-viewer', [urls(['get'], ...PUBLIC_INFO_URLS)]),
     ...COMPONENT_ROLES.map((role) => clusterRole(role.name, role.rules)),
+    clusterRole('system:node-bootstrapper', NODE_BOOTSTRAPPER_RULES),
   ];
 }
 
@@ -164,16 +168,11 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, 'coordination.k8s.io', 'leases'),
     ],
   },
-  {
-    // A joining agent's join token: it may ask for its client certificate, and nothing else.
-    name: 'system:node-bootstrapper', user: '',
-    rules: [rule(['create', 'get', 'list', 'watch'], 'certificates.k8s.io', 'certificatesigningrequests')],
-  },
 ];
 
 export function defaultClusterRoleBindings(): KubeObject[] {
   return [
-    ...COMPONENT_ROLES.filter((role) => role.user).map((role) => clusterRoleBinding(role.name, [{ kind: 'User', name: role.user }])),
+    ...COMPONENT_ROLES.map((role) => clusterRoleBinding(role.name, [{ kind: 'User', name: role.user }])),
     clusterRoleBinding('system:node-bootstrapper', [{ kind: 'Group', name: BOOTSTRAPPERS_GROUP }]),
     clusterRoleBinding('cluster-admin', [{ kind: 'Group', name: 'system:masters' }]),
     clusterRoleBinding('system:discovery', [{ kind: 'Group', name: 'system:authenticated' }]),
