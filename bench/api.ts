@@ -3,9 +3,17 @@
 // watchers, plus the server's peak RSS, after a warm-up that is reported but not measured.
 // BENCH_STORE=etcd runs the server on a fresh etcd member (Debian's etcd-server, on loopback),
 // BENCH_STORE=both runs SQLite then etcd on the same machine; SQLite alone by default.
+// BENCH_PLAIN_CHECKOUT=DIR also runs, first and on the same machine, the server of a built
+// checkout from before TLS (plain HTTP, e.g. `git worktree add ../drover-plain 8606334 && cd
+// ../drover-plain && npm install && npm run build`) as the peer, and prints TLS beside it.
 // Prints figures; never fails on time.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TlsConfig } from '../src/client/config.js';
-import { request } from 'node:https';
 import { startEtcd } from '../src/storage/etcd/test-support.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, summarize } from './http-client.js';
@@ -50,9 +58,19 @@ function pod(i: number, namespace = NAMESPACE): Record<string, unknown> {
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : 'n/a');
 
+interface Figure {
+  rate: number;
+  p50: number;
+  p99: number;
+}
+
+/** The figures of the run in progress, by phase name, for the comparison with the peer. */
+let figures = new Map<string, Figure>();
+
 function report(name: string, latencies: number[], seconds: number, target: string): void {
   const { p50, p99 } = summarize(latencies);
   const rate = latencies.length / seconds;
+  figures.set(name, { rate, p50, p99 });
   console.log(`${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})`);
 }
 
@@ -111,7 +129,7 @@ async function benchList(client: BenchClient): Promise<void> {
 /** Opens a watch and calls onLine per NDJSON event; resolves once the stream is open. */
 function openWatch(baseUrl: string, tls: TlsConfig, path: string, onLine: (line: string) => void): Promise<() => void> {
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { ca: tls.ca, cert: tls.cert, key: tls.key }, (res) => {
+    const onResponse = (res: import('node:http').IncomingMessage) => {
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -123,7 +141,11 @@ function openWatch(baseUrl: string, tls: TlsConfig, path: string, onLine: (line:
         }
       });
       resolve(() => req.destroy());
-    });
+    };
+    // The plain-HTTP peer (BENCH_PLAIN_CHECKOUT) is watched over http.
+    const req = baseUrl.startsWith('https:')
+      ? httpsRequest(`${baseUrl}${path}`, { ca: tls.ca, cert: tls.cert, key: tls.key }, onResponse)
+      : httpRequest(`${baseUrl}${path}`, onResponse);
     req.on('error', reject);
     req.end();
   });
@@ -159,46 +181,105 @@ async function benchWatch(client: BenchClient, baseUrl: string, tls: TlsConfig):
   report(`watch delivery (${WATCHERS} watchers)`, delays, (performance.now() - started) / 1000, 'target p99 <= 50 ms; ops = events delivered, latency from PATCH sent');
 }
 
-async function benchServer(store: string, extraArgs: string[]): Promise<void> {
-  // The API server alone: the scheduler and controllers would react to every benchmark pod.
-  const server = await startServerProcess({ extraArgs: ['--no-control-plane', ...extraArgs] });
-  const client = new BenchClient(server.url, server.tls);
-  const pid = server.child.pid!;
+/** A running API server to measure: this checkout's over TLS, or the plain-HTTP peer's. */
+interface Target {
+  url: string;
+  tls: TlsConfig;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function benchTarget(label: string, target: Target): Promise<Map<string, Figure>> {
+  figures = new Map();
+  const client = new BenchClient(target.url, target.tls);
   try {
-    console.log(`drover API benchmark on ${store}: ${PODS} pods, server pid ${pid} at ${server.url}\n`);
+    console.log(`drover API benchmark on ${label}: ${PODS} pods, server pid ${target.pid} at ${target.url}\n`);
     await createNamespace(client, NAMESPACE);
-    const idle = memoryOf(pid);
+    const idle = memoryOf(target.pid);
     const phases: Array<[string, (c: BenchClient) => Promise<void>]> = [
       ['warm-up', warmUp],
       ['create', benchCreate],
       ['get', benchGet],
       ['list', benchList],
-      ['watch', (c) => benchWatch(c, server.url, server.tls)],
+      ['watch', (c) => benchWatch(c, target.url, target.tls)],
     ];
     const rssAfter: string[] = [];
     for (const [name, phase] of phases) {
       await phase(client);
-      const memory = memoryOf(pid);
+      const memory = memoryOf(target.pid);
       rssAfter.push(`${name} ${fmt(memory.rssMb)} MB (peak so far ${fmt(memory.peakMb)})`);
     }
-    const after = memoryOf(pid);
+    const after = memoryOf(target.pid);
     console.log(`\nserver RSS after each phase: ${rssAfter.join(', ')}`);
     console.log(`server memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
+    return figures;
   } finally {
     await client.close();
-    await server.stop();
-    await server.cleanup();
+    await target.stop();
+  }
+}
+
+/** This checkout's server (the API alone: the scheduler and controllers would react to every benchmark pod). */
+async function thisServer(extraArgs: string[]): Promise<Target> {
+  const server = await startServerProcess({ extraArgs: ['--no-control-plane', ...extraArgs] });
+  return {
+    url: server.url, tls: server.tls, pid: server.child.pid!,
+    async stop() {
+      await server.stop();
+      await server.cleanup();
+    },
+  };
+}
+
+/** The server of another built checkout, from before TLS: `drover server` there, over plain HTTP. */
+async function plainPeer(checkout: string): Promise<Target> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-plain-'));
+  const child = spawn(process.execPath, [join(checkout, 'bin', 'drover.js'), 'server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`the plain-HTTP peer in ${checkout} did not start:\n${output}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url, tls: {}, pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** TLS beside plain HTTP, phase by phase: throughput ratios (target >= 0.8) and p99 ratios (target <= 1.5). */
+function compare(tls: Map<string, Figure>, plain: Map<string, Figure>): void {
+  console.log('\nover TLS (with authentication and authorization) beside plain HTTP, this run:');
+  for (const [name, figure] of tls) {
+    const peer = plain.get(name);
+    if (!peer || name.startsWith('warm-up')) continue;
+    console.log(`${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms)`);
   }
 }
 
 async function main(): Promise<void> {
   const stores = process.env['BENCH_STORE'] ?? 'sqlite';
-  if (stores === 'sqlite' || stores === 'both') await benchServer('SQLite', []);
+  const plainCheckout = process.env['BENCH_PLAIN_CHECKOUT'];
+  const plain = plainCheckout ? await benchTarget(`SQLite, plain HTTP (the peer: ${plainCheckout})`, await plainPeer(plainCheckout)) : undefined;
+  if (plain) console.log('');
+  if (stores === 'sqlite' || stores === 'both') {
+    const tls = await benchTarget('SQLite', await thisServer([]));
+    if (plain) compare(tls, plain);
+  }
   if (stores === 'both') console.log('');
   if (stores === 'etcd' || stores === 'both') {
     const etcd = await startEtcd();
     try {
-      await benchServer(`etcd ${etcd.endpoint} (one member, its own process)`, ['--etcd-endpoints', etcd.endpoint]);
+      await benchTarget(`etcd ${etcd.endpoint} (one member, its own process)`, await thisServer(['--etcd-endpoints', etcd.endpoint]));
     } finally {
       await etcd.cleanup();
     }

@@ -6,8 +6,8 @@ import type { TlsConfig } from '../src/client/config.js';
 export class BenchClient {
   private readonly pool: Pool;
 
-  /** `tls`: the CA to verify the server with and the client certificate to present (the admin's). */
-  constructor(readonly baseUrl: string, tls: TlsConfig, connections = 64) {
+  /** `tls`: the CA to verify the server with and the client certificate to present (the admin's); none for plain HTTP. */
+  constructor(readonly baseUrl: string, tls: TlsConfig = {}, connections = 64) {
     this.pool = new Pool(baseUrl, { connections, pipelining: 1, connect: { ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) } });
   }
 
