@@ -2,23 +2,22 @@
 // node selector and required node affinity must match the node, and every NoSchedule/NoExecute
 // taint must be tolerated — by the template's tolerations plus those Kubernetes gives every
 // daemon pod. A pod already on a node may stay while only NoSchedule taints stand in the way.
-import { tolerates } from '../tolerations.js';
+import {
+  TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
+  TAINT_UNSCHEDULABLE,
+} from '../../api/scheduling/taints.js';
+import { toleratesAny } from '../../api/scheduling/tolerations.js';
 import { compileRequirement, newRequirement, type LabelOperator } from '../../api/selectors/label-requirement.js';
 import type { Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from './types.js';
-
-export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
-export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
-export const TAINT_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable';
 
 /** The tolerations the DaemonSet controller adds to every daemon pod (AddOrUpdateDaemonPodTolerations). */
 export function daemonTolerations(spec: Readonly<PodSpec>): Toleration[] {
   const standard: Toleration[] = [
     { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute' },
     { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute' },
-    { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_DISK_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_MEMORY_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_PID_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
     { key: TAINT_UNSCHEDULABLE, operator: 'Exists', effect: 'NoSchedule' },
   ];
   if (spec.hostNetwork === true) standard.push({ key: TAINT_NETWORK_UNAVAILABLE, operator: 'Exists', effect: 'NoSchedule' });
@@ -115,7 +114,7 @@ export function compileEligibility(spec: Readonly<PodSpec>): (node: Readonly<Nod
     let shouldContinueRunning = true;
     for (const taint of effectiveTaints(node)) {
       if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
-      if (tolerations.some((t) => tolerates(t, taint))) continue;
+      if (toleratesAny(tolerations, taint)) continue;
       shouldRun = false;
       if (taint.effect === 'NoExecute') shouldContinueRunning = false;
     }

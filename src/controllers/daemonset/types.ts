@@ -3,7 +3,8 @@
 // it did not write.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-import type { Taint, Toleration } from '../tolerations.js';
+import type { Taint } from '../../api/scheduling/taints.js';
+import type { Toleration } from '../../api/scheduling/tolerations.js';
 
 export type { Taint, Toleration };
 
