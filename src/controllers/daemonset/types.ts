@@ -3,25 +3,11 @@
 // it did not write.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
+import type { NodeSelector } from '../../api/scheduling/node-affinity.js';
 import type { Taint } from '../../api/scheduling/taints.js';
 import type { Toleration } from '../../api/scheduling/tolerations.js';
 
 export type { Taint, Toleration };
-
-export interface NodeSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-export interface NodeSelector {
-  nodeSelectorTerms?: NodeSelectorTerm[];
-}
 
 export interface PodSpec {
   nodeName?: string;
