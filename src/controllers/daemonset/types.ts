@@ -3,7 +3,7 @@
 // it did not write.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-import type { NodeSelector } from '../../api/scheduling/node-affinity.js';
+import type { NodeAffinity } from '../../api/scheduling/node-affinity.js';
 import type { Taint } from '../../api/scheduling/taints.js';
 import type { Toleration } from '../../api/scheduling/tolerations.js';
 
@@ -15,7 +15,7 @@ export interface PodSpec {
   hostNetwork?: boolean;
   tolerations?: Toleration[];
   affinity?: {
-    nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector; [field: string]: unknown };
+    nodeAffinity?: NodeAffinity;
     [field: string]: unknown;
   };
   [field: string]: unknown;
