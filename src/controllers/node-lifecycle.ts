@@ -5,7 +5,8 @@
 // renewed again loses the taints; its agent reports Ready itself.
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { SharedInformerFactory, isNotFound, resources, type ApiClient, type Informer } from '../client/index.js';
-import { tolerates, type Taint, type Toleration } from './tolerations.js';
+import { TAINT_UNREACHABLE, type Taint } from '../api/scheduling/taints.js';
+import { tolerates, type Toleration } from '../api/scheduling/tolerations.js';
 
 export interface NodeLifecycleConfig {
   api: ApiClient;
@@ -18,12 +19,8 @@ export interface NodeLifecycleConfig {
   monitorPeriodMs?: number;
 }
 
-const UNREACHABLE = 'node.kubernetes.io/unreachable';
-const UNREACHABLE_NO_EXECUTE: Taint = { key: UNREACHABLE, effect: 'NoExecute' };
+const UNREACHABLE_NO_EXECUTE: Taint = { key: TAINT_UNREACHABLE, effect: 'NoExecute' };
 const LEASE_NAMESPACE = 'kube-node-lease';
-
-/** A node's taint as the node lifecycle controller writes it: with the time it was added. */
-type NodeTaint = Taint & { timeAdded?: string };
 
 const rfc3339 = (ms: number) => metaTime(new Date(ms));
 
@@ -81,17 +78,17 @@ export class NodeLifecycleController {
     const name = node.metadata.name!;
     const grace = (this.config.gracePeriodSeconds ?? 40) * 1000;
     const stale = now - this.lastHeartbeat(node) > grace;
-    const taints = ((node['spec'] as { taints?: NodeTaint[] } | undefined)?.taints ?? []) as NodeTaint[];
-    const tainted = taints.some((t) => t.key === UNREACHABLE);
+    const taints = ((node['spec'] as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+    const tainted = taints.some((t) => t.key === TAINT_UNREACHABLE);
     if (!stale) {
       this.unreachableSince.delete(name);
-      if (tainted) await this.setTaints(node, taints.filter((t) => t.key !== UNREACHABLE));
+      if (tainted) await this.setTaints(node, taints.filter((t) => t.key !== TAINT_UNREACHABLE));
       return;
     }
     if (!this.unreachableSince.has(name)) this.unreachableSince.set(name, now);
     if (!tainted) {
       await this.markUnknown(node, now);
-      await this.setTaints(node, [...taints, { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(now) }, { key: UNREACHABLE, effect: 'NoExecute', timeAdded: rfc3339(now) }]);
+      await this.setTaints(node, [...taints, { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(now) }, { key: TAINT_UNREACHABLE, effect: 'NoExecute', timeAdded: rfc3339(now) }]);
     }
     await this.evictPods(name, now, now - this.unreachableSince.get(name)!);
   }
@@ -109,7 +106,7 @@ export class NodeLifecycleController {
     return Math.min(timeout, Math.max(0, toleration?.tolerationSeconds ?? Infinity) * 1000);
   }
 
-  private async setTaints(node: KubeObject, taints: NodeTaint[]): Promise<void> {
+  private async setTaints(node: KubeObject, taints: Taint[]): Promise<void> {
     await this.config.api.resource(resources.nodes).patch(node.metadata.name!, 'merge', { spec: { taints: taints.length ? taints : null } });
   }
 

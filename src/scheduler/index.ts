@@ -10,7 +10,7 @@ import { defaultPlugins } from './plugins/index.js';
 
 export { buildPipeline, type Framework, type ScheduleResult, type Scheduled, type SchedulerOptions, type Unschedulable } from './framework.js';
 export { ClusterSnapshot } from './snapshot.js';
-export { NodeInfo, type Allocatable, type ConditionStatus, type Taint, type TaintEffect } from './node-info.js';
+export { NodeInfo, type Allocatable, type ConditionStatus, type NodeTaint } from './node-info.js';
 export { podInfoOf, siblingKeyOf, type HostPort, type PodInfo } from './pod-info.js';
 export { podRequests, type PodRequests, type Resources } from './resources.js';
 export { fitErrorMessage } from './fit-error.js';

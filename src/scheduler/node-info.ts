@@ -2,6 +2,7 @@
 // bound (or assumed) to it, kept up to date incrementally so that filters and scores read
 // plain numbers. The hot numbers live in the snapshot's NodeTable (see node-table.ts).
 import type { KubeObject } from '../api/meta.js';
+import type { Taint } from '../api/scheduling/taints.js';
 import {
   ALLOC_EPHEMERAL, ALLOC_MEMORY, ALLOC_MILLI_CPU, ALLOC_PODS, NodeTable, NON_ZERO_MEMORY, NON_ZERO_MILLI_CPU,
   POD_COUNT, REQ_EPHEMERAL, REQ_MEMORY, REQ_MILLI_CPU,
@@ -10,24 +11,20 @@ import { list, record, stringMap, text, type Obj } from './object-access.js';
 import { ANY_IP, type HostPort, type PodInfo } from './pod-info.js';
 import { resourceList, toResources, type Resources } from './resources.js';
 
-export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-export interface Taint {
-  readonly key: string;
-  readonly value: string;
-  readonly effect: TaintEffect;
-}
+/** A node's taint as the scheduler keeps it: value read (empty when absent), effect known. */
+export type NodeTaint = Readonly<Required<Pick<Taint, 'key' | 'value' | 'effect'>>>;
 
 export interface Allocatable extends Resources {
   pods: number;
 }
 
 // Shared by untainted nodes, so the taint checks of most nodes touch no node-specific memory.
-const NO_TAINTS: readonly Taint[] = Object.freeze([]);
+const NO_TAINTS: readonly NodeTaint[] = Object.freeze([]);
 
-function parseTaints(spec: Obj): readonly Taint[] {
-  const out: Taint[] = [];
+function parseTaints(spec: Obj): readonly NodeTaint[] {
+  const out: NodeTaint[] = [];
   for (const item of list(spec['taints'])) {
     const t = record(item);
     const effect = t['effect'];
@@ -61,7 +58,7 @@ function addScalars(into: Map<string, number> | undefined, from: ReadonlyMap<str
 export class NodeInfo {
   node: KubeObject | undefined;
   labels: Readonly<Record<string, string>> = {};
-  taints: readonly Taint[] = NO_TAINTS;
+  taints: readonly NodeTaint[] = NO_TAINTS;
   unschedulable = false;
   ready: ConditionStatus = 'Unknown';
   /** Extended resources the node offers and the pods on it hold; undefined when none. */

@@ -1,6 +1,6 @@
 // Builders of Node and Pod objects for the scheduler's tests and benchmarks.
 import type { KubeObject, OwnerReference } from '../api/meta.js';
-import type { Taint } from './node-info.js';
+import type { Taint } from '../api/scheduling/taints.js';
 import { pass, type Plugin } from './plugin.js';
 import { podInfoOf } from './pod-info.js';
 import { ClusterSnapshot } from './snapshot.js';

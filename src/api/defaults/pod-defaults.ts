@@ -1,6 +1,7 @@
 // Defaults of PodSpec and Pod, as Kubernetes' SetDefaults_PodSpec / SetDefaults_Pod / SetDefaults_Container
 // plus what its admission plugins add to every pod (service account, priority, default tolerations).
 import { isObject, type KubeObject } from '../meta.js';
+import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../scheduling/taints.js';
 import { ensureObject, setDefault, type Obj } from './util.js';
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
@@ -110,8 +111,8 @@ function defaultRequestsFromLimits(container: Obj): void {
 }
 
 const DEFAULT_TOLERATIONS = [
-  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
 ];
 
 function defaultTolerations(spec: Obj): void {

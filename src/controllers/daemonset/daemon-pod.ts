@@ -4,11 +4,9 @@
 // `metadata.name` and the scheduler binds it; the scheduler's NodeAffinity plugin supports
 // matchFields and tries only the pinned node.
 import type { OwnerReference } from '../../api/meta.js';
+import type { NodeSelector, NodeSelectorTerm } from '../../api/scheduling/node-affinity.js';
 import { daemonTolerations } from './node-eligibility.js';
-import {
-  REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL,
-  type DaemonSet, type NodeSelector, type NodeSelectorTerm, type Pod, type PodSpec, type PodTemplate,
-} from './types.js';
+import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet, type Pod, type PodSpec, type PodTemplate } from './types.js';
 
 /** JSON with object keys sorted, so equal templates hash alike whatever order their keys came in. */
 function stableJson(value: unknown): string {

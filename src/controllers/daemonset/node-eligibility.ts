@@ -2,23 +2,22 @@
 // node selector and required node affinity must match the node, and every NoSchedule/NoExecute
 // taint must be tolerated — by the template's tolerations plus those Kubernetes gives every
 // daemon pod. A pod already on a node may stay while only NoSchedule taints stand in the way.
-import { tolerates } from '../tolerations.js';
-import { compileRequirement, newRequirement, type LabelOperator } from '../../api/selectors/label-requirement.js';
-import type { Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from './types.js';
-
-export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
-export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
-export const TAINT_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable';
+import { compileRequiredNodeAffinity } from '../../api/scheduling/node-affinity.js';
+import {
+  TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
+  TAINT_UNSCHEDULABLE,
+} from '../../api/scheduling/taints.js';
+import { toleratesAny } from '../../api/scheduling/tolerations.js';
+import type { Node, PodSpec, Taint, Toleration } from './types.js';
 
 /** The tolerations the DaemonSet controller adds to every daemon pod (AddOrUpdateDaemonPodTolerations). */
 export function daemonTolerations(spec: Readonly<PodSpec>): Toleration[] {
   const standard: Toleration[] = [
     { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute' },
     { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute' },
-    { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_DISK_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_MEMORY_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_PID_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
     { key: TAINT_UNSCHEDULABLE, operator: 'Exists', effect: 'NoSchedule' },
   ];
   if (spec.hostNetwork === true) standard.push({ key: TAINT_NETWORK_UNAVAILABLE, operator: 'Exists', effect: 'NoSchedule' });
@@ -47,54 +46,15 @@ export function effectiveTaints(node: Readonly<Node>): Taint[] {
   return taints;
 }
 
-const OPERATORS: ReadonlyMap<string, LabelOperator> = new Map([
-  ['In', 'in'], ['NotIn', 'notin'], ['Exists', 'exists'], ['DoesNotExist', '!'], ['Gt', 'gt'], ['Lt', 'lt'],
-]);
-
 type NodeTest = (node: Readonly<Node>) => boolean;
-const NEVER: NodeTest = () => false;
-
-function expressionTest(expression: Readonly<NodeSelectorRequirement>): NodeTest {
-  const operator = OPERATORS.get(expression.operator);
-  if (operator === undefined) return NEVER;
-  try {
-    const test = compileRequirement(newRequirement(expression.key, operator, expression.values ?? []));
-    return (node) => test(node.metadata.labels ?? {});
-  } catch {
-    return NEVER; // an invalid requirement matches nothing, as in Kubernetes
-  }
-}
-
-function fieldTest(field: Readonly<NodeSelectorRequirement>): NodeTest {
-  if (field.key !== 'metadata.name') return NEVER;
-  const values = new Set(field.values ?? []);
-  if (field.operator === 'In') return (node) => values.has(node.metadata.name ?? '');
-  if (field.operator === 'NotIn') return (node) => !values.has(node.metadata.name ?? '');
-  return NEVER;
-}
-
-function termTest(term: Readonly<NodeSelectorTerm>): NodeTest {
-  const tests = [...(term.matchExpressions ?? []).map(expressionTest), ...(term.matchFields ?? []).map(fieldTest)];
-  if (tests.length === 0) return NEVER; // an empty term matches no node
-  return (node) => tests.every((test) => test(node));
-}
-
-export function compileNodeSelector(selector: Readonly<NodeSelector>): NodeTest {
-  const terms = (selector.nodeSelectorTerms ?? []).map(termTest);
-  return (node) => terms.some((term) => term(node));
-}
 
 /** nodeName, nodeSelector and required node affinity, compiled once per template. */
 export function compileFitsNode(spec: Readonly<PodSpec>): NodeTest {
   const nodeName = spec.nodeName;
-  const selector = Object.entries(spec.nodeSelector ?? {});
-  const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  const affinity = required === undefined ? undefined : compileNodeSelector(required);
+  const required = compileRequiredNodeAffinity(spec);
   return (node) => {
     if (nodeName && nodeName !== node.metadata.name) return false;
-    const labels = node.metadata.labels ?? {};
-    for (const [key, value] of selector) if (labels[key] !== value) return false;
-    return affinity === undefined || affinity(node);
+    return required === undefined || required({ name: node.metadata.name ?? '', labels: node.metadata.labels ?? {} });
   };
 }
 
@@ -115,7 +75,7 @@ export function compileEligibility(spec: Readonly<PodSpec>): (node: Readonly<Nod
     let shouldContinueRunning = true;
     for (const taint of effectiveTaints(node)) {
       if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
-      if (tolerations.some((t) => tolerates(t, taint))) continue;
+      if (toleratesAny(tolerations, taint)) continue;
       shouldRun = false;
       if (taint.effect === 'NoExecute') shouldContinueRunning = false;
     }

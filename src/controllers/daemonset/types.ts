@@ -3,24 +3,11 @@
 // it did not write.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-import type { Taint, Toleration } from '../tolerations.js';
+import type { NodeAffinity } from '../../api/scheduling/node-affinity.js';
+import type { Taint } from '../../api/scheduling/taints.js';
+import type { Toleration } from '../../api/scheduling/tolerations.js';
 
 export type { Taint, Toleration };
-
-export interface NodeSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-export interface NodeSelector {
-  nodeSelectorTerms?: NodeSelectorTerm[];
-}
 
 export interface PodSpec {
   nodeName?: string;
@@ -28,7 +15,7 @@ export interface PodSpec {
   hostNetwork?: boolean;
   tolerations?: Toleration[];
   affinity?: {
-    nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector; [field: string]: unknown };
+    nodeAffinity?: NodeAffinity;
     [field: string]: unknown;
   };
   [field: string]: unknown;

@@ -4,7 +4,7 @@
 // for host retain (`drover.dev/host-retain: "<seconds>"`) the replacement is held for the lost
 // pod's node until the deadline (see src/scheduler/plugins/host-retain.ts).
 import { metaTime } from '../../api/meta.js';
-import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../scheduler/plugins/host-retain.js';
+import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
 import type { Pod, PodTemplate } from './types.js';
 
 export type LossCause = 'failed' | 'deleted';

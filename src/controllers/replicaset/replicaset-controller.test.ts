@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
-import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../scheduler/plugins/host-retain.js';
+import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { ReplicaSetController } from './replicaset-controller.js';
 import {

@@ -4,11 +4,8 @@
 // the node and the deadline in `drover.dev/retain-node` and `drover.dev/retain-until`.
 // Until the deadline only the retained node is feasible (and only while it passes the other
 // filters, Ready included); after it, or once the node object is gone, any node is.
+import { ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
 import { pass, type Plugin } from '../plugin.js';
-
-export const ANNOTATION_HOST_RETAIN = 'drover.dev/host-retain';
-export const ANNOTATION_RETAIN_NODE = 'drover.dev/retain-node';
-export const ANNOTATION_RETAIN_UNTIL = 'drover.dev/retain-until';
 
 export const REASON_NOT_RETAINED_NODE = "node(s) didn't match the pod's retained node";
 

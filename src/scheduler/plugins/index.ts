@@ -29,7 +29,7 @@ export function defaultPlugins(): Plugin[] {
 
 export { marathonConstraints, constraintReason } from './constraints.js';
 export { ANNOTATION_CONSTRAINTS, CONSTRAINT_OPERATORS, parseConstraints, type Constraint, type ConstraintOperator } from './constraints-parse.js';
-export { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL, hostRetain, REASON_NOT_RETAINED_NODE } from './host-retain.js';
+export { hostRetain, REASON_NOT_RETAINED_NODE } from './host-retain.js';
 export { nodeAffinity, REASON_NODE_AFFINITY } from './node-affinity.js';
 export { nodePorts, REASON_NODE_PORTS } from './node-ports.js';
 export { insufficient, nodeResourcesFit, REASON_TOO_MANY_PODS } from './node-resources-fit.js';

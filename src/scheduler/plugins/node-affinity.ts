@@ -1,8 +1,11 @@
 // NodeAffinity: spec.nodeSelector and requiredDuringScheduling node affinity must both hold;
 // preferredDuringScheduling terms add their weights to the score of the nodes they match.
+import {
+  compileNodeSelectorTerm, compileRequiredNodeAffinity, pinnedNodeNames, type NodeConstraints, type NodeSelector, type NodeSelectorTerm,
+  type NodeTest,
+} from '../../api/scheduling/node-affinity.js';
 import { defaultNormalizeScore, pass, type Plugin } from '../plugin.js';
-import { list, record, stringMap } from '../object-access.js';
-import { compileNodeSelector, compileTerm, pinnedNodeNames, type NodeTest } from './node-selector-terms.js';
+import { list, record } from '../object-access.js';
 
 export const REASON_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/selector";
 
@@ -11,34 +14,18 @@ interface AffinityState {
   readonly preferred: ReadonlyArray<{ readonly weight: number; readonly test: NodeTest }>;
 }
 
-function nodeSelectorTest(selector: Readonly<Record<string, string>>): NodeTest | undefined {
-  const entries = Object.entries(selector);
-  if (entries.length === 0) return undefined;
-  return (node) => {
-    for (const [key, value] of entries) if (node.labels[key] !== value) return false;
-    return true;
-  };
-}
-
-function both(a: NodeTest | undefined, b: NodeTest | undefined): NodeTest | undefined {
-  if (a === undefined || b === undefined) return a ?? b;
-  return (node) => a(node) && b(node);
-}
-
 export function nodeAffinity(): Plugin<AffinityState> {
   return {
     name: 'NodeAffinity',
     weight: 2,
     preFilter(pod) {
+      // The api helpers read these fields defensively, so the loosely typed spec may go as is.
+      const required = compileRequiredNodeAffinity(pod.spec as Readonly<NodeConstraints>);
       const affinity = record(record(pod.spec['affinity'])['nodeAffinity']);
-      const requiredSelector = affinity['requiredDuringSchedulingIgnoredDuringExecution'];
-      const required = both(
-        nodeSelectorTest(stringMap(pod.spec['nodeSelector'])),
-        requiredSelector === undefined ? undefined : compileNodeSelector(requiredSelector),
-      );
+      const requiredSelector = affinity['requiredDuringSchedulingIgnoredDuringExecution'] as NodeSelector | undefined;
       const preferred = list(affinity['preferredDuringSchedulingIgnoredDuringExecution'])
         .map(record)
-        .map((p) => ({ weight: typeof p['weight'] === 'number' ? p['weight'] : 0, test: compileTerm(p['preference']) }))
+        .map((p) => ({ weight: typeof p['weight'] === 'number' ? p['weight'] : 0, test: compileNodeSelectorTerm(p['preference'] as NodeSelectorTerm) }))
         .filter((p) => p.weight !== 0);
       // Pods pinned by name (DaemonSet pods) are only tried on those nodes, not on thousands.
       const pinned = requiredSelector === undefined ? undefined : pinnedNodeNames(requiredSelector);

@@ -2,7 +2,8 @@
 // (DaemonSets do), so a pod that tolerates the corresponding NoSchedule taint passes.
 import type { Plugin } from '../plugin.js';
 import { pass } from '../plugin.js';
-import { parseTolerations, TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, toleratesAny } from './tolerations.js';
+import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE } from '../../api/scheduling/taints.js';
+import { parseTolerations, toleratesAny } from '../../api/scheduling/tolerations.js';
 
 export const REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const REASON_NOT_READY = 'node(s) were not ready';
@@ -13,7 +14,7 @@ export function nodeUnschedulable(): Plugin<void> {
     name: 'NodeUnschedulable',
     preFilter(pod) {
       // kubectl cordon sets spec.unschedulable; tolerating its taint opts a pod back in.
-      return pass(undefined, { skipFilter: toleratesAny(parseTolerations(pod.spec), cordonTaint) });
+      return pass(undefined, { skipFilter: toleratesAny(parseTolerations(pod.spec['tolerations']), cordonTaint) });
     },
     filter(_state, _pod, node) {
       return node.unschedulable ? REASON_UNSCHEDULABLE : undefined;
@@ -32,7 +33,7 @@ export function nodeReady(): Plugin<ReadyState> {
     preFilter(pod) {
       // Only NoSchedule counts: every pod carries NoExecute tolerations for these taints by
       // default (300 s of grace before eviction), which must not make it schedulable there.
-      const tolerations = parseTolerations(pod.spec);
+      const tolerations = parseTolerations(pod.spec['tolerations']);
       const state = {
         toleratesNotReady: toleratesAny(tolerations, { key: TAINT_NOT_READY, value: '', effect: 'NoSchedule' }),
         toleratesUnreachable: toleratesAny(tolerations, { key: TAINT_UNREACHABLE, value: '', effect: 'NoSchedule' }),

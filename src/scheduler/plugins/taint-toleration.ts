@@ -1,16 +1,16 @@
 // TaintToleration: NoSchedule and NoExecute taints the pod does not tolerate exclude the node;
 // untolerated PreferNoSchedule taints only lower its score (fewer is better).
-import type { Taint } from '../node-info.js';
+import { parseTolerations, toleratesAny, type ParsedToleration } from '../../api/scheduling/tolerations.js';
+import type { NodeTaint } from '../node-info.js';
 import { defaultNormalizeScore, pass, type Plugin } from '../plugin.js';
-import { parseTolerations, toleratesAny, type Toleration } from './tolerations.js';
 
 interface TaintState {
-  readonly all: readonly Toleration[];
+  readonly all: readonly ParsedToleration[];
   /** Kubernetes scores with the tolerations that could apply to PreferNoSchedule only. */
-  readonly soft: readonly Toleration[];
+  readonly soft: readonly ParsedToleration[];
 }
 
-export function untoleratedTaintReason(taint: Taint): string {
+export function untoleratedTaintReason(taint: NodeTaint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value}}`;
 }
 
@@ -19,7 +19,7 @@ export function taintToleration(): Plugin<TaintState> {
     name: 'TaintToleration',
     weight: 3,
     preFilter(pod) {
-      const all = parseTolerations(pod.spec);
+      const all = parseTolerations(pod.spec['tolerations']);
       return pass({ all, soft: all.filter((t) => t.effect === '' || t.effect === 'PreferNoSchedule') });
     },
     filter(state, _pod, node) {
