@@ -17,6 +17,7 @@ import { compileEligibility, type Eligibility } from './node-eligibility.js';
 import { carryOut } from './pod-actions.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
 import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus, type Node, type Pod } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export interface DaemonSetControllerOptions {
   workers?: number;
@@ -210,8 +211,8 @@ function daemonSetOwner(pod: Readonly<Pod>): { uid: string; key: string } | unde
 /** The node facts eligibility depends on. */
 function nodeChanged(old: Readonly<Node>, node: Readonly<Node>): boolean {
   const ready = (n: Readonly<Node>) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-  return JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(node.metadata.labels ?? {})
-    || JSON.stringify(old.spec?.taints ?? []) !== JSON.stringify(node.spec?.taints ?? [])
+  return !jsonEqual(old.metadata.labels ?? {}, node.metadata.labels ?? {})
+    || !jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? [])
     || (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)
     || ready(old) !== ready(node);
 }
