@@ -13,10 +13,11 @@ import { resources } from '../src/client/index.js';
 import { NODE_LABEL, startAgent } from '../src/agent/index.js';
 import { DockerProxy } from '../src/agent/test-docker-proxy.js';
 import {
-  containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitFor, waitForPod, type TestCluster,
+  containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
 } from '../src/agent/test-support.js';
 import type { Pod } from '../src/agent/pods/pod-types.js';
 import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dockerd.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
 
@@ -57,7 +58,7 @@ function nodeReadyBecomes(cluster: TestCluster, status: 'True' | 'False'): Promi
     const conditions = ((await nodes.get(cluster.nodeName))['status'] as { conditions?: Condition[] }).conditions;
     const ready = conditions?.find((c) => c.type === 'Ready');
     return ready?.status === status ? ready : undefined;
-  });
+  }, 20_000);
 }
 
 function status(pod: Pod, name = 'main') {
@@ -94,8 +95,8 @@ describe('agent killed with SIGKILL and restarted', () => {
     await cluster.pods.delete('orphan', { gracePeriodSeconds: 0 });
     child = await spawnAgent(cluster);
 
-    await waitFor('the deleted pod finished', async () => cluster.pods.get('doomed').then(() => undefined, () => true));
-    await waitFor('the orphan removed', async () => ((await podObjects(cluster.nodeName, orphan.metadata.uid!)).length === 0 ? true : undefined));
+    await waitFor('the deleted pod finished', async () => cluster.pods.get('doomed').then(() => undefined, () => true), 20_000);
+    await waitFor('the orphan removed', async () => ((await podObjects(cluster.nodeName, orphan.metadata.uid!)).length === 0 ? true : undefined), 20_000);
     const after = await cluster.pods.get('steady');
     assert.equal(containerIdOf(after, 'main'), containerIdOf(steady, 'main'), 'same container adopted');
     assert.equal(status(after)?.restartCount, 0);

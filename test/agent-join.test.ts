@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kubeconfigFor } from '../src/cluster/kubeconfig.js';
-import { eventually } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { joinToken, startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { spawnDrover, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 describe('drover agent --token', { timeout: 120_000 }, () => {
   let server: ServerProcess;
@@ -73,7 +73,7 @@ spec:
   containers: [{name: main, image: none, command: ["sh", "-c", "echo joined; sleep 300"]}]
 `);
     await k(['wait', '--for=condition=Ready', 'pod/on-join-a', '--timeout=30s']);
-    await eventually(async () => (await k(['logs', 'on-join-a'])).includes('joined'), 10_000, 'the pod\'s log');
+    await waitFor('the pod\'s log', async () => (await k(['logs', 'on-join-a'])).includes('joined'), 10_000);
   });
 
   it('reads only what its own pods use: another node\'s pod and Secret are 403', async () => {

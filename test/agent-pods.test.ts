@@ -10,9 +10,10 @@ import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
 import { freePort } from '../src/agent/runtime/docker/test-support.js';
 import {
-  containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitFor, waitForPod, type TestCluster,
+  containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
 } from '../src/agent/test-support.js';
 import type { Pod } from '../src/agent/pods/pod-types.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const GPU = 'example.com/gpu';
 
@@ -111,7 +112,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
     const body = await waitFor('the page', async () => {
       const res = await fetch(`http://127.0.0.1:${hostPort}/`).catch(() => undefined);
       return res?.ok ? res.text() : undefined;
-    });
+    }, 20_000);
     assert.equal(body.trim(), 'hello-from-pod');
     const pod = await cluster.pods.get('web');
     assert.equal(main(pod)?.restartCount, 0, 'the tcpSocket liveness probe passes');
@@ -227,7 +228,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
     await cluster.pods.create(podSpec('latecfg', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'], volumeMounts: [{ name: 'c', mountPath: '/c' }] }], {
       volumes: [{ name: 'c', configMap: { name: 'late' } }],
     }));
-    await waitFor('FailedMount', async () => ((await events('latecfg')).some((e) => e.reason === 'FailedMount' && /configmap "late" not found/.test(e.message)) ? true : undefined));
+    await waitFor('FailedMount', async () => ((await events('latecfg')).some((e) => e.reason === 'FailedMount' && /configmap "late" not found/.test(e.message)) ? true : undefined), 20_000);
     // The status may follow the event by a moment (the sandbox is still starting).
     await waitForPod(cluster, 'latecfg', 'ContainerCreating', (p) => main(p)?.state.waiting?.reason === 'ContainerCreating');
     await cluster.api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' }, data: { k: 'v' } });
@@ -312,7 +313,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
     const pod = await waitForPod(cluster, 'gone', 'Running', (p) => p.status?.phase === 'Running');
     const id = containerIdOf(pod, 'main');
     await cluster.pods.delete('gone');
-    await waitFor('pod object removed', async () => cluster.pods.get('gone').then(() => undefined, () => true));
+    await waitFor('pod object removed', async () => cluster.pods.get('gone').then(() => undefined, () => true), 20_000);
     const left = await dockerExec(id, ['true']);
     assert.notEqual(left.code, 0, 'the container is gone');
     assert.equal(readFileSync(`${out}/said`, 'utf8').trim(), 'bye');

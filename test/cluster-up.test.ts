@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { eventually } from './support/cluster-fixture.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -26,25 +26,25 @@ describe('drover up', () => {
   });
 
   it('registers this machine as a Ready node', async () => {
-    const status = await eventually(async () => {
+    const status = await waitFor('the node to be Ready', async () => {
       const ready = await k('get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}');
       return ready === 'True' ? ready : undefined;
-    }, 20_000, 'the node to be Ready');
+    }, 20_000);
     assert.equal(status, 'True');
   });
 
   it('runs a pod that kubectl can read logs from and exec into', async () => {
     await k('run', 'hello', '--image=drover-test/busybox:1', '--', 'sh', '-c', 'echo hello from drover; sleep 3600');
-    await eventually(async () => (await k('get', 'pod', 'hello', '-o', 'jsonpath={.status.phase}')) === 'Running', 30_000, 'hello Running');
+    await waitFor('hello Running', async () => (await k('get', 'pod', 'hello', '-o', 'jsonpath={.status.phase}')) === 'Running', 30_000);
     assert.equal(await k('get', 'pod', 'hello', '-o', 'jsonpath={.spec.nodeName}'), cluster.nodeName);
-    await eventually(async () => (await k('logs', 'hello')).includes('hello from drover'), 10_000, 'the log line');
+    await waitFor('the log line', async () => (await k('logs', 'hello')).includes('hello from drover'), 10_000);
     assert.equal((await k('exec', 'hello', '--', 'cat', '/VERSION')).trim().length > 0, true);
   });
 
   it('drains the node: cordoned, and its pods evicted', async () => {
     await k('drain', cluster.nodeName, '--force', '--grace-period=1', '--timeout=60s');
     assert.equal(await k('get', 'node', cluster.nodeName, '-o', 'jsonpath={.spec.unschedulable}'), 'true');
-    await eventually(async () => (await kubectlRaw(cluster.kubeconfig, ['get', 'pod', 'hello'])).code !== 0, 30_000, 'hello to be gone');
+    await waitFor('hello to be gone', async () => (await kubectlRaw(cluster.kubeconfig, ['get', 'pod', 'hello'])).code !== 0, 30_000);
     await k('uncordon', cluster.nodeName);
   });
 });

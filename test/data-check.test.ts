@@ -14,12 +14,13 @@ import { after, before, describe, it } from 'node:test';
 import { ownerLabels } from '../src/agent/agent-labels.js';
 import { readClusterId } from '../src/agent/cluster-id.js';
 import { CONTAINER_NAME, podLabels } from '../src/agent/runtime/labels.js';
-import { ensureDocker, waitFor } from '../src/agent/test-support.js';
+import { ensureDocker } from '../src/agent/test-support.js';
 import { findingLines, startCheckerBed, type CheckerBed } from '../src/checker/test-support.js';
 import { startNode, type RunningNode } from '../src/cluster/node.js';
 import { silentLogger } from '../src/client/index.js';
 import { kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { spawnDrover, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 function docker(...args: string[]): string {
   return execFileSync('docker', args, { encoding: 'utf8' }).trim();
@@ -58,7 +59,7 @@ describe('data check: containers of pods the API does not have', () => {
 
     const repaired = await bed.round(true);
     assert.deepEqual(findingLines(repaired), [`OrphanContainer ${nodeName} Repaired`]);
-    await waitFor('the orphan container removed', async () => (docker('ps', '-aq', '--filter', `label=drover.dev/pod-uid=${uid}`) === '' ? true : undefined));
+    await waitFor('the orphan container removed', async () => (docker('ps', '-aq', '--filter', `label=drover.dev/pod-uid=${uid}`) === '' ? true : undefined), 20_000);
   });
 });
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { eventually } from './support/cluster-fixture.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -46,7 +46,7 @@ spec:
 describe('service endpoints (drover up, kubectl)', () => {
   let cluster: UpProcess;
   const k = (...args: string[]) => kubectl(cluster.kubeconfig, args);
-  const ipOf = async (name: string) => eventually(async () => (await k('get', 'pod', name, '-o', 'jsonpath={.status.podIP}')) || undefined, 60_000, `${name} to get an IP`);
+  const ipOf = async (name: string) => waitFor(`${name} to get an IP`, async () => (await k('get', 'pod', name, '-o', 'jsonpath={.status.podIP}')) || undefined, 60_000);
   const readyIPs = async () => (await k('get', 'endpoints', 'echo', '-o', 'jsonpath={.subsets[*].addresses[*].ip}')).split(' ').filter(Boolean).sort();
   const notReadyIPs = async () => (await k('get', 'endpoints', 'echo', '-o', 'jsonpath={.subsets[*].notReadyAddresses[*].ip}')).split(' ').filter(Boolean).sort();
 
@@ -66,11 +66,11 @@ describe('service endpoints (drover up, kubectl)', () => {
     await kubectl(cluster.kubeconfig, ['apply', '-f', '-'], { input: `${pod('echo-1')}\n${pod('echo-2')}\n${SERVICE}` });
     const ip1 = await ipOf('echo-1');
     const ip2 = await ipOf('echo-2');
-    await eventually(async () => JSON.stringify(await notReadyIPs()) === JSON.stringify([ip1, ip2].sort()), 30_000, 'both pods listed as not ready');
+    await waitFor('both pods listed as not ready', async () => JSON.stringify(await notReadyIPs()) === JSON.stringify([ip1, ip2].sort()), 30_000);
     assert.deepEqual(await readyIPs(), []);
 
     await k('exec', 'echo-1', '--', 'touch', '/tmp/ready');
-    await eventually(async () => JSON.stringify(await readyIPs()) === JSON.stringify([ip1]), 30_000, 'echo-1 ready in the Endpoints');
+    await waitFor('echo-1 ready in the Endpoints', async () => JSON.stringify(await readyIPs()) === JSON.stringify([ip1]), 30_000);
     assert.deepEqual(await notReadyIPs(), [ip2]);
     const table = await k('get', 'endpoints', 'echo');
     assert.match(table, /^NAME\s+ENDPOINTS\s+AGE\n/);
@@ -87,18 +87,17 @@ describe('service endpoints (drover up, kubectl)', () => {
     assert.equal(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo', '-o', 'jsonpath={.items[0].metadata.ownerReferences[0].kind}/{.items[0].metadata.ownerReferences[0].name}'), 'Service/echo');
 
     await k('exec', 'echo-2', '--', 'touch', '/tmp/ready');
-    await eventually(async () => JSON.stringify(await readyIPs()) === JSON.stringify([ip1, ip2].sort()), 30_000, 'both ready');
+    await waitFor('both ready', async () => JSON.stringify(await readyIPs()) === JSON.stringify([ip1, ip2].sort()), 30_000);
 
     // Not ready again when the probe fails.
     await k('exec', 'echo-2', '--', 'rm', '/tmp/ready');
-    await eventually(async () => JSON.stringify(await notReadyIPs()) === JSON.stringify([ip2]), 30_000, 'echo-2 back to not ready');
+    await waitFor('echo-2 back to not ready', async () => JSON.stringify(await notReadyIPs()) === JSON.stringify([ip2]), 30_000);
   });
 
   it('drops a deleted pod', async () => {
     const ip1 = await ipOf('echo-1');
     await k('delete', 'pod', 'echo-1', '--grace-period=1', '--wait=false');
-    await eventually(async () => !(await readyIPs()).includes(ip1) && !(await notReadyIPs()).includes(ip1), 30_000, 'echo-1 out of the Endpoints');
-    await eventually(async () => !(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo', '-o', 'jsonpath={.items[*].endpoints[*].addresses[*]}')).split(' ').includes(ip1),
-      30_000, 'echo-1 out of the EndpointSlices');
+    await waitFor('echo-1 out of the Endpoints', async () => !(await readyIPs()).includes(ip1) && !(await notReadyIPs()).includes(ip1), 30_000);
+    await waitFor('echo-1 out of the EndpointSlices', async () => !(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo', '-o', 'jsonpath={.items[*].endpoints[*].addresses[*]}')).split(' ').includes(ip1), 30_000);
   });
 });

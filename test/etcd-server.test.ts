@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startEtcd, type EtcdMember } from '../src/storage/etcd/test-support.js';
-import { eventually } from './support/cluster-fixture.js';
 import { KUBECTL, kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 interface WatchLine {
   type: string;
@@ -75,7 +75,7 @@ describe('drover server --etcd-endpoints', () => {
       const created = JSON.parse(await kubectl(server.kubeconfig, ['get', 'configmap', 'c1', '-o', 'json'])) as WatchLine['object'];
       assert.equal(Number(created.metadata.resourceVersion), etcdModRevision(etcd.endpoint, '/registry/configmaps/default/c1'));
       await kubectl(server.kubeconfig, ['label', 'configmap', 'c1', 'tier=web']);
-      const events = await eventually(async () => (watch.events.length >= 2 ? watch.events : undefined), 10_000, 'two watch events');
+      const events = await waitFor('two watch events', async () => (watch.events.length >= 2 ? watch.events : undefined), 10_000);
       assert.deepEqual(events.map((event) => [event.type, event.object.metadata.name]), [['ADDED', 'c1'], ['MODIFIED', 'c1']]);
       assert.equal(events[0]!.object.metadata.resourceVersion, created.metadata.resourceVersion);
       assert.equal(Number(events[1]!.object.metadata.resourceVersion), etcdModRevision(etcd.endpoint, '/registry/configmaps/default/c1'));
@@ -110,7 +110,7 @@ describe('drover server --etcd-endpoints', () => {
     assert.equal((await fetchWithTls(`${server.url}/readyz`, server.tls)).status, 503);
     assert.equal((await fetchWithTls(`${server.url}/livez`, server.tls)).status, 200);
     await etcd.restart();
-    const names = await eventually(async () => kubectl(server.kubeconfig, ['get', 'configmaps', '-o', 'name']), 15_000, 'kubectl get after etcd restarted');
+    const names = await waitFor('kubectl get after etcd restarted', async () => (await kubectl(server.kubeconfig, ['get', 'configmaps', '-o', 'name'])) || undefined, 15_000);
     assert.match(names, /configmap\/c1\nconfigmap\/c2/);
     assert.equal((await fetchWithTls(`${server.url}/readyz`, server.tls)).status, 200);
   });
@@ -139,7 +139,7 @@ describe('two drover servers on one etcd', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       await kubectl(one.kubeconfig, ['create', 'configmap', 'shared', '--from-literal=a=b']);
       const viaTwo = JSON.parse(await kubectl(two.kubeconfig, ['get', 'configmap', 'shared', '-o', 'json'])) as WatchLine['object'];
-      const events = await eventually(async () => (watch.events.length >= 1 ? watch.events : undefined), 10_000, 'the watch event on the other server');
+      const events = await waitFor('the watch event on the other server', async () => (watch.events.length >= 1 ? watch.events : undefined), 10_000);
       assert.deepEqual(events.map((event) => [event.type, event.object.metadata.name, event.object.metadata.resourceVersion]), [['ADDED', 'shared', viaTwo.metadata.resourceVersion]]);
       // An update through the second with the first's resourceVersion is the optimistic lock both share.
       await kubectl(two.kubeconfig, ['label', 'configmap', 'shared', 'by=two', `--resource-version=${viaTwo.metadata.resourceVersion}`]);

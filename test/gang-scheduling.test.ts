@@ -3,10 +3,11 @@
 import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import { ApiClient } from '../src/client/index.js';
-import { eventually, useCluster } from './support/cluster-fixture.js';
+import { useCluster } from './support/cluster-fixture.js';
 import { GangWatch } from './support/gang-watch.js';
 import { readyNode } from './fixtures/nodes.js';
 import { GPU, memberPod, podGroup, PODGROUPS, type MemberOptions } from './fixtures/gangs.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 // Nodes without agents never renew a Lease: keep the node lifecycle controller from tainting them.
 const cluster = useCluster({ extraArgs: ['--node-monitor-grace-period', '3600'] });
@@ -38,7 +39,7 @@ async function podGroupStatus(name: string): Promise<any> {
 
 async function remove(names: string[]): Promise<void> {
   for (const name of names) await cluster.api('DELETE', `${PODS}/${name}?gracePeriodSeconds=0`);
-  await eventually(async () => (await Promise.all(names.map(async (n) => (await cluster.api('GET', `${PODS}/${n}`)).status === 404))).every(Boolean), 15_000, `${names.length} pods deleted`);
+  await waitFor(`${names.length} pods deleted`, async () => (await Promise.all(names.map(async (n) => (await cluster.api('GET', `${PODS}/${n}`)).status === 404))).every(Boolean), 15_000);
 }
 
 async function warnings(involved: string): Promise<string> {
@@ -53,7 +54,7 @@ describe('gang scheduling', () => {
   // A test that failed half-way must not leave its pods holding GPUs for the next one.
   beforeEach(async () => {
     await cluster.api('DELETE', `${PODS}?gracePeriodSeconds=0`);
-    await eventually(async () => (await cluster.api('GET', PODS)).body.items?.length === 0, 15_000, 'no pods left');
+    await waitFor('no pods left', async () => (await cluster.api('GET', PODS)).body.items?.length === 0, 15_000);
   });
 
   it('binds one of two 6-GPU gangs whole and keeps the other waiting with the reason until the first is gone', async () => {
@@ -62,19 +63,19 @@ describe('gang scheduling', () => {
     for (let i = 0; i < 3; i++) for (const g of ['a', 'b']) await create(PODS, memberPod(`${g}-${i}`, g, { gpus: 2 }));
     const a = ['a-0', 'a-1', 'a-2'];
     const b = ['b-0', 'b-1', 'b-2'];
-    const [winner, loser] = await eventually(async () => {
+    const [winner, loser] = await waitFor('one gang bound whole', async () => {
       const [ba, bb] = [await boundCount(a), await boundCount(b)];
       return ba === 3 ? [a, b] : bb === 3 ? [b, a] : undefined;
-    }, 15_000, 'one gang bound whole');
+    }, 15_000);
     const loserGroup = loser[0]!.slice(0, 1);
     // Until its last member exists the group waits for members; then for capacity.
-    const condition = await eventually(async () => (await podGroupStatus(loserGroup)).conditions?.find((c: { type: string; reason: string }) => c.type === 'Unschedulable' && c.reason === 'WaitingForCapacity'), 10_000, 'the waiting group says why');
+    const condition = await waitFor('the waiting group says why', async () => (await podGroupStatus(loserGroup)).conditions?.find((c: { type: string; reason: string }) => c.type === 'Unschedulable' && c.reason === 'WaitingForCapacity'), 10_000);
     assert.equal(condition.status, 'True');
     assert.match(condition.message, new RegExp(`pod group default/${loserGroup} needs example.com/gpu 6, 2 free now`));
     assert.equal(await boundCount(loser), 0, 'the waiting gang holds nothing bound');
     const pod = (await cluster.api('GET', `${PODS}/${loser[0]}`)).body;
     assert.match(pod.status.conditions.find((c: { type: string }) => c.type === 'PodScheduled').message, /pod group default\/[ab] needs example.com\/gpu 6/);
-    const winnerStatus = await eventually(async () => { const s = await podGroupStatus(winner[0]!.slice(0, 1)); return s.phase === 'Scheduled' ? s : undefined; }, 10_000, 'winner Scheduled');
+    const winnerStatus = await waitFor('winner Scheduled', async () => { const s = await podGroupStatus(winner[0]!.slice(0, 1)); return s.phase === 'Scheduled' ? s : undefined; }, 10_000);
     assert.equal(winnerStatus.scheduled, 3);
     assert.match(await cluster.kubectl(['get', 'podgroups']), /Scheduled\s+3/);
     // The scheduler runs on the control-plane thread; the server's /metrics carries its figures.
@@ -83,13 +84,13 @@ describe('gang scheduling', () => {
     assert.match(metrics, /drover_scheduler_podgroup_wait_seconds_count [1-9]/);
     assert.match(metrics, /drover_scheduler_podgroups\{phase="Scheduled"\} [1-9]/);
     await remove(winner);
-    await eventually(async () => (await boundCount(loser)) === 3, 15_000, 'the second gang bound once the first is gone');
+    await waitFor('the second gang bound once the first is gone', async () => (await boundCount(loser)) === 3, 15_000);
     await remove(loser);
   });
 
   it('fails a gang larger than the cluster fast, and takes it back when a node joins', async () => {
     const huge = await gang('huge', 6, 6, { gpus: 2 });
-    const status = await eventually(async () => { const s = await podGroupStatus('huge'); return s.phase === 'Failed' ? s : undefined; }, 10_000, 'huge Failed');
+    const status = await waitFor('huge Failed', async () => { const s = await podGroupStatus('huge'); return s.phase === 'Failed' ? s : undefined; }, 10_000);
     assert.equal(status.conditions[0].reason, 'NotEnoughResources');
     assert.equal(status.conditions[0].message, 'pod group default/huge needs example.com/gpu 12, the cluster has 8 allocatable');
     assert.match(await warnings('huge'), /NotEnoughResources: pod group default\/huge needs example.com\/gpu 12, the cluster has 8 allocatable/);
@@ -98,8 +99,8 @@ describe('gang scheduling', () => {
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal((await cluster.api('GET', `${PODGROUPS()}/huge`)).body.metadata.resourceVersion, version);
     await create('/api/v1/nodes', readyNode('g3', { extended: { [GPU]: '4' } }));
-    await eventually(async () => (await boundCount(huge)) === 6, 15_000, 'huge bound once the cluster is big enough');
-    await eventually(async () => (await podGroupStatus('huge')).phase === 'Scheduled', 10_000, 'huge Scheduled');
+    await waitFor('huge bound once the cluster is big enough', async () => (await boundCount(huge)) === 6, 15_000);
+    await waitFor('huge Scheduled', async () => (await podGroupStatus('huge')).phase === 'Scheduled', 10_000);
     await remove(huge);
     assert.equal((await cluster.api('DELETE', '/api/v1/nodes/g3')).status, 200);
   });
@@ -107,12 +108,12 @@ describe('gang scheduling', () => {
   it('waits for its PodGroup, then places a gang whose pods came first', async () => {
     const names = ['w-0', 'w-1'];
     for (const name of names) await create(PODS, memberPod(name, 'w', { gpus: 1 }));
-    await eventually(async () => {
+    await waitFor('w-0 waits for its group', async () => {
       const pod = (await cluster.api('GET', `${PODS}/w-0`)).body;
       return pod.status?.conditions?.some((c: { message?: string }) => /pod group default\/w not found/.test(c.message ?? ''));
-    }, 10_000, 'w-0 waits for its group');
+    }, 10_000);
     await create(PODGROUPS(), podGroup('w', { minMember: 2 }));
-    await eventually(async () => (await boundCount(names)) === 2, 10_000, 'w bound once its PodGroup exists');
+    await waitFor('w bound once its PodGroup exists', async () => (await boundCount(names)) === 2, 10_000);
     await remove(names);
   });
 
@@ -123,21 +124,21 @@ describe('gang scheduling', () => {
     const names = ['p-0', 'p-1', 'p-2'];
     for (const name of names) await create(PODS, memberPod(name, 'p', { gpus: 2 }));
     await create(PODS, memberPod('p-3', 'p', { gpus: 2, nodeSelector: { zone: 'nowhere' } }));
-    await eventually(async () => /pod group default\/p: 3 of 4 members have places \(timed out after 2s\)/.test(await warnings('p-0')), 15_000, 'the timeout event');
+    await waitFor('the timeout event', async () => /pod group default\/p: 3 of 4 members have places \(timed out after 2s\)/.test(await warnings('p-0')), 15_000);
     assert.equal(await boundCount([...names, 'p-3']), 0, 'no member was bound');
     await create(PODS, memberPod('plain-1', '', { gpus: 4, plain: true }));
     await create(PODS, memberPod('plain-2', '', { gpus: 4, plain: true }));
-    await eventually(async () => (await boundCount(['plain-1', 'plain-2'])) === 2, 15_000, 'the released places taken by plain pods');
+    await waitFor('the released places taken by plain pods', async () => (await boundCount(['plain-1', 'plain-2'])) === 2, 15_000);
     assert.equal(await boundCount([...names, 'p-3']), 0);
     await remove(['plain-1', 'plain-2', ...names, 'p-3']);
   });
 
   it('binds a replacement pod of a gang that has its quorum on its own', async () => {
     const names = await gang('r', 2, 3, { gpus: 1 });
-    await eventually(async () => (await boundCount(names)) === 3, 10_000, 'r bound');
+    await waitFor('r bound', async () => (await boundCount(names)) === 3, 10_000);
     await remove(['r-2']);
     await create(PODS, memberPod('r-2', 'r', { gpus: 1 }));
-    await eventually(() => nodeOf('r-2'), 10_000, 'the replacement bound');
+    await waitFor('the replacement bound', () => nodeOf('r-2'), 10_000);
     await remove(names);
   });
 
@@ -150,7 +151,7 @@ describe('gang scheduling', () => {
     for (let i = 0; i < 3; i++) await create(PODS, memberPod(`decoy-${i}`, 'decoy', { gpus: 1, schedulerName: 'nobody' }));
     watch.expect('decoy', 3);
     await create(`${PODS}/decoy-0/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'decoy-0' }, target: { apiVersion: 'v1', kind: 'Node', name: 'g1' } });
-    await eventually(async () => watch.deadlocked.has('decoy'), 10_000, 'the watch to flag the hand-bound partial gang');
+    await waitFor('the watch to flag the hand-bound partial gang', async () => watch.deadlocked.has('decoy'), 10_000);
     watch.finish('decoy');
     watch.deadlocked.delete('decoy');
     await remove(['decoy-0', 'decoy-1', 'decoy-2']);
@@ -165,7 +166,7 @@ describe('gang scheduling', () => {
     await Promise.all(gangs.map((g) => gang(g.name, g.minMember, g.size, { gpus: g.gpus })));
     // Each gang "runs" briefly once its quorum is bound, then goes, making room for the next.
     const done = new Set<string>();
-    await eventually(async () => {
+    await waitFor('every gang bound once', async () => {
       for (const g of gangs) {
         if (done.has(g.name) || watch.fullyBound(g.name) === undefined) continue;
         done.add(g.name);
@@ -173,7 +174,7 @@ describe('gang scheduling', () => {
         void Promise.all(Array.from({ length: g.size }, (_, i) => cluster.api('DELETE', `${PODS}/${g.name}-${i}?gracePeriodSeconds=0`)));
       }
       return done.size === gangs.length;
-    }, 180_000, 'every gang bound once');
+    }, 180_000);
     await watch.stop();
     api.close();
     console.log(`50 gangs (${gangs.reduce((n, g) => n + g.size, 0)} pods) through 8 GPUs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${watch.events} pod events checked`);

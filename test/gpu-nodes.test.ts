@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { standInNvidiaSmi, type StandInGpus } from '../src/agent/gpu/test-support.js';
 import { ensureDocker, removeNodeObjects } from '../src/agent/test-support.js';
-import { eventually } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { rawRequest } from '../src/client/raw-request.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const GPU = 'nvidia.com/gpu';
 const NODE = `gpu-node-${process.pid}`;
@@ -52,10 +52,10 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
   const node = async (): Promise<NodeView> => JSON.parse(await k(['get', 'node', NODE, '-o', 'json']));
   /** The node once its allocatable GPUs are `count`. */
-  const withAllocatable = (count: string) => eventually(async () => {
+  const withAllocatable = (count: string) => waitFor(`allocatable ${count}`, async () => {
     const v = await node();
     return v.status.allocatable[GPU] === count ? v : undefined;
-  }, 20_000, `allocatable ${count}`);
+  }, 20_000);
 
   before(async () => {
     requireKubectl();
@@ -99,7 +99,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     await k(['apply', '-f', '-'], gpuPod('train-b', 2, 'process'));
     const seen = new Map<string, string[]>();
     for (const name of ['train-a', 'train-b']) {
-      const line = await eventually(async () => (await k(['logs', name])).trim() || undefined, 60_000, `${name}'s log`);
+      const line = await waitFor(`${name}'s log`, async () => (await k(['logs', name])).trim() || undefined, 60_000);
       const match = /^cuda=(\S+) nvidia=(\S+)$/.exec(line);
       assert.ok(match, line);
       assert.equal(match[1], match[2]);
@@ -112,7 +112,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     assert.equal(new Set([...a, ...b]).size, 4, 'disjoint');
     const describe = await k(['describe', 'node', NODE]);
     assert.match(describe, /nvidia\.com\/gpu\s+4\s+4/, 'Allocated resources');
-    await eventually(async () => (await k(['describe', 'node', NODE])).includes(`drover.dev/gpu-0: ${smi.uuids()[0]}, NVIDIA H100 80GB HBM3, 0%, 0/81559 MiB`), 20_000, 'the GPU annotations');
+    await waitFor('the GPU annotations', async () => (await k(['describe', 'node', NODE])).includes(`drover.dev/gpu-0: ${smi.uuids()[0]}, NVIDIA H100 80GB HBM3, 0%, 0/81559 MiB`), 20_000);
   });
 
   it('a host-process pod runs with the node\'s PATH: nvidia-smi resolves as for a user of the node', async () => {
@@ -123,10 +123,10 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
         containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sh', '-c', 'echo "PATH=$PATH"; nvidia-smi --query-gpu=index,name --format=csv,noheader,nounits | head -1'] }],
       },
     }));
-    const log = await eventually(async () => {
+    const log = await waitFor('node-path\'s log', async () => {
       const text = await k(['logs', 'node-path']);
       return text.includes('NVIDIA') ? text : undefined;
-    }, 60_000, 'node-path\'s log');
+    }, 60_000);
     assert.equal(log.split('\n')[0], `PATH=${smi.dir}:${process.env['PATH'] ?? ''}`);
     assert.equal(log.split('\n')[1], '0, NVIDIA H100 80GB HBM3');
     await k(['delete', 'pod', 'node-path', '--wait=true']);
@@ -134,10 +134,10 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
 
   it('a pod asking 8 GPUs while 4 are held stays Pending with FailedScheduling', async () => {
     await k(['apply', '-f', '-'], gpuPod('too-big', 8, 'process'));
-    const message = await eventually(async () => {
+    const message = await waitFor('FailedScheduling', async () => {
       const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big', '-o', 'json'])) as { items: Array<{ reason: string; message: string }> };
-      return events.items.find((e) => e.reason === 'FailedScheduling')?.message;
-    }, 30_000, 'FailedScheduling');
+      return events.items.find((e) => e.reason === 'FailedScheduling')?.message || undefined;
+    }, 30_000);
     assert.match(message, /Insufficient nvidia\.com\/gpu/);
     const pod = JSON.parse(await k(['get', 'pod', 'too-big', '-o', 'json'])) as { spec: { nodeName?: string }; status: { phase: string } };
     assert.equal(pod.status.phase, 'Pending');
@@ -169,10 +169,10 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     } finally {
       smi.write(lines);
     }
-    await eventually(async () => {
+    await waitFor('healthy again', async () => {
       const v = await node();
       return v.status.allocatable[GPU] === '8' && v.status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status === 'False';
-    }, 20_000, 'healthy again');
+    }, 20_000);
   });
 
   it('an Xid 79 in the kernel log takes that GPU out of allocatable and GPUUnhealthy names it and the Xid; an Xid 13 changes nothing', async () => {
@@ -199,10 +199,10 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     const runtimes = execFileSync('docker', ['info', '--format', '{{json .Runtimes}}'], { encoding: 'utf8' });
     if (runtimes.includes('"nvidia"')) return t.skip('this Docker has the nvidia runtime');
     await k(['apply', '-f', '-'], gpuPod('docker-gpu', 1));
-    const pod = await eventually(async () => {
+    const pod = await waitFor('docker-gpu Failed', async () => {
       const p = JSON.parse(await k(['get', 'pod', 'docker-gpu', '-o', 'json'])) as { status: { phase: string; reason?: string; message?: string } };
       return p.status.phase === 'Failed' ? p : undefined;
-    }, 30_000, 'docker-gpu Failed');
+    }, 30_000);
     assert.equal(pod.status.reason, 'UnexpectedAdmissionError');
     assert.match(pod.status.message ?? '', /no nvidia runtime/);
     const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=docker-gpu', '-o', 'json'])) as { items: Array<{ type: string; reason: string; message: string }> };

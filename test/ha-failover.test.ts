@@ -12,9 +12,9 @@ import type { KubeObject } from '../src/api/meta.js';
 import { ApiClient, resources, type Lease } from '../src/client/index.js';
 import { startEtcdCluster, type EtcdMember } from '../src/storage/etcd/test-support.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
-import { eventually } from './support/cluster-fixture.js';
 import { PodRecord, ServerWatch, Writer } from './support/ha-probes.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 /** The takeover target at the default lease timing (3 s lease, 0.5 s retry). */
 const TARGET_MS = 5000;
@@ -56,7 +56,7 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     // The leading server first: the agents and the writer talk to it until it is killed, so
     // their failover is what the test exercises.
     const probe = new ApiClient({ server: servers[0]!.url, namespace: 'default', tls: servers[0]!.tls });
-    const leaderPort = await eventually(async () => portOf((await probe.resource<Lease>(resources.leases, 'kube-system').get('kube-scheduler')).spec?.holderIdentity) || undefined, 10_000, 'a scheduler leader');
+    const leaderPort = await waitFor('a scheduler leader', async () => portOf((await probe.resource<Lease>(resources.leases, 'kube-system').get('kube-scheduler')).spec?.holderIdentity) || undefined, 10_000);
     probe.close();
     const ordered = [...servers].sort((a, b) => Number(new URL(b.url).port === String(leaderPort)) - Number(new URL(a.url).port === String(leaderPort)));
     const urls = ordered.map((server) => server.url).join(',');
@@ -90,28 +90,28 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
 
   /** Milliseconds from `since` until the scheduler Lease and every shard Lease left `dead`. */
   async function takeover(dead: string, since: number): Promise<{ scheduler: number; controllers: number }> {
-    const scheduler = await eventually(async () => {
+    const scheduler = await waitFor('a new scheduler leader', async () => {
       const holder = (await lease('kube-scheduler')).spec?.holderIdentity;
       return holder && holder !== dead ? Date.now() - since : undefined;
-    }, 20_000, 'a new scheduler leader');
-    const controllers = await eventually(async () => {
+    }, 20_000);
+    const controllers = await waitFor('every controller shard held by a live server', async () => {
       const holders = await Promise.all(Array.from({ length: SHARDS }, async (_, shard) => (await lease(`drover-controllers-shard-${shard}`)).spec?.holderIdentity));
       return holders.every((holder) => holder && holder !== dead) ? Date.now() - since : undefined;
-    }, 20_000, 'every controller shard held by a live server');
+    }, 20_000);
     return { scheduler, controllers };
   }
 
   async function scale(replicas: number): Promise<void> {
-    await eventually(async () => (await deployments().patch('web', 'merge', { spec: { replicas } }), true), 10_000, `scaling to ${replicas}`);
+    await waitFor(`scaling to ${replicas}`, async () => (await deployments().patch('web', 'merge', { spec: { replicas } }), true), 10_000);
   }
 
   async function converged(pods: PodRecord, replicas: number, timeoutMs = 30_000): Promise<number> {
     const start = Date.now();
-    await eventually(async () => {
+    await waitFor(`${replicas} running pods of web`, async () => {
       const live = pods.live();
       const running = live.filter((pod) => (pod['status'] as { phase?: string } | undefined)?.phase === 'Running');
       return live.length === replicas && running.length === replicas;
-    }, timeoutMs, `${replicas} running pods of web`);
+    }, timeoutMs);
     return Date.now() - start;
   }
 
@@ -160,7 +160,7 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     clearInterval(poller);
     const survivor = [...alive][0]!;
     const finalRevision = Math.max(...writer.acked.values());
-    await eventually(async () => Number(watches[survivor]!.lastRevision) >= finalRevision, 10_000, 'the surviving watch to catch up');
+    await waitFor('the surviving watch to catch up', async () => Number(watches[survivor]!.lastRevision) >= finalRevision, 10_000);
     await Promise.all(watches.map((watch) => watch.stop()));
     await pods.informer.stop();
 
@@ -199,11 +199,11 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
 
     // The `kubernetes` Endpoints list the surviving server only.
     const port = Number(new URL(servers[survivor]!.url).port);
-    await eventually(async () => {
+    await waitFor('the kubernetes Endpoints to list the survivor only', async () => {
       const endpoints = await client.resource(resources.endpoints, 'default').get('kubernetes');
       const subsets = (endpoints['subsets'] ?? []) as Array<{ addresses?: Array<{ ip: string }>; ports?: Array<{ port: number }> }>;
       const listed = subsets.flatMap((s) => (s.addresses ?? []).flatMap((a) => (s.ports ?? []).map((p) => `${a.ip}:${p.port}`)));
       return listed.length === 1 && listed[0] === `127.0.0.1:${port}`;
-    }, 10_000, 'the kubernetes Endpoints to list the survivor only');
+    }, 10_000);
   });
 });

@@ -7,9 +7,9 @@ import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, resources, type Lease } from '../src/client/index.js';
 import { pendingPod, readyNode } from './fixtures/nodes.js';
-import { eventually } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 describe('leader roles in separate processes', { timeout: 120_000 }, () => {
   let server: ServerProcess;
@@ -34,14 +34,14 @@ describe('leader roles in separate processes', { timeout: 120_000 }, () => {
     for (let i = 0; i < 2; i++) processes.push(await startDroverProcess(['scheduler', '--kubeconfig', server.kubeconfig], 'running'));
     await api.resource(resources.nodes).create(readyNode('roles-node'));
     await api.resource(resources.pods, 'default').create(pendingPod('before'));
-    assert.equal(await eventually(() => nodeOf('before'), 15_000, 'the first pod bound'), 'roles-node');
-    const leaderIdentity = await eventually(() => holder('kube-scheduler'), 5000, 'a scheduler leader');
+    assert.equal(await waitFor('the first pod bound', () => nodeOf('before'), 15_000), 'roles-node');
+    const leaderIdentity = await waitFor('a scheduler leader', async () => (await holder('kube-scheduler')) || undefined, 5000);
     const leader = processes.find((p) => leaderIdentity === `${hostname()}-${p.child.pid}`);
     assert.ok(leader, `the leader ${leaderIdentity} is one of the two`);
     const killedAt = Date.now();
     await leader.stop('SIGKILL');
     await api.resource(resources.pods, 'default').create(pendingPod('after'));
-    assert.equal(await eventually(() => nodeOf('after'), 15_000, 'the second pod bound'), 'roles-node');
+    assert.equal(await waitFor('the second pod bound', () => nodeOf('after'), 15_000), 'roles-node');
     const boundMs = Date.now() - killedAt;
     console.log(`standby scheduler bound a pod ${boundMs} ms after the leader's kill -9`);
     assert.notEqual(await holder('kube-scheduler'), leaderIdentity);
@@ -50,6 +50,6 @@ describe('leader roles in separate processes', { timeout: 120_000 }, () => {
 
   it('runs the node lifecycle controller in drover controller-manager when no server runs it', async () => {
     processes.push(await startDroverProcess(['controller-manager', '--kubeconfig', server.kubeconfig, '--identity', 'roles-cm'], 'running'));
-    assert.equal(await eventually(async () => ((await holder('drover-node-lifecycle')) === 'roles-cm' ? 'roles-cm' : undefined), 10_000, 'the node lifecycle Lease'), 'roles-cm');
+    assert.equal(await waitFor('the node lifecycle Lease', async () => ((await holder('drover-node-lifecycle')) === 'roles-cm' ? 'roles-cm' : undefined), 10_000), 'roles-cm');
   });
 });

@@ -4,7 +4,8 @@
 // node and stay Pending.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, useCluster } from './support/cluster-fixture.js';
+import { useCluster } from './support/cluster-fixture.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const cluster = useCluster();
 
@@ -66,13 +67,13 @@ describe('kubectl delete and garbage collection', () => {
     const out = await cluster.kubectl(['delete', 'configmap', 'bg-owner']);
     assert.match(out, /configmap "bg-owner" deleted/);
     assert.equal(await exists('configmap', 'bg-owner'), false);
-    await eventually(goneAll([['pod', 'bg-pod-1'], ['pod', 'bg-pod-2'], ['configmap', 'bg-child']]), 15_000, 'the dependents to be collected');
+    await waitFor('the dependents to be collected', goneAll([['pod', 'bg-pod-1'], ['pod', 'bg-pod-2'], ['configmap', 'bg-child']]), 15_000);
     // The collector recorded the deletion as a transaction on the owner.
     const selector = encodeURIComponent(`drover.dev/target-uid=${uid}`);
-    const tx = await eventually(async () => {
+    const tx = await waitFor('a Succeeded delete transaction on the owner', async () => {
       const list = await cluster.api('GET', `/apis/drover.dev/v1/namespaces/default/transactions?labelSelector=${selector}`);
       return list.body.items.find((t: any) => t.spec.operation === 'delete' && t.status?.phase === 'Succeeded');
-    }, 10_000, 'a Succeeded delete transaction on the owner');
+    }, 10_000);
     assert.equal(tx.status.progress, '3/3');
   });
 
@@ -85,8 +86,8 @@ describe('kubectl delete and garbage collection', () => {
       { kind: 'ConfigMap', name: 'fg-child', blockOwnerDeletion: true },
     ]);
     await cluster.kubectl(['delete', 'configmap', 'fg-owner', '--cascade=foreground', '--wait=false']);
-    await eventually(goneAll([['pod', 'fg-pod'], ['configmap', 'fg-child']]), 15_000, 'the free dependents to go');
-    await eventually(async () => (await cluster.kubectl(['get', 'pod', 'fg-blocking', '-o', 'jsonpath={.metadata.deletionTimestamp}'])) !== '', 10_000, 'the blocking pod to be deleted');
+    await waitFor('the free dependents to go', goneAll([['pod', 'fg-pod'], ['configmap', 'fg-child']]), 15_000);
+    await waitFor('the blocking pod to be deleted', async () => (await cluster.kubectl(['get', 'pod', 'fg-blocking', '-o', 'jsonpath={.metadata.deletionTimestamp}'])) !== '', 10_000);
     assert.equal(await cluster.kubectl(['get', 'configmap', 'fg-owner', '-o', 'jsonpath={.metadata.finalizers}']), '["foregroundDeletion"]');
     await cluster.kubectl(['patch', 'pod', 'fg-blocking', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
     await cluster.kubectl(['wait', '--for=delete', 'configmap/fg-owner', '--timeout=30s']);

@@ -3,9 +3,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubectl, requireKubectl } from './support/kubectl.js';
-import { eventually, useCluster } from './support/cluster-fixture.js';
+import { useCluster } from './support/cluster-fixture.js';
 import { startServerProcess } from './support/server-process.js';
 import { deploymentYaml } from './fixtures/deployment.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const cluster = useCluster();
 
@@ -40,7 +41,7 @@ describe('kubectl create and delete', () => {
     await cluster.kubectl(['delete', 'cm/held', '--wait=false']);
     assert.notEqual(await cluster.kubectl(['get', 'cm/held', '-o', 'jsonpath={.metadata.deletionTimestamp}']), '');
     await cluster.kubectl(['patch', 'cm/held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
-    await eventually(async () => (await cluster.kubectlRaw(['get', 'cm/held'])).code !== 0, 5000, 'the configmap to go');
+    await waitFor('the configmap to go', async () => (await cluster.kubectlRaw(['get', 'cm/held'])).code !== 0, 5000);
   });
 
   it('changes nothing on --dry-run=server', async () => {

@@ -4,8 +4,9 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { KUBECTL } from './support/kubectl.js';
-import { eventually, useCluster } from './support/cluster-fixture.js';
+import { useCluster } from './support/cluster-fixture.js';
 import { deploymentYaml } from './fixtures/deployment.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 // The API alone: no controllers turn the fixture Deployment into pods the listings would show.
 const cluster = useCluster({ extraArgs: ['--no-control-plane'] });
@@ -69,9 +70,9 @@ describe('kubectl get', () => {
     let output = '';
     watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      await eventually(async () => output.includes('web'), 10_000, 'the initial listing');
+      await waitFor('the initial listing', async () => output.includes('web'), 10_000);
       await cluster.kubectl(['scale', 'deploy/web', '--replicas=9']);
-      await eventually(async () => /web\s+0\/9/.test(output), 10_000, 'the scaled row');
+      await waitFor('the scaled row', async () => /web\s+0\/9/.test(output), 10_000);
     } finally {
       watcher.kill();
     }

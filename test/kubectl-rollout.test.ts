@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { eventually } from './support/cluster-fixture.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REPLICAS = 3;
@@ -56,10 +56,10 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
 
   /** Ready, not-terminating pods with the image, once there are exactly `count` pods and all run it. */
   async function allRunning(image: string, count = REPLICAS): Promise<PodView[]> {
-    return eventually(async () => {
+    return waitFor(`${count} ready pods of ${image}`, async () => {
       const pods = await livePods();
       return pods.length === count && pods.every((p) => isReady(p) && p.spec.containers[0]!.image === image) ? pods : undefined;
-    }, 60_000, `${count} ready pods of ${image}`);
+    }, 60_000);
   }
 
   before(async () => {
@@ -143,7 +143,7 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
   it('pauses: a new template does not roll out until resumed', async () => {
     await k('rollout', 'pause', 'deploy/web');
     await k('set', 'image', 'deploy/web', 'main=drover-test/busybox:1');
-    await eventually(async () => (await k('get', 'deploy/web', '-o', 'jsonpath={.status.conditions[?(@.type=="Progressing")].reason}')) === 'DeploymentPaused', 10_000, 'DeploymentPaused');
+    await waitFor('DeploymentPaused', async () => (await k('get', 'deploy/web', '-o', 'jsonpath={.status.conditions[?(@.type=="Progressing")].reason}')) === 'DeploymentPaused', 10_000);
     await new Promise((r) => setTimeout(r, 1000));
     assert.deepEqual(await images(), ['drover-test/busybox:2'], 'nothing rolled out while paused');
     const undo = await kubectlRaw(cluster.kubeconfig, ['rollout', 'undo', 'deploy/web']);

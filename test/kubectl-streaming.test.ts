@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startStreamingCluster, type StreamingCluster } from '../src/agent/streaming/test-cluster.js';
-import { eventually } from './support/cluster-fixture.js';
 import { KUBECTL, kubectlRaw, requireKubectl, type KubectlResult } from './support/kubectl.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const APP_SCRIPT = [
   'echo started',
@@ -48,7 +48,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
 
   async function portForward(env: Record<string, string> = {}): Promise<{ port: number; pf: Running }> {
     const pf = start(['port-forward', 'pod/web', '0:8080'], env);
-    const port = await eventually(async () => Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(pf.output())?.[1] ?? 0), 10_000, `port-forward to start: ${pf.output()}`);
+    const port = await waitFor(`port-forward to start: ${pf.output()}`, async () => Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(pf.output())?.[1] ?? 0) || undefined, 10_000);
     return { port, pf };
   }
 
@@ -61,7 +61,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
       { name: 'side', command: ['sh', '-c', 'echo side-ready; sleep 3600'] },
     ]);
     await cluster.call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'unbound' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
-    await eventually(async () => (await run(['logs', 'web', '-c', 'app'])).stdout.includes('line 1'), 15_000, 'the app to log');
+    await waitFor('the app to log', async () => (await run(['logs', 'web', '-c', 'app'])).stdout.includes('line 1'), 15_000);
   }, { timeout: 600_000 });
 
   after(async () => {
@@ -92,10 +92,10 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
 
   it('kubectl logs -f follows new lines', async () => {
     const follow = start(['logs', '-f', 'web', '-c', 'app', '--tail=1']);
-    const lines = await eventually(async () => {
+    const lines = await waitFor('followed lines', async () => {
       const numbers = [...follow.output().matchAll(/line (\d+)/g)].map((m) => Number(m[1]));
       return numbers.length >= 3 ? numbers : undefined;
-    }, 10_000, 'followed lines');
+    }, 10_000);
     assert.deepEqual(lines.slice(1, 3), [lines[0]! + 1, lines[0]! + 2]);
     await follow.stop();
   });
@@ -152,7 +152,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
 
   it('kubectl attach streams the main process\'s output', async () => {
     const attach = start(['attach', 'web', '-c', 'app']);
-    await eventually(async () => /line \d+/.test(attach.output()), 10_000, `attached output: ${attach.output()}`);
+    await waitFor(`attached output: ${attach.output()}`, async () => /line \d+/.test(attach.output()), 10_000);
     await attach.stop();
     assert.ok(cluster.sessions.some((s) => s.kind === 'attach' && s.protocol === 'v5.channel.k8s.io'));
   });
@@ -160,7 +160,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
   it('pods/signal delivers a signal to the container', async () => {
     const res = await cluster.call('POST', '/api/v1/namespaces/default/pods/web/signal?container=app&signal=SIGUSR1');
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    await eventually(async () => (await run(['logs', 'web', '-c', 'app'])).stdout.includes('got-usr1'), 10_000, 'the trap to run');
+    await waitFor('the trap to run', async () => (await run(['logs', 'web', '-c', 'app'])).stdout.includes('got-usr1'), 10_000);
   });
 
   it('explains what cannot be streamed', async () => {

@@ -12,8 +12,8 @@ import { NodeLifecycleController } from '../src/controllers/node-lifecycle.js';
 import { startApiServer, type ApiServer } from '../src/apiserver/server.js';
 import { openSqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../src/storage/store.js';
-import { eventually } from './support/cluster-fixture.js';
 import { readyNode } from './fixtures/nodes.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -59,33 +59,33 @@ describe('node lifecycle', () => {
     } as never);
     await controller.start();
 
-    const node = await eventually(async () => {
+    const node = await waitFor('the unreachable taint', async () => {
       const n = await api.resource(resources.nodes).get('quiet');
       return (n['spec'] as { taints?: unknown[] }).taints?.length ? n : undefined;
-    }, 10_000, 'the unreachable taint');
+    }, 10_000);
     const taints = (node['spec'] as { taints: Array<{ key: string; effect: string }> }).taints;
     assert.deepEqual(taints.map((t) => `${t.key}:${t.effect}`).sort(), ['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']);
     const ready = (node['status'] as { conditions: Array<{ type: string; status: string }> }).conditions.find((c) => c.type === 'Ready');
     assert.equal(ready?.status, 'Unknown');
 
-    await eventually(async () => {
+    await waitFor('the stranded pod to be deleted', async () => {
       try {
         await api.resource(resources.pods, 'default').get('stranded');
         return false;
       } catch {
         return true;
       }
-    }, 15_000, 'the stranded pod to be deleted');
+    }, 15_000);
     const daemon = await api.resource(resources.pods, 'default').get('daemon');
     assert.equal(daemon.metadata.deletionTimestamp, undefined, 'the tolerating pod stays');
 
     // The agent is back: it renews its Lease well within the grace period.
     const heartbeat = setInterval(() => void renewLease('quiet'), 250);
     try {
-      await eventually(async () => {
+      await waitFor('the taints to go', async () => {
         const spec = (await api.resource(resources.nodes).get('quiet'))['spec'] as { taints?: unknown[] } | undefined;
         return !spec?.taints?.length;
-      }, 10_000, 'the taints to go');
+      }, 10_000);
     } finally {
       clearInterval(heartbeat);
     }

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, resources } from '../src/client/index.js';
-import { eventually } from './support/cluster-fixture.js';
 import { DROVER_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 describe('drover server --event-ttl', () => {
   let server: ServerProcess;
@@ -32,7 +32,7 @@ describe('drover server --event-ttl', () => {
     });
     const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     await events.create(event('old', now()));
-    await eventually(async () => (await events.list()).items.every((e) => e.metadata.name !== 'old'), 10_000, 'the old event expired');
+    await waitFor('the old event expired', async () => (await events.list()).items.every((e) => e.metadata.name !== 'old'), 10_000);
     await events.create(event('fresh', now()));
     assert.deepEqual((await events.list()).items.map((e) => e.metadata.name), ['fresh']);
   });

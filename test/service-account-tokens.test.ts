@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from './support/cluster-fixture.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NS = 'sa-e2e';
@@ -71,7 +71,7 @@ describe('service-account tokens', () => {
   });
 
   it('every namespace has kube-root-ca.crt with the cluster CA', async () => {
-    const published = await eventually(async () => (await kubectlRaw(cluster.kubeconfig, ['-n', NS, 'get', 'configmap', 'kube-root-ca.crt', '-o', 'jsonpath={.data.ca\\.crt}'])).stdout, 10_000, 'kube-root-ca.crt');
+    const published = await waitFor('kube-root-ca.crt', async () => (await kubectlRaw(cluster.kubeconfig, ['-n', NS, 'get', 'configmap', 'kube-root-ca.crt', '-o', 'jsonpath={.data.ca\\.crt}'])).stdout || undefined, 10_000);
     assert.equal(published, await readFile(ca, 'utf8'));
   });
 
@@ -86,10 +86,10 @@ describe('service-account tokens', () => {
     await kubectl(cluster.kubeconfig, ['create', '-f', '-'], { input: JSON.stringify(pod) });
     const volumes = JSON.parse(await k('-n', NS, 'get', 'pod', 'client', '-o', 'jsonpath={.spec.volumes}')) as Array<{ name: string }>;
     assert.match(volumes[0]!.name, /^kube-api-access-/);
-    const logs = await eventually(async () => {
+    const logs = await waitFor('the pod to call the API', async () => {
       const text = await k('-n', NS, 'logs', 'client');
       return text.includes('secrets=') ? text : undefined;
-    }, 60_000, 'the pod to call the API');
+    }, 60_000);
     assert.match(logs, new RegExp(`namespace=${NS}`));
     assert.match(logs, /configmaps=200/);
     assert.match(logs, /secrets=403/);
@@ -103,16 +103,16 @@ describe('service-account tokens', () => {
     assert.equal(whoami.stdout, `system:serviceaccount:${NS}:reader`, whoami.stderr);
 
     await k('-n', NS, 'delete', 'pod', 'client', '--wait=true', '--timeout=60s');
-    const refused = await eventually(async () => {
+    const refused = await waitFor('the token to be refused', async () => {
       const answer = await asToken(token, 'auth', 'whoami');
       return answer.code !== 0 ? answer : undefined;
-    }, 15_000, 'the token to be refused');
+    }, 15_000);
     assert.match(refused.stderr, /Unauthorized|must be logged in/);
   });
 
   it('a Docker pod sees token, ca.crt and namespace at /var/run/secrets/kubernetes.io/serviceaccount', async () => {
     await k('-n', NS, 'run', 'mounted', '--image=drover-test/busybox:1', '--overrides={"spec":{"serviceAccountName":"reader","terminationGracePeriodSeconds":1}}', '--', 'sleep', '3600');
-    await eventually(async () => (await k('-n', NS, 'get', 'pod', 'mounted', '-o', 'jsonpath={.status.phase}')) === 'Running', 60_000, 'mounted Running');
+    await waitFor('mounted Running', async () => (await k('-n', NS, 'get', 'pod', 'mounted', '-o', 'jsonpath={.status.phase}')) === 'Running', 60_000);
     const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
     assert.equal(await k('-n', NS, 'exec', 'mounted', '--', 'cat', `${dir}/namespace`), NS);
     assert.equal(await k('-n', NS, 'exec', 'mounted', '--', 'cat', `${dir}/ca.crt`), await readFile(ca, 'utf8'));

@@ -4,8 +4,9 @@
 // the simulation makes the nodes NotReady once the (short) grace period has passed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, useCluster } from './support/cluster-fixture.js';
+import { useCluster } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const NODES = 50;
 const REPLICAS = 200;
@@ -43,15 +44,15 @@ describe('drover simulate', () => {
     assert.equal(nodes[0]!.status.capacity['pods'], '110');
     const renewTime = async () => (await cluster.api('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/hollow-7')).body.spec.renewTime as string;
     const first = await renewTime();
-    await eventually(async () => (await renewTime()) > first, 5_000, 'the Lease of hollow-7 to be renewed');
+    await waitFor('the Lease of hollow-7 to be renewed', async () => (await renewTime()) > first, 5_000);
   });
 
   it('runs a Deployment on the hollow nodes with the real scheduler and controllers, and finalises its deleted pods', async () => {
     await cluster.kubectl(['create', 'deployment', 'web', '--image=drover-test/busybox:1', `--replicas=${REPLICAS}`]);
-    await eventually(async () => {
+    await waitFor(`${REPLICAS} available replicas`, async () => {
       const deployment = await cluster.api('GET', '/apis/apps/v1/namespaces/default/deployments/web');
       return deployment.body.status?.availableReplicas === REPLICAS;
-    }, 40_000, `${REPLICAS} available replicas`);
+    }, 40_000);
     const pods = await webPods();
     assert.equal(pods.length, REPLICAS);
     assert.deepEqual(pods.filter((p) => p.status.phase !== 'Running' || !p.spec.nodeName?.startsWith('hollow-')).map((p) => p.metadata.name), []);
@@ -63,7 +64,7 @@ describe('drover simulate', () => {
     const deletedAt = Date.now();
     await cluster.kubectl(['delete', 'deployment', 'web']);
     // Each pod has 30 s of grace: gone well before that means the hollow node finalised it.
-    await eventually(async () => (await webPods()).length === 0, 20_000, 'the pods to be finalised');
+    await waitFor('the pods to be finalised', async () => (await webPods()).length === 0, 20_000);
     assert.ok(Date.now() - deletedAt < 20_000);
   });
 
@@ -71,6 +72,6 @@ describe('drover simulate', () => {
     await simulation!.stop();
     simulation = undefined;
     // The grace period (5 s) and the node lifecycle controller's 5 s pass.
-    await eventually(async () => (await hollowNodes()).every((n) => ready(n) === 'Unknown'), 30_000, 'every hollow node NotReady');
+    await waitFor('every hollow node NotReady', async () => (await hollowNodes()).every((n) => ready(n) === 'Unknown'), 30_000);
   });
 });

@@ -5,10 +5,10 @@
 // of 12 GPUs, more than the cluster has, fails fast instead of waiting forever.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from './support/cluster-fixture.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 function job(name: string, workers: number, seconds: number): string {
   const replica = `
@@ -55,12 +55,12 @@ describe('PyTorchJobs as gangs on two agents of 4 GPUs', { timeout: 120_000 }, (
 
   it('places one 6-GPU job whole, keeps the other waiting whole with the reason, then runs it', async () => {
     await k(['apply', '-f', '-'], job('first', 2, 6));
-    await eventually(async () => (await bound('first')).length === 3, 20_000, 'the first gang bound whole');
+    await waitFor('the first gang bound whole', async () => (await bound('first')).length === 3, 20_000);
     await k(['apply', '-f', '-'], job('second', 2, 1));
-    const waiting = await eventually(async () => {
+    const waiting = await waitFor('the second gang says why it waits', async () => {
       const status = (await group('second')).status;
       return status?.conditions?.some((c) => /needs example\.com\/gpu 6/.test(c.message ?? '')) ? status : undefined;
-    }, 20_000, 'the second gang says why it waits');
+    }, 20_000);
     assert.equal(waiting.phase, 'Pending');
     assert.deepEqual(await bound('second'), [], 'none of the waiting gang\'s pods holds a GPU');
     await k(['wait', '--for=condition=Succeeded', 'pytorchjob/first', 'pytorchjob/second', '--timeout=60s']);
@@ -69,10 +69,10 @@ describe('PyTorchJobs as gangs on two agents of 4 GPUs', { timeout: 120_000 }, (
 
   it('fails a 12-GPU job\'s gang fast, saying what it needs and what the cluster has', async () => {
     await k(['apply', '-f', '-'], job('huge', 5, 1));
-    const status = await eventually(async () => {
+    const status = await waitFor('the huge gang Failed', async () => {
       const s = (await group('huge')).status;
       return s?.phase === 'Failed' ? s : undefined;
-    }, 20_000, 'the huge gang Failed');
+    }, 20_000);
     assert.match(status.conditions?.[0]?.message ?? '', /needs example\.com\/gpu 12, the cluster has 8 allocatable/);
     assert.deepEqual(await bound('huge'), []);
     assert.match(await k(['get', 'events', '--field-selector', 'involvedObject.name=huge', '-o', 'jsonpath={.items[*].message}']), /needs example\.com\/gpu 12/);

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from './support/cluster-fixture.js';
 import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout: 120_000 }, () => {
   let c: TrainingCluster;
@@ -51,10 +51,10 @@ describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout:
     await c.k(['wait', '--for=condition=Succeeded', 'tfjob/tfcheck', '--timeout=90s'], undefined, 100_000);
     const names = ['chief-0', 'ps-0', 'worker-0', 'worker-1'];
     for (const name of names) {
-      const log = await eventually(async () => {
+      const log = await waitFor(`tfcheck-${name} to reach and hear its peers`, async () => {
         const text = await c.k(['logs', `tfcheck-${name}`]);
         return /all 3 peers reached and heard/.test(text) && text;
-      }, 30_000, `tfcheck-${name} to reach and hear its peers`);
+      }, 30_000);
       assert.equal(log.split('\n').filter((l) => / reached \S+ at /.test(l)).length, 3);
     }
     for (const name of names) {

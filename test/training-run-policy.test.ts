@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from './support/cluster-fixture.js';
 import { startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 interface Replica {
   command: string;
@@ -43,7 +43,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   const podNames = async (name: string) => (await c.json(['get', 'pods', '-l', `training.kubeflow.org/job-name=${name}`])).items
     .filter((p: any) => !p.metadata.deletionTimestamp).map((p: any) => p.metadata.name).sort();
   const serviceNames = async (name: string) => (await c.json(['get', 'services', '-l', `training.kubeflow.org/job-name=${name}`])).items.map((s: any) => s.metadata.name).sort();
-  const waitFor = (name: string, condition: string) => c.k(['wait', `--for=condition=${condition}`, `pytorchjob/${name}`, '--timeout=60s'], undefined, 70_000);
+  const waitForCondition = (name: string, condition: string) => c.k(['wait', `--for=condition=${condition}`, `pytorchjob/${name}`, '--timeout=60s'], undefined, 70_000);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'drover-training-'));
@@ -57,7 +57,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
 
   it('ExitCode: exit 137 deletes and recreates the pod, and every recreation counts', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('exit137', { backoffLimit: 5 }, { restartPolicy: 'ExitCode', command: failFirst('exit137', 137, 2, 'exit 0') }));
-    await waitFor('exit137', 'Succeeded');
+    await waitForCondition('exit137', 'Succeeded');
     const status = (await job('exit137')).status;
     assert.equal(status.restarts, 2);
     assert.equal(runs('exit137'), 3);
@@ -78,7 +78,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
 
   it('ExitCode: exit 1 fails the job at once, never Restarting (kubeflow/trainer#2044)', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('exit1', { backoffLimit: 5 }, { restartPolicy: 'ExitCode', command: failFirst('exit1', 1, 99, 'exit 0') }));
-    await waitFor('exit1', 'Failed');
+    await waitForCondition('exit1', 'Failed');
     const status = (await job('exit1')).status;
     assert.equal(runs('exit1'), 1, 'never recreated');
     assert.equal(status.restarts ?? 0, 0);
@@ -88,7 +88,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
 
   it('backoffLimit counts recreations: exit 137 forever stops after backoffLimit recreations (kubeflow/trainer#2045)', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('backoff', { backoffLimit: 2 }, { restartPolicy: 'ExitCode', command: failFirst('backoff', 137, 99, 'exit 0') }));
-    await waitFor('backoff', 'Failed');
+    await waitForCondition('backoff', 'Failed');
     const status = (await job('backoff')).status;
     assert.match(status.conditions.find((x: any) => x.type === 'Failed').message, /backoff limit/);
     assert.equal(status.restarts, 2);
@@ -97,7 +97,7 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
 
   it('backoffLimit counts container restarts in place (OnFailure) through restartCount', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('inplace', { backoffLimit: 1 }, { command: SLEEP }, { restartPolicy: 'OnFailure', command: failFirst('inplace', 1, 99, 'exit 0') }));
-    await waitFor('inplace', 'Failed');
+    await waitForCondition('inplace', 'Failed');
     const status = (await job('inplace')).status;
     assert.match(status.conditions.find((x: any) => x.type === 'Failed').message, /backoff limit/);
     assert.equal(status.restarts, 2, 'the second restart passed backoffLimit 1');
@@ -109,9 +109,9 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   it('cleanPodPolicy None holds on the backoffLimit path: the running worker and the Services stay (kubeflow/trainer#3419)', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('keep', { backoffLimit: 0, cleanPodPolicy: 'None' },
       { restartPolicy: 'ExitCode', command: failFirst('keep', 137, 99, 'exit 0') }, { command: SLEEP }));
-    await waitFor('keep', 'Failed');
+    await waitForCondition('keep', 'Failed');
     // The worker may still have been starting when the job failed: it goes on to run.
-    await eventually(async () => (await c.json(['get', 'pod', 'keep-worker-0'])).status.phase === 'Running', 15_000, 'the worker running on');
+    await waitFor('the worker running on', async () => (await c.json(['get', 'pod', 'keep-worker-0'])).status.phase === 'Running', 15_000);
     await new Promise((r) => setTimeout(r, 1000));
     assert.deepEqual(await podNames('keep'), ['keep-master-0', 'keep-worker-0']);
     assert.deepEqual(await serviceNames('keep'), ['keep-master-0', 'keep-worker-0']);
@@ -119,31 +119,31 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
 
   it('cleanPodPolicy Running holds on the activeDeadlineSeconds path: running pods and their Services go', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('deadline', { activeDeadlineSeconds: 2, cleanPodPolicy: 'Running' }, { command: SLEEP }, { command: SLEEP }));
-    await waitFor('deadline', 'Failed');
+    await waitForCondition('deadline', 'Failed');
     const status = (await job('deadline')).status;
     assert.match(status.conditions.find((x: any) => x.type === 'Failed').message, /deadline/);
-    await eventually(async () => (await podNames('deadline')).length === 0, 15_000, 'the running pods deleted');
-    await eventually(async () => (await serviceNames('deadline')).length === 0, 15_000, 'their Services deleted');
+    await waitFor('the running pods deleted', async () => (await podNames('deadline')).length === 0, 15_000);
+    await waitFor('their Services deleted', async () => (await serviceNames('deadline')).length === 0, 15_000);
   });
 
   it('suspend removes pods, Services and the PodGroup and keeps the job; resume recreates them with a new startTime', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('pause', { suspend: true }, { command: SLEEP }, { command: SLEEP }));
-    await waitFor('pause', 'Suspended');
+    await waitForCondition('pause', 'Suspended');
     assert.deepEqual(await podNames('pause'), []);
     await c.k(['patch', 'pytorchjob', 'pause', '--type=merge', '-p', '{"spec":{"runPolicy":{"suspend":false}}}']);
-    await waitFor('pause', 'Running');
+    await waitForCondition('pause', 'Running');
     const firstStart = (await job('pause')).status.startTime;
     assert.ok(firstStart);
     assert.equal((await c.json(['get', 'podgroup', 'pause'])).spec.minMember, 2);
     await c.k(['patch', 'pytorchjob', 'pause', '--type=merge', '-p', '{"spec":{"runPolicy":{"suspend":true}}}']);
-    await waitFor('pause', 'Suspended');
-    await eventually(async () => (await podNames('pause')).length === 0 && (await serviceNames('pause')).length === 0, 15_000, 'pods and Services gone');
-    await eventually(async () => !(await c.k(['get', 'podgroups', '--no-headers', '--ignore-not-found'])).includes('pause'), 15_000, 'the PodGroup gone');
+    await waitForCondition('pause', 'Suspended');
+    await waitFor('pods and Services gone', async () => (await podNames('pause')).length === 0 && (await serviceNames('pause')).length === 0, 15_000);
+    await waitFor('the PodGroup gone', async () => !(await c.k(['get', 'podgroups', '--no-headers', '--ignore-not-found'])).includes('pause'), 15_000);
     assert.equal((await job('pause')).status.startTime, undefined);
     assert.ok(!(await conditionTypes('pause')).includes('Running'));
     await new Promise((r) => setTimeout(r, 1100)); // startTime has a resolution of seconds
     await c.k(['patch', 'pytorchjob', 'pause', '--type=merge', '-p', '{"spec":{"runPolicy":{"suspend":false}}}']);
-    await waitFor('pause', 'Running');
+    await waitForCondition('pause', 'Running');
     assert.deepEqual(await podNames('pause'), ['pause-master-0', 'pause-worker-0']);
     assert.ok(Date.parse((await job('pause')).status.startTime) > Date.parse(firstStart), 'startTime reset on resume');
   });
@@ -151,12 +151,12 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   it('ttlSecondsAfterFinished deletes the finished job, and its pods with it', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('ttl', { ttlSecondsAfterFinished: 1 }, { command: 'exit 0' }));
     await c.k(['apply', '-f', '-'], pytorchJob('ttlclean', { ttlSecondsAfterFinished: 1, cleanPodPolicy: 'All' }, { command: 'exit 0' }));
-    await waitFor('ttl', 'Succeeded');
-    await eventually(async () => (await c.k(['get', 'pytorchjobs', '--no-headers', '--ignore-not-found'])).includes('ttl ') === false, 20_000, 'the job deleted');
-    await eventually(async () => (await podNames('ttl')).length === 0, 20_000, 'its pods collected');
+    await waitForCondition('ttl', 'Succeeded');
+    await waitFor('the job deleted', async () => (await c.k(['get', 'pytorchjobs', '--no-headers', '--ignore-not-found'])).includes('ttl ') === false, 20_000);
+    await waitFor('its pods collected', async () => (await podNames('ttl')).length === 0, 20_000);
     // With pods left the garbage collector records the deletion; with none (cleanPodPolicy All), the controller does.
     for (const name of ['ttl', 'ttlclean']) {
-      await eventually(async () => new RegExp(`PyTorchJob/${name}\\s+delete\\s+Succeeded`).test(await c.k(['get', 'transactions', '--no-headers'])), 15_000, `a delete Transaction of ${name}`);
+      await waitFor(`a delete Transaction of ${name}`, async () => new RegExp(`PyTorchJob/${name}\\s+delete\\s+Succeeded`).test(await c.k(['get', 'transactions', '--no-headers'])), 15_000);
     }
     assert.equal(await c.k(['get', 'pytorchjob', 'ttlclean', '--ignore-not-found']), '');
   });
@@ -164,23 +164,23 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   it('restartScope Gang: one failed worker restarts every pod of the job, counted once', async () => {
     await c.k(['apply', '-f', '-'], pytorchJob('gang', { restartScope: 'Gang', backoffLimit: 3 },
       { command: SLEEP }, { replicas: 2, command: `[ "$RANK" = 2 ] && { ${failFirst('gang', 137, 1, SLEEP)}; }; ${SLEEP}` }));
-    const group = await eventually(async () => c.json(['get', 'podgroup', 'gang']).catch(() => undefined), 15_000, 'the PodGroup');
+    const group = await waitFor('the PodGroup', async () => c.json(['get', 'podgroup', 'gang']).catch(() => undefined), 15_000);
     assert.equal(group.spec.minMember, 3);
     assert.equal(group.metadata.ownerReferences[0].kind, 'PyTorchJob');
-    const status = await eventually(async () => {
+    const status = await waitFor('the gang restarted and running again', async () => {
       const s = (await job('gang')).status;
       return s?.restarts === 1 && s.conditions?.some((x: any) => x.type === 'Running' && x.status === 'True') && s;
-    }, 40_000, 'the gang restarted and running again');
+    }, 40_000);
     assert.equal(status.replicaStatuses.Worker.active, 2);
-    await eventually(async () => runs('gang') === 2, 15_000, 'the failed worker to run again with the new gang');
+    await waitFor('the failed worker to run again with the new gang', async () => runs('gang') === 2, 15_000);
     const events = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=gang', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
     for (const pod of ['gang-master-0', 'gang-worker-0', 'gang-worker-1']) assert.match(events, new RegExp(`Deleted pod: ${pod}`), `${pod} was recreated with the gang`);
     assert.match(events, /restarting the whole gang/);
     // The PodGroup follows the job's scheduling policy.
     await c.k(['patch', 'pytorchjob', 'gang', '--type=merge', '-p', '{"spec":{"runPolicy":{"schedulingPolicy":{"minAvailable":2,"scheduleTimeoutSeconds":30}}}}']);
-    await eventually(async () => {
+    await waitFor('the PodGroup updated', async () => {
       const spec = (await c.json(['get', 'podgroup', 'gang'])).spec;
       return spec.minMember === 2 && spec.scheduleTimeoutSeconds === 30;
-    }, 15_000, 'the PodGroup updated');
+    }, 15_000);
   });
 });

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startNode, type RunningNode } from '../src/cluster/node.js';
-import { eventually } from './support/cluster-fixture.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -37,6 +36,7 @@ else:
     conn.sendall(b"%d\\n" % rank)
     print("rank %d reached the master at %s:%d" % (rank, addr, port), flush=True)
 `;
+import { waitFor } from '../src/util/wait-for.js';
 
 function replica(replicas: number, nodeSelector: Record<string, string>) {
   return {
@@ -66,7 +66,7 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
       agents.push(await startNode({ kubeconfig: server.kubeconfig, nodeName: node.name, dataDir: dir, nodeAddress: node.address, runtime: 'process' }));
     }
     for (const node of nodes) {
-      await eventually(async () => (await k(['get', 'node', node.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000, `${node.name} Ready`);
+      await waitFor(`${node.name} Ready`, async () => (await k(['get', 'node', node.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
     }
   });
 
@@ -94,10 +94,10 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
       },
     }));
     // No node is labelled for the master yet: the workers run on node a, waiting for its address.
-    await eventually(async () => {
+    await waitFor('worker 0 waiting in ContainerCreating', async () => {
       const worker = JSON.parse(await k(['get', 'pod', 'spread-worker-0', '-o', 'json']));
       return worker.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating';
-    }, 20_000, 'worker 0 waiting in ContainerCreating');
+    }, 20_000);
     const events = await k(['get', 'events', '--field-selector', 'involvedObject.name=spread-worker-0', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
     assert.match(events, /WaitingForReplica: waiting for replica spread-master-0 to be bound/);
 

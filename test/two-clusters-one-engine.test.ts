@@ -7,9 +7,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Docker from 'dockerode';
 import { ensureDocker, removeNodeObjects } from '../src/agent/test-support.js';
-import { eventually } from './support/cluster-fixture.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const WATCH_MS = 120_000;
 const SAMPLE_EVERY_MS = 2_000;
@@ -30,10 +30,10 @@ async function samplePod(cluster: UpProcess): Promise<PodSample> {
 }
 
 async function runningSample(cluster: UpProcess, name: string): Promise<PodSample> {
-  return eventually(async () => {
+  return waitFor(`${POD} Running in cluster ${name}`, async () => {
     const sample = await samplePod(cluster);
     return sample.phase === 'Running' && sample.containerId !== '' ? sample : undefined;
-  }, 60_000, `${POD} Running in cluster ${name}`);
+  }, 60_000);
 }
 
 describe('two clusters on one Docker Engine', () => {

@@ -6,9 +6,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { eventually } from './support/cluster-fixture.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -49,7 +49,7 @@ describe('DaemonSets and Jobs on drover up', { timeout: 180_000 }, () => {
     execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
     execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
     cluster = await startUpProcess(`dsjob-${process.pid}`);
-    await eventually(async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000, 'the node Ready');
+    await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
     await k(['apply', '-f', '-'], daemonSet);
     await k(['apply', '-f', '-'], job('sleepy', { completions: 5, parallelism: 2 }, 'sleep 1'));
     await k(['apply', '-f', '-'], job('broken', { backoffLimit: 2 }, 'exit 1'));

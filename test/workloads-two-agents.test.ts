@@ -8,9 +8,9 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
-import { eventually } from './support/cluster-fixture.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from '../src/util/wait-for.js';
 
 const run = promisify(execFile);
 const NODES = ['worker-a', 'worker-b'];
@@ -75,7 +75,7 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
     await k(['apply', '-f', '-'], deployment('web', 3));
     await k(['rollout', 'status', 'deploy/web', '--timeout=90s']);
     assert.equal(await readyCount('app=web'), 3);
-    const launch = await eventually(async () => (await transactions()).find((tx) => tx.spec.target.name === 'web' && tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'), 20_000, 'launch Succeeded');
+    const launch = await waitFor('launch Succeeded', async () => (await transactions()).find((tx) => tx.spec.target.name === 'web' && tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'), 20_000);
     assert.equal(launch.status?.progress, '3/3');
     assert.match(await k(['get', 'tx']), /TARGET\s+OPERATION\s+PHASE\s+PROGRESS\s+AGE/);
   });
@@ -84,19 +84,19 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
     const [victim] = await live('app=web');
     const containerId = victim!.status.containerStatuses![0]!.containerID!.replace(/^docker:\/\//, '');
     await run('docker', ['kill', containerId]);
-    await eventually(async () => {
+    await waitFor('the container restarted', async () => {
       const pod = (await pods('app=web')).find((p) => p.metadata.uid === victim!.metadata.uid);
       return pod && isReady(pod) && pod.status.containerStatuses![0]!.restartCount >= 1;
-    }, 60_000, 'the container restarted');
+    }, 60_000);
   });
 
   it('a deleted pod is replaced', async () => {
     const [victim] = await live('app=web');
     await k(['delete', 'pod', victim!.metadata.name, '--wait=false']);
-    await eventually(async () => {
+    await waitFor('three ready pods again, without the deleted one', async () => {
       const now = await live('app=web');
       return now.length === 3 && !now.some((p) => p.metadata.uid === victim!.metadata.uid) && now.filter(isReady).length === 3;
-    }, 60_000, 'three ready pods again, without the deleted one');
+    }, 60_000);
   });
 
   it('a DaemonSet runs one pod on each agent', async () => {
@@ -115,37 +115,37 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
   it('an operation that outlives its life period times out with a Warning event', async () => {
     // The image exists nowhere: the launch can never finish.
     await k(['apply', '-f', '-'], deployment('stuck', 1, { image: 'drover-test/missing:1', annotations: { 'drover.dev/transaction-life-period-seconds': '3' } }));
-    const timedOut = await eventually(async () => (await transactions()).find((tx) => tx.spec.target.name === 'stuck' && tx.status?.phase === 'TimedOut'), 30_000, 'a TimedOut transaction');
+    const timedOut = await waitFor('a TimedOut transaction', async () => (await transactions()).find((tx) => tx.spec.target.name === 'stuck' && tx.status?.phase === 'TimedOut'), 30_000);
     assert.match(timedOut.status?.message ?? '', /did not finish within 3s/);
-    await eventually(async () => (await k(['get', 'events', '--field-selector', 'reason=TransactionTimedOut,involvedObject.name=stuck'])).includes('TransactionTimedOut'), 20_000, 'the Warning event');
+    await waitFor('the Warning event', async () => (await k(['get', 'events', '--field-selector', 'reason=TransactionTimedOut,involvedObject.name=stuck'])).includes('TransactionTimedOut'), 20_000);
     await k(['delete', 'deploy', 'stuck']);
   });
 
   it('pods of an agent lost for good are rescheduled onto the other one', async () => {
     await k(['scale', 'deploy/web', '--replicas=2']);
-    await eventually(async () => (await live('app=web')).length === 2, 30_000, 'two replicas');
+    await waitFor('two replicas', async () => (await live('app=web')).length === 2, 30_000);
     const lost = (await live('app=web'))[0]!.spec.nodeName!;
     const survivor = NODES.find((name) => name !== lost)!;
 
     await agents.get(lost)!.stop('SIGKILL');
     agents.delete(lost);
-    await eventually(async () => {
+    await waitFor('both replicas running on the surviving node', async () => {
       const now = await live('app=web');
       return now.length === 2 && now.every((p) => p.spec.nodeName === survivor && isReady(p));
-    }, 120_000, 'both replicas running on the surviving node');
+    }, 120_000);
     const reschedules = (await transactions()).filter((tx) => tx.spec.target.name === 'web' && tx.spec.operation === 'reschedule');
     assert.ok(reschedules.length >= 1, 'the replacements are recorded as reschedules');
   });
 
   it('--cascade=orphan leaves the ReplicaSet and pods; deleting them then removes the pods', async () => {
     await k(['delete', 'deploy', 'web', '--cascade=orphan']);
-    await eventually(async () => !(await k(['get', 'deploy'])).includes('web'), 20_000, 'the Deployment gone');
+    await waitFor('the Deployment gone', async () => !(await k(['get', 'deploy'])).includes('web'), 20_000);
     const orphans = await live('app=web');
     assert.equal(orphans.length, 2, 'the pods stay');
     const rs = JSON.parse(await k(['get', 'rs', '-l', 'app=web', '-o', 'json'])).items as Array<{ metadata: { name: string; ownerReferences?: unknown[] } }>;
     assert.equal(rs.length, 1);
     assert.equal(rs[0]!.metadata.ownerReferences, undefined, 'the ReplicaSet no longer names its owner');
     await k(['delete', 'rs', rs[0]!.metadata.name]);
-    await eventually(async () => (await live('app=web')).length === 0, 30_000, 'the pods deleted with their ReplicaSet');
+    await waitFor('the pods deleted with their ReplicaSet', async () => (await live('app=web')).length === 0, 30_000);
   });
 });

@@ -28,7 +28,7 @@ import { SandboxReaper } from './pods/sandbox-reaper.js';
 import { DockerRuntime } from './runtime/docker/index.js';
 import { ProcessRuntime } from './runtime/process/index.js';
 import type { ContainerRuntime } from './runtime/runtime.js';
-import { KeyedBackoff } from './util/backoff.js';
+import { KeyedBackoff } from '../util/keyed-backoff.js';
 import { retryUntilDone } from './util/retry.js';
 import { prepareDataDir } from '../util/data-dir.js';
 

@@ -16,6 +16,7 @@ import { ApiClient, resources, type ResourceClient } from '../client/index.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { NODE_LABEL } from './agent-labels.js';
 import type { Container, Pod } from './pods/pod-types.js';
+import { waitFor } from '../util/wait-for.js';
 
 export const IMAGE = 'drover-test/busybox:1';
 
@@ -93,29 +94,13 @@ export function podSpec(name: string, nodeName: string, containers: Array<Partia
   };
 }
 
-/** Polls until `fn` returns a value (not undefined); throws with the last value seen. */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Waits until the pod's status satisfies `check`; returns the pod. */
 export function waitForPod(cluster: TestCluster, name: string, what: string, check: (pod: Pod) => boolean, timeoutMs?: number): Promise<Pod> {
   let last: Pod | undefined;
   return waitFor(`${name}: ${what}`, async () => {
     last = await cluster.pods.get(name);
     return check(last) ? last : undefined;
-  }, timeoutMs).catch((error: Error) => {
+  }, timeoutMs ?? 20_000).catch((error: Error) => {
     throw new Error(`${error.message}\nlast status: ${JSON.stringify(last?.status, null, 1)}`);
   });
 }

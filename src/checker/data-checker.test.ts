@@ -4,6 +4,7 @@ import { metaTime, type KubeObject } from '../api/meta.js';
 import { resources } from '../client/index.js';
 import { dataCheckFindings } from './metrics.js';
 import { addNode, addPod, findingLines, startCheckerBed, type CheckerBed } from './test-support.js';
+import { waitFor } from '../util/wait-for.js';
 
 async function findingCount(kind: string): Promise<number> {
   return (await dataCheckFindings.get()).values.find((v) => v.labels['kind'] === kind)?.value ?? 0;
@@ -204,7 +205,7 @@ describe('data checker: the store', () => {
     try {
       for (let i = 0; i < 4; i++) await bed.round(false);
       const reports = api(bed);
-      await waitFor(async () => (await reports()).length === 2);
+      await waitFor('two reports kept', async () => (await reports()).length === 2, 5000);
     } finally {
       await bed.close();
     }
@@ -213,14 +214,6 @@ describe('data checker: the store', () => {
 
 function api(bed: CheckerBed): () => Promise<KubeObject[]> {
   return async () => (await bed.api.resource(resources.consistencyreports).listAll()).items;
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('data checker: agents that do not answer', () => {
@@ -257,7 +250,7 @@ describe('data checker: schedule and leadership', () => {
     await second.start();
     try {
       const reports = api(bed);
-      await waitFor(async () => (await reports()).filter((r) => (r['status'] as { phase?: string } | undefined)?.phase === 'Completed').length >= 3);
+      await waitFor('three completed reports', async () => (await reports()).filter((r) => (r['status'] as { phase?: string } | undefined)?.phase === 'Completed').length >= 3, 5000);
       assert.equal(second.isLeader(), false);
       for (const report of await reports()) {
         assert.deepEqual(report['spec'], { trigger: 'Scheduled', repair: true });

@@ -6,8 +6,9 @@ import { readBody, writeJson } from '../apiserver/http-io.js';
 import type { ApiClient } from './api-client.js';
 import { ApiStatusError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from './errors.js';
 import { resources } from './resources.js';
-import { TestServer, eventually, testPod } from './test-server.js';
+import { TestServer, testPod } from './test-server.js';
 import type { WatchEvent } from './watch-stream.js';
+import { waitFor } from '../util/wait-for.js';
 
 let server: TestServer;
 let client: ApiClient;
@@ -132,7 +133,7 @@ describe('ApiClient watch', () => {
     const cm = await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', labels: { w: '1' } } });
     await configmaps.update({ ...cm, data: { k: 'v' } });
     await configmaps.delete('watched');
-    await eventually(() => seen.length === 3, 3000, 'three events');
+    await waitFor('three events', () => seen.length === 3, 3000);
     assert.deepEqual(seen, ['ADDED:watched', 'MODIFIED:watched', 'DELETED:watched']);
     watch.stop();
     assert.deepEqual(await watch.done, { reason: 'stopped' });

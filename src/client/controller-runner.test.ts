@@ -4,8 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runController, TerminalError } from './controller-runner.js';
 import { silentLogger } from './logger.js';
 import { ExponentialRateLimiter } from './rate-limiter.js';
-import { eventually } from './test-server.js';
 import { WorkQueue } from './work-queue.js';
+import { waitFor } from '../util/wait-for.js';
 
 describe('runController', () => {
   it('retries thrown errors with back-off, then forgets the key on success', async () => {
@@ -19,7 +19,7 @@ describe('runController', () => {
       },
     });
     queue.add('flaky');
-    await eventually(() => attempts.length === 4, 2000, 'four attempts');
+    await waitFor('four attempts', () => attempts.length === 4, 2000);
     await sleep(10);
     assert.equal(queue.numRequeues('flaky'), 0, 'forgotten after success');
     // Timers never fire early, so each gap is at least its back-off: 40, 80, 160 ms.
@@ -42,9 +42,9 @@ describe('runController', () => {
     });
     queue.add('terminal');
     queue.add('sync-throw');
-    await eventually(() => calls.get('sync-throw') === 2, 2000, 'sync-throw retried');
+    await waitFor('sync-throw retried', () => calls.get('sync-throw') === 2, 2000);
     queue.add('ok');
-    await eventually(() => calls.get('ok') === 1, 2000, 'runner still alive');
+    await waitFor('runner still alive', () => calls.get('ok') === 1, 2000);
     await sleep(50);
     assert.equal(calls.get('terminal'), 1, 'not retried');
     await controller.stop();
@@ -65,7 +65,7 @@ describe('runController', () => {
       },
     });
     queue.add('periodic');
-    await eventually(() => runs >= 3, 2000, 'three periodic runs');
+    await waitFor('three periodic runs', () => runs >= 3, 2000);
     await controller.stop();
     assert.equal(inFlight, false);
     const after = runs;

@@ -6,8 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { ApiClient } from './api-client.js';
 import { Informer } from './informer.js';
 import { resources } from './resources.js';
-import { TestServer, eventually } from './test-server.js';
+import { TestServer } from './test-server.js';
 import { testServing } from '../auth/test-security.js';
+import { waitFor } from '../util/wait-for.js';
 
 let server: TestServer;
 let deadUrl: string;
@@ -46,7 +47,7 @@ describe('a client given several servers', () => {
       informer.start();
       await informer.waitForSync();
       await server.client().resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-b' } });
-      await eventually(() => informer.getByName('default', 'failover-b') !== undefined);
+      await waitFor('condition', () => informer.getByName('default', 'failover-b') !== undefined, 5000);
     } finally {
       await informer.stop();
       client.close();

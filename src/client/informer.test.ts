@@ -8,7 +8,8 @@ import { objectKey } from './keys.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
-import { TestServer, eventually, testPod } from './test-server.js';
+import { TestServer, testPod } from './test-server.js';
+import { waitFor } from '../util/wait-for.js';
 
 /** Handlers that replay events into a map and fail on anything a correct informer never does. */
 function recorder(): { handlers: EventHandlers<KubeObject>; state: Map<string, string>; log: string[]; problems: string[] } {
@@ -68,7 +69,7 @@ describe('Informer', () => {
     await pods.patch('p1', 'merge', { metadata: { labels: { x: '1' } } });
     await pods.create(testPod('p3') as KubeObject);
     await pods.delete('p2', { gracePeriodSeconds: 0 });
-    await eventually(() => rec.log.length === 5, 3000, 'three more events');
+    await waitFor('three more events', () => rec.log.length === 5, 3000);
     assert.deepEqual(rec.log.slice(2), ['update p1', 'add p3', 'delete p2']);
     assert.deepEqual(informer.indexKeys('nodeName', ''), ['default/p3']);
     assert.deepEqual(informer.indexKeys('nodeName', 'node-b'), []);
@@ -89,7 +90,7 @@ describe('Informer', () => {
     informer.addEventHandler({ onUpdate: (old, next) => { if (old === next) resyncs++; } });
     informer.start();
     await informer.waitForSync(5000);
-    await eventually(() => resyncs >= 2 * informer.list().length, 3000, 'two resyncs');
+    await waitFor('two resyncs', () => resyncs >= 2 * informer.list().length, 3000);
     await informer.stop();
   });
 
@@ -116,7 +117,7 @@ describe('Informer', () => {
     await server.stop();
     await server.restart(port);
 
-    await eventually(async () => sameState(informer, await freshState(client)), 8000, 'informer to catch up');
+    await waitFor('informer to catch up', async () => sameState(informer, await freshState(client)), 8000);
     assert.deepEqual(rec.state, await freshState(client));
     assert.deepEqual(rec.problems, []);
     assert.deepEqual(rec.log.slice(-3), ['update change', 'delete remove', 'add new']);
@@ -178,7 +179,7 @@ describe('Informer after 410 Expired', () => {
     await server.stop();
     await server.restart(port);
 
-    await eventually(async () => sameState(informer, await freshState(client)), 8000, 'informer to re-list');
+    await waitFor('informer to re-list', async () => sameState(informer, await freshState(client)), 8000);
     assert.ok(informer.stats.relists >= 1, 'the watch expired and the informer re-listed');
     assert.deepEqual(rec.state, await freshState(client));
     assert.deepEqual(rec.problems, []);

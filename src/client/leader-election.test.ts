@@ -5,7 +5,8 @@ import { LeaderElector, type LeaderElectorOptions } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
-import { TestServer, eventually } from './test-server.js';
+import { TestServer } from './test-server.js';
+import { waitFor } from '../util/wait-for.js';
 
 let server: TestServer;
 let client: ApiClient;
@@ -73,14 +74,14 @@ describe('LeaderElector', () => {
     const log: string[] = [];
     const a = elector('a', log);
     a.start();
-    await eventually(() => a.isLeader(), 3000, 'a to lead');
+    await waitFor('a to lead', () => a.isLeader(), 3000);
     const b = elector('b', log);
     b.start();
     await new Promise((resolve) => setTimeout(resolve, 400));
     assert.ok(!b.isLeader(), 'b waits while a renews');
     const stoppedAt = Date.now();
     await a.stop({ release: false });
-    await eventually(() => b.isLeader(), 4000, 'b to take over');
+    await waitFor('b to take over', () => b.isLeader(), 4000);
     assert.ok(Date.now() - stoppedAt >= 500, 'not before the lease expired');
     assert.deepEqual(log, ['a leads', 'a stops', 'b leads']);
 
@@ -89,7 +90,7 @@ describe('LeaderElector', () => {
     c.start();
     const released = Date.now();
     await b.stop();
-    await eventually(() => c.isLeader(), 3000, 'c to take over');
+    await waitFor('c to take over', () => c.isLeader(), 3000);
     assert.ok(Date.now() - released < 900, 'released leases are taken at once');
     await c.stop();
   });

@@ -11,6 +11,7 @@ import { testSecurity } from '../auth/test-security.js';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
 import type { TlsConfig } from './config.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
+import { waitFor as waitForValue, type Check } from '../util/wait-for.js';
 
 export interface TestServerOptions {
   historyWindow?: number;
@@ -95,30 +96,14 @@ export async function sendRaw(base: string, method: string, path: string, body?:
   return rawRequest(base, (await testSecurity()).admin, method, path, body, headers);
 }
 
-/** Polls `check` until it returns true (or throws its last failure after `timeoutMs`). */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Polls until `check` returns a value (not undefined/false) and returns it; throws with `what` and the last error on timeout. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * The old argument order, kept only for src/auth/csr/csr-api.test.ts (another engineer's area
+ * while this lands); everything else calls `waitFor(what, check, timeoutMs)` from
+ * src/util/wait-for.ts. Remove once that test has moved over.
+ * @deprecated
+ */
+export function waitFor<T>(check: Check<T>, what: string, timeoutMs = 10_000): Promise<T> {
+  return waitForValue(what, check, timeoutMs);
 }
 
 export function testPod(name: string, namespace = 'default', labels: Record<string, string> = {}): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> } {

@@ -7,8 +7,9 @@ import { createServer, request } from 'node:https';
 import { testSecurity } from '../auth/test-security.js';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from '../client/index.js';
-import { TestServer, eventually } from '../client/test-server.js';
+import { TestServer } from '../client/test-server.js';
 import { startLeaderGate, type LeaderTiming } from './leader-gate.js';
+import { waitFor } from '../util/wait-for.js';
 
 const TIMING: LeaderTiming = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
 
@@ -52,12 +53,12 @@ describe('leader gate', () => {
     const leaderApi = new ApiClient({ server: proxy.url, namespace: 'default', tls: server.adminTls }, { timeoutMs: 30_000 });
     const standbyApi = server.client();
     const leader = startLeaderGate({ api: leaderApi, name: 'gate-test', identity: 'leader', timing: TIMING, start: component('leader') });
-    await eventually(() => leader.isLeader(), 5000, 'the first gate to lead');
+    await waitFor('the first gate to lead', () => leader.isLeader(), 5000);
     const standby = startLeaderGate({ api: standbyApi, name: 'gate-test', identity: 'standby', timing: TIMING, start: component('standby') });
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual(timeline, ['leader start']);
     proxy.hang();
-    await eventually(() => timeline.includes('standby start'), 5000, 'the standby to take over');
+    await waitFor('the standby to take over', () => timeline.includes('standby start'), 5000);
     assert.deepEqual(timeline, ['leader start', 'leader stop', 'standby start']);
     assert.equal(overlap, false);
     await standby.stop();
@@ -78,12 +79,12 @@ describe('leader gate', () => {
       } };
     };
     const first = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'first', timing: TIMING, start: component('first') });
-    await eventually(() => first.isLeader(), 5000, 'the first gate to lead');
+    await waitFor('the first gate to lead', () => first.isLeader(), 5000);
     const second = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'second', timing: TIMING, start: component('second') });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stoppedAt = Date.now();
     await first.stop();
-    await eventually(() => timeline.includes('second start'), 5000, 'the second gate to take over');
+    await waitFor('the second gate to take over', () => timeline.includes('second start'), 5000);
     assert.ok(Date.now() - stoppedAt < TIMING.leaseDurationMs, 'taken over before the lease could have expired');
     assert.deepEqual(timeline, ['first start', 'first stop', 'second start']);
     await second.stop();

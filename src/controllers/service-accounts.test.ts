@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isNotFound, resources, type ApiClient } from '../client/index.js';
-import { waitFor } from '../client/test-server.js';
 import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController } from './service-accounts.js';
 import { startControllerTest, type ControllerTestBed } from './test-support.js';
+import { waitFor } from '../util/wait-for.js';
 
 describe('service-account controller', () => {
   let bed: ControllerTestBed;
@@ -23,19 +23,19 @@ describe('service-account controller', () => {
     });
 
   it('gives the namespaces that exist from the start, and a new one, a default ServiceAccount', async () => {
-    for (const namespace of ['default', 'kube-system', 'kube-node-lease']) await waitFor(() => defaultAccount(namespace), `default account in ${namespace}`);
+    for (const namespace of ['default', 'kube-system', 'kube-node-lease']) await waitFor(`default account in ${namespace}`, () => defaultAccount(namespace));
     await api.resource(resources.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-    const account = await waitFor(() => defaultAccount('team-a'), 'default account in team-a');
+    const account = await waitFor('default account in team-a', () => defaultAccount('team-a'));
     assert.equal(account.metadata.namespace, 'team-a');
   });
 
   it('makes it again when it is deleted', async () => {
-    const first = await waitFor(() => defaultAccount('default'), 'default account');
+    const first = await waitFor('default account', () => defaultAccount('default'));
     await api.resource(resources.serviceaccounts, 'default').delete(DEFAULT_SERVICE_ACCOUNT);
-    const again = await waitFor(async () => {
+    const again = await waitFor('a new default account', async () => {
       const account = await defaultAccount('default');
       return account && account.metadata.uid !== first.metadata.uid ? account : undefined;
-    }, 'a new default account');
+    });
     assert.ok(again.metadata.uid);
   });
 });

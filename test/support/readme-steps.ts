@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../../src/client/test-server.js';
+import { waitFor } from '../../src/util/wait-for.js';
 
 export interface StepContext {
   /** The clone's root, where the commands are typed. */
@@ -136,7 +136,7 @@ export const STEPS: Record<string, Step> = {
   'kubectl delete deploy web': {
     // Typed once: a second delete finds nothing (retryMs is for reads). What it does is waited for.
     async shows(_output, ctx) {
-      await waitFor(async () => (await ctx.kubectl('get', 'rs', '-l', 'app=web', '-o', 'name')) === '', 'the ReplicaSets gone', 30_000);
+      await waitFor('the ReplicaSets gone', async () => (await ctx.kubectl('get', 'rs', '-l', 'app=web', '-o', 'name')) === '', 30_000);
       // Pods go through their grace period (`sleep` ignores SIGTERM): deleted, if not yet gone.
       const pods = await ctx.kubectl('get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.deletionTimestamp}{"\\n"}{end}');
       assert.deepEqual(pods.split('\n').filter((line) => line && line.endsWith('=')), [], 'pods not being deleted');

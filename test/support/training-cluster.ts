@@ -1,9 +1,9 @@
 // A `drover up` cluster for the training-job tests, with kubectl and JSON reads bound to it.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { eventually } from './cluster-fixture.js';
 import { kubectl, kubectlRaw, requireKubectl } from './kubectl.js';
 import { startUpProcess, type UpProcess } from './up-process.js';
+import { waitFor } from '../../src/util/wait-for.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -20,7 +20,7 @@ export async function startTrainingCluster(prefix: string): Promise<TrainingClus
   const up = await startUpProcess(`${prefix}-${process.pid}`);
   const k = (args: string[], input?: string, timeoutMs?: number) =>
     kubectl(up.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });
-  await eventually(async () => (await k(['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000, 'the node Ready');
+  await waitFor('the node Ready', async () => (await k(['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
   return {
     up,
     k,
@@ -42,10 +42,10 @@ export async function startTrainingCluster(prefix: string): Promise<TrainingClus
 export async function finalLosses(c: TrainingCluster, job: string, replicas: readonly string[], rendezvous: string): Promise<Set<string>> {
   const losses = new Set<string>();
   for (const [rank, replica] of replicas.entries()) {
-    const log = await eventually(async () => {
+    const log = await waitFor(`${job}-${replica}'s final loss`, async () => {
       const text = await c.k(['logs', `${job}-${replica}`]);
       return /final loss/.test(text) && text;
-    }, 30_000, `${job}-${replica}'s final loss`);
+    }, 30_000);
     const joined = `rank ${rank} of ${replicas.length} joined the rendezvous at ${rendezvous}`;
     if (!log.includes(joined)) throw new Error(`${job}-${replica} did not log "${joined}":\n${log}`);
     losses.add(/final loss (\S+)/.exec(log)![1]!);

@@ -15,11 +15,11 @@ import { formatJoinToken } from '../../auth/join-token.js';
 import { testSecurity } from '../../auth/test-security.js';
 import { ApiClient } from '../../client/api-client.js';
 import { silentLogger } from '../../client/logger.js';
-import { waitFor } from '../../client/test-server.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { JoinError, joinCluster, tlsOf } from './join.js';
 import { readPkiFiles, writePkiFiles } from './pki-files.js';
 import { startCertificateRotation } from './rotation.js';
+import { waitFor } from '../../util/wait-for.js';
 
 const SECRET = 'join-test-secret-0123456789';
 const DAY_SECONDS = 86_400;
@@ -109,7 +109,7 @@ describe('joining with a token', () => {
     const client = new ApiClient({ server: api.url, namespace: 'default', tls: tlsOf(files) });
     const rotation = startCertificateRotation(client, files, { servers: api.url, nodeName: 'e', dataDir, logger: silentLogger });
     try {
-      const renewed = await waitFor(() => (client.config.tls?.cert?.toString() !== files.certPem ? client.config.tls!.cert!.toString() : undefined), 'the renewed certificate', 10_000);
+      const renewed = await waitFor('the renewed certificate', () => (client.config.tls?.cert?.toString() !== files.certPem ? client.config.tls!.cert!.toString() : undefined), 10_000);
       assert.ok(daysLeftOf(renewed) > 364);
       assert.equal((await readPkiFiles(dataDir))!.certPem, renewed);
       await client.request('GET', '/api/v1/nodes');

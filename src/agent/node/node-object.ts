@@ -1,9 +1,9 @@
 // The Node object the agent registers and the status it heartbeats, built from plain facts so
 // that the rules (capacity units, condition reasons, transition times) are unit-tested.
 import type { KubeObject } from '../../api/meta.js';
-import { deepEqual } from '../util/deep-equal.js';
 import { k8sTime } from '../util/time.js';
 import { DISK_FREE_MIN_RATIO, MEMORY_AVAILABLE_MIN_BYTES, PID_USED_MAX_RATIO, type HostFacts, type Pressure } from './host-info.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export const KUBELET_VERSION = 'v1.32.0-drover';
 export const MAX_PODS = 110;
@@ -161,5 +161,5 @@ export function buildNodeStatus(input: NodeStatusInput): NodeStatus {
 export function statusChanged(a: NodeStatus, b: Partial<NodeStatus> | undefined): boolean {
   if (!b) return true;
   const strip = (s: Partial<NodeStatus>): unknown => ({ ...s, conditions: (s.conditions ?? []).map(({ lastHeartbeatTime: _h, ...rest }) => rest) });
-  return !deepEqual(strip(a), strip(b));
+  return !jsonEqual(strip(a), strip(b));
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CONTAINER_NAME, SANDBOX_ID } from '../runtime/labels.js';
 import type { ContainerStatus } from '../runtime/runtime.js';
-import { KeyedBackoff } from '../util/backoff.js';
+import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { nextAttempt, planPod, type PlanInput } from './container-plan.js';
 import { SPEC_HASH_LABEL, containerHash } from './container-spec.js';
 import type { Instance, PodRuntime } from './observe.js';

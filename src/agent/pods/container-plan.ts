@@ -4,7 +4,7 @@
 // liveness or startup probe failed is killed. Instances from an earlier sandbox do not count
 // as current: a new sandbox starts the pod over, init containers included.
 import { SANDBOX_ID } from '../runtime/labels.js';
-import { formatDelay, type KeyedBackoff } from '../util/backoff.js';
+import { formatDelay, type KeyedBackoff } from '../../util/keyed-backoff.js';
 import { SPEC_HASH_LABEL, containerHash } from './container-spec.js';
 import { hasFinished, isRunning, startFailed, type Instance, type PodRuntime } from './observe.js';
 import { restartCountAfter } from './restart-count.js';

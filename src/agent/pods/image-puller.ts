@@ -3,7 +3,7 @@
 // next attempt go. The engine's own words stay in the message.
 import { RuntimeUnavailableError } from '../runtime/errors.js';
 import type { ContainerRuntime, ImageInfo, PullPolicy } from '../runtime/runtime.js';
-import { KeyedBackoff } from '../util/backoff.js';
+import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import type { PodEvents } from './pod-events.js';
 import type { Container, Pod } from './pod-types.js';
 

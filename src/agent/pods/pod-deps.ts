@@ -2,7 +2,7 @@
 import type { ApiClient, Logger } from '../../client/index.js';
 import type { Owner } from '../agent-labels.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
-import type { KeyedBackoff } from '../util/backoff.js';
+import type { KeyedBackoff } from '../../util/keyed-backoff.js';
 import type { ConfigSource } from './config-source.js';
 import type { DeviceAllocator, DeviceIds } from './devices.js';
 import type { ImagePuller } from './image-puller.js';

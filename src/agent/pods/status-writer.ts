@@ -2,9 +2,9 @@
 // the resourceVersion the agent read, so a pod deleted and re-created under the same name
 // (another uid) is never given the old pod's status; on a conflict the pod is read again.
 import { isConflict, isNotFound, resources, type ApiClient } from '../../client/index.js';
-import { deepEqual } from '../util/deep-equal.js';
 import type { PodRecord } from './pod-record.js';
 import type { Pod, PodStatus } from './pod-types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 const OWN_FIELDS = [
   'phase', 'conditions', 'message', 'reason', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime',
@@ -32,10 +32,10 @@ export function latestStatus(record: PodRecord): PodStatus | undefined {
 
 export function statusUnchanged(record: PodRecord, status: PodStatus): boolean {
   const pod = record.pod;
-  if (deepEqual(ownPart(pod.status), ownPart(status))) return true;
+  if (jsonEqual(ownPart(pod.status), ownPart(status))) return true;
   const written = record.written;
   // The informer has not caught up with our own write yet: compare with what was written.
-  return written !== undefined && deepEqual(ownPart(written.status), ownPart(status)) && !newer(pod.metadata.resourceVersion, written.resourceVersion);
+  return written !== undefined && jsonEqual(ownPart(written.status), ownPart(status)) && !newer(pod.metadata.resourceVersion, written.resourceVersion);
 }
 
 function withStatus(pod: Pod, status: PodStatus): Pod {

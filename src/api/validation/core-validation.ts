@@ -2,7 +2,8 @@
 import type { FieldError, KubeObject } from '../meta.js';
 import { duplicate, forbidden, invalid, invalidEach, required, tooLong } from './field-errors.js';
 import { isConfigMapKey, isDns1123Subdomain, isLabelValue, isQualifiedName } from './name-rules.js';
-import { arr, obj, objects, semanticEqual, text, type Obj } from './util.js';
+import { arr, obj, objects, text, type Obj } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 /** ConfigMaps and Secrets hold at most 1 MiB of data. */
 export const MAX_DATA_SIZE = 1024 * 1024;

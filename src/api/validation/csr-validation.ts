@@ -7,7 +7,8 @@ import type { FieldError, KubeObject } from '../meta.js';
 import { parseCertificateRequest } from '../../auth/pki/certificates.js';
 import { duplicate, forbidden, invalid, notSupported, required } from './field-errors.js';
 import { isDns1123Subdomain } from './name-rules.js';
-import { arr, obj, objects, semanticEqual, text } from './util.js';
+import { arr, obj, objects, text } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 import { KEY_USAGES } from '../schemas/certificates.js';
 
 export const APPROVED = 'Approved';

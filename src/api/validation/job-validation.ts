@@ -2,7 +2,8 @@
 import type { FieldError, KubeObject } from '../meta.js';
 import { invalid, required } from './field-errors.js';
 import { immutableSelector, validateSelectorAndTemplate } from './workload-validation.js';
-import { clone, obj, objects, semanticEqual, type Obj } from './util.js';
+import { clone, obj, objects, type Obj } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 export function validateJob(job: KubeObject, old?: KubeObject): FieldError[] {
   const spec = obj(job['spec']);

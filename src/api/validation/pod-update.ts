@@ -2,7 +2,8 @@
 // a shorter activeDeadlineSeconds, added tolerations and removed scheduling gates may change.
 import { isObject, type FieldError, type KubeObject } from '../meta.js';
 import { forbidden, invalid } from './field-errors.js';
-import { obj, objects, semanticEqual, text, type Obj } from './util.js';
+import { obj, objects, text, type Obj } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 const MUTABLE_FIELDS_MESSAGE =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,' +

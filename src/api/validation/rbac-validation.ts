@@ -4,7 +4,8 @@ import { isObject, type FieldError, type KubeObject } from '../meta.js';
 import { invalid, notSupported, required } from './field-errors.js';
 import { isDns1123Subdomain, isPathSegmentName } from './name-rules.js';
 import { validateLabels } from './object-meta.js';
-import { arr, obj, objects, semanticEqual, text, type Obj } from './util.js';
+import { arr, obj, objects, text, type Obj } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 import { RBAC_GROUP } from '../schemas/rbac.js';
 

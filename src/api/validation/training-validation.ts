@@ -7,7 +7,8 @@ import { forbidden, invalid, notSupported, required } from './field-errors.js';
 import { validateAnnotations, validateLabels } from './object-meta.js';
 import { validatePodSpec } from './pod-validation.js';
 import { validateResourceList } from './resources-validation.js';
-import { obj, objects, semanticEqual, type Obj } from './util.js';
+import { obj, objects, type Obj } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 export function validateTrainingJob(job: KubeObject, old?: KubeObject): FieldError[] {
   const framework = frameworkOfKind(job.kind);

@@ -22,30 +22,6 @@ export function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function isEmpty(value: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isObject(value) && Object.keys(value).length === 0;
-}
-
-/**
- * Structural equality in the manner of Kubernetes' semantic DeepEqual: a missing value, null,
- * an empty list and an empty map all count as equal.
- */
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (isEmpty(a) && isEmpty(b)) return true;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => semanticEqual(item, b[i]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const key of keys) if (!semanticEqual(a[key], b[key])) return false;
-    return true;
-  }
-  return false;
-}
-
 /** Deep copy of JSON data. */
 export function clone<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
@@ -83,3 +59,6 @@ export function stringMap(value: unknown): Record<string, string> {
   for (const [key, item] of Object.entries(obj(value))) if (typeof item === 'string') out[key] = item;
   return out;
 }
+
+// src/auth still imports semanticEqual from here; it lives in src/util/json-equal.ts.
+export { semanticEqual } from '../../util/json-equal.js';

@@ -4,7 +4,8 @@ import { forbidden, invalid, invalidEach, notSupported, required } from './field
 import { regexError } from './name-rules.js';
 import { validateAnnotations, validateLabels } from './object-meta.js';
 import { validatePodSpec } from './pod-validation.js';
-import { arr, obj, objects, selectorIsEmpty, selectorMatches, semanticEqual, stringMap, text, type Obj } from './util.js';
+import { arr, obj, objects, selectorIsEmpty, selectorMatches, stringMap, text, type Obj } from './util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 /** A LabelSelector's own syntax: valid labels, and values only with In / NotIn. */
 export function validateLabelSelector(selector: Obj, path: string): FieldError[] {

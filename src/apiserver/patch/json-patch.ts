@@ -4,7 +4,8 @@
 // whole patch (422), leaving the input untouched.
 import { inapplicablePatch, malformedPatch, PatchError } from './errors.js';
 import { arrayIndex, isProperPrefix, parsePointer } from './json-pointer.js';
-import { cloneJson, getOwn, hasOwn, isObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
+import { cloneJson, getOwn, hasOwn, isObject, setOwn, type JsonObject } from './json-value.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 /** Kubernetes refuses longer patches; the limit keeps one request from looping for long. */
 export const MAX_JSON_PATCH_OPERATIONS = 10_000;

@@ -33,18 +33,6 @@ export function cloneJson<T>(value: T): T {
   return copy as T;
 }
 
-/** Structural equality of JSON values: arrays in order, objects by their set of members. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  }
-  if (!isObject(a) || !isObject(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => hasOwn(b, key) && jsonEqual(a[key], b[key]));
-}
-
 /**
  * A string that identifies a JSON value for set membership: equal values give equal strings
  * and the string 1 and the number 1 differ. Members are sorted so key order does not matter.

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { getOwn } from '../patch/json-value.js';
-import { jsonEqual } from '../patch/apply/values.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../client/test-server.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { targetNode } from './daemon-pod.js';
 import type { DaemonSet, Node, Pod, Taint, Toleration } from './types.js';
+import { waitFor } from '../../util/wait-for.js';
 
 describe('daemonset controller', () => {
   let bed: ControllerTestBed;
@@ -94,49 +94,49 @@ describe('daemonset controller', () => {
     await addNode('node-a', { disk: 'ssd' });
     await addNode('node-b', { disk: 'hdd' });
     const ds = await dsClient().create(manifest('logs'));
-    await waitFor(async () => (await nodesOf(ds)).join() === 'node-a,node-b', 'a pod on each node');
+    await waitFor('a pod on each node', async () => (await nodesOf(ds)).join() === 'node-a,node-b');
     const [pod] = await livePods(ds);
     assert.deepEqual(pod!.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.key, 'metadata.name');
     assert.match(pod!.metadata.labels?.['controller-revision-hash'] ?? '', /^[bcdfghjklmnpqrstvwxz2456789]+$/);
     assert.ok(pod!.spec.tolerations?.some((t) => t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoExecute'));
     assert.ok(pod!.metadata.name?.startsWith('logs-'));
-    const status = await waitFor(async () => {
+    const status = await waitFor('two available pods', async () => {
       const s = await statusOf('logs');
       return s.numberAvailable === 2 ? s : undefined;
-    }, 'two available pods');
+    });
     assert.deepEqual(
       [status.desiredNumberScheduled, status.currentNumberScheduled, status.numberReady, status.updatedNumberScheduled, status.numberAvailable, status.numberUnavailable, status.numberMisscheduled, status.observedGeneration],
       [2, 2, 2, 2, 2, 0, 0, 1],
     );
-    const launch = await waitFor(async () => (await transactionsOf(ds, 'launch')).find((tx) => tx.status?.phase === 'Succeeded'), 'launch Succeeded');
+    const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(ds, 'launch')).find((tx) => tx.status?.phase === 'Succeeded'));
     assert.equal(launch.status?.progress, '2/2');
   });
 
   it('follows nodes as they join, leave and change', async () => {
     const ds = await dsClient().get('logs');
     await addNode('node-c');
-    await waitFor(async () => (await nodesOf(ds)).join() === 'node-a,node-b,node-c', 'a pod on the new node');
+    await waitFor('a pod on the new node', async () => (await nodesOf(ds)).join() === 'node-a,node-b,node-c');
     await nodeClient().delete('node-c');
-    await waitFor(async () => (await nodesOf(ds)).join() === 'node-a,node-b', 'the pod of the deleted node gone');
+    await waitFor('the pod of the deleted node gone', async () => (await nodesOf(ds)).join() === 'node-a,node-b');
 
     const ssd = await dsClient().create(manifest('cache', { nodeSelector: { disk: 'ssd' } }));
-    await waitFor(async () => (await nodesOf(ssd)).join() === 'node-a', 'only on the ssd node');
+    await waitFor('only on the ssd node', async () => (await nodesOf(ssd)).join() === 'node-a');
     await nodeClient().patch('node-b', 'merge', { metadata: { labels: { disk: 'ssd' } } });
-    await waitFor(async () => (await nodesOf(ssd)).join() === 'node-a,node-b', 'on node-b once relabelled');
+    await waitFor('on node-b once relabelled', async () => (await nodesOf(ssd)).join() === 'node-a,node-b');
     await nodeClient().patch('node-b', 'merge', { metadata: { labels: { disk: 'hdd' } } });
-    await waitFor(async () => (await nodesOf(ssd)).join() === 'node-a', 'off node-b again');
-    await waitFor(async () => (await statusOf('cache')).desiredNumberScheduled === 1, 'desired 1');
+    await waitFor('off node-b again', async () => (await nodesOf(ssd)).join() === 'node-a');
+    await waitFor('desired 1', async () => (await statusOf('cache')).desiredNumberScheduled === 1);
   });
 
   it('keeps off tainted nodes unless tolerated, and leaves on NoExecute', async () => {
     await addNode('node-gpu', {}, [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }]);
     const plain = await dsClient().get('logs');
     const gpu = await dsClient().create(manifest('gpu-plugin', { tolerations: [{ key: 'gpu', operator: 'Exists' }] }));
-    await waitFor(async () => (await nodesOf(gpu)).join() === 'node-a,node-b,node-gpu', 'the tolerating set everywhere');
+    await waitFor('the tolerating set everywhere', async () => (await nodesOf(gpu)).join() === 'node-a,node-b,node-gpu');
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await nodesOf(plain)).join(), 'node-a,node-b');
     await nodeClient().patch('node-gpu', 'merge', { spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }, { key: 'maintenance', effect: 'NoExecute' }] } });
-    await waitFor(async () => (await nodesOf(gpu)).join() === 'node-a,node-b', 'evicted by the NoExecute taint');
+    await waitFor('evicted by the NoExecute taint', async () => (await nodesOf(gpu)).join() === 'node-a,node-b');
     await nodeClient().delete('node-gpu');
     await dsClient().delete('gpu-plugin');
   });
@@ -145,72 +145,72 @@ describe('daemonset controller', () => {
     const ds = await dsClient().get('logs');
     const [victim] = (await livePods(ds)).filter((p) => targetNode(p) === 'node-a');
     await setPodStatus(victim!, 'Failed', false);
-    const replacement = await waitFor(async () => (await livePods(ds)).find((p) => targetNode(p) === 'node-a' && p.metadata.uid !== victim!.metadata.uid), 'a replacement on node-a');
+    const replacement = await waitFor('a replacement on node-a', async () => (await livePods(ds)).find((p) => targetNode(p) === 'node-a' && p.metadata.uid !== victim!.metadata.uid));
     assert.ok(replacement);
-    const tx = await waitFor(async () => (await transactionsOf(ds, 'reschedule')).find((t) => t.status?.phase === 'Succeeded'), 'reschedule Succeeded');
+    const tx = await waitFor('reschedule Succeeded', async () => (await transactionsOf(ds, 'reschedule')).find((t) => t.status?.phase === 'Succeeded'));
     assert.match(tx.spec.reason, /node-a/);
   });
 
   it('rolls a template change out one node at a time', async () => {
     const ds = await dsClient().create(manifest('roll'));
-    await waitFor(async () => (await statusOf('roll')).numberAvailable === 2, 'roll available');
+    await waitFor('roll available', async () => (await statusOf('roll')).numberAvailable === 2);
     const oldHash = (await livePods(ds))[0]!.metadata.labels?.['controller-revision-hash'];
     holdBack.add('node-a').add('node-b'); // new pods stay unready until released
     await dsClient().patch('roll', 'merge', { spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2', command: ['sleep', '3600'] }] } } } });
-    const first = await waitFor(async () => {
+    const first = await waitFor('one node updated', async () => {
       const pods = await livePods(ds);
       const updated = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] !== oldHash);
       return updated.length === 1 && pods.length === 2 ? updated[0] : undefined;
-    }, 'one node updated');
+    });
     // maxUnavailable 1: while the new pod is not ready, the other node keeps its old pod.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await livePods(ds)).filter((p) => p.metadata.labels?.['controller-revision-hash'] === oldHash).length, 1);
     assert.equal((await statusOf('roll')).updatedNumberScheduled, 1);
     holdBack.clear();
-    await waitFor(async () => {
+    await waitFor('rolled out', async () => {
       const s = await statusOf('roll');
       return s.updatedNumberScheduled === 2 && s.numberAvailable === 2 && s.observedGeneration === 2;
-    }, 'rolled out');
+    });
     assert.ok(first);
-    const steps = await waitFor(async () => {
+    const steps = await waitFor('two update steps Succeeded', async () => {
       const txs = await transactionsOf(ds, 'update');
       return txs.length === 2 && txs.every((t) => t.status?.phase === 'Succeeded') ? txs : undefined;
-    }, 'two update steps Succeeded');
+    });
     assert.deepEqual(steps.map((t) => t.status?.progress), ['1/1', '1/1']);
   });
 
   it('with maxSurge, starts the new pod beside the old one and removes the old one once it is ready', async () => {
     const ds = await dsClient().create(manifest('surge', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } }));
-    await waitFor(async () => (await statusOf('surge')).numberAvailable === 2, 'surge available');
+    await waitFor('surge available', async () => (await statusOf('surge')).numberAvailable === 2);
     const oldHash = (await livePods(ds))[0]!.metadata.labels?.['controller-revision-hash'];
     holdBack.add('node-a').add('node-b');
     await dsClient().patch('surge', 'merge', { spec: { template: { metadata: { labels: { app: 'surge', v: '2' } } } } });
-    const surged = await waitFor(async () => {
+    const surged = await waitFor('three pods: one node runs old and new', async () => {
       const pods = await livePods(ds);
       return pods.length === 3 ? pods : undefined;
-    }, 'three pods: one node runs old and new');
+    });
     const node = targetNode(surged.find((p) => p.metadata.labels?.['controller-revision-hash'] !== oldHash)!);
     assert.equal(surged.filter((p) => targetNode(p) === node).length, 2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await livePods(ds)).length, 3, 'no second surge while the first new pod is not ready');
     holdBack.clear();
-    await waitFor(async () => {
+    await waitFor('rolled out with surge', async () => {
       const s = await statusOf('surge');
       return s.updatedNumberScheduled === 2 && s.numberAvailable === 2 && (await livePods(ds)).length === 2;
-    }, 'rolled out with surge');
+    });
   });
 
   it('with OnDelete, replaces only the pods deleted by hand', async () => {
     const ds = await dsClient().create(manifest('manual', { strategy: { type: 'OnDelete' } }));
-    await waitFor(async () => (await statusOf('manual')).numberAvailable === 2, 'manual available');
+    await waitFor('manual available', async () => (await statusOf('manual')).numberAvailable === 2);
     const before = await livePods(ds);
     await dsClient().patch('manual', 'merge', { spec: { template: { metadata: { labels: { app: 'manual', v: '2' } } } } });
-    await waitFor(async () => (await statusOf('manual')).observedGeneration === 2, 'generation 2 observed');
+    await waitFor('generation 2 observed', async () => (await statusOf('manual')).observedGeneration === 2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual((await livePods(ds)).map((p) => p.metadata.uid).sort(), before.map((p) => p.metadata.uid).sort());
     assert.equal((await statusOf('manual')).updatedNumberScheduled, 0);
     await podClient().delete(before[0]!.metadata.name!);
-    await waitFor(async () => (await statusOf('manual')).updatedNumberScheduled === 1, 'one pod of the new template');
+    await waitFor('one pod of the new template', async () => (await statusOf('manual')).updatedNumberScheduled === 1);
     const fresh = (await livePods(ds)).find((p) => p.metadata.labels?.['v'] === '2');
     assert.equal(targetNode(fresh!), targetNode(before[0]!));
   });

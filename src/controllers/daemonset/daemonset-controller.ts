@@ -8,15 +8,16 @@ import {
   type EventRecorder, type Informer, type ReconcileResult, type RunningController,
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { targetNode, templateHash } from './daemon-pod.js';
 import { DaemonSetTransactions, type NodeProgress } from './daemonset-transactions.js';
 import { computeStatus, statusChanged } from './daemonset-status.js';
-import { FailedPodBackoff } from './failed-pod-backoff.js';
 import { planManage } from './manage.js';
 import { compileEligibility, type Eligibility } from './node-eligibility.js';
 import { carryOut } from './pod-actions.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
 import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus, type Node, type Pod } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export interface DaemonSetControllerOptions {
   workers?: number;
@@ -33,7 +34,7 @@ export class DaemonSetController implements Controller {
   private readonly nodes: Informer<Node>;
   private readonly queue = new WorkQueue<string>();
   private readonly expectations = new Expectations();
-  private readonly backoff: FailedPodBackoff;
+  private readonly backoff: KeyedBackoff;
   private readonly recorder: EventRecorder;
   private readonly transactions: DaemonSetTransactions;
   private running: RunningController | undefined;
@@ -45,7 +46,9 @@ export class DaemonSetController implements Controller {
     this.nodes = ctx.factory.informerFor<Node>(resources.nodes);
     this.recorder = ctx.recorder(this.name);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
-    this.backoff = new FailedPodBackoff(options.failedPodBackoffMs?.initial, options.failedPodBackoffMs?.max);
+    // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
+    // keeps failing the pod is retried ever more slowly instead of in a create/fail/delete loop.
+    this.backoff = new KeyedBackoff({ initialMs: options.failedPodBackoffMs?.initial ?? 1000, maxMs: options.failedPodBackoffMs?.max ?? 15 * 60_000 });
     this.watch();
   }
 
@@ -71,7 +74,7 @@ export class DaemonSetController implements Controller {
       onDelete: (ds) => {
         const uid = ds.metadata.uid ?? '';
         this.expectations.delete(uid);
-        this.backoff.forget(`${uid}/`);
+        this.backoff.resetPrefix(`${uid}/`);
         this.transactions.forget(uid);
       },
     });
@@ -132,7 +135,7 @@ export class DaemonSetController implements Controller {
       const plan = planManage({
         nodes, podsByNode, eligibility, hash, minReadySeconds, now,
         surge: rolling !== undefined && rolling.maxSurge > 0,
-        failedBackoff: (node) => this.backoff.remaining(`${uid}/${node}`, now),
+        failedBackoff: (node) => this.backoff.remainingSinceUpdate(`${uid}/${node}`, now) || undefined,
       });
       requeueAfterMs = plan.retryAfterMs;
       if (plan.createOn.length > 0 || plan.deletions.length > 0) {
@@ -208,8 +211,8 @@ function daemonSetOwner(pod: Readonly<Pod>): { uid: string; key: string } | unde
 /** The node facts eligibility depends on. */
 function nodeChanged(old: Readonly<Node>, node: Readonly<Node>): boolean {
   const ready = (n: Readonly<Node>) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-  return JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(node.metadata.labels ?? {})
-    || JSON.stringify(old.spec?.taints ?? []) !== JSON.stringify(node.spec?.taints ?? [])
+  return !jsonEqual(old.metadata.labels ?? {}, node.metadata.labels ?? {})
+    || !jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? [])
     || (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)
     || ready(old) !== ready(node);
 }

@@ -3,11 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
-import { podsOf, startFakeAgent, startHarness, waitFor, type FakeAgent, type Harness } from '../replicaset/testing.js';
+import { podsOf, startFakeAgent, startHarness, type FakeAgent, type Harness } from '../replicaset/testing.js';
 import type { Pod, ReplicaSet } from '../replicaset/types.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
+import { waitFor } from '../../util/wait-for.js';
 
 const STUCK_LABEL = 'test/stuck';
 
@@ -60,13 +61,13 @@ describe('deployment controller', () => {
 
   /** What `kubectl rollout status` waits for. */
   async function rolledOut(name: string, timeoutMs = 15_000): Promise<Deployment> {
-    return waitFor(async () => {
+    return waitFor(`${name} rolled out`, async () => {
       const d = await deployments().get(name);
       const s = d.status ?? {};
       const done = (d.metadata.generation ?? 0) <= (s.observedGeneration ?? 0)
         && (s.updatedReplicas ?? 0) === d.spec.replicas && (s.replicas ?? 0) === (s.updatedReplicas ?? 0) && (s.availableReplicas ?? 0) === (s.updatedReplicas ?? 0);
       return done ? d : undefined;
-    }, `${name} rolled out`, timeoutMs);
+    }, timeoutMs);
   }
 
   const condition = (d: Deployment, type: string) => d.status?.conditions?.find((c) => c.type === type);
@@ -88,12 +89,12 @@ describe('deployment controller', () => {
     assert.equal(d.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
     assert.deepEqual([d.status?.replicas, d.status?.updatedReplicas, d.status?.readyReplicas, d.status?.availableReplicas, d.status?.unavailableReplicas ?? 0], [3, 3, 3, 3, 0]);
     assert.equal(condition(d, 'Available')?.reason, 'MinimumReplicasAvailable');
-    const progressing = await waitFor(async () => {
+    const progressing = await waitFor('NewReplicaSetAvailable', async () => {
       const c = condition(await deployments().get('web'), 'Progressing');
       return c?.reason === 'NewReplicaSetAvailable' ? c : undefined;
-    }, 'NewReplicaSetAvailable');
+    });
     assert.equal(progressing.message, `ReplicaSet "web-${hash}" has successfully progressed.`);
-    const launch = await waitFor(async () => (await transactionsOf(created)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'), 'launch Succeeded');
+    const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(created)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'));
     assert.equal(launch.status?.progress, '3/3');
   });
 
@@ -109,7 +110,7 @@ describe('deployment controller', () => {
       }
     })();
     await deployments().patch('web', 'strategic', { spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } } } });
-    await waitFor(async () => (await deployments().get('web')).status?.observedGeneration === 2, 'generation 2 observed');
+    await waitFor('generation 2 observed', async () => (await deployments().get('web')).status?.observedGeneration === 2);
     const after = await rolledOut('web');
     sampling = false;
     await sampler;
@@ -126,10 +127,10 @@ describe('deployment controller', () => {
     const messages = events.map((e) => String(e['message']));
     assert.ok(messages.includes(`Scaled up replica set ${fresh.metadata.name} from 0 to 1`), messages.join('\n'));
     assert.ok(messages.some((m) => m.startsWith(`Scaled down replica set ${old.metadata.name} from 3 to 2`)), messages.join('\n'));
-    const steps = await waitFor(async () => {
+    const steps = await waitFor('every update step Succeeded', async () => {
       const updates = (await transactionsOf(d)).filter((tx) => tx.spec.operation === 'update');
       return updates.length >= 2 && updates.every((tx) => tx.status?.phase === 'Succeeded') ? updates : undefined;
-    }, 'every update step Succeeded');
+    });
     assert.ok(steps.some((tx) => tx.spec.reason === `scale new replica set ${fresh.metadata.name} to 1`), steps.map((tx) => tx.spec.reason).join('\n'));
     assert.ok(steps.some((tx) => tx.spec.reason === `scale old replica set ${old.metadata.name} to 0`), steps.map((tx) => tx.spec.reason).join('\n'));
   });
@@ -137,7 +138,7 @@ describe('deployment controller', () => {
   it('rolls back to an earlier template by reusing its ReplicaSet with a new revision', async () => {
     const d = await deployments().get('web');
     await deployments().patch('web', 'strategic', { spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } } } });
-    await waitFor(async () => (await deployments().get('web')).status?.observedGeneration === 3, 'generation 3 observed');
+    await waitFor('generation 3 observed', async () => (await deployments().get('web')).status?.observedGeneration === 3);
     await rolledOut('web');
     const sets = await setsOf(d);
     assert.equal(sets.length, 2, 'no third set');
@@ -155,19 +156,19 @@ describe('deployment controller', () => {
     const [active] = (await setsOf(d)).filter((rs) => (rs.spec.replicas ?? 0) > 0);
     assert.equal(active?.spec.replicas, 5);
     assert.equal(active?.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '5');
-    const scale = await waitFor(async () => (await transactionsOf(d)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'), 'scale Succeeded');
+    const scale = await waitFor('scale Succeeded', async () => (await transactionsOf(d)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'));
     assert.equal(scale.spec.reason, 'replicas changed from 3 to 5');
   });
 
   it('does not roll out while paused, but scales; resuming rolls out', async () => {
     const d = await deployments().get('web');
     await deployments().patch('web', 'merge', { spec: { paused: true } });
-    await waitFor(async () => condition(await deployments().get('web'), 'Progressing')?.reason === 'DeploymentPaused', 'DeploymentPaused');
+    await waitFor('DeploymentPaused', async () => condition(await deployments().get('web'), 'Progressing')?.reason === 'DeploymentPaused');
     await deployments().patch('web', 'strategic', { spec: { replicas: 4, template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } } } });
-    await waitFor(async () => {
+    await waitFor('scaled to 4 while paused', async () => {
       const sets = await setsOf(d);
       return sets.reduce((sum, rs) => sum + (rs.spec.replicas ?? 0), 0) === 4 ? sets : undefined;
-    }, 'scaled to 4 while paused');
+    });
     const sets = await setsOf(d);
     assert.equal(sets.length, 2, 'no new set while paused');
     const busy = sets.find((rs) => (rs.spec.replicas ?? 0) > 0);
@@ -194,7 +195,7 @@ describe('deployment controller', () => {
       }
     })();
     await deployments().patch('batch', 'strategic', { spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } } } });
-    await waitFor(async () => (await deployments().get('batch')).status?.observedGeneration === 2, 'generation 2 observed');
+    await waitFor('generation 2 observed', async () => (await deployments().get('batch')).status?.observedGeneration === 2);
     await rolledOut('batch');
     sampling = false;
     await sampler;
@@ -206,16 +207,16 @@ describe('deployment controller', () => {
     await rolledOut('hist');
     for (const image of ['drover-test/busybox:2', 'drover-test/busybox:3', 'drover-test/busybox:4']) {
       await deployments().patch('hist', 'strategic', { spec: { template: { spec: { containers: [{ name: 'main', image }] } } } });
-      await waitFor(async () => {
+      await waitFor('observed', async () => {
         const d = await deployments().get('hist');
         return (d.status?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0);
-      }, 'observed');
+      });
       await rolledOut('hist');
     }
-    const sets = await waitFor(async () => {
+    const sets = await waitFor('two sets left', async () => {
       const found = await setsOf(created);
       return found.length === 2 ? found : undefined;
-    }, 'two sets left');
+    });
     assert.deepEqual(sets.map((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision']).sort(), ['3', '4']);
   });
 
@@ -223,13 +224,13 @@ describe('deployment controller', () => {
     const created = await deployments().create(deploymentManifest('stuck', 1, { extra: { progressDeadlineSeconds: 2 } }));
     await rolledOut('stuck');
     await deployments().patch('stuck', 'strategic', { spec: { template: { metadata: { labels: { [STUCK_LABEL]: 'true' } } } } });
-    const d = await waitFor(async () => {
+    const d = await waitFor('ProgressDeadlineExceeded', async () => {
       const current = await deployments().get('stuck');
       return condition(current, 'Progressing')?.reason === 'ProgressDeadlineExceeded' ? current : undefined;
-    }, 'ProgressDeadlineExceeded', 10_000);
+    }, 10_000);
     assert.equal(condition(d, 'Progressing')?.status, 'False');
     assert.match(condition(d, 'Progressing')?.message ?? '', /has timed out progressing/);
-    const failed = await waitFor(async () => (await transactionsOf(created)).find((tx) => tx.spec.operation === 'update' && tx.status?.phase === 'Failed'), 'update Failed');
+    const failed = await waitFor('update Failed', async () => (await transactionsOf(created)).find((tx) => tx.spec.operation === 'update' && tx.status?.phase === 'Failed'));
     assert.match(failed.status?.message ?? '', /timed out progressing/);
   });
 
@@ -240,19 +241,19 @@ describe('deployment controller', () => {
     // The new pods never become ready: the rollout stops at 8 old + 5 new.
     await deployments().patch('prop', 'strategic', { spec: { template: { metadata: { labels: { [STUCK_LABEL]: 'true' } } } } });
     const sizes = async () => (await setsOf(created)).map((rs) => `${rs.spec.template?.metadata?.labels?.[STUCK_LABEL] ? 'new' : 'old'}=${rs.spec.replicas}`).sort();
-    await waitFor(async () => JSON.stringify(await sizes()) === JSON.stringify(['new=5', 'old=8']), 'old 8, new 5');
+    await waitFor('old 8, new 5', async () => JSON.stringify(await sizes()) === JSON.stringify(['new=5', 'old=8']));
     await deployments().patch('prop', 'merge', { spec: { replicas: 15 } });
-    await waitFor(async () => JSON.stringify(await sizes()) === JSON.stringify(['new=7', 'old=11']), 'old 11, new 7');
+    await waitFor('old 11, new 7', async () => JSON.stringify(await sizes()) === JSON.stringify(['new=7', 'old=11']));
     await deployments().patch('prop', 'merge', { spec: { replicas: 0 } });
-    await waitFor(async () => JSON.stringify(await sizes()) === JSON.stringify(['new=0', 'old=0']), 'all 0');
+    await waitFor('all 0', async () => JSON.stringify(await sizes()) === JSON.stringify(['new=0', 'old=0']));
   });
 
   it('counts pods available only after minReadySeconds', async () => {
     await deployments().create(deploymentManifest('patient', 2, { extra: { minReadySeconds: 2 } }));
-    const early = await waitFor(async () => {
+    const early = await waitFor('two ready', async () => {
       const d = await deployments().get('patient');
       return d.status?.readyReplicas === 2 ? d : undefined;
-    }, 'two ready');
+    });
     assert.equal(early.status?.availableReplicas ?? 0, 0);
     assert.equal(condition(early, 'Available')?.status, 'False');
     const later = await rolledOut('patient', 10_000);

@@ -16,6 +16,7 @@ import { rolloutRolling } from './rolling.js';
 import { deploymentComplete, msUntilDeadline } from './status.js';
 import { DeploymentSync } from './sync.js';
 import type { Deployment, DeploymentStatus } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export interface DeploymentControllerOptions {
   /** Deployments reconciled at once. Default 16. */
@@ -100,7 +101,7 @@ export class DeploymentController implements Controller {
       return;
     }
     if (rs.metadata.deletionTimestamp) return;
-    if (old && JSON.stringify(old.metadata.labels ?? {}) === JSON.stringify(rs.metadata.labels ?? {}) && !controllerRefOf(old)) return;
+    if (old && jsonEqual(old.metadata.labels ?? {}, rs.metadata.labels ?? {}) && !controllerRefOf(old)) return;
     // An orphan: every Deployment that could adopt it looks.
     for (const d of this.deployments.byIndex(NAMESPACE_INDEX, rs.metadata.namespace ?? '')) {
       if (selectorOf(d).matches(rs.metadata.labels)) this.queue.add(objectKey(d));

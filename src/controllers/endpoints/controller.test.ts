@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../client/test-server.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { endpointsControllerFactory, MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './index.js';
 import type { EndpointSlice } from './slices.js';
 import type { EndpointSubset } from './subsets.js';
+import { waitFor } from '../../util/wait-for.js';
 
 const MAX_PER_SLICE = 3;
 
@@ -92,10 +92,10 @@ describe('endpoints controller', () => {
     await makePod('split-other', { labels: { app: 'other' }, ip: '10.1.0.5' });
     const svc = await makeService('split', { selector: { app: 'split' }, ports: [{ port: 80, targetPort: 8080 }] }, 'default', { tier: 'front' });
 
-    const subsets = await waitFor(async () => {
+    const subsets = await waitFor('Endpoints with one ready and one not-ready address', async () => {
       const found = await subsetsOf('split');
       return found && found.length === 1 && found[0]?.notReadyAddresses?.length === 1 ? found : undefined;
-    }, 'Endpoints with one ready and one not-ready address');
+    });
     assert.deepEqual(subsets, [{
       addresses: [{ ip: '10.1.0.1', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'split-ready', uid: ready.metadata.uid } }],
       notReadyAddresses: [{ ip: '10.1.0.2', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'split-unready', uid: (await pods().get('split-unready')).metadata.uid } }],
@@ -103,10 +103,10 @@ describe('endpoints controller', () => {
     }]);
     assert.deepEqual((await endpoints().get('split')).metadata.labels, { tier: 'front' });
 
-    const [slice] = await waitFor(async () => {
+    const [slice] = await waitFor('one slice with two endpoints', async () => {
       const found = await slicesOf('split');
       return found.length === 1 && found[0]!.endpoints?.length === 2 ? found : undefined;
-    }, 'one slice with two endpoints');
+    });
     assert.ok(slice);
     assert.equal(slice.addressType, 'IPv4');
     assert.match(slice.metadata.name!, /^split-[a-z0-9]{5}$/);
@@ -121,25 +121,25 @@ describe('endpoints controller', () => {
 
     // A pod becoming ready moves over; the slice's condition follows.
     await setStatus('split-unready', { ip: '10.1.0.2', ready: true });
-    const after = await waitFor(async () => {
+    const after = await waitFor('both addresses ready', async () => {
       const found = await subsetsOf('split');
       return found?.[0]?.addresses?.length === 2 ? found : undefined;
-    }, 'both addresses ready');
+    });
     assert.equal(after[0]?.notReadyAddresses, undefined);
-    await waitFor(async () => (await slicesOf('split'))[0]?.endpoints?.every((e) => e.conditions.ready), 'both slice endpoints ready');
+    await waitFor('both slice endpoints ready', async () => (await slicesOf('split'))[0]?.endpoints?.every((e) => e.conditions.ready));
   });
 
   it('writes only when the content changes', async () => {
     await makePod('quiet-a', { labels: { app: 'quiet' }, ip: '10.2.0.1' });
     await makeService('quiet', { selector: { app: 'quiet' }, ports: [{ port: 80 }] });
-    const ep = await waitFor(async () => {
+    const ep = await waitFor('quiet endpoints', async () => {
       const current = await endpoints().get('quiet').catch(() => undefined);
       return current && (current['subsets'] as EndpointSubset[] | undefined)?.length === 1 ? current : undefined;
-    }, 'quiet endpoints');
-    const [slice] = await waitFor(async () => {
+    });
+    const [slice] = await waitFor('quiet slice', async () => {
       const found = await slicesOf('quiet');
       return found.length === 1 && found[0]!.endpoints?.length === 1 ? found : undefined;
-    }, 'quiet slice');
+    });
     // Irrelevant pod and service changes: nothing to write.
     await pods().patch('quiet-a', 'merge', { metadata: { annotations: { touched: 'yes' } } });
     await pods().patch('quiet-a', 'merge', { status: { message: 'still fine' } }, { subresource: 'status' });
@@ -158,10 +158,10 @@ describe('endpoints controller', () => {
       selector: { app: 'named' },
       ports: [{ name: 'web', port: 80, targetPort: 'http' }, { name: 'metrics', port: 9100, targetPort: 9100, appProtocol: 'http' }],
     });
-    const subsets = await waitFor(async () => {
+    const subsets = await waitFor('three subsets', async () => {
       const found = await subsetsOf('named');
       return found && found.length === 3 ? found : undefined;
-    }, 'three subsets');
+    });
     const find = (ports: string) => subsets.find((s) => JSON.stringify((s.ports ?? []).map((p) => `${p.name}:${p.port}`).sort()) === ports);
     // Subsets are repacked by the set of addresses that offer each port (endpoints.RepackSubsets).
     assert.deepEqual(ips(find('["web:8080"]'), 'addresses'), ['10.3.0.1', '10.3.0.2']);
@@ -170,10 +170,10 @@ describe('endpoints controller', () => {
     assert.deepEqual(ips(find('["metrics:9100"]'), 'addresses'), ['10.3.0.1', '10.3.0.2', '10.3.0.3', '10.3.0.4']);
     assert.deepEqual(find('["metrics:9100"]')?.ports, [{ name: 'metrics', port: 9100, protocol: 'TCP', appProtocol: 'http' }]);
 
-    const list = await waitFor(async () => {
+    const list = await waitFor('three slices', async () => {
       const found = await slicesOf('named');
       return found.length === 3 && sliceIPs(found).length === 4 ? found : undefined;
-    }, 'three slices');
+    });
     const ports = list.map((s) => (s.ports ?? []).map((p) => `${p.name}:${p.port}`).sort().join(',')).sort();
     assert.deepEqual(ports, ['metrics:9100', 'metrics:9100,web:8080', 'metrics:9100,web:9000']);
   });
@@ -182,26 +182,26 @@ describe('endpoints controller', () => {
     await makePod('gone-a', { labels: { app: 'gone' }, ip: '10.4.0.1' });
     await makePod('gone-b', { labels: { app: 'gone' }, ip: '10.4.0.2' });
     await makeService('gone', { selector: { app: 'gone' }, ports: [{ port: 80 }] });
-    await waitFor(async () => ips((await subsetsOf('gone'))?.[0], 'addresses').length === 2, 'two addresses');
+    await waitFor('two addresses', async () => ips((await subsetsOf('gone'))?.[0], 'addresses').length === 2);
 
     // A bound pod is deleted gracefully: it terminates until its agent confirms.
     await pods().delete('gone-a', { gracePeriodSeconds: 30 });
-    await waitFor(async () => JSON.stringify(ips((await subsetsOf('gone'))?.[0], 'addresses')) === '["10.4.0.2"]', 'the terminating pod out of the Endpoints');
-    const terminating = await waitFor(async () => {
+    await waitFor('the terminating pod out of the Endpoints', async () => JSON.stringify(ips((await subsetsOf('gone'))?.[0], 'addresses')) === '["10.4.0.2"]');
+    const terminating = await waitFor('a terminating endpoint in the slice', async () => {
       const endpoint = (await slicesOf('gone')).flatMap((s) => s.endpoints ?? []).find((e) => e.addresses[0] === '10.4.0.1');
       return endpoint?.conditions.terminating ? endpoint : undefined;
-    }, 'a terminating endpoint in the slice');
+    });
     assert.deepEqual(terminating.conditions, { ready: false, serving: true, terminating: true });
 
     await pods().delete('gone-a', { gracePeriodSeconds: 0 });
-    await waitFor(async () => JSON.stringify(sliceIPs(await slicesOf('gone'))) === '["10.4.0.2"]', 'the pod out of the slices');
+    await waitFor('the pod out of the slices', async () => JSON.stringify(sliceIPs(await slicesOf('gone'))) === '["10.4.0.2"]');
     await pods().delete('gone-b', { gracePeriodSeconds: 0 });
-    await waitFor(async () => (await subsetsOf('gone'))?.length === 0, 'empty Endpoints');
+    await waitFor('empty Endpoints', async () => (await subsetsOf('gone'))?.length === 0);
     // No endpoints at all: one empty placeholder slice, as Kubernetes keeps.
-    const placeholder = await waitFor(async () => {
+    const placeholder = await waitFor('a placeholder slice', async () => {
       const found = await slicesOf('gone');
       return found.length === 1 && (found[0]!.endpoints ?? []).length === 0 ? found[0] : undefined;
-    }, 'a placeholder slice');
+    });
     assert.deepEqual(placeholder.ports ?? [], []);
   });
 
@@ -209,32 +209,32 @@ describe('endpoints controller', () => {
     await makePod('sel-a', { labels: { app: 'sel-a' }, ip: '10.5.0.1' });
     await makePod('sel-b', { labels: { app: 'sel-b' }, ip: '10.5.0.2' });
     await makeService('sel', { selector: { app: 'sel-a' }, ports: [{ port: 80 }] });
-    await waitFor(async () => JSON.stringify(ips((await subsetsOf('sel'))?.[0], 'addresses')) === '["10.5.0.1"]', 'sel-a selected');
+    await waitFor('sel-a selected', async () => JSON.stringify(ips((await subsetsOf('sel'))?.[0], 'addresses')) === '["10.5.0.1"]');
     await services().patch('sel', 'merge', { spec: { selector: { app: 'sel-b' } } });
-    await waitFor(async () => JSON.stringify(ips((await subsetsOf('sel'))?.[0], 'addresses')) === '["10.5.0.2"]', 'sel-b selected');
-    await waitFor(async () => JSON.stringify(sliceIPs(await slicesOf('sel'))) === '["10.5.0.2"]', 'the slice follows');
+    await waitFor('sel-b selected', async () => JSON.stringify(ips((await subsetsOf('sel'))?.[0], 'addresses')) === '["10.5.0.2"]');
+    await waitFor('the slice follows', async () => JSON.stringify(sliceIPs(await slicesOf('sel'))) === '["10.5.0.2"]');
     await pods().patch('sel-a', 'merge', { metadata: { labels: { app: 'sel-b' } } });
-    await waitFor(async () => ips((await subsetsOf('sel'))?.[0], 'addresses').length === 2, 'relabelled pod joins');
+    await waitFor('relabelled pod joins', async () => ips((await subsetsOf('sel'))?.[0], 'addresses').length === 2);
     await pods().patch('sel-b', 'merge', { metadata: { labels: { app: 'elsewhere' } } });
-    await waitFor(async () => JSON.stringify(ips((await subsetsOf('sel'))?.[0], 'addresses')) === '["10.5.0.1"]', 'relabelled pod leaves');
-    await waitFor(async () => JSON.stringify(sliceIPs(await slicesOf('sel'))) === '["10.5.0.1"]', 'the slice follows the labels');
+    await waitFor('relabelled pod leaves', async () => JSON.stringify(ips((await subsetsOf('sel'))?.[0], 'addresses')) === '["10.5.0.1"]');
+    await waitFor('the slice follows the labels', async () => JSON.stringify(sliceIPs(await slicesOf('sel'))) === '["10.5.0.1"]');
   });
 
   it('splits slices at the maximum size and packs them again as pods go', async () => {
     for (let i = 1; i <= 7; i++) await makePod(`many-${i}`, { labels: { app: 'many' }, ip: `10.6.0.${i}` });
     await makeService('many', { selector: { app: 'many' }, ports: [{ name: 'http', port: 80 }] });
-    const list = await waitFor(async () => {
+    const list = await waitFor('seven endpoints in slices', async () => {
       const found = await slicesOf('many');
       return sliceIPs(found).length === 7 ? found : undefined;
-    }, 'seven endpoints in slices');
+    });
     assert.equal(list.length, 3);
     assert.ok(list.every((s) => (s.endpoints ?? []).length <= MAX_PER_SLICE));
     assert.equal(new Set(sliceIPs(list)).size, 7, 'no endpoint twice');
     for (let i = 1; i <= 6; i++) await pods().delete(`many-${i}`, { gracePeriodSeconds: 0 });
-    const packed = await waitFor(async () => {
+    const packed = await waitFor('one slice left', async () => {
       const found = await slicesOf('many');
       return found.length === 1 && sliceIPs(found).length === 1 ? found : undefined;
-    }, 'one slice left');
+    });
     assert.deepEqual(sliceIPs(packed), ['10.6.0.7']);
     assert.ok(list.some((s) => s.metadata.name === packed[0]!.metadata.name), 'a surviving slice was kept, not recreated');
   });
@@ -242,12 +242,12 @@ describe('endpoints controller', () => {
   it('publishes not-ready addresses when the service asks, and marks headless services', async () => {
     await makePod('pub-a', { labels: { app: 'pub' }, ip: '10.7.0.1', ready: false });
     await makeService('pub', { selector: { app: 'pub' }, clusterIP: 'None', publishNotReadyAddresses: true, ports: [{ port: 53, protocol: 'UDP' }] });
-    await waitFor(async () => JSON.stringify(ips((await subsetsOf('pub'))?.[0], 'addresses')) === '["10.7.0.1"]', 'a not-ready pod published');
+    await waitFor('a not-ready pod published', async () => JSON.stringify(ips((await subsetsOf('pub'))?.[0], 'addresses')) === '["10.7.0.1"]');
     assert.deepEqual((await endpoints().get('pub')).metadata.labels, { 'service.kubernetes.io/headless': '' });
-    const [slice] = await waitFor(async () => {
+    const [slice] = await waitFor('pub slice', async () => {
       const found = await slicesOf('pub');
       return found.length === 1 && found[0]!.endpoints?.length === 1 ? found : undefined;
-    }, 'pub slice');
+    });
     assert.deepEqual(slice!.endpoints?.[0]?.conditions, { ready: true, serving: false, terminating: false });
     assert.equal(slice!.metadata.labels?.['service.kubernetes.io/headless'], '');
     assert.deepEqual(slice!.ports, [{ name: '', port: 53, protocol: 'UDP' }]);
@@ -259,14 +259,14 @@ describe('endpoints controller', () => {
 
     await makePod('tidy-a', { labels: { app: 'tidy' }, ip: '10.8.0.1' });
     await makeService('tidy', { selector: { app: 'tidy' }, ports: [{ port: 80 }] });
-    await waitFor(async () => ips((await subsetsOf('tidy'))?.[0], 'addresses').length === 1, 'tidy endpoints');
+    await waitFor('tidy endpoints', async () => ips((await subsetsOf('tidy'))?.[0], 'addresses').length === 1);
     await endpoints().delete('tidy');
-    await waitFor(async () => ips((await subsetsOf('tidy'))?.[0], 'addresses').length === 1, 'tidy endpoints recreated');
-    await waitFor(async () => (await slicesOf('tidy')).length === 1, 'tidy slice');
+    await waitFor('tidy endpoints recreated', async () => ips((await subsetsOf('tidy'))?.[0], 'addresses').length === 1);
+    await waitFor('tidy slice', async () => (await slicesOf('tidy')).length === 1);
 
     await services().delete('tidy');
-    await waitFor(async () => (await subsetsOf('tidy')) === undefined, 'tidy endpoints deleted');
-    await waitFor(async () => (await slicesOf('tidy')).length === 0, 'tidy slices deleted');
+    await waitFor('tidy endpoints deleted', async () => (await subsetsOf('tidy')) === undefined);
+    await waitFor('tidy slices deleted', async () => (await slicesOf('tidy')).length === 0);
 
     assert.deepEqual(ips((await subsetsOf('manual'))?.[0], 'addresses'), ['192.0.2.10']);
     assert.deepEqual(await slicesOf('manual'), []);
@@ -277,7 +277,7 @@ describe('endpoints controller', () => {
     await makePod('ns-a', { labels: { app: 'ns' }, ip: '10.9.0.1' });
     await makePod('ns-b', { labels: { app: 'ns' }, ip: '10.9.0.2', namespace: 'team-b' });
     await makeService('ns', { selector: { app: 'ns' }, ports: [{ port: 80 }] }, 'team-b');
-    await waitFor(async () => JSON.stringify(ips((await subsetsOf('ns', 'team-b'))?.[0], 'addresses')) === '["10.9.0.2"]', 'only the team-b pod');
-    await waitFor(async () => JSON.stringify(sliceIPs(await slicesOf('ns', 'team-b'))) === '["10.9.0.2"]', 'only the team-b pod in slices');
+    await waitFor('only the team-b pod', async () => JSON.stringify(ips((await subsetsOf('ns', 'team-b'))?.[0], 'addresses')) === '["10.9.0.2"]');
+    await waitFor('only the team-b pod in slices', async () => JSON.stringify(sliceIPs(await slicesOf('ns', 'team-b'))) === '["10.9.0.2"]');
   });
 });

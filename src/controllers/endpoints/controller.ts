@@ -13,12 +13,11 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { bySliceService, SLICE_SERVICE_INDEX, sliceServiceKey, type EndpointsDeps } from './deps.js';
 import { reconcileEndpoints } from './endpoints-sync.js';
-import {
-  endpointFingerprint, labelsEqual, selectorMatches, serviceSelector, shouldPodBeInEndpoints, type Pod, type Service,
-} from './pods.js';
+import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints, type Pod, type Service } from './pods.js';
 import { isManagedSlice, type EndpointSlice } from './slices.js';
 import { reconcileSlices } from './slices-sync.js';
 import { WriteTracker } from './write-tracker.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export const ENDPOINTS_COMPONENT = 'endpoint-controller';
 export const SLICES_COMPONENT = 'endpoint-slice-controller';
@@ -97,7 +96,7 @@ export class EndpointsController implements Controller {
       },
       onUpdate: (old, pod) => {
         if (old === pod) return; // resync: the services' own resync covers it
-        const relabelled = !labelsEqual(old.metadata.labels, pod.metadata.labels);
+        const relabelled = !jsonEqual(old.metadata.labels, pod.metadata.labels);
         if (!relabelled && endpointFingerprint(old) === endpointFingerprint(pod)) return;
         const keys = new Set(this.servicesFor(pod));
         if (relabelled) for (const key of this.servicesFor(old)) keys.add(key);

@@ -1,11 +1,11 @@
 // Reconciles the core/v1 Endpoints of one service key (Kubernetes' endpoint-controller).
 import type { KubeObject } from '../../api/meta.js';
-import { semanticEqual } from '../../api/validation/util.js';
 import { isAlreadyExists, isConflict, isNotFound, resources, splitKey, type ReconcileResult } from '../../client/index.js';
 import type { EndpointsDeps } from './deps.js';
-import { isHeadless, labelsEqual, serviceSelector, type Service } from './pods.js';
+import { isHeadless, serviceSelector, type Service } from './pods.js';
 import { HEADLESS_LABEL } from './slices.js';
 import { desiredSubsets, OVER_CAPACITY_ANNOTATION, truncateSubsets } from './subsets.js';
+import { jsonEqual, semanticEqual } from '../../util/json-equal.js';
 
 /** The service's labels, plus service.kubernetes.io/headless for headless services. */
 export function endpointsLabels(service: Readonly<Service>): Record<string, string> {
@@ -42,7 +42,7 @@ export async function reconcileEndpoints(deps: EndpointsDeps, key: string): Prom
   if (current) {
     const annotations = current.metadata.annotations ?? {};
     const capacityRight = truncated ? annotations[OVER_CAPACITY_ANNOTATION] === 'truncated' : annotations[OVER_CAPACITY_ANNOTATION] === undefined;
-    if (capacityRight && labelsEqual(current.metadata.labels, labels) && semanticEqual(current['subsets'] ?? [], subsets)) return;
+    if (capacityRight && jsonEqual(current.metadata.labels, labels) && semanticEqual(current['subsets'] ?? [], subsets)) return;
   }
 
   const next: KubeObject = current

@@ -150,11 +150,3 @@ export function endpointFingerprint(pod: Readonly<Pod>): string {
     pod.spec?.subdomain ?? '',
   ]);
 }
-
-export function labelsEqual(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
-  const left = a ?? {};
-  const right = b ?? {};
-  const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  return keys.every((key) => left[key] === right[key]);
-}

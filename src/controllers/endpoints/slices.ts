@@ -5,11 +5,11 @@
 // that would be deleted while another is created is rewritten instead. A service without any
 // endpoint keeps one empty placeholder slice per address type.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import { semanticEqual } from '../../api/validation/util.js';
 import {
   findPort, hostnameFor, isHeadless, isPodReady, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints,
   targetRefOf, type IPFamily, type Pod, type Service,
 } from './pods.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';

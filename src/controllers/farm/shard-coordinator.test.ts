@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, eventually } from '../../client/test-server.js';
+import { TestServer } from '../../client/test-server.js';
 import { ShardCoordinator, shardOf } from './shard-coordinator.js';
+import { waitFor } from '../../util/wait-for.js';
 
 const SHARDS = 8;
 const keys = Array.from({ length: 200 }, (_, i) => `ns-${i % 7}/pod-${i}`);
@@ -40,11 +41,11 @@ describe('ShardCoordinator (controller farm)', () => {
     const b = member('member-b');
     b.onAcquire(() => acquiredByB++);
     await b.start();
-    await eventually(() => a.heldShards().length === SHARDS / 2 && b.heldShards().length === SHARDS / 2, 5000, 'an even split');
+    await waitFor('an even split', () => a.heldShards().length === SHARDS / 2 && b.heldShards().length === SHARDS / 2, 5000);
     assert.ok(partitioned([a, b]), 'every key is owned by exactly one member');
     assert.ok(acquiredByB > 0, 'the joining member was told it acquired shards');
     await b.stop();
-    await eventually(() => a.heldShards().length === SHARDS, 5000, 'a takes everything back');
+    await waitFor('a takes everything back', () => a.heldShards().length === SHARDS, 5000);
     assert.ok(partitioned([a]));
     await a.stop();
   });
@@ -57,8 +58,8 @@ describe('ShardCoordinator (controller farm)', () => {
     await slow.start();
     try {
       assert.equal(told, 1, 'told once for the first acquisition');
-      await eventually(() => !keys.some((key) => slow.owns(key)), 2000, 'the deadline passes');
-      await eventually(() => told >= 2 && keys.every((key) => slow.owns(key)), 2000, 'renewed, and told again');
+      await waitFor('the deadline passes', () => !keys.some((key) => slow.owns(key)), 2000);
+      await waitFor('renewed, and told again', () => told >= 2 && keys.every((key) => slow.owns(key)), 2000);
       assert.equal(slow.heldShards().length, SHARDS, 'the shards stayed with it');
     } finally {
       await slow.stop();
@@ -70,11 +71,11 @@ describe('ShardCoordinator (controller farm)', () => {
     const doomed = member('doomed', 1);
     await doomed.start();
     await survivor.start();
-    await eventually(() => survivor.heldShards().length === SHARDS / 2, 5000, 'an even split');
+    await waitFor('an even split', () => survivor.heldShards().length === SHARDS / 2, 5000);
     // A crash: the doomed member stops renewing without giving anything back.
     (doomed as unknown as { stopped: boolean }).stopped = true;
-    await eventually(() => !keys.some((key) => doomed.owns(key)), 5000, 'the dead member stops owning keys (renew deadline)');
-    await eventually(() => survivor.heldShards().length === SHARDS, 10_000, 'the survivor takes over');
+    await waitFor('the dead member stops owning keys (renew deadline)', () => !keys.some((key) => doomed.owns(key)), 5000);
+    await waitFor('the survivor takes over', () => survivor.heldShards().length === SHARDS, 10_000);
     assert.ok(partitioned([survivor]));
     await survivor.stop();
   });

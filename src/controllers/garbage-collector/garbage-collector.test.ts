@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../client/test-server.js';
 import { startControllerManager } from '../manager.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
+import { waitFor } from '../../util/wait-for.js';
 
 describe('garbage collector', () => {
   let bed: ControllerTestBed;
@@ -66,12 +66,12 @@ describe('garbage collector', () => {
     await Promise.all([1, 2, 3].map((i) => dependentPod(`bg-pod-${i}`, [ref(cm)])));
     await dependentConfigMap('bg-cm', [ref(cm)]);
     await configmaps().delete('bg-owner', { propagationPolicy: 'Background' });
-    for (const name of ['bg-pod-1', 'bg-pod-2', 'bg-pod-3']) await waitFor(gone(pods(), name), `${name} to be collected`);
-    await waitFor(gone(configmaps(), 'bg-cm'), 'bg-cm to be collected');
-    const tx = await waitFor(async () => {
+    for (const name of ['bg-pod-1', 'bg-pod-2', 'bg-pod-3']) await waitFor(`${name} to be collected`, gone(pods(), name));
+    await waitFor('bg-cm to be collected', gone(configmaps(), 'bg-cm'));
+    const tx = await waitFor('the delete transaction to succeed', async () => {
       const found = await deleteTransaction(cm);
       return found?.status?.phase === 'Succeeded' ? found : undefined;
-    }, 'the delete transaction to succeed');
+    });
     assert.equal(tx.spec.target.kind, 'ConfigMap');
     assert.equal(tx.spec.target.name, 'bg-owner');
     assert.equal(tx.status?.progress, '4/4');
@@ -84,21 +84,21 @@ describe('garbage collector', () => {
     await dependentPod('fg-blocking', [ref(cm, { blockOwnerDeletion: true })], ['example.com/hold']);
     await dependentPod('fg-free', [ref(cm)]);
     await configmaps().delete('fg-owner', { propagationPolicy: 'Foreground' });
-    const held = await waitFor(async () => {
+    const held = await waitFor('the blocking dependent to be deleted', async () => {
       const pod = await exists(pods(), 'fg-blocking');
       return pod?.metadata.deletionTimestamp ? pod : undefined;
-    }, 'the blocking dependent to be deleted');
-    await waitFor(gone(pods(), 'fg-free'), 'the non-blocking dependent to go');
+    });
+    await waitFor('the non-blocking dependent to go', gone(pods(), 'fg-free'));
     const waiting = await exists(configmaps(), 'fg-owner');
     assert.ok(waiting, 'the owner waits');
     assert.deepEqual(waiting.metadata.finalizers, ['foregroundDeletion']);
     await pods().patch(held.metadata.name!, 'merge', { metadata: { finalizers: null } });
-    await waitFor(gone(pods(), 'fg-blocking'), 'the blocking dependent to go');
-    await waitFor(gone(configmaps(), 'fg-owner'), 'the owner to go last');
-    const tx = await waitFor(async () => {
+    await waitFor('the blocking dependent to go', gone(pods(), 'fg-blocking'));
+    await waitFor('the owner to go last', gone(configmaps(), 'fg-owner'));
+    const tx = await waitFor('the foreground delete transaction to succeed', async () => {
       const found = await deleteTransaction(cm);
       return found?.status?.phase === 'Succeeded' ? found : undefined;
-    }, 'the foreground delete transaction to succeed');
+    });
     assert.match(tx.spec.reason, /Foreground/);
   });
 
@@ -107,10 +107,10 @@ describe('garbage collector', () => {
     const middle = await dependentConfigMap('chain-middle', [ref(top, { blockOwnerDeletion: true })]);
     await dependentPod('chain-bottom', [ref(middle, { blockOwnerDeletion: true })], ['example.com/hold']);
     await configmaps().delete('chain-top', { propagationPolicy: 'Foreground' });
-    await waitFor(async () => (await exists(configmaps(), 'chain-middle'))?.metadata.finalizers?.includes('foregroundDeletion'), 'the middle to wait on its dependent');
+    await waitFor('the middle to wait on its dependent', async () => (await exists(configmaps(), 'chain-middle'))?.metadata.finalizers?.includes('foregroundDeletion'));
     assert.ok(await exists(configmaps(), 'chain-top'), 'the top waits for the middle');
     await pods().patch('chain-bottom', 'merge', { metadata: { finalizers: null } });
-    await waitFor(gone(configmaps(), 'chain-top'), 'the whole chain to go');
+    await waitFor('the whole chain to go', gone(configmaps(), 'chain-top'));
     assert.equal(await exists(configmaps(), 'chain-middle'), undefined);
     assert.equal(await exists(pods(), 'chain-bottom'), undefined);
   });
@@ -121,16 +121,16 @@ describe('garbage collector', () => {
     await dependentPod('orphan-pod', [ref(cm, { controller: true, blockOwnerDeletion: true })]);
     await dependentConfigMap('orphan-cm', [ref(cm), ref(other)]);
     await configmaps().delete('orphan-owner', { propagationPolicy: 'Orphan' });
-    await waitFor(gone(configmaps(), 'orphan-owner'), 'the owner to go once its dependents are orphaned');
+    await waitFor('the owner to go once its dependents are orphaned', gone(configmaps(), 'orphan-owner'));
     const pod = await exists(pods(), 'orphan-pod');
     assert.ok(pod, 'the pod stays');
     assert.equal(pod.metadata.ownerReferences, undefined);
     const dependent = await exists(configmaps(), 'orphan-cm');
     assert.deepEqual(dependent?.metadata.ownerReferences?.map((r) => r.name), ['orphan-other-owner']);
-    const tx = await waitFor(async () => {
+    const tx = await waitFor('the orphan transaction to succeed', async () => {
       const found = await deleteTransaction(cm);
       return found?.status?.phase === 'Succeeded' ? found : undefined;
-    }, 'the orphan transaction to succeed');
+    });
     assert.match(tx.status?.message ?? '', /orphaned 2 dependents/);
     // Orphaned for good: the pod is still there a while later.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -141,8 +141,8 @@ describe('garbage collector', () => {
     const renamed = await owner('dangling-name');
     await dependentPod('dangling-missing', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never-was', uid: '00000000-0000-0000-0000-000000000001' }]);
     await dependentPod('dangling-reused', [{ ...ref(renamed), uid: '00000000-0000-0000-0000-000000000002' }]);
-    await waitFor(gone(pods(), 'dangling-missing'), 'the pod of a missing owner to be collected');
-    await waitFor(gone(pods(), 'dangling-reused'), 'the pod of an owner with another uid to be collected');
+    await waitFor('the pod of a missing owner to be collected', gone(pods(), 'dangling-missing'));
+    await waitFor('the pod of an owner with another uid to be collected', gone(pods(), 'dangling-reused'));
     assert.ok(await exists(configmaps(), 'dangling-name'), 'the same-named object is left alone');
   });
 
@@ -150,10 +150,10 @@ describe('garbage collector', () => {
     const live = await owner('half-live');
     const dangling: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'half-dead', uid: '00000000-0000-0000-0000-000000000003' };
     await dependentPod('half-pod', [ref(live), dangling]);
-    const pod = await waitFor(async () => {
+    const pod = await waitFor('the dangling reference to be removed', async () => {
       const found = await exists(pods(), 'half-pod');
       return found?.metadata.ownerReferences?.length === 1 ? found : undefined;
-    }, 'the dangling reference to be removed');
+    });
     assert.equal(pod.metadata.ownerReferences?.[0]?.uid, live.metadata.uid);
     assert.equal(pod.metadata.deletionTimestamp, undefined);
   });
@@ -173,7 +173,7 @@ describe('garbage collector', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.ok(await exists(pods(), 'secret-dependent'), 'kept while the owner exists');
     await secrets().delete('unwatched-owner');
-    await waitFor(gone(pods(), 'secret-dependent'), 'the dependent of the deleted secret to be collected');
+    await waitFor('the dependent of the deleted secret to be collected', gone(pods(), 'secret-dependent'));
   });
 
   it('collects a dependent whose owner went before the collector saw either (restart)', async () => {
@@ -182,6 +182,6 @@ describe('garbage collector', () => {
     await dependentPod('before-restart-pod', [ref(cm)]);
     await configmaps().delete('before-restart');
     bed.manager = await startControllerManager({ api, controllers: [(ctx) => new GarbageCollector(ctx)], logger: silentLogger });
-    await waitFor(gone(pods(), 'before-restart-pod'), 'the dependent to be collected after the restart');
+    await waitFor('the dependent to be collected after the restart', gone(pods(), 'before-restart-pod'));
   });
 });

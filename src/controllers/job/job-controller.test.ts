@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../client/test-server.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { JobController } from './job-controller.js';
 import { completionIndexOf, type Job, type JobCondition, type Pod } from './types.js';
+import { waitFor } from '../../util/wait-for.js';
 
 type Outcome = 'succeed' | 'fail' | 'run' | { run: true; restarts: number } | undefined;
 
@@ -101,11 +101,11 @@ describe('job controller', () => {
     let phase: Outcome = 'run';
     outcomes.set('pi', () => phase);
     const job = await jobClient().create(manifest('pi', { completions: 3, parallelism: 2 }));
-    await waitFor(async () => (await activePods(job)).length === 2, 'two active pods');
-    const status = await waitFor(async () => {
+    await waitFor('two active pods', async () => (await activePods(job)).length === 2);
+    const status = await waitFor('active 2, ready 2', async () => {
       const s = (await jobClient().get('pi')).status;
       return s?.active === 2 && s.ready === 2 ? s : undefined;
-    }, 'active 2, ready 2');
+    });
     assert.ok(status.startTime);
     await sleep(150);
     assert.equal((await podsOf(job)).length, 2, 'no more than parallelism');
@@ -114,7 +114,7 @@ describe('job controller', () => {
     for (const label of ['batch.kubernetes.io/controller-uid', 'controller-uid']) assert.equal(pod!.metadata.labels?.[label], job.metadata.uid);
     for (const label of ['batch.kubernetes.io/job-name', 'job-name']) assert.equal(pod!.metadata.labels?.[label], 'pi');
     phase = 'succeed';
-    const complete = await waitFor(() => condition('pi', 'Complete'), 'Complete');
+    const complete = await waitFor('Complete', () => condition('pi', 'Complete'));
     assert.equal(complete.reason, 'CompletionsReached');
     const done = (await jobClient().get('pi')).status!;
     assert.deepEqual([done.succeeded, done.failed ?? 0, done.active, done.ready], [3, 0, 0, 0]);
@@ -123,59 +123,59 @@ describe('job controller', () => {
     const pods = await podsOf(job);
     assert.equal(pods.length, 3);
     assert.ok(pods.every((p) => (p.metadata.finalizers ?? []).length === 0), 'finalizers released');
-    await waitFor(async () => {
+    await waitFor('SuccessfulCreate and Completed events', async () => {
       const reasons = (await events('pi')).map((e) => e.reason);
       return reasons.includes('SuccessfulCreate') && reasons.includes('Completed');
-    }, 'SuccessfulCreate and Completed events');
-    const launch = await waitFor(async () => {
+    });
+    const launch = await waitFor('launch Succeeded', async () => {
       const tx = await launchOf(job);
       return tx?.status?.phase === 'Succeeded' ? tx : undefined;
-    }, 'launch Succeeded');
+    });
     assert.equal(launch.status?.progress, '3/3');
   });
 
   it('stops at backoffLimit + 1 failed pods with BackoffLimitExceeded', async () => {
     outcomes.set('fails', () => 'fail');
     const job = await jobClient().create(manifest('fails', { backoffLimit: 2 }));
-    const failed = await waitFor(() => condition('fails', 'Failed'), 'Failed');
+    const failed = await waitFor('Failed', () => condition('fails', 'Failed'));
     assert.equal(failed.reason, 'BackoffLimitExceeded');
     await sleep(200);
     const status = (await jobClient().get('fails')).status!;
     assert.deepEqual([status.failed, status.succeeded ?? 0, status.active], [3, 0, 0]);
     assert.equal((await podsOf(job)).length, 3);
-    await waitFor(async () => (await events('fails')).some((e) => e.reason === 'BackoffLimitExceeded'), 'a BackoffLimitExceeded event');
-    await waitFor(async () => (await launchOf(job))?.status?.phase === 'Failed', 'launch Failed');
+    await waitFor('a BackoffLimitExceeded event', async () => (await events('fails')).some((e) => e.reason === 'BackoffLimitExceeded'));
+    await waitFor('launch Failed', async () => (await launchOf(job))?.status?.phase === 'Failed');
   });
 
   it('counts a finished pod once even when it is deleted right away', async () => {
     outcomes.set('gone', () => 'run');
     const job = await jobClient().create(manifest('gone', { completions: 2, parallelism: 2 }));
-    const pods = await waitFor(async () => {
+    const pods = await waitFor('two running pods', async () => {
       const active = await activePods(job);
       return active.length === 2 && active.every((p) => p.status?.phase === 'Running') ? active : undefined;
-    }, 'two running pods');
+    });
     for (const pod of pods) {
       await podClient().patch(pod.metadata.name!, 'merge', { status: statusFor('succeed') }, { subresource: 'status' });
       await podClient().delete(pod.metadata.name!);
     }
-    await waitFor(() => condition('gone', 'Complete'), 'Complete');
+    await waitFor('Complete', () => condition('gone', 'Complete'));
     const status = (await jobClient().get('gone')).status!;
     assert.deepEqual([status.succeeded, status.failed ?? 0], [2, 0]);
-    await waitFor(async () => (await podsOf(job)).length === 0, 'the deleted pods gone once counted');
+    await waitFor('the deleted pods gone once counted', async () => (await podsOf(job)).length === 0);
   });
 
   it('counts a running pod deleted by someone else as failed and replaces it', async () => {
     outcomes.set('evicted', () => 'run');
     const job = await jobClient().create(manifest('evicted', { completions: 1 }));
-    const [pod] = await waitFor(async () => {
+    const [pod] = await waitFor('a running pod', async () => {
       const active = await activePods(job);
       return active.length === 1 && active[0]!.status?.phase === 'Running' ? active : undefined;
-    }, 'a running pod');
+    });
     await podClient().delete(pod!.metadata.name!);
-    await waitFor(async () => (await jobClient().get('evicted')).status?.failed === 1, 'failed 1');
-    const replacement = await waitFor(async () => (await activePods(job)).find((p) => p.metadata.uid !== pod!.metadata.uid), 'a replacement');
+    await waitFor('failed 1', async () => (await jobClient().get('evicted')).status?.failed === 1);
+    const replacement = await waitFor('a replacement', async () => (await activePods(job)).find((p) => p.metadata.uid !== pod!.metadata.uid));
     outcomes.set('evicted', () => 'succeed');
-    await waitFor(() => condition('evicted', 'Complete'), 'Complete');
+    await waitFor('Complete', () => condition('evicted', 'Complete'));
     assert.ok(replacement);
   });
 
@@ -190,7 +190,7 @@ describe('job controller', () => {
       return 'succeed';
     });
     const job = await jobClient().create(manifest('idx', { completions: 3, parallelism: 3, completionMode: 'Indexed' }));
-    await waitFor(() => condition('idx', 'Complete'), 'Complete');
+    await waitFor('Complete', () => condition('idx', 'Complete'));
     const status = (await jobClient().get('idx')).status!;
     assert.deepEqual([status.completedIndexes, status.succeeded, status.failed], ['0-2', 3, 1]);
     const pods = await podsOf(job);
@@ -211,48 +211,48 @@ describe('job controller', () => {
     outcomes.set('slow', () => 'run');
     // Three seconds, not one: a loaded machine must still see both pods run before the deadline.
     const job = await jobClient().create(manifest('slow', { parallelism: 2, completions: 4, activeDeadlineSeconds: 3 }));
-    await waitFor(async () => (await activePods(job)).length === 2, 'two active pods');
-    const failed = await waitFor(() => condition('slow', 'Failed'), 'Failed', 10_000);
+    await waitFor('two active pods', async () => (await activePods(job)).length === 2);
+    const failed = await waitFor('Failed', () => condition('slow', 'Failed'), 10_000);
     assert.equal(failed.reason, 'DeadlineExceeded');
-    await waitFor(async () => (await podsOf(job)).length === 0, 'pods deleted');
+    await waitFor('pods deleted', async () => (await podsOf(job)).length === 0);
     const status = (await jobClient().get('slow')).status!;
     assert.deepEqual([status.active, status.failed], [0, 2]);
-    await waitFor(async () => (await events('slow')).some((e) => e.reason === 'DeadlineExceeded'), 'a DeadlineExceeded event');
+    await waitFor('a DeadlineExceeded event', async () => (await events('slow')).some((e) => e.reason === 'DeadlineExceeded'));
   });
 
   it('counts container restarts against backoffLimit with restartPolicy OnFailure', async () => {
     outcomes.set('flaky', () => ({ run: true, restarts: 2 }));
     await jobClient().create(manifest('flaky', { backoffLimit: 2 }, 'OnFailure'));
-    const failed = await waitFor(() => condition('flaky', 'Failed'), 'Failed');
+    const failed = await waitFor('Failed', () => condition('flaky', 'Failed'));
     assert.equal(failed.reason, 'BackoffLimitExceeded');
   });
 
   it('deletes a finished Job after ttlSecondsAfterFinished', async () => {
     outcomes.set('brief', () => 'succeed');
     await jobClient().create(manifest('brief', { ttlSecondsAfterFinished: 0 }));
-    await waitFor(async () => {
+    await waitFor('the job deleted', async () => {
       try {
         await jobClient().get('brief');
         return false;
       } catch (error) {
         return isNotFound(error);
       }
-    }, 'the job deleted');
+    });
   });
 
   it('creates no pods while suspended, and removes them (not as failures) when suspended again', async () => {
     outcomes.set('later', () => 'run');
     const job = await jobClient().create(manifest('later', { suspend: true, parallelism: 2, completions: 2 }));
-    await waitFor(() => condition('later', 'Suspended'), 'Suspended');
+    await waitFor('Suspended', () => condition('later', 'Suspended'));
     assert.equal((await podsOf(job)).length, 0);
     assert.equal((await jobClient().get('later')).status?.startTime, undefined);
     await jobClient().patch('later', 'merge', { spec: { suspend: false } });
-    await waitFor(async () => (await activePods(job)).filter((p) => p.status?.phase === 'Running').length === 2, 'two running pods');
+    await waitFor('two running pods', async () => (await activePods(job)).filter((p) => p.status?.phase === 'Running').length === 2);
     const resumed = (await jobClient().get('later')).status!;
     assert.ok(resumed.startTime);
     assert.equal(resumed.conditions?.find((c) => c.type === 'Suspended')?.reason, 'JobResumed');
     await jobClient().patch('later', 'merge', { spec: { suspend: true } });
-    await waitFor(async () => (await podsOf(job)).length === 0, 'pods removed');
+    await waitFor('pods removed', async () => (await podsOf(job)).length === 0);
     await sleep(100);
     const status = (await jobClient().get('later')).status!;
     assert.deepEqual([status.active, status.failed ?? 0], [0, 0]);
@@ -261,12 +261,12 @@ describe('job controller', () => {
   it('releases the finalizers of pods whose Job is gone', async () => {
     outcomes.set('orphan', () => 'run');
     const job = await jobClient().create(manifest('orphan'));
-    const [pod] = await waitFor(async () => {
+    const [pod] = await waitFor('a pod', async () => {
       const active = await activePods(job);
       return active.length === 1 ? active : undefined;
-    }, 'a pod');
+    });
     await jobClient().delete('orphan', { propagationPolicy: 'Orphan' });
-    await waitFor(async () => ((await podClient().get(pod!.metadata.name!)).metadata.finalizers ?? []).length === 0, 'finalizer released');
+    await waitFor('finalizer released', async () => ((await podClient().get(pod!.metadata.name!)).metadata.finalizers ?? []).length === 0);
     await podClient().delete(pod!.metadata.name!);
   });
 });

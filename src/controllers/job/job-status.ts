@@ -57,14 +57,3 @@ export function finishedAt(status: Readonly<JobStatus> | undefined): number | un
   const at = Date.parse(text ?? '');
   return Number.isFinite(at) ? at : undefined;
 }
-
-/** Key-sorted JSON, for comparing statuses whatever order the server wrote their keys in. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}

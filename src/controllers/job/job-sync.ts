@@ -7,12 +7,13 @@ import type { FailureBackoff } from './failure-backoff.js';
 import { formatIndexes, parseIndexes } from './indexes.js';
 import { PodActionError, type JobPodActions } from './job-pod-actions.js';
 import {
-  canonical, completed, deadlineRemainingMs, failedBackoff, failedDeadline, newCondition, pastBackoffLimitOnFailure, REASON_BACKOFF_LIMIT, setCondition,
+  completed, deadlineRemainingMs, failedBackoff, failedDeadline, newCondition, pastBackoffLimitOnFailure, REASON_BACKOFF_LIMIT, setCondition,
 } from './job-status.js';
 import { planPods } from './manage-pods.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import { classify, flushUncounted, recordUncounted, uncountedOf, type Classification, type Uncounted } from './pod-tracking.js';
 import { expireAfterFinished } from './ttl.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import {
   findCondition, finishedCondition, hasTrackingFinalizer, isActive, isFinished, isIndexed, isReady,
   type Job, type JobCondition, type JobStatus, type Pod,
@@ -91,7 +92,7 @@ class JobPass {
       setCondition(status, finishing);
       if (finishing.type === 'Complete') status.completionTime = finishing.lastTransitionTime!;
     }
-    if (canonical(status) !== canonical(this.current.status ?? {})) this.current = await writeStatus(this.deps, this.current, status);
+    if (!jsonEqual(status, this.current.status ?? {})) this.current = await writeStatus(this.deps, this.current, status);
 
     for (const [type, reason, message] of this.events) void this.deps.recorder.record(this.current, type, reason, message);
     await recordTransactions(this.deps, this.current, { starting, finishing: finishNow ? finishing : undefined, succeeded: status.succeeded ?? 0, completions: this.completions });

@@ -16,6 +16,7 @@ import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete 
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
 import { controllerRefOf, objectFromRef, type Pod, type ReplicaSet } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export const CONTROLLER_UID_INDEX = 'controllerUid';
 export const NAMESPACE_INDEX = 'namespace';
@@ -137,7 +138,7 @@ export class ReplicaSetController implements Controller {
 
   private podUpdated(old: Readonly<Pod>, pod: Readonly<Pod>): void {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return; // resync: the sets resync themselves
-    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+    const labelsChanged = !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {});
     if (pod.metadata.deletionTimestamp) {
       this.podDeleted(pod, false, !old.metadata.deletionTimestamp);
       if (labelsChanged) this.podDeleted(old, false, false);

@@ -3,6 +3,7 @@
 import { metaTime } from '../../api/meta.js';
 import { isPodAvailable, isPodReady } from './pod-state.js';
 import type { Condition, Pod, ReplicaSet, ReplicaSetStatus } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export interface ManageError {
   reason: 'FailedCreate' | 'FailedDelete';
@@ -58,7 +59,7 @@ export function statusChanged(current: Readonly<ReplicaSetStatus> | undefined, n
     || (c.readyReplicas ?? 0) !== next.readyReplicas
     || (c.availableReplicas ?? 0) !== next.availableReplicas
     || c.observedGeneration !== next.observedGeneration
-    || JSON.stringify(c.conditions ?? []) !== JSON.stringify(next.conditions ?? []);
+    || !jsonEqual(c.conditions ?? [], next.conditions ?? []);
 }
 
 /** A merge patch that sets `next` in full (null removes conditions no longer present). */

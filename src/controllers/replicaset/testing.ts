@@ -2,11 +2,10 @@
 // against it, and the agent's part played through the API (binding pods, marking them ready).
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer, waitFor } from '../../client/test-server.js';
-
-export { waitFor };
+import { TestServer } from '../../client/test-server.js';
 import { startControllerManager, type ControllerFactory, type RunningControllerManager } from '../manager.js';
 import type { Pod } from './types.js';
+import { waitFor } from '../../util/wait-for.js';
 
 export interface Harness {
   server: TestServer;
@@ -69,7 +68,7 @@ export async function setPodPhase(api: ApiClient, pod: Pick<Pod, 'metadata'>, ph
 
 /** Every pod of the owner Running and Ready, until `count` of them are (binding new ones as they come). */
 export async function keepReady(api: ApiClient, owner: Pick<KubeObject, 'metadata'>, count: number, what: string, timeoutMs = 10_000): Promise<Pod[]> {
-  return waitFor(async () => {
+  return waitFor(what, async () => {
     const pods = (await podsOf(api, owner)).filter((pod) => !pod.metadata.deletionTimestamp);
     let allReady = true;
     for (const pod of pods) {
@@ -79,7 +78,7 @@ export async function keepReady(api: ApiClient, owner: Pick<KubeObject, 'metadat
       await setPodRunning(api, pod);
     }
     return allReady && pods.length === count ? pods : undefined;
-  }, what, timeoutMs);
+  }, timeoutMs);
 }
 
 export function replicaSetManifest(name: string, replicas: number, extra: { labels?: Record<string, string>; annotations?: Record<string, string>; minReadySeconds?: number } = {}): KubeObject {

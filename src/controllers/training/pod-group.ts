@@ -9,6 +9,7 @@ import type { FrameworkController } from './framework.js';
 import { jobLabels, totalReplicas } from './names.js';
 import { jobOwnerRef } from './replica-objects.js';
 import type { TrainingJob } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export interface PodGroupSpec {
   minMember: number;
@@ -27,7 +28,7 @@ export function desiredPodGroupSpec(fc: FrameworkController, job: Readonly<Train
 function sameSpec(a: Readonly<PodGroupSpec>, b: unknown): boolean {
   const o = (b ?? {}) as Record<string, unknown>;
   return a.minMember === o['minMember']
-    && JSON.stringify(a.minResources ?? null) === JSON.stringify(o['minResources'] ?? null)
+    && jsonEqual(a.minResources ?? null, o['minResources'] ?? null)
     && (a.scheduleTimeoutSeconds ?? null) === (o['scheduleTimeoutSeconds'] ?? null);
 }
 

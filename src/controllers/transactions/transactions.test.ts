@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 import { resources, type ApiClient } from '../../client/index.js';
-import { eventually } from '../../client/test-server.js';
 import { componentRegistry } from '../../metrics/component-metrics.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { KEEP_PER_TARGET, TransactionController } from './transaction-controller.js';
 import { LABEL_TARGET_UID, type Transaction } from './types.js';
+import { waitFor } from '../../util/wait-for.js';
 
 describe('transactions', () => {
   let bed: ControllerTestBed;
@@ -83,13 +83,13 @@ describe('transactions', () => {
   it('times out a transaction that outlives its life period, with a Warning event on the workload', async () => {
     const target = await workload('slow');
     await bed.manager.ctx.transactions.begin(target, 'update', { reason: 'rolling step', total: 4, lifePeriodSeconds: 1 });
-    await eventually(async () => (await transactionsOf(target))[0]?.status?.phase === 'TimedOut', 5000, 'TimedOut');
+    await waitFor('TimedOut', async () => (await transactionsOf(target))[0]?.status?.phase === 'TimedOut', 5000);
     const [tx] = await transactionsOf(target);
     assert.match(tx?.status?.message ?? '', /did not finish within 1s \(progress 0\/4\)/);
-    await eventually(async () => {
+    await waitFor('a TransactionTimedOut event', async () => {
       const events = await api.resource(resources.events, 'default').list({ fieldSelector: { 'involvedObject.name': 'slow' } });
       return events.items.some((event) => event['reason'] === 'TransactionTimedOut' && event['type'] === 'Warning');
-    }, 5000, 'a TransactionTimedOut event');
+    }, 5000);
     // The recorder must not revive it: a late finish leaves the phase alone.
     await bed.manager.ctx.transactions.finish(target, 'update', 'Succeeded');
     assert.equal((await transactionsOf(target))[0]?.status?.phase, 'TimedOut');
@@ -99,7 +99,7 @@ describe('transactions', () => {
     const target = await workload('busy');
     const recorder = bed.manager.ctx.transactions;
     for (let i = 0; i < KEEP_PER_TARGET + 5; i++) await recorder.once(target, 'reschedule', { reason: `pod ${i} failed` }, 'Succeeded');
-    await eventually(async () => (await transactionsOf(target)).length === KEEP_PER_TARGET, 10_000, 'pruning');
+    await waitFor('pruning', async () => (await transactionsOf(target)).length === KEEP_PER_TARGET, 10_000);
     const reasons = new Set((await transactionsOf(target)).map((tx) => tx.spec.reason));
     assert.ok(reasons.has(`pod ${KEEP_PER_TARGET + 4} failed`), 'the newest is kept');
     assert.ok(!reasons.has('pod 0 failed'), 'the oldest is gone');

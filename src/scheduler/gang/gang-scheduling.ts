@@ -13,6 +13,7 @@ import { Coscheduling } from './coscheduling.js';
 import { PodGroupManager } from './pod-group-manager.js';
 import { desiredStatus, sameStatus, type PodGroupPhase } from './pod-group-status.js';
 import { boundNode, groupKeyOf, parsePodGroup } from './pod-group.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 const POD_GROUP_INDEX = 'scheduling.x-k8s.io/pod-group';
 
@@ -62,7 +63,7 @@ export class GangScheduling {
         if (old === group) return;
         this.queue.add(objectKey(group));
         // Status writes (our own) and nudges change nothing the placement depends on.
-        if (JSON.stringify(old['spec']) !== JSON.stringify(group['spec'])) groupChanged(objectKey(group));
+        if (!jsonEqual(old['spec'], group['spec'])) groupChanged(objectKey(group));
       },
       onDelete: (group) => {
         this.queue.add(objectKey(group));

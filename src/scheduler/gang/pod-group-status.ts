@@ -6,6 +6,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { record, text } from '../object-access.js';
 import type { GroupState } from './pod-group-manager.js';
 import { boundNode, parsePodGroup } from './pod-group.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export type PodGroupPhase = 'Pending' | 'Scheduling' | 'Scheduled' | 'Running' | 'Finished' | 'Failed' | 'Unknown';
 
@@ -109,5 +110,5 @@ export function sameStatus(group: Readonly<KubeObject>, desired: PodGroupStatus)
   const current = record(group['status']);
   const keys: Array<keyof PodGroupStatus> = ['phase', 'occupiedBy', 'scheduled', 'running', 'succeeded', 'failed', 'scheduleStartTime'];
   for (const key of keys) if ((current[key] ?? undefined) !== (desired[key] ?? undefined) && !(current[key] === 0 && desired[key] === undefined)) return false;
-  return JSON.stringify(current['conditions'] ?? []) === JSON.stringify(desired.conditions ?? []);
+  return jsonEqual(current['conditions'] ?? [], desired.conditions ?? []);
 }

@@ -8,6 +8,7 @@ import { runStoreContract, type StoreHarness } from '../store-contract.js';
 import { memberDbSize, worthDefragmenting } from './etcd-defrag.js';
 import { openEtcdStore, type EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
 import { startEtcd, startEtcdCluster, type EtcdMember } from './test-support.js';
+import { waitFor } from '../../util/wait-for.js';
 
 let member: EtcdMember;
 let clusters = 0;
@@ -102,11 +103,7 @@ describe('etcd store', () => {
     try {
       const first = await store.create(podKey('a'), pod('a'));
       for (let i = 0; i < 20; i++) await store.update(podKey('a'), pod('a', { i: `${i}` }, { spec: { pad: 'x'.repeat(100_000) } }));
-      const deadline = Date.now() + 5_000;
-      while ((await store.oldestRevision()) <= revisionOf(first)) {
-        assert.ok(Date.now() < deadline, 'no compaction within 5 s');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor('a compaction within 5 s', async () => (await store.oldestRevision()) > revisionOf(first), 5_000);
       assert.ok((await store.oldestRevision()) <= (await store.currentRevision()));
       assert.throws(() => store.watch({ prefix: PODS, fromRevision: revisionOf(first) }, () => undefined), RevisionExpiredError);
     } finally {

@@ -7,7 +7,8 @@ import Docker from 'dockerode';
 import { ContainerNotFoundError, NotRunningError, StartFailedError } from '../errors.js';
 import { ATTEMPT, CONTAINER_NAME, KIND, POD_NAME, POD_NAMESPACE, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
 import type { RuntimeEvent, SandboxInfo } from '../runtime.js';
-import { RUN_ID, RUN_LABEL, cleanup, containerSpec, ensureDocker, newPod, newRuntime, run, startSandbox, until } from './test-support.js';
+import { RUN_ID, RUN_LABEL, cleanup, containerSpec, ensureDocker, newPod, newRuntime, run, startSandbox } from './test-support.js';
+import { waitFor } from '../../../util/wait-for.js';
 
 const MiB = 1024 * 1024;
 
@@ -62,7 +63,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
     const ready = 'trap "echo got-term; exit 0" TERM; echo ready; while :; do sleep 1 & wait $!; done';
     const polite = await run(rt, pod, sandbox, 'polite', { command: ['sh', '-c', ready] });
     const stubborn = await run(rt, pod, sandbox, 'stubborn', { command: ['sh', '-c', 'trap "" TERM; echo ready; while :; do sleep 1; done'] });
-    await until('both ready', async () => ((await logText(polite)).includes('ready') && (await logText(stubborn)).includes('ready') ? true : undefined));
+    await waitFor('both ready', async () => ((await logText(polite)).includes('ready') && (await logText(stubborn)).includes('ready') ? true : undefined));
 
     let t = Date.now();
     await rt.stopContainer(polite, 5);
@@ -80,7 +81,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
 
   it('kill sends the given signal', async () => {
     const id = await run(rt, pod, sandbox, 'usr1', { command: ['sh', '-c', 'trap "exit 42" USR1; echo ready; while :; do sleep 1 & wait $!; done'] });
-    await until('trap installed', async () => ((await logText(id)).includes('ready') ? true : undefined));
+    await waitFor('trap installed', async () => ((await logText(id)).includes('ready') ? true : undefined));
     await rt.killContainer(id, 'SIGUSR1');
     assert.equal(await rt.waitContainer(id), 42);
     await assert.rejects(rt.killContainer(id, 'SIGTERM'), NotRunningError);

@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import Docker from 'dockerode';
 import { NameConflictError, SandboxError } from '../errors.js';
 import { POD_UID, SANDBOX_ID } from '../labels.js';
-import { RUN_ID, RUN_LABEL, cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, startSandbox, until } from './test-support.js';
+import { RUN_ID, RUN_LABEL, cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, startSandbox } from './test-support.js';
+import { waitFor } from '../../../util/wait-for.js';
 
 function httpGet(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -45,7 +46,7 @@ describe('docker pod sandbox', { timeout: 120_000 }, () => {
     const pod = newPod('web');
     const sandbox = await startSandbox(rt, pod, { hostname: 'web', ports: [{ containerPort: 8080, hostPort }] });
     await run(rt, pod, sandbox, 'httpd', { command: ['httpd', '-f', '-p', '8080', '-h', '/etc'] });
-    const body = await until('httpd answers', () => httpGet(hostPort, '/passwd'));
+    const body = await waitFor('httpd answers', () => httpGet(hostPort, '/passwd'));
     assert.match(body, /^root:x:0:0/);
     const info = await docker.getContainer(sandbox.id).inspect();
     assert.deepEqual(info.HostConfig.PortBindings, { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: String(hostPort) }] });

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { ContainerNotFoundError, NotRunningError } from '../errors.js';
 import type { SandboxInfo } from '../runtime.js';
-import { cleanup, ensureDocker, newPod, newRuntime, readAll, run, startSandbox, until } from './test-support.js';
+import { cleanup, ensureDocker, newPod, newRuntime, readAll, run, startSandbox } from './test-support.js';
+import { waitFor } from '../../../util/wait-for.js';
 
 /** Reads from a live stream until `pattern` has appeared. */
 async function readUntil(stream: Readable, pattern: RegExp, timeoutMs = 5000): Promise<string> {
@@ -93,7 +94,7 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
     const id = await run(rt, pod, sandbox, 'tty-target', { command: ['sleep', '300'] });
     const session = await rt.exec(id, { cmd: ['sh'], stdin: true, tty: true });
     assert.ok(session.stdin);
-    await until('resize accepted', async () => (await session.resize({ cols: 91, rows: 17 }), true));
+    await waitFor('resize accepted', async () => (await session.resize({ cols: 91, rows: 17 }), true));
     session.stdin.write('stty size; exit 3\n');
     const text = await readAll(session.stdout);
     assert.match(text, /17 91/);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ExecFailedError, NotRunningError } from '../errors.js';
-import { harness, logText, readAll, until, type Harness } from './test-support.js';
+import { harness, logText, readAll, type Harness } from './test-support.js';
+import { waitFor } from '../../../util/wait-for.js';
 
 describe('process runtime: exec and attach', { timeout: 30_000 }, () => {
   let h: Harness;
@@ -57,7 +58,7 @@ describe('process runtime: exec and attach', { timeout: 30_000 }, () => {
 
   it('attach writes to stdin through the FIFO and reads output from then on; stdin stays open across clients', async () => {
     const id = await h.run('cat', { command: ['sh', '-c', 'echo before; while read l; do echo "got $l"; done; echo eof'], stdin: true });
-    await until('started', async () => ((await logText(h.rt, id)).includes('before') ? true : undefined));
+    await waitFor('started', async () => ((await logText(h.rt, id)).includes('before') ? true : undefined), 5000);
     for (const word of ['one', 'two']) {
       const session = await h.rt.attach(id, { stdin: true });
       session.stdin?.end(`${word}\n`);

@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { ContainerNotFoundError, CreateFailedError, NotRunningError, RuntimeError, SandboxError, StartFailedError } from '../errors.js';
 import { CONTAINER_NAME, KIND, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
 import type { RuntimeEvent } from '../runtime.js';
-import { groupAlive, harness, logText, processAlive, until, type Harness } from './test-support.js';
+import { groupAlive, harness, logText, processAlive, type Harness } from './test-support.js';
+import { waitFor } from '../../../util/wait-for.js';
 
 describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
   let h: Harness;
@@ -81,7 +82,7 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     const plain = await h.run('plain', { command: ['sleep', '30'] });
     const polite = await h.run('polite', { command: ['sh', '-c', 'trap "echo got-term; exit 0" TERM; echo ready; while :; do sleep 0.05; done'] });
     const stubborn = await h.run('stubborn', { command: ['sh', '-c', 'trap "" TERM; echo ready; sleep 30'] });
-    await until('ready', async () => ((await logText(h.rt, polite)).includes('ready') && (await logText(h.rt, stubborn)).includes('ready') ? true : undefined));
+    await waitFor('ready', async () => ((await logText(h.rt, polite)).includes('ready') && (await logText(h.rt, stubborn)).includes('ready') ? true : undefined), 5000);
     const { pid } = await h.rt.inspectContainer(stubborn);
 
     let t = Date.now();
@@ -104,7 +105,7 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
   it('kill sends the given signal to the main process', async () => {
     const marker = join(scratch, 'usr1');
     const id = await h.run('usr1', { command: ['sh', '-c', `trap "touch ${marker}; exit 42" USR1; echo ready; while :; do sleep 0.05; done`] });
-    await until('trap installed', async () => ((await logText(h.rt, id)).includes('ready') ? true : undefined));
+    await waitFor('trap installed', async () => ((await logText(h.rt, id)).includes('ready') ? true : undefined), 5000);
     await assert.rejects(h.rt.killContainer(id, 'SIGNOPE'), RuntimeError);
     await h.rt.killContainer(id, 'SIGUSR1');
     assert.equal(await h.rt.waitContainer(id), 42);
@@ -117,7 +118,7 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     assert.equal(await h.rt.waitContainer(id), 5);
     const child = Number((await logText(h.rt, id)).trim());
     assert.ok(child > 0);
-    await until('the background sleep is killed', async () => (processAlive(child) ? undefined : true), 2000);
+    await waitFor('the background sleep is killed', async () => (processAlive(child) ? undefined : true), 2000);
   });
 
   it('labels carry the pod identity, and listContainers filters by them', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessRuntime } from './process-runtime.js';
-import { harness, logText, readAll, until, type Harness } from './test-support.js';
+import { harness, logText, readAll, type Harness } from './test-support.js';
+import { waitFor } from '../../../util/wait-for.js';
 
 describe('process runtime: logs', { timeout: 30_000 }, () => {
   let h: Harness;
@@ -31,7 +32,7 @@ describe('process runtime: logs', { timeout: 30_000 }, () => {
 
   it('follow streams new lines as they come and ends when the container does', async () => {
     const id = await h.run('follow', { command: ['sh', '-c', 'echo first; sleep 0.3; echo second; printf "prompt> "; sleep 0.3; echo third'] });
-    await until('first line', async () => ((await logText(h.rt, id)).includes('first') ? true : undefined));
+    await waitFor('first line', async () => ((await logText(h.rt, id)).includes('first') ? true : undefined), 5000);
     const stream = await h.rt.logs(id, { follow: true });
     const seen: string[] = [];
     let sawPromptEarly = false;

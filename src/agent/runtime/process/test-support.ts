@@ -60,16 +60,6 @@ export async function logText(rt: ProcessRuntime, id: string): Promise<string> {
   return readAll(await rt.logs(id));
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** [state, pgrp] of a process, from /proc/<pid>/stat. */
 function statOf(pid: string): [string, number] | undefined {
   try {

@@ -4,7 +4,8 @@
 // controllers that merely annotate its older pods. As in Kubernetes, an update is checked when
 // it changes images, the number of containers, ephemeral containers or seccomp annotations.
 import type { KubeObject } from '../../../api/meta.js';
-import { objects, obj, semanticEqual, text, type Obj } from '../../../api/validation/util.js';
+import { objects, obj, text, type Obj } from '../../../api/validation/util.js';
+import { semanticEqual } from '../../../util/json-equal.js';
 
 const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
 const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';

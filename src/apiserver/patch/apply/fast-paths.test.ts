@@ -23,7 +23,8 @@ import { compareElements } from './path-element.js';
 import { realisticObjects, type RealisticObject } from './realistic-objects.js';
 import { deployment, deploymentSchema, podTemplate } from './test-fixture.js';
 import { startingEntries, updateManagedFields, type UpdateOptions } from './update.js';
-import { childSchema, isGranularObject, isPlainObject, jsonEqual, type PlainObject } from './values.js';
+import { childSchema, isGranularObject, isPlainObject, type PlainObject } from './values.js';
+import { jsonEqual } from '../../../util/json-equal.js';
 import { managedTime, writeEntries } from './write-entries.js';
 
 /** updateManagedFields done wholly with FieldSets: the route every shortcut must match. */

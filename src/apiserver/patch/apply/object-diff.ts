@@ -9,7 +9,8 @@ import { itemElement, listShape, nameItems, type ListShape } from './list-elemen
 import { collectValue } from './object-fields.js';
 import { getOwn } from '../json-value.js';
 import { fieldElement } from './path-element.js';
-import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, jsonEqual, type PlainObject } from './values.js';
+import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, type PlainObject } from './values.js';
+import { jsonEqual } from '../../../util/json-equal.js';
 
 export interface FieldChanges {
   /** Leaves (and associative-list items) that are new or have a new value. */

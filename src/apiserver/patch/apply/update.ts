@@ -20,7 +20,8 @@ import {
   setFieldsV1,
   type TrackedEntry,
 } from './managed-entries.js';
-import { jsonEqual, isPlainObject } from './values.js';
+import { isPlainObject } from './values.js';
+import { jsonEqual } from '../../../util/json-equal.js';
 import { managedTime, writeEntries } from './write-entries.js';
 
 export interface UpdateOptions {

@@ -89,28 +89,6 @@ export function isEmptyContainer(value: unknown): boolean {
   return false;
 }
 
-/** Deep equality of JSON values; key order is not significant. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const objA = a as PlainObject;
-  const objB = b as PlainObject;
-  let count = 0;
-  for (const key in objA) {
-    if (objA[key] === undefined) continue;
-    count++;
-    if (!jsonEqual(objA[key], getOwn(objB, key))) return false;
-  }
-  for (const key in objB) if (objB[key] !== undefined) count--;
-  return count === 0;
-}
-
 export function cloneJson<T>(value: T): T {
   return structuredClone(value);
 }

@@ -1,7 +1,8 @@
-// Per-key back-off in the manner of the kubelet's flowcontrol.Backoff, which drives both
-// CrashLoopBackOff and ImagePullBackOff. The first failure is retried at once; every further
-// failure within the window doubles the wait (10 s, 20 s, ... 5 min). An entry not renewed
-// for twice the cap (a container that ran for 10 min) starts over.
+// Per-key back-off in the manner of client-go's flowcontrol.Backoff, the one implementation
+// behind the kubelet's CrashLoopBackOff and ImagePullBackOff (10 s doubling to 5 min, the
+// defaults here) and the DaemonSet controller's failed-pod back-off (1 s doubling to 15 min).
+// The first failure is retried at once; every further failure within the window doubles the
+// wait. An entry not renewed for twice the cap (a container that ran for 10 min) starts over.
 
 export interface BackoffOptions {
   initialMs?: number;
@@ -27,11 +28,24 @@ export class KeyedBackoff {
     this.now = options.now ?? Date.now;
   }
 
-  /** Milliseconds left before a retry for a failure at `eventTime`; 0 when it may go now. */
+  /**
+   * Milliseconds left before a retry for a failure at `eventTime`, counted from that failure
+   * (flowcontrol's IsInBackOffSince); 0 when it may go now.
+   */
   remaining(key: string, eventTime: number): number {
     const entry = this.entries.get(key);
     if (!entry || this.expired(entry, eventTime)) return 0;
     return Math.max(0, eventTime + entry.delayMs - this.now());
+  }
+
+  /**
+   * Milliseconds left before a retry, counted from the last `next` (flowcontrol's
+   * IsInBackOffSinceUpdate, as the DaemonSet controller uses it); 0 when it may go now.
+   */
+  remainingSinceUpdate(key: string, now: number): number {
+    const entry = this.entries.get(key);
+    if (!entry || this.expired(entry, now)) return 0;
+    return Math.max(0, entry.lastUpdate + entry.delayMs - now);
   }
 
   /** The current delay (for messages such as "back-off 20s restarting failed container"). */
@@ -54,7 +68,7 @@ export class KeyedBackoff {
     this.entries.delete(key);
   }
 
-  /** Drops every key starting with `prefix` (a pod's containers when the pod goes). */
+  /** Drops every key starting with `prefix` (a pod's containers when the pod goes, a deleted DaemonSet's nodes). */
   resetPrefix(prefix: string): void {
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
