@@ -11,7 +11,6 @@ import { testSecurity } from '../auth/test-security.js';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
 import type { TlsConfig } from './config.js';
 import { rawRequest, type RawAnswer } from './raw-request.js';
-import { waitFor as waitForValue, type Check } from '../util/wait-for.js';
 
 export interface TestServerOptions {
   historyWindow?: number;
@@ -94,16 +93,6 @@ export type { RawAnswer };
 /** One request as the admin, with the path sent exactly as given (see rawRequest). */
 export async function sendRaw(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
   return rawRequest(base, (await testSecurity()).admin, method, path, body, headers);
-}
-
-/**
- * The old argument order, kept only for src/auth/csr/csr-api.test.ts (another engineer's area
- * while this lands); everything else calls `waitFor(what, check, timeoutMs)` from
- * src/util/wait-for.ts. Remove once that test has moved over.
- * @deprecated
- */
-export function waitFor<T>(check: Check<T>, what: string, timeoutMs = 10_000): Promise<T> {
-  return waitForValue(what, check, timeoutMs);
 }
 
 export function testPod(name: string, namespace = 'default', labels: Record<string, string> = {}): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> } {

@@ -60,5 +60,3 @@ export function stringMap(value: unknown): Record<string, string> {
   return out;
 }
 
-// src/auth still imports semanticEqual from here; it lives in src/util/json-equal.ts.
-export { semanticEqual } from '../../util/json-equal.js';

@@ -8,7 +8,7 @@ import type { ValidatingAdmission } from '../../apiserver/admission/validating-a
 import { forbidden } from '../../apiserver/errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { APPROVED, DENIED, conditionsOf, decodeBytes } from '../../api/validation/csr-validation.js';
-import { semanticEqual } from '../../api/validation/util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 import { MASTERS_GROUP } from '../components.js';
 import { parseCertificateRequest } from '../pki/certificates.js';
 import type { Authorizer, UserInfo } from '../types.js';

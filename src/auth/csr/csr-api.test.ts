@@ -10,7 +10,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { ApiClient } from '../../client/api-client.js';
 import { ApiStatusError } from '../../client/errors.js';
-import { waitFor } from '../../client/test-server.js';
+import { waitFor } from '../../util/wait-for.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { testSecurity, testServing } from '../test-security.js';
 import { createCertificateRequest, generateKeyPair, type Subject } from '../pki/certificates.js';
@@ -45,10 +45,10 @@ const conditionTypes = (csr: KubeObject) => ((csr['status'] as { conditions?: Ar
 const certificateOf = (csr: KubeObject) => Buffer.from((csr['status'] as { certificate?: string } | undefined)?.certificate ?? '', 'base64').toString();
 
 async function issued(client: ApiClient, name: string): Promise<KubeObject> {
-  return waitFor(async () => {
+  return waitFor(`certificate of ${name}`, async () => {
     const csr = await client.request<KubeObject>('GET', `${PATH}/${name}`);
     return certificateOf(csr) !== '' || conditionTypes(csr).includes('Failed') ? csr : undefined;
-  }, `certificate of ${name}`);
+  });
 }
 
 async function status(promise: Promise<unknown>): Promise<number> {

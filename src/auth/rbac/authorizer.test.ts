@@ -1,11 +1,12 @@
 // The authorizer against a real SQLite store: roles and bindings are written through the
 // registry and reach the authorizer's cache by its watch.
+import { waitFor } from '../../util/wait-for.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findResource } from '../../api/registry.js';
 import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
 import {
-  RBAC, clusterRole, clusterRoleBinding, eventually, nonResource, openTestStore, request, role, roleBinding, user, type TestStore,
+  RBAC, clusterRole, clusterRoleBinding, nonResource, openTestStore, request, role, roleBinding, user, type TestStore,
 } from './test-helpers.js';
 
 describe('RBAC authorizer', () => {
@@ -43,7 +44,7 @@ describe('RBAC authorizer', () => {
 
   it('grants a ClusterRoleBinding everywhere, to groups as well as users', async () => {
     await t.create(clusterRoleBinding('ops-read-pods', 'pod-reader', [{ kind: 'Group', name: 'ops' }]));
-    await eventually('the binding is cached', () => rbac.authorize(request(bob, 'list', 'pods')).allowed);
+    await waitFor('the binding is cached', () => rbac.authorize(request(bob, 'list', 'pods')).allowed);
     assert.deepEqual(rbac.authorize(request(bob, 'get', 'pods', { namespace: 'prod', name: 'x' })), {
       allowed: true,
       reason: 'RBAC: allowed by ClusterRoleBinding "ops-read-pods" of ClusterRole "pod-reader" to Group "ops"',
@@ -53,7 +54,7 @@ describe('RBAC authorizer', () => {
   it('binds a namespace Role only where it lives, with resourceNames restricting named requests', async () => {
     await t.create(role('dev', 'settings-editor', [{ verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }]));
     await t.create(roleBinding('dev', 'bob-settings', { kind: 'Role', name: 'settings-editor' }, [{ kind: 'User', name: 'bob' }]));
-    await eventually('the role binding is cached', () => rbac.authorize(request(bob, 'get', 'configmaps', { namespace: 'dev', name: 'settings' })).allowed);
+    await waitFor('the role binding is cached', () => rbac.authorize(request(bob, 'get', 'configmaps', { namespace: 'dev', name: 'settings' })).allowed);
     assert.equal(rbac.authorize(request(bob, 'update', 'configmaps', { namespace: 'dev', name: 'settings' })).allowed, true);
     assert.equal(rbac.authorize(request(bob, 'get', 'configmaps', { namespace: 'dev', name: 'other' })).allowed, false);
     assert.equal(rbac.authorize(request(bob, 'list', 'configmaps', { namespace: 'dev' })).allowed, false);
@@ -65,7 +66,7 @@ describe('RBAC authorizer', () => {
     await t.create(roleBinding('dev', 'ci-runs-jobs', { kind: 'ClusterRole', name: 'job-runner' }, [{ kind: 'ServiceAccount', name: 'ci' }]));
     await t.create(roleBinding('prod', 'dev-ci-in-prod', { kind: 'ClusterRole', name: 'job-runner' }, [{ kind: 'ServiceAccount', name: 'ci', namespace: 'dev' }]));
     await t.create(roleBinding('prod', 'prod-ci-in-prod', { kind: 'ClusterRole', name: 'pod-reader' }, [{ kind: 'ServiceAccount', name: 'ci' }]));
-    await eventually('the service-account bindings are cached', () => rbac.authorize(request(ci, 'create', 'jobs', { group: 'batch', namespace: 'prod' })).allowed);
+    await waitFor('the service-account bindings are cached', () => rbac.authorize(request(ci, 'create', 'jobs', { group: 'batch', namespace: 'prod' })).allowed);
     assert.deepEqual(rbac.authorize(request(ci, 'create', 'jobs', { group: 'batch', namespace: 'dev' })), {
       allowed: true,
       reason: 'RBAC: allowed by RoleBinding "ci-runs-jobs/dev" of ClusterRole "job-runner" to ServiceAccount "ci/dev"',
@@ -74,13 +75,13 @@ describe('RBAC authorizer', () => {
     assert.equal(rbac.authorize(request(ci, 'list', 'pods', { namespace: 'prod' })).allowed, false);
     // A group binding for every service account of a namespace.
     await t.create(roleBinding('prod', 'dev-sas', { kind: 'ClusterRole', name: 'pod-reader' }, [{ kind: 'Group', name: 'system:serviceaccounts:dev' }]));
-    await eventually('the group binding is cached', () => rbac.authorize(request(ci, 'list', 'pods', { namespace: 'prod' })).allowed);
+    await waitFor('the group binding is cached', () => rbac.authorize(request(ci, 'list', 'pods', { namespace: 'prod' })).allowed);
   });
 
   it('grants non-resource URLs through ClusterRoleBindings', async () => {
     await t.create(clusterRole('metrics-reader', [{ verbs: ['get'], nonResourceURLs: ['/metrics', '/debug/*'] }]));
     await t.create(clusterRoleBinding('alice-metrics', 'metrics-reader', [{ kind: 'User', name: 'alice' }]));
-    await eventually('the URL binding is cached', () => rbac.authorize(nonResource(alice, 'get', '/metrics')).allowed);
+    await waitFor('the URL binding is cached', () => rbac.authorize(nonResource(alice, 'get', '/metrics')).allowed);
     assert.equal(rbac.authorize(nonResource(alice, 'get', '/debug/pprof/heap')).allowed, true);
     assert.equal(rbac.authorize(nonResource(alice, 'get', '/healthz')).allowed, false);
     assert.equal(rbac.authorize(nonResource(alice, 'post', '/metrics')).allowed, false);
@@ -89,13 +90,13 @@ describe('RBAC authorizer', () => {
   it('forgets deleted bindings and reports bindings to missing roles', async () => {
     await t.create(clusterRoleBinding('carol-ghost', 'no-such-role', [{ kind: 'User', name: 'carol' }]));
     const carol = user('carol');
-    await eventually('the dangling binding is cached', () => rbac.authorize(request(carol, 'get', 'pods')).reason !== '');
+    await waitFor('the dangling binding is cached', () => rbac.authorize(request(carol, 'get', 'pods')).reason !== '');
     assert.deepEqual(rbac.authorize(request(carol, 'get', 'pods')), {
       allowed: false,
       reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "no-such-role" not found',
     });
     await t.registry.delete(findResource(RBAC, 'v1', 'clusterrolebindings')!, undefined, 'ops-read-pods', { dryRun: false });
-    await eventually('the deleted binding is gone', () => !rbac.authorize(request(bob, 'list', 'pods')).allowed);
+    await waitFor('the deleted binding is gone', () => !rbac.authorize(request(bob, 'list', 'pods')).allowed);
   });
 
   it('lists the rules a user holds in a namespace, as SelfSubjectRulesReview', () => {

@@ -1,4 +1,5 @@
 // The default roles as users meet them: reconciled at start, aggregated, and authorizing.
+import { waitFor } from '../../util/wait-for.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findResource, resourceDefinitions, subresourceDefinitions } from '../../api/registry.js';
@@ -9,7 +10,7 @@ import { AUTOUPDATE_ANNOTATION, defaultClusterRoles } from './bootstrap-policy.j
 import { ensureDefaultRbac } from './defaults.js';
 import { normalizeRules } from './rules.js';
 import {
-  RBAC, WRITE, clusterRole, eventually, nonResource, openTestStore, request, roleBinding, user, type TestStore,
+  RBAC, WRITE, clusterRole, nonResource, openTestStore, request, roleBinding, user, type TestStore,
 } from './test-helpers.js';
 
 const clusterRoles = findResource(RBAC, 'v1', 'clusterroles')!;
@@ -33,7 +34,7 @@ describe('default RBAC policy', () => {
     for (const [who, roleName] of [['vera', 'view'], ['eddie', 'edit'], ['ada', 'admin']] as const) {
       await t.create(roleBinding('dev', `${who}-${roleName}`, { kind: 'ClusterRole', name: roleName }, [{ kind: 'User', name: who }]));
     }
-    await eventually('admin aggregated edit and view', () => rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
+    await waitFor('admin aggregated edit and view', () => rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
   });
   after(async () => {
     rbac.stop();
@@ -132,7 +133,7 @@ describe('default RBAC policy', () => {
     const subjects = (await t.store.get(keyFor(clusterRoleBindings, undefined, 'cluster-admin')))?.['subjects'];
     assert.deepEqual(subjects, [{ kind: 'User', apiGroup: RBAC, name: 'root' }, { kind: 'Group', apiGroup: RBAC, name: 'system:masters' }]);
     assert.deepEqual((await t.store.get(keyFor(clusterRoles, undefined, 'system:basic-user')))?.['rules'], []);
-    await eventually('the reconciled role is cached', () => rbac.authorize(nonResource(anonymous, 'get', '/readyz')).allowed);
+    await waitFor('the reconciled role is cached', () => rbac.authorize(nonResource(anonymous, 'get', '/readyz')).allowed);
   });
 
   it('names only resources Drover serves', () => {
@@ -155,6 +156,6 @@ describe('default RBAC policy', () => {
   it('a labelled ClusterRole extends view, edit and admin', async () => {
     await t.create(clusterRole('widgets-view', [{ verbs: ['get'], apiGroups: ['example.com'], resources: ['widgets'] }], { [`${RBAC}/aggregate-to-view`]: 'true' }));
     const ask = (who: ReturnType<typeof user>) => rbac.authorize(request(who, 'get', 'widgets', { group: 'example.com', namespace: 'dev', name: 'w' })).allowed;
-    await eventually('admin sees widgets through edit and view', () => ask(viewer) && ask(editor) && ask(admin));
+    await waitFor('admin sees widgets through edit and view', () => ask(viewer) && ask(editor) && ask(admin));
   });
 });

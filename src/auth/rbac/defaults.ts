@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
-import { semanticEqual } from '../../api/validation/util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 import type { ObjectRegistry, WriteOptions } from '../../apiserver/registry/object-registry.js';
 import { keyFor } from '../../apiserver/registry/keys.js';
 import { AUTOUPDATE_ANNOTATION, defaultClusterRoleBindings, defaultClusterRoles } from './bootstrap-policy.js';

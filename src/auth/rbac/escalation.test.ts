@@ -1,4 +1,5 @@
 // Escalation prevention against the default policy on a real SQLite store.
+import { waitFor } from '../../util/wait-for.js';
 import { ObjectRegistry } from '../../apiserver/registry/object-registry.js';
 import { escalationAdmission } from './escalation.js';
 import { after, before, describe, it } from 'node:test';
@@ -11,7 +12,7 @@ import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
 import { ensureDefaultRbac } from './defaults.js';
 import { checkRbacEscalation } from './escalation.js';
 import {
-  RBAC, clusterRole, clusterRoleBinding, eventually, openTestStore, request, role, roleBinding, user, type TestStore,
+  RBAC, clusterRole, clusterRoleBinding, openTestStore, request, role, roleBinding, user, type TestStore,
 } from './test-helpers.js';
 
 const def = (plural: string) => findResource(RBAC, 'v1', plural)!;
@@ -45,7 +46,7 @@ describe('RBAC escalation prevention', () => {
     await t.create(roleBinding('dev', 'eddie-edit', { kind: 'ClusterRole', name: 'edit' }, [{ kind: 'User', name: 'eddie' }]));
     await t.create(clusterRole('node-reader', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['nodes'] }]));
     // view's rules reach admin last (view → edit → admin).
-    await eventually('admin aggregated', () => rbac.authorize(request(admin, 'create', 'secrets', { namespace: 'dev' })).allowed
+    await waitFor('admin aggregated', () => rbac.authorize(request(admin, 'create', 'secrets', { namespace: 'dev' })).allowed
       && rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
   });
   after(async () => {
@@ -88,7 +89,7 @@ describe('RBAC escalation prevention', () => {
       { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['node-reader'] },
     ]));
     await t.create(roleBinding('dev', 'eddie-grants', { kind: 'ClusterRole', name: 'role-granter' }, [{ kind: 'User', name: 'eddie' }]));
-    await eventually('the granter binding is cached', () => rbac.authorize(request(editor, 'escalate', 'roles', { group: RBAC, namespace: 'dev' })).allowed);
+    await waitFor('the granter binding is cached', () => rbac.authorize(request(editor, 'escalate', 'roles', { group: RBAC, namespace: 'dev' })).allowed);
     assert.equal(check(editor, role('dev', 'anything', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }])), undefined);
     assert.equal(check(editor, roleBinding('dev', 'bob-nodes', { kind: 'ClusterRole', name: 'node-reader' }, [{ kind: 'User', name: 'bob' }])), undefined);
     assert.equal(check(editor, roleBinding('dev', 'bob-admin', { kind: 'ClusterRole', name: 'admin' }, [{ kind: 'User', name: 'bob' }]))?.code, 403);

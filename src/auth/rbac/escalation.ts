@@ -14,7 +14,7 @@ import type { ValidatingAdmission } from '../../apiserver/admission/validating-a
 import { MASTERS_GROUP } from '../components.js';
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
-import { semanticEqual } from '../../api/validation/util.js';
+import { semanticEqual } from '../../util/json-equal.js';
 import { forbidden } from '../../apiserver/errors.js';
 import type { UserInfo } from '../types.js';
 import type { RbacAuthorizer } from './authorizer.js';

@@ -82,12 +82,3 @@ export function request(who: UserInfo, verb: string, resource: string, options: 
 export function nonResource(who: UserInfo, verb: string, path: string): RequestAttributes {
   return { user: who, verb, resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
 }
-
-/** Polls until `check` holds (watches deliver asynchronously), failing after `timeoutMs`. */
-export async function eventually(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
