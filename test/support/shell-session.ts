@@ -82,6 +82,8 @@ export class ShellSession {
   private spawn(script: string, input?: string): ChildProcess {
     // detached: a process group of its own, as a terminal gives each command line.
     const child = spawn('bash', ['-c', script], { cwd: this.cwd, env: this.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A command that never reads its input may exit first: its closed stdin (EPIPE) is no failure.
+    child.stdin!.on('error', () => undefined);
     child.stdin!.end(input ?? '');
     return child;
   }
