@@ -13,7 +13,7 @@ import { listCases } from './contract/list-cases.js';
 import { restartCases } from './contract/restart-cases.js';
 import { watchCases } from './contract/watch-cases.js';
 
-export type { OpenHarness, StoreHarness } from './contract/helpers.js';
+export { reopenableHarness, type OpenHarness, type StoreHarness } from './contract/helpers.js';
 
 export function runStoreContract(name: string, open: OpenHarness): void {
   describe(`Store contract: ${name}`, () => {

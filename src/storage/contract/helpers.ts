@@ -16,6 +16,27 @@ export interface StoreHarness {
 
 export type OpenHarness = () => Promise<StoreHarness>;
 
+/**
+ * A harness over a store that can be opened again on the same data (a file, a key prefix):
+ * `reopen` opens another, `compact` compacts the newest, `cleanup` closes every one opened.
+ */
+export async function reopenableHarness<S extends Store>(open: () => Promise<S>, compact: (store: S) => Promise<void>): Promise<StoreHarness & { store: S }> {
+  const opened: S[] = [];
+  const openOne = async () => {
+    const store = await open();
+    opened.push(store);
+    return store;
+  };
+  return {
+    store: await openOne(),
+    reopen: openOne,
+    compact: () => compact(opened[opened.length - 1]!),
+    cleanup: async () => {
+      await Promise.all(opened.map((one) => one.close()));
+    },
+  };
+}
+
 export async function withHarness(open: OpenHarness, body: (harness: StoreHarness) => Promise<void>): Promise<void> {
   const harness = await open();
   try {

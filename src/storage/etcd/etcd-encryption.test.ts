@@ -7,7 +7,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { aescbc, aesgcm, identity, transformerOf } from '../encryption/test-support.js';
 import { DecryptionError, type ValueTransformer } from '../encryption/transformer.js';
 import { isStale } from '../stale-values.js';
-import { runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
 import { createEtcdClient } from './etcd-client.js';
 import { openEtcdStore, type EtcdStore } from './etcd-store.js';
 import { startEtcd, type EtcdMember } from './test-support.js';
@@ -120,21 +120,7 @@ describe('etcd store, secrets encrypted at rest', () => {
 
 async function harness(): Promise<StoreHarness> {
   const keyPrefix = newPrefix();
-  const opened: EtcdStore[] = [];
-  const openOne = async () => {
-    const store = await open(keyPrefix, transformerOf({ resources: ['*.*'], providers: [aesgcm('all')] }));
-    opened.push(store);
-    return store;
-  };
-  const store = await openOne();
-  return {
-    store,
-    reopen: openOne,
-    compact: () => opened[opened.length - 1]!.compact(),
-    cleanup: async () => {
-      await Promise.all(opened.map((one) => one.close()));
-    },
-  };
+  return reopenableHarness(() => open(keyPrefix, transformerOf({ resources: ['*.*'], providers: [aesgcm('all')] })), (store) => store.compact());
 }
 
 runStoreContract('etcd, every resource encrypted (aesgcm)', () => harness());

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KeyExistsError, MAX_VALUE_BYTES, RevisionExpiredError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
 import { EventRecorder, pod, podKey, PODS, revisionOf } from '../contract/helpers.js';
-import { runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
 import { memberDbSize, worthDefragmenting } from './etcd-defrag.js';
 import { openEtcdStore, type EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
 import { startEtcd, startEtcdCluster, type EtcdMember } from './test-support.js';
@@ -20,21 +20,7 @@ after(() => member?.cleanup());
 /** A fresh, empty store: its own key prefix in the shared member. */
 async function harness(options: Partial<EtcdStoreOptions> = {}): Promise<StoreHarness & { store: EtcdStore }> {
   const keyPrefix = `/test-${process.pid}-${++clusters}`;
-  const opened: EtcdStore[] = [];
-  const openOne = async () => {
-    const store = await openEtcdStore({ endpoints: [member.endpoint], keyPrefix, compactIntervalMs: 0, defrag: false, ...options });
-    opened.push(store);
-    return store;
-  };
-  const store = await openOne();
-  return {
-    store,
-    reopen: openOne,
-    compact: () => opened[opened.length - 1]!.compact(),
-    cleanup: async () => {
-      await Promise.all(opened.map((one) => one.close()));
-    },
-  };
+  return reopenableHarness(() => openEtcdStore({ endpoints: [member.endpoint], keyPrefix, compactIntervalMs: 0, defrag: false, ...options }), (store) => store.compact());
 }
 
 runStoreContract('etcd', () => harness());

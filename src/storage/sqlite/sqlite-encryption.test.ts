@@ -10,7 +10,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { aescbc, aesgcm, identity, transformerOf } from '../encryption/test-support.js';
 import { DecryptionError, type ValueTransformer } from '../encryption/transformer.js';
 import { isStale } from '../stale-values.js';
-import { runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const dirs: string[] = [];
@@ -138,24 +138,7 @@ describe('sqlite store, secrets encrypted at rest', () => {
 // Every read path of the contract (lists at a revision, streams, watch replay) with every value sealed.
 async function harness(transformer: ValueTransformer): Promise<StoreHarness> {
   const path = join(await tempDir(), 'state.db');
-  const opened: SqliteStore[] = [];
-  const openOne = async () => {
-    const store = await openSqliteStore({ path, transformer });
-    opened.push(store);
-    return store;
-  };
-  const store = await openOne();
-  return {
-    store,
-    reopen: openOne,
-    compact: async () => {
-      const current = opened[opened.length - 1]!;
-      await current.compact(await current.currentRevision());
-    },
-    cleanup: async () => {
-      await Promise.all(opened.map((one) => one.close()));
-    },
-  };
+  return reopenableHarness(() => openSqliteStore({ path, transformer }), async (store) => store.compact(await store.currentRevision()));
 }
 
 runStoreContract('sqlite, every resource encrypted (aesgcm)', () => harness(transformerOf({ resources: ['*.*'], providers: [aesgcm('all')] })));

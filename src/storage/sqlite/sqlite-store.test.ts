@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError, StoreClosedError } from '../errors.js';
 import type { ListResult } from '../store.js';
-import { runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 
 const dirs: string[] = [];
@@ -21,24 +21,7 @@ async function tempPath(): Promise<string> {
 
 async function harness(options: Omit<SqliteStoreOptions, 'path'> = {}): Promise<StoreHarness> {
   const path = await tempPath();
-  const opened: SqliteStore[] = [];
-  const openOne = async () => {
-    const store = await openSqliteStore({ ...options, path });
-    opened.push(store);
-    return store;
-  };
-  const store = await openOne();
-  return {
-    store,
-    reopen: openOne,
-    compact: async () => {
-      const current = opened[opened.length - 1] as SqliteStore;
-      await current.compact(await current.currentRevision());
-    },
-    cleanup: async () => {
-      await Promise.all(opened.map((one) => one.close()));
-    },
-  };
+  return reopenableHarness(() => openSqliteStore({ ...options, path }), async (store) => store.compact(await store.currentRevision()));
 }
 
 runStoreContract('sqlite', () => harness());
