@@ -1,16 +1,15 @@
 // The default roles as users meet them: reconciled at start, aggregated, and authorizing.
-import { waitFor } from '../../util/wait-for.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findResource, resourceDefinitions, subresourceDefinitions } from '../../api/registry.js';
 import { keyFor } from '../../apiserver/registry/keys.js';
-import { ClusterRoleAggregator } from './aggregation.js';
-import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
+import { waitFor } from '../../util/wait-for.js';
+import type { RbacAuthorizer } from './authorizer.js';
 import { AUTOUPDATE_ANNOTATION, defaultClusterRoles } from './bootstrap-policy.js';
 import { ensureDefaultRbac } from './defaults.js';
 import { normalizeRules } from './rules.js';
 import {
-  RBAC, WRITE, clusterRole, nonResource, openTestStore, request, roleBinding, user, type TestStore,
+  RBAC, WRITE, clusterRole, nonResource, openTestStore, startDefaultRbac, request, roleBinding, user, type TestStore,
 } from './test-helpers.js';
 
 const clusterRoles = findResource(RBAC, 'v1', 'clusterroles')!;
@@ -18,27 +17,22 @@ const clusterRoleBindings = findResource(RBAC, 'v1', 'clusterrolebindings')!;
 
 describe('default RBAC policy', () => {
   let t: TestStore;
-  let aggregator: ClusterRoleAggregator;
   let rbac: RbacAuthorizer;
+  let stopRbac: () => void;
   const viewer = user('vera');
   const editor = user('eddie');
   const admin = user('ada');
 
   before(async () => {
     t = await openTestStore();
-    await ensureDefaultRbac(t.registry);
-    aggregator = new ClusterRoleAggregator(t.registry);
-    await aggregator.start();
-    rbac = createRbacAuthorizer(t.store);
-    await rbac.start();
+    ({ rbac, stop: stopRbac } = await startDefaultRbac(t));
     for (const [who, roleName] of [['vera', 'view'], ['eddie', 'edit'], ['ada', 'admin']] as const) {
       await t.create(roleBinding('dev', `${who}-${roleName}`, { kind: 'ClusterRole', name: roleName }, [{ kind: 'User', name: who }]));
     }
     await waitFor('admin aggregated edit and view', () => rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
   });
   after(async () => {
-    rbac.stop();
-    aggregator.stop();
+    stopRbac();
     await t.close();
   });
 

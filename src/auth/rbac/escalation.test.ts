@@ -1,26 +1,23 @@
 // Escalation prevention against the default policy on a real SQLite store.
-import { waitFor } from '../../util/wait-for.js';
-import { ObjectRegistry } from '../../apiserver/registry/object-registry.js';
-import { escalationAdmission } from './escalation.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { ApiError } from '../../apiserver/errors.js';
-import { ClusterRoleAggregator } from './aggregation.js';
-import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
-import { ensureDefaultRbac } from './defaults.js';
-import { checkRbacEscalation } from './escalation.js';
+import { ObjectRegistry } from '../../apiserver/registry/object-registry.js';
+import { waitFor } from '../../util/wait-for.js';
+import type { RbacAuthorizer } from './authorizer.js';
+import { checkRbacEscalation, escalationAdmission } from './escalation.js';
 import {
-  RBAC, clusterRole, clusterRoleBinding, openTestStore, request, role, roleBinding, user, type TestStore,
+  RBAC, clusterRole, clusterRoleBinding, openTestStore, startDefaultRbac, request, role, roleBinding, user, type TestStore,
 } from './test-helpers.js';
 
 const def = (plural: string) => findResource(RBAC, 'v1', plural)!;
 
 describe('RBAC escalation prevention', () => {
   let t: TestStore;
-  let aggregator: ClusterRoleAggregator;
   let rbac: RbacAuthorizer;
+  let stopRbac: () => void;
   const admin = user('ada');
   const editor = user('eddie');
 
@@ -37,11 +34,7 @@ describe('RBAC escalation prevention', () => {
 
   before(async () => {
     t = await openTestStore();
-    await ensureDefaultRbac(t.registry);
-    aggregator = new ClusterRoleAggregator(t.registry);
-    await aggregator.start();
-    rbac = createRbacAuthorizer(t.store);
-    await rbac.start();
+    ({ rbac, stop: stopRbac } = await startDefaultRbac(t));
     await t.create(roleBinding('dev', 'ada-admin', { kind: 'ClusterRole', name: 'admin' }, [{ kind: 'User', name: 'ada' }]));
     await t.create(roleBinding('dev', 'eddie-edit', { kind: 'ClusterRole', name: 'edit' }, [{ kind: 'User', name: 'eddie' }]));
     await t.create(clusterRole('node-reader', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['nodes'] }]));
@@ -50,8 +43,7 @@ describe('RBAC escalation prevention', () => {
       && rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
   });
   after(async () => {
-    rbac.stop();
-    aggregator.stop();
+    stopRbac();
     await t.close();
   });
 

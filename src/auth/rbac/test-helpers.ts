@@ -8,6 +8,9 @@ import { findByKind, findResource } from '../../api/registry.js';
 import { ObjectRegistry, type WriteOptions } from '../../apiserver/registry/object-registry.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { RequestAttributes, UserInfo } from '../types.js';
+import { ClusterRoleAggregator } from './aggregation.js';
+import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
+import { ensureDefaultRbac } from './defaults.js';
 
 export const RBAC = 'rbac.authorization.k8s.io';
 export const WRITE: WriteOptions = { dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' };
@@ -81,4 +84,20 @@ export function request(who: UserInfo, verb: string, resource: string, options: 
 
 export function nonResource(who: UserInfo, verb: string, path: string): RequestAttributes {
   return { user: who, verb, resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
+}
+
+/** The default roles written, aggregated and cached, as the API server runs them. */
+export async function startDefaultRbac(t: TestStore): Promise<{ rbac: RbacAuthorizer; stop(): void }> {
+  await ensureDefaultRbac(t.registry);
+  const aggregator = new ClusterRoleAggregator(t.registry);
+  await aggregator.start();
+  const rbac = createRbacAuthorizer(t.store);
+  await rbac.start();
+  return {
+    rbac,
+    stop() {
+      rbac.stop();
+      aggregator.stop();
+    },
+  };
 }
