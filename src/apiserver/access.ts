@@ -52,18 +52,23 @@ export function actingUser(access: AccessControl, req: IncomingMessage, sender: 
   }
 }
 
-/** Throws 403 (as ApiError) unless the user may do what the request asks. */
-export function authorize(access: AccessControl, user: UserInfo, method: string, pathname: string, path: ResourcePath | undefined, query: URLSearchParams): void {
-  if (!path && isPublic(pathname)) return;
-  const attributes: RequestAttributes = path ? resourceAttributes(user, method, path, query) : nonResourceAttributes(user, method, pathname);
+/** What the request asks, for `user`: the attributes authorization and the audit policy both read. */
+export function requestAttributes(user: UserInfo, method: string, pathname: string, path: ResourcePath | undefined, query: URLSearchParams): RequestAttributes {
+  return path ? resourceAttributes(user, method, path, query) : nonResourceAttributes(user, method, pathname);
+}
+
+/** Throws 403 (as ApiError) unless `attributes.user` may do what the request asks. */
+export function authorize(access: AccessControl, attributes: RequestAttributes): void {
+  if (!attributes.resourceRequest && isPublic(attributes.path)) return;
   const decision = access.authorizer.authorize(attributes);
-  if (!decision.allowed) throw forbidden(forbiddenMessage(attributes, decision.reason), path ? refOf(path) : undefined);
+  if (!decision.allowed) throw forbidden(forbiddenMessage(attributes, decision.reason), attributes.resourceRequest ? refOf(attributes) : undefined);
 }
 
 function isPublic(pathname: string): boolean {
   return PUBLIC_PATHS.has(pathname.replace(/\/+$/, '') || '/');
 }
 
-function refOf(path: ResourcePath): { group: string; plural: string; name?: string } {
-  return path.name === undefined ? { group: path.group, plural: path.plural } : { group: path.group, plural: path.plural, name: path.name };
+function refOf(attributes: RequestAttributes): { group: string; plural: string; name?: string } {
+  const ref = { group: attributes.apiGroup, plural: attributes.resource };
+  return attributes.name ? { ...ref, name: attributes.name } : ref;
 }

@@ -21,9 +21,9 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
-import { actingUser, authenticate, authorize, type AccessControl } from './access.js';
+import { actingUser, authenticate, authorize, requestAttributes, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
-import { ANONYMOUS_USER, type UserInfo } from '../auth/types.js';
+import { ANONYMOUS_USER, type RequestAttributes, type UserInfo } from '../auth/types.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
 import type { ServingTls } from '../auth/cluster-security.js';
@@ -110,8 +110,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       upgraded.add(socket);
       socket.once('close', () => upgraded.delete(socket));
       void admitUpgrade(access, req).then(
-        (user) => {
-          audit?.beginUpgrade(req, socket, user); // --- audit: the upgraded stream (exec, attach, portforward) ---
+        ({ asked, user }) => {
+          audit?.beginUpgrade(req, socket, asked, user); // --- audit: the upgraded stream (exec, attach, portforward) ---
           onUpgrade(req, socket, head, registry);
         },
         (error: unknown) => refuseUpgrade(socket, toApiError(error)),
@@ -139,14 +139,19 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
 }
 
-/** The upgrade path's access check: the same as handle()'s, for exec, attach and port-forward. */
-async function admitUpgrade(access: AccessControl, req: IncomingMessage): Promise<UserInfo> {
+/**
+ * The upgrade path's access check, the same as handle()'s, for exec, attach and port-forward:
+ * what the sender asks (for the audit log) and who it acts as.
+ */
+async function admitUpgrade(access: AccessControl, req: IncomingMessage): Promise<{ asked: RequestAttributes; user: UserInfo }> {
   const url = splitRequestTarget(req.url ?? '/');
   const path = parseResourcePath(url.pathname);
   const pathname = path ? url.pathname : decodePath(url.pathname);
-  const user = actingUser(access, req, await authenticate(access, req, pathname, path));
-  authorize(access, user, req.method ?? 'GET', pathname, path, url.query);
-  return user;
+  const sender = await authenticate(access, req, pathname, path);
+  const asked = requestAttributes(sender, req.method ?? 'GET', pathname, path, url.query);
+  const user = actingUser(access, req, sender);
+  authorize(access, { ...asked, user });
+  return { asked, user };
 }
 
 function urlHost(host: string): string {
@@ -184,12 +189,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     path = parseResourcePath(url.pathname);
     const pathname = path ? url.pathname : decodePath(url.pathname);
     const sender = await authenticate(serving.access, req, pathname, path);
+    const asked = requestAttributes(sender, req.method ?? 'GET', pathname, path, url.query);
     ctx.user = sender;
     // --- audit: after authentication (the policy matches on the sender), before impersonation and authorization (a 403 is recorded) ---
-    audit = serving.auditor?.begin(ctx);
+    audit = serving.auditor?.begin(ctx, asked);
     ctx.user = actingUser(serving.access, req, sender);
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
-    authorize(serving.access, ctx.user, req.method ?? 'GET', pathname, path, url.query);
+    authorize(serving.access, { ...asked, user: ctx.user });
     if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), serving.subresources);
     } else {

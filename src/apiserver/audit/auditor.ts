@@ -10,7 +10,7 @@ import type { ApiError } from '../errors.js';
 import type { RequestContext } from '../handlers/context.js';
 import { AuditLogFile } from './log-file.js';
 import { DEFAULT_POLICY, evaluatePolicy, loadPolicyFile } from './policy.js';
-import { auditAttributes, isLongRunning, objectRefOf, sourceIPs } from './request-info.js';
+import { isLongRunning, objectRefOf, sourceIPs } from './request-info.js';
 import { captureResponses, type ResponseBody } from './response-capture.js';
 import { levelAtLeast, type AuditAttributes, type AuditEvent, type AuditRecorder, type Policy, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
 
@@ -45,11 +45,10 @@ export class Auditor {
   }
 
   /**
-   * Opens the entry of an API request (after authentication: the policy matches on the user),
-   * or nothing when the policy does not log it. Sets ctx.audit for the handlers.
+   * Opens the entry of an API request (after authentication: the policy matches on the sender,
+   * `attrs.user`), or nothing when the policy does not log it. Sets ctx.audit for the handlers.
    */
-  begin(ctx: RequestContext): AuditEntry | undefined {
-    const attrs = auditAttributes(ctx.req, ctx.user);
+  begin(ctx: RequestContext, attrs: AuditAttributes): AuditEntry | undefined {
     const config = evaluatePolicy(this.policy, attrs);
     if (config.level === 'None') return undefined;
     const entry = new AuditEntry(this, ctx.req, attrs, config, () => ctx.auditAnnotations);
@@ -65,11 +64,11 @@ export class Auditor {
    * Audits an upgraded request (pods/exec, attach, portforward): its answer is the agent's,
    * spliced byte for byte, so the status is read from the first bytes that go back to the client.
    */
-  beginUpgrade(req: IncomingMessage, socket: Duplex, user: UserInfo): void {
-    const attrs = auditAttributes(req, user);
+  beginUpgrade(req: IncomingMessage, socket: Duplex, attrs: AuditAttributes, actingUser: UserInfo): void {
     const config = evaluatePolicy(this.policy, attrs);
     if (config.level === 'None') return;
     const entry = new AuditEntry(this, req, attrs, config, () => undefined);
+    if (actingUser !== attrs.user) entry.impersonated(actingUser);
     entry.received();
     watchSocketStatus(socket, (code) => entry.responseStarted(code));
     this.streaming.add(entry);

@@ -1,27 +1,10 @@
-// What a request is (the same attributes authorization reads, src/auth/request-attributes.ts),
-// worked out before routing as kube-apiserver's RequestInfo, because the policy decides the level
-// (and so whether RequestReceived is written) before any handler runs.
+// What the audit log reads of a request beyond its attributes (which are authorization's, made
+// once per request in server.ts): whether it is long-running, its objectRef, its source.
 import type { IncomingMessage } from 'node:http';
-import type { UserInfo } from '../../auth/types.js';
-import { nonResourceAttributes, resourceAttributes } from '../../auth/request-attributes.js';
-import { decodePath, parseResourcePath, splitRequestTarget } from '../routes.js';
 import type { AuditAttributes, ObjectReference } from './types.js';
 
 /** Kubernetes' long-running requests: their events carry ResponseStarted, and complete when the stream ends. */
 const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
-
-export function auditAttributes(req: IncomingMessage, user: UserInfo): AuditAttributes {
-  const method = (req.method ?? 'GET').toUpperCase();
-  try {
-    const target = splitRequestTarget(req.url ?? '/');
-    const path = parseResourcePath(target.pathname);
-    if (path) return resourceAttributes(user, method, path, target.query);
-    return nonResourceAttributes(user, method, decodePath(target.pathname));
-  } catch {
-    // A path the router will refuse (400) is audited as the non-resource request it looks like.
-    return nonResourceAttributes(user, method, '/');
-  }
-}
 
 export function isLongRunning(attrs: AuditAttributes): boolean {
   return attrs.verb === 'watch' || attrs.verb === 'proxy' || LONG_RUNNING_SUBRESOURCES.has(attrs.subresource);
