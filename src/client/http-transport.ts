@@ -11,7 +11,7 @@
 // revision everywhere: nothing missed, nothing repeated.
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions as NodeRequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { ClientConfig } from './config.js';
+import type { ClientConfig, TlsConfig } from './config.js';
 import { ApiStatusError } from './errors.js';
 
 export interface TransportOptions {
@@ -59,7 +59,7 @@ export class HttpTransport {
     const secure = this.bases[0]!.protocol === 'https:';
     const pool = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
     this.pool = pool;
-    const tls = secure ? tlsOptions(config) : {};
+    const tls = secure ? tlsConnectionOptions(config.tls) : {};
     this.agent = secure ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
     // One socket per watch for its whole life; kept apart so watches never starve requests.
     this.streamAgent = secure ? new HttpsAgent({ keepAlive: false, ...tls }) : new HttpAgent({ keepAlive: false });
@@ -146,7 +146,7 @@ export class HttpTransport {
    */
   setTls(tls: NonNullable<ClientConfig['tls']>): void {
     if (this.bases[0]!.protocol !== 'https:') return;
-    const options = tlsOptions({ server: '', namespace: '', tls });
+    const options = tlsConnectionOptions(tls);
     for (const old of [this.agent, this.streamAgent]) {
       for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
       this.retired.push(old);
@@ -236,8 +236,8 @@ function authHeaders(config: ClientConfig): OutgoingHttpHeaders {
   return {};
 }
 
-function tlsOptions(config: ClientConfig): Record<string, unknown> {
-  const tls = config.tls ?? {};
+/** The node:https / node:tls options of a client's TLS settings: the CA to verify with, its certificate. */
+export function tlsConnectionOptions(tls: TlsConfig = {}): Record<string, unknown> {
   const options: Record<string, unknown> = { rejectUnauthorized: !tls.insecureSkipVerify };
   if (tls.ca) options['ca'] = tls.ca;
   if (tls.cert) options['cert'] = tls.cert;

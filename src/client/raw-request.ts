@@ -4,6 +4,7 @@
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import type { TlsConfig } from './config.js';
+import { tlsConnectionOptions } from './http-transport.js';
 
 export interface RawAnswer {
   status: number;
@@ -18,10 +19,7 @@ export function rawRequest(base: string, tls: TlsConfig, method: string, path: s
   return new Promise((resolve, reject) => {
     // A length, not chunking: Node does not chunk DELETE bodies, which would then arrive empty.
     const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers };
-    const options = {
-      host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, method, path, headers: allHeaders, agent: false as const,
-      ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}),
-    };
+    const options = { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, method, path, headers: allHeaders, agent: false as const, ...tlsConnectionOptions(tls) };
     const req = httpsRequest(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -53,7 +51,7 @@ export function fetchWithTls(url: string, tls: TlsConfig, init: { method?: strin
     const req = httpsRequest({
       host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, method: init.method ?? 'GET', path: `${target.pathname}${target.search}`,
       headers: init.body === undefined ? (init.headers ?? {}) : { 'Content-Length': String(Buffer.byteLength(init.body)), ...init.headers }, agent: false,
-      ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}),
+      ...tlsConnectionOptions(tls),
       ...(init.signal ? { signal: init.signal } : {}),
     }, (res) => {
       const headers = new Headers();
