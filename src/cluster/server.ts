@@ -22,6 +22,7 @@ import { MASTERS_GROUP } from '../auth/components.js';
 import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../auth/components.js';
 import { loadTokenFile } from '../auth/authn/token-file.js';
 import { loadClusterPki } from '../auth/pki/cluster-pki.js';
+import type { Subject } from '../auth/pki/certificates.js';
 import { sharedCaIn, sharedServiceAccountKeyIn } from '../auth/pki/shared-ca.js';
 import { loadSigningKey } from '../auth/serviceaccount/signing-key.js';
 import { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
@@ -117,11 +118,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, api.url, await security.clientTls(ADMIN_SUBJECT));
   // Each component is a client of its own, under its own name (RBAC grants each what it needs).
-  const clientOf = async (commonName: string, userAgent: string, organizations?: string[]) =>
-    new ApiClient({ server: api.url, namespace: 'default', tls: await security.clientTls({ commonName, ...(organizations ? { organizations } : {}) }) }, { userAgent });
+  const clientOf = (subject: Subject, userAgent: string) => clientAs(api.url, security, subject, userAgent);
   // On a store several servers share, each publishes itself for the `kubernetes` Endpoints, as
   // kube-apiserver does through its loopback client (system:apiserver, a superuser).
-  const registrationApi = store.shared ? await clientOf('system:apiserver', 'drover-apiserver', [MASTERS_GROUP]) : undefined;
+  const registrationApi = store.shared ? await clientOf({ commonName: 'system:apiserver', organizations: [MASTERS_GROUP] }, 'drover-apiserver') : undefined;
   let registration: ServerRegistration | undefined;
   if (registrationApi) registration = await startServerRegistration({ api: registrationApi, address: { ip: advertisedIp(options.host), port: api.port } });
   let controlPlane: ControlPlaneThread | undefined;
@@ -141,7 +141,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     api.metrics.addComponentSource(() => thread.metrics());
     // On this thread, not the control plane's: its store check needs the store.
     const identity = `server-${hostname()}-${api.port}`;
-    const checkerApi = await clientOf(DATA_CHECKER_USER, 'drover-data-checker');
+    const checkerApi = await clientOf({ commonName: DATA_CHECKER_USER }, 'drover-data-checker');
     dataChecker = await startServerDataChecker({ api: checkerApi, identity, store: probe, options: options.dataCheck ?? {} });
   }
   return {
@@ -160,6 +160,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await store.close();
     },
   };
+}
+
+/** A client of the server at `url` under its own certificate for `subject` (a component, a node). */
+export async function clientAs(url: string, security: ClusterSecurity, subject: Subject, userAgent: string): Promise<ApiClient> {
+  return new ApiClient({ server: url, namespace: 'default', tls: await security.clientTls(subject) }, { userAgent });
 }
 
 /** The store the options name, with what the data checker may probe of it. */

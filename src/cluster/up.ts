@@ -2,10 +2,10 @@
 // controllers, and one node (agent + streaming server) for this machine.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient } from '../client/index.js';
+import type { ApiClient } from '../client/index.js';
 import { nodeSubject } from '../auth/components.js';
 import { startNode, type NodeOptions, type RunningNode } from './node.js';
-import { startServer, type RunningServer, type ServerOptions } from './server.js';
+import { clientAs, startServer, type RunningServer, type ServerOptions } from './server.js';
 
 export interface UpOptions extends ServerOptions {
   nodeName?: string;
@@ -26,7 +26,7 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
   try {
     const nodeName = options.nodeName ?? hostname().toLowerCase();
     // The node is a client under its own node identity, as a joined agent is.
-    api = new ApiClient({ server: server.api.url, namespace: 'default', tls: await server.security.clientTls(nodeSubject(nodeName)) }, { userAgent: 'drover-agent' });
+    api = await clientAs(server.api.url, server.security, nodeSubject(nodeName), 'drover-agent');
     // Its streaming endpoint serves HTTPS under the node's name, minted here as its client certificate is.
     const serving = await server.security.pki.issue(nodeSubject(nodeName), 'server', { altNames: ['127.0.0.1'] });
     const servingTls = { cert: serving.certPem, key: serving.keyPem, ca: server.security.pki.caPem };
