@@ -2,6 +2,7 @@
 // (node/), runs the pods bound to it on Docker or as host processes (pods/), and hands the
 // streaming server a resolver from (namespace, pod, container) to runtime and container id.
 import { join } from 'node:path';
+import type { ClusterNetwork } from '../api/cluster-network.js';
 import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
 import type { Owner } from './agent-labels.js';
 import { readClusterId } from './cluster-id.js';
@@ -14,6 +15,7 @@ import { hostFacts } from './node/host-info.js';
 import { KernelLog } from './node/kernel-log.js';
 import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
+import { ServiceDirectory } from './network/service-directory.js';
 import { ServiceAccountTokenSource } from './pods/service-account-tokens.js';
 import { ConfigSource } from './pods/config-source.js';
 import { DeviceAllocator } from './pods/devices.js';
@@ -62,6 +64,13 @@ export interface AgentOptions {
   logger?: Logger;
   /** Pods synced at once (default 16). */
   workers?: number;
+  /** The cluster's address plan (pod and service CIDRs, DNS address and domain); k3s' defaults when unset. */
+  network?: Partial<ClusterNetwork>;
+  /**
+   * Program the service rules and serve the cluster DNS (kube-proxy's and CoreDNS' jobs) on this
+   * node. Default true; tests that share one machine's rules among many clusters turn it off.
+   */
+  serviceProxy?: boolean;
 }
 
 export interface Agent {
@@ -112,6 +121,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const deviceCounts = { ...gpus.capacity, ...extended };
   const devices = new DeviceAllocator(deviceCounts, join(options.dataDir, 'devices.json'));
   devices.load();
+  const services = new ServiceDirectory(api, logger);
+  services.start();
   let manager: PodManager | undefined;
   const deps: PodDeps = {
     api, owner, nodeAddress, dataDir: options.dataDir,
@@ -123,6 +134,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     crashBackoff: new KeyedBackoff(),
     reaper: new SandboxReaper(logger),
     logger,
+    services,
   };
   const kernelLog = new KernelLog(options.kernelLog);
   manager = new PodManager({ deps, api, logger, kernelLog, ...(options.workers ? { workers: options.workers } : {}) });
@@ -153,6 +165,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
       await kernelLog.stop();
       await pods.stop();
       await deps.reaper.drain();
+      await services.stop();
       await node.stop();
       await events.flush();
       if (ownsApi) api.close();

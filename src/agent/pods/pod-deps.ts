@@ -1,6 +1,7 @@
 // Everything a pod worker uses, shared by all pods of the agent.
 import type { ApiClient, Logger } from '../../client/index.js';
 import type { Owner } from '../agent-labels.js';
+import type { ServiceDirectory } from '../network/service-directory.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
 import type { KeyedBackoff } from '../../util/keyed-backoff.js';
 import type { ConfigSource } from './config-source.js';
@@ -45,4 +46,6 @@ export interface PodDeps {
   /** Removes deleted pods' sandboxes between sandbox starts. */
   reaper: SandboxReaper;
   logger: Logger;
+  /** The cluster's Services: the Docker-link variables of new containers (enableServiceLinks). */
+  services: ServiceDirectory;
 }

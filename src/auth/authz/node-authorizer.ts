@@ -2,7 +2,7 @@
 // `system:nodes`, may read only the pods bound to its node (lists and watches must select
 // spec.nodeName=<name>) and the Secrets, ConfigMaps, claims and service-account tokens those pods
 // use, and write only its own Node, its Lease, its pods' status and events (and ask for
-// certificates: CertificateSigningRequests, which only the approver judges). It has no opinion on
+// certificates: CertificateSigningRequests, which only the approver judges). It has no opinion on It also reads every Service, Endpoints and EndpointSlice: the agent is the node's service proxy and DNS.
 // anyone else: RBAC decides for them.
 import { findResource } from '../../api/registry.js';
 import { prefixFor } from '../../apiserver/registry/keys.js';
@@ -65,8 +65,10 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
       return WRITE.has(a.verb) ? allow(own) : noOpinion;
     case 'namespaces':
       return a.verb === 'get' && a.name === CLUSTER_ID_NAMESPACE ? allow(own) : noOpinion;
+    // The agent is also the node's service proxy and DNS (kube-proxy's and CoreDNS' reads).
     case 'services':
     case 'endpoints':
+    case 'endpointslices.discovery.k8s.io':
       return READ.has(a.verb) ? allow(own) : noOpinion;
     case 'pods':
       return podDecision(a, node, graph, deny);

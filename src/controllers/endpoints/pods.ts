@@ -30,24 +30,8 @@ export interface Pod extends KubeObject {
   };
 }
 
-export interface ServicePort {
-  name?: string;
-  port?: number;
-  protocol?: string;
-  appProtocol?: string;
-  targetPort?: number | string;
-}
-
-export interface Service extends KubeObject {
-  spec?: {
-    selector?: Record<string, string>;
-    ports?: ServicePort[];
-    clusterIP?: string;
-    type?: string;
-    publishNotReadyAddresses?: boolean;
-    ipFamilies?: string[];
-  };
-}
+export type { Service, ServicePort } from '../../api/services.js';
+import type { Service, ServicePort } from '../../api/services.js';
 
 export type IPFamily = 'IPv4' | 'IPv6';
 
@@ -62,9 +46,7 @@ export function selectorMatches(selector: Readonly<Record<string, string>>, labe
   return true;
 }
 
-export function isHeadless(service: Readonly<Service>): boolean {
-  return service.spec?.clusterIP === 'None';
-}
+export { isHeadless } from '../../api/services.js';
 
 /** The families the service's endpoints are published for; IPv4 for legacy objects without any. */
 export function serviceFamilies(service: Readonly<Service>): IPFamily[] {

@@ -11,33 +11,15 @@ import {
 } from './pods.js';
 import { semanticEqual } from '../../util/json-equal.js';
 
-export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+import { SERVICE_NAME_LABEL, type EndpointSlice, type SliceEndpoint, type SlicePort } from '../../api/services.js';
+
+export { SERVICE_NAME_LABEL };
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 export const MANAGED_BY = 'endpointslice-controller.drover.dev';
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
-export interface SliceEndpoint {
-  addresses: string[];
-  conditions: { ready: boolean; serving: boolean; terminating: boolean };
-  hostname?: string;
-  targetRef: { kind: string; namespace: string; name: string; uid: string };
-  nodeName?: string;
-  zone?: string;
-}
-
-export interface SlicePort {
-  name: string;
-  port?: number;
-  protocol: string;
-  appProtocol?: string;
-}
-
-export interface EndpointSlice extends KubeObject {
-  addressType: string;
-  endpoints?: SliceEndpoint[] | null;
-  ports?: SlicePort[] | null;
-}
+export type { EndpointSlice, SliceEndpoint, SlicePort } from '../../api/services.js';
 
 export interface SlicePlan {
   create: EndpointSlice[];
