@@ -2,8 +2,9 @@
 // `system:nodes`, may read only the pods bound to its node (lists and watches must select
 // spec.nodeName=<name>) and the Secrets, ConfigMaps, claims and service-account tokens those pods
 // use, and write only its own Node, its Lease, its pods' status and events (and ask for
-// certificates: CertificateSigningRequests, which only the approver judges). It has no opinion on It also reads every Service, Endpoints and EndpointSlice: the agent is the node's service proxy and DNS.
-// anyone else: RBAC decides for them.
+// certificates: CertificateSigningRequests, which only the approver judges). It also reads every
+// Service, Endpoints and EndpointSlice: the agent is the node's service proxy and DNS. It has no
+// opinion on anyone else: RBAC decides for them.
 import { findResource } from '../../api/registry.js';
 import { prefixFor } from '../../apiserver/registry/keys.js';
 import { StoreMirror } from '../../storage/store-mirror.js';
