@@ -2,7 +2,7 @@
 // (node/), runs the pods bound to it on Docker or as host processes (pods/), and hands the
 // streaming server a resolver from (namespace, pod, container) to runtime and container id.
 import { join } from 'node:path';
-import type { ClusterNetwork } from '../api/cluster-network.js';
+import { clusterNetwork, type ClusterNetwork } from '../api/cluster-network.js';
 import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
 import type { Owner } from './agent-labels.js';
 import { readClusterId } from './cluster-id.js';
@@ -15,6 +15,7 @@ import { hostFacts } from './node/host-info.js';
 import { KernelLog } from './node/kernel-log.js';
 import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
+import { startNodeNetwork, type NodeNetwork } from './network/node-network.js';
 import { ServiceDirectory } from './network/service-directory.js';
 import { ServiceAccountTokenSource } from './pods/service-account-tokens.js';
 import { ConfigSource } from './pods/config-source.js';
@@ -83,23 +84,27 @@ export interface Agent {
   readonly pods: PodInventory;
   /** The agent's metrics (the GPUs', under dcgm-exporter's names), for its /metrics. */
   readonly metrics: Registry;
-  /** Stops the agent; the pods' containers keep running (a restarted agent adopts them). */
-  close(): Promise<void>;
+  /**
+   * Stops the agent; the pods' containers and the service rules stay (a restarted agent adopts
+   * them). `removeRules`: the agent leaves for good, its service rules go.
+   */
+  close(opts?: { removeRules?: boolean }): Promise<void>;
 }
 
-function runtimeSet(options: AgentOptions, nodeAddress: string): RuntimeSet {
+function runtimeSet(options: AgentOptions, nodeAddress: string, podCidr: string): { set: RuntimeSet; docker: DockerRuntime | undefined } {
   // Container cgroups are named by container id, so agents on one host share the parent.
   const processRuntime = new ProcessRuntime({ stateDir: join(options.dataDir, 'process'), hostIP: nodeAddress });
   const docker = options.runtime === 'process'
     ? undefined
-    : new DockerRuntime({ hostIP: nodeAddress, ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}) });
+    : new DockerRuntime({ hostIP: nodeAddress, podCidr, ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}) });
   const primary: ContainerRuntime = docker ?? processRuntime;
-  return {
+  const set: RuntimeSet = {
     primary,
     process: processRuntime,
     all: () => (docker ? [docker, processRuntime] : [processRuntime]),
     forPod: (pod: Pod) => (pod.spec.runtimeClassName === 'process' ? processRuntime : primary),
   };
+  return { set, docker };
 }
 
 export async function startAgent(given: AgentOptions): Promise<Agent> {
@@ -115,7 +120,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   ));
   // Known before any runtime object is listed or touched: it decides which are this agent's.
   const owner: Owner = { clusterId: await retryUntilDone('reading the cluster id', () => readClusterId(api), logger), nodeName: options.nodeName };
-  const runtimes = runtimeSet(options, nodeAddress);
+  const network = clusterNetwork(options.network);
+  const { set: runtimes, docker } = runtimeSet(options, nodeAddress, network.podCidr);
   const events = new PodEvents(new EventRecorder(api, 'kubelet', { host: options.nodeName, logger }));
   const gpus = await findNodeGpus(extended, options.dataDir, logger, options.gpuPollMs);
   const deviceCounts = { ...gpus.capacity, ...extended };
@@ -134,17 +140,27 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     crashBackoff: new KeyedBackoff(),
     reaper: new SandboxReaper(logger),
     logger,
+    // The node is made below; pods are synced only once it is registered.
+    nodePodCidr: () => node.podCidr(),
     services,
   };
   const kernelLog = new KernelLog(options.kernelLog);
   manager = new PodManager({ deps, api, logger, kernelLog, ...(options.workers ? { workers: options.workers } : {}) });
+  let nodeNetwork: NodeNetwork | undefined;
   const node = new NodeManager({
     api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
     labels: options.labels ?? {}, extendedResources: extended, runtime: runtimes.primary, logger,
     devices: gpus.monitor && nodeDevices(gpus.monitor),
     onRuntimeReady: () => manager?.resyncAll(),
+    onPodCidr: () => nodeNetwork?.podCidrAssigned(),
   });
   await retryUntilDone('node registration', () => node.register(), logger);
+  // The Services before any pod: containers' service variables, and the rules pods will use.
+  await services.waitForSync();
+  nodeNetwork = await retryUntilDone('the node network', () => startNodeNetwork({
+    network, podNetwork: docker?.ctx.podNetwork, directory: services, clusterId: owner.clusterId, nodeName: options.nodeName,
+    nodeAddress, nodeRange: () => node.podCidr(), serviceProxy: options.serviceProxy ?? true, logger,
+  }), logger);
   node.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();
@@ -160,11 +176,12 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     streamingResolve: streamingResolver(resolver),
     pods: { nodeName: options.nodeName, list: () => pods.inventory(), cleanUp: (uid) => pods.cleanUpUnknown(uid) },
     metrics,
-    async close() {
+    async close(opts = {}) {
       await gpus.monitor?.stop();
       await kernelLog.stop();
       await pods.stop();
       await deps.reaper.drain();
+      await nodeNetwork?.stop({ removeRules: opts.removeRules ?? false });
       await services.stop();
       await node.stop();
       await events.flush();

@@ -33,14 +33,20 @@ export interface NodeManagerOptions {
   logger: Logger;
   /** Called when the runtime answers again after being down. */
   onRuntimeReady?: () => void;
+  /** Called once the node IPAM has given the Node its pod CIDR (spec.podCIDR). */
+  onPodCidr?: (podCidr: string) => void;
   heartbeatMs?: number;
   healthCheckMs?: number;
   leaseRenewMs?: number;
 }
 
 interface NodeObject extends KubeObject {
+  spec?: { podCIDR?: string };
   status?: Partial<NodeStatus>;
 }
+
+/** How often a Node without a pod CIDR is read again until the node IPAM gives it one. */
+const POD_CIDR_POLL_MS = 500;
 
 export class NodeManager {
   private readonly nodes: ResourceClient<NodeObject>;
@@ -53,6 +59,8 @@ export class NodeManager {
   private uid: string | undefined;
   private loops: Loop[] = [];
   private statusLoop: Loop | undefined;
+  private podCidrLoop: Loop | undefined;
+  private cidr: string | undefined;
   /** Assumed ready until the first check says otherwise. */
   runtimeReady = true;
 
@@ -73,8 +81,7 @@ export class NodeManager {
       // A re-registration keeps what others set (taints, cordon, user labels) and refreshes ours.
       node = await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { labels } });
     }
-    this.uid = node.metadata.uid;
-    this.serverStatus = node.status;
+    this.noteNode(node);
     await this.heartbeat(true);
     await this.lease.renew();
   }
@@ -84,6 +91,15 @@ export class NodeManager {
     this.statusLoop = startLoop('node status', this.opts.healthCheckMs ?? 3000, () => this.heartbeat(false), logger);
     this.loops.push(this.statusLoop);
     this.loops.push(startLoop('node lease', this.opts.leaseRenewMs ?? 10_000, () => this.lease.renew(), logger));
+    if (!this.cidr) {
+      this.podCidrLoop = startLoop('node pod CIDR', POD_CIDR_POLL_MS, async () => this.noteNode(await this.nodes.get(this.opts.nodeName)), logger);
+      this.loops.push(this.podCidrLoop);
+    }
+  }
+
+  /** The node's pod CIDR (spec.podCIDR), once assigned: its pods' addresses come from it. */
+  podCidr(): string | undefined {
+    return this.cidr;
   }
 
   /** Looks at the status now (a device's health changed) rather than at the next tick. */
@@ -136,11 +152,26 @@ export class NodeManager {
       if (isNotFound(error) && !force) return this.register();
       throw error;
     }
-    this.uid = node.metadata.uid;
-    this.serverStatus = node.status;
+    this.noteNode(node);
     this.written = status;
     this.writtenAt = Date.now();
     await this.writeAnnotations();
+  }
+
+  private noteNode(node: NodeObject): void {
+    this.uid = node.metadata.uid;
+    this.serverStatus = node.status;
+    const cidr = node.spec?.podCIDR;
+    if (!cidr || cidr === this.cidr) return;
+    this.cidr = cidr;
+    this.opts.onPodCidr?.(cidr);
+    // Assigned once and for all (Kubernetes forbids changing it): the poll is done.
+    const poll = this.podCidrLoop;
+    this.podCidrLoop = undefined;
+    if (poll) {
+      this.loops = this.loops.filter((loop) => loop !== poll);
+      void poll.stop();
+    }
   }
 
   private async writeAnnotations(): Promise<void> {

@@ -46,6 +46,8 @@ export interface PodDeps {
   /** Removes deleted pods' sandboxes between sandbox starts. */
   reaper: SandboxReaper;
   logger: Logger;
+  /** The node's pod CIDR (spec.podCIDR) once assigned: pods' addresses are picked in it. */
+  nodePodCidr: () => string | undefined;
   /** The cluster's Services: the Docker-link variables of new containers (enableServiceLinks). */
   services: ServiceDirectory;
 }

@@ -57,6 +57,7 @@ async function createSandbox(ctx: SyncContext, state: PodRuntime): Promise<Sandb
     hostname: (pod.spec.hostname ?? pod.metadata.name ?? '').slice(0, 63),
     ports: sandboxPorts(pod),
     hostNetwork: pod.spec.hostNetwork === true,
+    addressRange: deps.nodePodCidr(),
     labels: ownerLabels(deps.owner),
   };
   if (!ctx.runtime.beginSandbox) {

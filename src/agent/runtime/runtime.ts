@@ -70,6 +70,8 @@ export interface SandboxSpec {
   /** The pod's hostPorts are published by the sandbox, whose network the pod shares. */
   ports?: PortMapping[];
   hostNetwork?: boolean;
+  /** The node's pod CIDR (spec.podCIDR): the pod's address is picked in it, where the runtime has a pod network. */
+  addressRange?: string;
   /** Extra labels, e.g. a per-run label for cleanup or the agent's node name. */
   labels?: Record<string, string>;
 }

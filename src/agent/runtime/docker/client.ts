@@ -2,6 +2,7 @@
 // runtime shares.
 
 import Docker from 'dockerode';
+import { PodNetwork } from './pod-network.js';
 
 export interface DockerRuntimeOptions {
   /** An existing client; otherwise one is made from socketPath or DOCKER_HOST. */
@@ -19,6 +20,8 @@ export interface DockerRuntimeOptions {
   logMaxFiles?: number;
   /** Docker object names start with this (drover_<container>_<pod>_...). */
   namePrefix?: string;
+  /** The cluster's pod CIDR: sandboxes join its Docker network (pod-network.ts); Docker's default bridge without it. */
+  podCidr?: string;
 }
 
 export const DEFAULT_PAUSE_IMAGE = 'drover/pause:1';
@@ -32,17 +35,20 @@ export interface DockerContext {
   logMaxSize: string;
   logMaxFiles: number;
   namePrefix: string;
+  podNetwork: PodNetwork | undefined;
 }
 
 export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
+  const docker = opts.docker ?? connect(opts.socketPath);
   return {
-    docker: opts.docker ?? connect(opts.socketPath),
+    docker,
     pauseImage: opts.pauseImage ?? DEFAULT_PAUSE_IMAGE,
     hostIP: opts.hostIP ?? '127.0.0.1',
     busyboxPath: opts.busyboxPath ?? '/bin/busybox',
     logMaxSize: opts.logMaxSize ?? '10m',
     logMaxFiles: opts.logMaxFiles ?? 3,
     namePrefix: opts.namePrefix ?? 'drover',
+    podNetwork: opts.podCidr ? new PodNetwork(docker, opts.podCidr) : undefined,
   };
 }
 

@@ -73,9 +73,16 @@ export function sandboxName(ctx: DockerContext, spec: SandboxSpec): string {
   return dockerName([ctx.namePrefix, 'POD', pod.name, pod.namespace, pod.uid, spec.attempt]);
 }
 
-export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec): CreateOptions {
+/** Where the sandbox's network is: the node's (host), the pod network at an address, or Docker's default bridge. */
+export interface SandboxNetwork {
+  name: string;
+  ip?: string | undefined;
+}
+
+export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec, network?: SandboxNetwork): CreateOptions {
   const { ExposedPorts, PortBindings } = portFields(ctx, spec);
   const hostname = spec.hostNetwork ? undefined : (spec.hostname ?? spec.pod.name).slice(0, 63);
+  const mode = spec.hostNetwork ? 'host' : (network?.name ?? 'bridge');
   return {
     name: sandboxName(ctx, spec),
     Image: ctx.pauseImage,
@@ -83,13 +90,14 @@ export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec): Cre
     Labels: mergeLabels(spec.labels, podLabels(spec.pod, 'sandbox', spec.attempt)),
     ExposedPorts,
     HostConfig: {
-      NetworkMode: spec.hostNetwork ? 'host' : 'bridge',
+      NetworkMode: mode,
       PortBindings: spec.hostNetwork ? {} : PortBindings,
       // The app containers join this IPC namespace, as in a Kubernetes pod.
       IpcMode: 'shareable',
       RestartPolicy: { Name: 'no' },
       LogConfig: logConfig(ctx),
     },
+    ...(network?.ip && !spec.hostNetwork ? { NetworkingConfig: { EndpointsConfig: { [mode]: { IPAMConfig: { IPv4Address: network.ip } } } } } : {}),
   };
 }
 

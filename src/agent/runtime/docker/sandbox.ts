@@ -4,7 +4,7 @@
 
 import type Docker from 'dockerode';
 import { parseDockerTime, type DockerContext } from './client.js';
-import { sandboxCreateOptions, sandboxName } from './container-config.js';
+import { sandboxCreateOptions, sandboxName, type SandboxNetwork } from './container-config.js';
 import { removeContainer } from './containers.js';
 import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import type { PauseImage } from './pause-image.js';
@@ -23,7 +23,8 @@ export async function createSandbox(ctx: DockerContext, pause: PauseImage, spec:
  */
 export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: SandboxSpec): Promise<StartingSandbox> {
   await pause.ensure();
-  const options = sandboxCreateOptions(ctx, spec);
+  const network = await sandboxNetwork(ctx, spec);
+  const options = sandboxCreateOptions(ctx, spec, network);
   let id: string;
   try {
     id = (await ctx.docker.createContainer(options)).id;
@@ -31,6 +32,9 @@ export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: 
     const opts = { engineMessage: engineMessage(err), cause: err };
     if (statusOf(err) === 409) throw new NameConflictError(sandboxName(ctx, spec), opts);
     throw mapContainerError(err, '', (message) => new SandboxError(`create sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, opts));
+  } finally {
+    // Made or not, the address is now the engine's to tell about (a created container holds it).
+    if (network?.ip) ctx.podNetwork?.release(network.ip);
   }
   const running = startSandbox(ctx, spec, id);
   const started = running.then(() => inspectSandbox(ctx, id));
@@ -40,6 +44,18 @@ export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: 
   const labels = options.Labels ?? {};
   const created: SandboxInfo = { id, pod: spec.pod, attempt: spec.attempt, state: 'created', ip: '', createdAt: new Date(), labels };
   return { created, running, started };
+}
+
+/** The pod network and the pod's address in the node's range; none on the node's network or without a pod network. */
+async function sandboxNetwork(ctx: DockerContext, spec: SandboxSpec): Promise<SandboxNetwork | undefined> {
+  if (spec.hostNetwork || !ctx.podNetwork) return undefined;
+  const network = ctx.podNetwork;
+  try {
+    const { name } = await network.ensure();
+    return { name, ip: spec.addressRange ? await network.pickAddress(spec.addressRange) : undefined };
+  } catch (err) {
+    throw mapContainerError(err, '', (message) => new SandboxError(`pod network for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }));
+  }
 }
 
 async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string): Promise<void> {

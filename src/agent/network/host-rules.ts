@@ -1,0 +1,160 @@
+// What the service rules need from the host, done with Debian's iptables and iproute2 as
+// kube-proxy does: the agent's chains written in one `iptables-restore --noflush` transaction,
+// the jumps into them from the built-in chains, the service range's unreachable route, a route
+// into the pod network for each cluster IP in use, and route_localnet on the pod bridge.
+//
+// Routes: a packet the node itself sends is routed before the nat table sees it, so a cluster IP
+// needs a route the unreachable one does not win over — a /32 into the pod bridge, for the cluster
+// IPs that have rules. Pods' packets are translated before routing and need none.
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { cidrContains, parseCidr } from '../../api/cluster-network.js';
+import { chainPrefix } from './service-rules.js';
+
+const XTABLES_WAIT_SECONDS = '5';
+
+interface Run {
+  stdout: string;
+}
+
+function run(command: string, args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')}: ${stderr.trim() || error.message}`));
+      else resolve({ stdout });
+    });
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+export interface Jump {
+  chain: 'PREROUTING' | 'OUTPUT' | 'POSTROUTING';
+  /** Matches before the jump, e.g. `-s 10.42.1.0/24`. */
+  match: string;
+  target: string;
+  /** First in the chain (ahead of other agents' catch-alls), or last. */
+  position: 'first' | 'last';
+}
+
+export interface HostIdentity {
+  key: string;
+  /** Written as the jumps' comment: `drover <cluster id> <node> <service CIDR>`. */
+  comment: string;
+  serviceCidr: string;
+}
+
+function jumpSpec(jump: Jump, comment: string): string[] {
+  return [...jump.match.split(' ').filter(Boolean), '-m', 'comment', '--comment', comment, '-j', jump.target];
+}
+
+async function hasRule(chain: string, spec: string[]): Promise<boolean> {
+  return run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-C', chain, ...spec]).then(() => true, () => false);
+}
+
+/** The nat table's chains and rules as iptables-save prints them. */
+async function natTable(): Promise<string[]> {
+  return (await run('iptables-save', ['-t', 'nat'])).stdout.split('\n');
+}
+
+/** Makes sure the service range fails here before any rule exists (DESIGN.md: the network). */
+export async function ensureUnreachableRoute(serviceCidr: string): Promise<void> {
+  await run('ip', ['route', 'replace', 'unreachable', serviceCidr]);
+}
+
+/** Lets the node's loopback addresses reach pods (NodePorts on 127.0.0.1) and pods reach 127.0.0.1 endpoints (the API server). */
+export async function allowLoopbackRouting(bridge: string): Promise<void> {
+  await writeFile(`/proc/sys/net/ipv4/conf/${bridge}/route_localnet`, '1');
+}
+
+/**
+ * Writes the chains of a rule set in one transaction: declared chains are flushed and filled,
+ * chains of ours the set no longer has are deleted. Jumps to them must already be gone.
+ */
+export async function writeChains(identity: HostIdentity, nat: string, chains: readonly string[]): Promise<void> {
+  const keep = new Set(chains);
+  const prefix = chainPrefix(identity.key);
+  const stale = (await natTable())
+    .filter((line) => line.startsWith(`:${prefix}`))
+    .map((line) => line.slice(1).split(' ')[0]!)
+    .filter((chain) => !keep.has(chain));
+  // Stale chains are flushed first (declared), then deleted, so rules between them never block a delete.
+  const input = ['*nat', ...stale.map((chain) => `:${chain} - [0:0]`), nat, ...stale.map((chain) => `-X ${chain}`), 'COMMIT', ''].join('\n');
+  await run('iptables-restore', ['-w', XTABLES_WAIT_SECONDS, '--noflush'], input);
+}
+
+export async function ensureJumps(identity: HostIdentity, jumps: readonly Jump[]): Promise<void> {
+  for (const jump of jumps) {
+    const spec = jumpSpec(jump, identity.comment);
+    if (await hasRule(jump.chain, spec)) continue;
+    const where = jump.position === 'first' ? ['-I', jump.chain, '1'] : ['-A', jump.chain];
+    await run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', ...where, ...spec]);
+  }
+}
+
+/** The jumps of agents in the nat table, by the comment each wrote. */
+interface ForeignJump {
+  chain: string;
+  spec: string[];
+  comment: string;
+}
+
+async function jumpsOf(filter: (comment: string) => boolean): Promise<ForeignJump[]> {
+  const found: ForeignJump[] = [];
+  for (const line of await natTable()) {
+    const match = /^-A (PREROUTING|OUTPUT|POSTROUTING) (?:(.*) )?-m comment --comment "?(drover [^"]*?)"? -j (DRV-[0-9a-f]{8}-\w+)$/.exec(line);
+    if (!match || !filter(match[3]!)) continue;
+    const spec = [...(match[2] ?? '').split(' ').filter(Boolean), '-m', 'comment', '--comment', match[3]!, '-j', match[4]!];
+    found.push({ chain: match[1]!, spec, comment: match[3]! });
+  }
+  return found;
+}
+
+/** Deletes an agent's jumps and then its chains (by the key in the chains' names). */
+async function removeAgent(key: string, comment: string): Promise<void> {
+  for (const jump of await jumpsOf((c) => c === comment)) {
+    await run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-D', jump.chain, ...jump.spec]).catch(() => undefined);
+  }
+  await writeChains({ key, comment, serviceCidr: '' }, '', []);
+}
+
+/** Removes this agent's rules, jumps first. */
+export async function removeRules(identity: HostIdentity): Promise<void> {
+  await removeAgent(identity.key, identity.comment);
+}
+
+/**
+ * Rules another cluster left for the same service range (an agent killed for good, a test run
+ * cut short): two live clusters can't share one range on a machine, so they are gone — removed.
+ */
+export async function removeOtherClustersRules(identity: HostIdentity, clusterId: string): Promise<string[]> {
+  const removed: string[] = [];
+  const others = await jumpsOf((comment) => {
+    const [, cluster, , range] = comment.split(' ');
+    return range === identity.serviceCidr && cluster !== clusterId;
+  });
+  for (const comment of new Set(others.map((jump) => jump.comment))) {
+    const key = others.find((jump) => jump.comment === comment)!.spec.at(-1)!.split('-')[1]!;
+    await removeAgent(key, comment);
+    removed.push(comment);
+  }
+  return removed;
+}
+
+/** Whether another agent of the cluster on this host still has rules (it keeps the routes then). */
+export async function otherAgentsOfCluster(identity: HostIdentity, clusterId: string): Promise<boolean> {
+  return (await jumpsOf((comment) => comment.split(' ')[1] === clusterId && comment !== identity.comment)).length > 0;
+}
+
+/** Routes each given cluster IP into the pod bridge and drops such routes of the range that are no longer wanted. */
+export async function syncServiceRoutes(serviceCidr: string, bridge: string, wanted: readonly string[]): Promise<void> {
+  const range = parseCidr(serviceCidr);
+  if (!range) return;
+  const shown = (await run('ip', ['-4', '-o', 'route', 'show', 'dev', bridge])).stdout.split('\n');
+  const present = new Set(shown.map((line) => line.split(' ')[0]!).filter((dest) => /^\d+\.\d+\.\d+\.\d+$/.test(dest) && cidrContains(range, dest)));
+  const want = new Set(wanted);
+  const commands = [
+    ...[...want].filter((ip) => !present.has(ip)).map((ip) => `route replace ${ip}/32 dev ${bridge} scope link`),
+    ...[...present].filter((ip) => !want.has(ip)).map((ip) => `route del ${ip}/32 dev ${bridge}`),
+  ];
+  if (commands.length > 0) await run('ip', ['-force', '-batch', '-'], commands.join('\n') + '\n');
+}

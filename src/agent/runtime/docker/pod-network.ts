@@ -1,0 +1,138 @@
+// The pod network on Docker: one bridge network per pod CIDR, shared by every agent on this
+// Docker Engine, so a pod of node A reaches a pod of node B at its pod IP with no routing at all.
+// Each node's pods take their addresses from the node's own slice (spec.podCIDR, a /24 handed
+// out by the node IPAM controller), picked here as the CNI host-local plugin picks them; the
+// service rules tell nodes' pods apart by those slices. Docker's own allocator hands out only
+// the first /24 (the gateway's), for pods of a node that has no slice yet.
+import type Docker from 'dockerode';
+import { addressAt, cidrContains, formatCidr, parseCidr, type Cidr } from '../../../api/cluster-network.js';
+import { engineMessage, statusOf } from './engine-errors.js';
+
+export const POD_CIDR_LABEL = 'drover.dev/pod-cidr';
+/** An address picked for a sandbox that is not created yet stays taken this long. */
+const RESERVATION_MS = 60_000;
+
+export interface PodNetworkInfo {
+  /** The Docker network's name (`drover-10.42.0.0-16`). */
+  name: string;
+  /** The Linux bridge behind it (`drv-<8 hex>`), which the service rules name. */
+  bridge: string;
+  /** The host's address on the bridge: the pods' gateway, where the node's DNS listens. */
+  gateway: string;
+  cidr: string;
+}
+
+export function podNetworkName(podCidr: string): string {
+  return `drover-${podCidr.replace(/[./]/g, '-')}`;
+}
+
+/** Linux interface names hold 15 characters: a stable digest of the range keeps them apart. */
+function bridgeName(podCidr: string): string {
+  let hash = 0x811c9dc5;
+  for (const char of podCidr) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return `drv-${hash.toString(16).padStart(8, '0')}`;
+}
+
+export class PodNetwork {
+  private readonly cidr: Cidr;
+  private ensured: Promise<PodNetworkInfo> | undefined;
+  private readonly reserved = new Map<string, number>();
+
+  constructor(private readonly docker: Docker, readonly podCidr: string) {
+    const cidr = parseCidr(podCidr);
+    if (!cidr) throw new Error(`pod CIDR ${podCidr} is not an IPv4 CIDR`);
+    this.cidr = cidr;
+  }
+
+  get name(): string {
+    return podNetworkName(this.podCidr);
+  }
+
+  /** Creates the network once (any agent may; a concurrent create by another is fine). */
+  ensure(): Promise<PodNetworkInfo> {
+    this.ensured ??= this.inspectOrCreate().catch((error: unknown) => {
+      this.ensured = undefined;
+      throw error;
+    });
+    return this.ensured;
+  }
+
+  private async inspectOrCreate(): Promise<PodNetworkInfo> {
+    const existing = await this.inspect();
+    if (existing) return existing;
+    const first = { base: this.cidr.base, prefix: 24, size: 256 };
+    try {
+      await this.docker.createNetwork({
+        Name: this.name,
+        Driver: 'bridge',
+        CheckDuplicate: true,
+        IPAM: { Driver: 'default', Config: [{ Subnet: this.podCidr, IPRange: formatCidr(first), Gateway: addressAt(this.cidr, 1) }] },
+        Options: { 'com.docker.network.bridge.name': bridgeName(this.podCidr) },
+        Labels: { [POD_CIDR_LABEL]: this.podCidr },
+      });
+    } catch (error) {
+      // Another agent made it meanwhile; anything else (an overlapping network) is the user's to see.
+      if (statusOf(error) !== 409) throw new Error(`create the pod network ${this.name} (${this.podCidr}): ${engineMessage(error)}`);
+    }
+    const made = await this.inspect();
+    if (!made) throw new Error(`the pod network ${this.name} vanished right after it was created`);
+    return made;
+  }
+
+  private async inspect(): Promise<PodNetworkInfo | undefined> {
+    let info: { Options?: Record<string, string>; IPAM?: { Config?: Array<{ Gateway?: string }> } };
+    try {
+      info = await this.docker.getNetwork(this.name).inspect();
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw new Error(`inspect the pod network ${this.name}: ${engineMessage(error)}`);
+    }
+    return {
+      name: this.name,
+      bridge: info.Options?.['com.docker.network.bridge.name'] ?? bridgeName(this.podCidr),
+      gateway: info.IPAM?.Config?.[0]?.Gateway ?? addressAt(this.cidr, 1),
+      cidr: this.podCidr,
+    };
+  }
+
+  /**
+   * A free address of the node's range (its spec.podCIDR): not held by any container of the
+   * network, nor picked for a sandbox being made. Two agents of different clusters sharing the
+   * network may still race for one; the engine refuses the second at start, whose sandbox is
+   * made again under the usual back-off.
+   */
+  async pickAddress(nodeRange: string): Promise<string> {
+    const range = parseCidr(nodeRange);
+    if (!range || !cidrContains(this.cidr, addressAt(range, 0))) throw new Error(`the node's pod CIDR ${nodeRange} is not inside the cluster's ${this.podCidr}`);
+    const used = await this.addressesInUse();
+    const now = Date.now();
+    for (const [ip, until] of this.reserved) if (until < now) this.reserved.delete(ip);
+    // .0 and the last address are skipped: some tools take them for network and broadcast.
+    for (let index = 1; index < range.size - 1; index++) {
+      const ip = addressAt(range, index);
+      if (used.has(ip) || this.reserved.has(ip)) continue;
+      this.reserved.set(ip, now + RESERVATION_MS);
+      return ip;
+    }
+    throw new Error(`no free pod address left in the node's pod CIDR ${nodeRange}`);
+  }
+
+  /** Frees a picked address (its sandbox was made, or failed). */
+  release(ip: string): void {
+    this.reserved.delete(ip);
+  }
+
+  /**
+   * Every address of the network's containers, created ones included (a static address is held
+   * from create on, though the engine only claims it at start), whoever's they are.
+   */
+  private async addressesInUse(): Promise<Set<string>> {
+    const containers = await this.docker.listContainers({ all: true, filters: { network: [this.name] } });
+    const used = new Set<string>();
+    for (const container of containers) {
+      const endpoint = (container.NetworkSettings?.Networks as Record<string, { IPAddress?: string; IPAMConfig?: { IPv4Address?: string } | null }> | undefined)?.[this.name];
+      for (const ip of [endpoint?.IPAddress, endpoint?.IPAMConfig?.IPv4Address]) if (ip) used.add(ip);
+    }
+    return used;
+  }
+}
