@@ -1,4 +1,5 @@
-// The runtime's ContainerSpec for one container of a pod: environment (with device env),
+// The runtime's ContainerSpec for one container of a pod: environment (service variables,
+// the container's own, device env),
 // $(VAR)-expanded command and args, volume mounts plus the termination-message file,
 // resource limits in runtime units, and the security context.
 import { createHash } from 'node:crypto';
@@ -15,6 +16,7 @@ import { buildEnv } from './env.js';
 import { expandAll } from './expand.js';
 import type { Container, Pod } from './pod-types.js';
 import { RESTART_COUNT_LABEL } from './restart-count.js';
+import { podServiceEnv, type ServiceLookup } from './service-env.js';
 import { containerMounts, podDir, type VolumePaths } from './volumes.js';
 
 export interface SpecInput {
@@ -35,6 +37,8 @@ export interface SpecInput {
   sources: ConfigSource;
   /** Present on a node with nvidia.com/gpu: the GPUs' ids (UUIDs) by allocator index. */
   gpus?: { ids: DeviceIds } | undefined;
+  /** The cluster's Services, for the Docker-link variables (throws ServicesNotSyncedError before the first list). */
+  services: ServiceLookup;
   /** The API server this agent talks to: host-network pods reach it there (KUBERNETES_SERVICE_HOST/PORT). */
   apiServer?: { host: string; port: string } | undefined;
   /** Rewrites the built environment before command and args are expanded with it (training replicas' addresses). */
@@ -99,9 +103,9 @@ export const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/servic
 export const SERVICE_ACCOUNT_DIR_ENV = 'DROVER_SERVICE_ACCOUNT_DIR';
 
 /**
- * What Kubernetes gives every container to find the API (the `kubernetes` Service's variables),
- * for pods on the node's network, which reach the API server where this agent does (there is no
- * service proxy for the Service's cluster IP); and for host processes the service-account folder.
+ * For pods on the node's network, KUBERNETES_SERVICE_HOST/PORT name the API server where this
+ * agent reaches it, over the `kubernetes` Service's variables (a host process has no route to
+ * the Service's cluster IP); and for host processes the service-account folder.
  * The container's own env overrides them.
  */
 function apiEnv(input: SpecInput, isProcess: boolean): Record<string, string> {
@@ -133,7 +137,8 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
   const envCtx = { pod, podIP: input.podIP, hostIP: input.nodeAddress, sources: input.sources, allocatable: input.allocatable };
   // Host processes see the host's filesystem: mounts do not apply to them.
   const isProcess = input.runtime.name === 'process';
-  const built = { ...apiEnv(input, isProcess), ...(await buildEnv(envCtx, container, devices)) };
+  const base = { ...podServiceEnv(pod, input.services), ...apiEnv(input, isProcess) };
+  const built = await buildEnv(envCtx, container, devices, base);
   const env = input.rewriteEnv ? await input.rewriteEnv(built) : built;
   const mounts = isProcess ? [] : [...(await containerMounts(container, input.volumes)), await terminationMount(input)];
   const spec: ContainerSpec = {

@@ -2,6 +2,7 @@
 // config (env, mounts, devices), create, start, postStart hook, each failure turned into the
 // Kubernetes waiting reason and event. Only an unavailable runtime is thrown: the sync then
 // stops without writing a status that blames the pod.
+import { ServicesNotSyncedError } from '../network/service-directory.js';
 import { NameConflictError, RuntimeUnavailableError, StartFailedError } from '../runtime/errors.js';
 import type { ContainerRuntime, SandboxInfo } from '../runtime/runtime.js';
 import type { SandboxStart } from './sync-context.js';
@@ -53,7 +54,7 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
     const spec = await buildContainerSpec({
       pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
       runtime: input.runtime, volumes: input.volumes, devices: input.devices, owner: deps.owner, nodeAddress: deps.nodeAddress,
-      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus, apiServer: apiServerOf(deps.api),
+      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus, services: deps.services, apiServer: apiServerOf(deps.api),
       rewriteEnv: (env) => resolveReplicaAddresses(deps.api, record.pod, env, input.sandbox.ip),
     });
     return await input.runtime.createContainer(spec);
@@ -65,6 +66,9 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
       event(input, 'Normal', 'WaitingForReplica', error.message);
       return wait(input, error.reason, error.message, 1000);
     }
+    // Only right after the agent starts: the container waits rather than start without its
+    // service variables (the kubelet fails the same way until its Service informer has synced).
+    if (error instanceof ServicesNotSyncedError) return wait(input, 'ContainerCreating', error.message, 1000);
     const message = (error as Error).message;
     event(input, 'Warning', 'Failed', `Error: ${message}`);
     const configError = error instanceof ContainerConfigError || error instanceof InsufficientDevicesError || error instanceof VolumeError;

@@ -101,11 +101,18 @@ async function envFrom(ctx: EnvContext, container: Container, env: Record<string
   }
 }
 
-/** The container's variables in definition order; `extra` (device env) is added last. */
-export async function buildEnv(ctx: EnvContext, container: Container, extra: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
+/**
+ * The container's variables in definition order; `extra` (device env) is added last. `base`
+ * (the service variables) comes first: the container's own envFrom and env override it, and its
+ * $(VAR) references see it, as the kubelet's expansion looks in the service map after the
+ * container's variables.
+ */
+export async function buildEnv(
+  ctx: EnvContext, container: Container, extra: Readonly<Record<string, string>> = {}, base: Readonly<Record<string, string>> = {},
+): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   await envFrom(ctx, container, env);
-  const lookup = (name: string): string | undefined => (Object.hasOwn(env, name) ? env[name] : undefined);
+  const lookup = (name: string): string | undefined => (Object.hasOwn(env, name) ? env[name] : Object.hasOwn(base, name) ? base[name] : undefined);
   for (const v of container.env ?? []) {
     if (v.valueFrom === undefined) {
       env[v.name] = expand(v.value ?? '', lookup);
@@ -119,5 +126,5 @@ export async function buildEnv(ctx: EnvContext, container: Container, extra: Rea
       if (value !== undefined) env[v.name] = value;
     }
   }
-  return { ...env, ...extra };
+  return { ...base, ...env, ...extra };
 }
