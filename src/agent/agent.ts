@@ -17,6 +17,7 @@ import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
 import { startNodeNetwork, type NodeNetwork } from './network/node-network.js';
 import { ServiceDirectory } from './network/service-directory.js';
+import { readHostResolvConf } from './pods/host-resolv-conf.js';
 import { ServiceAccountTokenSource } from './pods/service-account-tokens.js';
 import { ConfigSource } from './pods/config-source.js';
 import { DeviceAllocator } from './pods/devices.js';
@@ -121,6 +122,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   // Known before any runtime object is listed or touched: it decides which are this agent's.
   const owner: Owner = { clusterId: await retryUntilDone('reading the cluster id', () => readClusterId(api), logger), nodeName: options.nodeName };
   const network = clusterNetwork(options.network);
+  const serviceProxy = options.serviceProxy ?? true;
   const { set: runtimes, docker } = runtimeSet(options, nodeAddress, network.podCidr);
   const events = new PodEvents(new EventRecorder(api, 'kubelet', { host: options.nodeName, logger }));
   const gpus = await findNodeGpus(extended, options.dataDir, logger, options.gpuPollMs);
@@ -142,6 +144,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     logger,
     // The node is made below; pods are synced only once it is registered.
     nodePodCidr: () => node.podCidr(),
+    // Pods get the cluster DNS where this node serves it; without it, ClusterFirst means the host's resolver.
+    dns: { clusterDns: serviceProxy && docker ? [network.clusterDns] : [], clusterDomain: network.clusterDomain, hostResolvConf: await readHostResolvConf() },
     services,
   };
   const kernelLog = new KernelLog(options.kernelLog);
@@ -159,7 +163,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   await services.waitForSync();
   nodeNetwork = await retryUntilDone('the node network', () => startNodeNetwork({
     network, podNetwork: docker?.ctx.podNetwork, directory: services, clusterId: owner.clusterId, nodeName: options.nodeName,
-    nodeAddress, nodeRange: () => node.podCidr(), serviceProxy: options.serviceProxy ?? true, logger,
+    nodeAddress, nodeRange: () => node.podCidr(), serviceProxy, logger,
   }), logger);
   node.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());

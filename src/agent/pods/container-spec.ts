@@ -13,6 +13,8 @@ import type { ContainerResources, ContainerRuntime, ContainerSpec, Mount, Securi
 import type { ConfigSource } from './config-source.js';
 import { GPU_RESOURCE, containerDevices, deviceEnv, type DeviceIds, type DeviceSet } from './devices.js';
 import { buildEnv } from './env.js';
+import { resolvConfMount } from './pod-resolv-conf.js';
+import type { DnsSettings } from './resolv-conf.js';
 import { expandAll } from './expand.js';
 import type { Container, Pod } from './pod-types.js';
 import { RESTART_COUNT_LABEL } from './restart-count.js';
@@ -43,6 +45,8 @@ export interface SpecInput {
   apiServer?: { host: string; port: string } | undefined;
   /** Rewrites the built environment before command and args are expanded with it (training replicas' addresses). */
   rewriteEnv?: (env: Record<string, string>) => Promise<Record<string, string>>;
+  /** The cluster DNS and the host's resolver: the pod's resolv.conf. */
+  dns: DnsSettings;
 }
 
 /** A digest of the container's spec: a running container whose spec changed is replaced. */
@@ -140,7 +144,8 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
   const base = { ...podServiceEnv(pod, input.services), ...apiEnv(input, isProcess) };
   const built = await buildEnv(envCtx, container, devices, base);
   const env = input.rewriteEnv ? await input.rewriteEnv(built) : built;
-  const mounts = isProcess ? [] : [...(await containerMounts(container, input.volumes)), await terminationMount(input)];
+  const resolvConf = isProcess ? undefined : await resolvConfMount(input.dataDir, pod, container, input.dns);
+  const mounts = isProcess ? [] : [...(await containerMounts(container, input.volumes)), await terminationMount(input), ...(resolvConf ? [resolvConf] : [])];
   const spec: ContainerSpec = {
     pod: { uid: pod.metadata.uid ?? '', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' },
     sandboxId: input.sandboxId,

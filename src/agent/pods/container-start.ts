@@ -54,7 +54,7 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
     const spec = await buildContainerSpec({
       pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
       runtime: input.runtime, volumes: input.volumes, devices: input.devices, owner: deps.owner, nodeAddress: deps.nodeAddress,
-      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus, services: deps.services, apiServer: apiServerOf(deps.api),
+      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus, services: deps.services, dns: deps.dns, apiServer: apiServerOf(deps.api),
       rewriteEnv: (env) => resolveReplicaAddresses(deps.api, record.pod, env, input.sandbox.ip),
     });
     return await input.runtime.createContainer(spec);

@@ -1,6 +1,7 @@
 // Everything a pod worker uses, shared by all pods of the agent.
 import type { ApiClient, Logger } from '../../client/index.js';
 import type { Owner } from '../agent-labels.js';
+import type { DnsSettings } from './resolv-conf.js';
 import type { ServiceDirectory } from '../network/service-directory.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
 import type { KeyedBackoff } from '../../util/keyed-backoff.js';
@@ -48,6 +49,8 @@ export interface PodDeps {
   logger: Logger;
   /** The node's pod CIDR (spec.podCIDR) once assigned: pods' addresses are picked in it. */
   nodePodCidr: () => string | undefined;
+  /** The cluster DNS and the host's resolver, for pods' resolv.conf. */
+  dns: DnsSettings;
   /** The cluster's Services: the Docker-link variables of new containers (enableServiceLinks). */
   services: ServiceDirectory;
 }

@@ -121,6 +121,7 @@ describe('service variables in the container spec', () => {
         pod: p, container: p.spec.containers[0]!, isInit: false, attempt: 0, restartCount: 0, sandboxId: 'sb', podIP: '10.42.0.5',
         runtime: { name: runtimeName } as ContainerRuntime, volumes: new Map(), devices: {}, owner: { clusterId: 'c', nodeName: 'n' },
         nodeAddress: '192.168.1.2', dataDir, allocatable: {}, sources, services, apiServer: { host: '192.168.1.1', port: '6443' },
+        dns: { clusterDns: ['10.43.0.10'], clusterDomain: 'cluster.local', hostResolvConf: '' },
       });
       return { ...built, env: built.env ?? {} };
     } finally {
