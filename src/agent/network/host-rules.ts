@@ -122,27 +122,45 @@ export async function removeRules(identity: HostIdentity): Promise<void> {
   await removeAgent(identity.key, identity.comment);
 }
 
+/** Removes the rules of every agent whose jump comment passes `filter`; returns their comments. */
+async function removeAgentsWhere(filter: (comment: string) => boolean): Promise<string[]> {
+  const jumps = await jumpsOf(filter);
+  const comments = [...new Set(jumps.map((jump) => jump.comment))];
+  for (const comment of comments) {
+    const key = jumps.find((jump) => jump.comment === comment)!.spec.at(-1)!.split('-')[1]!;
+    await removeAgent(key, comment);
+  }
+  return comments;
+}
+
+const rangeOf = (comment: string): string | undefined => comment.split(' ')[3];
+const clusterOf = (comment: string): string | undefined => comment.split(' ')[1];
+
 /**
  * Rules another cluster left for the same service range (an agent killed for good, a test run
  * cut short): two live clusters can't share one range on a machine, so they are gone — removed.
  */
-export async function removeOtherClustersRules(identity: HostIdentity, clusterId: string): Promise<string[]> {
-  const removed: string[] = [];
-  const others = await jumpsOf((comment) => {
-    const [, cluster, , range] = comment.split(' ');
-    return range === identity.serviceCidr && cluster !== clusterId;
-  });
-  for (const comment of new Set(others.map((jump) => jump.comment))) {
-    const key = others.find((jump) => jump.comment === comment)!.spec.at(-1)!.split('-')[1]!;
-    await removeAgent(key, comment);
-    removed.push(comment);
-  }
+export function removeOtherClustersRules(identity: HostIdentity, clusterId: string): Promise<string[]> {
+  return removeAgentsWhere((comment) => rangeOf(comment) === identity.serviceCidr && clusterOf(comment) !== clusterId);
+}
+
+/**
+ * Every agent's rules for a service range, and its cluster IPs' routes (`drover agent --cleanup`,
+ * and tests cleaning up after a cluster they stopped). The range's unreachable route stays.
+ */
+export async function removeRangeRules(serviceCidr: string): Promise<string[]> {
+  const removed = await removeAgentsWhere((comment) => rangeOf(comment) === serviceCidr);
+  const range = parseCidr(serviceCidr);
+  const routes = (await run('ip', ['-4', '-o', 'route', 'show'])).stdout.split('\n')
+    .map((line) => /^(\d+\.\d+\.\d+\.\d+) dev (drv-[0-9a-f]{8}) /.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null && range !== undefined && cidrContains(range, match[1]!));
+  if (routes.length > 0) await run('ip', ['-force', '-batch', '-'], routes.map((m) => `route del ${m[1]}/32 dev ${m[2]}`).join('\n') + '\n');
   return removed;
 }
 
 /** Whether another agent of the cluster on this host still has rules (it keeps the routes then). */
 export async function otherAgentsOfCluster(identity: HostIdentity, clusterId: string): Promise<boolean> {
-  return (await jumpsOf((comment) => comment.split(' ')[1] === clusterId && comment !== identity.comment)).length > 0;
+  return (await jumpsOf((comment) => clusterOf(comment) === clusterId && comment !== identity.comment)).length > 0;
 }
 
 /** Routes each given cluster IP into the pod bridge and drops such routes of the range that are no longer wanted. */
