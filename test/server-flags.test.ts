@@ -42,6 +42,15 @@ describe('drover server --event-ttl', () => {
     assert.equal(await mode('.'), '700');
     for (const file of ['state.db', 'state.db-wal', 'kubeconfig']) assert.equal(await mode(file), '600', file);
   });
+
+  it('has the kube-dns Service at the cluster DNS address, without a selector', async () => {
+    const dns = await api.resource(resources.services, 'kube-system').get('kube-dns');
+    const spec = dns['spec'] as { clusterIP: string; selector?: unknown; ports: Array<{ name: string; port: number; protocol: string }> };
+    assert.equal(spec.clusterIP, '10.43.0.10');
+    assert.equal(spec.selector, undefined);
+    assert.deepEqual(spec.ports.map((p) => `${p.name} ${p.port}/${p.protocol}`), ['dns 53/UDP', 'dns-tcp 53/TCP']);
+    assert.equal(dns.metadata.labels?.['k8s-app'], 'kube-dns');
+  });
 });
 
 describe('drover --data-dir that cannot be used', () => {
