@@ -147,6 +147,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const controlOptions: ControlPlaneOptions = {
       server: api.url,
       leaderTiming,
+      podCidr: network.podCidr,
       credentials: { scheduler: await security.clientTls(SCHEDULER_SUBJECT), controllers: await security.clientTls(CONTROLLER_MANAGER_SUBJECT) },
     };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
