@@ -22,7 +22,7 @@ import { waitFor } from '../src/util/wait-for.js';
 const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
 
 function spawnAgent(cluster: TestCluster): Promise<ChildProcess> {
-  const options = { kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent') };
+  const options = { kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), serviceProxy: false };
   const child = spawn(process.execPath, [STANDALONE, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((done, fail) => {
@@ -119,7 +119,7 @@ describe('Docker daemon going away and coming back', () => {
     cluster = await startTestCluster('agent-docker-down');
     proxy = new DockerProxy(join(cluster.dir, 'docker.sock'));
     await proxy.up();
-    agent = await startAgent({ kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: proxy.path });
+    agent = await startAgent({ kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: proxy.path, serviceProxy: false });
   });
 
   after(async () => {
@@ -161,7 +161,7 @@ describe('Docker daemon restarted', () => {
     cluster = await startTestCluster('agent-docker-restart');
     // A daemon of this test's own: restarting the machine's would stop every other test's containers.
     daemon = await startScratchDockerd(join(cluster.dir, 'dockerd'), 'drover-rst0', '10.231.7', ['drover-test/busybox:1', 'drover/pause:1']);
-    agent = await startAgent({ kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: daemon.socket });
+    agent = await startAgent({ kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: daemon.socket, serviceProxy: false });
   });
 
   after(async () => {

@@ -22,7 +22,7 @@ describe('drover agent --token', { timeout: 120_000 }, () => {
   let agent: DroverProcess | undefined;
   let other: AgentProcess | undefined;
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
-  const startJoiner = () => startDroverProcess(['agent', '--server', server.url, '--token', token, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process'], 'node join-a ready');
+  const startJoiner = () => startDroverProcess(['agent', '--server', server.url, '--token', token, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process', '--no-service-proxy'], 'node join-a ready');
   /** A kubeconfig for the agent's own identity, from the files it keeps. */
   const agentKubeconfig = async () => {
     const pki = join(dataDir, 'pki');
@@ -120,7 +120,7 @@ spec:
   it('restarts with the certificate it has: no new CSR, no token needed', async () => {
     await agent!.stop();
     const certBefore = await readFile(join(dataDir, 'pki', 'client.crt'), 'utf8');
-    agent = await startDroverProcess(['agent', '--server', server.url, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process'], 'node join-a ready');
+    agent = await startDroverProcess(['agent', '--server', server.url, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process', '--no-service-proxy'], 'node join-a ready');
     await k(['wait', '--for=condition=Ready', 'node/join-a', '--timeout=30s']);
     assert.equal(await readFile(join(dataDir, 'pki', 'client.crt'), 'utf8'), certBefore);
     const names = (await k(['get', 'csr', '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ');
@@ -132,7 +132,7 @@ spec:
     const wrong = token.replace(/^D10[0-9a-f]{64}/, `D10${'0'.repeat(64)}`);
     const fresh = await mkdtemp(join(tmpdir(), 'drover-join-wrong-'));
     try {
-      const child = spawnDrover(['agent', '--server', server.url, '--token', wrong, '--node-name', 'join-c', '--data-dir', fresh, '--runtime', 'process']);
+      const child = spawnDrover(['agent', '--server', server.url, '--token', wrong, '--node-name', 'join-c', '--data-dir', fresh, '--runtime', 'process', '--no-service-proxy']);
       let output = '';
       child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

@@ -39,7 +39,7 @@ describe('data check: containers of pods the API does not have', () => {
     bed = await startCheckerBed();
     // The agent cleans up unknown pods at start and every 30 s after: the orphan made right
     // after it started is there for the rounds below to find.
-    node = await startNode({ api: bed.api, nodeName, dataDir: dir, logger: silentLogger });
+    node = await startNode({ api: bed.api, nodeName, dataDir: dir, logger: silentLogger, serviceProxy: false });
     const labels = { ...podLabels({ uid, name: 'ghost', namespace: 'default' }, 'container', 0), [CONTAINER_NAME]: 'app', ...ownerLabels({ clusterId: await readClusterId(bed.api), nodeName }) };
     docker('run', '-d', '--name', `drover-check-orphan-${uid.slice(0, 8)}`, ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
       'drover-test/busybox:1', 'sleep', '300');

@@ -66,7 +66,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     kernelLog = join(smi.dir, 'kmsg');
     await writeFile(kernelLog, '6,1,1000,-;Linux version 6.8.0 (buildd@lcy02-amd64-001)\n');
     agent = await startDroverProcess(
-      ['agent', '--kubeconfig', server.kubeconfig, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1', '--kernel-log', kernelLog],
+      ['agent', '--kubeconfig', server.kubeconfig, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1', '--kernel-log', kernelLog, '--no-service-proxy'],
       `node ${NODE} ready`, 30_000, { ...process.env, PATH: `${smi.dir}:${process.env['PATH'] ?? ''}` },
     );
     const streaming = /streaming on (https:\/\/\S+)\)/.exec(agent.output())?.[1];

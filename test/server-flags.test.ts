@@ -42,6 +42,15 @@ describe('drover server --event-ttl', () => {
     assert.equal(await mode('.'), '700');
     for (const file of ['state.db', 'state.db-wal', 'kubeconfig']) assert.equal(await mode(file), '600', file);
   });
+
+  it('has the kube-dns Service at the cluster DNS address, without a selector', async () => {
+    const dns = await api.resource(resources.services, 'kube-system').get('kube-dns');
+    const spec = dns['spec'] as { clusterIP: string; selector?: unknown; ports: Array<{ name: string; port: number; protocol: string }> };
+    assert.equal(spec.clusterIP, '10.43.0.10');
+    assert.equal(spec.selector, undefined);
+    assert.deepEqual(spec.ports.map((p) => `${p.name} ${p.port}/${p.protocol}`), ['dns 53/UDP', 'dns-tcp 53/TCP']);
+    assert.equal(dns.metadata.labels?.['k8s-app'], 'kube-dns');
+  });
 });
 
 describe('drover --data-dir that cannot be used', () => {
@@ -59,6 +68,28 @@ describe('drover --data-dir that cannot be used', () => {
       assert.equal(run.status, 1, run.stderr);
       assert.equal(run.stdout, '');
       assert.equal(run.stderr, `--data-dir a-file/data: cannot create ${join(dir, 'a-file/data')}: a file is in the way of a parent directory\n`);
+    });
+  }
+});
+
+describe('drover --service-cidr, --cluster-cidr and --cluster-dns that do not make a plan', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'drover-bad-network-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  const cases: Array<[string[], string]> = [
+    [['server', '--port', '0', '--service-cidr', 'nonsense'], '--service-cidr "nonsense" is not an IPv4 CIDR such as 10.42.0.0/16 (host bits must be zero)'],
+    [['up', '--port', '0', '--node-name', 'never-started', '--cluster-cidr', '10.43.0.0/16'], '--cluster-cidr 10.43.0.0/16 and --service-cidr 10.43.0.0/16 overlap'],
+    [['agent', '--node-name', 'never-started', '--server', 'http://127.0.0.1:1', '--cluster-dns', '10.42.0.10'], '--cluster-dns 10.42.0.10 is not inside --service-cidr 10.43.0.0/16'],
+  ];
+  for (const [args, message] of cases) {
+    it(`stops drover ${args[0]} at the start with the flag at fault, exit code 1`, () => {
+      const run = spawnSync(DROVER_BIN, [...args, '--data-dir', join(dir, args[0]!)], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(run.status, 1, run.stderr);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `${message}\n`);
     });
   }
 });

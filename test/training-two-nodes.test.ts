@@ -63,7 +63,7 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
     for (const node of nodes) {
       const dir = mkdtempSync(join(tmpdir(), 'drover-training-node-'));
       dirs.push(dir);
-      agents.push(await startNode({ kubeconfig: server.kubeconfig, nodeName: node.name, dataDir: dir, nodeAddress: node.address, runtime: 'process' }));
+      agents.push(await startNode({ kubeconfig: server.kubeconfig, nodeName: node.name, dataDir: dir, nodeAddress: node.address, runtime: 'process', serviceProxy: false }));
     }
     for (const node of nodes) {
       await waitFor(`${node.name} Ready`, async () => (await k(['get', 'node', node.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);

@@ -2,6 +2,7 @@
 // (access.ts), routes Kubernetes REST paths to the handlers, serves discovery, OpenAPI, health
 // and metrics, and answers every failure with a Status.
 import './prototype-guard.js';
+import type { ClusterNetwork } from '../api/cluster-network.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -59,6 +60,8 @@ export interface ApiServerOptions {
    * with them: src/auth/csr/). Without it requests stay pending.
    */
   signer?: CsrSigner;
+  /** The cluster's address plan: Services' cluster IPs come from its service CIDR (default: clusterNetwork()). */
+  network?: ClusterNetwork;
 }
 
 export interface ApiServer {
@@ -79,6 +82,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
+    ...(options.network ? { serviceRange: options.network } : {}),
     ...security.admission(),
   });
   await ensureSystemNamespaces(registry);

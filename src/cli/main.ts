@@ -11,6 +11,7 @@ import type { AuditOptions } from '../apiserver/audit/auditor.js';
 import { resolvePathOptions } from './paths.js';
 import { parseQuantity } from '../api/validation/quantity.js';
 import type { PodSecurityLevel } from '../apiserver/admission/pod-security/policy.js';
+import { clusterNetwork, DEFAULT_CLUSTER_DOMAIN, DEFAULT_POD_CIDR, DEFAULT_SERVICE_CIDR, NODE_PREFIX, parseCidr, type ClusterNetwork } from '../api/cluster-network.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -70,6 +71,11 @@ function podSecurityOption(): Option {
     .choices(['privileged', 'baseline', 'restricted']).default('privileged');
 }
 
+/** `--no-service-proxy`, for `agent` and `up`: a node that leaves Services and DNS to something else. */
+function serviceProxyOption(): Option {
+  return new Option('--no-service-proxy', 'do not program service rules or serve the cluster DNS on this node');
+}
+
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
 function namePrefix(value: string): string {
   if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value)) throw new InvalidArgumentError('expected lower-case letters, digits, "-" and ".", starting with a letter or digit');
@@ -81,7 +87,7 @@ interface SimulateCommandOptions {
   nodeLabel: Record<string, string>; extendedResource: Record<string, number>; leaseRenewInterval: number;
 }
 
-interface ServerCommandOptions extends SecurityCommandOptions {
+interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
   eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
@@ -139,6 +145,33 @@ function securityOptions(options: SecurityCommandOptions): SecurityServerOptions
   return chosen;
 }
 
+/** The cluster's address plan, as k3s' flags name it: on `drover server`, `drover up` and `drover agent`. */
+interface NetworkCommandOptions { clusterCidr: string; serviceCidr: string; clusterDns?: string; clusterDomain: string }
+
+function withNetworkOptions(command: Command): Command {
+  return command
+    .option('--cluster-cidr <cidr>', `pod addresses; each node gets a /${NODE_PREFIX} of them`, DEFAULT_POD_CIDR)
+    .option('--service-cidr <cidr>', "Services' cluster IPs", DEFAULT_SERVICE_CIDR)
+    .option('--cluster-dns <ip>', "the cluster DNS's service address (default: the tenth address of --service-cidr)")
+    .option('--cluster-domain <domain>', 'the DNS domain of Services and pods', DEFAULT_CLUSTER_DOMAIN);
+}
+
+/** The plan the flags give, checked as a whole (overlaps, a DNS address outside the range): a bad one stops the command. */
+function networkOptions(options: NetworkCommandOptions): ClusterNetwork {
+  const given: Partial<ClusterNetwork> = { podCidr: options.clusterCidr, serviceCidr: options.serviceCidr, clusterDomain: options.clusterDomain };
+  if (options.clusterDns !== undefined) given.clusterDns = options.clusterDns;
+  // clusterNetwork's messages name the flag at fault.
+  return clusterNetwork(given);
+}
+
+/** `--cluster-cidr` alone (`drover controller-manager`), held to the same rules as in the whole plan. */
+function podCidr(value: string): string {
+  const cidr = parseCidr(value);
+  if (!cidr) throw new InvalidArgumentError('expected an IPv4 CIDR such as 10.42.0.0/16 (host bits must be zero)');
+  if (cidr.prefix > NODE_PREFIX) throw new InvalidArgumentError(`too small: a prefix of /${NODE_PREFIX} or shorter is needed`);
+  return value;
+}
+
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
 function stopOnSignals(close: () => Promise<void>): void {
   let stopping = false;
@@ -162,7 +195,7 @@ export function buildProgram(): Command {
   const program = new Command('drover').description('A container orchestrator that speaks the Kubernetes API').version('0.1.0');
   // At the door: every command's path options become absolute (and data dirs usable) first.
   program.hook('preAction', (_program, command) => resolvePathOptions(command));
-  withSecurityOptions(program
+  withNetworkOptions(withSecurityOptions(program
     .command('server')
     .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
     .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
@@ -177,11 +210,12 @@ export function buildProgram(): Command {
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)'))
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')))
     .action(async (options: ServerCommandOptions) => {
+      const network = networkOptions(options);
       const { startServer } = await import('../cluster/server.js');
       const server = await startServer({
-        ...securityOptions(options),
+        ...securityOptions(options), network,
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
@@ -198,7 +232,7 @@ export function buildProgram(): Command {
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
       stopOnSignals(() => server.close());
     });
-  withSecurityOptions(program
+  withNetworkOptions(withSecurityOptions(program
     .command('up')
     .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
     .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
@@ -207,10 +241,11 @@ export function buildProgram(): Command {
     .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)'))
-    .action(async (options: SecurityCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean }) => {
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .addOption(serviceProxyOption())))
+    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean }) => {
       const upOptions: UpOptions = {
-        ...securityOptions(options),
+        ...securityOptions(options), network: networkOptions(options), serviceProxy: options.serviceProxy,
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
       };
@@ -225,7 +260,7 @@ export function buildProgram(): Command {
       stopOnSignals(() => cluster.close());
     });
 
-  program
+  withNetworkOptions(program
     .command('agent')
     .description('run a node agent that registers this machine and runs the pods bound to it')
     .requiredOption('--node-name <name>', 'the Node this agent registers')
@@ -240,9 +275,12 @@ export function buildProgram(): Command {
     .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
     // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
     .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
-    .action(async (options: { nodeName: string; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string }) => {
+    .addOption(serviceProxyOption()))
+    .action(async (options: NetworkCommandOptions & { nodeName: string; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean }) => {
       if (options.runtime !== 'docker' && options.runtime !== 'process') throw new InvalidArgumentError('--runtime must be docker or process');
       const nodeOptions: NodeOptions = {
+        network: networkOptions(options),
+        serviceProxy: options.serviceProxy,
         nodeName: options.nodeName,
         dataDir: options.dataDir,
         runtime: options.runtime,
@@ -296,7 +334,8 @@ export function buildProgram(): Command {
     .option('--identity <name>', 'this member of the farm (default: hostname and pid)')
     .option('--shards <n>', 'shards the work is split into; the same for every member', positiveInt, 8)
     .option('--metrics-port <port>', 'serve /metrics on 127.0.0.1 at this port (0: any free port)', port)
-    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number }) => {
+    .option('--cluster-cidr <cidr>', `pod addresses, from which node IPAM gives each Node a /${NODE_PREFIX}`, podCidr, DEFAULT_POD_CIDR)
+    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number; clusterCidr: string }) => {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
@@ -309,11 +348,15 @@ export function buildProgram(): Command {
       // The node lifecycle controller runs once per cluster: here or in a server, whichever leads.
       const { startNodeLifecycleGate } = await import('../cluster/node-lifecycle-gate.js');
       const nodeLifecycle = startNodeLifecycleGate({ api, identity });
+      // Node IPAM too: one allocator per cluster, behind its own Lease.
+      const { startNodeIpamGate } = await import('../cluster/node-ipam-gate.js');
+      const nodeIpam = startNodeIpamGate({ api, identity, podCidr: options.clusterCidr });
       const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
       console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
       if (metrics) console.log(`metrics: ${metrics.url}`);
       stopOnSignals(async () => {
         await nodeLifecycle.stop();
+        await nodeIpam.stop();
         await manager.stop();
         await metrics?.close();
         api.close();

@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ClusterNetwork } from '../api/cluster-network.js';
 import type { SubresourceHandlers } from '../apiserver/handlers/resource-handler.js';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
@@ -15,6 +16,8 @@ import { rawRequest, type RawAnswer } from './raw-request.js';
 export interface TestServerOptions {
   historyWindow?: number;
   subresources?: SubresourceHandlers;
+  /** The address plan Services' cluster IPs come from (default: clusterNetwork()). */
+  network?: ClusterNetwork;
 }
 
 export class TestServer {
@@ -78,7 +81,9 @@ export class TestServer {
     if (this.options.historyWindow !== undefined) storeOptions.historyWindow = this.options.historyWindow;
     this.current = await openSqliteStore(storeOptions);
     const { security } = await testSecurity();
-    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map(), tls: security.tls, authenticator: security.authenticator, signer: security.pki });
+    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map(), tls: security.tls, authenticator: security.authenticator, signer: security.pki,
+      ...(this.options.network ? { network: this.options.network } : {}),
+    });
   }
 }
 

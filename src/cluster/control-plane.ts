@@ -6,6 +6,8 @@ import { allControllers } from '../controllers/all.js';
 import { controllerInformers, startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
 import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
 import { startNodeLifecycleGate } from './node-lifecycle-gate.js';
+import { startNodeIpamGate } from './node-ipam-gate.js';
+import { DEFAULT_POD_CIDR } from '../api/cluster-network.js';
 import { startScheduler } from '../scheduler/scheduler.js';
 import { startLeaderGate, type LeaderGate, type LeaderTiming } from './leader-gate.js';
 
@@ -18,12 +20,16 @@ export interface ControlPlaneOptions {
   nodeLifecycle?: Pick<NodeLifecycleConfig, 'gracePeriodSeconds' | 'podEvictionTimeoutSeconds'>;
   /** Timing of the scheduler's and node lifecycle's leader Leases (default DEFAULT_LEADER_TIMING). */
   leaderTiming?: LeaderTiming;
+  /** The cluster's pod CIDR, which node IPAM splits into the Nodes' ranges (default DEFAULT_POD_CIDR). */
+  podCidr?: string;
 }
 
 export interface ControlPlane {
   /** Schedules while this process holds kube-system/kube-scheduler; stands by otherwise. */
   scheduler: LeaderGate;
   nodeLifecycle: LeaderGate;
+  /** Gives Nodes their spec.podCIDR while this process holds kube-system/drover-node-ipam. */
+  nodeIpam: LeaderGate;
   controllers: RunningControllerManager;
   stop(): Promise<void>;
 }
@@ -46,6 +52,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     start: () => startScheduler({ api: schedulerApi, informers }),
   });
   const nodeLifecycle = startNodeLifecycleGate({ api: controllerApi, informers, identity, config: options.nodeLifecycle, ...timing });
+  const nodeIpam = startNodeIpamGate({ api: controllerApi, informers, identity, podCidr: options.podCidr ?? DEFAULT_POD_CIDR, ...timing });
   // The farm's shard Leases follow the same timing, so a dead server's shards move as fast.
   const farmTiming = options.leaderTiming === undefined ? {} : {
     leaseDurationSeconds: Math.ceil(options.leaderTiming.leaseDurationMs / 1000),
@@ -56,9 +63,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   return {
     scheduler,
     nodeLifecycle,
+    nodeIpam,
     controllers,
     async stop() {
-      await Promise.all([scheduler.stop(), nodeLifecycle.stop(), controllers.stop()]);
+      await Promise.all([scheduler.stop(), nodeLifecycle.stop(), nodeIpam.stop(), controllers.stop()]);
       await informers.stop();
       schedulerApi.close();
       controllerApi.close();

@@ -6,18 +6,19 @@
 // Every server writes the same Endpoints from the same Leases; a conflict means another server
 // just did, and the next round checks again.
 import { hostname } from 'node:os';
+import { kubernetesServiceIP, type ClusterNetwork } from '../api/cluster-network.js';
 import type { KubeObject } from '../api/meta.js';
 import { isAlreadyExists, isConflict, isNotFound, LeaseLock, leaseIsLive, resources, type ApiClient, type Lease } from '../client/index.js';
 
 const NAMESPACE = 'kube-system';
 const LEASE_PREFIX = 'drover-apiserver-';
-/** Inside the service range's first ten addresses, which are kept for the system. */
-export const KUBERNETES_SERVICE_IP = '10.43.0.1';
 
 export interface ServerRegistrationOptions {
   api: ApiClient;
   /** Where clients reach this server: 127.0.0.1 and its port. */
   address: { ip: string; port: number };
+  /** The cluster's address plan: the `kubernetes` and `kube-dns` Services' cluster IPs. */
+  network: ClusterNetwork;
   leaseDurationSeconds?: number;
   renewIntervalMs?: number;
 }
@@ -44,7 +45,8 @@ export async function startServerRegistration(options: ServerRegistrationOptions
   const reconcile = async () => {
     if (stopped) return;
     await lock.tryAcquireOrRenew(name, NAMESPACE, identity, leaseSeconds);
-    await ensureKubernetesService(api, address.port);
+    await ensureKubernetesService(api, address.port, options.network);
+    await ensureDnsService(api, options.network);
     await writeEndpoints(api, await liveServers(api));
   };
   // Failing every second while etcd is down says nothing new after the first time.
@@ -84,19 +86,39 @@ async function liveServers(api: ApiClient): Promise<string[]> {
 }
 
 /** The `kubernetes` Service every cluster has: ClusterIP, port 443 to the servers' port. */
-async function ensureKubernetesService(api: ApiClient, port: number): Promise<void> {
-  const services = api.resource(resources.services, 'default');
+async function ensureKubernetesService(api: ApiClient, port: number, network: ClusterNetwork): Promise<void> {
+  await ensureService(api, {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { type: 'ClusterIP', clusterIP: kubernetesServiceIP(network), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
+  });
+}
+
+/**
+ * `kube-system/kube-dns` at the cluster DNS address, as clusters with CoreDNS have it: pods'
+ * resolv.conf names that address and tools look the Service up. No selector: every agent
+ * answers DNS for its own pods on that address, so there are no endpoints to pick.
+ */
+export async function ensureDnsService(api: ApiClient, network: ClusterNetwork): Promise<void> {
+  await ensureService(api, {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kube-dns', namespace: NAMESPACE, labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true' } },
+    spec: {
+      type: 'ClusterIP', clusterIP: network.clusterDns,
+      ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 }],
+    },
+  });
+}
+
+/** Creates the Service once; one that exists (made earlier, or edited by an admin) is left alone. */
+async function ensureService(api: ApiClient, service: KubeObject): Promise<void> {
+  const services = api.resource(resources.services, service.metadata.namespace);
   try {
-    await services.get('kubernetes');
+    await services.get(service.metadata.name ?? '');
     return;
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-  const service: KubeObject = {
-    apiVersion: 'v1', kind: 'Service',
-    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { type: 'ClusterIP', clusterIP: KUBERNETES_SERVICE_IP, ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
-  };
   await services.create(service).catch((error: unknown) => {
     if (!isAlreadyExists(error)) throw error;
   });

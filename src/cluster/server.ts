@@ -16,7 +16,8 @@ import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { DEFAULT_LEADER_TIMING, SOLO_LEADER_TIMING } from './leader-gate.js';
-import { KUBERNETES_SERVICE_IP, startServerRegistration, type ServerRegistration } from './server-registration.js';
+import { ensureDnsService, startServerRegistration, type ServerRegistration } from './server-registration.js';
+import { clusterNetwork, kubernetesServiceIP, type ClusterNetwork } from '../api/cluster-network.js';
 import { ADMIN_SUBJECT, clusterSecurity, type ClusterSecurity } from '../auth/cluster-security.js';
 import { MASTERS_GROUP } from '../auth/components.js';
 import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../auth/components.js';
@@ -57,6 +58,8 @@ export interface ServerOptions {
   encryptionProviderConfig?: string;
   /** Write an audit log (kube-apiserver's --audit-log-path and --audit-policy-file). */
   audit?: ApiServerOptions['audit'];
+  /** The cluster's address plan (--cluster-cidr, --service-cidr, ...); the rest from the defaults. */
+  network?: Partial<ClusterNetwork>;
 }
 
 export interface EtcdServerOptions {
@@ -83,6 +86,8 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // First: a plan that does not hold together stops the start before anything is written.
+  const network = clusterNetwork(options.network);
   const dataDir = await prepareDataDir(options.dataDir);
   // It holds the store (every Secret) and the admin kubeconfig: its owner's only.
   await chmod(dataDir, 0o700);
@@ -93,7 +98,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let tokenFile: string;
   try {
     const secret = await serverTokenSecret(dataDir, options.token);
-    const pki = await loadClusterPki({ dataDir, altNames: servingNames(options), ...(store.shared ? { sharedCa: sharedCaIn(store, secret) } : {}) });
+    const pki = await loadClusterPki({ dataDir, altNames: servingNames(options, network), ...(store.shared ? { sharedCa: sharedCaIn(store, secret) } : {}) });
     tokenFile = await writeServerToken(dataDir, { caHash: pki.caHash, secret });
     const tokens = [bootstrapTokenAuthenticator(secret), ...(options.tokenAuthFile ? [loadTokenFile(options.tokenAuthFile)] : [])];
     // Service-account tokens outlive restarts and are good at every server of a shared store.
@@ -104,7 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const agentTls = await security.clientTls({ commonName: APISERVER_AGENT_CLIENT });
     const apiOptions: ApiServerOptions = {
       store, port: options.port, subresources: podProxySubresources(agentTls), onUpgrade: podUpgradeHandler(agentTls),
-      tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: pki,
+      tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: pki, network,
     };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
@@ -119,11 +124,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await writeKubeconfig(kubeconfigPath, api.url, await security.clientTls(ADMIN_SUBJECT));
   // Each component is a client of its own, under its own name (RBAC grants each what it needs).
   const clientOf = (subject: Subject, userAgent: string) => clientAs(api.url, security, subject, userAgent);
-  // On a store several servers share, each publishes itself for the `kubernetes` Endpoints, as
-  // kube-apiserver does through its loopback client (system:apiserver, a superuser).
-  const registrationApi = store.shared ? await clientOf({ commonName: 'system:apiserver', organizations: [MASTERS_GROUP] }, 'drover-apiserver') : undefined;
+  // The server's own writes go through its loopback client (system:apiserver, a superuser), as
+  // kube-apiserver's do. On a store several servers share, each publishes itself for the
+  // `kubernetes` Endpoints and keeps the system Services there (server-registration.ts); alone,
+  // it makes the DNS Service once.
+  const systemApi = await clientOf({ commonName: 'system:apiserver', organizations: [MASTERS_GROUP] }, 'drover-apiserver');
   let registration: ServerRegistration | undefined;
-  if (registrationApi) registration = await startServerRegistration({ api: registrationApi, address: { ip: advertisedIp(options.host), port: api.port } });
+  try {
+    if (store.shared) registration = await startServerRegistration({ api: systemApi, address: { ip: advertisedIp(options.host), port: api.port }, network });
+    else await ensureDnsService(systemApi, network);
+  } catch (error) {
+    systemApi.close();
+    await api.close();
+    await store.close();
+    throw error;
+  }
   let controlPlane: ControlPlaneThread | undefined;
   let dataChecker: Awaited<ReturnType<typeof startServerDataChecker>> | undefined;
   if (options.controlPlane !== false) {
@@ -132,6 +147,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const controlOptions: ControlPlaneOptions = {
       server: api.url,
       leaderTiming,
+      podCidr: network.podCidr,
       credentials: { scheduler: await security.clientTls(SCHEDULER_SUBJECT), controllers: await security.clientTls(CONTROLLER_MANAGER_SUBJECT) },
     };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
@@ -153,7 +169,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     security,
     async close() {
       await registration?.stop();
-      registrationApi?.close();
+      systemApi.close();
       await dataChecker?.stop();
       await controlPlane?.stop();
       await api.close();
@@ -196,9 +212,9 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
  * What the serving certificate covers: loopback, this machine's name, the listening address, the
  * `kubernetes` Service's names and cluster IP (pods reach the API there), and --tls-san.
  */
-function servingNames(options: ServerOptions): string[] {
-  const names = ['localhost', '127.0.0.1', '::1', hostname().toLowerCase(), KUBERNETES_SERVICE_IP,
-    'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
+function servingNames(options: ServerOptions, network: ClusterNetwork): string[] {
+  const names = ['localhost', '127.0.0.1', '::1', hostname().toLowerCase(), kubernetesServiceIP(network),
+    'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${network.clusterDomain}`];
   if (options.host && options.host !== '0.0.0.0' && options.host !== '::') names.push(options.host);
   return [...new Set([...names, ...(options.tlsSans ?? [])])];
 }

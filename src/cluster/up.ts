@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../client/index.js';
+import { clusterNetwork } from '../api/cluster-network.js';
 import { nodeSubject } from '../auth/components.js';
 import { startNode, type NodeOptions, type RunningNode } from './node.js';
 import { clientAs, startServer, type RunningServer, type ServerOptions } from './server.js';
@@ -11,6 +12,8 @@ export interface UpOptions extends ServerOptions {
   nodeName?: string;
   extendedResources?: Record<string, number>;
   labels?: Record<string, string>;
+  /** Program service rules and serve the cluster DNS on the node (default true). */
+  serviceProxy?: boolean;
 }
 
 export interface RunningCluster {
@@ -30,7 +33,9 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
     // Its streaming endpoint serves HTTPS under the node's name, minted here as its client certificate is.
     const serving = await server.security.pki.issue(nodeSubject(nodeName), 'server', { altNames: ['127.0.0.1'] });
     const servingTls = { cert: serving.certPem, key: serving.keyPem, ca: server.security.pki.caPem };
-    const nodeOptions: NodeOptions = { api, nodeName, dataDir: join(server.dataDir, 'agent'), servingTls };
+    // The node follows the server's address plan: one plan for the whole cluster.
+    const nodeOptions: NodeOptions = { api, nodeName, dataDir: join(server.dataDir, 'agent'), servingTls, network: clusterNetwork(options.network) };
+    if (options.serviceProxy !== undefined) nodeOptions.serviceProxy = options.serviceProxy;
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;
     node = await startNode(nodeOptions);

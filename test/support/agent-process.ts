@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDroverProcess, type DroverProcess } from './drover-process.js';
 import type { ServerProcess } from './server-process.js';
+import type { ClusterNetwork } from '../../src/api/cluster-network.js';
+import { networkFlags } from './test-network.js';
 
 export interface AgentProcess extends DroverProcess {
   nodeName: string;
@@ -24,10 +26,16 @@ export async function joinToken(server: ServerProcess): Promise<string> {
 /**
  * An agent of `server`'s cluster. `servers`: the URLs it balances over (default: the server's).
  * `extraArgs` go after the usual ones (`--runtime process` for an agent without Docker, say).
+ * `network`: the cluster's address plan (reserveTestNetwork(), the server's too); without one
+ * the agent runs with --no-service-proxy, so tests on the default ranges never program the
+ * service rules this machine's other test clusters share.
  */
-export async function startAgentProcess(server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url): Promise<AgentProcess> {
+export async function startAgentProcess(
+  server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url, options: { network?: ClusterNetwork } = {},
+): Promise<AgentProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
-  const args = ['agent', '--server', servers, '--token', await joinToken(server), '--node-name', nodeName, '--data-dir', dataDir, ...extraArgs];
+  const network = options.network ? networkFlags(options.network) : ['--no-service-proxy'];
+  const args = ['agent', '--server', servers, '--token', await joinToken(server), '--node-name', nodeName, '--data-dir', dataDir, ...network, ...extraArgs];
   const agent = await startDroverProcess(args, `node ${nodeName} ready`);
   return {
     ...agent,

@@ -6,6 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadClientConfig, type TlsConfig } from '../../src/client/config.js';
+import type { ClusterNetwork } from '../../src/api/cluster-network.js';
+import { networkFlags } from './test-network.js';
 
 export const DROVER_BIN = resolve(import.meta.dirname, '../../../bin/drover.js');
 
@@ -34,9 +36,11 @@ export function spawnDrover(args: string[], env?: NodeJS.ProcessEnv): ChildProce
   return spawn(command!, [...prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
 }
 
-export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[] } = {}): Promise<ServerProcess> {
+/** `network`: the cluster's address plan (reserveTestNetwork()); default: Drover's defaults. */
+export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[]; network?: ClusterNetwork } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'drover-e2e-')));
-  const child = spawnDrover(['server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...(options.extraArgs ?? [])]);
+  const network = options.network ? networkFlags(options.network) : [];
+  const child = spawnDrover(['server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...network, ...(options.extraArgs ?? [])]);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

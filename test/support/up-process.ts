@@ -5,6 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DROVER_BIN } from './server-process.js';
+import type { ClusterNetwork } from '../../src/api/cluster-network.js';
+import { networkFlags } from './test-network.js';
 
 export interface UpProcess {
   kubeconfig: string;
@@ -13,9 +15,14 @@ export interface UpProcess {
   stop(): Promise<void>;
 }
 
-export async function startUpProcess(nodeName: string): Promise<UpProcess> {
+/**
+ * `network`: the cluster's address plan (reserveTestNetwork()); without one the node runs with
+ * --no-service-proxy, leaving the machine's shared service rules alone.
+ */
+export async function startUpProcess(nodeName: string, options: { network?: ClusterNetwork } = {}): Promise<UpProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-up-'));
-  const child = spawn(DROVER_BIN, ['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const network = options.network ? networkFlags(options.network) : ['--no-service-proxy'];
+  const child = spawn(DROVER_BIN, ['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, ...network], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -84,6 +84,14 @@ export function applyNamespaceDefaults(namespace: KubeObject): void {
 }
 
 export function applyNodeDefaults(node: KubeObject): void {
+  // podCIDR and podCIDRs say the same (the first of podCIDRs is podCIDR): a client that sets
+  // one finds both, as Kubernetes' conversion fills them from each other.
+  if (isObject(node['spec'])) {
+    const spec = node['spec'];
+    const list = Array.isArray(spec['podCIDRs']) ? spec['podCIDRs'] : [];
+    if (typeof spec['podCIDR'] === 'string' && spec['podCIDR'] !== '' && list.length === 0) spec['podCIDRs'] = [spec['podCIDR']];
+    else if ((spec['podCIDR'] === undefined || spec['podCIDR'] === '') && typeof list[0] === 'string') spec['podCIDR'] = list[0];
+  }
   if (!isObject(node['status'])) return;
   const status = node['status'];
   if (!isObject(status['allocatable']) && isObject(status['capacity'])) status['allocatable'] = { ...status['capacity'] };

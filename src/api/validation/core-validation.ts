@@ -1,7 +1,7 @@
 // Rules for the smaller core/v1 and coordination kinds.
 import type { FieldError, KubeObject } from '../meta.js';
 import { duplicate, forbidden, invalid, invalidEach, required, tooLong } from './field-errors.js';
-import { isConfigMapKey, isDns1123Subdomain, isLabelValue, isQualifiedName } from './name-rules.js';
+import { isConfigMapKey, isDns1123Subdomain, isIPv4, isIPv6, isLabelValue, isQualifiedName } from './name-rules.js';
 import { arr, obj, objects, text, type Obj } from './util.js';
 import { semanticEqual } from '../../util/json-equal.js';
 
@@ -85,8 +85,43 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
     : []));
 }
 
-export function validateNode(node: KubeObject): FieldError[] {
+/** Kubernetes' IsValidCIDR: an IPv4 or IPv6 address and a prefix length that fits it. */
+function isCidr(value: string): boolean {
+  const [address, prefix, extra] = value.split('/');
+  if (extra !== undefined || address === undefined || prefix === undefined || !/^\d{1,3}$/.test(prefix)) return false;
+  if (isIPv4(address)) return Number(prefix) <= 32;
+  return isIPv6(address) && Number(prefix) <= 128;
+}
+
+function podCidrsOf(node: KubeObject | undefined): string[] {
+  const spec = obj(node?.['spec']);
+  const list = arr(spec['podCIDRs']).map(text);
+  const single = text(spec['podCIDR']);
+  return list.length > 0 ? list : single === '' ? [] : [single];
+}
+
+/**
+ * spec.podCIDR(s): valid ranges, podCIDR the first of podCIDRs, and set once only: the node IPAM
+ * controller assigns it, and the node's pods already hold addresses from it.
+ */
+function validatePodCidrs(node: KubeObject, old: KubeObject | undefined): FieldError[] {
   const errors: FieldError[] = [];
+  const spec = obj(node['spec']);
+  const cidrs = podCidrsOf(node);
+  cidrs.forEach((cidr, i) => {
+    if (!isCidr(cidr)) errors.push(invalid(`spec.podCIDRs[${i}]`, cidr, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)'));
+  });
+  const single = text(spec['podCIDR']);
+  if (single !== '' && cidrs[0] !== single) errors.push(invalid('spec.podCIDR', single, 'must be the first of spec.podCIDRs'));
+  const before = podCidrsOf(old);
+  if (old && before.length > 0 && before.join(',') !== cidrs.join(',')) {
+    errors.push(forbidden('spec.podCIDRs', 'node updates may not change podCIDR except from "" to valid'));
+  }
+  return errors;
+}
+
+export function validateNode(node: KubeObject, old?: KubeObject): FieldError[] {
+  const errors: FieldError[] = validatePodCidrs(node, old);
   const seen = new Set<string>();
   objects(obj(node['spec'])['taints']).forEach((taint, i) => {
     const at = `spec.taints[${i}]`;

@@ -13,7 +13,8 @@ import type { Store } from '../../storage/store.js';
 import { isStale } from '../../storage/stale-values.js';
 import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
 import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
-import { closeServiceAddresses } from './service-allocator.js';
+import { closeServiceAddresses, type ServiceRange } from './service-allocator.js';
+import { clusterNetwork } from '../../api/cluster-network.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor, prefixFor } from './keys.js';
 import { stampChangedBy } from './changed-by.js';
@@ -47,6 +48,8 @@ export interface RegistryOptions {
   validating?: readonly ValidatingAdmission[];
   /** Mutating admission steps on create, after defaults (the service-account token projection). */
   mutating?: readonly MutatingAdmission[];
+  /** The service CIDR and cluster DNS address Services' cluster IPs come from (default: clusterNetwork()'s). */
+  serviceRange?: ServiceRange;
 }
 
 export interface WriteResult {
@@ -64,6 +67,7 @@ export class ObjectRegistry {
   /** The validating phase of admission: after defaults and validation, before the store. */
   private readonly validating: readonly ValidatingAdmission[];
   private readonly mutating: readonly MutatingAdmission[];
+  private readonly serviceRange: ServiceRange;
 
   constructor(readonly store: Store, options: RegistryOptions = {}) {
     this.deletion = new DeletionHandler(store, (def, ns) => this.requireNamespace(def, ns, false));
@@ -77,6 +81,7 @@ export class ObjectRegistry {
     if (options.podSecurityDefault) podSecurity.defaultLevel = options.podSecurityDefault;
     this.validating = [new PodSecurityAdmission(podSecurity), ...(options.validating ?? [])];
     this.mutating = options.mutating ?? [];
+    this.serviceRange = options.serviceRange ?? clusterNetwork();
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -107,7 +112,7 @@ export class ObjectRegistry {
     initialiseMetadata(object, timestamp());
     for (const step of this.mutating) await step.admit({ operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {}, ...(options.user ? { user: options.user } : {}) });
     await slice.pause();
-    const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options));
+    const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
       validateOrThrow(def, object, undefined, errors);
       warnings.push(...(await this.admit(def, object, undefined, options)));
@@ -275,7 +280,7 @@ export class ObjectRegistry {
     else if (def.subresources.status) object['status'] = old['status'];
     if (object['status'] === undefined) delete object['status'];
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
-    const undo = await strategyFor(def).prepareForUpdate?.(object, old, strategyContext(this.store, def, options));
+    const undo = await strategyFor(def).prepareForUpdate?.(object, old, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
       def.applyDefaults(object);
       carryOverMetadata(object, old);
@@ -383,8 +388,8 @@ function keepAllButStatus(object: KubeObject, old: KubeObject): void {
   else delete object['status'];
 }
 
-function strategyContext(store: Store, def: ResourceDefinition, options: WriteOptions): StrategyContext {
-  const ctx: StrategyContext = { store, def };
+function strategyContext(store: Store, def: ResourceDefinition, options: WriteOptions, serviceRange: ServiceRange): StrategyContext {
+  const ctx: StrategyContext = { store, def, serviceRange };
   if (options.user) ctx.user = options.user;
   if (options.subresource) ctx.subresource = options.subresource;
   return ctx;

@@ -4,6 +4,7 @@ import { fetchWithTls } from '../../client/raw-request.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callJson, TestServer } from '../../client/test-server.js';
+import { clusterNetwork } from '../../api/cluster-network.js';
 
 const SERVICES = '/api/v1/namespaces/default/services';
 
@@ -84,5 +85,44 @@ describe('service address allocation', () => {
       const taken = await create(service(name, { clusterIP: ip, type: 'NodePort', ports: [{ port: 80, nodePort }] }));
       assert.equal(taken.status, 201, `${name}: ${JSON.stringify(taken.body)}`);
     }
+  });
+});
+
+describe('service address allocation from a configured range', () => {
+  // A /28: offsets 10 to 14 are handed out (0-9 are the system's, 15 is the broadcast address),
+  // less the cluster DNS's, put at .12 here, past the first ten.
+  const network = clusterNetwork({ serviceCidr: '10.96.0.0/28', clusterDns: '10.96.0.12' });
+  let server: TestServer;
+
+  before(async () => {
+    server = await TestServer.start({ network });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  const create = (body: Record<string, unknown>) => callJson(server.url, 'POST', SERVICES, body);
+
+  it('hands out the range past the first ten, never the DNS address, then says it is full', async () => {
+    const ips: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const created = await create(service(`small-${i}`));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      ips.push(created.body.spec.clusterIP as string);
+    }
+    assert.deepEqual(ips.sort(), ['10.96.0.10', '10.96.0.11', '10.96.0.13', '10.96.0.14']);
+    const full = await create(service('one-too-many'));
+    assert.equal(full.status, 500, JSON.stringify(full.body));
+    assert.equal(full.body.reason, 'InternalError');
+    assert.match(full.body.message, /failed to allocate a serviceIP: range is full/);
+  });
+
+  it('gives the DNS address to a Service that asks for it, and refuses one outside the range', async () => {
+    const dns = await create(service('dns', { clusterIP: '10.96.0.12' }));
+    assert.equal(dns.status, 201, JSON.stringify(dns.body));
+    const outside = await create(service('outside', { clusterIP: '10.43.0.50' }));
+    assert.equal(outside.status, 422, JSON.stringify(outside.body));
+    assert.equal(outside.body.details.causes[0].field, 'spec.clusterIPs');
+    assert.match(outside.body.message, /is not in the valid range\. The range of valid IPs is 10\.96\.0\.0\/28/);
   });
 });

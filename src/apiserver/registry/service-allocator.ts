@@ -8,26 +8,24 @@
 // books only advise: every address taken is also claimed in the store with a create-only write
 // (address-claims.ts), so two servers never hand out the same one; the loser picks again. On
 // SQLite, which one server owns, the book alone decides, with no extra writes.
+import { addressAt, cidrContains, ipToNumber, parseCidr, type Cidr, type ClusterNetwork } from '../../api/cluster-network.js';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { Store, StoreEvent, Watch } from '../../storage/store.js';
-import { badRequest, invalid } from '../errors.js';
+import { badRequest, internalError, invalid } from '../errors.js';
 import { claimAddress, releaseInBackground, type AddressKind, type Claimant } from './address-claims.js';
 import { keyFor, prefixFor } from './keys.js';
 
-/** 10.43.0.0/16, k3s' default service range; the first ten addresses are left for the system. */
-const CLUSTER_IP_BASE = (10 << 24) | (43 << 16);
+/** The first ten addresses of the service range are left for the system (`kubernetes` is .1). */
 const CLUSTER_IP_FIRST = 10;
-const CLUSTER_IP_SIZE = 1 << 16;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 const RESERVATION_MS = 60_000;
 /** Addresses lost to other servers' claims before a create gives up (each loss picks anew). */
 const CLAIM_ROUNDS = 16;
 
-function ipToString(ip: number): string {
-  return [24, 16, 8, 0].map((shift) => (ip >>> shift) & 255).join('.');
-}
+/** Where cluster IPs come from: the service CIDR, less the cluster DNS's address. */
+export type ServiceRange = Pick<ClusterNetwork, 'serviceCidr' | 'clusterDns'>;
 
 type Spec = Record<string, unknown>;
 
@@ -106,15 +104,24 @@ class ServiceAddressBook {
   private nextIp: number;
   private nextPort: number;
   private watch: Watch | undefined;
+  private readonly cidr: Cidr;
+  /**
+   * The DNS Service's address may lie past the first ten (--cluster-dns): never handed out on
+   * its own, so kube-dns can always have it.
+   */
+  private readonly dnsOffset: number | undefined;
 
-  private constructor(private readonly store: Store) {
+  private constructor(private readonly store: Store, private readonly range: ServiceRange) {
+    this.cidr = parseCidr(range.serviceCidr)!;
+    const dns = ipToNumber(range.clusterDns);
+    this.dnsOffset = dns === undefined ? undefined : dns - this.cidr.base;
     const spread = (size: number) => (store.shared ? Math.floor(Math.random() * size) : 0);
-    this.nextIp = CLUSTER_IP_FIRST + spread(CLUSTER_IP_SIZE - 1 - CLUSTER_IP_FIRST);
+    this.nextIp = CLUSTER_IP_FIRST + spread(this.cidr.size - 1 - CLUSTER_IP_FIRST);
     this.nextPort = NODE_PORT_MIN + spread(NODE_PORT_MAX - NODE_PORT_MIN + 1);
   }
 
-  static async open(store: Store, def: ResourceDefinition): Promise<ServiceAddressBook> {
-    const book = new ServiceAddressBook(store);
+  static async open(store: Store, def: ResourceDefinition, range: ServiceRange): Promise<ServiceAddressBook> {
+    const book = new ServiceAddressBook(store, range);
     const prefix = prefixFor(def);
     const { items, revision } = await store.list({ prefix });
     for (const service of items) book.hold(service);
@@ -178,6 +185,11 @@ class ServiceAddressBook {
     const requested = clusterIPsOf(spec);
     if (requested.length > 0) {
       for (const ip of requested) {
+        // What the Service already holds stays its own, even from a range the server had before.
+        if (this.ips.owner(ip) !== key && !cidrContains(this.cidr, ip)) {
+          throw alreadyAllocated(service, 'spec.clusterIPs', ip,
+            `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.range.serviceCidr}`);
+        }
         if (this.ips.taken(ip, now, key)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
       }
       for (const ip of requested) {
@@ -188,10 +200,13 @@ class ServiceAddressBook {
       spec['clusterIPs'] ??= [spec['clusterIP']];
       return;
     }
-    for (let tried = 0; tried < CLUSTER_IP_SIZE - CLUSTER_IP_FIRST; tried++) {
+    // Offsets FIRST .. size-2: the last address is the range's broadcast address.
+    const size = this.cidr.size;
+    for (let tried = 0; tried < size - 1 - CLUSTER_IP_FIRST; tried++) {
       const offset = this.nextIp;
-      this.nextIp = offset + 1 < CLUSTER_IP_SIZE - 1 ? offset + 1 : CLUSTER_IP_FIRST;
-      const ip = ipToString(CLUSTER_IP_BASE + offset);
+      this.nextIp = offset + 1 < size - 1 ? offset + 1 : CLUSTER_IP_FIRST;
+      if (offset === this.dnsOffset) continue;
+      const ip = addressAt(this.cidr, offset);
       if (this.ips.taken(ip, now, key)) continue;
       this.ips.reserve(ip, now, key);
       made.ips.push(ip);
@@ -201,7 +216,8 @@ class ServiceAddressBook {
       spec['ipFamilyPolicy'] ??= 'SingleStack';
       return;
     }
-    throw badRequest('the service cluster IP range is full');
+    // Kubernetes' words and code for it (an InternalError, not the client's fault).
+    throw internalError('failed to allocate a serviceIP: range is full');
   }
 
   allocateNodePorts(service: KubeObject, key: string, made: Reservations): void {
@@ -240,10 +256,10 @@ function alreadyAllocated(service: KubeObject, field: string, value: unknown, me
 
 const books = new WeakMap<Store, Promise<ServiceAddressBook>>();
 
-function bookFor(store: Store, def: ResourceDefinition): Promise<ServiceAddressBook> {
+function bookFor(store: Store, def: ResourceDefinition, range: ServiceRange): Promise<ServiceAddressBook> {
   let book = books.get(store);
   if (!book) {
-    book = ServiceAddressBook.open(store, def);
+    book = ServiceAddressBook.open(store, def, range);
     // A failed first read is tried again by the next create.
     book.catch(() => books.delete(store));
     books.set(store, book);
@@ -255,11 +271,14 @@ function bookFor(store: Store, def: ResourceDefinition): Promise<ServiceAddressB
  * Gives the Service a cluster IP (and node ports for NodePort and LoadBalancer) that no other
  * Service holds: on create, and on an update that needs new ones (a type changed to NodePort).
  * Addresses the Service itself already holds are its own to keep. `uid` is the Service's (on
- * update, the stored one's).
+ * update, the stored one's). `range` is the server's service CIDR and cluster DNS address; one
+ * store's book keeps the range it was opened with.
  */
-export async function allocateServiceAddresses(service: KubeObject, store: Store, def: ResourceDefinition, uid = service.metadata.uid ?? ''): Promise<() => void> {
+export async function allocateServiceAddresses(
+  service: KubeObject, store: Store, def: ResourceDefinition, range: ServiceRange, uid = service.metadata.uid ?? '',
+): Promise<() => void> {
   if (!isObject(service['spec'])) service['spec'] = {};
-  const book = await bookFor(store, def);
+  const book = await bookFor(store, def, range);
   const key = serviceKey(service);
   const made: Reservations = { ips: [], ports: [] };
   const claimant: Claimant = { key, uid, storageKey: keyFor(def, service.metadata.namespace, service.metadata.name ?? '') };

@@ -6,7 +6,7 @@ import type { Store } from '../../storage/store.js';
 import { preserveServiceAllocations } from '../../api/defaults/core-defaults.js';
 import { qosClassOf } from '../../api/defaults/pod-defaults.js';
 import { generateJobSelector } from '../../api/defaults/workload-defaults.js';
-import { allocateServiceAddresses } from './service-allocator.js';
+import { allocateServiceAddresses, type ServiceRange } from './service-allocator.js';
 import type { UserInfo } from '../../auth/types.js';
 import { csrStrategy } from './csr-strategy.js';
 
@@ -20,6 +20,8 @@ export interface StrategyContext {
   user?: UserInfo;
   /** 'status', 'approval', ... ; undefined for the main resource. */
   subresource?: string;
+  /** Where Services' cluster IPs come from. */
+  serviceRange: ServiceRange;
 }
 
 export interface Strategy {
@@ -62,13 +64,13 @@ const namespaceStrategy: Strategy = {
 
 const serviceStrategy: Strategy = {
   prepareForCreate(service, ctx) {
-    return allocateServiceAddresses(service, ctx.store, ctx.def);
+    return allocateServiceAddresses(service, ctx.store, ctx.def, ctx.serviceRange);
   },
   // A PUT without clusterIP or nodePorts keeps the allocated ones, as Kubernetes does; what is
   // still missing (node ports of a Service changed to NodePort) is allocated.
   prepareForUpdate(service, old, ctx) {
     preserveServiceAllocations(service, old);
-    return allocateServiceAddresses(service, ctx.store, ctx.def, old.metadata.uid ?? '');
+    return allocateServiceAddresses(service, ctx.store, ctx.def, ctx.serviceRange, old.metadata.uid ?? '');
   },
 };
 
