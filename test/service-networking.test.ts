@@ -52,8 +52,8 @@ describe('service networking', { timeout: 300_000 }, () => {
     requireKubectl();
     network = reserveTestNetwork();
     server = await startServerProcess({ network });
-    nodeA = await startAgentProcess(server, names.a, [], undefined, network);
-    nodeB = await startAgentProcess(server, names.b, [], undefined, network);
+    nodeA = await startAgentProcess(server, names.a, [], undefined, { network });
+    nodeB = await startAgentProcess(server, names.b, [], undefined, { network });
     await k(['apply', '-f', '-'], list(
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: {
         replicas: 2, selector: { matchLabels: { app: 'web' } },
@@ -189,7 +189,7 @@ describe('service networking', { timeout: 300_000 }, () => {
     await nodeA.kill();
     await k(['delete', 'service', 'gone-while-down']);
     await k(['apply', '-f', '-'], JSON.stringify(service('made-while-down', { app: 'backend' })));
-    nodeA = await startAgentProcess(server, names.a, [], undefined, network);
+    nodeA = await startAgentProcess(server, names.a, [], undefined, { network, dataDir: nodeA.dataDir });
     await waitFor('made-while-down reachable from node A', async () => (await get('http://made-while-down/')).out === 'backend', 15_000);
     assert.equal(natRules().includes('default/gone-while-down:http'), false, 'nothing stale after the restart');
   });

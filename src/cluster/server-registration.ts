@@ -1,8 +1,9 @@
 // Each API server publishes itself, as kube-apiserver's lease endpoint reconciler does under
 // /registry/masterleases/: a Lease per server in kube-system (drover-apiserver-HOST-PORT, its
-// holder the server's address), renewed every second, and the `default/kubernetes` Service's
-// Endpoints rebuilt by every server from the Leases still live. A dead server drops out once its
-// Lease lapses (5 s), so clients that read those Endpoints only ever find servers that answer.
+// holder the server's address), renewed every second (every 10 s for a server alone on its
+// SQLite store), and the `default/kubernetes` Service's Endpoints rebuilt by every server from
+// the Leases still live. A dead server drops out once its Lease lapses (5 s), so clients that read
+// those Endpoints — pods reaching the API through the Service — only ever find servers that answer.
 // Every server writes the same Endpoints from the same Leases; a conflict means another server
 // just did, and the next round checks again.
 import { hostname } from 'node:os';
@@ -99,7 +100,7 @@ async function ensureKubernetesService(api: ApiClient, port: number, network: Cl
  * resolv.conf names that address and tools look the Service up. No selector: every agent
  * answers DNS for its own pods on that address, so there are no endpoints to pick.
  */
-export async function ensureDnsService(api: ApiClient, network: ClusterNetwork): Promise<void> {
+async function ensureDnsService(api: ApiClient, network: ClusterNetwork): Promise<void> {
   await ensureService(api, {
     apiVersion: 'v1', kind: 'Service',
     metadata: { name: 'kube-dns', namespace: NAMESPACE, labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true' } },

@@ -16,7 +16,7 @@ import type { ControlPlaneOptions } from './control-plane.js';
 import { startControlPlaneThread, type ControlPlaneThread } from './control-plane-thread.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { DEFAULT_LEADER_TIMING, SOLO_LEADER_TIMING } from './leader-gate.js';
-import { ensureDnsService, startServerRegistration, type ServerRegistration } from './server-registration.js';
+import { startServerRegistration, type ServerRegistration } from './server-registration.js';
 import { clusterNetwork, kubernetesServiceIP, type ClusterNetwork } from '../api/cluster-network.js';
 import { ADMIN_SUBJECT, clusterSecurity, type ClusterSecurity } from '../auth/cluster-security.js';
 import { MASTERS_GROUP } from '../auth/components.js';
@@ -125,14 +125,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Each component is a client of its own, under its own name (RBAC grants each what it needs).
   const clientOf = (subject: Subject, userAgent: string) => clientAs(api.url, security, subject, userAgent);
   // The server's own writes go through its loopback client (system:apiserver, a superuser), as
-  // kube-apiserver's do. On a store several servers share, each publishes itself for the
-  // `kubernetes` Endpoints and keeps the system Services there (server-registration.ts); alone,
-  // it makes the DNS Service once.
+  // kube-apiserver's do. Each publishes itself for the `kubernetes` Endpoints (pods reach the API
+  // through that Service) and keeps the system Services (server-registration.ts). Alone on its
+  // store it renews seldom, as kube-apiserver's lease reconciler does (15 s, every 10 s); where
+  // servers share one, fast, so the Endpoints drop a dead server within seconds.
   const systemApi = await clientOf({ commonName: 'system:apiserver', organizations: [MASTERS_GROUP] }, 'drover-apiserver');
   let registration: ServerRegistration | undefined;
   try {
-    if (store.shared) registration = await startServerRegistration({ api: systemApi, address: { ip: advertisedIp(options.host), port: api.port }, network });
-    else await ensureDnsService(systemApi, network);
+    registration = await startServerRegistration({
+      api: systemApi, address: { ip: advertisedIp(options.host), port: api.port }, network,
+      ...(store.shared ? {} : { leaseDurationSeconds: 15, renewIntervalMs: 10_000 }),
+    });
   } catch (error) {
     systemApi.close();
     await api.close();

@@ -16,6 +16,8 @@ export interface AgentProcess extends DroverProcess {
   dataDir: string;
   /** SIGTERM (a clean stop) or SIGKILL (the machine is gone); the data directory is removed. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGKILL, keeping the data directory for a restart (`options.dataDir`). */
+  kill(): Promise<void>;
 }
 
 /** The join token `drover server` wrote to its data dir. */
@@ -28,12 +30,12 @@ export async function joinToken(server: ServerProcess): Promise<string> {
  * `extraArgs` go after the usual ones (`--runtime process` for an agent without Docker, say).
  * `network`: the cluster's address plan (reserveTestNetwork(), the server's too); without one
  * the agent runs with --no-service-proxy, so tests on the default ranges never program the
- * service rules this machine's other test clusters share.
+ * service rules this machine's other test clusters share. `dataDir`: a killed agent's, to start it again.
  */
 export async function startAgentProcess(
-  server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url, options: { network?: ClusterNetwork } = {},
+  server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url, options: { network?: ClusterNetwork; dataDir?: string } = {},
 ): Promise<AgentProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
+  const dataDir = options.dataDir ?? await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
   const network = options.network ? networkFlags(options.network) : ['--no-service-proxy'];
   const args = ['agent', '--server', servers, '--token', await joinToken(server), '--node-name', nodeName, '--data-dir', dataDir, ...network, ...extraArgs];
   const agent = await startDroverProcess(args, `node ${nodeName} ready`);
@@ -45,5 +47,6 @@ export async function startAgentProcess(
       await agent.stop(signal);
       await rm(dataDir, { recursive: true, force: true });
     },
+    kill: () => agent.stop('SIGKILL'),
   };
 }
