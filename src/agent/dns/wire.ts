@@ -2,6 +2,7 @@
 // Transport-free, so UDP and TCP share it and nothing a client sends can throw past it.
 import dnsPacket from 'dns-packet';
 import type { Answer, OptAnswer, Packet } from 'dns-packet';
+import { encodeResponse, type ResponseMessage } from './encode.js';
 import { answer, type DnsView, type Rcode } from './records.js';
 
 const HEADER_BYTES = 12;
@@ -57,20 +58,41 @@ export function handleMessage(message: Buffer, view: DnsView, domain: string, tr
     return { outcome: 'failed', rcode: 'SERVFAIL', message: headerOnly(message, 'SERVFAIL'), error };
   }
 
-  const responseFlags = (flags & (RD_BIT | CD_BIT)) | (result.authoritative ? dnsPacket.AUTHORITATIVE_ANSWER : 0) | RCODE_NUMBERS[result.rcode];
-  const response: Packet = {
-    type: 'response',
+  const response: ResponseMessage = {
     id: query.id ?? 0,
-    flags: responseFlags,
-    questions: [question],
+    flags: (flags & (RD_BIT | CD_BIT)) | (result.authoritative ? dnsPacket.AUTHORITATIVE_ANSWER : 0) | RCODE_NUMBERS[result.rcode],
+    question: { name: question.name, ...questionCodes(message) },
     answers: result.answers,
-    authorities: result.authority,
+    authority: result.authority,
     additionals: clientOpt ? [...result.additionals, serverOpt()] : result.additionals,
   };
   const limit = transport === 'tcp' ? TCP_MESSAGE_LIMIT : udpLimit(clientOpt);
-  const encoded = dnsPacket.encode(response);
-  if (encoded.length <= limit) return { outcome: 'answered', rcode: result.rcode, message: encoded };
-  return { outcome: 'truncated', rcode: result.rcode, message: truncate(response, clientOpt !== undefined, limit) };
+  try {
+    const encoded = encodeResponse(response, limit);
+    if (encoded) return { outcome: 'answered', rcode: result.rcode, message: encoded };
+    return { outcome: 'truncated', rcode: result.rcode, message: truncate(response, clientOpt !== undefined, limit) };
+  } catch (error) {
+    return { outcome: 'failed', rcode: 'SERVFAIL', message: headerOnly(message, 'SERVFAIL'), error };
+  }
+}
+
+/** The question's type and class as sent, so that any type echoes, including ones dns-packet cannot name. */
+function questionCodes(message: Buffer): { type: number; class: number } {
+  let offset = HEADER_BYTES;
+  // dns-packet has read this name already, so its bounds hold.
+  for (;;) {
+    const length = message[offset]!;
+    if (length === 0) {
+      offset += 1;
+      break;
+    }
+    if ((length & 0xc0) === 0xc0) {
+      offset += 2;
+      break;
+    }
+    offset += 1 + length;
+  }
+  return { type: message.readUInt16BE(offset), class: message.readUInt16BE(offset + 2) };
 }
 
 /** RFC 6891: a client's advertised size below 512 is read as 512; the server's own offer caps it. */
@@ -87,24 +109,24 @@ function serverOpt(): Answer {
  * The TC bit tells the client to ask again over TCP (RFC 2181 9): the answers that fit go with
  * it, for clients that make do with a part; authority and additionals are dropped.
  */
-function truncate(response: Packet, withOpt: boolean, limit: number): Buffer {
-  const answers = response.answers ?? [];
-  const shortened = (count: number): Packet => ({
+function truncate(response: ResponseMessage, withOpt: boolean, limit: number): Buffer {
+  const shortened = (count: number): ResponseMessage => ({
     ...response,
-    flags: (response.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE,
-    answers: answers.slice(0, count),
-    authorities: [],
+    flags: response.flags | dnsPacket.TRUNCATED_RESPONSE,
+    answers: response.answers.slice(0, count),
+    authority: [],
     additionals: withOpt ? [serverOpt()] : [],
   });
-  // The largest prefix of answers that fits, by bisection: each probe is one length computation.
+  // The largest prefix of answers that fits, by bisection over whole encodings (a few per truncation).
   let fits = 0;
-  let tooMany = answers.length + 1;
+  let tooMany = response.answers.length + 1;
   while (tooMany - fits > 1) {
     const middle = (fits + tooMany) >> 1;
-    if (dnsPacket.encodingLength(shortened(middle)) <= limit) fits = middle;
+    if (encodeResponse(shortened(middle), limit)) fits = middle;
     else tooMany = middle;
   }
-  return dnsPacket.encode(shortened(fits));
+  // Header, question and OPT always fit: the question came in a message no larger than this one.
+  return encodeResponse(shortened(fits), Math.max(limit, TCP_MESSAGE_LIMIT))!;
 }
 
 /** A reply of header alone, for a message whose question cannot be trusted or read. */
