@@ -140,17 +140,24 @@ async function main(): Promise<void> {
     worker.once('message', (message: { port: number }) => resolve(message.port));
     worker.once('error', reject);
   });
+  // Tells lost queries (never reached the server) from lost answers (the clients' side dropped them).
+  const serverQueries = () => new Promise<number>((resolve) => {
+    worker.once('message', (message: { queries: number }) => resolve(message.queries));
+    worker.postMessage('stats');
+  });
   console.log(`drover cluster DNS benchmark: ${SERVICES} Services x ${ENDPOINTS} endpoints (half headless), ${CLIENTS} UDP clients, ${SECONDS} s per run, ${RUNS} runs per rate, server in a worker thread on 127.0.0.1:${port}`);
   console.log('query mix: 60% Service A, 20% SRV, 10% endpoint hostname A, 10% NXDOMAIN; figures are medians of the runs (min–max)\n');
   try {
     for (const rate of RATES) {
       const runs: RunResult[] = [];
+      const queriesBefore = await serverQueries();
       for (let run = 0; run < RUNS; run++) runs.push(await runAt(port, rate));
+      const reached = (await serverQueries()) - queriesBefore;
       const lost = runs.reduce((n, r) => n + r.sent - r.answered, 0);
       const sent = runs.reduce((n, r) => n + r.sent, 0);
       console.log(`offered ${String(rate).padStart(5)} q/s: achieved ${spread(runs.map((r) => r.rate), 0)} q/s   `
         + `p50 ${spread(runs.map((r) => r.p50), 3)} ms   p99 ${spread(runs.map((r) => r.p99), 3)} ms   max ${spread(runs.map((r) => r.max), 2)} ms   `
-        + `unanswered ${lost} of ${sent}, TC ${runs.reduce((n, r) => n + r.truncated, 0)}`);
+        + `unanswered ${lost} of ${sent} (${sent - reached} never reached the server), TC ${runs.reduce((n, r) => n + r.truncated, 0)}`);
     }
   } finally {
     worker.postMessage('stop');
@@ -161,8 +168,9 @@ async function main(): Promise<void> {
 async function serve(): Promise<void> {
   const server = await startDnsServer({ host: '127.0.0.1', port: 0, view: benchView(), domain: DOMAIN });
   parentPort!.postMessage({ port: server.port });
-  parentPort!.once('message', () => {
-    void server.close().then(() => process.exit(0));
+  parentPort!.on('message', (message: string) => {
+    if (message === 'stats') parentPort!.postMessage({ queries: server.stats.queries });
+    else void server.close().then(() => process.exit(0));
   });
 }
 

@@ -19,6 +19,8 @@ export interface DnsServerOptions {
   tcpIdleTimeoutMs?: number;
   /** Beyond this many open TCP connections new ones are refused, so sockets cannot be exhausted. */
   maxTcpConnections?: number;
+  /** The UDP socket's receive buffer: what absorbs a burst while the event loop is busy (the kernel may cap it). */
+  udpReceiveBufferBytes?: number;
 }
 
 export interface DnsServerStats {
@@ -48,6 +50,8 @@ const DEFAULT_TCP_IDLE_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_TCP_CONNECTIONS = 1_000;
 /** Attempts at finding a free port for both transports when the caller asks for any. */
 const PORT_ATTEMPTS = 20;
+/** About 2,000 queries of headroom; Linux's default (208 KiB) drops bursts of a few thousand a second. */
+const DEFAULT_UDP_RECEIVE_BUFFER_BYTES = 1 << 20;
 
 export async function startDnsServer(options: DnsServerOptions): Promise<DnsServer> {
   const domain = normalizeDomain(options.domain);
@@ -76,6 +80,12 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
   const { udp, tcp, port } = await bindBoth(options.host, options.port);
   const connections = new Set<Socket>();
   tcp.maxConnections = options.maxTcpConnections ?? DEFAULT_MAX_TCP_CONNECTIONS;
+
+  try {
+    udp.setRecvBufferSize(options.udpReceiveBufferBytes ?? DEFAULT_UDP_RECEIVE_BUFFER_BYTES);
+  } catch (error) {
+    logger.warn('dns udp receive buffer left at the system default', { error });
+  }
 
   udp.on('message', (message, remote) => {
     const response = reply(message, 'udp');
