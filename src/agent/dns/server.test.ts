@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { connect } from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Answer, SoaAnswer, SrvAnswer } from 'dns-packet';
+import { waitFor } from '../../util/wait-for.js';
 import { startDnsServer, type DnsServer } from './server.js';
 import { decodeReply, query, tcpExchange, tcpQueries, udpExchange, udpQuery, type DnsReply } from './test-client.js';
 import { endpoint, MemoryDnsView, ports, service, slice } from './test-view.js';
@@ -190,4 +191,26 @@ test('a question of a type dns-packet cannot name (HTTPS, 65) is echoed as sent 
   const raw = (await udpExchange(server.port, wire))!;
   assert.equal(raw.readUInt16BE(12 + 31), 65);
   assertNegative(decodeReply(raw), 'NOERROR');
+});
+
+test('a TCP client that sends thousands of queries and reads nothing neither stalls others nor stays', async () => {
+  const bigQuery = dnsPacket.encode(query('big.apps.svc.cluster.local', 'A', { id: 1 }));
+  const framed = Buffer.concat([Buffer.from([bigQuery.length >> 8, bigQuery.length & 0xff]), bigQuery]);
+  const hog = connect(server.port, '127.0.0.1');
+  hog.pause(); // never reads: the server's answers (1.6 KB each, 32 MB in all) outgrow the kernel's buffers
+  hog.on('error', () => {});
+  try {
+    const tcpBefore = server.stats.tcpQueries;
+    hog.write(Buffer.concat(Array.from({ length: 20_000 }, () => framed)));
+    await waitFor('the hog connected', () => server.stats.openTcpConnections === 1, 2000);
+    const started = performance.now();
+    const [reply] = await tcpQueries(server.port, [query('web.default.svc.cluster.local', 'A')]);
+    assert.equal(reply?.rcode, 'NOERROR');
+    assert.ok(performance.now() - started < 1000, 'answered while the hog was being served');
+    // A connection whose answers go unread makes no progress, and the idle timeout ends it.
+    await waitFor('the hog closed by the server', () => server.stats.openTcpConnections === 0, 5000);
+    assert.ok(server.stats.tcpQueries - tcpBefore < 20_000, `${server.stats.tcpQueries - tcpBefore} of the hog's queries were answered: the server held back`);
+  } finally {
+    hog.destroy();
+  }
 });

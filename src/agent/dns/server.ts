@@ -36,7 +36,9 @@ export interface DnsServerStats {
   truncated: number;
   /** Lookups that threw (answered SERVFAIL) and socket errors. */
   errors: number;
+  /** TCP connections accepted since the start, and open now. */
   tcpConnections: number;
+  openTcpConnections: number;
 }
 
 export interface DnsServer {
@@ -52,11 +54,13 @@ const DEFAULT_MAX_TCP_CONNECTIONS = 1_000;
 const PORT_ATTEMPTS = 20;
 /** About 2,000 queries of headroom; Linux's default (208 KiB) drops bursts of a few thousand a second. */
 const DEFAULT_UDP_RECEIVE_BUFFER_BYTES = 1 << 20;
+/** Queries one TCP connection gets answered before the event loop turns to the others. */
+const TCP_ANSWERS_PER_TURN = 16;
 
 export async function startDnsServer(options: DnsServerOptions): Promise<DnsServer> {
   const domain = normalizeDomain(options.domain);
   const logger = options.logger ?? silentLogger;
-  const stats: DnsServerStats = { queries: 0, udpQueries: 0, tcpQueries: 0, rcodes: {}, malformed: 0, truncated: 0, errors: 0, tcpConnections: 0 };
+  const stats: DnsServerStats = { queries: 0, udpQueries: 0, tcpQueries: 0, rcodes: {}, malformed: 0, truncated: 0, errors: 0, tcpConnections: 0, openTcpConnections: 0 };
 
   const reply = (message: Buffer, transport: 'udp' | 'tcp'): Buffer | undefined => {
     const result: Reply = handleMessage(message, options.view, domain, transport);
@@ -100,9 +104,13 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
   tcp.on('connection', (socket) => {
     connections.add(socket);
     stats.tcpConnections++;
+    stats.openTcpConnections++;
     serveConnection(socket, idleTimeoutMs, (message) => reply(message, 'tcp'), () => stats.malformed++);
     socket.on('error', () => stats.errors++);
-    socket.on('close', () => connections.delete(socket));
+    socket.on('close', () => {
+      connections.delete(socket);
+      stats.openTcpConnections--;
+    });
   });
   tcp.on('error', (error) => {
     stats.errors++;
@@ -121,32 +129,64 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
   };
 }
 
-/** Queries answered in order on one connection; a client that stops reading stops being read. */
+/**
+ * Queries answered in order on one connection. A client that stops reading its answers stops
+ * being read: at most one answer beyond the socket's buffer and one received chunk wait for it.
+ * A client that pipelines thousands of queries gets a few answered per event-loop turn, so the
+ * other connections and the UDP socket are served in between.
+ */
 function serveConnection(socket: Socket, idleTimeoutMs: number, reply: (message: Buffer) => Buffer | undefined, onBadFrame: () => void): void {
   const framer = new TcpFramer();
-  socket.setNoDelay(true);
-  socket.setTimeout(idleTimeoutMs, () => socket.destroy());
-  socket.on('data', (chunk) => {
-    let messages: Buffer[];
-    try {
-      messages = framer.push(chunk);
-    } catch {
-      onBadFrame();
-      socket.destroy();
-      return;
-    }
-    for (const message of messages) {
+  let blockedOnWrite = false;
+  let yielding = false;
+  const holdReading = () => {
+    if (!socket.isPaused()) socket.pause();
+  };
+  const carryOn = () => {
+    if (blockedOnWrite || yielding || socket.destroyed) return;
+    socket.resume();
+    answerPending();
+  };
+  const answerPending = (): void => {
+    for (let answered = 0; !blockedOnWrite && !yielding && !socket.destroyed; answered++) {
+      if (answered === TCP_ANSWERS_PER_TURN) {
+        yielding = true;
+        holdReading();
+        setImmediate(() => {
+          yielding = false;
+          carryOn();
+        });
+        return;
+      }
+      let message: Buffer | undefined;
+      try {
+        message = framer.next();
+      } catch {
+        onBadFrame();
+        socket.destroy();
+        return;
+      }
+      if (!message) return;
       const response = reply(message);
       if (!response) continue;
       const framed = Buffer.allocUnsafe(2 + response.length);
       framed.writeUInt16BE(response.length, 0);
       response.copy(framed, 2);
-      // Backpressure: the answers a slow reader leaves unread are bounded by pausing its queries.
-      if (!socket.write(framed) && !socket.isPaused()) {
-        socket.pause();
-        socket.once('drain', () => socket.resume());
+      if (!socket.write(framed)) {
+        blockedOnWrite = true;
+        holdReading();
+        socket.once('drain', () => {
+          blockedOnWrite = false;
+          carryOn();
+        });
       }
     }
+  };
+  socket.setNoDelay(true);
+  socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+  socket.on('data', (chunk) => {
+    framer.push(chunk);
+    answerPending();
   });
 }
 

@@ -7,25 +7,32 @@ const MIN_MESSAGE_BYTES = 12;
 export class FramingError extends Error {}
 
 /**
- * Splits a byte stream into messages. At most one incomplete message is held (64 KiB and two
- * bytes), so a client cannot grow the buffer by sending without end.
+ * Splits a byte stream into messages, handed out one at a time so that the reader can stop
+ * taking them (and stop reading the socket) while its answers go unread.
  */
 export class TcpFramer {
   private pending: Buffer = Buffer.alloc(0);
+  private offset = 0;
 
-  push(chunk: Buffer): Buffer[] {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    const messages: Buffer[] = [];
-    let offset = 0;
-    while (this.pending.length - offset >= 2) {
-      const length = this.pending.readUInt16BE(offset);
-      if (length < MIN_MESSAGE_BYTES) throw new FramingError(`a ${length}-byte message cannot be a DNS query`);
-      if (this.pending.length - offset - 2 < length) break;
-      messages.push(this.pending.subarray(offset + 2, offset + 2 + length));
-      offset += 2 + length;
-    }
-    // Copied so the rest does not keep the whole chunk alive.
-    this.pending = offset === 0 ? this.pending : Buffer.from(this.pending.subarray(offset));
-    return messages;
+  push(chunk: Buffer): void {
+    const rest = this.pending.subarray(this.offset);
+    this.pending = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+    this.offset = 0;
+  }
+
+  /** The next whole message, or undefined until more bytes come. */
+  next(): Buffer | undefined {
+    if (this.pending.length - this.offset < 2) return undefined;
+    const length = this.pending.readUInt16BE(this.offset);
+    if (length < MIN_MESSAGE_BYTES) throw new FramingError(`a ${length}-byte message cannot be a DNS query`);
+    if (this.pending.length - this.offset - 2 < length) return undefined;
+    const message = this.pending.subarray(this.offset + 2, this.offset + 2 + length);
+    this.offset += 2 + length;
+    return message;
+  }
+
+  /** Bytes received and not yet handed out. */
+  get buffered(): number {
+    return this.pending.length - this.offset;
   }
 }
