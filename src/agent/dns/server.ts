@@ -32,7 +32,7 @@ export interface DnsServerStats {
   rcodes: Record<string, number>;
   /** Messages that could not be read: answered FORMERR when they had a header, dropped otherwise. */
   malformed: number;
-  /** UDP answers sent with the TC bit. */
+  /** Answers sent with the TC bit: too big for the UDP size, or (rarely) for a TCP message. */
   truncated: number;
   /** Lookups that threw (answered SERVFAIL) and socket errors. */
   errors: number;
