@@ -214,3 +214,13 @@ test('a TCP client that sends thousands of queries and reads nothing neither sta
     hog.destroy();
   }
 });
+
+test('a query in EDNS version 1 is answered BADVERS, with the OPT record carrying the extended rcode', async () => {
+  const packet = query('web.default.svc.cluster.local', 'A', { udpPayloadSize: 1232 });
+  const opt = packet.additionals![0] as { ednsVersion: number };
+  opt.ednsVersion = 1;
+  const reply = await udpQuery(server.port, packet);
+  assert.deepEqual(reply.answers, []);
+  const answeredOpt = reply.additionals?.find((a) => a.type === 'OPT') as { extendedRcode: number; ednsVersion: number } | undefined;
+  assert.deepEqual([reply.rcode, answeredOpt?.extendedRcode, answeredOpt?.ednsVersion], ['NOERROR', 1, 0]);
+});

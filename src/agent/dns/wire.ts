@@ -25,7 +25,7 @@ export interface Reply {
   /** Undefined when nothing should go back (a response, or a message too short to name its id). */
   message?: Buffer;
   outcome: Outcome;
-  rcode?: Rcode;
+  rcode?: Rcode | 'BADVERS';
   error?: unknown;
 }
 
@@ -50,6 +50,7 @@ export function handleMessage(message: Buffer, view: DnsView, domain: string, tr
     return { outcome: 'malformed', rcode: 'FORMERR', message: headerOnly(message, 'FORMERR') };
   }
   const clientOpt = opts[0];
+  if (clientOpt && clientOpt.ednsVersion > 0) return { outcome: 'unsupported', rcode: 'BADVERS', message: badVersion(message, query.id ?? 0, flags, question.name) };
 
   let result;
   try {
@@ -127,6 +128,15 @@ function truncate(response: ResponseMessage, withOpt: boolean, limit: number): B
   }
   // Header, question and OPT always fit: the question came in a message no larger than this one.
   return encodeResponse(shortened(fits), Math.max(limit, TCP_MESSAGE_LIMIT))!;
+}
+
+/**
+ * RFC 6891 6.1.3: a client speaking an EDNS version above 0 is told BADVERS (extended rcode 16:
+ * 1 in the OPT's upper bits, 0 in the header) and may retry with version 0.
+ */
+function badVersion(message: Buffer, id: number, flags: number, name: string): Buffer {
+  const opt = { ...serverOpt(), extendedRcode: 1 } as Answer;
+  return encodeResponse({ id, flags: flags & (RD_BIT | CD_BIT), question: { name, ...questionCodes(message) }, answers: [], authority: [], additionals: [opt] }, TCP_MESSAGE_LIMIT)!;
 }
 
 /** A reply of header alone, for a message whose question cannot be trusted or read. */
