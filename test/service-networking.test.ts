@@ -44,7 +44,8 @@ describe('service networking', { timeout: 300_000 }, () => {
     const result = await kubectlRaw(server.kubeconfig, ['exec', 'client', '--', 'sh', '-c', command]);
     return { ok: result.code === 0, out: result.stdout.trim(), err: result.stderr.trim() };
   };
-  const get = async (url: string) => (await inClient(`wget -q -T 3 -O - ${url}`));
+  // busybox wget -T crashes (this static build): the timeout comes from `timeout` instead.
+  const get = async (url: string) => (await inClient(`timeout 5 wget -q -O - ${url}`));
   const clusterIP = async (name: string) => k(['get', 'service', name, '-o', 'jsonpath={.spec.clusterIP}']);
   const natRules = () => execFileSync('iptables-save', ['-t', 'nat'], { encoding: 'utf8' });
 
@@ -133,9 +134,9 @@ describe('service networking', { timeout: 300_000 }, () => {
 
   it('lets a pod on node A reach a pod on node B by name and at its pod IP', async () => {
     const backendIP = await k(['get', 'pod', 'backend', '-o', 'jsonpath={.status.podIP}']);
-    assert.equal((await get('http://backend/')).out, 'backend');
-    assert.equal((await get('http://backend-0.backends.default.svc.cluster.local:8080/')).out, 'backend');
-    assert.equal((await get(`http://${backendIP}:8080/`)).out, 'backend');
+    assert.equal((await get('http://backend/')).out, 'backend-0');
+    assert.equal((await get('http://backend-0.backends.default.svc.cluster.local:8080/')).out, 'backend-0');
+    assert.equal((await get(`http://${backendIP}:8080/`)).out, 'backend-0');
   });
 
   it('answers a NodePort on 127.0.0.1 from the host, and the cluster IP from the host', async () => {
@@ -190,7 +191,7 @@ describe('service networking', { timeout: 300_000 }, () => {
     await k(['delete', 'service', 'gone-while-down']);
     await k(['apply', '-f', '-'], JSON.stringify(service('made-while-down', { app: 'backend' })));
     nodeA = await startAgentProcess(server, names.a, [], undefined, { network, dataDir: nodeA.dataDir });
-    await waitFor('made-while-down reachable from node A', async () => (await get('http://made-while-down/')).out === 'backend', 15_000);
+    await waitFor('made-while-down reachable from node A', async () => (await get('http://made-while-down/')).out === 'backend-0', 15_000);
     assert.equal(natRules().includes('default/gone-while-down:http'), false, 'nothing stale after the restart');
   });
 });

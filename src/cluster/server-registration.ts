@@ -9,10 +9,13 @@
 import { hostname } from 'node:os';
 import { kubernetesServiceIP, type ClusterNetwork } from '../api/cluster-network.js';
 import type { KubeObject } from '../api/meta.js';
+import { SERVICE_NAME_LABEL, type EndpointSlice } from '../api/services.js';
 import { isAlreadyExists, isConflict, isNotFound, LeaseLock, leaseIsLive, resources, type ApiClient, type Lease } from '../client/index.js';
 
 const NAMESPACE = 'kube-system';
 const LEASE_PREFIX = 'drover-apiserver-';
+const SLICE_MANAGER_LABEL = 'endpointslice.kubernetes.io/managed-by';
+const SLICE_MANAGER = 'drover-apiserver';
 
 export interface ServerRegistrationOptions {
   api: ApiClient;
@@ -48,7 +51,9 @@ export async function startServerRegistration(options: ServerRegistrationOptions
     await lock.tryAcquireOrRenew(name, NAMESPACE, identity, leaseSeconds);
     await ensureKubernetesService(api, address.port, options.network);
     await ensureDnsService(api, options.network);
-    await writeEndpoints(api, await liveServers(api));
+    const servers = await liveServers(api);
+    await writeEndpoints(api, servers);
+    await writeEndpointSlices(api, servers);
   };
   // Failing every second while etcd is down says nothing new after the first time.
   let lastError = '';
@@ -70,7 +75,9 @@ export async function startServerRegistration(options: ServerRegistrationOptions
       clearInterval(timer);
       try {
         await api.resource<Lease>(resources.leases, NAMESPACE).delete(name);
-        await writeEndpoints(api, (await liveServers(api)).filter((server) => server !== identity));
+        const others = (await liveServers(api)).filter((server) => server !== identity);
+        await writeEndpoints(api, others);
+        await writeEndpointSlices(api, others);
       } catch (error) {
         if (!isNotFound(error) && !isConflict(error)) console.error(`server registration: ${(error as Error).message}`);
       }
@@ -155,6 +162,40 @@ async function writeEndpoints(api: ApiClient, servers: string[]): Promise<void> 
   } catch (error) {
     // Another server wrote them first; the next round compares again.
     if (!isConflict(error) && !isAlreadyExists(error)) throw error;
+  }
+}
+
+/**
+ * The same servers as EndpointSlices, which the agents' service rules read (kube-apiserver writes
+ * both): one slice per port, `kubernetes` for the first, `kubernetes-<port>` for more.
+ */
+async function writeEndpointSlices(api: ApiClient, servers: string[]): Promise<void> {
+  const slices = api.resource<EndpointSlice>(resources.endpointslices, 'default');
+  const wanted = new Map<string, EndpointSlice>();
+  (subsetsFor(servers) as Array<{ addresses: Array<{ ip: string }>; ports: Array<{ name: string; port: number; protocol: string }> }>).forEach((subset, i) => {
+    const name = i === 0 ? 'kubernetes' : `kubernetes-${subset.ports[0]!.port}`;
+    wanted.set(name, {
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+      metadata: { name, namespace: 'default', labels: { [SERVICE_NAME_LABEL]: 'kubernetes', [SLICE_MANAGER_LABEL]: SLICE_MANAGER } },
+      addressType: 'IPv4',
+      endpoints: subset.addresses.map((a) => ({ addresses: [a.ip], conditions: { ready: true, serving: true, terminating: false } })) as EndpointSlice['endpoints'],
+      ports: subset.ports,
+    });
+  });
+  const existing = (await slices.list({ labelSelector: `${SERVICE_NAME_LABEL}=kubernetes,${SLICE_MANAGER_LABEL}=${SLICE_MANAGER}` })).items;
+  try {
+    for (const slice of existing) {
+      const want = wanted.get(slice.metadata.name ?? '');
+      if (!want) await slices.delete(slice.metadata.name ?? '');
+      else if (JSON.stringify([slice.endpoints, slice.ports]) !== JSON.stringify([want.endpoints, want.ports])) {
+        await slices.update({ ...slice, endpoints: want.endpoints ?? [], ports: want.ports ?? [] });
+      }
+      wanted.delete(slice.metadata.name ?? '');
+    }
+    for (const slice of wanted.values()) await slices.create(slice);
+  } catch (error) {
+    // Another server wrote them first; the next round compares again.
+    if (!isConflict(error) && !isAlreadyExists(error) && !isNotFound(error)) throw error;
   }
 }
 

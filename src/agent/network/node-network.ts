@@ -5,6 +5,7 @@ import type { ClusterNetwork } from '../../api/cluster-network.js';
 import type { Logger } from '../../client/index.js';
 import type { PodNetwork } from '../runtime/docker/pod-network.js';
 import type { ServiceDirectory } from './service-directory.js';
+import { startDnsServer } from '../dns/index.js';
 import { ServiceProxy } from './service-proxy.js';
 
 export interface NodeNetworkOptions {
@@ -30,6 +31,9 @@ export async function startNodeNetwork(options: NodeNetworkOptions): Promise<Nod
   const { podNetwork, logger } = options;
   const info = podNetwork ? await podNetwork.ensure() : undefined;
   if (!info || !options.serviceProxy) return { podCidrAssigned: () => undefined, stop: async () => undefined };
+  // On the gateway, which every pod reaches and nothing off this machine does; the rules send the
+  // cluster DNS address there. A port of its own: several agents (and clusters) share the gateway.
+  const dns = await startDnsServer({ host: info.gateway, port: 0, view: options.directory, domain: options.network.clusterDomain, logger });
   const proxy = new ServiceProxy({
     directory: options.directory,
     network: options.network,
@@ -38,11 +42,20 @@ export async function startNodeNetwork(options: NodeNetworkOptions): Promise<Nod
     nodeAddress: options.nodeAddress,
     bridge: info.bridge,
     nodeRange: options.nodeRange,
+    dnsListen: `${dns.host}:${dns.port}`,
     logger,
   });
-  await proxy.start();
+  try {
+    await proxy.start();
+  } catch (error) {
+    await dns.close();
+    throw error;
+  }
   return {
     podCidrAssigned: () => proxy.kick(),
-    stop: (opts) => proxy.stop(opts),
+    async stop(opts) {
+      await proxy.stop(opts);
+      await dns.close();
+    },
   };
 }

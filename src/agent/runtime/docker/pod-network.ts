@@ -71,8 +71,11 @@ export class PodNetwork {
         Labels: { [POD_CIDR_LABEL]: this.podCidr },
       });
     } catch (error) {
-      // Another agent made it meanwhile; anything else (an overlapping network) is the user's to see.
-      if (statusOf(error) !== 409) throw new Error(`create the pod network ${this.name} (${this.podCidr}): ${engineMessage(error)}`);
+      // Another agent made it meanwhile (the engine says 409, or that the pool overlaps the one it
+      // just made); anything else, such as another network on the range, is the user's to see.
+      const made = await this.inspect();
+      if (made) return made;
+      throw new Error(`create the pod network ${this.name} (${this.podCidr}): ${engineMessage(error)}`);
     }
     const made = await this.inspect();
     if (!made) throw new Error(`the pod network ${this.name} vanished right after it was created`);
