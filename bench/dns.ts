@@ -3,6 +3,10 @@
 // loop: a late answer does not slow the sender down). Prints achieved queries per second and
 // p50/p99/max latency, medians of 3 runs with the min–max spread. Prints figures; never fails on time.
 // The server runs in a worker thread so that the clients' timers do not share its event loop.
+//
+// With BENCH_DNS_SERVER=ip:port and BENCH_DNS_NAMES=a,b,c it runs the same clients against a
+// live cluster DNS instead, asking A records for those names (bench:network runs it inside a
+// pod's network namespace, against the cluster DNS address, as the pod's resolver would).
 import { createSocket, type Socket } from 'node:dgram';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
@@ -22,6 +26,8 @@ const GRACE_MS = 1_000;
 /** Offered load is topped up on this tick; finer than a client's retry timers ever are. */
 const TICK_MS = 1;
 const DOMAIN = 'cluster.local';
+const LIVE_SERVER = process.env['BENCH_DNS_SERVER'];
+const LIVE_NAMES = (process.env['BENCH_DNS_NAMES'] ?? '').split(',').filter(Boolean);
 
 const namespaceOf = (i: number) => `ns-${i % NAMESPACES}`;
 const nameOf = (i: number) => `svc-${i}`;
@@ -41,6 +47,7 @@ function benchView(): MemoryDnsView {
 
 /** The mix a cluster's pods send: mostly Service A lookups, some SRV, endpoint names, misses. */
 function questionFor(n: number): { name: string; type: 'A' | 'SRV' } {
+  if (LIVE_NAMES.length > 0) return { name: LIVE_NAMES[n % LIVE_NAMES.length]!, type: 'A' };
   const i = (n * 7919) % SERVICES;
   const svc = `${nameOf(i)}.${namespaceOf(i)}.svc.${DOMAIN}`;
   const pick = n % 10;
@@ -65,7 +72,7 @@ class Client {
   private nextId = 0;
   private readonly inFlight = new Map<number, number>();
 
-  constructor(private readonly port: number, private readonly onAnswer: (latencyMs: number, truncated: boolean) => void) {
+  constructor(private readonly host: string, private readonly port: number, private readonly onAnswer: (latencyMs: number, truncated: boolean) => void) {
     this.socket.on('message', (message) => {
       const id = message.readUInt16BE(0);
       const sentAt = this.inFlight.get(id);
@@ -83,7 +90,7 @@ class Client {
     // headless SRV answer outgrows 512 bytes.
     const message = dnsPacket.encode(query(name, type, { id, udpPayloadSize: 1232 }));
     this.inFlight.set(id, performance.now());
-    this.socket.send(message, this.port, '127.0.0.1');
+    this.socket.send(message, this.port, this.host);
   }
 
   close(): void {
@@ -91,10 +98,10 @@ class Client {
   }
 }
 
-async function runAt(port: number, rate: number): Promise<RunResult> {
+async function runAt(host: string, port: number, rate: number): Promise<RunResult> {
   const latencies: number[] = [];
   let truncated = 0;
-  const clients = Array.from({ length: CLIENTS }, () => new Client(port, (latency, tc) => {
+  const clients = Array.from({ length: CLIENTS }, () => new Client(host, port, (latency, tc) => {
     latencies.push(latency);
     if (tc) truncated++;
   }));
@@ -151,17 +158,33 @@ async function main(): Promise<void> {
     for (const rate of RATES) {
       const runs: RunResult[] = [];
       const queriesBefore = await serverQueries();
-      for (let run = 0; run < RUNS; run++) runs.push(await runAt(port, rate));
+      for (let run = 0; run < RUNS; run++) runs.push(await runAt('127.0.0.1', port, rate));
       const reached = (await serverQueries()) - queriesBefore;
-      const lost = runs.reduce((n, r) => n + r.sent - r.answered, 0);
       const sent = runs.reduce((n, r) => n + r.sent, 0);
-      console.log(`offered ${String(rate).padStart(5)} q/s: achieved ${spread(runs.map((r) => r.rate), 0)} q/s   `
-        + `p50 ${spread(runs.map((r) => r.p50), 3)} ms   p99 ${spread(runs.map((r) => r.p99), 3)} ms   max ${spread(runs.map((r) => r.max), 2)} ms   `
-        + `unanswered ${lost} of ${sent} (${sent - reached} never reached the server), TC ${runs.reduce((n, r) => n + r.truncated, 0)}`);
+      console.log(`${report(rate, runs)} (${sent - reached} never reached the server), TC ${runs.reduce((n, r) => n + r.truncated, 0)}`);
     }
   } finally {
     worker.postMessage('stop');
     await new Promise((resolve) => worker.once('exit', resolve));
+  }
+}
+
+function report(rate: number, runs: RunResult[]): string {
+  const sent = runs.reduce((n, r) => n + r.sent, 0);
+  const lost = runs.reduce((n, r) => n + r.sent - r.answered, 0);
+  return `offered ${String(rate).padStart(5)} q/s: achieved ${spread(runs.map((r) => r.rate), 0)} q/s   `
+    + `p50 ${spread(runs.map((r) => r.p50), 3)} ms   p99 ${spread(runs.map((r) => r.p99), 3)} ms   max ${spread(runs.map((r) => r.max), 2)} ms   `
+    + `unanswered ${lost} of ${sent}`;
+}
+
+/** The clients alone, against a live server (see the header). */
+async function againstLiveServer(server: string): Promise<void> {
+  const at = server.lastIndexOf(':');
+  const [host, port] = [server.slice(0, at), Number(server.slice(at + 1))];
+  for (const rate of RATES) {
+    const runs: RunResult[] = [];
+    for (let run = 0; run < RUNS; run++) runs.push(await runAt(host, port, rate));
+    console.log(report(rate, runs));
   }
 }
 
@@ -175,7 +198,7 @@ async function serve(): Promise<void> {
 }
 
 if (isMainThread) {
-  main().catch((error: unknown) => {
+  (LIVE_SERVER ? againstLiveServer(LIVE_SERVER) : main()).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });

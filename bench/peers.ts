@@ -33,8 +33,8 @@ export async function prepareDocker(): Promise<void> {
   await run('bash', [join(ROOT, 'scripts/build-test-images.sh')]);
 }
 
-export async function droverUp(dataDir: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
-  const child = spawnDrover(['up', '--data-dir', dataDir, '--port', '0']);
+export async function droverUp(dataDir: string, extraArgs: string[] = []): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
+  const child = spawnDrover(['up', '--data-dir', dataDir, '--port', '0', ...extraArgs]);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

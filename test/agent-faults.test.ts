@@ -20,6 +20,8 @@ import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dock
 import { waitFor } from '../src/util/wait-for.js';
 
 const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
+/** The scratch daemon's pod network: its own range, no other daemon's network on it. */
+const SCRATCH_POD_CIDR = '10.232.0.0/16';
 
 function spawnAgent(cluster: TestCluster): Promise<ChildProcess> {
   const options = { kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), serviceProxy: false };
@@ -161,7 +163,11 @@ describe('Docker daemon restarted', () => {
     cluster = await startTestCluster('agent-docker-restart');
     // A daemon of this test's own: restarting the machine's would stop every other test's containers.
     daemon = await startScratchDockerd(join(cluster.dir, 'dockerd'), 'drover-rst0', '10.231.7', ['drover-test/busybox:1', 'drover/pause:1']);
-    agent = await startAgent({ kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: daemon.socket, serviceProxy: false });
+    // Its pod network on a range of its own too, apart from the machine's daemon's.
+    agent = await startAgent({
+      kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: daemon.socket, serviceProxy: false,
+      network: { podCidr: SCRATCH_POD_CIDR },
+    });
   });
 
   after(async () => {
@@ -194,7 +200,7 @@ describe('Docker daemon restarted', () => {
     const afterwards = await waitForPod(cluster, 'phoenix', 'running again', (p) => (status(p)?.restartCount ?? 0) >= 1 && status(p)?.state.running !== undefined, 45_000);
     assert.ok((status(afterwards)?.restartCount ?? 0) <= 2, `restartCount ${status(afterwards)?.restartCount}`);
     assert.notEqual(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
-    assert.match(afterwards.status?.podIP ?? '', /^10\.231\.7\.\d+$/);
+    assert.match(afterwards.status?.podIP ?? '', /^10\.232\.\d+\.\d+$/, 'an address of the scratch daemon\'s pod network');
     const current = containerIdOf(afterwards, 'main');
     assert.match(logsOf(current), /^instance [0-9a-f-]{36}\n$/);
     assert.notEqual(logsOf(current), firstLog);

@@ -5,6 +5,7 @@
 // on 127.0.0.1. Every address dialled is one the cluster gave: a cluster IP, a pod IP, loopback.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { removeRangeRules } from '../src/agent/network/host-rules.js';
 import { waitFor } from '../src/util/wait-for.js';
@@ -176,6 +177,29 @@ describe('service networking', { timeout: 300_000 }, () => {
   it('reaches the API server through the kubernetes Service', async () => {
     const answer = await inClient('echo | nc -w 3 kubernetes.default.svc 443 >/dev/null; echo exit=$?');
     assert.match(answer.out, /exit=0/, answer.err);
+  });
+
+  it('lets @kubernetes/client-node inside a pod find and authenticate to the API with loadFromCluster', async () => {
+    // The host's node and libraries, and this checkout's node_modules, mounted into a busybox pod.
+    const program = [
+      "import { AuthenticationV1Api, KubeConfig } from '@kubernetes/client-node';",
+      'const config = new KubeConfig();',
+      'config.loadFromCluster();',
+      "const review = await config.makeApiClient(AuthenticationV1Api).createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });",
+      "console.log('server ' + config.getCurrentCluster().server + ' user ' + review.status.userInfo.username);",
+    ].join('\n');
+    const host = (name: string, path: string, mountPath = path) => ({ volume: { name, hostPath: { path } }, mount: { name, mountPath, readOnly: true } });
+    const mounts = [host('node', process.execPath, '/usr/local/bin/node'), host('libs', '/lib/x86_64-linux-gnu'), host('loader', '/lib64'), host('modules', resolve(import.meta.dirname, '../../node_modules'), '/app/node_modules')];
+    await k(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'in-cluster' },
+      spec: {
+        nodeName: names.b, restartPolicy: 'Never', volumes: mounts.map((m) => m.volume),
+        containers: [{ name: 'client', image: IMAGE, workingDir: '/app', command: ['/usr/local/bin/node', '--input-type=module', '-e', program], volumeMounts: mounts.map((m) => m.mount) }],
+      },
+    }));
+    await waitFor('the in-cluster client done', async () => ['Succeeded', 'Failed'].includes(await k(['get', 'pod', 'in-cluster', '-o', 'jsonpath={.status.phase}'])), 60_000);
+    const logs = await k(['logs', 'in-cluster']);
+    assert.equal(logs.trim(), `server https://${await clusterIP('kubernetes')}:443 user system:serviceaccount:default:default`);
   });
 
   it('removes a deleted Service\'s rules, and rebuilds every rule after an agent restart with nothing stale left', async () => {

@@ -112,6 +112,29 @@ export const STEPS: Record<string, Step> = {
       assert.equal(status, '3 25% 25%', 'available replicas, maxSurge, maxUnavailable');
     },
   },
+  'kubectl rollout status deploy/backend': {
+    timeoutMs: 120_000,
+    async shows(output, ctx) {
+      rolledOut(output);
+      assert.equal(await ctx.kubectl('get', 'deploy/backend', '-o', 'jsonpath={.status.readyReplicas}'), '2');
+    },
+  },
+  'node -e "fetch(\'http://127.0.0.1:30080/cgi-bin/index\').then((r) => r.text()).then(console.log)"': {
+    // The rules and the DNS follow the Services within a second: a person may look again.
+    retryMs: 15_000,
+    async shows(output, ctx) {
+      const backends = (await ctx.kubectl('get', 'pods', '-l', 'app=backend', '-o', 'jsonpath={.items[*].metadata.name}')).split(' ');
+      const answer = /^frontend (\S+) got: backend (\S+)$/m.exec(output);
+      assert.ok(answer, `the frontend's answer, with the backend's, in:\n${output}`);
+      assert.ok(backends.includes(answer[2]!), `${answer[2]} is one of the backend pods ${backends.join(', ')}`);
+    },
+  },
+  'kubectl exec deploy/frontend -- nslookup backend.default.svc.cluster.local': {
+    async shows(output, ctx) {
+      const ip = await ctx.kubectl('get', 'service', 'backend', '-o', 'jsonpath={.spec.clusterIP}');
+      assert.match(output, new RegExp(`Address: ${ip.replace(/\./g, '\\.')}$`, 'm'));
+    },
+  },
   'kubectl rollout history deploy/web': {
     shows(output) {
       assert.match(output, /^1\s/m);

@@ -95,6 +95,9 @@ export async function startScratchDockerd(dir: string, bridge: string, subnet: s
       if (daemon && answers()) {
         const ids = execFileSync('docker', ['ps', '-aq'], { env, encoding: 'utf8' }).split('\n').filter(Boolean);
         if (ids.length > 0) execFileSync('docker', ['rm', '-f', ...ids], { env, stdio: 'ignore' });
+        // The pod network an agent made on it: its bridge lives on the machine, not in `dir`.
+        const networks = execFileSync('docker', ['network', 'ls', '-q', '--filter', 'label=drover.dev/pod-cidr'], { env, encoding: 'utf8' }).split('\n').filter(Boolean);
+        if (networks.length > 0) execFileSync('docker', ['network', 'rm', ...networks], { env, stdio: 'ignore' });
       }
       await stop();
       try {

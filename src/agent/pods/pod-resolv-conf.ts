@@ -1,8 +1,8 @@
 // The pod's resolv.conf on disk: written into the pod's folder at each container start (the
 // pod's dnsConfig cannot change, but the agent's cluster DNS may have) and bound at
 // /etc/resolv.conf in each of its containers, as the kubelet does with the sandbox's file.
-import { rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Mount } from '../runtime/runtime.js';
 import type { Container, Pod } from './pod-types.js';
 import { podResolvConf, type DnsSettings } from './resolv-conf.js';
@@ -17,6 +17,7 @@ export async function resolvConfMount(dataDir: string, pod: Pod, container: Cont
   if (content === undefined) return undefined;
   const path = join(podDir(dataDir, pod.metadata.uid ?? ''), 'resolv.conf');
   // Renamed into place: a container starting meanwhile never binds a half-written file.
+  await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, content, { mode: 0o644 });
   await rename(temporary, path);

@@ -83,7 +83,7 @@ export class PodNetwork {
   }
 
   private async inspect(): Promise<PodNetworkInfo | undefined> {
-    let info: { Options?: Record<string, string>; IPAM?: { Config?: Array<{ Gateway?: string }> } };
+    let info: { Id: string; Options?: Record<string, string>; IPAM?: { Config?: Array<{ Gateway?: string }> } };
     try {
       info = await this.docker.getNetwork(this.name).inspect();
     } catch (error) {
@@ -92,7 +92,8 @@ export class PodNetwork {
     }
     return {
       name: this.name,
-      bridge: info.Options?.['com.docker.network.bridge.name'] ?? bridgeName(this.podCidr),
+      // A network the user made (an overlay's, say) has the engine's bridge name.
+      bridge: info.Options?.['com.docker.network.bridge.name'] ?? `br-${info.Id.slice(0, 12)}`,
       gateway: info.IPAM?.Config?.[0]?.Gateway ?? addressAt(this.cidr, 1),
       cidr: this.podCidr,
     };
