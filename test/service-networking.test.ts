@@ -11,7 +11,7 @@ import { removeRangeRules } from '../src/agent/network/host-rules.js';
 import { waitFor } from '../src/util/wait-for.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { DROVER_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { reserveTestNetwork, type TestNetwork } from './support/test-network.js';
 
 const IMAGE = 'drover-test/busybox:1';
@@ -217,5 +217,16 @@ describe('service networking', { timeout: 300_000 }, () => {
     nodeA = await startAgentProcess(server, names.a, [], undefined, { network, dataDir: nodeA.dataDir });
     await waitFor('made-while-down reachable from node A', async () => (await get('http://made-while-down/')).out === 'backend-0', 15_000);
     assert.equal(natRules().includes('default/gone-while-down:http'), false, 'nothing stale after the restart');
+  });
+
+  it('keeps the rules when the agents stop, and removes them all when they leave for good (drover agent --cleanup)', async () => {
+    const ip = await clusterIP('web');
+    await nodeA.stop();
+    await nodeB.stop();
+    assert.ok(natRules().includes('default/web:http'), 'a stopped agent leaves its pods their traffic');
+    const cleanup = execFileSync(process.execPath, [DROVER_BIN, 'agent', '--cleanup', ...network.flags()], { encoding: 'utf8' });
+    assert.match(cleanup, /removed the service rules of 2 agent\(s\)/);
+    assert.equal(natRules().includes(network.serviceCidr), false, 'no rule left for the range');
+    assert.doesNotMatch(execFileSync('ip', ['-4', '-o', 'route', 'show'], { encoding: 'utf8' }), new RegExp(`^${ip.replace(/\./g, '\\.')} `, 'm'), 'no route left for the cluster IP');
   });
 });

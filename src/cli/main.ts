@@ -263,7 +263,8 @@ export function buildProgram(): Command {
   withNetworkOptions(program
     .command('agent')
     .description('run a node agent that registers this machine and runs the pods bound to it')
-    .requiredOption('--node-name <name>', 'the Node this agent registers')
+    .option('--node-name <name>', 'the Node this agent registers (required)')
+    .option('--cleanup', "remove every agent's service rules for --service-cidr on this machine and exit (an agent gone for good; kube-proxy's --cleanup)")
     .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
     .option('--token <token>', "the cluster's join token (the server's <data-dir>/token): join with --server, keeping the node's certificate in <data-dir>/pki")
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
@@ -276,7 +277,15 @@ export function buildProgram(): Command {
     // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
     .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
     .addOption(serviceProxyOption()))
-    .action(async (options: NetworkCommandOptions & { nodeName: string; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean }) => {
+    .action(async (options: NetworkCommandOptions & { nodeName?: string; cleanup?: boolean; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean }) => {
+      if (options.cleanup) {
+        const { removeRangeRules } = await import('../agent/network/host-rules.js');
+        const { serviceCidr } = networkOptions(options);
+        const removed = await removeRangeRules(serviceCidr);
+        console.log(`removed the service rules of ${removed.length} agent(s) for ${serviceCidr}`);
+        return;
+      }
+      if (!options.nodeName) throw new InvalidArgumentError("required option '--node-name <name>' not specified");
       if (options.runtime !== 'docker' && options.runtime !== 'process') throw new InvalidArgumentError('--runtime must be docker or process');
       const nodeOptions: NodeOptions = {
         network: networkOptions(options),

@@ -41,6 +41,7 @@ export class ServiceProxy {
   private loop: Loop | undefined;
   private unsubscribe: (() => void) | undefined;
   private written = '';
+  private writtenAt = 0;
   /** Rule writes, for tests and the benchmark: how many, and the last one's duration. */
   readonly stats = { writes: 0, lastWriteMs: 0 };
 
@@ -100,12 +101,14 @@ export class ServiceProxy {
     });
     const range = this.options.nodeRange();
     const state = `${range ?? ''}\n${rules.nat}`;
-    if (state === this.written) return;
+    // The same rules are written again only by the periodic resync, in case someone else touched them.
+    if (state === this.written && Date.now() - this.writtenAt < RESYNC_MS - 1000) return;
     const started = performance.now();
     await writeChains(this.identity, rules.nat, rules.chains);
     await ensureJumps(this.identity, this.jumps(range));
     await syncServiceRoutes(network.serviceCidr, this.options.bridge, rules.routedIPs);
     this.written = state;
+    this.writtenAt = Date.now();
     this.stats.writes++;
     this.stats.lastWriteMs = performance.now() - started;
   }
