@@ -1,12 +1,12 @@
 // `npm run bench:network`: the service path against its floor, in one run on one `drover up`.
 //  1. HTTP through a Service's cluster IP vs straight to the pod IP, from the host: one new TCP
 //     connection per request (the case the nat table works for), 8 at a time, to one busybox
-//     httpd pod; requests/s and p50/p99, medians of 3 alternating rounds with their spread, and
-//     the ratio (target ≥ 0.9).
+//     httpd pod (two servers in it: one dialled directly, one behind the Service); requests/s and
+//     p50/p99, medians of 3 alternating rounds with their spread, and the ratio (target ≥ 0.9).
 //  2. The cluster DNS from inside a pod's network namespace (nsenter), at the cluster DNS
 //     address, through the node's rules, as the pod's resolver asks: bench/dns.ts's clients.
-//  3. Rule programming for 1,000 Services × 10 endpoints: building the rule set, one
-//     iptables-restore transaction, the cluster IPs' routes; then a one-endpoint change.
+//  3. Rule programming for 1,000 Services × 10 endpoints by the agent's own ServiceProxy: the
+//     first (full) write with the cluster IPs' routes, then a one-endpoint change.
 //  4. How soon a new Service's rules exist after the API answers its create, and go after delete.
 // Prints figures; never fails on time. Needs root (iptables), like the agent.
 import { execFile, spawn } from 'node:child_process';
@@ -15,8 +15,11 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { removeRangeRules, syncServiceRoutes, writeChains } from '../src/agent/network/host-rules.js';
-import { buildRules, type ServiceEntry } from '../src/agent/network/service-rules.js';
+import { removeRangeRules } from '../src/agent/network/host-rules.js';
+import { ServiceProxy } from '../src/agent/network/service-proxy.js';
+import type { ServiceEntry } from '../src/agent/network/service-rules.js';
+import { clusterNetwork } from '../src/api/cluster-network.js';
+import { silentLogger } from '../src/client/index.js';
 import type { EndpointSlice, Service } from '../src/api/services.js';
 import { docker, droverUp, median, prepareDocker, ROOT, until } from './peers.js';
 
@@ -92,41 +95,49 @@ async function natRules(): Promise<string> {
   return (await run('iptables-save', ['-t', 'nat'], { maxBuffer: 256 * 1024 * 1024 })).stdout;
 }
 
-async function ruleProgramming(bridge: string): Promise<void> {
-  const identity = { key: 'b0b0b0b0', comment: `drover bench bench ${SYNTHETIC_CIDR}`, serviceCidr: SYNTHETIC_CIDR };
-  const input = (changed: number) => ({ key: identity.key, nodeName: 'bench', nodeAddress: '127.0.0.1', bridge, serviceCidr: SYNTHETIC_CIDR, services: syntheticServices(1000, 10, changed) });
-  const build: number[] = [];
-  const write: number[] = [];
-  const routes: number[] = [];
-  const change: number[] = [];
-  try {
-    for (let round = 0; round < ROUNDS; round++) {
-      await writeChains(identity, '', []);
-      await syncServiceRoutes(SYNTHETIC_CIDR, bridge, []);
-      let started = performance.now();
-      const rules = buildRules(input(-1));
-      build.push(performance.now() - started);
-      started = performance.now();
-      await writeChains(identity, rules.nat, rules.chains);
-      write.push(performance.now() - started);
-      started = performance.now();
-      await syncServiceRoutes(SYNTHETIC_CIDR, bridge, rules.routedIPs);
-      routes.push(performance.now() - started);
-      // One endpoint of one Service changes: the agent writes the whole set again.
-      started = performance.now();
-      const next = buildRules(input(round + 1));
-      await writeChains(identity, next.nat, next.chains);
-      await syncServiceRoutes(SYNTHETIC_CIDR, bridge, next.routedIPs);
-      change.push(performance.now() - started);
-    }
-    const rules = buildRules(input(-1));
-    console.log(`rule programming, 1,000 Services x 10 endpoints (${rules.chains.length} chains, ${rules.nat.split('\n').length} lines):`);
-    console.log(`  build the rule set ${spread(build, 1)} ms   iptables-restore ${spread(write, 0)} ms   1,000 routes ${spread(routes, 0)} ms`);
-    console.log(`  one endpoint changed, whole set rewritten: ${spread(change, 0)} ms`);
-  } finally {
-    await writeChains(identity, '', []);
-    await syncServiceRoutes(SYNTHETIC_CIDR, bridge, []);
+/** The Services of part 3, served to a ServiceProxy as its directory would. */
+class SyntheticServices {
+  private entries: ServiceEntry[] = syntheticServices(1000, 10);
+  private readonly listeners = new Set<() => void>();
+  allServices = () => this.entries.map((e) => e.service);
+  slicesOf = (_namespace: string, name: string) => this.entries.find((e) => e.service.metadata.name === name)?.slices ?? [];
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
+  change(round: number): void {
+    this.entries = syntheticServices(1000, 10, round);
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** The agent's own proxy on 1,000 synthetic Services in a range of their own (never dialled). */
+async function ruleProgramming(bridge: string): Promise<void> {
+  const first: number[] = [];
+  const change: number[] = [];
+  let chains = 0;
+  let changedChains = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const services = new SyntheticServices();
+    const network = clusterNetwork({ podCidr: POD_CIDR, serviceCidr: SYNTHETIC_CIDR });
+    const proxy = new ServiceProxy({ directory: services, network, clusterId: 'bench', nodeName: 'bench', nodeAddress: '127.0.0.1', bridge, nodeRange: () => undefined, logger: silentLogger });
+    try {
+      await proxy.start();
+      first.push(proxy.stats.lastWriteMs);
+      chains = proxy.stats.lastWriteChains;
+      // One endpoint of one Service moves: the chains that changed are written, nothing else.
+      services.change(round + 1);
+      await until('the change written', async () => proxy.stats.writes === 2, 30_000, 5);
+      change.push(proxy.stats.lastWriteMs);
+      changedChains = proxy.stats.lastWriteChains;
+    } finally {
+      await proxy.stop({ removeRules: true });
+    }
+  }
+  await run('ip', ['route', 'del', 'unreachable', SYNTHETIC_CIDR]).catch(() => undefined);
+  console.log('rule programming by the agent\'s service proxy, 1,000 Services x 10 endpoints:');
+  console.log(`  first write (${chains} chains, the cluster IPs' routes, the jumps): ${spread(first, 0)} ms`);
+  console.log(`  one endpoint changed (${changedChains} chain(s) written): ${spread(change, 1)} ms`);
 }
 
 async function main(): Promise<void> {
@@ -141,9 +152,11 @@ async function main(): Promise<void> {
   });
   try {
     await apply({ apiVersion: 'v1', kind: 'List', items: [
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'backend', labels: { app: 'backend' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'httpd', image: 'drover-test/busybox:1', command: ['sh', '-c', 'mkdir -p /w && echo ok > /w/index.html && exec httpd -f -p 8080 -h /w'] }] } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'backend', labels: { app: 'backend' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'httpd', image: 'drover-test/busybox:1', command: ['sh', '-c', 'mkdir -p /w && echo ok > /w/index.html && httpd -p 8080 -h /w && exec httpd -f -p 8081 -h /w'] }] } },
       { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'client', image: 'drover-test/busybox:1', command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }] } },
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'backend' }, spec: { selector: { app: 'backend' }, ports: [{ port: 80, targetPort: 8080 }] } },
+      // The Service leads to the second server: the same pod, but connections through the cluster IP
+      // never share a 4-tuple (and a conntrack entry) with the direct ones of the round before.
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'backend' }, spec: { selector: { app: 'backend' }, ports: [{ port: 80, targetPort: 8081 }] } },
     ] });
     await kubectl('wait', '--for=condition=Ready', 'pod/backend', 'pod/client', '--timeout=120s');
     const podIP = await kubectl('get', 'pod', 'backend', '-o', 'jsonpath={.status.podIP}');
@@ -161,7 +174,7 @@ async function main(): Promise<void> {
     }
     const line = (name: string, runs: Load[]) => `  ${name.padEnd(24)} ${spread(runs.map((r) => r.rps), 0)} req/s   p50 ${spread(runs.map((r) => r.p50), 2)} ms   p99 ${spread(runs.map((r) => r.p99), 2)} ms   errors ${runs.reduce((n, r) => n + r.errors, 0)}`;
     console.log(line(`pod IP ${podIP}:8080`, direct));
-    console.log(line(`cluster IP ${clusterIP}:80`, service));
+    console.log(line(`cluster IP ${clusterIP}:80`, service) + ' (to :8081)');
     const ratios = direct.map((d, i) => service[i]!.rps / d.rps);
     const p99s = direct.map((d, i) => service[i]!.p99 / d.p99);
     console.log(`  cluster IP / pod IP: throughput ${spread(ratios, 2)}x (target >= 0.9), p99 ${spread(p99s, 2)}x\n`);

@@ -66,19 +66,24 @@ export async function allowLoopbackRouting(bridge: string): Promise<void> {
   await writeFile(`/proc/sys/net/ipv4/conf/${bridge}/route_localnet`, '1');
 }
 
+/** Chains of ours (DRV-<key>-…) the nat table has now. */
+async function chainsInTable(key: string): Promise<string[]> {
+  const prefix = chainPrefix(key);
+  return (await natTable()).filter((line) => line.startsWith(`:${prefix}`)).map((line) => line.slice(1).split(' ')[0]!);
+}
+
 /**
- * Writes the chains of a rule set in one transaction: declared chains are flushed and filled,
- * chains of ours the set no longer has are deleted. Jumps to them must already be gone.
+ * Writes chains in one transaction: each chain of `chains` is flushed (declared) and filled with
+ * its rules, each of `remove` flushed and deleted. `sweep`: also delete every other chain of ours
+ * the table has (a full write: nothing stale survives it). Jumps to removed chains must be gone,
+ * or go in the same transaction (a rewritten chain that no longer jumps there).
  */
-export async function writeChains(identity: HostIdentity, nat: string, chains: readonly string[]): Promise<void> {
-  const keep = new Set(chains);
-  const prefix = chainPrefix(identity.key);
-  const stale = (await natTable())
-    .filter((line) => line.startsWith(`:${prefix}`))
-    .map((line) => line.slice(1).split(' ')[0]!)
-    .filter((chain) => !keep.has(chain));
-  // Stale chains are flushed first (declared), then deleted, so rules between them never block a delete.
-  const input = ['*nat', ...stale.map((chain) => `:${chain} - [0:0]`), nat, ...stale.map((chain) => `-X ${chain}`), 'COMMIT', ''].join('\n');
+export async function writeChains(identity: HostIdentity, chains: ReadonlyMap<string, readonly string[]>, options: { remove?: readonly string[]; sweep?: boolean } = {}): Promise<void> {
+  const remove = new Set(options.remove ?? []);
+  if (options.sweep) for (const chain of await chainsInTable(identity.key)) if (!chains.has(chain)) remove.add(chain);
+  const declared = [...chains.keys(), ...remove];
+  if (declared.length === 0) return;
+  const input = ['*nat', ...declared.map((chain) => `:${chain} - [0:0]`), ...[...chains.values()].flat(), ...[...remove].map((chain) => `-X ${chain}`), 'COMMIT', ''].join('\n');
   await run('iptables-restore', ['-w', XTABLES_WAIT_SECONDS, '--noflush'], input);
 }
 
@@ -114,7 +119,7 @@ async function removeAgent(key: string, comment: string): Promise<void> {
   for (const jump of await jumpsOf((c) => c === comment)) {
     await run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-D', jump.chain, ...jump.spec]).catch(() => undefined);
   }
-  await writeChains({ key, comment, serviceCidr: '' }, '', []);
+  await writeChains({ key, comment, serviceCidr: '' }, new Map(), { sweep: true });
 }
 
 /** Removes this agent's rules, jumps first. */

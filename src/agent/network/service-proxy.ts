@@ -1,6 +1,7 @@
 // kube-proxy's job on this node: keeps the node's service rules equal to what the cluster's
-// Services and EndpointSlices say. Every change (coalesced) and a periodic resync write the whole
-// rule set in one transaction; a restarted agent writes it afresh, so nothing stale survives it.
+// Services and EndpointSlices say. Every change (coalesced) writes the chains that changed in one
+// transaction, as kube-proxy's minimal restores do; the first write and one every few minutes
+// write the whole set and sweep every other chain of ours, so nothing stale survives a restart.
 // The rules stay when the agent stops (pods keep their traffic, as with kube-proxy); `stop({
 // removeRules: true })` is for an agent that leaves for good.
 import { createHash } from 'node:crypto';
@@ -14,11 +15,16 @@ import {
 import type { ServiceDirectory } from './service-directory.js';
 import { buildRules, chainPrefix } from './service-rules.js';
 
-/** A full rewrite now and then, whatever the watches said: repairs rules someone else touched. */
+/** How often the rules are built again whatever the watches said. */
 const RESYNC_MS = 30_000;
+/** A full rewrite now and then: repairs rules someone else touched. */
+const FULL_WRITE_MS = 300_000;
+
+/** What the rules are made from: the ServiceDirectory's reads (a benchmark gives its own). */
+export type ServiceSource = Pick<ServiceDirectory, 'allServices' | 'slicesOf' | 'onChange'>;
 
 export interface ServiceProxyOptions {
-  directory: ServiceDirectory;
+  directory: ServiceSource;
   network: ClusterNetwork;
   clusterId: string;
   nodeName: string;
@@ -40,10 +46,12 @@ export class ServiceProxy {
   private readonly identity: HostIdentity;
   private loop: Loop | undefined;
   private unsubscribe: (() => void) | undefined;
-  private written = '';
-  private writtenAt = 0;
-  /** Rule writes, for tests and the benchmark: how many, and the last one's duration. */
-  readonly stats = { writes: 0, lastWriteMs: 0 };
+  /** Each chain's rules as last written; empty until the first (full) write. */
+  private written = new Map<string, string>();
+  private range: string | undefined;
+  private fullWriteAt = 0;
+  /** Rule writes, for tests and the benchmark: how many, the last one's duration and chains written. */
+  readonly stats = { writes: 0, lastWriteMs: 0, lastWriteChains: 0 };
 
   constructor(private readonly options: ServiceProxyOptions) {
     const key = agentKey(options.clusterId, options.nodeName);
@@ -100,17 +108,21 @@ export class ServiceProxy {
       services,
     });
     const range = this.options.nodeRange();
-    const state = `${range ?? ''}\n${rules.nat}`;
-    // The same rules are written again only by the periodic resync, in case someone else touched them.
-    if (state === this.written && Date.now() - this.writtenAt < RESYNC_MS - 1000) return;
+    const next = new Map([...rules.chains].map(([chain, lines]) => [chain, lines.join('\n')]));
+    const full = this.written.size === 0 || Date.now() - this.fullWriteAt >= FULL_WRITE_MS;
+    const changed = full ? [...rules.chains.keys()] : [...next].filter(([chain, text]) => this.written.get(chain) !== text).map(([chain]) => chain);
+    const removed = full ? [] : [...this.written.keys()].filter((chain) => !next.has(chain));
+    if (changed.length === 0 && removed.length === 0 && range === this.range) return;
     const started = performance.now();
-    await writeChains(this.identity, rules.nat, rules.chains);
+    await writeChains(this.identity, new Map(changed.map((chain) => [chain, rules.chains.get(chain)!])), { remove: removed, sweep: full });
     await ensureJumps(this.identity, this.jumps(range));
     await syncServiceRoutes(network.serviceCidr, this.options.bridge, rules.routedIPs);
-    this.written = state;
-    this.writtenAt = Date.now();
+    this.written = next;
+    this.range = range;
+    if (full) this.fullWriteAt = Date.now();
     this.stats.writes++;
     this.stats.lastWriteMs = performance.now() - started;
+    this.stats.lastWriteChains = changed.length + removed.length;
   }
 
   /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EndpointSlice, Service } from '../../api/services.js';
-import { buildRules, type RuleInput, type ServiceEntry } from './service-rules.js';
+import { buildRules, type RuleInput, type RuleSet, type ServiceEntry } from './service-rules.js';
 
 function service(name: string, spec: Service['spec']): Service {
   return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec };
@@ -29,8 +29,10 @@ function slice(name: string, port: { name?: string; port: number; protocol?: str
   };
 }
 
+const lines = (set: RuleSet): string[] => [...set.chains.values()].flat();
+
 function rules(services: ServiceEntry[], extra: Partial<RuleInput> = {}): string[] {
-  return buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services, ...extra }).nat.split('\n');
+  return lines(buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services, ...extra }));
 }
 
 const dnats = (lines: string[]): string[] => lines.filter((l) => l.includes('DNAT')).map((l) => l.replace(/.*--to-destination /, ''));
@@ -41,19 +43,20 @@ describe('service rules', () => {
 
   it('sends a cluster IP to the ready endpoints only, spread at random, and routes the cluster IP', () => {
     const set = buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services: [{ service: web, slices: [webSlice] }] });
-    const lines = set.nat.split('\n');
-    assert.deepEqual(dnats(lines), ['10.42.1.2:8080', '10.42.2.2:8080']);
-    assert.ok(lines.some((l) => l.startsWith('-A DRV-abcd1234-SVC -d 10.43.0.20/32 -p tcp -m tcp --dport 80')));
-    assert.ok(lines.some((l) => l.includes('--probability 0.5000000000')), 'the first of two endpoints takes half');
+    const all = lines(set);
+    assert.deepEqual(dnats(all), ['10.42.1.2:8080', '10.42.2.2:8080']);
+    assert.ok(all.some((l) => l.startsWith('-A DRV-abcd1234-SVC -d 10.43.0.20/32 -p tcp -m tcp --dport 80')));
+    assert.ok(all.some((l) => l.includes('--probability 0.5000000000')), 'the first of two endpoints takes half');
     assert.deepEqual(set.routedIPs, ['10.43.0.20']);
-    // Every chain a rule names is declared.
-    for (const chain of lines.filter((l) => l.startsWith('-A')).map((l) => l.split(' ')[1]!)) assert.ok(set.chains.includes(chain), chain);
+    // Every chain a rule jumps to is in the set, and every rule sits in its own chain's list.
+    for (const target of all.map((l) => / -j (DRV-\S+)/.exec(l)?.[1]).filter((t) => t !== undefined)) assert.ok(set.chains.has(target), target);
+    for (const [chain, rulesOf] of set.chains) for (const rule of rulesOf) assert.ok(rule.startsWith(`-A ${chain} `), rule);
   });
 
   it('writes nothing for a Service without ready endpoints: its address is left to the unreachable route', () => {
-    const lines = rules([{ service: web, slices: [slice('web', { port: 8080 }, [{ ip: '10.42.1.3', ready: false }])] }]);
-    assert.equal(dnats(lines).length, 0);
-    assert.equal(lines.at(-1), '-A DRV-abcd1234-SVC -d 10.43.0.0/16 -j ACCEPT', 'the range ends the nat table for service addresses');
+    const set = buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services: [{ service: web, slices: [slice('web', { port: 8080 }, [{ ip: '10.42.1.3', ready: false }])] }] });
+    assert.equal(dnats(lines(set)).length, 0);
+    assert.equal(set.chains.get('DRV-abcd1234-SVC')!.at(-1), '-A DRV-abcd1234-SVC -d 10.43.0.0/16 -j ACCEPT', 'the range ends the nat table for service addresses');
   });
 
   it('falls back to serving terminating endpoints when none is ready', () => {
@@ -70,8 +73,9 @@ describe('service rules', () => {
     const nodePortChain = both.find((l) => l.includes('--dport 30080'))!.split(' -j ')[1]!;
     const clusterChain = both.find((l) => l.includes('--dport 80 '))!.split(' -j ')[1]!;
     assert.notEqual(nodePortChain, clusterChain);
-    assert.equal(both.filter((l) => l.startsWith(`-A ${nodePortChain} `)).length, 1, 'one local endpoint behind the node port');
-    assert.equal(both.filter((l) => l.startsWith(`-A ${clusterChain} `)).length, 2, 'both endpoints behind the cluster IP');
+    const dnatsIn = (chain: string) => both.filter((l) => l.startsWith(`-A ${chain} `) && l.includes('DNAT')).length;
+    assert.equal(dnatsIn(nodePortChain), 1, 'one local endpoint behind the node port');
+    assert.equal(dnatsIn(clusterChain), 2, 'both endpoints behind the cluster IP');
   });
 
   it('answers NodePorts on the node address', () => {
@@ -82,9 +86,11 @@ describe('service rules', () => {
 
   it('remembers clients with sessionAffinity ClientIP', () => {
     const sticky = service('web', { clusterIP: '10.43.0.20', sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] });
-    const lines = rules([{ service: sticky, slices: [webSlice] }]);
-    assert.equal(lines.filter((l) => l.includes('--rcheck --seconds 60 --reap')).length, 2);
-    assert.equal(lines.filter((l) => l.includes('-m recent') && l.includes('--set')).length, 2);
+    const all = rules([{ service: sticky, slices: [webSlice] }]);
+    assert.equal(all.filter((l) => l.includes('--rcheck --seconds 60 --reap') && l.includes('DNAT')).length, 2);
+    // The client is remembered only by the endpoint the spread chose: `recent --set` after `statistic`.
+    const spread = all.find((l) => l.includes('--probability'))!;
+    assert.ok(spread.indexOf('statistic') < spread.indexOf('--set'), spread);
   });
 
   it('matches slice ports by name and protocol', () => {
@@ -104,14 +110,14 @@ describe('service rules', () => {
       dns: { serviceIP: '10.43.0.10', listen: '10.42.0.1:40000' },
       services: [{ service: headless, slices: [webSlice] }, { service: external, slices: [] }],
     });
-    assert.deepEqual(dnats(set.nat.split('\n')), ['10.42.0.1:40000', '10.42.0.1:40000']);
+    assert.deepEqual(dnats(lines(set)), ['10.42.0.1:40000', '10.42.0.1:40000']);
     assert.deepEqual(set.routedIPs, ['10.43.0.10']);
   });
 
   it('masquerades hairpin traffic and the node loopback, and is the same whatever order the slices come in', () => {
     const lines = rules([{ service: web, slices: [webSlice] }]);
     assert.ok(lines.includes('-A DRV-abcd1234-POST -s 127.0.0.0/8 -o drv-1 -j MASQUERADE'));
-    assert.ok(lines.some((l) => l.includes('-s 10.42.1.2/32 -j MARK --or-mark 0x8000')));
+    assert.ok(lines.some((l) => l.includes('-s 10.42.1.2/32 -j MARK --or-mark 0x8000')), 'an endpoint calling its own Service is masqueraded');
     const reversed = { ...webSlice, endpoints: [...(webSlice.endpoints ?? [])].reverse() };
     assert.deepEqual(rules([{ service: web, slices: [reversed] }]), lines);
   });
