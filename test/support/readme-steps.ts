@@ -230,4 +230,6 @@ export const STEPS: Record<string, Step> = {
   'npm run bench:hardening': benchmarkExists('bench:hardening', 'dist/bench/hardening.js'),
   'npm run bench:gang': benchmarkExists('bench:gang', 'dist/bench/gang.js'),
   'npm run bench:scale': benchmarkExists('bench:scale', 'dist/bench/scale.js'),
+  'npm run bench:network': benchmarkExists('bench:network', 'dist/bench/network.js'),
+  'npm run bench:dns': benchmarkExists('bench:dns', 'dist/bench/dns.js'),
 };
