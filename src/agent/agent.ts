@@ -15,6 +15,7 @@ import { hostFacts } from './node/host-info.js';
 import { KernelLog } from './node/kernel-log.js';
 import { capacityOf } from './node/node-object.js';
 import { NodeManager } from './node/node-manager.js';
+import { ServiceRangeInUseError } from './network/host-rules.js';
 import { startNodeNetwork, type NodeNetwork } from './network/node-network.js';
 import { ServiceDirectory } from './network/service-directory.js';
 import { readHostResolvConf } from './pods/host-resolv-conf.js';
@@ -164,7 +165,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   nodeNetwork = await retryUntilDone('the node network', () => startNodeNetwork({
     network, podNetwork: docker?.ctx.podNetwork, directory: services, clusterId: owner.clusterId, nodeName: options.nodeName,
     nodeAddress, nodeRange: () => node.podCidr(), serviceProxy, logger,
-  }), logger);
+  }), logger, (error) => error instanceof ServiceRangeInUseError);
   node.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();

@@ -38,9 +38,17 @@ export interface Jump {
 
 export interface HostIdentity {
   key: string;
-  /** Written as the jumps' comment: `drover <cluster id> <node> <service CIDR>`. */
+  /** Written as the jumps' comment: `drover <cluster id> <node> <service CIDR> pid:<agent's pid>`. */
   comment: string;
   serviceCidr: string;
+}
+
+/** Another cluster's live agent programs the same service range on this machine. */
+export class ServiceRangeInUseError extends Error {
+  constructor(range: string, holders: readonly string[]) {
+    super(`the service range ${range} is in use on this machine by another cluster's agent (${holders.join('; ')}): `
+      + 'give this cluster a --service-cidr (and --cluster-cidr) of its own, or stop that cluster');
+  }
 }
 
 function jumpSpec(jump: Jump, comment: string): string[] {
@@ -141,12 +149,29 @@ async function removeAgentsWhere(filter: (comment: string) => boolean): Promise<
 const rangeOf = (comment: string): string | undefined => comment.split(' ')[3];
 const clusterOf = (comment: string): string | undefined => comment.split(' ')[1];
 
+/** Whether the agent that wrote a comment still runs (agents of this machine only write them). */
+function writerAlive(comment: string): boolean {
+  const pid = Number(/ pid:(\d+)$/.exec(comment)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * Rules another cluster left for the same service range (an agent killed for good, a test run
- * cut short): two live clusters can't share one range on a machine, so they are gone — removed.
+ * cut short) are removed; two live clusters can't share one range on a machine, so one whose
+ * agent still runs is an error (ServiceRangeInUseError) rather than a silent takeover.
  */
-export function removeOtherClustersRules(identity: HostIdentity, clusterId: string): Promise<string[]> {
-  return removeAgentsWhere((comment) => rangeOf(comment) === identity.serviceCidr && clusterOf(comment) !== clusterId);
+export async function removeOtherClustersRules(identity: HostIdentity, clusterId: string): Promise<string[]> {
+  const others = (comment: string) => rangeOf(comment) === identity.serviceCidr && clusterOf(comment) !== clusterId;
+  const live = [...new Set((await jumpsOf(others)).map((jump) => jump.comment))].filter(writerAlive);
+  if (live.length > 0) throw new ServiceRangeInUseError(identity.serviceCidr, live);
+  return removeAgentsWhere(others);
 }
 
 /**
@@ -161,6 +186,14 @@ export async function removeRangeRules(serviceCidr: string): Promise<string[]> {
     .filter((match): match is RegExpExecArray => match !== null && range !== undefined && cidrContains(range, match[1]!));
   if (routes.length > 0) await run('ip', ['-force', '-batch', '-'], routes.map((m) => `route del ${m[1]}/32 dev ${m[2]}`).join('\n') + '\n');
   return removed;
+}
+
+/** The jumps an earlier run of this agent wrote (its pid in their comment): the chains are the same, the jumps go. */
+export async function removeEarlierJumps(identity: HostIdentity): Promise<void> {
+  const self = identity.comment.replace(/ pid:\d+$/, '');
+  for (const jump of await jumpsOf((comment) => comment !== identity.comment && comment.replace(/ pid:\d+$/, '') === self)) {
+    await run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-D', jump.chain, ...jump.spec]).catch(() => undefined);
+  }
 }
 
 /** Whether another agent of the cluster on this host still has rules (it keeps the routes then). */

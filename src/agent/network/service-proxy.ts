@@ -9,7 +9,7 @@ import type { ClusterNetwork } from '../../api/cluster-network.js';
 import type { Logger } from '../../client/index.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import {
-  allowLoopbackRouting, ensureJumps, ensureUnreachableRoute, otherAgentsOfCluster, removeOtherClustersRules, removeRules,
+  allowLoopbackRouting, ensureJumps, removeEarlierJumps, ensureUnreachableRoute, otherAgentsOfCluster, removeOtherClustersRules, removeRules,
   syncServiceRoutes, writeChains, type HostIdentity, type Jump,
 } from './host-rules.js';
 import type { ServiceDirectory } from './service-directory.js';
@@ -55,7 +55,8 @@ export class ServiceProxy {
 
   constructor(private readonly options: ServiceProxyOptions) {
     const key = agentKey(options.clusterId, options.nodeName);
-    this.identity = { key, comment: `drover ${options.clusterId} ${options.nodeName} ${options.network.serviceCidr}`, serviceCidr: options.network.serviceCidr };
+    const comment = `drover ${options.clusterId} ${options.nodeName} ${options.network.serviceCidr} pid:${process.pid}`;
+    this.identity = { key, comment, serviceCidr: options.network.serviceCidr };
   }
 
   /** The prefix of this agent's chains (DRV-<key>-). */
@@ -72,6 +73,8 @@ export class ServiceProxy {
       logger.warn('removed the service rules another cluster left for the same service range', { rules: comment });
     }
     await this.sync();
+    // After this run's jumps are in: the traffic never goes untranslated in between.
+    await removeEarlierJumps(this.identity);
     this.unsubscribe = this.options.directory.onChange(() => this.loop?.kick());
     this.loop = startLoop('service rules', RESYNC_MS, () => this.sync(), logger);
   }
