@@ -219,6 +219,21 @@ describe('service networking', { timeout: 300_000 }, () => {
     assert.equal(natRules().includes('default/gone-while-down:http'), false, 'nothing stale after the restart');
   });
 
+  it('refuses a second cluster\'s agent on the same service range while this cluster\'s agents run', async () => {
+    const other = await startServerProcess({ network });
+    try {
+      await assert.rejects(
+        startAgentProcess(other, `net-other-${process.pid}`, [], undefined, { network }),
+        /the service range \S+ is in use on this machine by another cluster's agent/,
+      );
+      assert.ok(natRules().includes('default/web:http'), 'this cluster\'s rules untouched');
+      assert.equal((await get('http://web/')).ok, true);
+    } finally {
+      await other.stop();
+      await other.cleanup();
+    }
+  });
+
   it('keeps the rules when the agents stop, and removes them all when they leave for good (drover agent --cleanup)', async () => {
     const ip = await clusterIP('web');
     await nodeA.stop();
