@@ -39,6 +39,10 @@ export interface BudgetCondition {
 
 export const DISRUPTION_ALLOWED = 'DisruptionAllowed';
 
+/** A budget's status, zeros where the controller has not written yet. */
+export const budgetStatusOf = (pdb: Readonly<KubeObject>): BudgetStatus =>
+  ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, ...(pdb['status'] as object | undefined) });
+
 const isSet = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
 /**

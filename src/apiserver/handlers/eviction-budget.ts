@@ -5,7 +5,7 @@
 import { findResource } from '../../api/registry.js';
 import type { KubeObject } from '../../api/meta.js';
 import { fromLabelSelectorObject } from '../../api/selectors/index.js';
-import { disruptionAllowedCondition, type BudgetSpec, type BudgetStatus } from '../../api/disruption/budget.js';
+import { budgetStatusOf, disruptionAllowedCondition, type BudgetSpec, type BudgetStatus } from '../../api/disruption/budget.js';
 import { ApiError, forbidden, internalError } from '../errors.js';
 import { prefixFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
@@ -28,8 +28,6 @@ function tooManyRequests(cause: string, retryAfterSeconds: number): ApiError {
 }
 
 export const specOf = (pdb: Readonly<KubeObject>) => (pdb['spec'] ?? {}) as BudgetSpec & { selector?: unknown };
-export const statusOf = (pdb: Readonly<KubeObject>): BudgetStatus =>
-  ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, ...(pdb['status'] as object | undefined) });
 
 /**
  * The budgets whose selector matches the pod. Unlike the controller, the eviction treats a
@@ -83,7 +81,7 @@ export async function spendDisruption(request: SpendRequest): Promise<void> {
 /** The budget with one disruption less and the pod recorded as disrupted; throws when it cannot give one. */
 function withOneDisruptionSpent(pdb: KubeObject, podName: string): KubeObject {
   const name = pdb.metadata.name ?? '';
-  const status = statusOf(pdb);
+  const status = budgetStatusOf(pdb);
   // A spec the controller has not looked at yet may allow less than the status says.
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) {
     throw tooManyRequests(`The disruption budget ${name} is still being processed by the server.`, 10);

@@ -3,13 +3,13 @@
 // deleted) goes at once; a pod covered by one budget goes only when the budget allows a
 // disruption, which the eviction spends first; otherwise the client gets 429 and tries later.
 import { isObject, type KubeObject } from '../../api/meta.js';
-import { isPodReady } from '../../api/disruption/budget.js';
+import { budgetStatusOf, isPodReady } from '../../api/disruption/budget.js';
 import { ApiError, badRequest } from '../errors.js';
 import { writeJson } from '../http-io.js';
 import type { DeleteOptions } from '../registry/deletion.js';
 import { MAX_WRITE_RETRIES } from '../registry/write-retries.js';
 import { parseDryRun, type ResourceRequest } from './context.js';
-import { budgetsCovering, spendDisruption, statusOf, specOf, tooManyBudgets } from './eviction-budget.js';
+import { budgetsCovering, spendDisruption, specOf, tooManyBudgets } from './eviction-budget.js';
 import { decodeNamedBody, success } from './pod-binding.js';
 
 /** How the pod may be deleted: as asked, or only if it has not changed since it was judged. */
@@ -39,7 +39,7 @@ async function judge(ctx: ResourceRequest, pod: KubeObject, dryRun: boolean): Pr
     // An unhealthy pod does not count towards the budget, so evicting it spends nothing: always
     // under AlwaysAllow, and under IfHealthyBudget (the default) while the budget is met.
     if (specOf(pdb).unhealthyPodEvictionPolicy === 'AlwaysAllow') return 'delete-if-unchanged';
-    const status = statusOf(pdb);
+    const status = budgetStatusOf(pdb);
     if (status.currentHealthy >= status.desiredHealthy && status.desiredHealthy > 0) return 'delete-if-unchanged';
   }
   await spendDisruption({ registry: ctx.registry, pdb, podName: pod.metadata.name!, dryRun, user: ctx.user });
