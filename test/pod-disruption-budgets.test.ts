@@ -47,6 +47,9 @@ describe('PodDisruptionBudgets, evictions and kubectl drain', () => {
     const table = await cluster.kubectl(['get', 'pdb']);
     assert.match(table, /^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\n/);
     assert.match(table, /^web\s+1\s+N\/A\s+1\s+\d+s$/m);
+    const described = await cluster.kubectl(['describe', 'pdb', 'web']);
+    assert.match(described, /Allowed disruptions:\s+1\n\s+Current:\s+2\n\s+Desired:\s+1\n\s+Total:\s+2/);
+    assert.match(await cluster.kubectl(['explain', 'pdb.spec.unhealthyPodEvictionPolicy']), /IfHealthyBudget/);
   });
 
   it('lets exactly one of two simultaneous evictions through, the other 429 as Kubernetes words it', async () => {
