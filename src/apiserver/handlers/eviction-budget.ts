@@ -6,7 +6,7 @@ import { findResource } from '../../api/registry.js';
 import type { KubeObject } from '../../api/meta.js';
 import { fromLabelSelectorObject } from '../../api/selectors/index.js';
 import { budgetStatusOf, disruptionAllowedCondition, type BudgetSpec, type BudgetStatus } from '../../api/disruption/budget.js';
-import { ApiError, forbidden, internalError } from '../errors.js';
+import { ApiError, forbidden, internalError, type StatusDetails } from '../errors.js';
 import { prefixFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
@@ -22,8 +22,8 @@ const MAX_DISRUPTED_PODS = 2000;
 const TOO_MANY = 'Cannot evict pod as it would violate the pod\'s disruption budget.';
 
 function tooManyRequests(cause: string, retryAfterSeconds: number): ApiError {
-  const details: ConstructorParameters<typeof ApiError>[3] = { causes: [{ reason: 'DisruptionBudget', message: cause }] };
-  if (retryAfterSeconds > 0) details!.retryAfterSeconds = retryAfterSeconds;
+  const details: StatusDetails = { causes: [{ reason: 'DisruptionBudget', message: cause }] };
+  if (retryAfterSeconds > 0) details.retryAfterSeconds = retryAfterSeconds;
   return new ApiError(429, 'TooManyRequests', TOO_MANY, details);
 }
 
