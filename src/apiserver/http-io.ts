@@ -93,6 +93,9 @@ export function writeError(res: ServerResponse, error: ApiError): void {
     res.destroy();
     return;
   }
+  // As kube-apiserver: a Status that says when to retry says it in the header too (client-go waits for it).
+  const retryAfter = error.details?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0) res.setHeader('Retry-After', String(retryAfter));
   writeJson(res, error.code, error.toStatus());
 }
 

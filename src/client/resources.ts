@@ -32,6 +32,7 @@ export const resources = {
   jobs: named('batch', 'jobs', 'Job'),
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
+  poddisruptionbudgets: named('policy', 'poddisruptionbudgets', 'PodDisruptionBudget'),
   transactions: named('drover.dev', 'transactions', 'Transaction'),
   pytorchjobs: named('kubeflow.org', 'pytorchjobs', 'PyTorchJob'),
   tfjobs: named('kubeflow.org', 'tfjobs', 'TFJob'),

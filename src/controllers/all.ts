@@ -4,6 +4,7 @@ import type { ControllerFactory } from './manager.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
 import { JobController } from './job/job-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
+import { DisruptionController } from './disruption/disruption-controller.js';
 import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { garbageCollectorController } from './garbage-collector/index.js';
 import { endpointsController } from './endpoints/index.js';
@@ -24,4 +25,5 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new TransactionController(ctx),
   (ctx) => new PodMetricsController(ctx),
   (ctx) => new ServiceAccountsController(ctx),
+  (ctx) => new DisruptionController(ctx),
 ];

@@ -123,7 +123,11 @@ export class NodeLifecycleController {
     await this.config.api.resource(resources.nodes).patch(node.metadata.name!, 'strategic', { status: { conditions } }, { subresource: 'status' });
   }
 
-  /** Deletes the node's pods whose time is up; those already terminating past their grace period are forced. */
+  /**
+   * Deletes the node's pods whose time is up; those already terminating past their grace period are forced.
+   * Plain deletes, not the eviction subresource: as Kubernetes' taint-based eviction, a lost node's
+   * pods are gone already, and a PodDisruptionBudget must not keep their replacements from starting.
+   */
   private async evictPods(nodeName: string, now: number, unreachableForMs: number): Promise<void> {
     const pods = await this.config.api.resource(resources.pods).listAll({ fieldSelector: `spec.nodeName=${nodeName}` });
     for (const pod of pods.items) {

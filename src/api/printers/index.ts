@@ -11,6 +11,7 @@ import { eventPrinter } from './event.js';
 import { since } from './format.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
+import { podDisruptionBudgetPrinter } from './pod-disruption-budget.js';
 import { roleBindingPrinter, rolePrinter } from './rbac.js';
 import { endpointsPrinter, servicePrinter } from './service.js';
 import { transactionPrinter } from './transaction.js';
@@ -51,6 +52,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['RoleBinding', roleBindingPrinter],
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', csrPrinter],
+  ['PodDisruptionBudget', podDisruptionBudgetPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

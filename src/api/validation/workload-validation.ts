@@ -71,8 +71,8 @@ function validateTemplate(template: Obj, kind: string, restartPolicies: readonly
 
 const PERCENT = /^[0-9]+%$/;
 
-/** maxSurge / maxUnavailable: a non-negative integer or a percentage. */
-function validateIntOrPercent(value: unknown, path: string, capAt100: boolean): FieldError[] {
+/** maxSurge / maxUnavailable (and a disruption budget's bounds): a non-negative integer or a percentage. */
+export function validateIntOrPercent(value: unknown, path: string, capAt100: boolean): FieldError[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'number') return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
   const textValue = String(value);

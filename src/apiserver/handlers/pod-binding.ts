@@ -1,5 +1,5 @@
-// pods/binding and pods/eviction: how the scheduler places a pod and how `kubectl drain`
-// removes one. Binding is a system write: it sets spec.nodeName, which an ordinary update may
+// pods/binding: how the scheduler places a pod (pods/eviction, in pod-eviction.ts, shares its
+// body decoding). Binding is a system write: it sets spec.nodeName, which an ordinary update may
 // not change, and marks the pod scheduled.
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { validateBinding } from '../../api/validation/index.js';
@@ -8,17 +8,16 @@ import { MAX_WRITE_RETRIES } from '../registry/write-retries.js';
 import { badRequest, conflict, invalid, notFound } from '../errors.js';
 import { decodeBody } from '../decode/index.js';
 import { readBody, writeJson } from '../http-io.js';
-import type { DeleteOptions } from '../registry/deletion.js';
 import { keyFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
 import { ref } from '../registry/object-registry.js';
 import { parseDryRun, type ResourceRequest } from './context.js';
 
-function success(code: number): Record<string, unknown> {
+export function success(code: number): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
 }
 
-async function decodeNamedBody(ctx: ResourceRequest, kind: string): Promise<Record<string, unknown>> {
+export async function decodeNamedBody(ctx: ResourceRequest, kind: string): Promise<Record<string, unknown>> {
   const { value: body } = await decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
   ctx.audit?.requestObject(body);
   if (!isObject(body)) throw badRequest(`the body must be a ${kind} object`);
@@ -69,15 +68,4 @@ function boundPod(ctx: ResourceRequest, pod: KubeObject, nodeName: string): Kube
   conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp() });
   status['conditions'] = conditions;
   return updated;
-}
-
-export async function evictPod(ctx: ResourceRequest): Promise<void> {
-  if (ctx.req.method !== 'POST') throw badRequest('pods/eviction only supports POST');
-  const eviction = await decodeNamedBody(ctx, 'Eviction');
-  const given = isObject(eviction['deleteOptions']) ? eviction['deleteOptions'] : {};
-  const options: DeleteOptions = { dryRun: parseDryRun(ctx.query) || (Array.isArray(given['dryRun']) && given['dryRun'].includes('All')) };
-  if (typeof given['gracePeriodSeconds'] === 'number') options.gracePeriodSeconds = Math.max(0, given['gracePeriodSeconds']);
-  if (isObject(given['preconditions'])) options.preconditions = given['preconditions'] as DeleteOptions['preconditions'] & object;
-  await ctx.registry.delete(ctx.def, ctx.path.namespace, ctx.path.name!, options);
-  writeJson(ctx.res, 201, success(201));
 }

@@ -1,0 +1,76 @@
+// How many pods a disruption budget expects: the sum of the desired replicas of the controllers
+// of its pods, each controller counted once, as Kubernetes' disruption controller finds them. A
+// ReplicaSet owned by a Deployment counts as the Deployment (its rollouts come and go); UIDs
+// must match so a controller recreated under the same name is not mistaken for the old one.
+// Drover serves neither StatefulSets nor ReplicationControllers, so pods they would own find no
+// controller, as do a DaemonSet's or a Job's (Kubernetes has no finder for those either).
+import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import type { Informer } from '../../client/index.js';
+
+type Lookup = Pick<Informer<KubeObject>, 'getByName'>;
+
+export interface ScaleSources {
+  replicaSets: Lookup;
+  deployments: Lookup;
+}
+
+/** The controller of a pod that cannot be found, and why the budget cannot be computed. */
+export class NoControllerError extends Error {
+  constructor(podName: string) {
+    super(`found no controllers for pod "${podName}"`);
+  }
+}
+
+const controllerOf = (object: Readonly<KubeObject>) => object.metadata.ownerReferences?.find((ref) => ref.controller === true);
+const groupOf = (ref: OwnerReference) => (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '');
+
+function replicasOf(object: Readonly<KubeObject>): number {
+  const replicas = (object['spec'] as { replicas?: unknown } | undefined)?.replicas;
+  // Defaulting sets 1 when omitted.
+  return typeof replicas === 'number' ? replicas : 1;
+}
+
+function owned(lookup: Lookup, namespace: string | undefined, ref: OwnerReference): Readonly<KubeObject> | undefined {
+  const object = lookup.getByName(namespace, ref.name);
+  return object && object.metadata.uid === ref.uid ? object : undefined;
+}
+
+/** The uid and desired replicas of the controller a pod counts under, if one of a supported kind. */
+function scaleOfController(sources: ScaleSources, pod: Readonly<KubeObject>, ref: OwnerReference): { uid: string; replicas: number } | undefined {
+  if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref) ?? '')) return undefined;
+  const namespace = pod.metadata.namespace;
+  const rs = owned(sources.replicaSets, namespace, ref);
+  if (!rs) return undefined;
+  const rsController = controllerOf(rs);
+  if (rsController?.kind === 'Deployment') {
+    const deployment = owned(sources.deployments, namespace, rsController);
+    return deployment ? { uid: deployment.metadata.uid!, replicas: replicasOf(deployment) } : undefined;
+  }
+  return { uid: rs.metadata.uid!, replicas: replicasOf(rs) };
+}
+
+/**
+ * The expected pod count of `pods` and the names of those without a controller (ignored, as
+ * Kubernetes does, with a warning). Throws NoControllerError for a controller it cannot size.
+ */
+export function expectedScale(sources: ScaleSources, pods: readonly Readonly<KubeObject>[]): { expected: number; unmanaged: string[] } {
+  // By the pod's controller (a ReplicaSet), the controller it counts under (maybe its Deployment).
+  const resolved = new Map<string, string>();
+  const replicasByController = new Map<string, number>();
+  const unmanaged: string[] = [];
+  for (const pod of pods) {
+    const ref = controllerOf(pod);
+    if (!ref) {
+      unmanaged.push(pod.metadata.name ?? '');
+      continue;
+    }
+    if (resolved.has(ref.uid)) continue;
+    const scale = scaleOfController(sources, pod, ref);
+    if (!scale) throw new NoControllerError(pod.metadata.name ?? '');
+    resolved.set(ref.uid, scale.uid);
+    replicasByController.set(scale.uid, scale.replicas);
+  }
+  let expected = 0;
+  for (const replicas of replicasByController.values()) expected += replicas;
+  return { expected, unmanaged };
+}
