@@ -1,8 +1,9 @@
 // What the API server runs to know who asks and what they may do, in the order it must start:
 // the admission steps the registry needs at construction (NodeRestriction, RBAC escalation,
-// CertificateSigningRequests, the service-account token projection), then, once the registry
-// exists, the default roles and the caches and controllers that read them (RBAC, its role
-// aggregation, the node authorizer, the certificate approver/signer and cleaner, kube-root-ca.crt).
+// CertificateSigningRequests, the service-account token projection, LimitRanger, ResourceQuota),
+// then, once the registry exists, the default roles and the caches and controllers that read them
+// (RBAC, its role aggregation, the node authorizer, the certificate approver/signer and cleaner,
+// kube-root-ca.crt).
 import { createNodeAuthorizer, type NodeAuthorizer } from '../auth/authz/node-authorizer.js';
 import { nodeRestriction } from '../auth/authz/node-restriction.js';
 import { unionAuthorizer } from '../auth/authz/union.js';
@@ -16,6 +17,8 @@ import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { Store } from '../storage/store.js';
 import type { AccessControl } from './access.js';
 import { ServiceAccountAdmission } from './admission/service-account-admission.js';
+import { LimitRanger } from './admission/limit-ranger.js';
+import { ResourceQuotaAdmission } from './admission/resource-quota.js';
 import type { ResourceRequest } from './handlers/context.js';
 import { tokenRequestHandler } from './handlers/service-account-token.js';
 import type { ObjectRegistry, RegistryOptions } from './registry/object-registry.js';
@@ -45,9 +48,11 @@ export class ApiSecurity {
 
   /** The admission steps the registry runs on every write. */
   admission(): Pick<RegistryOptions, 'validating' | 'mutating'> {
+    const limitRanger = new LimitRanger(this.options.store);
     return {
-      validating: [nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac)],
-      mutating: this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : [],
+      // ResourceQuota last, as in Kubernetes: it charges the quota, so only a write every other step admitted.
+      validating: [nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), limitRanger, new ResourceQuotaAdmission(this.options.store)],
+      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : [])],
     };
   }
 
