@@ -29,14 +29,25 @@ export function kindsLimited(hard: QuantityMap): ResourceKind[] {
   return [...kinds.values()];
 }
 
-/** What the namespace uses of each resource the quota limits (0 for those nothing uses). */
+/**
+ * What the namespace uses of each resource the quota limits (0 for those nothing uses). Resources
+ * of kinds the lister cannot read keep the quota's current status.used (the controller may not
+ * read Secrets: their count is the admission's charges).
+ */
 export async function recalculateUsage(quota: KubeObject, lister: NamespaceLister, now: Date): Promise<QuantityMap> {
   const hard = specHard(quota);
+  const previous = statusOf(quota).used;
   let used: QuantityMap = new Map();
   for (const name of hard.keys()) used.set(name, ZERO);
   for (const kind of kindsLimited(hard)) {
     const objects = await lister(kind);
-    if (!objects) continue;
+    if (!objects) {
+      for (const name of hard.keys()) {
+        const counted = kindCounted(name);
+        if (counted?.group === kind.group && counted.plural === kind.plural) used.set(name, previous.get(name) ?? ZERO);
+      }
+      continue;
+    }
     for (const object of objects) {
       if (!quotaCounts(quota, kind, object)) continue;
       used = addMaps(used, limitedUsage(objectUsage(kind, object, now), hard));
