@@ -53,6 +53,8 @@ spec:
     const stored = JSON.parse(await cluster.kubectl(['get', 'limitrange', 'bounds', '-n', 'limits', '-o', 'json']));
     assert.deepEqual(stored.spec.limits[0].defaultRequest, { cpu: '100m', memory: '128Mi' }, 'defaultRequest falls back to default');
     assert.match(await cluster.kubectl(['get', 'limits', '-n', 'limits']), /NAME\s+CREATED AT\nbounds\s+\d{4}-\d\d-\d\dT/);
+    const described = await cluster.kubectl(['describe', 'limitrange', 'bounds', '-n', 'limits']);
+    assert.match(described, /Container\s+cpu\s+-\s+500m\s+100m\s+300m\s+-/, described);
 
     await cluster.kubectl(['apply', '-f', '-'], { input: podYaml('web', 'limits') });
     const resources = await cluster.kubectl(['get', 'pod', 'web', '-n', 'limits', '-o', 'jsonpath={.spec.containers[0].resources}']);
