@@ -68,7 +68,8 @@ export class ResourceQuotaController implements Controller {
       if (ref === resources.resourcequotas) continue;
       informer.addEventHandler({
         onUpdate: (before, after) => {
-          if (before !== after && usesLess(kindOf(ref), before, after, this.now())) this.enqueue(after);
+          if (before === after || !this.hasQuotas(after.metadata.namespace)) return;
+          if (usesLess(kindOf(ref), before, after, this.now())) this.queue.add(after.metadata.namespace!);
           if (ref === resources.pods) this.recheckWhenDeletionGraceEnds(after);
         },
         onDelete: (object) => this.enqueue(object),
@@ -88,7 +89,8 @@ export class ResourceQuotaController implements Controller {
   start(): void {
     this.running = runOwnedQueue(this.ctx, {
       name: this.name, primary: this.quotas, queue: this.queue,
-      reconcile: (namespace) => this.sync(namespace),
+      // A farm member that acquires a shard re-enqueues the quotas' own keys (namespace/name).
+      reconcile: (key) => this.sync(key.split('/')[0]!),
     });
     this.timer = setInterval(() => {
       for (const quota of this.quotas.list()) this.queue.add(quota.metadata.namespace ?? '');
@@ -101,16 +103,18 @@ export class ResourceQuotaController implements Controller {
     await this.running?.stop();
   }
 
+  private hasQuotas(namespace: string | undefined): namespace is string {
+    return namespace !== undefined && this.quotas.byIndex('namespace', namespace).length > 0;
+  }
+
   private enqueue(object: Readonly<KubeObject>): void {
-    const namespace = object.metadata.namespace;
-    if (namespace && this.quotas.byIndex('namespace', namespace).length > 0) this.queue.add(namespace);
+    if (this.hasQuotas(object.metadata.namespace)) this.queue.add(object.metadata.namespace);
   }
 
   /** A pod stuck terminating stops counting once its deletion grace has passed again (Kubernetes' QuotaV1Pod). */
   private recheckWhenDeletionGraceEnds(pod: Readonly<KubeObject>): void {
     const { deletionTimestamp, deletionGracePeriodSeconds, namespace } = pod.metadata;
     if (!deletionTimestamp || typeof deletionGracePeriodSeconds !== 'number' || !namespace) return;
-    if (this.quotas.byIndex('namespace', namespace).length === 0) return;
     const due = Date.parse(deletionTimestamp) + deletionGracePeriodSeconds * 1000 - this.now().getTime();
     this.queue.addAfter(namespace, Math.max(0, due) + 1000);
   }
