@@ -14,9 +14,10 @@ let registry: ObjectRegistry;
 const pods = findResource('', 'v1', 'pods')!;
 const quotas = findResource('', 'v1', 'resourcequotas')!;
 const configMaps = findResource('', 'v1', 'configmaps')!;
+const services = findResource('', 'v1', 'services')!;
 
 before(async () => {
-  t = await openTestStore(['a', 'b', 'c', 'd', 'e']);
+  t = await openTestStore(['a', 'b', 'c', 'd', 'e', 'f']);
   registry = new ObjectRegistry(t.store, { validating: [new ResourceQuotaAdmission(t.store)] });
 });
 after(async () => {
@@ -106,6 +107,16 @@ describe('ResourceQuota admission', () => {
     await registry.create(pods, 'd', podBody('long-2'), WRITE);
     await registry.create(pods, 'd', podBody('short-1', {}, { activeDeadlineSeconds: 60 }), WRITE);
     await refusal(registry.create(pods, 'd', podBody('short-2', {}, { activeDeadlineSeconds: 60 }), WRITE));
+  });
+
+  test('Services: node ports are charged on create and when an update turns a Service into NodePort', async () => {
+    await quota('f', 'ports', { hard: { services: '2', 'services.nodeports': '1' } });
+    const service = (name: string, type: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { type, ports: [{ port: 80 }] } });
+    await registry.create(services, 'f', service('web', 'NodePort'), WRITE);
+    await registry.create(services, 'f', service('api', 'ClusterIP'), WRITE);
+    assert.deepEqual(await used('f', 'ports'), { services: '2', 'services.nodeports': '1' });
+    const message = await refusal(registry.patch(services, 'f', 'api', 'merge', { spec: { type: 'NodePort' } }, { ...WRITE, force: false }));
+    assert.equal(message, 'services "api" is forbidden: exceeded quota: ports, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1');
   });
 
   test('concurrent creates never take more than the quota allows', async () => {
