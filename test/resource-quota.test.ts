@@ -35,6 +35,16 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, timeou
   }
 }
 
+describe('discovery and explain', () => {
+  it('lists both kinds with Kubernetes\' short names and explains their fields', async () => {
+    const resources = await cluster.kubectl(['api-resources']);
+    assert.match(resources, /^limitranges\s+limits\s+v1\s+true\s+LimitRange$/m);
+    assert.match(resources, /^resourcequotas\s+quota\s+v1\s+true\s+ResourceQuota$/m);
+    assert.match(await cluster.kubectl(['explain', 'limitrange.spec.limits']), /defaultRequest\s+<map\[string\]/);
+    assert.match(await cluster.kubectl(['explain', 'resourcequota.status']), /used\s+<map\[string\]/);
+  });
+});
+
 describe('LimitRange', () => {
   it('fills the defaults into a pod and records them in the limit-ranger annotation', async () => {
     await cluster.kubectl(['create', 'namespace', 'limits']);
