@@ -7,6 +7,9 @@
 // failed). It does not recalculate on creates: the admission has charged those already, and a
 // recalculation from a cache that has not yet seen a create in flight would undo its charge.
 // Its status writes carry the quota's resourceVersion, so a charge made meanwhile is never lost.
+// A charge is written a moment before the object it pays for: a recalculation in that moment
+// would not see the object yet and undo the charge. So a namespace whose quotas were charged
+// less than a second ago is recalculated a little later (at most 10 seconds later than asked).
 import type { KubeObject } from '../api/meta.js';
 import { compare, toResourceList, type QuantityMap } from '../api/quota/quantity.js';
 import { recalculateUsage, specHard, statusOf, type NamespaceLister } from '../api/quota/recalculate.js';
@@ -17,6 +20,10 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from './context.js';
 
 export const FULL_RECALCULATION_MS = 5 * 60_000;
+/** How long after the last charge a namespace is quiet enough to recalculate. */
+const SETTLE_MS = 1000;
+/** The longest a recalculation waits for a namespace that keeps being charged. */
+const MAX_DEFERRAL_MS = 10_000;
 
 /**
  * Kinds watched for deletions and decreases; their caches also answer recalculations. Not
@@ -59,6 +66,10 @@ export class ResourceQuotaController implements Controller {
   private readonly informers = new Map<string, Informer<KubeObject>>();
   private running: RunningController | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the admission last charged a quota of each namespace, as this controller saw it. */
+  private readonly lastCharge = new Map<string, number>();
+  /** When a namespace's recalculation was first put off, while it is. */
+  private readonly deferredSince = new Map<string, number>();
 
   constructor(private readonly ctx: ControllerContext, private readonly now: () => Date = () => new Date()) {
     for (const ref of WATCHED) {
@@ -80,6 +91,7 @@ export class ResourceQuotaController implements Controller {
       onAdd: (quota) => this.queue.add(quota.metadata.namespace ?? ''),
       onUpdate: (before, after) => {
         // Not on status.used changes: those are the admission's charges.
+        if (!sameList(statusOf(before).used, statusOf(after).used)) this.lastCharge.set(after.metadata.namespace ?? '', Date.now());
         const specChanged = JSON.stringify(before['spec']) !== JSON.stringify(after['spec']);
         if (before === after || specChanged || !sameList(specHard(after), statusOf(after).hard)) this.queue.add(after.metadata.namespace ?? '');
       },
@@ -119,7 +131,24 @@ export class ResourceQuotaController implements Controller {
     this.queue.addAfter(namespace, Math.max(0, due) + 1000);
   }
 
+  /** Milliseconds to put a namespace's recalculation off by, or 0 to go ahead. */
+  private deferral(namespace: string): number {
+    const sinceCharge = Date.now() - (this.lastCharge.get(namespace) ?? 0);
+    const first = this.deferredSince.get(namespace) ?? Date.now();
+    if (sinceCharge >= SETTLE_MS || Date.now() - first >= MAX_DEFERRAL_MS) {
+      this.deferredSince.delete(namespace);
+      return 0;
+    }
+    this.deferredSince.set(namespace, first);
+    return SETTLE_MS - sinceCharge;
+  }
+
   private async sync(namespace: string): Promise<void> {
+    const wait = this.deferral(namespace);
+    if (wait > 0) {
+      this.queue.addAfter(namespace, wait);
+      return;
+    }
     const now = this.now();
     for (const quota of this.quotas.byIndex('namespace', namespace)) {
       const used = await recalculateUsage(quota, this.lister(namespace), now);
