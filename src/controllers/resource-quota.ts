@@ -90,7 +90,7 @@ export class ResourceQuotaController implements Controller {
     this.quotas.addEventHandler({
       onAdd: (quota) => this.queue.add(quota.metadata.namespace ?? ''),
       onUpdate: (before, after) => {
-        // Not on status.used changes: those are the admission's charges.
+        // A change of status.used alone is a charge (or this controller's own write): noted, not recalculated.
         if (!sameList(statusOf(before).used, statusOf(after).used)) this.lastCharge.set(after.metadata.namespace ?? '', Date.now());
         const specChanged = JSON.stringify(before['spec']) !== JSON.stringify(after['spec']);
         if (before === after || specChanged || !sameList(specHard(after), statusOf(after).hard)) this.queue.add(after.metadata.namespace ?? '');
