@@ -26,6 +26,8 @@ export const resources = {
   events: core('events', 'Event'),
   namespaces: core('namespaces', 'Namespace', false),
   serviceaccounts: core('serviceaccounts', 'ServiceAccount'),
+  limitranges: core('limitranges', 'LimitRange'),
+  resourcequotas: core('resourcequotas', 'ResourceQuota'),
   deployments: named('apps', 'deployments', 'Deployment'),
   replicasets: named('apps', 'replicasets', 'ReplicaSet'),
   daemonsets: named('apps', 'daemonsets', 'DaemonSet'),

@@ -10,6 +10,7 @@ import { garbageCollectorController } from './garbage-collector/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { PodMetricsController } from './pod-metrics.js';
 import { ServiceAccountsController } from './service-accounts.js';
+import { ResourceQuotaController } from './resource-quota.js';
 import { pytorchJobController, tfJobController } from './training/training-controller.js';
 import { TransactionController } from './transactions/transaction-controller.js';
 
@@ -26,4 +27,5 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new PodMetricsController(ctx),
   (ctx) => new ServiceAccountsController(ctx),
   (ctx) => new DisruptionController(ctx),
+  (ctx) => new ResourceQuotaController(ctx),
 ];

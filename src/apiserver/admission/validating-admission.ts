@@ -16,6 +16,8 @@ export interface AdmissionRequest {
   subresource?: string;
   /** Who writes; undefined for writes from inside the server. */
   user?: UserInfo;
+  /** A dry run: a step that keeps state (quota usage) checks without recording. */
+  dryRun?: boolean;
   /** Annotations for this request's audit event; filled whatever the outcome, refusals included. */
   auditAnnotations: Record<string, string>;
 }

@@ -9,6 +9,7 @@ import {
   configMap,
   endpoints,
   event,
+  limitRange,
   namespace,
   persistentVolumeClaim,
   resourceQuota,
@@ -40,6 +41,7 @@ const BY_GROUP_VERSION: Readonly<Record<string, Readonly<Record<string, MessageS
     Event: event,
     Node: node,
     ResourceQuota: resourceQuota,
+    LimitRange: limitRange,
     PersistentVolumeClaim: persistentVolumeClaim,
   },
   'apps/v1': {

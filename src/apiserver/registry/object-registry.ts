@@ -319,6 +319,7 @@ export class ObjectRegistry {
     if (old) request.old = old;
     if (options.subresource) request.subresource = options.subresource;
     if (options.user) request.user = options.user;
+    if (options.dryRun) request.dryRun = true;
     const warnings: string[] = [];
     for (const step of this.validating) warnings.push(...(await step.validate(request)));
     return warnings;

@@ -99,6 +99,8 @@ const strategies: Record<string, Strategy> = {
   'apps/ReplicaSet': resetStatus,
   'apps/DaemonSet': resetStatus,
   'batch/Job': jobStrategy,
+  // The quota controller and admission write status.used; a client's status is not taken on create.
+  '/ResourceQuota': resetStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },

@@ -71,6 +71,7 @@ const VIEW_RULES: Rule[] = [
   rule(READ, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
   rule(READ, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
   rule(READ, 'drover.dev', 'transactions', 'transactions/status'),
+  rule(READ, '', 'limitranges', 'resourcequotas', 'resourcequotas/status'),
 ];
 
 // Writing workloads and their configuration, Secrets included; running things in pods. Not
@@ -143,6 +144,8 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, '', 'pods', 'pods/status', 'services', 'services/status', 'endpoints', 'configmaps', 'serviceaccounts', 'events'),
       rule([...READ, 'update', 'patch'], '', 'nodes', 'nodes/status', 'namespaces'),
       rule(['create'], '', 'pods/eviction'),
+      // The resource quota controller: it recalculates status.used.
+      rule([...READ, 'update', 'patch'], '', 'resourcequotas', 'resourcequotas/status'),
       rule(ALL, 'apps', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status'),
       rule(ALL, 'batch', 'jobs', 'jobs/status'),
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),

@@ -162,6 +162,20 @@ export const resourceQuota = message('ResourceQuota', {
   3: msg('status', message('ResourceQuotaStatus', { 1: map('hard', 'quantity'), 2: map('used', 'quantity') })),
 });
 
+export const limitRange = message('LimitRange', {
+  1: metadata,
+  2: msg('spec', message('LimitRangeSpec', {
+    1: msg('limits', message('LimitRangeItem', {
+      1: str('type'),
+      2: map('max', 'quantity'),
+      3: map('min', 'quantity'),
+      4: map('default', 'quantity'),
+      5: map('defaultRequest', 'quantity'),
+      6: map('maxLimitRequestRatio', 'quantity'),
+    }), REP),
+  })),
+});
+
 export const persistentVolumeClaim = message('PersistentVolumeClaim', {
   1: metadata,
   2: msg('spec', persistentVolumeClaimSpec),
