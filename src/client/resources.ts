@@ -30,6 +30,7 @@ export const resources = {
   replicasets: named('apps', 'replicasets', 'ReplicaSet'),
   daemonsets: named('apps', 'daemonsets', 'DaemonSet'),
   jobs: named('batch', 'jobs', 'Job'),
+  cronjobs: named('batch', 'cronjobs', 'CronJob'),
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
   transactions: named('drover.dev', 'transactions', 'Transaction'),

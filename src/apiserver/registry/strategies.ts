@@ -99,6 +99,7 @@ const strategies: Record<string, Strategy> = {
   'apps/ReplicaSet': resetStatus,
   'apps/DaemonSet': resetStatus,
   'batch/Job': jobStrategy,
+  'batch/CronJob': resetStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },
