@@ -48,6 +48,8 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     assert.deepEqual(row!.split(/\s{2,}/).slice(0, 6), ['report', '0 0 1 1 *', '<none>', 'False', '0', '<none>']);
     assert.match(await k(['get', 'cj', 'report', '-o', 'name']), /^cronjob\.batch\/report$/m);
     assert.match(await k(['get', 'all']), /cronjob\.batch\/report/);
+    assert.match(await k(['describe', 'cronjob', 'report']), /Schedule:\s+0 0 1 1 \*[\s\S]*Concurrency Policy:\s+Allow/);
+    assert.match(await k(['explain', 'cronjob.spec.schedule']), /FIELD: schedule <string>/);
     const invalid = await kubectlRaw(cluster.kubeconfig, ['create', 'cronjob', 'bad', '--image=drover-test/busybox:1', '--schedule=61 * * * *']);
     assert.notEqual(invalid.code, 0);
     assert.match(invalid.stderr, /spec\.schedule: Invalid value: "61 \* \* \* \*"/);
