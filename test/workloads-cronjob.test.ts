@@ -67,6 +67,9 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
   it('starts the Job of a scheduled time that is due, and records it in the status', async () => {
     const year = new Date().getUTCFullYear();
     const newYear = Date.UTC(year, 0, 1);
+    // Without a zone the schedule is the controller's local time: pin it to keep the name known.
+    await k(['patch', 'cronjob', 'report', '--type=merge', '-p', '{"spec":{"timeZone":"UTC"}}']);
+    assert.match(await k(['get', 'cronjob', 'report', '--no-headers']), /^report\s+0 0 1 1 \*\s+UTC\s+False/);
     await k(['patch', 'cronjob', 'report', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: `${year - 1}-12-31T00:00:00Z` } })]);
     const name = `report-${newYear / 60_000}`;
     await waitFor(`Job ${name}`, async () => (await kubectlRaw(cluster.kubeconfig, ['get', 'job', name])).code === 0, 20_000);

@@ -13,7 +13,7 @@ const JobTemplateSpec = named(`${BATCH}.JobTemplateSpec`, struct('The Job a Cron
 
 const CronJobSpec = named(`${BATCH}.CronJobSpec`, struct('When and how a CronJob runs its Jobs.', {
   schedule: str('The schedule in cron format (5 fields, or a macro such as @hourly).'),
-  timeZone: str('IANA time zone the schedule is read in, e.g. Europe/Berlin. Unset means the controller\'s (UTC in Drover).'),
+  timeZone: str('IANA time zone the schedule is read in, e.g. Europe/Berlin. Unset means the controller\'s own zone.'),
   startingDeadlineSeconds: int64('Seconds after its scheduled time within which a missed Job may still start; later it counts as failed.'),
   concurrencyPolicy: enumStr('Allow (the default: Jobs may run concurrently), Forbid (skip a start while one runs) or Replace (replace the running one).', ['Allow', 'Forbid', 'Replace']),
   suspend: bool('When true, no further Jobs are started (running ones go on). Defaults to false.'),

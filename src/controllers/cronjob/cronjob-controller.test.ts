@@ -29,7 +29,7 @@ describe('cronjob controller', () => {
   const jobs = () => api.resource<Job>(resources.jobs, 'default');
 
   before(async () => {
-    bed = await startControllerTest((ctx) => (controller = new CronJobController(ctx, { now })));
+    bed = await startControllerTest((ctx) => (controller = new CronJobController(ctx, { now, defaultTimeZone: 'UTC' })));
     api = bed.api;
   });
   after(async () => bed.close());

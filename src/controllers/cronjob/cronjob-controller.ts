@@ -15,6 +15,8 @@ export interface CronJobControllerOptions {
   workers?: number;
   /** Milliseconds since the epoch; tests pass a fake clock. Default Date.now. */
   now?: () => number;
+  /** The zone of schedules without spec.timeZone. Default: this process's (TZ, else the system's). */
+  defaultTimeZone?: string;
 }
 
 const CONTROLLER_UID = 'controllerUid';
@@ -37,7 +39,13 @@ export class CronJobController implements Controller {
     this.cronJobs = ctx.factory.informerFor<CronJob>(resources.cronjobs);
     this.jobs = ctx.factory.informerFor<Job>(resources.jobs);
     this.jobs.addIndexer(CONTROLLER_UID, indexers.controllerUid);
-    this.deps = { api: ctx.api, recorder: ctx.recorder(this.name), now: options.now ?? Date.now, written: this.written };
+    this.deps = {
+      api: ctx.api,
+      recorder: ctx.recorder(this.name),
+      now: options.now ?? Date.now,
+      defaultTimeZone: options.defaultTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      written: this.written,
+    };
     this.watch();
   }
 

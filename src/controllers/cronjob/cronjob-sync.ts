@@ -16,6 +16,8 @@ export interface SyncDeps {
   recorder: EventRecorder;
   /** Milliseconds since the epoch: the controller's clock (a test's fake one). */
   now(): number;
+  /** The zone of schedules without spec.timeZone: the controller's own, as in Kubernetes. */
+  defaultTimeZone: string;
   /** Our status writes, until the informer shows them (a pass must not start a Job twice). */
   written: WrittenStatus<CronJob>;
 }
@@ -135,7 +137,7 @@ async function startDueJob(deps: SyncDeps, pass: Pass): Promise<number | undefin
   if (cronJob.spec.suspend) return undefined; // resumed by an update, which enqueues it
   const schedule = scheduleOf(deps, cronJob);
   if (!schedule) return undefined;
-  const timeZone = cronJob.spec.timeZone ?? 'UTC';
+  const timeZone = cronJob.spec.timeZone ?? deps.defaultTimeZone;
   const now = deps.now();
   const deadline = cronJob.spec.startingDeadlineSeconds;
   let earliest = Date.parse(status.lastScheduleTime ?? cronJob.metadata.creationTimestamp ?? '') || now;

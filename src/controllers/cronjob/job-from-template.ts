@@ -11,6 +11,7 @@ export function jobNameFor(cronJob: Readonly<CronJob>, scheduledTime: number): s
 export function jobFromTemplate(cronJob: Readonly<CronJob>, scheduledTime: number): Job {
   const template = structuredClone(cronJob.spec.jobTemplate);
   const annotations = { ...(template.metadata?.annotations ?? {}) };
+  // In the CronJob's zone; UTC without one (Kubernetes loads the zone "", which is UTC).
   annotations[SCHEDULED_TIMESTAMP_ANNOTATION] = rfc3339In(scheduledTime, cronJob.spec.timeZone ?? 'UTC');
   return {
     apiVersion: 'batch/v1',
