@@ -68,8 +68,12 @@ describe('next scheduled time', () => {
       ['2026-03-06T14:00:00.000Z', '2026-03-07T14:00:00.000Z', '2026-03-08T13:00:00.000Z']);
     assert.deepEqual(times('30 2 * * *', '2026-03-07T00:00:00Z', 2, 'America/New_York'),
       ['2026-03-07T07:30:00.000Z', '2026-03-09T06:30:00.000Z'], 'a skipped local time does not fire that day');
-    assert.deepEqual(times('30 1 * * *', '2026-10-31T12:00:00Z', 2, 'America/New_York'),
-      ['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z'], 'a repeated local time fires once');
+    assert.deepEqual(times('30 1 * * *', '2026-10-31T12:00:00Z', 3, 'America/New_York'),
+      ['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-02T06:30:00.000Z'], 'a repeated local time fires at both passes, as robfig/cron does');
+    assert.deepEqual(times('*/20 * * * *', '2026-11-01T05:30:00Z', 5, 'America/New_York'),
+      ['2026-11-01T05:40:00.000Z', '2026-11-01T06:00:00.000Z', '2026-11-01T06:20:00.000Z', '2026-11-01T06:40:00.000Z', '2026-11-01T07:00:00.000Z'],
+      'no pause during the repeated hour');
+    assert.deepEqual(times('5 1 * * *', '2026-11-01T05:10:00Z', 1, 'America/New_York'), ['2026-11-01T06:05:00.000Z'], 'from inside the first pass, the second pass of 1:05');
     assert.deepEqual(times('0 0 * * *', '2026-06-01T00:00:00Z', 1, 'Asia/Kolkata'), ['2026-06-01T18:30:00.000Z']);
   });
 

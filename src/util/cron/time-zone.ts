@@ -1,6 +1,6 @@
 // Wall-clock time in an IANA time zone, with nothing but Intl: what the local date and time of
-// an instant is, and which instant a local date and time is (none in a spring-forward gap, the
-// earlier of two in a fall-back overlap).
+// an instant is, and which instants a local date and time is (none in a spring-forward gap, two
+// in a fall-back overlap).
 export interface WallTime {
   year: number;
   /** 1-12. */
@@ -47,7 +47,7 @@ function wallAsUtc(wall: WallTime): number {
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (to the minute). */
-function offsetAt(instant: number, timeZone: string): number {
+export function offsetAt(instant: number, timeZone: string): number {
   const floored = Math.floor(instant / 60_000) * 60_000;
   return wallAsUtc(wallTimeAt(floored, timeZone)) - floored;
 }
@@ -55,16 +55,15 @@ function offsetAt(instant: number, timeZone: string): number {
 const HALF_DAY = 12 * 3600_000;
 
 /**
- * The instant a local time names: undefined when the clocks skip it, the earlier one when they
+ * The instants a local time names, earliest first: none when the clocks skip it, two when they
  * pass it twice. Offsets half a day either side cover every transition there is.
  */
-export function instantOf(wall: WallTime, timeZone: string): number | undefined {
+export function instantsOf(wall: WallTime, timeZone: string): number[] {
   const local = wallAsUtc(wall);
-  const candidates = [...new Set([offsetAt(local - HALF_DAY, timeZone), offsetAt(local + HALF_DAY, timeZone)])]
+  return [...new Set([offsetAt(local - HALF_DAY, timeZone), offsetAt(local + HALF_DAY, timeZone)])]
     .map((offset) => local - offset)
     .filter((instant) => wallAsUtc(wallTimeAt(instant, timeZone)) === local)
     .sort((a, b) => a - b);
-  return candidates[0];
 }
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
