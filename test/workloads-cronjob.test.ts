@@ -84,4 +84,10 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     const events = await k(['get', 'events', '--field-selector', 'involvedObject.kind=CronJob', '-o', 'jsonpath={.items[*].reason}']);
     for (const reason of ['SuccessfulCreate', 'SawCompletedJob']) assert.ok(events.includes(reason), `${reason} in ${events}`);
   });
+
+  it('deleting the CronJob deletes its Jobs and their pods', async () => {
+    await k(['delete', 'cronjob', 'report']);
+    await waitFor('no Jobs left', async () => (await k(['get', 'jobs', '-o', 'name'])).trim() === '', 30_000);
+    await waitFor('no pods left', async () => (await k(['get', 'pods', '-o', 'name'])).trim() === '', 30_000);
+  });
 });
