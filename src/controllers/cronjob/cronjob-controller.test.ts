@@ -191,6 +191,16 @@ describe('cronjob controller', () => {
     await cronJobs().delete('trimmed');
   });
 
+  it('unlists an active Job that was deleted', async () => {
+    const { cronJob, hour } = await create('vanishing');
+    setClock(hour + 1_000);
+    await waitFor('listed', async () => (await statusOf('vanishing')).active?.length === 1);
+    await jobs().delete(jobName(cronJob, hour));
+    await waitFor('unlisted', async () => (await statusOf('vanishing')).active?.length === 0);
+    await hasEvent('vanishing', `MissingJob: Active job went missing: ${jobName(cronJob, hour)}`);
+    await cronJobs().delete('vanishing');
+  });
+
   it('schedules in the CronJob\'s time zone', async () => {
     const { cronJob } = await create('zoned', { schedule: '30 * * * *', timeZone: 'Asia/Kolkata' });
     // Kolkata is UTC+5:30: its hh:30 is a whole UTC hour.
