@@ -25,7 +25,7 @@ export interface SyncDeps {
 /** Started a little after the scheduled time, so the clock has surely reached it. */
 const NEXT_SCHEDULE_DELTA_MS = 100;
 
-/** What one pass decided: the status to write (if it changed) and when to look again. */
+/** One pass over a CronJob: the status it is building, and whether that needs writing. */
 interface Pass {
   cronJob: CronJob;
   status: CronJobStatus;
