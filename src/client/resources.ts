@@ -32,6 +32,7 @@ export const resources = {
   replicasets: named('apps', 'replicasets', 'ReplicaSet'),
   daemonsets: named('apps', 'daemonsets', 'DaemonSet'),
   jobs: named('batch', 'jobs', 'Job'),
+  cronjobs: named('batch', 'cronjobs', 'CronJob'),
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
   poddisruptionbudgets: named('policy', 'poddisruptionbudgets', 'PodDisruptionBudget'),

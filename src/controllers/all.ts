@@ -3,6 +3,7 @@
 import type { ControllerFactory } from './manager.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
 import { JobController } from './job/job-controller.js';
+import { CronJobController } from './cronjob/cronjob-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
 import { ReplicaSetController } from './replicaset/replicaset-controller.js';
@@ -19,6 +20,7 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new DeploymentController(ctx),
   (ctx) => new DaemonSetController(ctx),
   (ctx) => new JobController(ctx),
+  (ctx) => new CronJobController(ctx),
   pytorchJobController,
   tfJobController,
   endpointsController,

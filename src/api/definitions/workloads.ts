@@ -3,12 +3,15 @@ import type { ResourceDefinition } from '../resource.js';
 import { printerFor } from '../printers/index.js';
 import { DaemonSetSchema, DeploymentSchema, ReplicaSetSchema } from '../schemas/apps.js';
 import { JobSchema } from '../schemas/batch.js';
+import { CronJobSchema } from '../schemas/cronjob.js';
 import { LeaseSchema } from '../schemas/coordination.js';
 import {
   applyDaemonSetDefaults, applyDeploymentDefaults, applyJobDefaults, applyReplicaSetDefaults,
 } from '../defaults/workload-defaults.js';
 import { validateDaemonSet, validateDeployment, validateReplicaSet } from '../validation/workload-validation.js';
 import { validateJob } from '../validation/job-validation.js';
+import { validateCronJob } from '../validation/cronjob-validation.js';
+import { applyCronJobDefaults } from '../defaults/cronjob-defaults.js';
 import { validateLease } from '../validation/core-validation.js';
 import { ALL_VERBS, noDefaults } from './helpers.js';
 import { obj } from '../validation/util.js';
@@ -43,6 +46,13 @@ const jobs: ResourceDefinition = {
   fieldSelectors: { 'status.successful': (job) => String(obj(job['status'])['succeeded'] ?? 0) },
 };
 
+const cronJobs: ResourceDefinition = {
+  group: 'batch', version: 'v1', kind: 'CronJob', listKind: 'CronJobList', plural: 'cronjobs', singular: 'cronjob', namespaced: true,
+  shortNames: ['cj'], categories: ['all'], verbs: ALL_VERBS, subresources: { status: true },
+  schema: CronJobSchema, applyDefaults: applyCronJobDefaults, validate: validateCronJob, table: printerFor('CronJob'),
+  fieldSelectors: {},
+};
+
 const leases: ResourceDefinition = {
   group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', listKind: 'LeaseList', plural: 'leases', singular: 'lease', namespaced: true,
   shortNames: [], categories: [], verbs: ALL_VERBS, subresources: {},
@@ -50,4 +60,4 @@ const leases: ResourceDefinition = {
   fieldSelectors: {},
 };
 
-export const workloadDefinitions: readonly ResourceDefinition[] = [deployments, replicaSets, daemonSets, jobs, leases];
+export const workloadDefinitions: readonly ResourceDefinition[] = [deployments, replicaSets, daemonSets, jobs, cronJobs, leases];

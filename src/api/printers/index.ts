@@ -5,6 +5,7 @@ import type { TablePrinter } from '../resource.js';
 import { configMapPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './basic-kinds.js';
 import { AGE_COLUMN, NAME_COLUMN } from './columns.js';
 import { csrPrinter } from './certificates.js';
+import { cronJobPrinter } from './cronjob.js';
 import { consistencyReportPrinter } from './consistency-report.js';
 import { endpointSlicePrinter } from './endpointslice.js';
 import { eventPrinter } from './event.js';
@@ -42,6 +43,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['ReplicaSet', replicaSetPrinter],
   ['DaemonSet', daemonSetPrinter],
   ['Job', jobPrinter],
+  ['CronJob', cronJobPrinter],
   ['Transaction', transactionPrinter],
   ['ConsistencyReport', consistencyReportPrinter],
   ['PyTorchJob', trainingJobPrinter],

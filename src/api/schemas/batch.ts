@@ -30,7 +30,7 @@ const SuccessPolicyRule = named(`${BATCH}.SuccessPolicyRule`, struct('When an in
   succeededCount: int32('Minimum number of succeeded indexes (among succeededIndexes, if set).'),
 }));
 
-const JobSpec = named(`${BATCH}.JobSpec`, struct('Desired behaviour of a Job.', {
+export const JobSpec = named(`${BATCH}.JobSpec`, struct('Desired behaviour of a Job.', {
   parallelism: int32('Maximum number of pods running at any time. Defaults to 1; 0 pauses the job.', { minimum: 0 }),
   completions: int32('Number of pods that must finish successfully. Unset means any one success (with all pods finished) completes the job. Defaults to 1 when parallelism is also unset.', { minimum: 0 }),
   activeDeadlineSeconds: int64('Seconds, from the job\'s start, after which its pods are terminated and the job fails. Positive integer.'),

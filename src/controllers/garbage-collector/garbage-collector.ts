@@ -30,6 +30,8 @@ export const COLLECTED_RESOURCES: readonly ResourceRef[] = [
   // Training jobs own their pods, Services and PodGroup.
   resources.pytorchjobs, resources.tfjobs,
   resources.podgroups,
+  // CronJobs own their Jobs.
+  resources.cronjobs,
 ];
 
 export interface GarbageCollectorOptions {

@@ -7,7 +7,13 @@ import { podTemplatePaths, podTemplatesOf } from './pod-templates.js';
 describe('pod templates', () => {
   it('are found in every workload kind and only there', () => {
     const kinds = resourceDefinitions.filter((def) => podTemplatePaths(def).length > 0).map((def) => def.kind).sort();
-    assert.deepEqual(kinds, ['DaemonSet', 'Deployment', 'Job', 'PyTorchJob', 'ReplicaSet', 'TFJob']);
+    assert.deepEqual(kinds, ['CronJob', 'DaemonSet', 'Deployment', 'Job', 'PyTorchJob', 'ReplicaSet', 'TFJob']);
+  });
+
+  it('are read from a CronJob\'s job template', () => {
+    const def = findResource('batch', 'v1', 'cronjobs')!;
+    const cronJob = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { containers: [] } } } } } };
+    assert.deepEqual(podTemplatesOf(def, cronJob).map((found) => found.field), ['spec.jobTemplate.spec.template']);
   });
 
   it('are read from every replica of a training job', () => {

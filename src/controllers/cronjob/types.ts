@@ -1,0 +1,55 @@
+// The parts of CronJobs and Jobs the CronJob controller reads and writes.
+import type { KubeObject } from '../../api/meta.js';
+import type { Job } from '../job/types.js';
+
+export type { Job } from '../job/types.js';
+
+/** RFC 3339 time (in the CronJob's zone) that a Job was scheduled for. */
+export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
+
+export type ConcurrencyPolicy = 'Allow' | 'Forbid' | 'Replace';
+
+export interface JobReference {
+  apiVersion?: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface CronJobSpec {
+  schedule: string;
+  timeZone?: string;
+  startingDeadlineSeconds?: number;
+  concurrencyPolicy?: ConcurrencyPolicy;
+  suspend?: boolean;
+  successfulJobsHistoryLimit?: number;
+  failedJobsHistoryLimit?: number;
+  jobTemplate: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+}
+
+export interface CronJobStatus {
+  active?: JobReference[];
+  lastScheduleTime?: string;
+  lastSuccessfulTime?: string;
+}
+
+export interface CronJob extends KubeObject {
+  spec: CronJobSpec;
+  status?: CronJobStatus;
+}
+
+/** The condition type that finished a Job (Complete or Failed), if it finished. */
+export function finishedCondition(job: Readonly<Job>): 'Complete' | 'Failed' | undefined {
+  for (const condition of job.status?.conditions ?? []) {
+    if ((condition.type === 'Complete' || condition.type === 'Failed') && condition.status === 'True') return condition.type;
+  }
+  return undefined;
+}
+
+/** The controlling owner reference, when it is a batch CronJob. */
+export function cronJobOwner(object: Readonly<KubeObject>) {
+  const ref = object.metadata.ownerReferences?.find((r) => r.controller === true);
+  return ref && ref.kind === 'CronJob' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
+}
