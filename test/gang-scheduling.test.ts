@@ -73,8 +73,11 @@ describe('gang scheduling', () => {
     assert.equal(condition.status, 'True');
     assert.match(condition.message, new RegExp(`pod group default/${loserGroup} needs example.com/gpu 6, 2 free now`));
     assert.equal(await boundCount(loser), 0, 'the waiting gang holds nothing bound');
-    const pod = (await cluster.api('GET', `${PODS}/${loser[0]}`)).body;
-    assert.match(pod.status.conditions.find((c: { type: string }) => c.type === 'PodScheduled').message, /pod group default\/[ab] needs example.com\/gpu 6/);
+    // The pod's own condition is written after the group's: an earlier attempt's message (members still coming) may show first.
+    await waitFor('the waiting pod says why', async () => {
+      const pod = (await cluster.api('GET', `${PODS}/${loser[0]}`)).body;
+      return /pod group default\/[ab] needs example.com\/gpu 6/.test(pod.status?.conditions?.find((c: { type: string }) => c.type === 'PodScheduled')?.message ?? '');
+    }, 10_000);
     const winnerStatus = await waitFor('winner Scheduled', async () => { const s = await podGroupStatus(winner[0]!.slice(0, 1)); return s.phase === 'Scheduled' ? s : undefined; }, 10_000);
     assert.equal(winnerStatus.scheduled, 3);
     assert.match(await cluster.kubectl(['get', 'podgroups']), /Scheduled\s+3/);
