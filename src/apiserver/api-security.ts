@@ -1,6 +1,6 @@
 // What the API server runs to know who asks and what they may do, in the order it must start:
 // the admission steps the registry needs at construction (NodeRestriction, RBAC escalation,
-// CertificateSigningRequests, the service-account token projection), then, once the registry
+// CertificateSigningRequests, the service-account token projection, pod priority), then, once the registry
 // exists, the default roles and the caches and controllers that read them (RBAC, its role
 // aggregation, the node authorizer, the certificate approver/signer and cleaner, kube-root-ca.crt).
 import { createNodeAuthorizer, type NodeAuthorizer } from '../auth/authz/node-authorizer.js';
@@ -15,6 +15,7 @@ import { ClusterRoleAggregator, createRbacAuthorizer, ensureDefaultRbac, escalat
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { Store } from '../storage/store.js';
 import type { AccessControl } from './access.js';
+import { PriorityAdmission } from './admission/priority-admission.js';
 import { ServiceAccountAdmission } from './admission/service-account-admission.js';
 import type { ResourceRequest } from './handlers/context.js';
 import { tokenRequestHandler } from './handlers/service-account-token.js';
@@ -45,9 +46,10 @@ export class ApiSecurity {
 
   /** The admission steps the registry runs on every write. */
   admission(): Pick<RegistryOptions, 'validating' | 'mutating'> {
+    const priority = new PriorityAdmission(this.options.store);
     return {
-      validating: [nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac)],
-      mutating: this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : [],
+      validating: [nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), priority],
+      mutating: [priority, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : [])],
     };
   }
 
