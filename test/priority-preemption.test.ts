@@ -1,7 +1,7 @@
 // PriorityClasses and preemption end to end, with real kubectl and one hollow node of 2 cpus:
 // the built-in classes are listed, two low-priority pods fill the node, a pod of a Never class
 // waits, and a high-priority pod preempts one low pod (deleted, with a Preempted event) and is
-// bound to the node it was nominated for.
+// bound to the node it was nominated for; room freed later goes to the most important pending pod.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { useCluster } from './support/cluster-fixture.js';
@@ -79,5 +79,18 @@ describe('priority and preemption', () => {
     const polite = await getPod('polite');
     assert.equal(polite?.spec.nodeName, undefined);
     assert.equal(polite?.status.nominatedNodeName, undefined);
+  });
+
+  it('the queue takes higher priority first: freed room goes to the later, more important pod', async () => {
+    await cluster.kubectl(['delete', 'pod', 'polite', '--wait']);
+    const unschedulable = async (name: string) => (await getPod(name))?.status.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False');
+    await createPod('late-low', 'low');
+    await waitFor('late-low unschedulable', () => unschedulable('late-low'), 15_000);
+    // Never: it cannot make room for itself, so only the queue's order decides who gets it.
+    await createPod('late-high', 'polite');
+    await waitFor('late-high unschedulable', () => unschedulable('late-high'), 15_000);
+    await cluster.kubectl(['delete', 'pod', 'high', '--wait']);
+    assert.equal(await waitFor('late-high bound', async () => (await getPod('late-high'))?.spec.nodeName, 15_000), NODE);
+    assert.equal((await getPod('late-low'))?.spec.nodeName, undefined);
   });
 });
