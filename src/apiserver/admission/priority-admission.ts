@@ -6,7 +6,7 @@
 // Kubernetes keeps the system-*-critical classes to kube-system by a ResourceQuota limited-
 // resources rule its API server is configured with by default; Drover has no such quota rule,
 // so this step refuses them elsewhere with the same message.
-import type { KubeObject } from '../../api/meta.js';
+import { isObject, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { DEFAULT_PRIORITY, SYSTEM_PRIORITY_CLASSES, systemPriorityClass } from '../../api/scheduling/priority.js';
 import type { Store } from '../../storage/store.js';
@@ -32,7 +32,9 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
   async admit(request: AdmissionRequest): Promise<void> {
     const { def, object } = request;
     if (request.operation !== 'create' || request.subresource || def.group !== '' || def.kind !== 'Pod') return;
-    const spec = object['spec'] as Record<string, unknown>;
+    const spec = object['spec'];
+    // Malformed fields are left for validation to report, after the mutating steps.
+    if (!isObject(spec) || (spec['priority'] !== undefined && typeof spec['priority'] !== 'number')) return;
     const refuse = (message: string) => forbidden(`pods "${object.metadata.name ?? ''}" is forbidden: ${message}`, { group: '', plural: 'pods', name: object.metadata.name ?? '' });
     const named = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
     let computed: ComputedPriority;

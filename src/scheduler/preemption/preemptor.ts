@@ -91,10 +91,14 @@ export class Preemptor {
       leaving: (pod) => pod.pod.metadata.deletionTimestamp !== undefined,
       budgets: this.deps.budgets(),
     };
+    // As kube-scheduler (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100): enough
+    // candidates to choose well from, without a dry run on every node of a big cluster.
+    const enough = Math.max(100, Math.floor(snapshot.nodeCount / 10));
     const candidates: Candidate[] = [];
     for (const node of snapshot.nodes) {
       const candidate = selectVictimsOnNode(node, search);
       if (candidate !== undefined) candidates.push(candidate);
+      if (candidates.length >= enough) break;
     }
     return pickCandidate(candidates);
   }

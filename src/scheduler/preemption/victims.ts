@@ -37,6 +37,8 @@ export function selectVictimsOnNode(node: NodeInfo, search: VictimSearch): Candi
     if (search.leaving(pod)) leaving.push(pod);
     else if (search.mayPreempt(pod)) eligible.push(pod);
   }
+  // Nothing would leave: the node is as the scheduling cycle just found it, where the pod did not fit.
+  if (leaving.length === 0 && eligible.length === 0) return undefined;
   for (const pod of leaving) node.removePod(pod);
   for (const pod of eligible) node.removePod(pod);
   try {
