@@ -10,7 +10,7 @@ import { EventRecorder, SharedInformerFactory, objectKey, resources, type ApiCli
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
 import { ClusterSnapshot } from './snapshot.js';
-import type { Unschedulable } from './framework.js';
+import type { ScheduleResult, Unschedulable } from './framework.js';
 import { GangScheduling } from './gang/gang-scheduling.js';
 import { groupKeyOf } from './gang/pod-group.js';
 import { WaitingPods, type WaitingPod } from './waiting-pods.js';
@@ -213,25 +213,21 @@ class SchedulingLoop implements RunningScheduler {
 
   /**
    * The active keys, higher priority first and in arrival order within a priority (kube-
-   * scheduler's PrioritySort). Sorting is skipped while every pending pod has the same priority.
+   * scheduler's PrioritySort). Bucketed by priority rather than sorted: a cluster has a handful
+   * of priorities and may have tens of thousands of pending pods. With a single priority the
+   * set itself is returned (drain deletes the key it is at, which a Set's iterator allows).
    */
   private byPriority(): Iterable<string> {
-    let first: number | undefined;
-    let mixed = false;
+    const buckets = new Map<number, string[]>();
     for (const key of this.active) {
-      const priority = this.priorityOf(key);
-      if (first === undefined) first = priority;
-      else if (priority !== first) (mixed = true);
-      if (mixed) break;
+      const pod = this.pods.get(key);
+      const priority = pod === undefined ? 0 : podPriority(pod);
+      let bucket = buckets.get(priority);
+      if (bucket === undefined) buckets.set(priority, (bucket = []));
+      bucket.push(key);
     }
-    if (!mixed) return [...this.active];
-    // Array.prototype.sort is stable: equal priorities keep their arrival order.
-    return [...this.active].sort((a, b) => this.priorityOf(b) - this.priorityOf(a));
-  }
-
-  private priorityOf(key: string): number {
-    const pod = this.pods.get(key);
-    return pod === undefined ? 0 : podPriority(pod);
+    if (buckets.size <= 1) return this.active;
+    return [...buckets.keys()].sort((a, b) => b - a).flatMap((priority) => buckets.get(priority)!);
   }
 
   /**
@@ -281,7 +277,7 @@ class SchedulingLoop implements RunningScheduler {
   private scheduleOne(key: string, pod: KubeObject): void {
     // Room that preemption made for pods of at least this priority is not this pod's to take.
     const release = this.preemptor.holdRoomFor(key, pod, this.snapshot);
-    let result: ReturnType<typeof this.framework.schedulePod>;
+    let result: ScheduleResult;
     try {
       result = this.framework.schedulePod(pod, this.snapshot, this.preemptor.nominatedNode(key));
       // Fits nowhere: make room by preemption if it may; it comes back once the victims are gone.
