@@ -139,6 +139,15 @@ describe('the preemptor', () => {
     assert.deepEqual(placed, { node: 'n2', permit: 'allow' });
   });
 
+  it('looks no further when no pod in the cluster is below the preemptor', () => {
+    const { snapshot, preemptor } = setup();
+    assert.equal(snapshot.lowestPriority(), 0);
+    assert.equal(preemptor.preempt('default/zero', pod('zero', 0, '2'), snapshot), undefined);
+    snapshot.removePod(pod('c', 0, '2', 'n2'));
+    assert.equal(snapshot.lowestPriority(), 10);
+    assert.equal(preemptor.preempt('default/ten', pod('ten', 10, '2'), snapshot), undefined);
+  });
+
   it('does nothing for preemptionPolicy Never, and a gang member spares its own gang', () => {
     const { snapshot, preemptor, calls } = setup();
     assert.equal(preemptor.preempt('default/polite', pod('polite', 100, '2', undefined, { spec: { priority: 100, preemptionPolicy: 'Never' } }), snapshot), undefined);

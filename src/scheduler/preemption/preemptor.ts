@@ -70,6 +70,9 @@ export class Preemptor {
    */
   preempt(key: string, pod: KubeObject, snapshot: ClusterSnapshot): string | undefined {
     if (!mayPreempt(pod)) return undefined;
+    // The common case of a cluster without priorities: no pod anywhere is below this one.
+    const lowest = snapshot.lowestPriority();
+    if (lowest === undefined || lowest >= podPriority(pod)) return undefined;
     const info = podInfoOf(pod);
     const candidate = this.findCandidate(info, snapshot);
     if (candidate === undefined) return undefined;
