@@ -3,9 +3,9 @@
 // PreemptLowerPriority), refusing unknown classes and a priority the client set that disagrees
 // with the class. On PriorityClass writes it keeps the global default unique.
 //
-// Kubernetes keeps the system-*-critical classes to kube-system by a ResourceQuota limited-
-// resources rule its API server is configured with by default; Drover has no such quota rule,
-// so this step refuses them elsewhere with the same message.
+// Kubernetes keeps the system-*-critical classes to kube-system with a ResourceQuota limited-
+// resources rule rather than in this plugin; Drover has no such rule, so this step refuses them
+// elsewhere itself, with that rule's message. Mirror pods are exempt, as static pods are.
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { DEFAULT_PRIORITY, SYSTEM_PRIORITY_CLASSES, systemPriorityClass } from '../../api/scheduling/priority.js';
