@@ -11,13 +11,14 @@ import { rbacDefinitions } from './definitions/rbac.js';
 import { certificatesDefinitions } from './definitions/certificates.js';
 import { policyDefinitions } from './definitions/policy.js';
 import { quotaDefinitions } from './definitions/quota.js';
+import { schedulingDefinitions } from './definitions/scheduling.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
-  ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions,
+  ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

@@ -1,9 +1,9 @@
 // What the API server runs to know who asks and what they may do, in the order it must start:
 // the admission steps the registry needs at construction (NodeRestriction, RBAC escalation,
-// CertificateSigningRequests, the service-account token projection, LimitRanger, ResourceQuota),
-// then, once the registry exists, the default roles and the caches and controllers that read them
-// (RBAC, its role aggregation, the node authorizer, the certificate approver/signer and cleaner,
-// kube-root-ca.crt).
+// CertificateSigningRequests, the service-account token projection, pod priority, LimitRanger,
+// ResourceQuota), then, once the registry exists, the default roles and the caches and
+// controllers that read them (RBAC, its role aggregation, the node authorizer, the certificate
+// approver/signer and cleaner, kube-root-ca.crt).
 import { createNodeAuthorizer, type NodeAuthorizer } from '../auth/authz/node-authorizer.js';
 import { nodeRestriction } from '../auth/authz/node-restriction.js';
 import { unionAuthorizer } from '../auth/authz/union.js';
@@ -16,9 +16,10 @@ import { ClusterRoleAggregator, createRbacAuthorizer, ensureDefaultRbac, escalat
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { Store } from '../storage/store.js';
 import type { AccessControl } from './access.js';
+import { PriorityAdmission } from './admission/priority-admission.js';
 import { ServiceAccountAdmission } from './admission/service-account-admission.js';
 import { LimitRanger } from './admission/limit-ranger.js';
-import { NamespacePolicies } from './admission/namespace-policies.js';
+import { AdmissionObjects } from './admission/admission-objects.js';
 import { ResourceQuotaAdmission } from './admission/resource-quota.js';
 import type { ResourceRequest } from './handlers/context.js';
 import { tokenRequestHandler } from './handlers/service-account-token.js';
@@ -40,22 +41,27 @@ export class ApiSecurity {
   private aggregator: ClusterRoleAggregator | undefined;
   private certificates: CertificateController | undefined;
   private cleaner: CsrCleaner | undefined;
-  private readonly policies: NamespacePolicies;
+  private readonly admissionObjects: AdmissionObjects;
   private rootCa: RootCaPublisher | undefined;
 
   constructor(private readonly options: ApiSecurityOptions) {
     this.rbac = createRbacAuthorizer(options.store);
     this.nodes = createNodeAuthorizer(options.store);
-    this.policies = new NamespacePolicies(options.store);
+    this.admissionObjects = new AdmissionObjects(options.store);
   }
 
   /** The admission steps the registry runs on every write. */
   admission(): Pick<RegistryOptions, 'validating' | 'mutating'> {
-    const limitRanger = new LimitRanger(this.policies);
+    const limitRanger = new LimitRanger(this.admissionObjects);
+    const priority = new PriorityAdmission(this.options.store, this.admissionObjects);
     return {
-      // ResourceQuota last, as in Kubernetes: it charges the quota, so only a write every other step admitted.
-      validating: [nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), limitRanger, new ResourceQuotaAdmission(this.options.store, this.policies)],
-      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : [])],
+      // Priority before ResourceQuota, which may scope by it; ResourceQuota last, as in Kubernetes:
+      // it charges the quota, so only a write every other step admitted.
+      validating: [
+        nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), priority, limitRanger,
+        new ResourceQuotaAdmission(this.options.store, this.admissionObjects),
+      ],
+      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : []), priority],
     };
   }
 
@@ -79,7 +85,7 @@ export class ApiSecurity {
       this.cleaner.start();
     }
     await this.nodes.start();
-    await this.policies.start();
+    await this.admissionObjects.start();
     if (serviceAccounts) {
       this.rootCa = new RootCaPublisher(registry, this.options.caPem);
       await this.rootCa.start();
@@ -103,6 +109,6 @@ export class ApiSecurity {
     this.cleaner?.stop();
     this.rbac.stop();
     this.nodes.stop();
-    this.policies.stop();
+    this.admissionObjects.stop();
   }
 }

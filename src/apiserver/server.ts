@@ -23,6 +23,7 @@ import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
+import { ensureSystemPriorityClasses } from './priority-classes.js';
 import { actingUser, authenticate, authorize, requestAttributes, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER, type RequestAttributes, type UserInfo } from '../auth/types.js';
@@ -87,6 +88,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...security.admission(),
   });
   await ensureSystemNamespaces(registry);
+  await ensureSystemPriorityClasses(registry);
   const access = await security.start(registry);
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);

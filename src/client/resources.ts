@@ -36,6 +36,7 @@ export const resources = {
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
   poddisruptionbudgets: named('policy', 'poddisruptionbudgets', 'PodDisruptionBudget'),
+  priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', kind: 'PriorityClass', namespaced: false },
   transactions: named('drover.dev', 'transactions', 'Transaction'),
   pytorchjobs: named('kubeflow.org', 'pytorchjobs', 'PyTorchJob'),
   tfjobs: named('kubeflow.org', 'tfjobs', 'TFJob'),

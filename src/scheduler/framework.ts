@@ -37,8 +37,17 @@ export interface Unschedulable {
 
 export interface Framework {
   readonly plugins: readonly Plugin[];
-  /** The scheduling cycle: on success the pod is assumed on the node in `snapshot`. */
-  schedulePod(pod: KubeObject | PodInfo, snapshot: ClusterSnapshot): ScheduleResult;
+  /**
+   * The scheduling cycle: on success the pod is assumed on the node in `snapshot`. A
+   * `nominatedNode` (where preemption made room for the pod) is tried first and taken if it fits.
+   */
+  schedulePod(pod: KubeObject | PodInfo, snapshot: ClusterSnapshot, nominatedNode?: string): ScheduleResult;
+  /**
+   * For preemption: the pod's pre-filters run once, then the returned check runs the filters on
+   * one node as it stands (the caller takes pods off it to see whether that makes room).
+   * Undefined when a pre-filter rejects the pod: no node could take it whatever is removed.
+   */
+  nodeCheck(pod: PodInfo, snapshot: ClusterSnapshot): ((node: NodeInfo) => boolean) | undefined;
   /** The binding cycle, after permit allowed: the first bind plugin that does not skip binds. */
   bind(pod: KubeObject, nodeName: string): Promise<void>;
   /** Give a placement up (permit rejected or timed out, binding failed): unreserve and forget. */
@@ -112,17 +121,35 @@ class Pipeline implements Framework {
     this.random = options.random ?? Math.random;
   }
 
-  schedulePod(pod: KubeObject | PodInfo, snapshot: ClusterSnapshot): ScheduleResult {
+  schedulePod(pod: KubeObject | PodInfo, snapshot: ClusterSnapshot, nominatedNode?: string): ScheduleResult {
     const info = isPodInfo(pod) ? pod : podInfoOf(pod);
     if (snapshot.nodeCount === 0) {
       return { unschedulable: true, message: 'no nodes available to schedule pods', reasonsPerNode: {} };
     }
     const cycle = this.preFilter(info, { snapshot, now: this.now() });
     if ('unschedulable' in cycle) return cycle;
+    // As kube-scheduler's evaluateNominatedNode: the room preemption made is the pod's first choice.
+    const nominated = nominatedNode === undefined ? undefined : snapshot.getNode(nominatedNode);
+    if (nominated !== undefined && this.passes(cycle, nominated)) return this.reserveAndPermit(info, nominated.name, snapshot);
     const { feasible, failed } = this.findFeasible(cycle, snapshot);
     if (feasible.length === 0) return this.unschedulable(cycle, snapshot, failed);
     const node = feasible.length === 1 ? feasible[0]! : this.selectHost(cycle, feasible);
     return this.reserveAndPermit(info, node.name, snapshot);
+  }
+
+  nodeCheck(pod: PodInfo, snapshot: ClusterSnapshot): ((node: NodeInfo) => boolean) | undefined {
+    const cycle = this.preFilter(pod, { snapshot, now: this.now() });
+    if ('unschedulable' in cycle) return undefined;
+    return (node) => this.passes(cycle, node);
+  }
+
+  /** Whether one node passes every filter of the cycle (and any pre-filter narrowing). */
+  private passes(cycle: Cycle, node: NodeInfo): boolean {
+    if (cycle.nodeNames !== undefined && !cycle.nodeNames.has(node.name)) return false;
+    for (const plugin of cycle.filters) {
+      if (plugin.filter!(cycle.states.get(plugin), cycle.pod, node) !== undefined) return false;
+    }
+    return true;
   }
 
   async bind(pod: KubeObject, nodeName: string): Promise<void> {

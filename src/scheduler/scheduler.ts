@@ -3,17 +3,21 @@
 // bindings run concurrently in the background, as kube-scheduler's binding cycle does.
 // Pods that fit nowhere wait in an unschedulable set until the cluster changes. Members of a
 // pod group (gang) are taken out of the arrival order and placed group by group, in the
-// groups' order, each group's members one after another (see gang/).
+// groups' order, each group's members one after another (see gang/). The queue takes higher
+// priority first; a pod that fits nowhere may preempt lower-priority pods (see preemption/).
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { EventRecorder, SharedInformerFactory, objectKey, resources, type ApiClient, type Informer } from '../client/index.js';
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
 import { ClusterSnapshot } from './snapshot.js';
-import type { Unschedulable } from './framework.js';
+import type { ScheduleResult, Unschedulable } from './framework.js';
 import { GangScheduling } from './gang/gang-scheduling.js';
 import { groupKeyOf } from './gang/pod-group.js';
 import { WaitingPods, type WaitingPod } from './waiting-pods.js';
 import { podGroupAttempts } from '../metrics/component-metrics.js';
+import { podPriority } from '../api/scheduling/priority.js';
+import { budgetOf } from './preemption/budgets.js';
+import { Preemptor } from './preemption/preemptor.js';
 
 export interface SchedulerConfig {
   api: ApiClient;
@@ -51,6 +55,8 @@ class SchedulingLoop implements RunningScheduler {
   private readonly recorder;
   private readonly nodes: Informer<KubeObject>;
   private readonly pods: Informer<KubeObject>;
+  private readonly budgets: Informer<KubeObject>;
+  private readonly preemptor: Preemptor;
   /** The shared informers given, or the scheduler's own. */
   private readonly informers: SharedInformerFactory;
   /** Keys of pending pods to try, in arrival order (a Set de-duplicates). */
@@ -80,6 +86,11 @@ class SchedulingLoop implements RunningScheduler {
       this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder, (pod) => this.isOurs(pod), this.schedulerName === 'default-scheduler',
     );
     this.framework = createScheduler({}, [this.gang.plugin, apiBinder(this.api)]);
+    this.budgets = this.informers.informerFor(resources.poddisruptionbudgets);
+    this.preemptor = new Preemptor({
+      api: this.api, framework: this.framework, recorder: this.recorder, schedulerName: this.schedulerName,
+      budgets: () => this.budgets.list().map(budgetOf),
+    });
     this.gang.manager.onUnblock = () => this.retrySoon();
     this.waiting.handlers = {
       onAllow: (w) => this.bindPod(w.key, w.pod, w.node),
@@ -139,6 +150,7 @@ class SchedulingLoop implements RunningScheduler {
     if (group !== undefined) this.gangMemberChanged(group, added);
     if (spec?.nodeName) {
       this.snapshot.addPod(pod);
+      this.preemptor.forget(key);
       this.active.delete(key);
       this.unschedulable.delete(key);
       return;
@@ -153,6 +165,7 @@ class SchedulingLoop implements RunningScheduler {
     const key = objectKey(pod);
     this.active.delete(key);
     this.unschedulable.delete(key);
+    this.preemptor.forget(key);
     this.waiting.reject(key, 'the pod was deleted');
     const group = groupKeyOf(pod);
     if (group !== undefined) this.gang.podChanged(group);
@@ -184,7 +197,7 @@ class SchedulingLoop implements RunningScheduler {
     const maxBindings = this.config.bindConcurrency ?? 64;
     let budget = 256;
     let groups: Set<string> | undefined;
-    for (const key of this.active) {
+    for (const key of this.byPriority()) {
       if (this.stopped || budget-- === 0 || this.binding >= maxBindings) break;
       this.active.delete(key);
       const pod = this.pods.get(key);
@@ -196,6 +209,25 @@ class SchedulingLoop implements RunningScheduler {
     }
     if (groups !== undefined) for (const group of this.gang.manager.order(groups)) this.scheduleGroup(group);
     if (this.active.size > 0 && this.binding < maxBindings) this.kick();
+  }
+
+  /**
+   * The active keys, higher priority first and in arrival order within a priority (kube-
+   * scheduler's PrioritySort). Bucketed by priority rather than sorted: a cluster has a handful
+   * of priorities and may have tens of thousands of pending pods. With a single priority the
+   * set itself is returned (drain deletes the key it is at, which a Set's iterator allows).
+   */
+  private byPriority(): Iterable<string> {
+    const buckets = new Map<number, string[]>();
+    for (const key of this.active) {
+      const pod = this.pods.get(key);
+      const priority = pod === undefined ? 0 : podPriority(pod);
+      let bucket = buckets.get(priority);
+      if (bucket === undefined) buckets.set(priority, (bucket = []));
+      bucket.push(key);
+    }
+    if (buckets.size <= 1) return this.active;
+    return [...buckets.keys()].sort((a, b) => b - a).flatMap((priority) => buckets.get(priority)!);
   }
 
   /**
@@ -243,7 +275,16 @@ class SchedulingLoop implements RunningScheduler {
   }
 
   private scheduleOne(key: string, pod: KubeObject): void {
-    const result = this.framework.schedulePod(pod, this.snapshot);
+    // Room that preemption made for pods of at least this priority is not this pod's to take.
+    const release = this.preemptor.holdRoomFor(key, pod, this.snapshot);
+    let result: ScheduleResult;
+    try {
+      result = this.framework.schedulePod(pod, this.snapshot, this.preemptor.nominatedNode(key));
+      // Fits nowhere: make room by preemption if it may; it comes back once the victims are gone.
+      if ('unschedulable' in result) this.preemptor.preempt(key, pod, this.snapshot);
+    } finally {
+      release();
+    }
     if ('unschedulable' in result) return this.markUnschedulable(key, pod, result);
     if (result.permit === 'wait') {
       // Held by a permit plugin (a gang not yet complete), which allows or rejects it later.

@@ -6,6 +6,7 @@ import type { KubeObject } from '../api/meta.js';
 import { NodeInfo } from './node-info.js';
 import { NodeTable } from './node-table.js';
 import { isPodInfo, podInfoOf, podKey, type PodInfo } from './pod-info.js';
+import { podPriority } from '../api/scheduling/priority.js';
 
 interface PodState {
   info: PodInfo;
@@ -28,6 +29,8 @@ export class ClusterSnapshot {
   private readonly podStates = new Map<string, PodState>();
   /** sibling key → node name → number of siblings there. */
   private readonly siblings = new Map<string, Map<string, number>>();
+  /** Pod priority → pods accounted with it: lets preemption see at once that no pod is below a priority. */
+  private readonly priorities = new Map<number, number>();
 
   /** Schedulable candidates: every node with a Node object. */
   get nodes(): readonly NodeInfo[] {
@@ -119,6 +122,13 @@ export class ClusterSnapshot {
     return this.podStates.get(key)?.node;
   }
 
+  /** The lowest priority of any pod accounted on a node; undefined when there is none. */
+  lowestPriority(): number | undefined {
+    let lowest: number | undefined;
+    for (const priority of this.priorities.keys()) if (lowest === undefined || priority < lowest) lowest = priority;
+    return lowest;
+  }
+
   /** Where a sibling group's pods are: node name → count. Read-only view; do not keep it. */
   siblingsByNode(siblingKey: string): ReadonlyMap<string, number> | undefined {
     return this.siblings.get(siblingKey);
@@ -129,6 +139,7 @@ export class ClusterSnapshot {
     if (previous !== undefined) this.unaccount(previous);
     this.nodeInfo(nodeName).addPod(info);
     this.countSibling(info.siblingKey, nodeName, 1);
+    this.countPriority(info, 1);
     this.podStates.set(info.key, { info, node: nodeName, assumed });
   }
 
@@ -146,6 +157,14 @@ export class ClusterSnapshot {
       if (info.node === undefined && info.podCount === 0) this.dropInfo(info);
     }
     this.countSibling(state.info.siblingKey, state.node, -1);
+    this.countPriority(state.info, -1);
+  }
+
+  private countPriority(info: PodInfo, delta: 1 | -1): void {
+    const priority = podPriority(info.pod);
+    const count = (this.priorities.get(priority) ?? 0) + delta;
+    if (count > 0) this.priorities.set(priority, count);
+    else this.priorities.delete(priority);
   }
 
   private countSibling(siblingKey: string, nodeName: string, delta: 1 | -1): void {

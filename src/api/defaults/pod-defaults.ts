@@ -1,5 +1,5 @@
 // Defaults of PodSpec and Pod, as Kubernetes' SetDefaults_PodSpec / SetDefaults_Pod / SetDefaults_Container
-// plus what its admission plugins add to every pod (service account, priority, default tolerations).
+// plus what its admission plugins add to every pod (service account, default tolerations; priority is admission's).
 import { isObject, type KubeObject } from '../meta.js';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../scheduling/taints.js';
 import { ensureObject, setDefault, type Obj } from './util.js';
@@ -131,8 +131,8 @@ export function applyPodDefaults(pod: KubeObject): void {
   setDefault(spec, 'enableServiceLinks', true);
   setDefault(spec, 'serviceAccountName', 'default');
   setDefault(spec, 'serviceAccount', spec['serviceAccountName']);
-  setDefault(spec, 'priority', 0);
-  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  // spec.priority and spec.preemptionPolicy come from the Priority admission step, as in
+  // Kubernetes: a default here would hide whether the client set them.
   defaultTolerations(spec);
   for (const list of ['initContainers', 'containers'] as const) {
     const containers = spec[list];

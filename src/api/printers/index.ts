@@ -13,6 +13,7 @@ import { since } from './format.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './pod-disruption-budget.js';
+import { priorityClassPrinter } from './priority-class.js';
 import { roleBindingPrinter, rolePrinter } from './rbac.js';
 import { endpointsPrinter, servicePrinter } from './service.js';
 import { transactionPrinter } from './transaction.js';
@@ -55,6 +56,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', csrPrinter],
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
+  ['PriorityClass', priorityClassPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

@@ -8,7 +8,7 @@ import { isObject, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { compare, formatQuantity, quantityMap, type Quantity, type QuantityMap } from '../../api/quota/quantity.js';
 import { podResources } from '../../api/quota/usage.js';
-import type { NamespacePolicies } from './namespace-policies.js';
+import type { AdmissionObjects } from './admission-objects.js';
 import { forbidden } from '../errors.js';
 import { prefixFor } from '../registry/keys.js';
 import type { MutatingAdmission } from './mutating-admission.js';
@@ -152,7 +152,7 @@ function aggregate(messages: string[]): string {
 export class LimitRanger implements MutatingAdmission, ValidatingAdmission {
   private readonly limitRanges = findResource('', 'v1', 'limitranges')!;
 
-  constructor(private readonly policies: NamespacePolicies) {}
+  constructor(private readonly policies: AdmissionObjects) {}
 
   async admit(request: AdmissionRequest): Promise<void> {
     if (!isPodCreate(request)) return;

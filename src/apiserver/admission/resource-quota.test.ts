@@ -7,12 +7,12 @@ import { prettyPrint } from '../../api/quota/quantity.js';
 import { openTestStore, WRITE, type TestStore } from '../../auth/rbac/test-helpers.js';
 import { ApiError } from '../errors.js';
 import { ObjectRegistry } from '../registry/object-registry.js';
-import { NamespacePolicies } from './namespace-policies.js';
+import { AdmissionObjects } from './admission-objects.js';
 import { ResourceQuotaAdmission } from './resource-quota.js';
 
 let t: TestStore;
 let registry: ObjectRegistry;
-let policies: NamespacePolicies;
+let policies: AdmissionObjects;
 const pods = findResource('', 'v1', 'pods')!;
 const quotas = findResource('', 'v1', 'resourcequotas')!;
 const configMaps = findResource('', 'v1', 'configmaps')!;
@@ -20,7 +20,7 @@ const services = findResource('', 'v1', 'services')!;
 
 before(async () => {
   t = await openTestStore(['a', 'b', 'c', 'd', 'e', 'f']);
-  policies = new NamespacePolicies(t.store);
+  policies = new AdmissionObjects(t.store);
   await policies.start();
   registry = new ObjectRegistry(t.store, { validating: [new ResourceQuotaAdmission(t.store, policies)] });
 });

@@ -21,7 +21,7 @@ import { quotaCounts } from '../../api/quota/scopes.js';
 import { limitedUsage, missingDeclarations, objectUsage, type ResourceKind } from '../../api/quota/usage.js';
 import { RevisionConflictError } from '../../storage/errors.js';
 import type { Store } from '../../storage/store.js';
-import type { NamespacePolicies } from './namespace-policies.js';
+import type { AdmissionObjects } from './admission-objects.js';
 import { conflict, forbidden } from '../errors.js';
 import { keyFor, prefixFor } from '../registry/keys.js';
 import type { AdmissionRequest, ValidatingAdmission } from './validating-admission.js';
@@ -45,7 +45,7 @@ function qualifiedName(def: ResourceDefinition): string {
 export class ResourceQuotaAdmission implements ValidatingAdmission {
   private readonly quotas = findResource('', 'v1', 'resourcequotas')!;
 
-  constructor(private readonly store: Store, private readonly policies: NamespacePolicies, private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly store: Store, private readonly policies: AdmissionObjects, private readonly now: () => Date = () => new Date()) {}
 
   async validate(request: AdmissionRequest): Promise<string[]> {
     const { def, object } = request;

@@ -5,6 +5,7 @@
 // namespaces, which are emptied by the namespace lifecycle loop before they go.
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
+import { systemPriorityClass } from '../../api/scheduling/priority.js';
 import { KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import type { Store } from '../../storage/store.js';
@@ -51,6 +52,9 @@ export class DeletionHandler {
   async delete(def: ResourceDefinition, namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
     if (def.kind === 'Namespace' && def.group === '' && IMMORTAL_NAMESPACES.has(name)) {
       throw forbidden(`namespaces "${name}" is forbidden: this namespace may not be deleted`, refOf(def, name));
+    }
+    if (def.kind === 'PriorityClass' && def.group === 'scheduling.k8s.io' && systemPriorityClass(name)) {
+      throw forbidden(`priorityclasses.scheduling.k8s.io "${name}" is forbidden: this is a system priority class and cannot be deleted`, refOf(def, name));
     }
     await this.requireNamespace(def, namespace);
     const key = keyFor(def, namespace, name);

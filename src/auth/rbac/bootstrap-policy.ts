@@ -131,6 +131,9 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(READ, '', 'pods', 'nodes', 'namespaces'),
       rule(['create'], '', 'pods/binding'),
       rule(['update', 'patch'], '', 'pods/status'),
+      // Preemption deletes the victims; their disruption budgets rank the candidate nodes.
+      rule(['delete'], '', 'pods'),
+      rule(READ, 'policy', 'poddisruptionbudgets'),
       rule(READ, 'scheduling.x-k8s.io', 'podgroups'),
       rule(['update', 'patch'], 'scheduling.x-k8s.io', 'podgroups/status'),
       rule(['create', 'update', 'patch'], '', 'events'),

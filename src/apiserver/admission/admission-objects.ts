@@ -1,23 +1,31 @@
-// The ResourceQuotas and LimitRanges of every namespace, mirrored in memory (list + watch), as
-// Kubernetes' admission plugins read them from informers. Where the mirror has none, the store is
+// The objects admission steps read on every write — ResourceQuotas and LimitRanges of each
+// namespace, the PriorityClasses — mirrored in memory (list + watch), as Kubernetes' admission
+// plugins read them from informers. Where the mirror has none, the store is
 // asked (one that was just made may not have reached the mirror yet) and a "none" is kept for
 // 30 s, as Kubernetes' live-lookup cache does: a namespace without any costs one storage read per
 // half minute, not one per write. A quota read here may be a moment old; charging it writes with
 // its revision as precondition, so a stale one only costs the charger a re-read from the store.
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
+import type { ResourceDefinition } from '../../api/resource.js';
 import { StoreMirror, type MirrorEvent } from '../../storage/store-mirror.js';
 import type { Store } from '../../storage/store.js';
-import { prefixFor } from '../registry/keys.js';
+import { keyFor, prefixFor } from '../registry/keys.js';
 
+/** By namespace ('' for cluster-scoped kinds), then name. */
 type ByNamespace = Map<string, Map<string, KubeObject>>;
 
 const NONE_KEPT_MS = 30_000;
 
-interface Picture {
-  quotas: ByNamespace;
-  limitRanges: ByNamespace;
-}
+const KINDS = {
+  quotas: ['', 'resourcequotas'],
+  limitRanges: ['', 'limitranges'],
+  priorityClasses: ['scheduling.k8s.io', 'priorityclasses'],
+} as const;
+
+type Kind = keyof typeof KINDS;
+type Picture = Record<Kind, ByNamespace>;
+const KIND_NAMES = Object.keys(KINDS) as Kind[];
 
 function applyTo(map: ByNamespace, event: MirrorEvent): void {
   const object = event.object;
@@ -33,22 +41,19 @@ function applyTo(map: ByNamespace, event: MirrorEvent): void {
   names.set(name, object);
 }
 
-type Kind = 'quotas' | 'limitRanges';
-
-export class NamespacePolicies {
+export class AdmissionObjects {
   private readonly mirror: StoreMirror<Picture>;
-  private readonly definitions = { quotas: findResource('', 'v1', 'resourcequotas')!, limitRanges: findResource('', 'v1', 'limitranges')! };
+  private readonly definitions = Object.fromEntries(KIND_NAMES.map((kind) => [kind, findResource(KINDS[kind][0], 'v1', KINDS[kind][1])!])) as Record<Kind, ResourceDefinition>;
   /** Namespaces the store had none of, until when: `${kind}/${namespace}`. */
   private readonly none = new Map<string, number>();
 
   constructor(private readonly store: Store) {
-    const prefixes = [prefixFor(this.definitions.quotas), prefixFor(this.definitions.limitRanges)];
     this.mirror = new StoreMirror(store, {
-      name: 'quota and limit range admission',
-      prefixes,
-      fresh: () => ({ quotas: new Map(), limitRanges: new Map() }),
+      name: 'admission objects',
+      prefixes: KIND_NAMES.map((kind) => prefixFor(this.definitions[kind])),
+      fresh: () => Object.fromEntries(KIND_NAMES.map((kind) => [kind, new Map()])) as Picture,
       apply: (picture, index, event) => {
-        const kind: Kind = index === 0 ? 'quotas' : 'limitRanges';
+        const kind = KIND_NAMES[index]!;
         applyTo(picture[kind], event);
         // The mirror knows better now than a "none" read before it.
         this.none.delete(`${kind}/${event.object.metadata.namespace ?? ''}`);
@@ -65,20 +70,29 @@ export class NamespacePolicies {
   }
 
   quotas(namespace: string): Promise<KubeObject[]> {
-    return this.lookUp('quotas', namespace);
+    return this.list('quotas', namespace);
   }
 
   limitRanges(namespace: string): Promise<KubeObject[]> {
-    return this.lookUp('limitRanges', namespace);
+    return this.list('limitRanges', namespace);
   }
 
-  private async lookUp(kind: Kind, namespace: string): Promise<KubeObject[]> {
+  priorityClasses(): Promise<KubeObject[]> {
+    return this.list('priorityClasses', '');
+  }
+
+  /** One PriorityClass: the mirror's, or the store's when the mirror has not seen it yet. */
+  async priorityClass(name: string): Promise<KubeObject | undefined> {
+    return this.mirror.state.priorityClasses.get('')?.get(name) ?? await this.store.get(keyFor(this.definitions.priorityClasses, undefined, name));
+  }
+
+  private async list(kind: Kind, namespace: string): Promise<KubeObject[]> {
     const mirrored = this.mirror.state[kind].get(namespace);
     if (mirrored && mirrored.size > 0) return [...mirrored.values()];
     const key = `${kind}/${namespace}`;
     const now = Date.now();
     if ((this.none.get(key) ?? 0) > now) return [];
-    const items = (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace) })).items;
+    const items = (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items;
     if (items.length === 0) this.none.set(key, now + NONE_KEPT_MS);
     // Bounded: entries of namespaces no longer asked about go once expired.
     if (this.none.size > 10_000) for (const [k, until] of this.none) if (until <= now) this.none.delete(k);

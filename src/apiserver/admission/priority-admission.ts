@@ -1,0 +1,96 @@
+// Kubernetes' Priority admission plugin. On pod create it turns spec.priorityClassName into
+// spec.priority and spec.preemptionPolicy (no name: the globalDefault class's, else 0 and
+// PreemptLowerPriority), refusing unknown classes and a priority the client set that disagrees
+// with the class. On PriorityClass writes it keeps the global default unique.
+//
+// Kubernetes keeps the system-*-critical classes to kube-system with a ResourceQuota limited-
+// resources rule rather than in this plugin; Drover has no such rule, so this step refuses them
+// elsewhere itself, with that rule's message. Mirror pods are exempt, as static pods are.
+import { isObject, type KubeObject } from '../../api/meta.js';
+import { findResource } from '../../api/registry.js';
+import { DEFAULT_PRIORITY, SYSTEM_PRIORITY_CLASSES, systemPriorityClass } from '../../api/scheduling/priority.js';
+import type { Store } from '../../storage/store.js';
+import { forbidden } from '../errors.js';
+import { prefixFor } from '../registry/keys.js';
+import type { AdmissionObjects } from './admission-objects.js';
+import type { MutatingAdmission } from './mutating-admission.js';
+import type { AdmissionRequest, ValidatingAdmission } from './validating-admission.js';
+
+const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+const CRITICAL_NAMESPACE = 'kube-system';
+
+interface ComputedPriority {
+  className: string;
+  value: number;
+  preemptionPolicy: string;
+}
+
+export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission {
+  private readonly classes = findResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
+
+  /** `objects`: the mirrored classes pod creates read; `store`: the fresh list a class's write checks the default against. */
+  constructor(private readonly store: Store, private readonly objects: AdmissionObjects) {}
+
+  async admit(request: AdmissionRequest): Promise<void> {
+    const { def, object } = request;
+    if (request.operation !== 'create' || request.subresource || def.group !== '' || def.kind !== 'Pod') return;
+    const spec = object['spec'];
+    // Malformed fields are left for validation to report, after the mutating steps.
+    if (!isObject(spec) || (spec['priority'] !== undefined && typeof spec['priority'] !== 'number')) return;
+    const refuse = (message: string) => forbidden(`pods "${object.metadata.name ?? ''}" is forbidden: ${message}`, { group: '', plural: 'pods', name: object.metadata.name ?? '' });
+    const named = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
+    let computed: ComputedPriority;
+    if (named === '') {
+      computed = await this.defaultPriority();
+    } else {
+      const pc = await this.objects.priorityClass(named);
+      if (!pc) throw refuse(`no PriorityClass with name ${named} was found`);
+      computed = { className: named, value: pc['value'] as number, preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority' };
+    }
+    if (systemPriorityClass(computed.className) && object.metadata.namespace !== CRITICAL_NAMESPACE && object.metadata.annotations?.[MIRROR_ANNOTATION] === undefined) {
+      const names = SYSTEM_PRIORITY_CLASSES.map((pc) => pc.name).join(' ');
+      throw refuse(`insufficient quota to match these scopes: [{PriorityClass In [${names}]}]`);
+    }
+    if (typeof spec['priority'] === 'number' && spec['priority'] !== computed.value) {
+      throw refuse(`the integer value of priority (${spec['priority']}) must not be provided in pod spec; priority admission controller computed ${computed.value} from the given PriorityClass name`);
+    }
+    if (typeof spec['preemptionPolicy'] === 'string' && spec['preemptionPolicy'] !== computed.preemptionPolicy) {
+      throw refuse(`the string value of PreemptionPolicy (${spec['preemptionPolicy']}) must not be provided in pod spec; priority admission controller computed ${computed.preemptionPolicy} from the given PriorityClass name`);
+    }
+    if (computed.className !== '') spec['priorityClassName'] = computed.className;
+    spec['priority'] = computed.value;
+    spec['preemptionPolicy'] = computed.preemptionPolicy;
+  }
+
+  async validate(request: AdmissionRequest): Promise<string[]> {
+    const { def, object } = request;
+    if (request.subresource || def.kind !== 'PriorityClass' || def.group !== 'scheduling.k8s.io' || object['globalDefault'] !== true) return [];
+    const current = globalDefaultOf((await this.store.list({ prefix: prefixFor(this.classes) })).items);
+    // A second default, or another class made the default while one exists (updating the default itself is fine).
+    if (current !== undefined && current.metadata.name !== object.metadata.name) {
+      const name = object.metadata.name ?? '';
+      throw forbidden(
+        `priorityclasses.scheduling.k8s.io "${name}" is forbidden: PriorityClass ${current.metadata.name} is already marked as default. Only one default can exist`,
+        { group: 'scheduling.k8s.io', plural: 'priorityclasses', name },
+      );
+    }
+    return [];
+  }
+
+  private async defaultPriority(): Promise<ComputedPriority> {
+    const pc = globalDefaultOf(await this.objects.priorityClasses());
+    if (pc === undefined) return { className: '', value: DEFAULT_PRIORITY, preemptionPolicy: 'PreemptLowerPriority' };
+    return { className: pc.metadata.name!, value: pc['value'] as number, preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority' };
+  }
+
+}
+
+/** The class marked globalDefault; with several (written before this check), the lowest value, as Kubernetes picks. */
+function globalDefaultOf(classes: readonly KubeObject[]): KubeObject | undefined {
+  let found: KubeObject | undefined;
+  for (const pc of classes) {
+    if (pc['globalDefault'] !== true) continue;
+    if (found === undefined || (pc['value'] as number) < (found['value'] as number)) found = pc;
+  }
+  return found;
+}
