@@ -6,7 +6,7 @@
 // groups' order, each group's members one after another (see gang/). The queue takes higher
 // priority first; a pod that fits nowhere may preempt lower-priority pods (see preemption/).
 import { metaTime, type KubeObject } from '../api/meta.js';
-import { EventRecorder, SharedInformerFactory, objectKey, resources, type ApiClient, type Informer } from '../client/index.js';
+import { EventRecorder, SharedInformerFactory, isConflict, objectKey, resources, type ApiClient, type Informer } from '../client/index.js';
 import { apiBinder } from './api-binder.js';
 import { createScheduler } from './index.js';
 import { ClusterSnapshot } from './snapshot.js';
@@ -342,10 +342,13 @@ class SchedulingLoop implements RunningScheduler {
   private async reportUnschedulable(pod: KubeObject, message: string): Promise<void> {
     if (unschedulableMessage(pod) === message) return;
     const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: metaTime() };
+    // On the pod as this attempt saw it: one bound meanwhile (by hand, or by another scheduler)
+    // must not be marked unschedulable after the fact; a changed pod is looked at again anyway.
+    const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: [condition] } };
     try {
-      await this.api.resource(resources.pods, pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
+      await this.api.resource(resources.pods, pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', patch, { subresource: 'status' });
     } catch (error) {
-      console.error(`scheduler: status of ${objectKey(pod)}: ${(error as Error).message}`);
+      if (!isConflict(error)) console.error(`scheduler: status of ${objectKey(pod)}: ${(error as Error).message}`);
     }
   }
 }
