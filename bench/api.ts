@@ -234,7 +234,11 @@ async function thisServer(extraArgs: string[]): Promise<Target> {
 /** The server of another built checkout, from before TLS: `drover server` there, over plain HTTP. */
 async function plainPeer(checkout: string): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-plain-'));
-  const child = spawn(process.execPath, [join(checkout, 'bin', 'drover.js'), 'server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Run as this checkout's server is (startServerProcess) and as a user runs it: the script
+  // itself, so its #! line's node flags apply. Through process.execPath the peer lost them and
+  // ran with V8's default young generation (16 MiB semi-spaces where both checkouts ship 4 MiB):
+  // the two servers were not compared on equal terms.
+  const child = spawn(join(checkout, 'bin', 'drover.js'), ['server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
