@@ -5,7 +5,9 @@
 // BENCH_STORE=both runs SQLite then etcd on the same machine; SQLite alone by default.
 // BENCH_PLAIN_CHECKOUT=DIR also runs, first and on the same machine, the server of a built
 // checkout from before TLS (plain HTTP, e.g. `git worktree add ../drover-plain 8606334 && cd
-// ../drover-plain && npm install && npm run build`) as the peer, and prints TLS beside it.
+// ../drover-plain && npm install && npm run build`) as the peer, and prints TLS beside it;
+// BENCH_ROUNDS=N (SQLite) runs the two N times, alternating which goes first, and prints the
+// median ratios with their spread (peer-ratios.ts).
 // Prints figures; never fails on time.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { startEtcd } from '../src/storage/etcd/test-support.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, summarize } from './http-client.js';
 import { memoryOf } from './process-memory.js';
+import { medianLines, ratiosOf } from './peer-ratios.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 10_000);
 const CREATE_CLIENTS = 50;
@@ -33,6 +36,8 @@ const WATCH_EVENTS = 300;
 const WARMUP_PODS = Number(process.env['BENCH_WARMUP_PODS'] ?? 3_000);
 const NAMESPACE = 'bench';
 const WARMUP_NAMESPACE = 'bench-warmup';
+/** Rounds of peer and TLS, alternating (with BENCH_PLAIN_CHECKOUT). */
+const ROUNDS = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 1));
 
 function pod(i: number, namespace = NAMESPACE): Record<string, unknown> {
   return {
@@ -234,7 +239,11 @@ async function thisServer(extraArgs: string[]): Promise<Target> {
 /** The server of another built checkout, from before TLS: `drover server` there, over plain HTTP. */
 async function plainPeer(checkout: string): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-plain-'));
-  const child = spawn(process.execPath, [join(checkout, 'bin', 'drover.js'), 'server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Run as this checkout's server is (startServerProcess) and as a user runs it: the script
+  // itself, so its #! line's node flags apply. Through process.execPath the peer lost them and
+  // ran with V8's default young generation (16 MiB semi-spaces where both checkouts ship 4 MiB):
+  // the two servers were not compared on equal terms.
+  const child = spawn(join(checkout, 'bin', 'drover.js'), ['server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -266,14 +275,35 @@ function compare(tls: Map<string, Figure>, plain: Map<string, Figure>): void {
   }
 }
 
+/** The peer and this checkout on SQLite, ROUNDS times, the peer first in odd rounds so that a drifting load favours neither. */
+async function beside(plainCheckout: string): Promise<void> {
+  const rounds = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (ROUNDS > 1) console.log(`\n--- round ${round} of ${ROUNDS}\n`);
+    const runPeer = async () => benchTarget(`SQLite, plain HTTP (the peer: ${plainCheckout})`, await plainPeer(plainCheckout));
+    const runThis = async () => benchTarget('SQLite', await thisServer([]));
+    let plain, tls;
+    if (round % 2) {
+      plain = await runPeer();
+      console.log('');
+      tls = await runThis();
+    } else {
+      tls = await runThis();
+      console.log('');
+      plain = await runPeer();
+    }
+    compare(tls, plain);
+    rounds.push(ratiosOf(tls, plain));
+  }
+  if (ROUNDS > 1) console.log(`\nover TLS beside plain HTTP, median of ${ROUNDS} rounds [min–max]:\n${medianLines(rounds).join('\n')}`);
+}
+
 async function main(): Promise<void> {
   const stores = process.env['BENCH_STORE'] ?? 'sqlite';
   const plainCheckout = process.env['BENCH_PLAIN_CHECKOUT'];
-  const plain = plainCheckout ? await benchTarget(`SQLite, plain HTTP (the peer: ${plainCheckout})`, await plainPeer(plainCheckout)) : undefined;
-  if (plain) console.log('');
   if (stores === 'sqlite' || stores === 'both') {
-    const tls = await benchTarget('SQLite', await thisServer([]));
-    if (plain) compare(tls, plain);
+    if (plainCheckout) await beside(plainCheckout);
+    else await benchTarget('SQLite', await thisServer([]));
   }
   if (stores === 'both') console.log('');
   if (stores === 'etcd' || stores === 'both') {

@@ -34,6 +34,7 @@ import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { CsrSigner } from '../auth/csr/controller.js';
 import { ApiSecurity } from './api-security.js';
+import { SERVING_TLS_OPTIONS } from './tls-settings.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -105,7 +106,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
   const server = createServer(
-    { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca, requestCert: true, rejectUnauthorized: false },
+    { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca, requestCert: true, rejectUnauthorized: false, ...SERVING_TLS_OPTIONS },
     (req, res) => void handle(req, res, serving),
   );
   server.keepAliveTimeout = 65_000;

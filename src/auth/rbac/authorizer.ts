@@ -8,6 +8,7 @@ import type {
   Authorizer, Decision, NonResourceRule, RequestAttributes, ResourceRule, RuleLister, UserInfo,
 } from '../types.js';
 import { RbacCache } from './cache.js';
+import { DecisionCache } from './decision-cache.js';
 import { ruleAllows, type PolicyRule } from './rules.js';
 import { appliesTo, describeBinding, type Binding, type RoleRef } from './subjects.js';
 
@@ -35,6 +36,7 @@ function aggregate(errors: string[]): string {
 
 export function createRbacAuthorizer(store: Store): RbacAuthorizer {
   const cache = new RbacCache(store);
+  const decisions = new DecisionCache();
 
   function roleRefRules(roleRef: RoleRef, namespace: string): { rules: PolicyRule[] } | { error: string } {
     if (roleRef.kind === 'ClusterRole') {
@@ -77,6 +79,21 @@ export function createRbacAuthorizer(store: Store): RbacAuthorizer {
     return { rules, errors };
   }
 
+  /** RBAC's answer from the rules themselves (authorize() remembers it until RBAC changes). */
+  function evaluate(attributes: RequestAttributes): Decision {
+    const errors: string[] = [];
+    let reason = '';
+    visitRules(attributes.user, attributes.namespace, (source, rule) => {
+      if (!ruleAllows(attributes, rule)) return true;
+      reason = `RBAC: allowed by ${source}`;
+      return false;
+    }, errors);
+    if (reason) return { allowed: true, reason };
+    // As Kubernetes: no reason unless a binding could not be resolved (its role is missing),
+    // which the 403 message then carries after "User ... cannot ...".
+    return { allowed: false, reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
+  }
+
   return {
     start: () => cache.start(),
     stop: () => cache.stop(),
@@ -84,17 +101,7 @@ export function createRbacAuthorizer(store: Store): RbacAuthorizer {
     rulesHeld,
 
     authorize(attributes: RequestAttributes): Decision {
-      const errors: string[] = [];
-      let reason = '';
-      visitRules(attributes.user, attributes.namespace, (source, rule) => {
-        if (!ruleAllows(attributes, rule)) return true;
-        reason = `RBAC: allowed by ${source}`;
-        return false;
-      }, errors);
-      if (reason) return { allowed: true, reason };
-      // As Kubernetes: no reason unless a binding could not be resolved (its role is missing),
-      // which the 403 message then carries after "User ... cannot ...".
-      return { allowed: false, reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
+      return decisions.decide(attributes, cache.version, () => evaluate(attributes));
     },
 
     /** What SelfSubjectRulesReview reports: resource and non-resource rules, split as Kubernetes does. */

@@ -82,6 +82,8 @@ class BindingIndex {
 
 /** One consistent picture of the four kinds. */
 class RbacState {
+  /** Replaced at every change: what cached decisions are checked against (decision-cache.ts). */
+  version: object = {};
   readonly clusterRoles = new Map<string, PolicyRule[]>();
   /** namespace/name → rules */
   readonly roles = new Map<string, PolicyRule[]>();
@@ -92,6 +94,7 @@ class RbacState {
     const name = object.metadata.name ?? '';
     const namespace = object.metadata.namespace ?? '';
     const deleted = type === 'DELETED';
+    this.version = {};
     switch (kind) {
       case 'clusterroles':
         if (deleted) this.clusterRoles.delete(name);
@@ -143,6 +146,11 @@ export class RbacCache {
 
   private get state(): RbacState {
     return this.mirror.state;
+  }
+
+  /** Changes with every RBAC event and every resync (a fresh picture): equal versions, same answers. */
+  get version(): object {
+    return this.state.version;
   }
 
   clusterRoleRules(name: string): PolicyRule[] | undefined {
