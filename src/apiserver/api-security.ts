@@ -61,7 +61,7 @@ export class ApiSecurity {
         nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), priority, limitRanger,
         new ResourceQuotaAdmission(this.options.store, this.admissionObjects),
       ],
-      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.options.store)] : []), priority],
+      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.admissionObjects)] : []), priority],
     };
   }
 

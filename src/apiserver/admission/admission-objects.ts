@@ -1,5 +1,5 @@
 // The objects admission steps read on every write — ResourceQuotas and LimitRanges of each
-// namespace, the PriorityClasses — mirrored in memory (list + watch), as Kubernetes' admission
+// namespace, the PriorityClasses, the ServiceAccounts pods name — mirrored in memory (list + watch), as Kubernetes' admission
 // plugins read them from informers. Where the mirror has none, the store is
 // asked (one that was just made may not have reached the mirror yet) and a "none" is kept for
 // 30 s, as Kubernetes' live-lookup cache does: a namespace without any costs one storage read per
@@ -21,6 +21,7 @@ const KINDS = {
   quotas: ['', 'resourcequotas'],
   limitRanges: ['', 'limitranges'],
   priorityClasses: ['scheduling.k8s.io', 'priorityclasses'],
+  serviceAccounts: ['', 'serviceaccounts'],
 } as const;
 
 type Kind = keyof typeof KINDS;
@@ -82,8 +83,17 @@ export class AdmissionObjects {
   }
 
   /** One PriorityClass: the mirror's, or the store's when the mirror has not seen it yet. */
-  async priorityClass(name: string): Promise<KubeObject | undefined> {
-    return this.mirror.state.priorityClasses.get('')?.get(name) ?? await this.store.get(keyFor(this.definitions.priorityClasses, undefined, name));
+  priorityClass(name: string): Promise<KubeObject | undefined> {
+    return this.get('priorityClasses', '', name);
+  }
+
+  /** One ServiceAccount, likewise (the namespace's `default` is made moments before its first pods). */
+  serviceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
+    return this.get('serviceAccounts', namespace, name);
+  }
+
+  private async get(kind: Kind, namespace: string, name: string): Promise<KubeObject | undefined> {
+    return this.mirror.state[kind].get(namespace)?.get(name) ?? await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
   }
 
   private async list(kind: Kind, namespace: string): Promise<KubeObject[]> {

@@ -4,19 +4,24 @@ import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { openTestStore, WRITE, type TestStore } from '../../auth/rbac/test-helpers.js';
 import { ObjectRegistry } from '../registry/object-registry.js';
+import { AdmissionObjects } from './admission-objects.js';
 import { projectToken, SERVICE_ACCOUNT_MOUNT_PATH, ServiceAccountAdmission } from './service-account-admission.js';
 
 let t: TestStore;
 let registry: ObjectRegistry;
+let objects: AdmissionObjects;
 const pods = findResource('', 'v1', 'pods')!;
 
 before(async () => {
   t = await openTestStore(['dev']);
-  registry = new ObjectRegistry(t.store, { mutating: [new ServiceAccountAdmission(t.store)] });
+  objects = new AdmissionObjects(t.store);
+  await objects.start();
+  registry = new ObjectRegistry(t.store, { mutating: [new ServiceAccountAdmission(objects)] });
   await t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'dev' } });
   await t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'quiet', namespace: 'dev' }, automountServiceAccountToken: false } as KubeObject);
 });
 after(async () => {
+  objects.stop();
   registry.close();
   await t.close();
 });

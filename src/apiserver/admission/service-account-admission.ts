@@ -11,9 +11,7 @@
 // created in that moment is not refused.
 import { randomInt } from 'node:crypto';
 import { isObject, type KubeObject } from '../../api/meta.js';
-import { findResource } from '../../api/registry.js';
-import type { Store } from '../../storage/store.js';
-import { keyFor } from '../registry/keys.js';
+import type { AdmissionObjects } from './admission-objects.js';
 import type { MutatingAdmission } from './mutating-admission.js';
 import type { AdmissionRequest } from './validating-admission.js';
 
@@ -29,9 +27,7 @@ const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 type Obj = Record<string, unknown>;
 
 export class ServiceAccountAdmission implements MutatingAdmission {
-  private readonly accounts = findResource('', 'v1', 'serviceaccounts')!;
-
-  constructor(private readonly store: Store) {}
+  constructor(private readonly objects: AdmissionObjects) {}
 
   async admit(request: AdmissionRequest): Promise<void> {
     const { def, object } = request;
@@ -39,7 +35,7 @@ export class ServiceAccountAdmission implements MutatingAdmission {
     if (object.metadata.annotations?.[MIRROR_ANNOTATION] !== undefined) return;
     const spec = object['spec'] as Obj;
     const accountName = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
-    const account = await this.store.get(keyFor(this.accounts, object.metadata.namespace, accountName));
+    const account = await this.objects.serviceAccount(object.metadata.namespace ?? '', accountName);
     if (!account || !automounts(spec, account)) return;
     projectToken(spec);
   }
