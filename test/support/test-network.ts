@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterNetwork, type ClusterNetwork } from '../../src/api/cluster-network.js';
+import { processAlive } from '../../src/util/process-alive.js';
 
 const LOCK_DIR = '/tmp/drover-test-networks';
 const SLOTS = 32;
@@ -16,17 +17,6 @@ export interface TestNetwork extends ClusterNetwork {
   release(): void;
   /** The plan as `drover server`, `up` and `agent` take it. */
   flags(): string[];
-}
-
-/** Whether process `pid` is still running (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Creates the lock file only if no one has it; false when it exists. */
@@ -51,7 +41,7 @@ function claim(path: string): boolean {
     return tryCreate(path);
   }
   // An empty file is a claim being written this instant: not stale.
-  if (Number.isNaN(holder) || holder === 0 || alive(holder)) return false;
+  if (Number.isNaN(holder) || holder === 0 || processAlive(holder)) return false;
   // Stale. Two takers may both see it so; only one create after the removal wins.
   rmSync(path, { force: true });
   return tryCreate(path);

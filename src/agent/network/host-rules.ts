@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cidrContains, parseCidr } from '../../api/cluster-network.js';
+import { processAlive } from '../../util/process-alive.js';
 import { chainPrefix } from './service-rules.js';
 
 const XTABLES_WAIT_SECONDS = '5';
@@ -151,15 +152,7 @@ const clusterOf = (comment: string): string | undefined => comment.split(' ')[1]
 
 /** Whether the agent that wrote a comment still runs (agents of this machine only write them). */
 function writerAlive(comment: string): boolean {
-  const pid = Number(/ pid:(\d+)$/.exec(comment)?.[1]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(Number(/ pid:(\d+)$/.exec(comment)?.[1]));
 }
 
 /**

@@ -1,5 +1,6 @@
 // The parts of CronJobs and Jobs the CronJob controller reads and writes.
 import type { KubeObject } from '../../api/meta.js';
+import type { ObjectReference } from '../../client/index.js';
 import type { Job } from '../job/types.js';
 
 export type { Job } from '../job/types.js';
@@ -9,14 +10,8 @@ export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-sched
 
 export type ConcurrencyPolicy = 'Allow' | 'Forbid' | 'Replace';
 
-export interface JobReference {
-  apiVersion?: string;
-  kind?: string;
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  resourceVersion?: string;
-}
+/** A reference in status.active: an ObjectReference without a field path. */
+export type JobReference = Omit<ObjectReference, 'fieldPath'>;
 
 export interface CronJobSpec {
   schedule: string;
