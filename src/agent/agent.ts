@@ -162,10 +162,17 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   await retryUntilDone('node registration', () => node.register(), logger);
   // The Services before any pod: containers' service variables, and the rules pods will use.
   await services.waitForSync();
-  nodeNetwork = await retryUntilDone('the node network', () => startNodeNetwork({
-    network, podNetwork: docker?.ctx.podNetwork, directory: services, clusterId: owner.clusterId, nodeName: options.nodeName,
-    nodeAddress, nodeRange: () => node.podCidr(), serviceProxy, logger,
-  }), logger, (error) => error instanceof ServiceRangeInUseError);
+  try {
+    nodeNetwork = await retryUntilDone('the node network', () => startNodeNetwork({
+      network, podNetwork: docker?.ctx.podNetwork, directory: services, clusterId: owner.clusterId, nodeName: options.nodeName,
+      nodeAddress, nodeRange: () => node.podCidr(), serviceProxy, logger,
+    }), logger, (error) => error instanceof ServiceRangeInUseError);
+  } catch (error) {
+    // A misconfiguration: the agent does not start, and leaves no watch behind.
+    await services.stop();
+    if (ownsApi) api.close();
+    throw error;
+  }
   node.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();

@@ -108,8 +108,8 @@ export const SERVICE_ACCOUNT_DIR_ENV = 'DROVER_SERVICE_ACCOUNT_DIR';
 
 /**
  * For pods on the node's network, KUBERNETES_SERVICE_HOST/PORT name the API server where this
- * agent reaches it, over the `kubernetes` Service's variables (a host process has no route to
- * the Service's cluster IP); and for host processes the service-account folder.
+ * agent reaches it, over the `kubernetes` Service's variables (a host process reaches it that way
+ * whether or not the node programs service rules); and for host processes the service-account folder.
  * The container's own env overrides them.
  */
 function apiEnv(input: SpecInput, isProcess: boolean): Record<string, string> {

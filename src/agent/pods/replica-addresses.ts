@@ -1,9 +1,9 @@
 // Training replicas find each other by the names Kubeflow gives them: MASTER_ADDR,
 // PET_MASTER_ADDR and TF_CONFIG carry the replicas' Service names (`<job>-<type>-<i>`,
-// `<job>-<type>-<i>.<ns>.svc:<port>`). Nothing resolves those names for them yet: a host process
-// resolves through the host's resolver, which knows no cluster DNS, and Drover has no cluster
-// DNS for pods on the pod network either (the service-networking issue). So at container start
-// the agent replaces each such name by an address that works: for replicas on the host's network
+// `<job>-<type>-<i>.<ns>.svc:<port>`). A host process resolves through the host's resolver, which
+// knows no cluster DNS; a pod on the pod network has the cluster DNS, but the replicas' headless
+// Services publish a replica only once it is ready, and replicas meet before any is. So at
+// container start the agent replaces each such name by an address that works: for replicas on the host's network
 // (the process runtime, hostNetwork) the InternalIP of the node the named replica is bound to;
 // for replicas on the pod network, the named replica's pod IP (its own sandbox's for itself).
 // One GET of the pod (and of its node), cached briefly. A replica not bound yet, or without a
