@@ -88,7 +88,7 @@ describe('service networking', { timeout: 300_000 }, () => {
   });
 
   after(async () => {
-    if (server) await kubectlRaw(server.kubeconfig, ['delete', 'pods,deployments', '--all', '--grace-period=1', '--wait=true', '--timeout=30s']);
+    if (server) await kubectlRaw(server.kubeconfig, ['delete', 'pytorchjobs,pods,deployments', '--all', '--grace-period=1', '--wait=true', '--timeout=30s']);
     await nodeA?.stop();
     await nodeB?.stop();
     await server?.stop();
@@ -131,6 +131,17 @@ describe('service networking', { timeout: 300_000 }, () => {
     const unknown = await inClient('nslookup nothing-here.default.svc.cluster.local');
     assert.equal(unknown.ok, false);
     assert.match(unknown.out + unknown.err, /NXDOMAIN|can't find/);
+  });
+
+  it('resolves a training job\'s per-replica Services to their replicas', async () => {
+    const replica = { replicas: 1, restartPolicy: 'Never', template: { spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'pytorch', image: IMAGE, command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }] } } };
+    await k(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'dnsjob' }, spec: { pytorchReplicaSpecs: { Master: replica, Worker: replica } } }));
+    for (const name of ['dnsjob-master-0', 'dnsjob-worker-0']) {
+      await k(['wait', '--for=condition=Ready', `pod/${name}`, '--timeout=60s']);
+      const ip = await k(['get', 'pod', name, '-o', 'jsonpath={.status.podIP}']);
+      await waitFor(`${name} in the cluster DNS`, async () => (await inClient(`nslookup ${name}.default.svc.cluster.local`)).out.includes(`Address: ${ip}`), 10_000);
+    }
+    await k(['delete', 'pytorchjob', 'dnsjob', '--wait=false']);
   });
 
   it('lets a pod on node A reach a pod on node B by name and at its pod IP', async () => {

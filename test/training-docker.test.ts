@@ -1,7 +1,7 @@
 // The PyTorchJob of examples/pytorchjob-process.yaml, run as Docker pods on the pod network
 // instead of host processes: the replicas find each other at their pods' IPs (the agent puts
-// the master's pod IP where Kubeflow's Service name stands, until Drover has cluster DNS) and
-// train together. No registry can be reached, so the busybox test image runs the node's own
+// the master's pod IP where Kubeflow's Service name stands: the per-replica Services publish a
+// replica only once it is ready) and train together. No registry can be reached, so the busybox test image runs the node's own
 // python3, mounted read-only from the host (/usr, /lib, /lib64).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
