@@ -145,8 +145,9 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     logger,
     // The node is made below; pods are synced only once it is registered.
     nodePodCidr: () => node.podCidr(),
-    // Pods get the cluster DNS where this node serves it; without it, ClusterFirst means the host's resolver.
-    dns: { clusterDns: serviceProxy && docker ? [network.clusterDns] : [], clusterDomain: network.clusterDomain, hostResolvConf: await readHostResolvConf() },
+    // Pods get the cluster DNS where this node serves it (known once its network started, before
+    // any pod is synced); without it, ClusterFirst means the host's resolver.
+    dns: { clusterDns: [], clusterDomain: network.clusterDomain, hostResolvConf: await readHostResolvConf() },
     services,
   };
   const kernelLog = new KernelLog(options.kernelLog);
@@ -173,6 +174,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     if (ownsApi) api.close();
     throw error;
   }
+  if (nodeNetwork.servesDns) deps.dns.clusterDns = [network.clusterDns];
   node.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();

@@ -22,6 +22,8 @@ export interface NodeNetworkOptions {
 }
 
 export interface NodeNetwork {
+  /** Whether this node serves the cluster DNS (and programs the service rules) for its pods. */
+  readonly servesDns: boolean;
   /** The node got its pod CIDR: its pods' traffic enters its own rules from now on. */
   podCidrAssigned(): void;
   stop(opts?: { removeRules?: boolean }): Promise<void>;
@@ -30,7 +32,14 @@ export interface NodeNetwork {
 export async function startNodeNetwork(options: NodeNetworkOptions): Promise<NodeNetwork> {
   const { podNetwork, logger } = options;
   const info = podNetwork ? await podNetwork.ensure() : undefined;
-  if (!info || !options.serviceProxy) return { podCidrAssigned: () => undefined, stop: async () => undefined };
+  const none: NodeNetwork = { servesDns: false, podCidrAssigned: () => undefined, stop: async () => undefined };
+  if (!info || !options.serviceProxy) return none;
+  if (process.getuid?.() !== 0) {
+    // iptables and routes need root (CAP_NET_ADMIN), as kube-proxy does. Without it the node
+    // still runs pods, on the pod network, reached by pod IP; Services by name and address don't.
+    logger.error('not root: no service rules or cluster DNS on this node (run the agent as root, or pass --no-service-proxy to say so)');
+    return none;
+  }
   // On the gateway, which every pod reaches and nothing off this machine does; the rules send the
   // cluster DNS address there. A port of its own: several agents (and clusters) share the gateway.
   const dns = await startDnsServer({ host: info.gateway, port: 0, view: options.directory, domain: options.network.clusterDomain, logger });
@@ -52,6 +61,7 @@ export async function startNodeNetwork(options: NodeNetworkOptions): Promise<Nod
     throw error;
   }
   return {
+    servesDns: true,
     podCidrAssigned: () => proxy.kick(),
     async stop(opts) {
       await proxy.stop(opts);
