@@ -2,11 +2,10 @@
 // ready addresses come from the endpoints controller's own rules (desiredSubsets, and the slice
 // rule: every pod with an address, ready unless terminating). The repair only nudges the
 // Service, which makes both endpoints controllers reconcile it: it runs every round.
+import { type Service, SERVICE_NAME_LABEL, type EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
-import {
-  isPodReady, isTerminating, podIPFor, selectorMatches, serviceFamilies, serviceSelector, shouldPodBeInEndpoints, type Pod, type Service,
-} from '../../controllers/endpoints/pods.js';
-import { isManagedSlice, SERVICE_NAME_LABEL, type EndpointSlice } from '../../controllers/endpoints/slices.js';
+import { isPodReady, isTerminating, podIPFor, selectorMatches, serviceFamilies, serviceSelector, shouldPodBeInEndpoints, type Pod } from '../../controllers/endpoints/pods.js';
+import { isManagedSlice } from '../../controllers/endpoints/slices.js';
 import { desiredSubsets, MAX_ENDPOINTS_CAPACITY, type EndpointSubset } from '../../controllers/endpoints/subsets.js';
 import { nudge } from '../live.js';
 import { refOf, type Check, type Finding, type FindingKind, type Snapshot } from '../types.js';

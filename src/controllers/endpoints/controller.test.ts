@@ -1,12 +1,12 @@
 // The endpoints controller against a real in-process API server. There is no agent: the tests
 // play its part by writing pod status (podIP, Ready) through the API.
+import type { EndpointSlice } from '../../api/services.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { endpointsControllerFactory, MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './index.js';
-import type { EndpointSlice } from './slices.js';
 import type { EndpointSubset } from './subsets.js';
 import { waitFor } from '../../util/wait-for.js';
 

@@ -6,6 +6,7 @@
 // Pod events are the hot path (every status write of every agent): an update whose endpoint
 // fingerprint is unchanged enqueues nothing, and the services of a pod are found among the
 // services of its namespace (an index), never by scanning every service.
+import type { Service, EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
 import {
   indexers, objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController,
@@ -13,8 +14,8 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { bySliceService, SLICE_SERVICE_INDEX, sliceServiceKey, type EndpointsDeps } from './deps.js';
 import { reconcileEndpoints } from './endpoints-sync.js';
-import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints, type Pod, type Service } from './pods.js';
-import { isManagedSlice, type EndpointSlice } from './slices.js';
+import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints, type Pod } from './pods.js';
+import { isManagedSlice } from './slices.js';
 import { reconcileSlices } from './slices-sync.js';
 import { WriteTracker } from './write-tracker.js';
 import { jsonEqual } from '../../util/json-equal.js';

@@ -1,10 +1,11 @@
 // What the two reconcilers of the endpoints controller read and write through.
+import { type Service, SERVICE_NAME_LABEL, type EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
 import type { EventRecorder, Informer } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
-import type { Pod, Service } from './pods.js';
+import type { Pod } from './pods.js';
 import type { WriteTracker } from './write-tracker.js';
-import { isManagedSlice, SERVICE_NAME_LABEL, type EndpointSlice } from './slices.js';
+import { isManagedSlice } from './slices.js';
 
 /** Managed slices by `namespace/service-name`. */
 export const SLICE_SERVICE_INDEX = 'endpointslice-service';

@@ -1,8 +1,9 @@
 // Reconciles the core/v1 Endpoints of one service key (Kubernetes' endpoint-controller).
+import { isHeadless, type Service } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
 import { isAlreadyExists, isConflict, isNotFound, resources, splitKey, type ReconcileResult } from '../../client/index.js';
 import type { EndpointsDeps } from './deps.js';
-import { isHeadless, serviceSelector, type Service } from './pods.js';
+import { serviceSelector } from './pods.js';
 import { HEADLESS_LABEL } from './slices.js';
 import { desiredSubsets, OVER_CAPACITY_ANNOTATION, truncateSubsets } from './subsets.js';
 import { jsonEqual, semanticEqual } from '../../util/json-equal.js';

@@ -1,6 +1,7 @@
 // What the endpoints controllers read from pods and services, and Kubernetes' rules for which
 // pods back a service (pkg/controller/util/endpoint and endpointslice/util).
 import type { KubeObject } from '../../api/meta.js';
+import type { Service, ServicePort } from '../../api/services.js';
 
 interface ContainerPort {
   name?: string;
@@ -30,9 +31,6 @@ export interface Pod extends KubeObject {
   };
 }
 
-export type { Service, ServicePort } from '../../api/services.js';
-import type { Service, ServicePort } from '../../api/services.js';
-
 export type IPFamily = 'IPv4' | 'IPv6';
 
 /** The selector of a service that has one; an empty map is no selector (as after a round trip). */
@@ -45,8 +43,6 @@ export function selectorMatches(selector: Readonly<Record<string, string>>, labe
   for (const key in selector) if (labels?.[key] !== selector[key]) return false;
   return true;
 }
-
-export { isHeadless } from '../../api/services.js';
 
 /** The families the service's endpoints are published for; IPv4 for legacy objects without any. */
 export function serviceFamilies(service: Readonly<Service>): IPFamily[] {

@@ -1,9 +1,10 @@
 // Reconciles the EndpointSlices of one service key (Kubernetes' endpointslice-controller).
+import type { EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
 import { isConflict, isNotFound, resources, splitKey, type ReconcileResult } from '../../client/index.js';
 import { SLICE_SERVICE_INDEX, type EndpointsDeps } from './deps.js';
 import { serviceSelector } from './pods.js';
-import { planSlices, type EndpointSlice, type PlanOptions } from './slices.js';
+import { planSlices, type PlanOptions } from './slices.js';
 
 /** How soon a service waiting for its own slice writes to reach the cache looks again. */
 const STALE_RETRY_MS = 1000;

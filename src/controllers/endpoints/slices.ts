@@ -5,21 +5,14 @@
 // that would be deleted while another is created is rewritten instead. A service without any
 // endpoint keeps one empty placeholder slice per address type.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import {
-  findPort, hostnameFor, isHeadless, isPodReady, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints,
-  targetRefOf, type IPFamily, type Pod, type Service,
-} from './pods.js';
+import { findPort, hostnameFor, isPodReady, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf, type IPFamily, type Pod } from './pods.js';
 import { semanticEqual } from '../../util/json-equal.js';
+import { isHeadless, SERVICE_NAME_LABEL, type EndpointSlice, type Service, type SliceEndpoint, type SlicePort } from '../../api/services.js';
 
-import { SERVICE_NAME_LABEL, type EndpointSlice, type SliceEndpoint, type SlicePort } from '../../api/services.js';
-
-export { SERVICE_NAME_LABEL };
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 export const MANAGED_BY = 'endpointslice-controller.drover.dev';
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 export const MAX_ENDPOINTS_PER_SLICE = 100;
-
-export type { EndpointSlice, SliceEndpoint, SlicePort } from '../../api/services.js';
 
 export interface SlicePlan {
   create: EndpointSlice[];

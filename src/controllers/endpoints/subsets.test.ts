@@ -1,6 +1,7 @@
+import type { Service } from '../../api/services.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findPort, type Pod, type Service } from './pods.js';
+import { findPort, type Pod } from './pods.js';
 import { desiredSubsets, truncateSubsets, type EndpointAddress, type EndpointSubset } from './subsets.js';
 
 function pod(name: string, ip: string | undefined, options: { ready?: boolean; phase?: string; deleting?: boolean; ports?: Array<{ name: string; containerPort: number; protocol?: string }>; hostname?: string; subdomain?: string } = {}): Pod {

@@ -2,10 +2,8 @@
 // address per qualifying pod (ready ones in `addresses`, the rest in `notReadyAddresses`), with
 // the pod's port for each service port, repacked so that addresses sharing the same ports share
 // a subset (endpoints.RepackSubsets), and truncated to 1000 addresses.
-import {
-  findPort, hostnameFor, isPodReady, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf,
-  type Pod, type Service,
-} from './pods.js';
+import type { Service } from '../../api/services.js';
+import { findPort, hostnameFor, isPodReady, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf, type Pod } from './pods.js';
 
 export interface EndpointAddress {
   ip: string;
