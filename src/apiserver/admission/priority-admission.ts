@@ -13,10 +13,10 @@ import type { Store } from '../../storage/store.js';
 import { forbidden } from '../errors.js';
 import { prefixFor } from '../registry/keys.js';
 import type { AdmissionObjects } from './admission-objects.js';
+import { isMirrorPod } from './mirror-pods.js';
 import type { MutatingAdmission } from './mutating-admission.js';
 import type { AdmissionRequest, ValidatingAdmission } from './validating-admission.js';
 
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 const CRITICAL_NAMESPACE = 'kube-system';
 
 interface ComputedPriority {
@@ -47,7 +47,7 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
       if (!pc) throw refuse(`no PriorityClass with name ${named} was found`);
       computed = { className: named, value: pc['value'] as number, preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority' };
     }
-    if (systemPriorityClass(computed.className) && object.metadata.namespace !== CRITICAL_NAMESPACE && object.metadata.annotations?.[MIRROR_ANNOTATION] === undefined) {
+    if (systemPriorityClass(computed.className) && object.metadata.namespace !== CRITICAL_NAMESPACE && !isMirrorPod(object)) {
       const names = SYSTEM_PRIORITY_CLASSES.map((pc) => pc.name).join(' ');
       throw refuse(`insufficient quota to match these scopes: [{PriorityClass In [${names}]}]`);
     }

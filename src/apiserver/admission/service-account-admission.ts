@@ -12,6 +12,7 @@
 import { randomInt } from 'node:crypto';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import type { AdmissionObjects } from './admission-objects.js';
+import { isMirrorPod } from './mirror-pods.js';
 import type { MutatingAdmission } from './mutating-admission.js';
 import type { AdmissionRequest } from './validating-admission.js';
 
@@ -20,7 +21,6 @@ export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const API_ACCESS_VOLUME_PREFIX = 'kube-api-access-';
 /** What the kubelet-side admission asks for: Kubernetes' 1 h plus 7 s, the mark of a projected token. */
 export const PROJECTED_TOKEN_SECONDS = 3607;
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 // Kubernetes' utilrand alphabet: no vowels (no words), no look-alike characters.
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -32,7 +32,7 @@ export class ServiceAccountAdmission implements MutatingAdmission {
   async admit(request: AdmissionRequest): Promise<void> {
     const { def, object } = request;
     if (request.operation !== 'create' || request.subresource || def.group !== '' || def.kind !== 'Pod') return;
-    if (object.metadata.annotations?.[MIRROR_ANNOTATION] !== undefined) return;
+    if (isMirrorPod(object)) return;
     const spec = object['spec'] as Obj;
     const accountName = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
     const account = await this.objects.serviceAccount(object.metadata.namespace ?? '', accountName);
