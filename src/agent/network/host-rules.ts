@@ -136,9 +136,8 @@ export async function removeRules(identity: HostIdentity): Promise<void> {
   await removeAgent(identity.key, identity.comment);
 }
 
-/** Removes the rules of every agent whose jump comment passes `filter`; returns their comments. */
-async function removeAgentsWhere(filter: (comment: string) => boolean): Promise<string[]> {
-  const jumps = await jumpsOf(filter);
+/** Removes the rules of the agents that wrote these jumps (by the comment each wrote); returns their comments. */
+async function removeAgents(jumps: readonly ForeignJump[]): Promise<string[]> {
   const comments = [...new Set(jumps.map((jump) => jump.comment))];
   for (const comment of comments) {
     const key = jumps.find((jump) => jump.comment === comment)!.spec.at(-1)!.split('-')[1]!;
@@ -161,10 +160,10 @@ function writerAlive(comment: string): boolean {
  * agent still runs is an error (ServiceRangeInUseError) rather than a silent takeover.
  */
 export async function removeOtherClustersRules(identity: HostIdentity, clusterId: string): Promise<string[]> {
-  const others = (comment: string) => rangeOf(comment) === identity.serviceCidr && clusterOf(comment) !== clusterId;
-  const live = [...new Set((await jumpsOf(others)).map((jump) => jump.comment))].filter(writerAlive);
+  const others = await jumpsOf((comment) => rangeOf(comment) === identity.serviceCidr && clusterOf(comment) !== clusterId);
+  const live = [...new Set(others.map((jump) => jump.comment))].filter(writerAlive);
   if (live.length > 0) throw new ServiceRangeInUseError(identity.serviceCidr, live);
-  return removeAgentsWhere(others);
+  return removeAgents(others);
 }
 
 /**
@@ -172,7 +171,7 @@ export async function removeOtherClustersRules(identity: HostIdentity, clusterId
  * and tests cleaning up after a cluster they stopped). The range's unreachable route stays.
  */
 export async function removeRangeRules(serviceCidr: string): Promise<string[]> {
-  const removed = await removeAgentsWhere((comment) => rangeOf(comment) === serviceCidr);
+  const removed = await removeAgents(await jumpsOf((comment) => rangeOf(comment) === serviceCidr));
   const range = parseCidr(serviceCidr);
   const routes = (await run('ip', ['-4', '-o', 'route', 'show'])).stdout.split('\n')
     .map((line) => /^(\d+\.\d+\.\d+\.\d+) dev (drv-[0-9a-f]{8}) /.exec(line))

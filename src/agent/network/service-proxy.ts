@@ -49,6 +49,8 @@ export class ServiceProxy {
   /** Each chain's rules as last written; empty until the first (full) write. */
   private written = new Map<string, string>();
   private range: string | undefined;
+  /** The cluster IPs routed at the last write, joined. */
+  private routed = '';
   private fullWriteAt = 0;
   /** Rule writes, for tests and the benchmark: how many, the last one's duration and chains written. */
   readonly stats = { writes: 0, lastWriteMs: 0, lastWriteChains: 0 };
@@ -118,10 +120,14 @@ export class ServiceProxy {
     if (changed.length === 0 && removed.length === 0 && range === this.range) return;
     const started = performance.now();
     await writeChains(this.identity, new Map(changed.map((chain) => [chain, rules.chains.get(chain)!])), { remove: removed, sweep: full });
-    await ensureJumps(this.identity, this.jumps(range));
-    await syncServiceRoutes(network.serviceCidr, this.options.bridge, rules.routedIPs);
+    // Jumps and routes are looked at only when they can differ (and on a full write, which
+    // repairs what someone else removed): a changed endpoint costs one iptables-restore.
+    if (full || range !== this.range) await ensureJumps(this.identity, this.jumps(range));
+    const routed = rules.routedIPs.join(' ');
+    if (full || routed !== this.routed) await syncServiceRoutes(network.serviceCidr, this.options.bridge, rules.routedIPs);
     this.written = next;
     this.range = range;
+    this.routed = routed;
     if (full) this.fullWriteAt = Date.now();
     this.stats.writes++;
     this.stats.lastWriteMs = performance.now() - started;
