@@ -47,6 +47,11 @@ interface NodeObject extends KubeObject {
 
 /** How often a Node without a pod CIDR is read again until the node IPAM gives it one. */
 const POD_CIDR_POLL_MS = 500;
+/**
+ * How long it is polled for. A cluster without node IPAM (no controller manager, a full range)
+ * never gives one: from then on the status writes, whose answers carry the Node, tell.
+ */
+const POD_CIDR_POLL_FOR_MS = 30_000;
 
 export class NodeManager {
   private readonly nodes: ResourceClient<NodeObject>;
@@ -92,7 +97,11 @@ export class NodeManager {
     this.loops.push(this.statusLoop);
     this.loops.push(startLoop('node lease', this.opts.leaseRenewMs ?? 10_000, () => this.lease.renew(), logger));
     if (!this.cidr) {
-      this.podCidrLoop = startLoop('node pod CIDR', POD_CIDR_POLL_MS, async () => this.noteNode(await this.nodes.get(this.opts.nodeName)), logger);
+      const until = Date.now() + POD_CIDR_POLL_FOR_MS;
+      this.podCidrLoop = startLoop('node pod CIDR', POD_CIDR_POLL_MS, async () => {
+        if (Date.now() > until) return this.stopPodCidrPoll();
+        this.noteNode(await this.nodes.get(this.opts.nodeName));
+      }, logger);
       this.loops.push(this.podCidrLoop);
     }
   }
@@ -166,12 +175,16 @@ export class NodeManager {
     this.cidr = cidr;
     this.opts.onPodCidr?.(cidr);
     // Assigned once and for all (Kubernetes forbids changing it): the poll is done.
+    this.stopPodCidrPoll();
+  }
+
+  private stopPodCidrPoll(): void {
     const poll = this.podCidrLoop;
     this.podCidrLoop = undefined;
-    if (poll) {
-      this.loops = this.loops.filter((loop) => loop !== poll);
-      void poll.stop();
-    }
+    if (!poll) return;
+    this.loops = this.loops.filter((loop) => loop !== poll);
+    // Not awaited: it may be the poll's own step that stops it.
+    void poll.stop();
   }
 
   private async writeAnnotations(): Promise<void> {
