@@ -348,25 +348,17 @@ export function buildProgram(): Command {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
-      const [{ ApiClient }, { startControllerManager }, { allControllers }, { hostname }] = await Promise.all([
-        import('../client/index.js'), import('../controllers/manager.js'), import('../controllers/all.js'), import('node:os'),
+      const [{ ApiClient }, { startControllers }, { hostname }] = await Promise.all([
+        import('../client/index.js'), import('../cluster/controller-manager.js'), import('node:os'),
       ]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
       const identity = options.identity ?? `${hostname()}-${process.pid}`;
-      const manager = await startControllerManager({ api, controllers: allControllers, farm: { identity, shards: options.shards } });
-      // The node lifecycle controller runs once per cluster: here or in a server, whichever leads.
-      const { startNodeLifecycleGate } = await import('../cluster/node-lifecycle-gate.js');
-      const nodeLifecycle = startNodeLifecycleGate({ api, identity });
-      // Node IPAM too: one allocator per cluster, behind its own Lease.
-      const { startNodeIpamGate } = await import('../cluster/node-ipam-gate.js');
-      const nodeIpam = startNodeIpamGate({ api, identity, podCidr: options.clusterCidr });
+      const controllers = await startControllers({ api, identity, farm: { shards: options.shards }, podCidr: options.clusterCidr });
       const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
       console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
       if (metrics) console.log(`metrics: ${metrics.url}`);
       stopOnSignals(async () => {
-        await nodeLifecycle.stop();
-        await nodeIpam.stop();
-        await manager.stop();
+        await controllers.stop();
         await metrics?.close();
         api.close();
       });
@@ -382,16 +374,13 @@ export function buildProgram(): Command {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
-      const [{ ApiClient }, { startScheduler }, { startLeaderGate }, { hostname }] = await Promise.all([
-        import('../client/index.js'), import('../scheduler/scheduler.js'), import('../cluster/leader-gate.js'), import('node:os'),
+      const [{ ApiClient }, { startSchedulerGate, schedulerLeaseName }, { hostname }] = await Promise.all([
+        import('../client/index.js'), import('../cluster/scheduler.js'), import('node:os'),
       ]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-scheduler' });
       // Several schedulers of one name stand by for one another: only the Lease holder schedules.
-      const leaseName = options.schedulerName === 'default-scheduler' ? 'kube-scheduler' : options.schedulerName;
-      const scheduler = startLeaderGate({
-        api, name: leaseName, identity: `${hostname()}-${process.pid}`,
-        start: () => startScheduler({ api, schedulerName: options.schedulerName }),
-      });
+      const scheduler = startSchedulerGate({ api, identity: `${hostname()}-${process.pid}`, schedulerName: options.schedulerName });
+      const leaseName = schedulerLeaseName(options.schedulerName);
       console.log(`drover scheduler "${options.schedulerName}" running (it schedules while it holds the Lease kube-system/${leaseName})`);
       stopOnSignals(async () => {
         await scheduler.stop();

@@ -1,15 +1,14 @@
 // The control-plane components that run beside the API server in `drover server` and `drover up`
-// (and alone as `drover scheduler`): each is an ordinary API client, as in Kubernetes.
+// (alone: `drover scheduler` and `drover controller-manager`, composed from the same parts in
+// scheduler.ts and controller-manager.ts): each is an ordinary API client, as in Kubernetes.
 import { hostname } from 'node:os';
 import { ApiClient, type TlsConfig } from '../client/index.js';
-import { allControllers } from '../controllers/all.js';
-import { controllerInformers, startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
+import { controllerInformers } from '../controllers/manager.js';
 import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
-import { startNodeLifecycleGate } from './node-lifecycle-gate.js';
-import { startNodeIpamGate } from './node-ipam-gate.js';
 import { DEFAULT_POD_CIDR } from '../api/cluster-network.js';
-import { startScheduler } from '../scheduler/scheduler.js';
-import { startLeaderGate, type LeaderGate, type LeaderTiming } from './leader-gate.js';
+import { startControllers } from './controller-manager.js';
+import type { LeaderTiming } from './leader-gate.js';
+import { startSchedulerGate } from './scheduler.js';
 
 export interface ControlPlaneOptions {
   /** The API server's URL. */
@@ -25,12 +24,6 @@ export interface ControlPlaneOptions {
 }
 
 export interface ControlPlane {
-  /** Schedules while this process holds kube-system/kube-scheduler; stands by otherwise. */
-  scheduler: LeaderGate;
-  nodeLifecycle: LeaderGate;
-  /** Gives Nodes their spec.podCIDR while this process holds kube-system/drover-node-ipam. */
-  nodeIpam: LeaderGate;
-  controllers: RunningControllerManager;
   stop(): Promise<void>;
 }
 
@@ -44,36 +37,27 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // restarted server takes its shards back at once and `drover controller-manager` processes
   // started beside it share the work safely.
   const identity = `server-${hostname()}-${new URL(options.server.split(',')[0]!).port}`;
-  // Every server runs a scheduler, but only the Lease holder schedules (the original master and
-  // standbys): two schedulers would race for the same pods.
-  const timing = options.leaderTiming === undefined ? {} : { timing: options.leaderTiming };
-  const scheduler = startLeaderGate({
-    api: schedulerApi, name: 'kube-scheduler', identity, ...timing,
-    start: () => startScheduler({ api: schedulerApi, informers }),
-  });
-  const nodeLifecycle = startNodeLifecycleGate({ api: controllerApi, informers, identity, config: options.nodeLifecycle, ...timing });
-  const nodeIpam = startNodeIpamGate({ api: controllerApi, informers, identity, podCidr: options.podCidr ?? DEFAULT_POD_CIDR, ...timing });
+  const timing = options.leaderTiming;
+  const scheduler = startSchedulerGate({ api: schedulerApi, identity, informers, timing });
   // The farm's shard Leases follow the same timing, so a dead server's shards move as fast.
-  const farmTiming = options.leaderTiming === undefined ? {} : {
-    leaseDurationSeconds: Math.ceil(options.leaderTiming.leaseDurationMs / 1000),
-    renewDeadlineMs: options.leaderTiming.renewDeadlineMs,
-    retryPeriodMs: options.leaderTiming.retryPeriodMs,
+  const farm = timing === undefined ? {} : {
+    leaseDurationSeconds: Math.ceil(timing.leaseDurationMs / 1000),
+    renewDeadlineMs: timing.renewDeadlineMs,
+    retryPeriodMs: timing.retryPeriodMs,
   };
-  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity, ...farmTiming }, informers });
+  const controllers = await startControllers({
+    api: controllerApi, identity, informers, farm, leaderTiming: timing,
+    podCidr: options.podCidr ?? DEFAULT_POD_CIDR, nodeLifecycle: options.nodeLifecycle,
+  });
   return {
-    scheduler,
-    nodeLifecycle,
-    nodeIpam,
-    controllers,
     async stop() {
-      await Promise.all([scheduler.stop(), nodeLifecycle.stop(), nodeIpam.stop(), controllers.stop()]);
+      await Promise.all([scheduler.stop(), controllers.stop()]);
       await informers.stop();
       schedulerApi.close();
       controllerApi.close();
     },
   };
 }
-
 
 /** Buffers arrive from another thread as plain Uint8Arrays. */
 function asBuffers(tls: TlsConfig): TlsConfig {

@@ -11,6 +11,9 @@ import type { Transaction } from './transactions/types.js';
 
 export type ControllerFactory = (ctx: ControllerContext) => Controller;
 
+/** A member of a controller farm: its name, the shard count every member agrees on, and the shard Leases' timing. */
+export interface FarmOptions { identity: string; shards?: number; retryPeriodMs?: number; leaseDurationSeconds?: number; renewDeadlineMs?: number }
+
 export interface ControllerManagerOptions {
   api: ApiClient;
   /** The controllers to run; default: all of them. */
@@ -20,7 +23,7 @@ export interface ControllerManagerOptions {
    * Join a controller farm: share the work with every other manager of the same farm through
    * shard leases (see farm/shard-coordinator.ts). Without it this manager reconciles everything.
    */
-  farm?: { identity: string; shards?: number; retryPeriodMs?: number; leaseDurationSeconds?: number; renewDeadlineMs?: number };
+  farm?: FarmOptions;
   /** Informer resync (re-delivers every cached object to the handlers); default 5 min. */
   resyncPeriodMs?: number;
   /** One logger for every controller (tests pass silentLogger); default: a console logger per controller. */
