@@ -8,17 +8,19 @@
 // ../drover-plain && npm install && npm run build`) as the peer, and prints TLS beside it;
 // BENCH_ROUNDS=N (SQLite) runs the two N times, alternating which goes first, and prints the
 // median ratios with their spread (peer-ratios.ts).
+// BENCH_SERVERS=N (with BENCH_STORE=etcd or both) also runs N servers on one fresh etcd member,
+// the clients' calls and the watchers spread over them, beside one server: what scale-out buys.
 // Prints figures; never fails on time.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TlsConfig } from '../src/client/config.js';
 import { startEtcd } from '../src/storage/etcd/test-support.js';
 import { startServerProcess } from '../test/support/server-process.js';
-import { BenchClient, runAtRate, runConcurrent, summarize } from './http-client.js';
+import { BenchClient, runAtRate, runConcurrent, SpreadClient, summarize } from './http-client.js';
 import { memoryOf } from './process-memory.js';
 import { medianLines, ratiosOf } from './peer-ratios.js';
 
@@ -38,6 +40,10 @@ const NAMESPACE = 'bench';
 const WARMUP_NAMESPACE = 'bench-warmup';
 /** Rounds of peer and TLS, alternating (with BENCH_PLAIN_CHECKOUT). */
 const ROUNDS = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 1));
+/** API servers on one etcd, measured beside one (BENCH_STORE=etcd or both). */
+const SERVERS = Math.max(1, Number(process.env['BENCH_SERVERS'] ?? 1));
+/** Servers sharing an etcd share its CA, sealed with this token. */
+const SHARED_TOKEN = 'bench-api-shared-token';
 
 function pod(i: number, namespace = NAMESPACE): Record<string, unknown> {
   return {
@@ -79,12 +85,15 @@ function report(name: string, latencies: number[], seconds: number, target: stri
   console.log(`${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})`);
 }
 
-async function createNamespace(client: BenchClient, name: string): Promise<void> {
+/** One server's client, or one that spreads the calls over several servers. */
+type Client = Pick<BenchClient, 'call' | 'close'>;
+
+async function createNamespace(client: Client, name: string): Promise<void> {
   const ns = await client.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   if (ns.status !== 201) throw new Error(`create namespace ${name}: ${ns.status} ${ns.body}`);
 }
 
-async function warmUp(client: BenchClient): Promise<void> {
+async function warmUp(client: Client): Promise<void> {
   if (WARMUP_PODS <= 0) return;
   await createNamespace(client, WARMUP_NAMESPACE);
   const created = await runConcurrent(WARMUP_PODS, CREATE_CLIENTS, async (i) => {
@@ -98,7 +107,7 @@ async function warmUp(client: BenchClient): Promise<void> {
   });
 }
 
-async function benchCreate(client: BenchClient): Promise<void> {
+async function benchCreate(client: Client): Promise<void> {
   const create = async (i: number) => {
     const res = await client.call('POST', `/api/v1/namespaces/${NAMESPACE}/pods`, pod(i));
     if (res.status !== 201) throw new Error(`create pod-${i}: ${res.status} ${res.body}`);
@@ -110,7 +119,7 @@ async function benchCreate(client: BenchClient): Promise<void> {
   report(`create at ${CREATE_RATE}/s (${CREATE_CLIENTS} clients)`, paced.latencies, paced.seconds, 'target p99 <= 20 ms');
 }
 
-async function benchGet(client: BenchClient): Promise<void> {
+async function benchGet(client: Client): Promise<void> {
   const { latencies, seconds } = await runConcurrent(PODS, CREATE_CLIENTS, async (i) => {
     const res = await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods/pod-${(i * 7919) % PODS}`);
     if (res.status !== 200) throw new Error(`get: ${res.status}`);
@@ -118,7 +127,7 @@ async function benchGet(client: BenchClient): Promise<void> {
   report(`get (${CREATE_CLIENTS} clients)`, latencies, seconds, 'no target');
 }
 
-async function benchList(client: BenchClient): Promise<void> {
+async function benchList(client: Client): Promise<void> {
   const latencies: number[] = [];
   const started = performance.now();
   for (let i = 0; i < 10; i++) {
@@ -156,14 +165,15 @@ function openWatch(baseUrl: string, tls: TlsConfig, path: string, onLine: (line:
   });
 }
 
-async function benchWatch(client: BenchClient, baseUrl: string, tls: TlsConfig): Promise<void> {
+/** The watchers are spread over the servers: a watcher on one server sees the writes made through the others. */
+async function benchWatch(client: Client, baseUrls: string[], tls: TlsConfig): Promise<void> {
   const list = JSON.parse((await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods?limit=1`)).body) as { metadata: { resourceVersion: string } };
   const sentAt = new Map<string, number>();
   const delays: number[] = [];
   let received = 0;
   const stops = await Promise.all(
-    Array.from({ length: WATCHERS }, () =>
-      openWatch(baseUrl, tls, `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
+    Array.from({ length: WATCHERS }, (_, i) =>
+      openWatch(baseUrls[i % baseUrls.length]!, tls, `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
         const event = JSON.parse(line) as { type: string; object: { metadata: { annotations?: Record<string, string> } } };
         const mark = event.object.metadata.annotations?.['bench/mark'];
         const sent = mark ? sentAt.get(mark) : undefined;
@@ -186,37 +196,42 @@ async function benchWatch(client: BenchClient, baseUrl: string, tls: TlsConfig):
   report(`watch delivery (${WATCHERS} watchers)`, delays, (performance.now() - started) / 1000, 'target p99 <= 50 ms; ops = events delivered, latency from PATCH sent');
 }
 
-/** A running API server to measure: this checkout's over TLS, or the plain-HTTP peer's. */
+/** Running API servers to measure: this checkout's over TLS (one, or several on one etcd), or the plain-HTTP peer's. */
 interface Target {
-  url: string;
+  urls: string[];
   tls: TlsConfig;
-  pid: number;
+  pids: number[];
   stop(): Promise<void>;
 }
 
 async function benchTarget(label: string, target: Target): Promise<Map<string, Figure>> {
   figures = new Map();
-  const client = new BenchClient(target.url, target.tls);
+  const clients = target.urls.map((url) => new BenchClient(url, target.tls));
+  const client: Client = clients.length === 1 ? clients[0]! : new SpreadClient(clients);
+  // Several servers' memory is printed as their sum.
+  const memory = () => target.pids.map(memoryOf).reduce((a, b) => ({ rssMb: a.rssMb + b.rssMb, peakMb: a.peakMb + b.peakMb }));
+  const servers = target.pids.map((pid, i) => `pid ${pid} at ${target.urls[i]}`).join(', ');
   try {
-    console.log(`drover API benchmark on ${label}: ${PODS} pods, server pid ${target.pid} at ${target.url}\n`);
+    console.log(`drover API benchmark on ${label}: ${PODS} pods, server ${servers}\n`);
     await createNamespace(client, NAMESPACE);
-    const idle = memoryOf(target.pid);
-    const phases: Array<[string, (c: BenchClient) => Promise<void>]> = [
+    const idle = memory();
+    const phases: Array<[string, (c: Client) => Promise<void>]> = [
       ['warm-up', warmUp],
       ['create', benchCreate],
       ['get', benchGet],
       ['list', benchList],
-      ['watch', (c) => benchWatch(c, target.url, target.tls)],
+      ['watch', (c) => benchWatch(c, target.urls, target.tls)],
     ];
     const rssAfter: string[] = [];
     for (const [name, phase] of phases) {
       await phase(client);
-      const memory = memoryOf(target.pid);
-      rssAfter.push(`${name} ${fmt(memory.rssMb)} MB (peak so far ${fmt(memory.peakMb)})`);
+      const now = memory();
+      rssAfter.push(`${name} ${fmt(now.rssMb)} MB (peak so far ${fmt(now.peakMb)})`);
     }
-    const after = memoryOf(target.pid);
-    console.log(`\nserver RSS after each phase: ${rssAfter.join(', ')}`);
-    console.log(`server memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
+    const after = memory();
+    const whose = target.pids.length === 1 ? 'server' : `the ${target.pids.length} servers' (summed)`;
+    console.log(`\n${whose} RSS after each phase: ${rssAfter.join(', ')}`);
+    console.log(`${whose} memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
     return figures;
   } finally {
     await client.close();
@@ -224,14 +239,22 @@ async function benchTarget(label: string, target: Target): Promise<Map<string, F
   }
 }
 
-/** This checkout's server (the API alone: the scheduler and controllers would react to every benchmark pod). */
-async function thisServer(extraArgs: string[]): Promise<Target> {
-  const server = await startServerProcess({ extraArgs: ['--no-control-plane', ...extraArgs] });
+/**
+ * This checkout's servers (the API alone: the scheduler and controllers would react to every
+ * benchmark pod); several only on one etcd. The first starts alone, so it makes the cluster CA
+ * the others then read from the store.
+ */
+async function thisServer(extraArgs: string[], count = 1): Promise<Target> {
+  const args = ['--no-control-plane', ...extraArgs, ...(count > 1 ? ['--token', SHARED_TOKEN] : [])];
+  const first = await startServerProcess({ extraArgs: args });
+  const servers = [first, ...(await Promise.all(Array.from({ length: count - 1 }, () => startServerProcess({ extraArgs: args }))))];
   return {
-    url: server.url, tls: server.tls, pid: server.child.pid!,
+    urls: servers.map((server) => server.url), tls: first.tls, pids: servers.map((server) => server.child.pid!),
     async stop() {
-      await server.stop();
-      await server.cleanup();
+      await Promise.all(servers.map(async (server) => {
+        await server.stop();
+        await server.cleanup();
+      }));
     },
   };
 }
@@ -256,7 +279,7 @@ async function plainPeer(checkout: string): Promise<Target> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    url, tls: {}, pid: child.pid!,
+    urls: [url], tls: {}, pids: [child.pid!],
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -265,18 +288,18 @@ async function plainPeer(checkout: string): Promise<Target> {
   };
 }
 
-/** TLS beside plain HTTP, phase by phase: throughput ratios (target >= 0.8) and p99 ratios (target <= 1.5). */
-function compare(tls: Map<string, Figure>, plain: Map<string, Figure>): void {
-  console.log('\nover TLS (with authentication and authorization) beside plain HTTP, this run:');
-  for (const [name, figure] of tls) {
-    const peer = plain.get(name);
+/** Phase by phase, throughput and p99 ratios of `figures` to `peer`'s. */
+function compare(title: string, figures: Map<string, Figure>, peers: Map<string, Figure>): void {
+  console.log(`\n${title}:`);
+  for (const [name, figure] of figures) {
+    const peer = peers.get(name);
     if (!peer || name.startsWith('warm-up')) continue;
     console.log(`${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms)`);
   }
 }
 
 /** The peer and this checkout on SQLite, ROUNDS times, the peer first in odd rounds so that a drifting load favours neither. */
-async function beside(plainCheckout: string): Promise<void> {
+async function besidePlain(plainCheckout: string): Promise<void> {
   const rounds = [];
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1) console.log(`\n--- round ${round} of ${ROUNDS}\n`);
@@ -292,24 +315,32 @@ async function beside(plainCheckout: string): Promise<void> {
       console.log('');
       plain = await runPeer();
     }
-    compare(tls, plain);
+    compare('over TLS (with authentication and authorization) beside plain HTTP, this run (targets: throughput >= 0.8×, p99 <= 1.5×)', tls, plain);
     rounds.push(ratiosOf(tls, plain));
   }
   if (ROUNDS > 1) console.log(`\nover TLS beside plain HTTP, median of ${ROUNDS} rounds [min–max]:\n${medianLines(rounds).join('\n')}`);
+}
+
+/** SERVERS servers on the same etcd (under a fresh prefix: the one server's objects stay out of it), beside one. */
+async function severalServers(one: Map<string, Figure>, endpoint: string): Promise<void> {
+  console.log('');
+  const several = await benchTarget(`etcd ${endpoint}, ${SERVERS} servers`, await thisServer(['--etcd-endpoints', endpoint, '--etcd-prefix', '/drover-bench-servers'], SERVERS));
+  compare(`${SERVERS} servers on one etcd beside one server (what scale-out buys on this machine's ${cpus().length} cores)`, several, one);
 }
 
 async function main(): Promise<void> {
   const stores = process.env['BENCH_STORE'] ?? 'sqlite';
   const plainCheckout = process.env['BENCH_PLAIN_CHECKOUT'];
   if (stores === 'sqlite' || stores === 'both') {
-    if (plainCheckout) await beside(plainCheckout);
+    if (plainCheckout) await besidePlain(plainCheckout);
     else await benchTarget('SQLite', await thisServer([]));
   }
   if (stores === 'both') console.log('');
   if (stores === 'etcd' || stores === 'both') {
     const etcd = await startEtcd();
     try {
-      await benchTarget(`etcd ${etcd.endpoint} (one member, its own process)`, await thisServer(['--etcd-endpoints', etcd.endpoint]));
+      const one = await benchTarget(`etcd ${etcd.endpoint} (one member, its own process)`, await thisServer(['--etcd-endpoints', etcd.endpoint]));
+      if (SERVERS > 1) await severalServers(one, etcd.endpoint);
     } finally {
       await etcd.cleanup();
     }

@@ -34,6 +34,22 @@ export class BenchClient {
   }
 }
 
+/** The calls of a BenchClient spread round-robin over several API servers of one cluster. */
+export class SpreadClient {
+  private next = 0;
+
+  constructor(readonly clients: BenchClient[]) {}
+
+  call(...args: Parameters<BenchClient['call']>): ReturnType<BenchClient['call']> {
+    const client = this.clients[this.next++ % this.clients.length]!;
+    return client.call(...args);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close()));
+  }
+}
+
 export function percentile(sortedMs: number[], p: number): number {
   if (sortedMs.length === 0) return NaN;
   const index = Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1);
