@@ -21,6 +21,10 @@ PAUSE_SCRIPT='trap "exit 0" TERM INT HUP; while :; do sleep 3600 & wait $!; done
 
 log() { echo "build-test-images: $*" >&2; }
 
+# shellcheck source=lib/progress.sh
+. "$(dirname "$0")/lib/progress.sh"
+PROGRESS_NAME=build-test-images
+
 if [ ! -x "$BUSYBOX" ]; then
   echo "build-test-images: $BUSYBOX not found; run scripts/ensure-docker.sh first (it installs busybox-static)" >&2
   exit 1
@@ -55,10 +59,6 @@ current_recipe() {
 # import TAG VERSION CMD-JSON
 build_image() {
   local tag="$1" version="$2" cmd="$3"
-  if [ "$(current_recipe "$tag")" = "$recipe_id" ]; then
-    log "$tag is up to date"
-    return 0
-  fi
   local dir="$work/${tag//[\/:]/_}"
   make_rootfs "$dir" "$version"
   tar --numeric-owner --owner=0 --group=0 -C "$dir" -c . | docker import \
@@ -66,7 +66,6 @@ build_image() {
     --change "LABEL drover.dev/recipe=$recipe_id" \
     --change "CMD $cmd" \
     - "$tag" >/dev/null
-  log "built $tag"
 }
 
 # Parallel test files call this script at once; build each image only once.
@@ -75,6 +74,20 @@ flock -w 300 9
 
 pause_cmd="$(printf '["/bin/sh","-c","%s"]' "${PAUSE_SCRIPT//\"/\\\"}")"
 
-build_image drover-test/busybox:1 1 '["sh"]'
-build_image drover-test/busybox:2 2 '["sh"]'
-build_image drover/pause:1 pause "$pause_cmd"
+# TAG VERSION CMD-JSON per image; those whose recipe label matches are left alone.
+images=(
+  "drover-test/busybox:1|1|[\"sh\"]"
+  "drover-test/busybox:2|2|[\"sh\"]"
+  "drover/pause:1|pause|$pause_cmd"
+)
+outdated=()
+for image in "${images[@]}"; do
+  tag="${image%%|*}"
+  if [ "$(current_recipe "$tag")" = "$recipe_id" ]; then log "$tag is up to date"; else outdated+=("$image"); fi
+done
+progress_total "${#outdated[@]}"
+for image in "${outdated[@]}"; do
+  IFS='|' read -r tag version cmd <<<"$image"
+  STEP_HINT="Docker must answer (bash scripts/ensure-docker.sh) and $work must have room for a busybox root filesystem"
+  step "building $tag from $BUSYBOX" build_image "$tag" "$version" "$cmd"
+done

@@ -18,14 +18,23 @@ docker_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1
 
 installed() { dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 
-install_missing_packages() {
-  local missing=()
+# shellcheck source=lib/progress.sh
+. "$(dirname "$0")/lib/progress.sh"
+PROGRESS_NAME=ensure-docker
+
+missing_packages() {
+  missing=()
   command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
   # The static build specifically: the images have no libc for a dynamic busybox.
   installed busybox-static || missing+=(busybox-static)
   # `ip`: the Docker-restart test gives its own daemon a bridge of its own.
   command -v ip >/dev/null 2>&1 || missing+=(iproute2)
-  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
+install_missing_packages() {
+  if [ "${#missing[@]}" -eq 0 ]; then return 0; fi
+  STEP_HINT="check that this machine reaches Debian's package mirror (\`apt-get update\` shows it), or install ${missing[*]} yourself and run this again; as a user other than root, \`sudo -n\` must work"
+  step "installing ${missing[*]} (Debian packages)" apt_install "${missing[@]}"
 }
 
 # On this project's machines (Debian 12, kernel with iptables/nat, cgroup v1, ext4)
@@ -75,13 +84,9 @@ fail() {
   exit 1
 }
 
-main() {
-  if docker_answers; then
-    # Docker may be up from an earlier run while the test tools are not.
-    install_missing_packages
-    return 0
-  fi
-  install_missing_packages
+# Starts dockerd (unless one is already starting) and waits until it answers; retries once
+# without iptables when the kernel has no NAT support.
+start_and_wait() {
   dockerd_pid=""
   # A client can fail for reasons other than a missing daemon; start one only when
   # no dockerd process exists yet, otherwise wait for the one that does.
@@ -104,6 +109,20 @@ main() {
     2) fail "dockerd exited before answering" ;;
     *) fail "Docker did not answer within ${DOCKER_WAIT_SECONDS}s" ;;
   esac
+}
+
+main() {
+  missing_packages
+  if docker_answers; then
+    # Docker may be up from an earlier run while the test tools are not.
+    progress_total 1
+    install_missing_packages
+    return 0
+  fi
+  if [ "${#missing[@]}" -gt 0 ]; then progress_total 2; else progress_total 1; fi
+  install_missing_packages
+  STEP_HINT="read $DOCKERD_LOG; another container engine or a stale /var/run/docker.sock may be in the way; DOCKERD_EXTRA_FLAGS passes flags to dockerd (e.g. --storage-driver=vfs where overlayfs is not available); DOCKER_WAIT_SECONDS=$DOCKER_WAIT_SECONDS waits longer on a slow machine"
+  step "starting Docker Engine and waiting for it to answer" start_and_wait
   log "Docker is ready ($(docker version --format '{{.Server.Version}}' 2>/dev/null || echo unknown))"
 }
 

@@ -9,12 +9,19 @@ log() { echo "ensure-etcd: $*" >&2; }
 
 # shellcheck source=lib/apt.sh
 . "$(dirname "$0")/lib/apt.sh"
+# shellcheck source=lib/progress.sh
+. "$(dirname "$0")/lib/progress.sh"
+PROGRESS_NAME=ensure-etcd
 
 main() {
   local missing=()
   command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
   command -v etcdctl >/dev/null 2>&1 || missing+=(etcd-client)
-  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+  if [ "${#missing[@]}" -gt 0 ]; then
+    progress_total 1
+    STEP_HINT="check that this machine reaches Debian's package mirror (\`apt-get update\` shows it), or install ${missing[*]} yourself and run this again"
+    step "installing ${missing[*]} (Debian packages)" apt_install "${missing[@]}"
+  fi
   # Debian's package enables an etcd service on port 2379; tests never use it (they pick free
   # ports), so it is left as the package set it up.
   log "etcd is ready ($(etcd --version 2>/dev/null | head -n 1 || echo unknown))"
