@@ -9,6 +9,7 @@ import type { SignalOptions } from './signal.js';
 import type { SimulationOptions } from '../simulate/simulation.js';
 import type { AuditOptions } from '../apiserver/audit/auditor.js';
 import { resolvePathOptions } from './paths.js';
+import { alreadyReported, startProgress, type StartProgress } from './start-progress.js';
 import { parseQuantity } from '../api/validation/quantity.js';
 import type { PodSecurityLevel } from '../apiserver/admission/pod-security/policy.js';
 import { clusterNetwork, DEFAULT_CLUSTER_DOMAIN, DEFAULT_POD_CIDR, DEFAULT_SERVICE_CIDR, NODE_PREFIX, parseCidr, type ClusterNetwork } from '../api/cluster-network.js';
@@ -173,6 +174,18 @@ function podCidr(value: string): string {
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
+/** Runs a start with its progress shown: done when it resolves, the failure and what to do when it throws. */
+async function reportingProgress<T>(progress: StartProgress, start: () => Promise<T>): Promise<T> {
+  try {
+    const started = await start();
+    progress.done();
+    return started;
+  } catch (error) {
+    progress.failed(error);
+    throw error;
+  }
+}
+
 function stopOnSignals(close: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: string) => {
@@ -213,8 +226,10 @@ export function buildProgram(): Command {
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')))
     .action(async (options: ServerCommandOptions) => {
       const network = networkOptions(options);
-      const { startServer } = await import('../cluster/server.js');
-      const server = await startServer({
+      const [{ startServer }, { serverPhases }] = await Promise.all([import('../cluster/server.js'), import('../cluster/start-phases.js')]);
+      const progress = startProgress('drover server', serverPhases(options.controlPlane !== false));
+      const server = await reportingProgress(progress, () => startServer({
+        onPhase: progress.onPhase,
         ...securityOptions(options), network,
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
@@ -225,7 +240,7 @@ export function buildProgram(): Command {
             compactionIntervalSeconds: options.etcdCompactionInterval, requestTimeoutSeconds: options.etcdRequestTimeout,
           },
         }),
-      });
+      }));
       console.log(`drover API server listening on ${server.api.url}`);
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
       console.log(`join token: ${server.tokenFile} (drover agent --server ${server.api.url} --token "$(cat ${server.tokenFile})")`);
@@ -250,8 +265,10 @@ export function buildProgram(): Command {
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
-      const { startUp } = await import('../cluster/up.js');
-      const cluster = await startUp(upOptions);
+      const [{ startUp }, { serverPhases }] = await Promise.all([import('../cluster/up.js'), import('../cluster/start-phases.js')]);
+      const progress = startProgress('drover up', [...serverPhases(true), 'node']);
+      upOptions.onPhase = progress.onPhase;
+      const cluster = await reportingProgress(progress, () => startUp(upOptions));
       console.log(`drover API server listening on ${cluster.server.api.url}`);
       console.log(`node ${cluster.node.agent.nodeName} ready`);
       console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
@@ -425,6 +442,6 @@ process.on('unhandledRejection', (reason) => {
 buildProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    if (!alreadyReported(error)) console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

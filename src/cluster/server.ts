@@ -30,6 +30,7 @@ import { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import { serverTokenSecret, writeServerToken } from '../auth/join-token.js';
 import { bootstrapTokenAuthenticator } from '../auth/authn/bootstrap-token.js';
 import { ApiClient } from '../client/index.js';
+import type { OnStartPhase } from './start-phases.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -60,6 +61,8 @@ export interface ServerOptions {
   audit?: ApiServerOptions['audit'];
   /** The cluster's address plan (--cluster-cidr, --service-cidr, ...); the rest from the defaults. */
   network?: Partial<ClusterNetwork>;
+  /** Told as each step of the start begins (serverPhases()). */
+  onPhase?: OnStartPhase;
 }
 
 export interface EtcdServerOptions {
@@ -88,6 +91,8 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   // First: a plan that does not hold together stops the start before anything is written.
   const network = clusterNetwork(options.network);
+  const phase: OnStartPhase = options.onPhase ?? (() => {});
+  phase('store');
   const dataDir = await prepareDataDir(options.dataDir);
   // It holds the store (every Secret) and the admin kubeconfig: its owner's only.
   await chmod(dataDir, 0o700);
@@ -97,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let security: ClusterSecurity;
   let tokenFile: string;
   try {
+    phase('security');
     const secret = await serverTokenSecret(dataDir, options.token);
     const pki = await loadClusterPki({ dataDir, altNames: servingNames(options, network), ...(store.shared ? { sharedCa: sharedCaIn(store, secret) } : {}) });
     tokenFile = await writeServerToken(dataDir, { caHash: pki.caHash, secret });
@@ -115,6 +121,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
     if (options.podSecurityDefault !== undefined) apiOptions.podSecurityDefault = options.podSecurityDefault;
     if (options.audit) apiOptions.audit = options.audit;
+    phase('api');
     api = await startApiServer(apiOptions);
   } catch (error) {
     await store.close();
@@ -132,6 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const systemApi = await clientOf({ commonName: 'system:apiserver', organizations: [MASTERS_GROUP] }, 'drover-apiserver');
   let registration: ServerRegistration | undefined;
   try {
+    phase('registration');
     registration = await startServerRegistration({
       api: systemApi, address: { ip: advertisedIp(options.host), port: api.port }, network,
       ...(store.shared ? {} : { leaseDurationSeconds: 15, renewIntervalMs: 10_000 }),
@@ -145,6 +153,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let controlPlane: ControlPlaneThread | undefined;
   let dataChecker: Awaited<ReturnType<typeof startServerDataChecker>> | undefined;
   if (options.controlPlane !== false) {
+    phase('control-plane');
     // Standbys exist only where servers share a store: there, take over fast; alone, renew seldom.
     const leaderTiming = store.shared ? DEFAULT_LEADER_TIMING : SOLO_LEADER_TIMING;
     const controlOptions: ControlPlaneOptions = {

@@ -38,6 +38,7 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
     if (options.serviceProxy !== undefined) nodeOptions.serviceProxy = options.serviceProxy;
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;
+    options.onPhase?.('node');
     node = await startNode(nodeOptions);
   } catch (error) {
     api?.close();
