@@ -9,6 +9,11 @@ export const SCHEDULER_SUBJECT: Subject = { commonName: 'system:kube-scheduler' 
 export const CONTROLLER_MANAGER_SUBJECT: Subject = { commonName: 'system:kube-controller-manager' };
 export const DATA_CHECKER_USER = 'system:drover-data-checker';
 
+/** Kubernetes' group whose members read /metrics and the health endpoints (the system:monitoring role). */
+export const MONITORING_GROUP = 'system:monitoring';
+/** Prometheus scraping the cluster (`--print-prometheus-config`): it reads /metrics and discovers its targets. */
+export const PROMETHEUS_SUBJECT: Subject = { commonName: 'system:drover-prometheus', organizations: [MONITORING_GROUP] };
+
 export const NODES_GROUP = 'system:nodes';
 export const NODE_USER_PREFIX = 'system:node:';
 

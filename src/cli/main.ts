@@ -90,7 +90,7 @@ interface SimulateCommandOptions {
 
 interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
-  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
+  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; printPrometheusConfig?: boolean;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
 }
 
@@ -174,6 +174,11 @@ function podCidr(value: string): string {
 }
 
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
+async function printPrometheusConfig(dataDir: string): Promise<void> {
+  const { printPrometheusConfig: configFor } = await import('../cluster/prometheus-config.js');
+  process.stdout.write(await configFor(dataDir));
+}
+
 /** Runs a start with its progress shown: done when it resolves, the failure and what to do when it throws. */
 async function reportingProgress<T>(progress: StartProgress, start: () => Promise<T>): Promise<T> {
   try {
@@ -223,8 +228,10 @@ export function buildProgram(): Command {
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')))
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")))
     .action(async (options: ServerCommandOptions) => {
+      if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
       const network = networkOptions(options);
       const [{ startServer }, { serverPhases }] = await Promise.all([import('../cluster/server.js'), import('../cluster/start-phases.js')]);
       const progress = startProgress('drover server', serverPhases(options.controlPlane !== false));
@@ -257,8 +264,10 @@ export function buildProgram(): Command {
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")
     .addOption(serviceProxyOption())))
-    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean }) => {
+    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean; printPrometheusConfig?: boolean }) => {
+      if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
       const upOptions: UpOptions = {
         ...securityOptions(options), network: networkOptions(options), serviceProxy: options.serviceProxy,
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,

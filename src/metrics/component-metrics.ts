@@ -1,5 +1,5 @@
 // Metrics of the control-plane components (controllers, scheduler), the original scheduler's
-// set: operations by type and result, their duration, pods scheduled and schedule latency,
+// set: operations by type and result, their duration, scheduling attempts and latency,
 // pod status reports by phase, OOM kills by workload. One registry per process: the API
 // server's /metrics merges it when the components run in the same process (`drover server`,
 // `drover up`); `drover controller-manager` serves it on its own metrics port.
@@ -22,16 +22,20 @@ export const operationDuration = new Histogram({
   registers: [componentRegistry],
 });
 
-export const podsScheduled = new Counter({
-  name: 'drover_pods_scheduled_total',
-  help: 'Pods bound to a node by the scheduler',
+// The scheduler's, under kube-scheduler's names and labels, so the queries users already have work.
+export const scheduleAttempts = new Counter({
+  name: 'scheduler_schedule_attempts_total',
+  help: 'Attempts to schedule pods, by result (scheduled, unschedulable, error) and profile (the scheduler name)',
+  labelNames: ['result', 'profile'] as const,
   registers: [componentRegistry],
 });
 
-export const scheduleLatency = new Histogram({
-  name: 'drover_pod_schedule_latency_seconds',
-  help: 'Time from a pod\'s creation (creationTimestamp, second resolution) to its binding',
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+export const podSchedulingDuration = new Histogram({
+  name: 'scheduler_pod_scheduling_duration_seconds',
+  help: "Time from a pod's creation (creationTimestamp, second resolution) to its binding, by the attempts it took",
+  labelNames: ['attempts'] as const,
+  // kube-scheduler's buckets: exponential from 10 ms, doubling, 20 of them.
+  buckets: Array.from({ length: 20 }, (_, i) => 0.01 * 2 ** i),
   registers: [componentRegistry],
 });
 

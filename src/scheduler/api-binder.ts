@@ -1,7 +1,6 @@
 // The default bind plugin: POST pods/{name}/binding, as kube-scheduler's DefaultBinder does.
 import type { KubeObject } from '../api/meta.js';
 import { resources, type ApiClient } from '../client/index.js';
-import { podsScheduled, scheduleLatency } from '../metrics/component-metrics.js';
 import type { Plugin } from './plugin.js';
 
 export function apiBinder(api: ApiClient): Plugin {
@@ -11,9 +10,6 @@ export function apiBinder(api: ApiClient): Plugin {
       const { name, namespace, uid } = pod.metadata;
       const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } };
       await api.resource(resources.pods, namespace).createSubresource(name!, 'binding', binding);
-      podsScheduled.inc();
-      const created = Date.parse(pod.metadata.creationTimestamp ?? '');
-      if (Number.isFinite(created)) scheduleLatency.observe(Math.max(0, Date.now() - created) / 1000);
       return 'bound';
     },
   };

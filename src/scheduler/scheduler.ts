@@ -14,7 +14,7 @@ import type { ScheduleResult, Unschedulable } from './framework.js';
 import { GangScheduling } from './gang/gang-scheduling.js';
 import { groupKeyOf } from './gang/pod-group.js';
 import { WaitingPods, type WaitingPod } from './waiting-pods.js';
-import { podGroupAttempts } from '../metrics/component-metrics.js';
+import { podGroupAttempts, podSchedulingDuration, scheduleAttempts } from '../metrics/component-metrics.js';
 import { podPriority } from '../api/scheduling/priority.js';
 import { budgetOf } from './preemption/budgets.js';
 import { Preemptor } from './preemption/preemptor.js';
@@ -61,6 +61,8 @@ class SchedulingLoop implements RunningScheduler {
   private readonly informers: SharedInformerFactory;
   /** Keys of pending pods to try, in arrival order (a Set de-duplicates). */
   private readonly active = new Set<string>();
+  /** Scheduling attempts per pod not yet bound (the attempts label of the latency metric). */
+  private readonly attempts = new Map<string, number>();
   /** Pods that fit nowhere, waiting for a cluster change; key → time they were parked. */
   private readonly unschedulable = new Map<string, number>();
   /** Keys currently between the scheduling cycle and the end of their binding. */
@@ -153,6 +155,7 @@ class SchedulingLoop implements RunningScheduler {
       this.preemptor.forget(key);
       this.active.delete(key);
       this.unschedulable.delete(key);
+      this.attempts.delete(key);
       return;
     }
     if (pod.metadata.deletionTimestamp || !this.isOurs(pod) || this.inFlight.has(key) || this.waiting.has(key)) return;
@@ -163,6 +166,7 @@ class SchedulingLoop implements RunningScheduler {
 
   private podDeleted(pod: KubeObject): void {
     const key = objectKey(pod);
+    this.attempts.delete(key);
     this.active.delete(key);
     this.unschedulable.delete(key);
     this.preemptor.forget(key);
@@ -277,6 +281,7 @@ class SchedulingLoop implements RunningScheduler {
   private scheduleOne(key: string, pod: KubeObject): void {
     // Room that preemption made for pods of at least this priority is not this pod's to take.
     const release = this.preemptor.holdRoomFor(key, pod, this.snapshot);
+    this.attempts.set(key, (this.attempts.get(key) ?? 0) + 1);
     let result: ScheduleResult;
     try {
       result = this.framework.schedulePod(pod, this.snapshot, this.preemptor.nominatedNode(key));
@@ -315,11 +320,13 @@ class SchedulingLoop implements RunningScheduler {
     this.framework.bind(pod, node).then(
       () => {
         this.bound++;
+        this.recordScheduled(key, pod);
         if (group !== undefined) this.gang.memberBound(group);
         void this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${node}`);
       },
       (error: unknown) => {
         this.framework.abandon(pod, node, this.snapshot);
+        scheduleAttempts.inc({ result: 'error', profile: this.schedulerName });
         // The pod may have been bound or deleted meanwhile; the informer will tell. Else retry.
         if (this.pods.get(key)) this.unschedulable.set(key, Date.now());
         console.error(`scheduler: binding ${key} to ${node} failed: ${(error as Error).message}`);
@@ -331,7 +338,16 @@ class SchedulingLoop implements RunningScheduler {
     });
   }
 
+  private recordScheduled(key: string, pod: KubeObject): void {
+    scheduleAttempts.inc({ result: 'scheduled', profile: this.schedulerName });
+    const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+    const attempts = String(this.attempts.get(key) ?? 1);
+    this.attempts.delete(key);
+    if (Number.isFinite(created)) podSchedulingDuration.observe({ attempts }, Math.max(0, Date.now() - created) / 1000);
+  }
+
   private markUnschedulable(key: string, pod: KubeObject, result: Unschedulable): void {
+    scheduleAttempts.inc({ result: 'unschedulable', profile: this.schedulerName });
     this.unschedulable.set(key, Date.now());
     if (result.retryAfterMs !== undefined) setTimeout(() => this.retryUnschedulable(), result.retryAfterMs).unref();
     void this.recorder.record(pod, 'Warning', 'FailedScheduling', result.message);

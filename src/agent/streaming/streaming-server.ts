@@ -32,7 +32,8 @@ export interface StreamingServerOptions {
   metrics?: () => Promise<{ contentType: string; text: string }>;
   /**
    * Serve HTTPS with this certificate, and take only clients with a certificate the cluster CA
-   * signed that may reach agents (mayDialAgents): the API server, the data checker, an admin.
+   * signed that may reach agents (mayDialAgents): the API server, the data checker, an admin;
+   * and members of system:monitoring for /metrics only.
    * Without it, plain HTTP (tests of the server itself).
    */
   tls?: StreamingTls;
@@ -46,12 +47,23 @@ export interface StreamingTls {
   ca: string;
 }
 
+type CertificateSubject = { CN?: string | string[]; O?: string | string[] } | undefined;
+
+const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
 /** Who may use an agent's endpoint: the API server and the data checker, or a cluster admin. */
-export function mayDialAgents(subject: { CN?: string | string[]; O?: string | string[] } | undefined): boolean {
-  const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+export function mayDialAgents(subject: CertificateSubject): boolean {
   const names = list(subject?.CN);
   return names.includes('system:drover-apiserver') || names.includes('system:drover-data-checker') || list(subject?.O).includes('system:masters');
 }
+
+/** Who may read an agent's /metrics (and /healthz) only: Kubernetes' system:monitoring group (Prometheus). */
+function mayReadMetrics(subject: CertificateSubject): boolean {
+  return list(subject?.O).includes('system:monitoring');
+}
+
+/** Paths a metrics reader may ask for; everything else is the API server's, the checker's or an admin's. */
+const METRICS_PATHS = new Set(['/metrics', '/healthz']);
 
 export interface StreamingServer {
   url: string;
@@ -62,8 +74,15 @@ export interface StreamingServer {
   close(): Promise<void>;
 }
 
+/** Whether this request's client may use the whole endpoint (not only read metrics); plain HTTP is tests'. */
+function mayUseAll(req: IncomingMessage): boolean {
+  const socket = req.socket as Partial<TLSSocket>;
+  return typeof socket.getPeerCertificate !== 'function' || mayDialAgents(socket.getPeerCertificate().subject);
+}
+
 async function serveRequest(req: IncomingMessage, res: ServerResponse, options: StreamingServerOptions): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://agent');
+  if (!METRICS_PATHS.has(url.pathname) && !mayUseAll(req)) throw new StreamingError(403, 'Forbidden', `a metrics reader may not use ${url.pathname}`);
   if (url.pathname === '/healthz') {
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     return;
@@ -105,7 +124,8 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
     : createServer(handler);
   if (tls) {
     server.on('secureConnection', (socket: TLSSocket) => {
-      if (!mayDialAgents(socket.getPeerCertificate()?.subject)) socket.destroy();
+      const subject = socket.getPeerCertificate()?.subject;
+      if (!mayDialAgents(subject) && !mayReadMetrics(subject)) socket.destroy();
     });
   }
   // Upgraded connections leave the HTTP server's bookkeeping; close() must still end them.
@@ -115,6 +135,7 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (!mayUseAll(req)) return refuseUpgrade(socket, new StreamingError(403, 'Forbidden', 'a metrics reader may not exec, attach or port-forward'));
     handleStreamingUpgrade(req, socket, head, websockets, upgradeContext).catch((error: unknown) => refuseUpgrade(socket, error));
   });
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@
 // The user-facing roles admin, edit and view hold no rules of their own: they aggregate the
 // system:aggregate-to-* roles (and each other: view → edit → admin), so a cluster operator
 // extends them by labelling a ClusterRole, exactly as in Kubernetes.
-import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, SCHEDULER_SUBJECT } from '../components.js';
+import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, MONITORING_GROUP, PROMETHEUS_SUBJECT, SCHEDULER_SUBJECT } from '../components.js';
 import { BOOTSTRAPPERS_GROUP } from '../authn/bootstrap-token.js';
 import type { KubeObject } from '../../api/meta.js';
 
@@ -116,6 +116,7 @@ export function defaultClusterRoles(): KubeObject[] {
       rule(['create'], 'authentication.k8s.io', 'selfsubjectreviews'),
     ]),
     clusterRole('system:public-info-viewer', [urls(['get'], ...PUBLIC_INFO_URLS)]),
+    clusterRole('system:monitoring', [urls(['get'], '/metrics', '/metrics/slis', '/livez', '/livez/*', '/readyz', '/readyz/*', '/healthz', '/healthz/*')]),
     ...COMPONENT_ROLES.map((role) => clusterRole(role.name, role.rules)),
     clusterRole('system:node-bootstrapper', NODE_BOOTSTRAPPER_RULES),
   ];
@@ -177,6 +178,15 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, 'coordination.k8s.io', 'leases'),
     ],
   },
+  {
+    // Prometheus' Kubernetes service discovery: the servers behind the kubernetes Service, the
+    // nodes (their agents serve /metrics), and pods and services for the user's own jobs.
+    name: 'system:drover-prometheus', user: PROMETHEUS_SUBJECT.commonName,
+    rules: [
+      rule(READ, '', 'nodes', 'services', 'endpoints', 'pods'),
+      rule(READ, 'discovery.k8s.io', 'endpointslices'),
+    ],
+  },
 ];
 
 export function defaultClusterRoleBindings(): KubeObject[] {
@@ -186,6 +196,7 @@ export function defaultClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('cluster-admin', [{ kind: 'Group', name: 'system:masters' }]),
     clusterRoleBinding('system:discovery', [{ kind: 'Group', name: 'system:authenticated' }]),
     clusterRoleBinding('system:basic-user', [{ kind: 'Group', name: 'system:authenticated' }]),
+    clusterRoleBinding('system:monitoring', [{ kind: 'Group', name: MONITORING_GROUP }]),
     clusterRoleBinding('system:public-info-viewer', [
       { kind: 'Group', name: 'system:authenticated' },
       { kind: 'Group', name: 'system:unauthenticated' },
