@@ -114,7 +114,10 @@ export async function updateObject(ctx: ResourceRequest, subresource?: string): 
 
 export async function patchObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
   const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
-  if (!type) throw unsupportedMediaType(mediaType(ctx.req.headers['content-type']), Object.keys(PATCH_TYPES));
+  if (!type || (type === 'strategic' && ctx.def.strategicMergePatch === false)) {
+    const accepted = Object.keys(PATCH_TYPES).filter((name) => PATCH_TYPES[name] !== 'strategic' || ctx.def.strategicMergePatch !== false);
+    throw unsupportedMediaType(mediaType(ctx.req.headers['content-type']), accepted);
+  }
   const force = parseBoolean(ctx.query, 'force');
   if (force && type !== 'apply') throw badRequest('force: Forbidden: may not be specified for non-apply patch');
   const options = { ...writeOptions(ctx, subresource, type === 'apply'), force };
@@ -155,7 +158,7 @@ export async function deleteCollection(ctx: ResourceRequest): Promise<void> {
   if (ctx.path.namespace) await ctx.registry.requireNamespace(ctx.def, ctx.path.namespace, false);
   const listOptions: Parameters<typeof ctx.registry.store.list>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
   if (filter) listOptions.filter = filter;
-  const { items, revision } = await ctx.registry.store.list(listOptions);
+  const { items, revision } = await ctx.registry.storeFor(ctx.def).list(listOptions);
   const deleted: KubeObject[] = [];
   for (const item of items) {
     try {
