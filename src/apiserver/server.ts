@@ -218,8 +218,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
     authorize(serving.access, { ...asked, user: ctx.user });
     if (path) {
-      const def = findResource(path.group, path.version, path.plural) ?? serving.custom.find(path.group, path.version, path.plural);
-      await serveResource(ctx, path, def, serving.subresources);
+      const builtIn = findResource(path.group, path.version, path.plural);
+      const custom = builtIn ? undefined : serving.custom.find(path.group, path.version, path.plural);
+      // Every request to a deprecated custom resource version is told so, as Kubernetes does.
+      if (custom?.deprecationWarning) res.setHeader('Warning', [`299 - ${JSON.stringify(custom.deprecationWarning)}`]);
+      await serveResource(ctx, path, builtIn ?? custom, serving.subresources);
     } else {
       await serveNonResource(pathname, req, res, serving);
     }

@@ -40,7 +40,8 @@ function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = f
 export function respond(res: ServerResponse, ctx: ResourceRequest, result: WriteResult, okCode = 200, decodeWarnings: string[] = []): void {
   const warnings = [...decodeWarnings, ...result.warnings];
   if (warnings.length > 0) {
-    res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+    const earlier = res.getHeader('Warning');
+    res.setHeader('Warning', [...(earlier === undefined ? [] : [earlier].flat().map(String)), ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
   }
   const format = negotiate(ctx.req.headers.accept, false);
   const code = result.created ? 201 : okCode;
