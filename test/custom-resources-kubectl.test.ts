@@ -38,6 +38,9 @@ describe('CustomResourceDefinitions with kubectl', () => {
     assert.deepEqual(row!.split(/\s+/).slice(0, 3), ['alpha', '1', 'medium']);
     assert.match((await k(['get', 'wd', '-o', 'wide'])).split('\n')[0]!, /IMAGE/);
     assert.match(await k(['get', 'all']), /widget\.shop\.example\.com\/alpha/);
+    // Applied again with a change, kubectl sends a JSON merge patch (the schema offers no strategic one).
+    assert.match(await k(['apply', '-f', '-'], widgetYaml('alpha', 'image: busybox:1\nport: http\nsize: large')), /widget.shop.example.com\/alpha configured/);
+    assert.equal(await jsonpath('widget/alpha', '{.spec.size} {.spec.replicas}'), 'large 1');
   });
 
   it('kubectl explain reads the schema from OpenAPI v3', async () => {
@@ -45,6 +48,7 @@ describe('CustomResourceDefinitions with kubectl', () => {
     assert.match(size, /FIELD: size <string>/);
     assert.match(size, /ENUM:\s+small\s+medium\s+large/);
     assert.match(await k(['explain', 'widgets.spec.image']), /The image the widget runs\./);
+    assert.match(await k(['explain', 'widget.spec', '--output=plaintext-openapiv2']), /image\s+<string> -required-/);
   });
 
   it('an invalid instance is refused with the fields named; unknown fields are pruned, or refused by strict validation', async () => {
@@ -60,6 +64,9 @@ describe('CustomResourceDefinitions with kubectl', () => {
     const extra = widgetYaml('extra', 'image: busybox:1\nbogus: 1\nextra:\n  kept: [1, 2]');
     const strict = await cluster.kubectlRaw(['apply', '-f', '-'], { input: extra });
     assert.match(strict.stderr, /unknown field "spec\.bogus"/);
+    // A `kind: List` is validated by kubectl itself, against OpenAPI v2.
+    const listed = await cluster.kubectlRaw(['apply', '-f', '-'], { input: `apiVersion: v1\nkind: List\nitems:\n- ${widgetYaml('extra', 'image: busybox:1\nbogus: 1').trimEnd().replace(/\n/g, '\n  ')}\n` });
+    assert.match(listed.stderr, /unknown field "bogus"/);
     await k(['apply', '--validate=false', '-f', '-'], extra);
     assert.equal(await jsonpath('widget/extra', '{.spec.bogus}|{.spec.extra.kept}'), '|[1,2]');
   });
@@ -135,6 +142,20 @@ describe('CustomResourceDefinitions with kubectl', () => {
     const denied = await cluster.kubectlRaw(['delete', 'widget/alpha', '--as=jane']);
     assert.notEqual(denied.code, 0);
     assert.match(denied.stderr, /widgets\.shop\.example\.com "alpha" is forbidden: User "jane" cannot delete resource "widgets" in API group "shop\.example\.com"/);
+    // An operator's ClusterRole labelled for aggregation extends the built-in edit role to its kind.
+    await k(['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: widget-editor
+  labels: {rbac.authorization.k8s.io/aggregate-to-edit: "true"}
+rules:
+- apiGroups: [shop.example.com]
+  resources: [widgets]
+  verbs: ['*']
+`);
+    await k(['create', 'rolebinding', 'kim-edits', '--clusterrole=edit', '--user=kim']);
+    await waitFor('kim may create widgets', async () => (await cluster.kubectlRaw(['auth', 'can-i', 'create', 'widgets.shop.example.com', '--as=kim'])).stdout.trim() === 'yes', 10_000);
+    await cluster.kubectl(['apply', '--as=kim', '-f', '-'], { input: widgetYaml('kims', 'image: busybox:1') });
   });
 
   it('a CRD that is not structural, or asks for webhook conversion, is refused with the fields named', async () => {
@@ -166,7 +187,15 @@ describe('CustomResourceDefinitions with kubectl', () => {
     assert.equal((await cluster.kubectlRaw(['get', 'namespace', 'doomed'])).code, 1);
 
     assert.ok((await k(['get', 'wd', '-A', '-o', 'name'])).trim().split('\n').length >= 4);
-    await k(['delete', 'crd', 'widgets.shop.example.com', '--timeout=30s']);
+    // A finalizer of its own keeps one widget, and with it the CRD, Terminating: no widget may be made meanwhile.
+    await k(['apply', '-f', '-'], widgetYaml('held', 'image: busybox:1').replace('  name: held', '  name: held\n  finalizers: [shop.example.com/hold]'));
+    await k(['delete', 'crd', 'widgets.shop.example.com', '--wait=false']);
+    await waitFor('the CRD Terminating', async () => (await jsonpath('crd/widgets.shop.example.com', '{.status.conditions[?(@.type=="Terminating")].status}')) === 'True', 10_000);
+    await waitFor('the other widgets deleted', async () => (await k(['get', 'wd', '-A', '-o', 'name'])).trim() === 'widget.shop.example.com/held', 20_000);
+    const refused = await cluster.kubectlRaw(['create', '-f', '-'], { input: widgetYaml('late', 'image: busybox:1') });
+    assert.match(refused.stderr, /create not allowed while custom resource definition is terminating/);
+    await k(['patch', 'widget/held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    await k(['wait', '--for=delete', '--timeout=30s', 'crd/widgets.shop.example.com']);
     assert.equal((await cluster.kubectlRaw(['get', 'crd', 'widgets.shop.example.com'])).code, 1);
     const gone = await cluster.api('GET', '/apis/shop.example.com/v1/widgets');
     assert.equal(gone.status, 404);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { findResource } from '../api/registry.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
+import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
 import type { Store } from '../storage/store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import { ApiError, methodNotAllowed, pathNotFound, toApiError } from './errors.js';
@@ -222,6 +222,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
       const custom = builtIn ? undefined : serving.custom.find(path.group, path.version, path.plural);
       // Every request to a deprecated custom resource version is told so, as Kubernetes does.
       if (custom?.deprecationWarning) res.setHeader('Warning', [`299 - ${JSON.stringify(custom.deprecationWarning)}`]);
+      if (custom?.terminating && req.method === 'POST') {
+        throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating');
+      }
       await serveResource(ctx, path, builtIn ?? custom, serving.subresources);
     } else {
       await serveNonResource(pathname, req, res, serving);
@@ -263,7 +266,7 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
   if (path === '/api') return writeJson(res, 200, apiVersions());
   const defs = servedDefinitions(serving.custom);
   if (path === '/apis') return writeJson(res, 200, apiGroupList(defs));
-  if (path === '/openapi/v2') return serveOpenApiV2(req, res);
+  if (path === '/openapi/v2') return serveOpenApiV2(req, res, serving.customOpenApi);
   if (path === '/openapi/v3') {
     const index = openApiV3Index();
     return writeJson(res, 200, { paths: { ...index.paths, ...serving.customOpenApi.indexEntries() } });
@@ -279,15 +282,16 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
   throw pathNotFound(pathname);
 }
 
-/** kubectl only decodes OpenAPI v2 as protobuf; other clients get JSON. */
-function serveOpenApiV2(req: IncomingMessage, res: ServerResponse): void {
+/** kubectl only decodes OpenAPI v2 as protobuf; other clients get JSON. Custom resources are added while there are any. */
+function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, custom: CustomResourceOpenApi): void {
+  const withCustom = custom.openApiV2(openApiV2() as Record<string, unknown>);
   if ((req.headers.accept ?? '').includes('protobuf')) {
-    const { body } = openApiV2Protobuf();
+    const body = withCustom?.protobuf ?? openApiV2Protobuf().body;
     res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_TYPE, 'Content-Length': body.length });
     res.end(body);
     return;
   }
-  writeText(res, 200, openApiV2Serialized().json, 'application/json');
+  writeText(res, 200, withCustom?.json ?? openApiV2Serialized().json, 'application/json');
 }
 
 function discoveryDocument(path: string, defs: readonly ResourceDefinition[]): unknown {

@@ -24,6 +24,8 @@ export interface CustomResourceDefinitionInfo extends ResourceDefinition {
   /** The version's own schema (openAPIV3Schema), as the CRD gives it. */
   versionSchema: SchemaNode;
   deprecationWarning?: string;
+  /** The CRD is being deleted: its objects are being removed, and no new one may be made. */
+  terminating: boolean;
 }
 
 /** The conditions of a CRD, by type. */
@@ -62,6 +64,7 @@ export function customResourceDefinitions(crd: KubeObject): CustomResourceDefini
       crdName: crd.metadata.name ?? '',
       storageVersion,
       versionSchema,
+      terminating: crdCondition(crd, 'Terminating')?.['status'] === 'True',
     };
     if (version['deprecated'] === true) {
       def.deprecationWarning = text(version['deprecationWarning']) || `${text(spec['group'])}/${def.version} ${kind} is deprecated`;

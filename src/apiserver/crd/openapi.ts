@@ -1,12 +1,14 @@
-// OpenAPI v3 documents of custom resources (/openapi/v3/apis/<group>/<version>), so that
-// `kubectl explain` reads their schemas and client-side apply finds their PATCH operation: like
-// Kubernetes', it takes no strategic merge patch, which is what makes kubectl send a JSON merge
-// patch for custom resources. The documents are built once per change of the CRDs.
+// OpenAPI documents of custom resources: v3 per group/version (/openapi/v3/apis/<group>/<version>)
+// and their part of /openapi/v2, so that `kubectl explain` reads their schemas and client-side
+// apply finds their PATCH operation: like Kubernetes', it takes no strategic merge patch, which
+// is what makes kubectl send a JSON merge patch for custom resources. The documents are built
+// once per change of the CRDs.
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { CustomResourceDefinitionInfo } from '../../api/crd/custom-resource.js';
-import { buildV3 } from '../../api/openapi/documents.js';
-import type { DefinitionSet } from '../../api/openapi/definitions.js';
+import { buildV2, buildV3 } from '../../api/openapi/documents.js';
+import { encodeOpenApiV2 } from '../../api/openapi/v2-protobuf.js';
+import { refTo, type DefinitionSet } from '../../api/openapi/definitions.js';
 import { definitionName, groupVersionPath } from '../../api/openapi/operations.js';
 import type { CustomResources } from './custom-resources.js';
 
@@ -25,7 +27,7 @@ function addCustomKinds(set: DefinitionSet, defs: readonly ResourceDefinition[])
     const schema = def.versionSchema;
     const properties = { ...(schema['properties'] as Node | undefined) };
     delete properties['metadata'];
-    const metadata = { allOf: [set.add(OBJECT_META)], description: 'Standard object\'s metadata.' };
+    const metadata = described(set, set.add(OBJECT_META), 'Standard object\'s metadata.');
     set.addRaw(name, {
       ...schema,
       type: 'object',
@@ -38,14 +40,21 @@ function addCustomKinds(set: DefinitionSet, defs: readonly ResourceDefinition[])
       required: ['items'],
       properties: {
         apiVersion: API_VERSION,
-        items: { type: 'array', description: `List of ${def.plural}.`, items: { allOf: [{ $ref: `#/components/schemas/${name}` }] } },
+        items: { type: 'array', description: `List of ${def.plural}.`, items: set.flavor === 'v2' ? refTo(name, 'v2') : { allOf: [refTo(name, 'v3')] } },
         kind: KIND,
-        metadata: { allOf: [set.add(LIST_META)], description: 'Standard list metadata.' },
+        metadata: described(set, set.add(LIST_META), 'Standard list metadata.'),
       },
       'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.listKind, version: def.version }],
     });
   }
 }
+
+/** A reference with a description of its own: v3 ignores siblings of $ref, so it wraps it in allOf. */
+function described(set: DefinitionSet, ref: Node, description: string): Node {
+  return set.flavor === 'v2' ? { ...ref, description } : { allOf: [ref], description };
+}
+
+const CUSTOM_KINDS = { addKinds: addCustomKinds, patchTypes: CUSTOM_PATCH_TYPES };
 
 interface Document {
   json: string;
@@ -55,6 +64,7 @@ interface Document {
 export class CustomResourceOpenApi {
   private documents = new Map<string, Document>();
   private builtFor = -1;
+  private v2: { json: string; protobuf: Buffer; builtFor: number } | undefined;
 
   constructor(private readonly resources: CustomResources) {}
 
@@ -67,7 +77,7 @@ export class CustomResourceOpenApi {
       byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
     }
     this.documents = new Map([...byGroupVersion].map(([key, defs]) => {
-      const json = JSON.stringify(buildV3(defs, { addKinds: addCustomKinds, patchTypes: CUSTOM_PATCH_TYPES }));
+      const json = JSON.stringify(buildV3(defs, CUSTOM_KINDS));
       return [key, { json, hash: createHash('sha256').update(json).digest('hex').toUpperCase() }];
     }));
     this.builtFor = this.resources.generation;
@@ -83,5 +93,24 @@ export class CustomResourceOpenApi {
 
   document(path: string): Document | undefined {
     return this.current().get(path.replace(/^\/+|\/+$/g, ''));
+  }
+
+  /**
+   * /openapi/v2 with the custom resources' paths and definitions added to the built-in document
+   * (`base`); undefined while there are none, so the built-in document is served as it is.
+   */
+  openApiV2(base: Record<string, unknown>): { json: string; protobuf: Buffer } | undefined {
+    const defs = this.resources.all();
+    if (defs.length === 0) return undefined;
+    if (this.v2?.builtFor !== this.resources.generation) {
+      const custom = buildV2(defs, CUSTOM_KINDS);
+      const merged = {
+        ...base,
+        paths: { ...(base['paths'] as Node), ...(custom['paths'] as Node) },
+        definitions: { ...(base['definitions'] as Node), ...(custom['definitions'] as Node) },
+      };
+      this.v2 = { json: JSON.stringify(merged), protobuf: encodeOpenApiV2(merged), builtFor: this.resources.generation };
+    }
+    return this.v2;
   }
 }
