@@ -178,6 +178,19 @@ rules:
     assert.equal(await jsonpath('crd/sprockets.shop.example.com', '{.status.conditions[?(@.type=="NamesAccepted")].message}'), '"wd" is already in use');
     assert.notEqual(await jsonpath('crd/sprockets.shop.example.com', '{.status.conditions[?(@.type=="Established")].status}'), 'True');
     await k(['delete', 'crd', 'sprockets.shop.example.com']);
+    // A built-in resource's names are taken in its group too.
+    await k(['apply', '-f', '-'], `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: transactions.drover.dev}
+spec:
+  group: drover.dev
+  scope: Namespaced
+  names: {plural: transactions, kind: Txn}
+  versions:
+  - {name: v2, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`);
+    await waitFor('NamesAccepted False', async () => (await jsonpath('crd/transactions.drover.dev', '{.status.conditions[?(@.type=="NamesAccepted")].message}')) === '"transactions" is already in use', 10_000);
+    await k(['delete', 'crd', 'transactions.drover.dev']);
   });
 
   it('deleting a namespace deletes its custom resources; kubectl delete crd deletes every instance and the endpoints go', async () => {
