@@ -1,7 +1,7 @@
 // CustomResourceDefinitions end to end with the real kubectl against `drover server`: a CRD as
 // an operator ships one is applied and established, its custom resources are served in both
 // versions with their printer columns, schema (explain, validation, pruning, defaults), scale and
-// status subresources, watches, discovery and RBAC; deleting the CRD deletes them all.
+// status subresources, CEL rules, watches, discovery and RBAC; deleting the CRD deletes them all.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -60,6 +60,10 @@ describe('CustomResourceDefinitions with kubectl', () => {
     assert.match(bad.stderr, /spec\.image: Invalid value: "NOT VALID": spec\.image in body should match/);
     const missing = await cluster.kubectlRaw(['apply', '-f', '-'], { input: widgetYaml('missing', 'size: small') });
     assert.match(missing.stderr, /spec\.image: Required value/);
+    const rule = await cluster.kubectlRaw(['apply', '-f', '-'], { input: widgetYaml('rule', 'image: busybox:1\nsize: small\nreplicas: 5') });
+    assert.match(rule.stderr, /spec: Invalid value: "object": a small widget has at most 3 replicas/);
+    const transition = await cluster.kubectlRaw(['patch', 'widget/alpha', '--type=merge', '-p', '{"spec":{"image":"busybox:2"}}']);
+    assert.match(transition.stderr, /spec\.image: Invalid value: "object": image is immutable/);
 
     const extra = widgetYaml('extra', 'image: busybox:1\nbogus: 1\nextra:\n  kept: [1, 2]');
     const strict = await cluster.kubectlRaw(['apply', '-f', '-'], { input: extra });

@@ -57,7 +57,7 @@ export function customResourceDefinitions(crd: KubeObject): CustomResourceDefini
       schema: objectSchema(versionSchema),
       checkSchema: (object) => pruneObject(versionSchema, object),
       applyDefaults: (object) => applyDefaults(versionSchema, object),
-      validate: (object) => validateValue(versionSchema, object, ''),
+      validate: (object, old) => validateValue(versionSchema, object, '', old),
       table: customResourcePrinter(arr(version['additionalPrinterColumns']).map((column) => obj(column) as unknown as PrinterColumn)),
       fieldSelectors: selectableFields(version),
       strategicMergePatch: false,

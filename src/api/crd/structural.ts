@@ -9,6 +9,7 @@ import { forbidden, invalid, notSupported, required } from '../validation/field-
 import { prune } from './prune-default.js';
 import { child, isEmbedded, isIntOrString, preservesUnknown, type SchemaNode } from './schema-node.js';
 import { patternOf, validateValue } from './value-validation.js';
+import { compileRule } from './cel/rules.js';
 
 const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const UNSUPPORTED = ['$ref', '$schema', 'id', 'definitions', 'dependencies', 'additionalItems', 'patternProperties'];
@@ -65,6 +66,32 @@ function checkNode(node: SchemaNode, path: string, place: Place, errors: FieldEr
   }
   if (isObject(node['not'])) checkValueValidation(node['not'], `${path}.not`, errors);
   if (node['default'] !== undefined) checkDefault(node, path, errors);
+  checkRuleSyntax(node, path, errors);
+}
+
+/** Each x-kubernetes-validations rule (and messageExpression) must compile, as Kubernetes compiles them on write. */
+function checkRuleSyntax(node: SchemaNode, path: string, errors: FieldError[]): void {
+  const rules = node['x-kubernetes-validations'];
+  if (rules === undefined) return;
+  if (!Array.isArray(rules)) {
+    errors.push(invalid(`${path}.x-kubernetes-validations`, rules, 'must be a list of rules'));
+    return;
+  }
+  rules.forEach((rule: unknown, i) => {
+    const at = `${path}.x-kubernetes-validations[${i}]`;
+    if (!isObject(rule) || typeof rule['rule'] !== 'string' || rule['rule'].trim() === '') {
+      errors.push(required(`${at}.rule`));
+      return;
+    }
+    for (const key of ['rule', 'messageExpression'] as const) {
+      if (typeof rule[key] !== 'string') continue;
+      try {
+        compileRule(rule[key]);
+      } catch (error) {
+        errors.push(invalid(`${at}.${key}`, rule[key], `compilation failed: ${(error as Error).message}`));
+      }
+    }
+  });
 }
 
 function checkChildren(node: SchemaNode, path: string, errors: FieldError[]): void {

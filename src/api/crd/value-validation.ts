@@ -7,12 +7,21 @@ import { duplicate, invalid, notSupported, required, tooLong, tooMany, typeInval
 import { validateObjectMeta } from '../validation/object-meta.js';
 import { child, isEmbedded, isIntOrString, joinPath, property, schemaList, type SchemaNode } from './schema-node.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import { checkRules } from './cel/rules.js';
 
-export function validateValue(schema: SchemaNode, value: unknown, path: string): FieldError[] {
+/** `old`: on update, the stored object, for the CEL transition rules (oldSelf). */
+export function validateValue(schema: SchemaNode, value: unknown, path: string, old?: unknown): FieldError[] {
   const errors: FieldError[] = [];
-  check(schema, value, path, errors);
+  check(schema, value, path, errors, old === undefined ? undefined : { value: old });
   return errors;
 }
+
+/** The previous value of a child, when the parent had one with that key (how Kubernetes correlates objects and maps). */
+function childOf(old: Previous, key: string): Previous {
+  return old && isObject(old.value) && old.value[key] !== undefined ? { value: old.value[key] } : undefined;
+}
+
+type Previous = { value: unknown } | undefined;
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -26,7 +35,7 @@ function matchesType(type: string, value: unknown): boolean {
   return actual === type || (type === 'number' && actual === 'integer');
 }
 
-function check(schema: SchemaNode, value: unknown, path: string, errors: FieldError[]): void {
+function check(schema: SchemaNode, value: unknown, path: string, errors: FieldError[], old?: Previous): void {
   if (value === null) {
     if (schema['nullable'] !== true && typeof schema['type'] === 'string') {
       errors.push(invalid(path, 'null', `${path || 'body'} in body must be of type ${String(schema['type'])}: "null"`));
@@ -47,8 +56,9 @@ function check(schema: SchemaNode, value: unknown, path: string, errors: FieldEr
   if (typeof value === 'number') checkNumber(schema, value, path, errors);
   if (typeof value === 'string') checkString(schema, value, path, errors);
   if (Array.isArray(value)) checkArray(schema, value, path, errors);
-  if (isObject(value)) checkObject(schema, value, path, errors);
+  if (isObject(value)) checkObject(schema, value, path, errors, old);
   checkCombinators(schema, value, path, errors);
+  checkRules(schema, value, path, old, errors);
 }
 
 function checkEnum(schema: SchemaNode, value: unknown, path: string, errors: FieldError[]): void {
@@ -143,7 +153,7 @@ function checkListType(schema: SchemaNode, value: unknown[], path: string, error
   }
 }
 
-function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string, errors: FieldError[]): void {
+function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string, errors: FieldError[], old: Previous): void {
   const names = Object.keys(value);
   if (typeof schema['maxProperties'] === 'number' && names.length > schema['maxProperties']) errors.push(tooMany(path, names.length, schema['maxProperties']));
   if (typeof schema['minProperties'] === 'number' && names.length < schema['minProperties']) {
@@ -156,8 +166,8 @@ function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: s
   const additional = child(schema, 'additionalProperties');
   for (const name of names) {
     const fieldSchema = property(schema, name);
-    if (fieldSchema) check(fieldSchema, value[name], joinPath(path, name), errors);
-    else if (additional) check(additional, value[name], `${path}[${name}]`, errors);
+    if (fieldSchema) check(fieldSchema, value[name], joinPath(path, name), errors, childOf(old, name));
+    else if (additional) check(additional, value[name], `${path}[${name}]`, errors, childOf(old, name));
   }
   if (isEmbedded(schema)) checkEmbedded(value, path, errors);
 }
