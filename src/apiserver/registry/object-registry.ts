@@ -296,7 +296,8 @@ export class ObjectRegistry {
     const undo = await strategyFor(def).prepareForUpdate?.(object, old, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
       def.applyDefaults(object);
-      carryOverMetadata(object, old);
+      // Custom resources (their schema is checked by their own walk) count status changes unless /status is served.
+      carryOverMetadata(object, old, def.checkSchema !== undefined && !def.subresources.status);
       if (statusWrite) object.metadata.generation = old.metadata.generation;
       await slice.pause();
       validateOrThrow(def, object, old, errors);
