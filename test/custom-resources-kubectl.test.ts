@@ -81,6 +81,11 @@ describe('CustomResourceDefinitions with kubectl', () => {
     assert.match(created.stderr, /shop\.example\.com\/v1beta1 Widget is deprecated/);
     assert.equal(await jsonpath('widgets.v1.shop.example.com/old', '{.apiVersion}'), 'shop.example.com/v1');
     assert.equal(await jsonpath('widgets.v1beta1.shop.example.com/old', '{.apiVersion}'), 'shop.example.com/v1beta1');
+    // Read in v1beta1 and replaced (PUT) as such, it stays stored in v1.
+    const read = JSON.parse(await k(['get', 'widgets.v1beta1.shop.example.com/old', '-o', 'json']));
+    read.spec.size = 'large';
+    await k(['replace', '-f', '-'], JSON.stringify(read));
+    assert.equal(await jsonpath('widgets.v1.shop.example.com/old', '{.apiVersion} {.spec.size}'), 'shop.example.com/v1 large');
   });
 
   it('kubectl scale writes spec.replicas through /scale; /status takes status only, and only spec changes bump generation', async () => {
