@@ -12,13 +12,14 @@ import { certificatesDefinitions } from './definitions/certificates.js';
 import { policyDefinitions } from './definitions/policy.js';
 import { quotaDefinitions } from './definitions/quota.js';
 import { schedulingDefinitions } from './definitions/scheduling.js';
+import { apiextensionsDefinitions } from './definitions/apiextensions.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
-  ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions,
+  ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions, ...apiextensionsDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */
@@ -67,6 +68,12 @@ export const subresourceDefinitions: readonly SubresourceDefinition[] = [
   ...resourceDefinitions.flatMap(subresourcesOf),
   ...POD_EXTRAS,
 ];
+
+/** The subresources of one resource: a built-in one's from the list above, a custom resource's from its definition. */
+export function subresourcesFor(def: ResourceDefinition): SubresourceDefinition[] {
+  if (findResource(def.group, def.version, def.plural) !== def) return subresourcesOf(def);
+  return subresourceDefinitions.filter((sub) => sub.group === def.group && sub.version === def.version && sub.resource === def.plural);
+}
 
 export function findSubresource(group: string, version: string, resource: string, name: string): SubresourceDefinition | undefined {
   return subresourceDefinitions.find((s) => s.group === group && s.version === version && s.resource === resource && s.name === name);

@@ -4,6 +4,7 @@
 import type { Authorizer, RuleLister, UserInfo } from '../auth/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldError, KubeObject } from './meta.js';
+import type { Store } from '../storage/store.js';
 
 export interface TableColumn {
   name: string;
@@ -54,6 +55,18 @@ export interface ResourceDefinition {
   table: TablePrinter;
   /** Field selectors this kind supports besides metadata.name / metadata.namespace. */
   fieldSelectors: Record<string, (object: KubeObject) => string | undefined>;
+  /**
+   * Kinds whose schema is given at run time (custom resources): prunes unknown fields in place
+   * and reports them and the type errors, instead of the generic walk of `schema`.
+   */
+  checkSchema?(object: KubeObject): { errors: FieldError[]; unknownFields: string[] };
+  /** false where Kubernetes refuses strategic merge patch (custom resources: 415). */
+  strategicMergePatch?: false;
+  /**
+   * Kinds whose stored form differs from what a version serves (custom resources in several
+   * versions): the store as this version sees it, converting objects on the way in and out.
+   */
+  storage?(store: Store): Store;
   /**
    * For create-only kinds that are answered, not stored (SelfSubjectAccessReview): the status
    * of the answer to the object the client created, for the user who created it.

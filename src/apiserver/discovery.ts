@@ -1,6 +1,6 @@
 // Discovery documents (/api, /apis, /apis/{group}, per-group-version resource lists), derived
 // from the resource definitions so that kubectl api-resources, short names and `all` work.
-import { subresourceDefinitions } from '../api/registry.js';
+import { subresourcesFor } from '../api/registry.js';
 import type { ResourceDefinition } from '../api/resource.js';
 
 export const SERVER_VERSION = {
@@ -70,8 +70,7 @@ export function apiResourceList(defs: readonly ResourceDefinition[], group: stri
 
 /** `pods/status`, `deployments/scale`, ... as discovery lists them. */
 function subresourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
-  return subresourceDefinitions
-    .filter((sub) => sub.group === def.group && sub.version === def.version && sub.resource === def.plural)
+  return subresourcesFor(def)
     .map((sub) => {
       const entry: Record<string, unknown> = { name: `${def.plural}/${sub.name}`, singularName: '', namespaced: def.namespaced, kind: sub.kind.kind, verbs: sub.verbs };
       if (sub.kind.group !== def.group || sub.kind.version !== def.version) {

@@ -23,7 +23,8 @@ export class NamespaceLifecycle {
 
   constructor(
     private readonly registry: ObjectRegistry,
-    private readonly defs: readonly ResourceDefinition[],
+    /** Every kind that may hold objects in a namespace, custom resources included, as of now. */
+    private readonly defs: () => readonly ResourceDefinition[],
     private readonly namespaceDef: ResourceDefinition,
   ) {}
 
@@ -77,9 +78,9 @@ export class NamespaceLifecycle {
     const namespace = await this.store.get(key);
     if (!namespace || !namespace.metadata.deletionTimestamp) return true;
     let remaining = 0;
-    for (const def of this.defs) {
+    for (const def of this.defs()) {
       if (!def.namespaced) continue;
-      const { items } = await this.store.list({ prefix: prefixFor(def, name) });
+      const { items } = await this.registry.storeFor(def).list({ prefix: prefixFor(def, name) });
       remaining += items.length;
       for (const item of items) {
         if (item.metadata.deletionTimestamp) continue;

@@ -7,8 +7,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { resourceDefinitions, findResource } from '../api/registry.js';
-import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
+import { findResource } from '../api/registry.js';
+import type { ResourceDefinition } from '../api/resource.js';
+import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
 import type { Store } from '../storage/store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import { ApiError, methodNotAllowed, pathNotFound, toApiError } from './errors.js';
@@ -34,6 +35,10 @@ import type { RequestAuthenticator } from '../auth/authn/authenticator.js';
 import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { CsrSigner } from '../auth/csr/controller.js';
 import { ApiSecurity } from './api-security.js';
+import { CustomResources } from './crd/custom-resources.js';
+import { CrdController } from './crd/crd-controller.js';
+import { CustomResourceOpenApi } from './crd/openapi.js';
+import { servedDefinitions } from './crd/served-definitions.js';
 import { SERVING_TLS_OPTIONS } from './tls-settings.js';
 
 export interface ApiServerOptions {
@@ -91,8 +96,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   await ensureSystemNamespaces(registry);
   await ensureSystemPriorityClasses(registry);
   const access = await security.start(registry);
+  // Custom resources are served from the CRDs in the store, whichever server wrote them.
+  const custom = new CustomResources(registry.store);
+  const crdController = new CrdController(registry, custom);
+  await custom.start();
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
-  const lifecycle = new NamespaceLifecycle(registry, resourceDefinitions, namespaceDef);
+  const lifecycle = new NamespaceLifecycle(registry, () => servedDefinitions(custom, true), namespaceDef);
   await lifecycle.start();
   const eventTtl = new EventTtl(registry.store, findResource('', 'v1', 'events')!, { ttlSeconds: options.eventTtlSeconds });
   eventTtl.start();
@@ -102,7 +111,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...security.subresources(),
     ...(options.subresources ?? new Map()),
   ]);
-  const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit };
+  const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit, custom, customOpenApi: new CustomResourceOpenApi(custom) };
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
   const server = createServer(
@@ -135,6 +144,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     async close() {
       lifecycle.stop();
+      crdController.stop();
+      custom.stop();
       await security.stop();
       await eventTtl.stop();
       registry.close();
@@ -183,6 +194,8 @@ interface Serving {
   access: AccessControl;
   caPem: string;
   auditor: Auditor | undefined;
+  custom: CustomResources;
+  customOpenApi: CustomResourceOpenApi;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
@@ -205,9 +218,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
     authorize(serving.access, { ...asked, user: ctx.user });
     if (path) {
-      await serveResource(ctx, path, findResource(path.group, path.version, path.plural), serving.subresources);
+      const builtIn = findResource(path.group, path.version, path.plural);
+      const custom = builtIn ? undefined : serving.custom.find(path.group, path.version, path.plural);
+      // Every request to a deprecated custom resource version is told so, as Kubernetes does.
+      if (custom?.deprecationWarning) res.setHeader('Warning', [`299 - ${JSON.stringify(custom.deprecationWarning)}`]);
+      if (custom?.terminating && req.method === 'POST') {
+        throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating');
+      }
+      await serveResource(ctx, path, builtIn ?? custom, serving.subresources);
     } else {
-      await serveNonResource(pathname, req, res, metrics, registry.store, serving.caPem);
+      await serveNonResource(pathname, req, res, serving);
     }
   } catch (error) {
     const apiError = toApiError(error);
@@ -225,7 +245,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
   }
 }
 
-async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics, store: Store, caPem: string): Promise<void> {
+async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
+  const { metrics, caPem } = serving;
+  const store = serving.registry.store;
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '');
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/healthz' || path === '/livez') return writeText(res, 200, 'ok');
@@ -242,35 +264,41 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     return writeText(res, 200, text, contentType);
   }
   if (path === '/api') return writeJson(res, 200, apiVersions());
-  if (path === '/apis') return writeJson(res, 200, apiGroupList(resourceDefinitions));
-  if (path === '/openapi/v2') return serveOpenApiV2(req, res);
-  if (path === '/openapi/v3') return writeJson(res, 200, openApiV3Index());
+  const defs = servedDefinitions(serving.custom);
+  if (path === '/apis') return writeJson(res, 200, apiGroupList(defs));
+  if (path === '/openapi/v2') return serveOpenApiV2(req, res, serving.customOpenApi);
+  if (path === '/openapi/v3') {
+    const index = openApiV3Index();
+    return writeJson(res, 200, { paths: { ...index.paths, ...serving.customOpenApi.indexEntries() } });
+  }
   if (path.startsWith('/openapi/v3/')) {
-    const document = openApiV3Serialized(path.slice('/openapi/v3/'.length));
+    const groupVersion = path.slice('/openapi/v3/'.length);
+    const document = openApiV3Serialized(groupVersion) ?? serving.customOpenApi.document(groupVersion);
     if (!document) throw pathNotFound(pathname);
     return writeText(res, 200, document.json, 'application/json');
   }
-  const document = discoveryDocument(path);
+  const document = discoveryDocument(path, defs);
   if (document) return writeJson(res, 200, document);
   throw pathNotFound(pathname);
 }
 
-/** kubectl only decodes OpenAPI v2 as protobuf; other clients get JSON. */
-function serveOpenApiV2(req: IncomingMessage, res: ServerResponse): void {
+/** kubectl only decodes OpenAPI v2 as protobuf; other clients get JSON. Custom resources are added while there are any. */
+function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, custom: CustomResourceOpenApi): void {
+  const withCustom = custom.openApiV2(openApiV2() as Record<string, unknown>);
   if ((req.headers.accept ?? '').includes('protobuf')) {
-    const { body } = openApiV2Protobuf();
+    const body = withCustom?.protobuf ?? openApiV2Protobuf().body;
     res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_TYPE, 'Content-Length': body.length });
     res.end(body);
     return;
   }
-  writeText(res, 200, openApiV2Serialized().json, 'application/json');
+  writeText(res, 200, withCustom?.json ?? openApiV2Serialized().json, 'application/json');
 }
 
-function discoveryDocument(path: string): unknown {
+function discoveryDocument(path: string, defs: readonly ResourceDefinition[]): unknown {
   const parts = path.split('/').filter(Boolean);
-  if (parts[0] === 'api' && parts.length === 2) return apiResourceList(resourceDefinitions, '', parts[1]!);
+  if (parts[0] === 'api' && parts.length === 2) return apiResourceList(defs, '', parts[1]!);
   if (parts[0] !== 'apis') return undefined;
-  if (parts.length === 2) return apiGroup(resourceDefinitions, parts[1]!);
-  if (parts.length === 3) return apiResourceList(resourceDefinitions, parts[1]!, parts[2]!);
+  if (parts.length === 2) return apiGroup(defs, parts[1]!);
+  if (parts.length === 3) return apiResourceList(defs, parts[1]!, parts[2]!);
   return undefined;
 }

@@ -58,11 +58,11 @@ function v3Content(types: readonly string[], schema: Node): Node {
   return Object.fromEntries(types.map((type) => [type, { schema }]));
 }
 
-function v3Operation(op: OperationSpec, set: DefinitionSet): Node {
+function v3Operation(op: OperationSpec, set: DefinitionSet, patchTypes: readonly string[]): Node {
   const out: Node = { description: op.description, operationId: op.operationId, tags: [tagOf(op.gvk.group, op.gvk.version)] };
   if (op.query.length > 0) out['parameters'] = op.query.map((name) => parameter(name, 'v3'));
   if (op.body) {
-    const types = op.body.patch ? PATCH_CONTENT_TYPES : ['*/*'];
+    const types = op.body.patch ? patchTypes : ['*/*'];
     out['requestBody'] = { content: v3Content(types, ref(set, op.body.definition)), ...(op.body.optional ? {} : { required: true }) };
   }
   const schema = op.response === 'string' ? { type: 'string' } : ref(set, op.response);
@@ -73,7 +73,7 @@ function v3Operation(op: OperationSpec, set: DefinitionSet): Node {
   return { ...out, responses, ...extensions(op) };
 }
 
-function v2Operation(op: OperationSpec, set: DefinitionSet): Node {
+function v2Operation(op: OperationSpec, set: DefinitionSet, patchTypes: readonly string[]): Node {
   const parameters: Node[] = [];
   if (op.body) parameters.push({ name: 'body', in: 'body', ...(op.body.optional ? {} : { required: true }), schema: ref(set, op.body.definition) });
   parameters.push(...op.query.map((name) => parameter(name, 'v2')));
@@ -83,7 +83,7 @@ function v2Operation(op: OperationSpec, set: DefinitionSet): Node {
   responses['401'] = { description: 'Unauthorized' };
   return {
     description: op.description,
-    consumes: op.body?.patch ? PATCH_CONTENT_TYPES : ['*/*'],
+    consumes: op.body?.patch ? patchTypes : ['*/*'],
     produces: op.response === 'string' ? ['text/plain'] : op.action === 'list' ? [...RESPONSE_TYPES, WATCH_TYPE] : RESPONSE_TYPES,
     schemes: ['https'],
     tags: [tagOf(op.gvk.group, op.gvk.version)],
@@ -94,11 +94,11 @@ function v2Operation(op: OperationSpec, set: DefinitionSet): Node {
   };
 }
 
-function renderPaths(specs: readonly PathSpec[], set: DefinitionSet): Node {
+function renderPaths(specs: readonly PathSpec[], set: DefinitionSet, patchTypes: readonly string[]): Node {
   const paths: Node = {};
   for (const spec of specs) {
     const item: Node = { parameters: [...spec.pathParams, 'pretty'].map((name) => parameter(name, set.flavor)) };
-    for (const op of spec.operations) item[op.method] = set.flavor === 'v2' ? v2Operation(op, set) : v3Operation(op, set);
+    for (const op of spec.operations) item[op.method] = set.flavor === 'v2' ? v2Operation(op, set, patchTypes) : v3Operation(op, set, patchTypes);
     paths[spec.path] = item;
   }
   return paths;
@@ -106,10 +106,21 @@ function renderPaths(specs: readonly PathSpec[], set: DefinitionSet): Node {
 
 const SECURITY = { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header', description: 'Bearer token authentication' } };
 
-export function buildV3(defs: readonly ResourceDefinition[]): Node {
+/**
+ * What a document of kinds not built in (custom resources) does differently: how their schemas
+ * are published, and the patch types their PATCH operations take.
+ */
+export interface DocumentKinds {
+  addKinds(set: DefinitionSet, defs: readonly ResourceDefinition[]): void;
+  patchTypes: readonly string[];
+}
+
+const BUILT_IN: DocumentKinds = { addKinds, patchTypes: PATCH_CONTENT_TYPES };
+
+export function buildV3(defs: readonly ResourceDefinition[], kinds: DocumentKinds = BUILT_IN): Node {
   const set = new DefinitionSet('v3');
-  addKinds(set, defs);
-  const paths = renderPaths(pathsOf(defs), set);
+  kinds.addKinds(set, defs);
+  const paths = renderPaths(pathsOf(defs), set, kinds.patchTypes);
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: 'unversioned' },
@@ -119,10 +130,10 @@ export function buildV3(defs: readonly ResourceDefinition[]): Node {
   };
 }
 
-export function buildV2(defs: readonly ResourceDefinition[]): Node {
+export function buildV2(defs: readonly ResourceDefinition[], kinds: DocumentKinds = BUILT_IN): Node {
   const set = new DefinitionSet('v2');
-  addKinds(set, defs);
-  const paths = renderPaths(pathsOf(defs), set);
+  kinds.addKinds(set, defs);
+  const paths = renderPaths(pathsOf(defs), set, kinds.patchTypes);
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: 'unversioned' },

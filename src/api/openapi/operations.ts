@@ -2,7 +2,7 @@
 // which paths exist, which verbs they take, their parameters, bodies, responses and the
 // x-kubernetes-* extensions clients match on.
 import type { ResourceDefinition } from '../resource.js';
-import { subresourceDefinitions } from '../registry.js';
+import { subresourcesFor } from '../registry.js';
 import { apiPackage } from '../schemas/meta.js';
 import { DELETE_COLLECTION_PARAMS, DELETE_PARAMS, LIST_PARAMS, LOG_PARAMS, PATCH_PARAMS, WRITE_PARAMS } from './parameters.js';
 
@@ -90,8 +90,7 @@ function subresourcePaths(def: ResourceDefinition): PathSpec[] {
   const pathParams = def.namespaced ? ['name', 'namespace'] : ['name'];
   const id = `${idPrefix(def.group, def.version)}${def.namespaced ? 'Namespaced' : ''}${def.kind}`;
   const out: PathSpec[] = [];
-  for (const sub of subresourceDefinitions) {
-    if (sub.resource !== def.plural || sub.group !== def.group || sub.version !== def.version) continue;
+  for (const sub of subresourcesFor(def)) {
     const body = definitionName(sub.kind);
     const suffix = sub.name.charAt(0).toUpperCase() + sub.name.slice(1);
     const ops: OperationSpec[] = [];

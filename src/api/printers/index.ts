@@ -19,6 +19,7 @@ import { endpointsPrinter, servicePrinter } from './service.js';
 import { transactionPrinter } from './transaction.js';
 import { podGroupPrinter, trainingJobPrinter } from './training.js';
 import { daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
+import { customResourceDefinitionPrinter } from './custom-resource-definition.js';
 
 export { humanDuration, since } from './format.js';
 
@@ -57,6 +58,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['CertificateSigningRequest', csrPrinter],
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
   ['PriorityClass', priorityClassPrinter],
+  ['CustomResourceDefinition', customResourceDefinitionPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

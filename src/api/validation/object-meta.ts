@@ -61,7 +61,8 @@ export function validateAnnotations(annotations: unknown, path: string): FieldEr
   return errors;
 }
 
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+// And the CRD cleanup finalizer, which Kubernetes' apiextensions server sets on CRDs itself.
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion', 'customresourcecleanup.apiextensions.k8s.io']);
 
 function validateFinalizers(finalizers: unknown, path: string): FieldError[] {
   if (!Array.isArray(finalizers)) return [];

@@ -1,7 +1,7 @@
 // GET of one object and of collections (list), as JSON, YAML or Table.
 import { apiVersionOf } from '../../api/resource.js';
 import type { ServerResponse } from 'node:http';
-import type { ListStream } from '../../storage/store.js';
+import type { ListStream, Store } from '../../storage/store.js';
 import { InvalidContinueTokenError, RevisionExpiredError } from '../../storage/errors.js';
 import { badRequest, expired } from '../errors.js';
 import { negotiate, writeJson, writeJsonText } from '../http-io.js';
@@ -34,7 +34,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   const filter = buildFilter(ctx.def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   const limit = parseNonNegativeInt(ctx.query, 'limit');
   const token = ctx.query.get('continue') || undefined;
-  const options: Parameters<typeof ctx.registry.store.list>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
+  const options: Parameters<Store['list']>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
   if (filter) options.filter = filter;
   if (limit) options.limit = limit;
   if (token) options.continue = token;
@@ -47,7 +47,7 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
     if (result.remainingItemCount !== undefined) listMeta['remainingItemCount'] = result.remainingItemCount;
     return listMeta;
   };
-  const store = ctx.registry.store;
+  const store = ctx.registry.storeFor(ctx.def);
   const asStored = format.type === 'json' && !format.table;
   if (asStored && store.listStream && !filter) {
     // The list goes out a page at a time as the client reads it, whatever its size or limit.

@@ -81,7 +81,7 @@ function parseRevision(value: string | null): number | undefined {
 async function startStream(ctx: ResourceRequest, settings: StreamSettings): Promise<void> {
   const { res, def, registry } = ctx;
   const { asTable, include, filter, allowBookmarks, timeoutSeconds, sendInitial } = settings;
-  const store = registry.store;
+  const store = registry.storeFor(def);
   const prefix = prefixFor(def, ctx.path.namespace);
   let columnsSent = false;
   const encode = (type: EventType, object: unknown): string | Buffer => {

@@ -40,7 +40,8 @@ function writeOptions(ctx: ResourceRequest, subresource?: string, applyPatch = f
 export function respond(res: ServerResponse, ctx: ResourceRequest, result: WriteResult, okCode = 200, decodeWarnings: string[] = []): void {
   const warnings = [...decodeWarnings, ...result.warnings];
   if (warnings.length > 0) {
-    res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+    const earlier = res.getHeader('Warning');
+    res.setHeader('Warning', [...(earlier === undefined ? [] : [earlier].flat().map(String)), ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
   }
   const format = negotiate(ctx.req.headers.accept, false);
   const code = result.created ? 201 : okCode;
@@ -114,7 +115,10 @@ export async function updateObject(ctx: ResourceRequest, subresource?: string): 
 
 export async function patchObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
   const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
-  if (!type) throw unsupportedMediaType(mediaType(ctx.req.headers['content-type']), Object.keys(PATCH_TYPES));
+  if (!type || (type === 'strategic' && ctx.def.strategicMergePatch === false)) {
+    const accepted = Object.keys(PATCH_TYPES).filter((name) => PATCH_TYPES[name] !== 'strategic' || ctx.def.strategicMergePatch !== false);
+    throw unsupportedMediaType(mediaType(ctx.req.headers['content-type']), accepted);
+  }
   const force = parseBoolean(ctx.query, 'force');
   if (force && type !== 'apply') throw badRequest('force: Forbidden: may not be specified for non-apply patch');
   const options = { ...writeOptions(ctx, subresource, type === 'apply'), force };
@@ -155,7 +159,7 @@ export async function deleteCollection(ctx: ResourceRequest): Promise<void> {
   if (ctx.path.namespace) await ctx.registry.requireNamespace(ctx.def, ctx.path.namespace, false);
   const listOptions: Parameters<typeof ctx.registry.store.list>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
   if (filter) listOptions.filter = filter;
-  const { items, revision } = await ctx.registry.store.list(listOptions);
+  const { items, revision } = await ctx.registry.storeFor(ctx.def).list(listOptions);
   const deleted: KubeObject[] = [];
   for (const item of items) {
     try {

@@ -51,7 +51,8 @@ export function reconcileNamespace(object: KubeObject, def: ResourceDefinition, 
  * Ignore removes silently. Returns the warnings and the schema's own type errors.
  */
 export function checkFields(object: KubeObject, def: ResourceDefinition, mode: FieldValidation): { warnings: string[]; errors: FieldError[] } {
-  const result = checkSchema(def.schema, object, { unknownFields: mode === 'Strict' ? 'report' : 'prune' });
+  // A custom resource is always pruned, as Kubernetes does; Strict then refuses what was pruned.
+  const result = def.checkSchema ? def.checkSchema(object) : checkSchema(def.schema, object, { unknownFields: mode === 'Strict' ? 'report' : 'prune' });
   if (mode === 'Strict' && result.unknownFields.length > 0) {
     throw badRequest(
       `strict decoding error: ${result.unknownFields.map((field) => `unknown field "${field}"`).join(', ')}`,

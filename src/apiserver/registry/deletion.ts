@@ -45,7 +45,7 @@ const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'k
 
 export class DeletionHandler {
   constructor(
-    private readonly store: Store,
+    private readonly storeFor: (def: ResourceDefinition) => Store,
     private readonly requireNamespace: (def: ResourceDefinition, namespace: string | undefined) => Promise<void>,
   ) {}
 
@@ -59,7 +59,7 @@ export class DeletionHandler {
     await this.requireNamespace(def, namespace);
     const key = keyFor(def, namespace, name);
     for (let attempt = 0; ; attempt++) {
-      const current = await this.store.get(key);
+      const current = await this.storeFor(def).get(key);
       if (!current) throw notFound(refOf(def, name));
       checkPreconditions(def, current, options);
       try {
@@ -79,7 +79,7 @@ export class DeletionHandler {
 
   async removeNow(def: ResourceDefinition, key: string, name: string, expectedRevision?: number): Promise<KubeObject> {
     try {
-      return await this.store.delete(key, expectedRevision === undefined ? {} : { expectedRevision });
+      return await this.storeFor(def).delete(key, expectedRevision === undefined ? {} : { expectedRevision });
     } catch (error) {
       if (error instanceof KeyNotFoundError) throw notFound(refOf(def, name));
       throw error;
@@ -89,7 +89,7 @@ export class DeletionHandler {
   private async deleteOnce(def: ResourceDefinition, key: string, current: KubeObject, options: DeleteOptions): Promise<DeleteResult> {
     const revision = Number(current.metadata.resourceVersion);
     const name = current.metadata.name!;
-    if (def.kind === 'Namespace' && def.group === '') return this.markNamespaceTerminating(key, current, options);
+    if (def.kind === 'Namespace' && def.group === '') return this.markNamespaceTerminating(def, key, current, options);
     const meta = current.metadata;
     const grace = strategyFor(def).gracePeriod?.(current, options.gracePeriodSeconds);
     // A graceful deletion under way that this request does not shorten changes nothing, its
@@ -109,10 +109,10 @@ export class DeletionHandler {
     const remarked = markForDeletion(marked, grace ?? 0);
     if (!finalizers && !remarked) return { object: current, finished: false };
     if (options.dryRun) return { object: marked, finished: false };
-    return { object: await this.store.update(key, marked, { expectedRevision: revision }), finished: false };
+    return { object: await this.storeFor(def).update(key, marked, { expectedRevision: revision }), finished: false };
   }
 
-  private async markNamespaceTerminating(key: string, current: KubeObject, options: DeleteOptions): Promise<DeleteResult> {
+  private async markNamespaceTerminating(def: ResourceDefinition, key: string, current: KubeObject, options: DeleteOptions): Promise<DeleteResult> {
     if (current.metadata.deletionTimestamp) return { object: current, finished: false };
     // store.get returns a fresh object: it is ours to change.
     const marked = current;
@@ -120,7 +120,7 @@ export class DeletionHandler {
     marked.metadata.deletionGracePeriodSeconds = 0;
     marked['status'] = { ...(marked['status'] as object | undefined), phase: 'Terminating' };
     if (options.dryRun) return { object: marked, finished: false };
-    const stored = await this.store.update(key, marked, { expectedRevision: Number(current.metadata.resourceVersion) });
+    const stored = await this.storeFor(def).update(key, marked, { expectedRevision: Number(current.metadata.resourceVersion) });
     return { object: stored, finished: false };
   }
 }

@@ -42,9 +42,11 @@ export function initialiseMetadata(object: KubeObject, now: string): void {
 // What `generation` counts changes of: everything but these. Compared as values, in place: key
 // order is no change (as Kubernetes' semantic equality), and no serialization is needed.
 const NOT_SPEC = new Set(['metadata', 'status', 'apiVersion', 'kind']);
+// A custom resource without a status subresource counts its status too, as Kubernetes does.
+const NOT_SPEC_WITH_STATUS = new Set(['metadata', 'apiVersion', 'kind']);
 
-function sameSpec(a: KubeObject, b: KubeObject): boolean {
-  return sameFieldsExcept(a, b, NOT_SPEC);
+function sameSpec(a: KubeObject, b: KubeObject, statusIsSpec: boolean): boolean {
+  return sameFieldsExcept(a, b, statusIsSpec ? NOT_SPEC_WITH_STATUS : NOT_SPEC);
 }
 
 /** Whether two objects hold equal values under every key but `skip`'s. */
@@ -57,14 +59,14 @@ function sameFieldsExcept(first: object, second: object, skip: ReadonlySet<strin
 }
 
 /** Carries the system fields over from the stored object and bumps generation on spec changes. */
-export function carryOverMetadata(updated: KubeObject, old: KubeObject): void {
+export function carryOverMetadata(updated: KubeObject, old: KubeObject, statusIsSpec = false): void {
   const meta = updated.metadata;
   const previous = old.metadata;
   meta.uid = previous.uid;
   meta.creationTimestamp = previous.creationTimestamp;
   meta.generateName = previous.generateName;
   if (meta.generateName === undefined) delete meta.generateName;
-  meta.generation = (previous.generation ?? 1) + (sameSpec(updated, old) ? 0 : 1);
+  meta.generation = (previous.generation ?? 1) + (sameSpec(updated, old, statusIsSpec) ? 0 : 1);
   if (previous.deletionTimestamp) {
     meta.deletionTimestamp = previous.deletionTimestamp;
     if (previous.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = previous.deletionGracePeriodSeconds;

@@ -68,9 +68,10 @@ export class ObjectRegistry {
   private readonly validating: readonly ValidatingAdmission[];
   private readonly mutating: readonly MutatingAdmission[];
   private readonly serviceRange: ServiceRange;
+  private readonly views = new WeakMap<ResourceDefinition, Store>();
 
   constructor(readonly store: Store, options: RegistryOptions = {}) {
-    this.deletion = new DeletionHandler(store, (def, ns) => this.requireNamespace(def, ns, false));
+    this.deletion = new DeletionHandler((def) => this.storeFor(def), (def, ns) => this.requireNamespace(def, ns, false));
     this.namespaces = new NamespaceCache(store);
     this.namespaces.start();
     const pods = findResource('', 'v1', 'pods')!;
@@ -84,16 +85,28 @@ export class ObjectRegistry {
     this.serviceRange = options.serviceRange ?? clusterNetwork();
   }
 
+  /** The store as `def` sees it: the shared one, or a custom resource version's converting view of it. */
+  storeFor(def: ResourceDefinition): Store {
+    if (!def.storage) return this.store;
+    let view = this.views.get(def);
+    if (!view) {
+      view = def.storage(this.store);
+      this.views.set(def, view);
+    }
+    return view;
+  }
+
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
-    const object = await this.store.get(keyFor(def, namespace, name));
+    const object = await this.storeFor(def).get(keyFor(def, namespace, name));
     if (!object) throw notFound(ref(def, name));
     return object;
   }
 
   /** get() as the stored JSON's UTF-8 bytes, when the store can read them without parsing. */
   async getRaw(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<Uint8Array | undefined> {
-    if (!this.store.getRaw) return undefined;
-    const bytes = await this.store.getRaw(keyFor(def, namespace, name));
+    const store = this.storeFor(def);
+    if (!store.getRaw) return undefined;
+    const bytes = await store.getRaw(keyFor(def, namespace, name));
     if (!bytes) throw notFound(ref(def, name));
     return bytes;
   }
@@ -122,7 +135,7 @@ export class ObjectRegistry {
       await slice.pause();
       if (options.dryRun) return { object, warnings, created: true };
       try {
-        const stored = await this.store.create(keyFor(def, object.metadata.namespace, object.metadata.name!), object);
+        const stored = await this.storeFor(def).create(keyFor(def, object.metadata.namespace, object.metadata.name!), object);
         return { object: stored, warnings, created: true };
       } catch (error) {
         if (error instanceof KeyExistsError) throw alreadyExists(ref(def, object.metadata.name));
@@ -147,7 +160,7 @@ export class ObjectRegistry {
       if (object.metadata.name !== name) {
         throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       }
-      const old = await this.store.get(key);
+      const old = await this.storeFor(def).get(key);
       if (!old) {
         if (strategyFor(def).allowCreateOnUpdate && !options.subresource) {
           delete object.metadata.resourceVersion;
@@ -177,7 +190,7 @@ export class ObjectRegistry {
     const slice = new EventLoopSlice();
     slice.consider(patchBody);
     return this.retryingRaces(def, name, async () => {
-      const old = await this.store.get(key);
+      const old = await this.storeFor(def).get(key);
       if (!old) {
         if (type === 'apply' && !options.subresource) return this.createByApply(def, namespace, name, patchBody, options, slice);
         throw notFound(ref(def, name));
@@ -283,7 +296,8 @@ export class ObjectRegistry {
     const undo = await strategyFor(def).prepareForUpdate?.(object, old, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
       def.applyDefaults(object);
-      carryOverMetadata(object, old);
+      // Custom resources (their schema is checked by their own walk) count status changes unless /status is served.
+      carryOverMetadata(object, old, def.checkSchema !== undefined && !def.subresources.status);
       if (statusWrite) object.metadata.generation = old.metadata.generation;
       await slice.pause();
       validateOrThrow(def, object, old, errors);
@@ -300,7 +314,7 @@ export class ObjectRegistry {
         return { object: deleted, warnings, created: false };
       }
       try {
-        const stored = await this.store.update(key, object, { expectedRevision });
+        const stored = await this.storeFor(def).update(key, object, { expectedRevision });
         return { object: stored, warnings, created: false };
       } catch (error) {
         if (error instanceof RevisionConflictError) {

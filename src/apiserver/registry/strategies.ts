@@ -9,6 +9,7 @@ import { generateJobSelector } from '../../api/defaults/workload-defaults.js';
 import { allocateServiceAddresses, type ServiceRange } from './service-allocator.js';
 import type { UserInfo } from '../../auth/types.js';
 import { csrStrategy } from './csr-strategy.js';
+import { crdStrategy } from '../crd/crd-strategy.js';
 
 /** Gives back what a prepare step took, when the write does not land. */
 export type Undo = () => void;
@@ -108,6 +109,7 @@ const strategies: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/RoleBinding': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRoleBinding': { allowCreateOnUpdate: true },
   'certificates.k8s.io/CertificateSigningRequest': csrStrategy,
+  'apiextensions.k8s.io/CustomResourceDefinition': crdStrategy,
 };
 
 export function strategyFor(def: ResourceDefinition): Strategy {

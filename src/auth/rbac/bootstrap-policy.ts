@@ -155,6 +155,9 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
       rule(ALL, 'discovery.k8s.io', 'endpointslices'),
       rule(ALL, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
+      // The garbage collector follows custom resources, as Kubernetes' may read and delete every resource.
+      rule(READ, 'apiextensions.k8s.io', 'customresourcedefinitions'),
+      rule([...READ, 'patch', 'update', 'delete'], '*', '*'),
       rule(ALL, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
       rule(ALL, 'drover.dev', 'transactions', 'transactions/status'),
       rule(ALL, 'coordination.k8s.io', 'leases'),

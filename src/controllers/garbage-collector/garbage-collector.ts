@@ -10,12 +10,13 @@
 // precondition, so an object that changed meanwhile is looked at again rather than acted on.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import {
-  isConflict, isNotFound, resourceForKind, resources, splitKey, WorkQueue,
+  isConflict, isNotFound, resourceForKind, resources, splitKey, WorkQueue, type Informer,
   type Logger, type ReconcileResult, type ResourceClient, type ResourceRef, type RunningController,
 } from '../../client/index.js';
 import { LruMap } from '../../client/lru.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { DeletionProgress } from './deletion-progress.js';
+import { CustomResourceInformers } from './custom-resource-informers.js';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, hasFinalizer, OwnershipGraph, type GraphNode } from './graph.js';
 import {
   field, policyOf, preconditionsOf, settleAll, unblockedOwners, withoutFinalizer, withoutOwners, type Policy,
@@ -68,7 +69,8 @@ export class GarbageCollector implements Controller {
   private readonly absentOwners = new LruMap<string, true>(ABSENT_OWNER_CACHE);
   /** One GET per owner at a time, however many dependents ask. */
   private readonly lookups = new Map<string, Promise<OwnerState>>();
-  private readonly watched: ReadonlySet<string>;
+  private readonly watched = new Set<string>();
+  private readonly custom: CustomResourceInformers | undefined;
   private readonly cleanups: Array<() => void> = [];
   private readonly unknownKinds = new Set<string>();
   private running: RunningController | undefined;
@@ -91,20 +93,32 @@ export class GarbageCollector implements Controller {
         if (ctx.shards.owns(owner.key)) this.progress.start(owner, 'deleted with propagationPolicy=Background: its dependents follow');
       },
     });
-    const collected = options.resources ?? COLLECTED_RESOURCES;
-    this.watched = new Set(collected.map(resourceId));
-    for (const resource of collected) {
-      const informer = ctx.factory.informerFor(resource);
-      this.cleanups.push(informer.addEventHandler({
-        onAdd: (object) => this.graph.upsert(object, resource),
-        onUpdate: (old, object) => {
-          // Deleted and re-created under the same name while the watch was down: two objects.
-          if (old.metadata.uid !== object.metadata.uid) this.graph.remove(old);
-          this.graph.upsert(object, resource);
-        },
-        onDelete: (object) => this.graph.remove(object),
-      }));
-    }
+    for (const resource of options.resources ?? COLLECTED_RESOURCES) this.cleanups.push(this.follow(resource, ctx.factory.informerFor(resource)));
+    // Custom resources own and are owned too; a collector given its own list follows only that.
+    if (!options.resources) this.custom = new CustomResourceInformers(ctx, (resource, informer) => this.follow(resource, informer));
+  }
+
+  /** Keeps the graph up to date with one resource's informer; returns how to stop. */
+  private follow(resource: ResourceRef, informer: Informer): () => void {
+    this.watched.add(resourceId(resource));
+    const detach = informer.addEventHandler({
+      onAdd: (object) => this.graph.upsert(object, resource),
+      onUpdate: (old, object) => {
+        // Deleted and re-created under the same name while the watch was down: two objects.
+        if (old.metadata.uid !== object.metadata.uid) this.graph.remove(old);
+        this.graph.upsert(object, resource);
+      },
+      onDelete: (object) => this.graph.remove(object),
+    });
+    return () => {
+      detach();
+      this.watched.delete(resourceId(resource));
+    };
+  }
+
+  /** The resource of an apiVersion + kind: built in, or a custom resource's. */
+  private resourceFor(apiVersion: string, kind: string): ResourceRef | undefined {
+    return resourceForKind(apiVersion, kind) ?? this.custom?.resourceForKind(apiVersion, kind);
   }
 
   start(): void {
@@ -121,6 +135,7 @@ export class GarbageCollector implements Controller {
 
   async stop(): Promise<void> {
     for (const cleanup of this.cleanups.splice(0)) cleanup();
+    await this.custom?.stop();
     this.progress.stop();
     this.queue.shutDown();
     await this.running?.stop();
@@ -162,7 +177,7 @@ export class GarbageCollector implements Controller {
       return;
     }
     // An owner of a kind we do not watch: nothing tells us when it goes, so look again later.
-    const resource = resourceForKind(node.object.apiVersion, node.object.kind);
+    const resource = this.resourceFor(node.object.apiVersion, node.object.kind);
     if (state !== 'unknown' && resource && !this.watched.has(resourceId(resource))) {
       return { requeueAfterMs: this.options.unwatchedOwnerPollMs ?? 60_000 };
     }
@@ -282,7 +297,7 @@ export class GarbageCollector implements Controller {
   }
 
   private async lookUp(owner: OwnerIdentity, namespace: string | undefined): Promise<OwnerState> {
-    const resource = resourceForKind(owner.apiVersion, owner.kind);
+    const resource = this.resourceFor(owner.apiVersion, owner.kind);
     if (!resource || (resource.namespaced && !namespace)) {
       // A kind this client does not know (or a namespaced owner of a cluster-scoped object):
       // never delete on its account, as Kubernetes keeps dependents of unresolvable owners.
@@ -306,7 +321,7 @@ export class GarbageCollector implements Controller {
   }
 
   private clientFor(node: GraphNode): ResourceClient | undefined {
-    const resource = node.resource ?? resourceForKind(node.object.apiVersion, node.object.kind);
+    const resource = node.resource ?? this.resourceFor(node.object.apiVersion, node.object.kind);
     if (!resource) return undefined;
     return this.ctx.api.resource(resource, resource.namespaced ? node.namespace : undefined);
   }

@@ -1,0 +1,30 @@
+// Every resource an API server serves now: the built-in kinds, then the custom resources, each
+// group's versions in Kubernetes' priority order (discovery names the first one preferred).
+import { resourceDefinitions } from '../../api/registry.js';
+import type { ResourceDefinition } from '../../api/resource.js';
+import { compareVersionPriority } from '../../api/crd/version-priority.js';
+import type { CustomResourceDefinitionInfo } from '../../api/crd/custom-resource.js';
+import type { CustomResources } from './custom-resources.js';
+
+let cachedFor: { resources: CustomResources; generation: number; all: readonly ResourceDefinition[]; stored: readonly ResourceDefinition[] } | undefined;
+
+/**
+ * With `oneVersionEach`, a CRD's versions count once (its storage version where served): they
+ * address the same objects, as a namespace's cleanup needs them.
+ */
+export function servedDefinitions(resources: CustomResources, oneVersionEach = false): readonly ResourceDefinition[] {
+  if (cachedFor?.resources !== resources || cachedFor.generation !== resources.generation) {
+    const custom = [...resources.all()].sort((a, b) => compareVersionPriority(a.version, b.version));
+    cachedFor = { resources, generation: resources.generation, all: [...resourceDefinitions, ...custom], stored: [...resourceDefinitions, ...oneEach(custom)] };
+  }
+  return oneVersionEach ? cachedFor.stored : cachedFor.all;
+}
+
+function oneEach(defs: readonly CustomResourceDefinitionInfo[]): CustomResourceDefinitionInfo[] {
+  const byCrd = new Map<string, CustomResourceDefinitionInfo>();
+  for (const def of defs) {
+    const chosen = byCrd.get(def.crdName);
+    if (!chosen || (def.version === def.storageVersion && chosen.version !== chosen.storageVersion)) byCrd.set(def.crdName, def);
+  }
+  return [...byCrd.values()];
+}
