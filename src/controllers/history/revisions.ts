@@ -61,7 +61,10 @@ export function revisionsToPrune(revisions: readonly Readonly<ControllerRevision
   return idle.slice(0, Math.max(0, idle.length - Math.max(0, limit)));
 }
 
-/** A new revision of `owner`: labelled as its template (so kubectl finds it by the owner's selector) plus the hash. */
+/**
+ * A new revision of `owner`: labelled as its template (so kubectl finds it by the owner's selector)
+ * plus the hash, and annotated as the owner (kubectl rollout history prints its change-cause).
+ */
 export function newRevision(
   owner: Readonly<KubeObject>, controllerRef: OwnerReference, template: Template | undefined, hashLabel: string, hash: string, revision: number,
 ): ControllerRevision {
@@ -73,6 +76,7 @@ export function newRevision(
       name: revisionName(owner.metadata.name ?? '', hash),
       namespace: owner.metadata.namespace ?? 'default',
       labels: { ...templateLabels, [hashLabel]: hash },
+      ...(owner.metadata.annotations ? { annotations: { ...owner.metadata.annotations } } : {}),
       ownerReferences: [controllerRef],
     },
     data: revisionData(template),
