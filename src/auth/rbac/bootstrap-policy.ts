@@ -167,7 +167,7 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
     // Reads what it checks; its repairs delete or mark pods, and it writes its reports.
     name: 'system:drover-data-checker', user: DATA_CHECKER_USER,
     rules: [
-      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts'),
+      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts', 'replicationcontrollers'),
       rule(['delete', 'update', 'patch'], '', 'pods', 'pods/status'),
       // Owners of any workload kind are looked up to tell orphans from owned objects.
       rule(READ, 'apps', '*'),
