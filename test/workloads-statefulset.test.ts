@@ -110,6 +110,10 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     assert.equal(status.updateRevision, status.currentRevision);
     assert.deepEqual([status.replicas, status.readyReplicas, status.currentReplicas, status.updatedReplicas, status.availableReplicas], [3, 3, 3, 3, 3]);
     assert.match(await k(['get', 'controllerrevisions']), new RegExp(`${status.currentRevision}\\s+statefulset\\.apps/web\\s+1\\s`));
+    assert.match(await k(['get', 'sts', 'web', '-o', 'wide']), new RegExp(`^web\\s+3/3\\s+\\S+\\s+main\\s+${IMAGE_1}$`, 'm'));
+    assert.match(await k(['describe', 'sts', 'web']), /Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed/);
+    assert.match(await k(['explain', 'sts.spec.podManagementPolicy']), /FIELD: podManagementPolicy <string>/);
+    assert.match(await k(['get', 'all']), /statefulset\.apps\/web/);
   });
 
   it('each pod has a stable DNS name under the headless Service', async () => {
@@ -189,6 +193,13 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     }
     assert.deepEqual([...(await byName('web')).keys()], ['web-0']);
     await waitFor('READY 1/1', async () => /^web\s+1\/1\s/m.test(await k(['get', 'sts', 'web', '--no-headers'])), 20_000);
+  });
+
+  it('records the launch, the rolling update and the scale as Transactions', async () => {
+    await waitFor('launch, update and scale Succeeded', async () => {
+      const transactions = await k(['get', 'transactions', '--no-headers']);
+      return ['launch', 'update', 'scale'].every((operation) => new RegExp(`StatefulSet/web\\s+${operation}\\s+Succeeded`).test(transactions));
+    }, 30_000);
   });
 
   it('Parallel creates every pod at once, ready or not', async () => {
