@@ -46,8 +46,8 @@ const StatefulSetSpec = named(`${APPS}.StatefulSetSpec`, struct('Desired behavio
   volumeClaimTemplates: list('Claims each pod gets, created before the pod and mounted by the template\'s volumeMounts of the same name.', ClaimTemplate, { 'x-kubernetes-list-type': 'atomic' }),
   serviceName: str('Name of the (headless) Service that governs the set: pods get <pod>.<serviceName>.<namespace>.svc.<cluster-domain> names.'),
   podManagementPolicy: enumStr('OrderedReady (the default: create pods in ordinal order, each Running and Ready before the next; remove in reverse order) or Parallel (create and remove all at once).', POD_MANAGEMENT_POLICIES),
-  // retainKeys: switching to OnDelete with kubectl's client-side apply must drop rollingUpdate.
-  updateStrategy: field(StatefulSetUpdateStrategy, 'How pods are replaced when the template changes.', { 'x-kubernetes-patch-strategy': 'retainKeys' }),
+  // Unlike a Deployment's strategy, Kubernetes marks no retainKeys here: switching to OnDelete must clear rollingUpdate too.
+  updateStrategy: field(StatefulSetUpdateStrategy, 'How pods are replaced when the template changes.'),
   revisionHistoryLimit: int32('Number of ControllerRevisions kept for rollback. Defaults to 10.'),
   minReadySeconds: int32('Seconds a new pod must be ready, with no container crashing, to count as available. Defaults to 0.', { minimum: 0 }),
   persistentVolumeClaimRetentionPolicy: field(RetentionPolicy, 'What happens to the claims when the StatefulSet is deleted or scaled down. Defaults to Retain for both.'),
