@@ -32,7 +32,7 @@ test('every definition is complete and consistent', () => {
     assert.equal(def.table.columns.length > 0, true);
   }
   const all = resourceDefinitions.filter((def) => def.categories.includes('all')).map((def) => def.plural).sort();
-  assert.deepEqual(all, ['cronjobs', 'daemonsets', 'deployments', 'jobs', 'pods', 'replicasets', 'services']);
+  assert.deepEqual(all, ['cronjobs', 'daemonsets', 'deployments', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
   assert.ok(subresourceDefinitions.some((s) => s.resource === 'pods' && s.name === 'binding'));
   assert.ok(subresourceDefinitions.some((s) => s.resource === 'deployments' && s.name === 'scale'));
 });

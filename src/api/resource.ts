@@ -27,6 +27,8 @@ export interface ScaleSubresource {
   specReplicasPath: string; // e.g. '.spec.replicas'
   statusReplicasPath: string; // e.g. '.status.replicas'
   labelSelectorPath?: string; // e.g. '.status.selector' or '.spec.selector'
+  /** The selector at labelSelectorPath is a plain label map (a ReplicationController's), not a LabelSelector. */
+  selectorIsMap?: boolean;
 }
 
 export interface ResourceDefinition {

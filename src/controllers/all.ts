@@ -7,6 +7,8 @@ import { CronJobController } from './cronjob/cronjob-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
 import { ReplicaSetController } from './replicaset/replicaset-controller.js';
+import { StatefulSetController } from './statefulset/statefulset-controller.js';
+import { REPLICATION_CONTROLLERS } from './replicaset/replicated-kinds.js';
 import { garbageCollectorController } from './garbage-collector/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { PodMetricsController } from './pod-metrics.js';
@@ -17,8 +19,10 @@ import { TransactionController } from './transactions/transaction-controller.js'
 
 export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new ReplicaSetController(ctx),
+  (ctx) => new ReplicaSetController(ctx, {}, REPLICATION_CONTROLLERS),
   (ctx) => new DeploymentController(ctx),
   (ctx) => new DaemonSetController(ctx),
+  (ctx) => new StatefulSetController(ctx),
   (ctx) => new JobController(ctx),
   (ctx) => new CronJobController(ctx),
   pytorchJobController,

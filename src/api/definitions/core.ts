@@ -6,6 +6,9 @@ import { PodSchema } from '../schemas/pod.js';
 import { EndpointsSchema, ServiceSchema } from '../schemas/service.js';
 import { NodeSchema } from '../schemas/node.js';
 import { ConfigMapSchema, EventSchema, NamespaceSchema, SecretSchema, ServiceAccountSchema } from '../schemas/core-objects.js';
+import { ReplicationControllerSchema } from '../schemas/replication-controller.js';
+import { applyReplicationControllerDefaults } from '../defaults/statefulset-defaults.js';
+import { validateReplicationController } from '../validation/replication-controller-validation.js';
 import { applyPodDefaults } from '../defaults/pod-defaults.js';
 import {
   applyEndpointsDefaults, applyNamespaceDefaults, applyNodeDefaults, applySecretDefaults, applyServiceDefaults,
@@ -115,6 +118,14 @@ const serviceAccounts: ResourceDefinition = {
   fieldSelectors: {},
 };
 
+const replicationControllers: ResourceDefinition = {
+  group: '', version: 'v1', kind: 'ReplicationController', listKind: 'ReplicationControllerList', plural: 'replicationcontrollers', singular: 'replicationcontroller', namespaced: true,
+  shortNames: ['rc'], categories: ['all'], verbs: ALL_VERBS,
+  subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector', selectorIsMap: true } },
+  schema: ReplicationControllerSchema, applyDefaults: applyReplicationControllerDefaults, validate: validateReplicationController, table: printerFor('ReplicationController'),
+  fieldSelectors: { 'status.replicas': (rc) => String(obj(rc['status'])['replicas'] ?? 0) },
+};
+
 export const coreDefinitions: readonly ResourceDefinition[] = [
-  pods, services, endpoints, nodes, namespaces, configMaps, secrets, events, serviceAccounts,
+  pods, services, endpoints, nodes, namespaces, configMaps, secrets, events, serviceAccounts, replicationControllers,
 ];

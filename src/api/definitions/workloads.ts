@@ -4,6 +4,9 @@ import { printerFor } from '../printers/index.js';
 import { DaemonSetSchema, DeploymentSchema, ReplicaSetSchema } from '../schemas/apps.js';
 import { JobSchema } from '../schemas/batch.js';
 import { CronJobSchema } from '../schemas/cronjob.js';
+import { ControllerRevisionSchema, StatefulSetSchema } from '../schemas/statefulset.js';
+import { applyStatefulSetDefaults } from '../defaults/statefulset-defaults.js';
+import { validateControllerRevision, validateStatefulSet } from '../validation/statefulset-validation.js';
 import { LeaseSchema } from '../schemas/coordination.js';
 import {
   applyDaemonSetDefaults, applyDeploymentDefaults, applyJobDefaults, applyReplicaSetDefaults,
@@ -53,6 +56,21 @@ const cronJobs: ResourceDefinition = {
   fieldSelectors: {},
 };
 
+const statefulSets: ResourceDefinition = {
+  group: 'apps', version: 'v1', kind: 'StatefulSet', listKind: 'StatefulSetList', plural: 'statefulsets', singular: 'statefulset', namespaced: true,
+  shortNames: ['sts'], categories: ['all'], verbs: ALL_VERBS,
+  subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' } },
+  schema: StatefulSetSchema, applyDefaults: applyStatefulSetDefaults, validate: validateStatefulSet, table: printerFor('StatefulSet'),
+  fieldSelectors: {},
+};
+
+const controllerRevisions: ResourceDefinition = {
+  group: 'apps', version: 'v1', kind: 'ControllerRevision', listKind: 'ControllerRevisionList', plural: 'controllerrevisions', singular: 'controllerrevision', namespaced: true,
+  shortNames: [], categories: [], verbs: ALL_VERBS, subresources: {},
+  schema: ControllerRevisionSchema, applyDefaults: noDefaults, validate: validateControllerRevision, table: printerFor('ControllerRevision'),
+  fieldSelectors: {},
+};
+
 const leases: ResourceDefinition = {
   group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', listKind: 'LeaseList', plural: 'leases', singular: 'lease', namespaced: true,
   shortNames: [], categories: [], verbs: ALL_VERBS, subresources: {},
@@ -60,4 +78,4 @@ const leases: ResourceDefinition = {
   fieldSelectors: {},
 };
 
-export const workloadDefinitions: readonly ResourceDefinition[] = [deployments, replicaSets, daemonSets, jobs, cronJobs, leases];
+export const workloadDefinitions: readonly ResourceDefinition[] = [deployments, replicaSets, daemonSets, statefulSets, controllerRevisions, jobs, cronJobs, leases];

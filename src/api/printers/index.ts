@@ -15,6 +15,7 @@ import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './pod-disruption-budget.js';
 import { priorityClassPrinter } from './priority-class.js';
 import { roleBindingPrinter, rolePrinter } from './rbac.js';
+import { controllerRevisionPrinter, replicationControllerPrinter, statefulSetPrinter } from './statefulset.js';
 import { endpointsPrinter, servicePrinter } from './service.js';
 import { transactionPrinter } from './transaction.js';
 import { podGroupPrinter, trainingJobPrinter } from './training.js';
@@ -46,6 +47,9 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['DaemonSet', daemonSetPrinter],
   ['Job', jobPrinter],
   ['CronJob', cronJobPrinter],
+  ['StatefulSet', statefulSetPrinter],
+  ['ControllerRevision', controllerRevisionPrinter],
+  ['ReplicationController', replicationControllerPrinter],
   ['Transaction', transactionPrinter],
   ['ConsistencyReport', consistencyReportPrinter],
   ['PyTorchJob', trainingJobPrinter],

@@ -7,7 +7,7 @@ import { PodTemplateSpec } from './pod.js';
 
 const APPS = 'io.k8s.api.apps.v1';
 
-function workloadCondition(kind: string, types: string): Schema {
+export function workloadCondition(kind: string, types: string): Schema {
   return named(`${APPS}.${kind}Condition`, struct(`A condition of a ${kind}.`, {
     type: str(`Type of the condition: ${types}.`),
     status: enumStr('True, False or Unknown.', ['True', 'False', 'Unknown']),

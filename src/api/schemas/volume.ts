@@ -88,7 +88,7 @@ const TypedObjectReference = named(`${CORE}.TypedObjectReference`, struct('A typ
   namespace: str('Namespace of the object; needs a ReferenceGrant when it differs from the claim\'s.'),
 }, ['kind', 'name']));
 
-const PersistentVolumeClaimSpec = named(`${CORE}.PersistentVolumeClaimSpec`, struct('Storage requested by a claim.', {
+export const PersistentVolumeClaimSpec = named(`${CORE}.PersistentVolumeClaimSpec`, struct('Storage requested by a claim.', {
   accessModes: stringList('Access modes wanted: ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod.'),
   selector: field(LabelSelector, 'Label query over volumes to bind to.'),
   resources: field(named(`${CORE}.VolumeResourceRequirements`, struct('Storage resources of a claim.', {

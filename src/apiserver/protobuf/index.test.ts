@@ -101,6 +101,17 @@ describe('decodeKubernetesProtobuf envelope handling', () => {
     });
   });
 
+  it('decodes a ReplicationController: its selector is a plain map', () => {
+    const spec = concat(int(1, 2), msg(2, str(1, 'app'), str(2, 'legacy')), msg(3, msg(1, msg(11, str(1, 'app'), str(2, 'legacy')))));
+    const raw = concat(msg(1, str(1, 'legacy'), str(3, 'default')), msg(2, spec));
+    assert.deepEqual(decodeKubernetesProtobuf(envelope('v1', 'ReplicationController', raw)), {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name: 'legacy', namespace: 'default' },
+      spec: { replicas: 2, selector: { app: 'legacy' }, template: { metadata: { labels: { app: 'legacy' } } } },
+    });
+  });
+
   it('has a table for every kind the brief and kubectl need', () => {
     const kinds = new Set(supportedProtobufKinds());
     for (const kind of ['v1/Namespace', 'v1/Pod', 'v1/Binding', 'apps/v1/Deployment', 'batch/v1/Job', 'policy/v1/Eviction', 'coordination.k8s.io/v1/Lease']) {

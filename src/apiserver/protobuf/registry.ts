@@ -19,6 +19,7 @@ import {
 } from './messages/core-v1.js';
 import { node } from './messages/core-v1-node.js';
 import { pod, podTemplate } from './messages/core-v1-pod.js';
+import { replicationController } from './messages/core-v1-replication-controller.js';
 import { deleteOptions } from './messages/meta-v1.js';
 import { ingress, ingressClass, networkPolicy } from './messages/networking-v1.js';
 import { eviction, podDisruptionBudget } from './messages/policy-v1.js';
@@ -43,6 +44,7 @@ const BY_GROUP_VERSION: Readonly<Record<string, Readonly<Record<string, MessageS
     ResourceQuota: resourceQuota,
     LimitRange: limitRange,
     PersistentVolumeClaim: persistentVolumeClaim,
+    ReplicationController: replicationController,
   },
   'apps/v1': {
     Deployment: deployment,

@@ -65,7 +65,8 @@ const VIEW_RULES: Rule[] = [
   rule(READ, '', 'namespaces'),
   rule(READ, 'discovery.k8s.io', 'endpointslices'),
   rule(READ, 'apps', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/status', 'deployments/scale',
-    'replicasets', 'replicasets/status', 'replicasets/scale'),
+    'replicasets', 'replicasets/status', 'replicasets/scale', 'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'controllerrevisions'),
+  rule(READ, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
   rule(READ, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
   rule(READ, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
   rule(READ, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
@@ -82,7 +83,8 @@ const EDIT_RULES: Rule[] = [
   rule(WRITE, '', 'pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/signal'),
   rule(['create'], '', 'pods/eviction'),
   rule(WRITE, '', 'serviceaccounts', 'services', 'configmaps', 'secrets', 'events'),
-  rule(WRITE, 'apps', 'daemonsets', 'deployments', 'deployments/scale', 'replicasets', 'replicasets/scale'),
+  rule(WRITE, 'apps', 'daemonsets', 'deployments', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'),
+  rule(WRITE, '', 'replicationcontrollers', 'replicationcontrollers/scale'),
   rule(WRITE, 'batch', 'jobs', 'cronjobs'),
   rule(WRITE, 'policy', 'poddisruptionbudgets'),
   rule(WRITE, 'kubeflow.org', 'pytorchjobs', 'tfjobs'),
@@ -150,7 +152,9 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(['create'], '', 'pods/eviction'),
       // The resource quota controller: it recalculates status.used.
       rule([...READ, 'update', 'patch'], '', 'resourcequotas', 'resourcequotas/status'),
-      rule(ALL, 'apps', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status'),
+      rule(ALL, 'apps', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status',
+        'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'controllerrevisions'),
+      rule(ALL, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
       rule(ALL, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
       rule(ALL, 'discovery.k8s.io', 'endpointslices'),
@@ -167,7 +171,7 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
     // Reads what it checks; its repairs delete or mark pods, and it writes its reports.
     name: 'system:drover-data-checker', user: DATA_CHECKER_USER,
     rules: [
-      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts'),
+      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts', 'replicationcontrollers'),
       rule(['delete', 'update', 'patch'], '', 'pods', 'pods/status'),
       // Owners of any workload kind are looked up to tell orphans from owned objects.
       rule(READ, 'apps', '*'),

@@ -1,38 +1,17 @@
-// Daemon pods: the template's hash (what ControllerRevisions name in Kubernetes; Drover keeps it
-// only in the `controller-revision-hash` label), the pod for one node, and the node a pod is
+// Daemon pods: the template's hash (the `controller-revision-hash` label, and the suffix of the
+// DaemonSet's ControllerRevisions), the pod for one node, and the node a pod is
 // meant for. Like Kubernetes, the pod is pinned with required node affinity on
 // `metadata.name` and the scheduler binds it; the scheduler's NodeAffinity plugin supports
 // matchFields and tries only the pinned node.
 import type { OwnerReference } from '../../api/meta.js';
 import type { NodeSelector, NodeSelectorTerm } from '../../api/scheduling/node-affinity.js';
 import { daemonTolerations } from './node-eligibility.js';
+import { revisionHash } from '../history/revisions.js';
 import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet, type Pod, type PodSpec, type PodTemplate } from './types.js';
 
-/** JSON with object keys sorted, so equal templates hash alike whatever order their keys came in. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-// Kubernetes' SafeEncodeString alphabet: no vowels (no words) and no look-alike characters.
-const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** FNV-1a (32 bit) of the template, spelt with the safe alphabet, as Kubernetes names revisions. */
+/** The template's hash (the pods' controller-revision-hash label, the suffix of the revision names). */
 export function templateHash(template: Readonly<PodTemplate> | undefined, collisionCount = 0): string {
-  const text = stableJson(template ?? {}) + (collisionCount > 0 ? String(collisionCount) : '');
-  let hash = 0x811c9dc5;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  // As rand.SafeEncodeString over the decimal digits: each character's code picks a letter.
-  let out = '';
-  for (const digit of String(hash)) out += SAFE[digit.charCodeAt(0) % SAFE.length]!;
-  return out;
+  return revisionHash(template, collisionCount || undefined);
 }
 
 /**

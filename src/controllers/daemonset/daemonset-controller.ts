@@ -2,14 +2,19 @@
 // every eligible node. A pass over one DaemonSet (1) creates pods on eligible nodes without
 // one and deletes pods from nodes that stopped being eligible, failed pods and extras
 // (manage.ts); (2) when nothing had to change, advances a RollingUpdate (rolling-update.ts);
-// (3) writes the status `kubectl rollout status` reads; (4) records its Transactions.
+// (3) writes the status `kubectl rollout status` reads; (4) records its Transactions. Before
+// all that it records the template as a ControllerRevision (rollout history and undo) and
+// afterwards prunes the revisions beyond revisionHistoryLimit that no pod uses.
 import {
   Expectations, indexers, isConflict, objectKey, resources, WorkQueue,
   type EventRecorder, type Informer, type ReconcileResult, type RunningController,
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { KeyedBackoff } from '../../util/keyed-backoff.js';
-import { targetNode, templateHash } from './daemon-pod.js';
+import { controllerRef, targetNode } from './daemon-pod.js';
+import { ControllerHistory } from '../history/controller-history.js';
+import { revisionName } from '../history/revisions.js';
+import { selectorOf } from '../replicaset/replicaset-controller.js';
 import { DaemonSetTransactions, type NodeProgress } from './daemonset-transactions.js';
 import { computeStatus, statusChanged } from './daemonset-status.js';
 import { planManage } from './manage.js';
@@ -37,6 +42,7 @@ export class DaemonSetController implements Controller {
   private readonly backoff: KeyedBackoff;
   private readonly recorder: EventRecorder;
   private readonly transactions: DaemonSetTransactions;
+  private readonly history: ControllerHistory;
   private running: RunningController | undefined;
 
   constructor(private readonly ctx: ControllerContext, private readonly options: DaemonSetControllerOptions = {}) {
@@ -46,6 +52,7 @@ export class DaemonSetController implements Controller {
     this.nodes = ctx.factory.informerFor<Node>(resources.nodes);
     this.recorder = ctx.recorder(this.name);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
+    this.history = new ControllerHistory(ctx);
     // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
     // keeps failing the pod is retried ever more slowly instead of in a create/fail/delete loop.
     this.backoff = new KeyedBackoff({ initialMs: options.failedPodBackoffMs?.initial ?? 1000, maxMs: options.failedPodBackoffMs?.max ?? 15 * 60_000 });
@@ -120,7 +127,16 @@ export class DaemonSetController implements Controller {
     const ds = cached;
     const uid = ds.metadata.uid!;
     const now = Date.now();
-    const hash = templateHash(ds.spec.template);
+    const collisionCount = ds.status?.collisionCount ?? 0;
+    const revision = await this.history.sync({
+      owner: ds, ownerResource: resources.daemonsets, controllerRef: controllerRef(ds), selector: selectorOf(ds),
+      template: ds.spec.template, collisionCount, hashLabel: REVISION_HASH_LABEL,
+    });
+    if (revision.collision) {
+      await this.writeStatus(ds, { ...computeStatusFromCache(ds), collisionCount: collisionCount + 1 });
+      return { requeueAfterMs: 10 };
+    }
+    const hash = revision.hash;
     const nodes = this.nodes.list();
     const eligibility = memoizedEligibility(ds);
     const pods = this.pods.byIndex(CONTROLLER_UID, uid);
@@ -158,6 +174,8 @@ export class DaemonSetController implements Controller {
     const { status, recheckAfterMs } = computeStatus({ ds, nodes, livePods, eligibility, hash, now });
     if (statusChanged(ds.status, status)) await this.writeStatus(ds, status);
     await this.transactions.track(ds, status, hash, progress);
+    const inUse = new Set([revision.current.metadata.name ?? '', ...pods.map((p) => revisionName(ds.metadata.name!, p.metadata.labels?.[REVISION_HASH_LABEL] ?? ''))]);
+    await this.history.prune(ds, revision.revisions, ds.spec.revisionHistoryLimit ?? 10, inUse);
     const after = Math.min(requeueAfterMs ?? Infinity, recheckAfterMs ?? Infinity);
     return Number.isFinite(after) ? { requeueAfterMs: Math.ceil(after) + 10 } : undefined;
   }
@@ -252,4 +270,15 @@ function nodeProgress(
     return !needsCurrent || oldest.metadata.labels?.[REVISION_HASH_LABEL] === hash;
   };
   return { updated: (n) => check(n, true), available: (n) => check(n, false) };
+}
+
+/** The status the DaemonSet has now, to carry over when only collisionCount changes. */
+function computeStatusFromCache(ds: Readonly<DaemonSet>): DaemonSetStatus {
+  const s = ds.status ?? {};
+  return {
+    currentNumberScheduled: s.currentNumberScheduled ?? 0, numberMisscheduled: s.numberMisscheduled ?? 0,
+    desiredNumberScheduled: s.desiredNumberScheduled ?? 0, numberReady: s.numberReady ?? 0,
+    updatedNumberScheduled: s.updatedNumberScheduled ?? 0, numberAvailable: s.numberAvailable ?? 0, numberUnavailable: s.numberUnavailable ?? 0,
+    ...(s.observedGeneration !== undefined ? { observedGeneration: s.observedGeneration } : {}),
+  };
 }

@@ -33,6 +33,7 @@ export interface DaemonSetSpec {
   template?: PodTemplate;
   updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrString; maxSurge?: IntOrString } };
   minReadySeconds?: number;
+  revisionHistoryLimit?: number;
 }
 
 export interface DaemonSetStatus {

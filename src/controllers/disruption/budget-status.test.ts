@@ -14,7 +14,7 @@ function object(kind: string, name: string, uid: string, extra: Partial<KubeObje
 
 function sources(objects: KubeObject[]): ScaleSources {
   const lookup = (kind: string) => ({ getByName: (_ns: string | undefined, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name) });
-  return { replicaSets: lookup('ReplicaSet'), deployments: lookup('Deployment') };
+  return { replicaSets: lookup('ReplicaSet'), deployments: lookup('Deployment'), statefulSets: lookup('StatefulSet'), replicationControllers: lookup('ReplicationController') };
 }
 
 const deployment = object('Deployment', 'web', 'd1', { spec: { replicas: 3 } });
@@ -31,6 +31,15 @@ describe('expected pods from the pods\' controllers', () => {
   it('counts a Deployment once across its ReplicaSets, and a bare ReplicaSet by its own replicas', () => {
     assert.deepEqual(expectedScale(all, [pod('a', oldRs), pod('b', newRs), pod('c', newRs)]), { expected: 3, unmanaged: [] });
     assert.deepEqual(expectedScale(all, [pod('a', newRs), pod('s', lonelyRs)]), { expected: 7, unmanaged: [] });
+  });
+
+  it('counts a StatefulSet and a ReplicationController by their replicas', () => {
+    const sts = object('StatefulSet', 'db', 'sts1', { spec: { replicas: 3 } });
+    const rc = { ...object('ReplicationController', 'legacy', 'rc1', { spec: {} }), apiVersion: 'v1' };
+    const withBoth = sources([sts, rc]);
+    const member = (name: string) => object('Pod', name, `uid-${name}`, ready, [owner('StatefulSet', 'db', 'sts1')]);
+    const legacy = object('Pod', 'l', 'uid-l', ready, [owner('ReplicationController', 'legacy', 'rc1', 'v1')]);
+    assert.deepEqual(expectedScale(withBoth, [member('db-0'), member('db-1'), legacy]), { expected: 4, unmanaged: [] });
   });
 
   it('leaves pods without a controller out, and fails on a controller it cannot size', () => {

@@ -27,6 +27,8 @@ export class DisruptionController implements Controller {
   private readonly pods: Informer<KubeObject>;
   private readonly replicaSets: Informer<KubeObject>;
   private readonly deployments: Informer<KubeObject>;
+  private readonly statefulSets: Informer<KubeObject>;
+  private readonly replicationControllers: Informer<KubeObject>;
   private readonly events: EventRecorder;
   private running: RunningController | undefined;
 
@@ -38,6 +40,8 @@ export class DisruptionController implements Controller {
     this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     this.replicaSets = ctx.factory.informerFor(resources.replicasets);
     this.deployments = ctx.factory.informerFor(resources.deployments);
+    this.statefulSets = ctx.factory.informerFor(resources.statefulsets);
+    this.replicationControllers = ctx.factory.informerFor(resources.replicationcontrollers);
     this.budgets.addEventHandler({
       onAdd: (pdb) => this.queue.add(objectKey(pdb)),
       onUpdate: (_old, pdb) => this.queue.add(objectKey(pdb)),
@@ -87,7 +91,7 @@ export class DisruptionController implements Controller {
     const now = new Date();
     let computed: ReturnType<typeof computeStatus>;
     try {
-      computed = computeStatus(pdb, pods, { replicaSets: this.replicaSets, deployments: this.deployments }, now);
+      computed = computeStatus(pdb, pods, { replicaSets: this.replicaSets, deployments: this.deployments, statefulSets: this.statefulSets, replicationControllers: this.replicationControllers }, now);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       void this.events.record(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${reason}`);

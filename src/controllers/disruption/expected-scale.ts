@@ -2,8 +2,8 @@
 // of its pods, each controller counted once, as Kubernetes' disruption controller finds them. A
 // ReplicaSet owned by a Deployment counts as the Deployment (its rollouts come and go); UIDs
 // must match so a controller recreated under the same name is not mistaken for the old one.
-// Drover serves neither StatefulSets nor ReplicationControllers, so pods they would own find no
-// controller, as do a DaemonSet's or a Job's (Kubernetes has no finder for those either).
+// A StatefulSet's or a ReplicationController's pods count under it; a DaemonSet's or a Job's
+// find no controller (Kubernetes has no finder for those either).
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import type { Informer } from '../../client/index.js';
 
@@ -12,6 +12,8 @@ type Lookup = Pick<Informer<KubeObject>, 'getByName'>;
 export interface ScaleSources {
   replicaSets: Lookup;
   deployments: Lookup;
+  statefulSets: Lookup;
+  replicationControllers: Lookup;
 }
 
 /** The controller of a pod that cannot be found, and why the budget cannot be computed. */
@@ -37,8 +39,14 @@ function owned(lookup: Lookup, namespace: string | undefined, ref: OwnerReferenc
 
 /** The uid and desired replicas of the controller a pod counts under, if one of a supported kind. */
 function scaleOfController(sources: ScaleSources, pod: Readonly<KubeObject>, ref: OwnerReference): { uid: string; replicas: number } | undefined {
-  if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref) ?? '')) return undefined;
   const namespace = pod.metadata.namespace;
+  const direct = ref.kind === 'StatefulSet' && groupOf(ref) === 'apps' ? sources.statefulSets
+    : ref.kind === 'ReplicationController' && groupOf(ref) === '' ? sources.replicationControllers : undefined;
+  if (direct) {
+    const controller = owned(direct, namespace, ref);
+    return controller ? { uid: controller.metadata.uid!, replicas: replicasOf(controller) } : undefined;
+  }
+  if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref) ?? '')) return undefined;
   const rs = owned(sources.replicaSets, namespace, ref);
   if (!rs) return undefined;
   const rsController = controllerOf(rs);

@@ -33,6 +33,8 @@ export const COLLECTED_RESOURCES: readonly ResourceRef[] = [
   resources.podgroups,
   // CronJobs own their Jobs.
   resources.cronjobs,
+  // StatefulSets and DaemonSets own their ControllerRevisions; ReplicationControllers their pods.
+  resources.statefulsets, resources.controllerrevisions, resources.replicationcontrollers,
 ];
 
 export interface GarbageCollectorOptions {

@@ -1,8 +1,7 @@
 // The ReplicaSet controller: keeps spec.replicas pods matching the selector, as Kubernetes'
-// does. Reconciles read only the informers' caches; the API sees creates, deletes, adoption
+// does. The same core keeps ReplicationControllers (replicated-kinds.ts). Reconciles read only the informers' caches; the API sees creates, deletes, adoption
 // patches and status writes. Expectations keep a lagging cache from causing duplicates.
 import type { KubeObject } from '../../api/meta.js';
-import { fromLabelSelectorObject, type LabelSelector } from '../../api/selectors/index.js';
 import {
   Expectations, indexers, isNotFound, objectKey, resources, TerminalError, WorkQueue,
   type EventRecorder, type Informer, type Logger, type ReconcileResult, type RunningController,
@@ -15,6 +14,7 @@ import { PodControl, podFromTemplate, SLOW_START_INITIAL_BATCH } from './pod-con
 import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete } from './pod-state.js';
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
+import { labelSelectorOf, REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
 import { controllerRefOf, objectFromRef, type Pod, type ReplicaSet } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
 
@@ -28,24 +28,11 @@ export interface ReplicaSetControllerOptions {
   burstReplicas?: number;
 }
 
-const selectors = new WeakMap<object, LabelSelector>();
-
-/** The compiled selector of a cached set (cached objects are immutable, so compiled once each). */
-export function selectorOf(object: Readonly<{ spec: { selector?: unknown } }>): LabelSelector {
-  let selector = selectors.get(object);
-  if (!selector) {
-    try {
-      selector = fromLabelSelectorObject(object.spec.selector as Parameters<typeof fromLabelSelectorObject>[0]);
-    } catch {
-      selector = fromLabelSelectorObject(null);
-    }
-    selectors.set(object, selector);
-  }
-  return selector;
-}
+/** The compiled selector of a cached set or Deployment. */
+export const selectorOf = labelSelectorOf;
 
 export class ReplicaSetController implements Controller {
-  readonly name = 'replicaset-controller';
+  readonly name: string;
   private readonly replicaSets: Informer<ReplicaSet>;
   private readonly pods: Informer<Pod>;
   private readonly queue = new WorkQueue<string>();
@@ -63,14 +50,16 @@ export class ReplicaSetController implements Controller {
   private readonly burstReplicas: number;
   private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, options: ReplicaSetControllerOptions = {}) {
+  /** `kind`: ReplicaSets by default; REPLICATION_CONTROLLERS runs the same core over ReplicationControllers. */
+  constructor(private readonly ctx: ControllerContext, options: ReplicaSetControllerOptions = {}, private readonly kind: ReplicatedKind = REPLICA_SETS) {
+    this.name = kind.controllerName;
     this.workers = options.workers ?? 16;
     this.burstReplicas = options.burstReplicas ?? 500;
     this.events = ctx.recorder(this.name);
     this.logger = ctx.logger(this.name);
     this.podControl = new PodControl(ctx.api, this.events);
     this.operations = new ReplicaSetOperations(ctx.transactions);
-    this.replicaSets = ctx.factory.informerFor<ReplicaSet>(resources.replicasets);
+    this.replicaSets = ctx.factory.informerFor<ReplicaSet>(kind.resource);
     this.replicaSets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     this.pods = ctx.factory.informerFor<Pod>(resources.pods);
     this.pods.addIndexer(CONTROLLER_UID_INDEX, indexers.controllerUid);
@@ -109,7 +98,7 @@ export class ReplicaSetController implements Controller {
   /** The key of the set controlling the pod, when that set is in the cache. */
   private ownerKey(pod: Readonly<Pod>): string | undefined {
     const ref = controllerRefOf(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    if (!ref || ref.kind !== this.kind.resource.kind) return undefined;
     const rs = this.replicaSets.getByName(pod.metadata.namespace, ref.name);
     return rs && rs.metadata.uid === ref.uid ? objectKey(rs) : undefined;
   }
@@ -117,7 +106,7 @@ export class ReplicaSetController implements Controller {
   /** Sets that could adopt the orphan pod. */
   private enqueueMatching(pod: Readonly<Pod>): void {
     for (const rs of this.replicaSets.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
-      if (selectorOf(rs).matches(pod.metadata.labels)) this.queue.add(objectKey(rs));
+      if (this.kind.selectorOf(rs).matches(pod.metadata.labels)) this.queue.add(objectKey(rs));
     }
   }
 
@@ -193,7 +182,7 @@ export class ReplicaSetController implements Controller {
       this.lost.clear(key);
       return;
     }
-    if (selectorOf(rs).matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
+    if (this.kind.selectorOf(rs).matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
     const needsSync = this.expectations.satisfied(key);
     const claimed = await this.claimPods(rs);
     const active = claimed.filter(isPodActive);
@@ -206,7 +195,7 @@ export class ReplicaSetController implements Controller {
     const status = calculateReplicaSetStatus(rs, active, manageError, now);
     if (statusChanged(rs.status, status)) {
       try {
-        await this.ctx.api.resource(resources.replicasets, rs.metadata.namespace).patch(rs.metadata.name ?? '', 'merge', statusPatch(status), { subresource: 'status' });
+        await this.ctx.api.resource(this.kind.resource, rs.metadata.namespace).patch(rs.metadata.name ?? '', 'merge', statusPatch(status), { subresource: 'status' });
       } catch (error) {
         if (isNotFound(error)) return; // deleted meanwhile: its delete event brings us back
         throw error;
@@ -221,7 +210,7 @@ export class ReplicaSetController implements Controller {
   private claimPods(rs: Readonly<ReplicaSet>): Promise<Readonly<Pod>[]> {
     const owned = this.pods.byIndex(CONTROLLER_UID_INDEX, rs.metadata.uid ?? '');
     const orphans = this.pods.byIndex(ORPHANS_BY_NAMESPACE, rs.metadata.namespace ?? '');
-    const selector = selectorOf(rs);
+    const selector = this.kind.selectorOf(rs);
     // The common case — no orphans, every owned pod still matching — costs no request.
     if (orphans.length === 0 && owned.every((pod) => selector.matches(pod.metadata.labels))) return Promise.resolve(owned);
     return claimObjects<Pod>({
@@ -232,7 +221,7 @@ export class ReplicaSetController implements Controller {
       owned,
       orphans,
       canAdopt: async () => {
-        const fresh = await this.ctx.api.resource(resources.replicasets, rs.metadata.namespace).get(rs.metadata.name ?? '').catch(() => undefined);
+        const fresh = await this.ctx.api.resource(this.kind.resource, rs.metadata.namespace).get(rs.metadata.name ?? '').catch(() => undefined);
         return fresh !== undefined && fresh.metadata.uid === rs.metadata.uid && !fresh.metadata.deletionTimestamp;
       },
     });

@@ -7,7 +7,7 @@ import { podTemplatePaths, podTemplatesOf } from './pod-templates.js';
 describe('pod templates', () => {
   it('are found in every workload kind and only there', () => {
     const kinds = resourceDefinitions.filter((def) => podTemplatePaths(def).length > 0).map((def) => def.kind).sort();
-    assert.deepEqual(kinds, ['CronJob', 'DaemonSet', 'Deployment', 'Job', 'PyTorchJob', 'ReplicaSet', 'TFJob']);
+    assert.deepEqual(kinds, ['CronJob', 'DaemonSet', 'Deployment', 'Job', 'PyTorchJob', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'TFJob']);
   });
 
   it('are read from a CronJob\'s job template', () => {

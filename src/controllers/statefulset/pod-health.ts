@@ -1,0 +1,26 @@
+// What the StatefulSet controller asks of a pod (Kubernetes' stateful_set_utils): is it
+// created, terminating, finished, running and ready, available, healthy.
+import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
+import type { Pod } from './types.js';
+
+export function isTerminating(pod: Readonly<Pod>): boolean {
+  return pod.metadata.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;
+}
+
+/** Failed, or Succeeded: a StatefulSet's pods run for ever, so either must be replaced. */
+export function isFinished(pod: Readonly<Pod>): boolean {
+  return pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+}
+
+export function isRunningAndReady(pod: Readonly<Pod>): boolean {
+  return pod.status?.phase === 'Running' && isPodReady(pod);
+}
+
+export function isRunningAndAvailable(pod: Readonly<Pod>, minReadySeconds: number, now: number): boolean {
+  return pod.status?.phase === 'Running' && isPodAvailable(pod, minReadySeconds, now);
+}
+
+/** Running, ready for minReadySeconds, and not on its way out. */
+export function isHealthy(pod: Readonly<Pod>, minReadySeconds: number, now: number): boolean {
+  return isRunningAndReady(pod) && isRunningAndAvailable(pod, minReadySeconds, now) && !isTerminating(pod);
+}
