@@ -63,9 +63,11 @@ async function clear(client: BenchClient, namespace: string): Promise<void> {
 async function writeCounts(client: BenchClient): Promise<Map<string, number>> {
   const text = (await client.call('GET', '/metrics')).body;
   const out = new Map<string, number>();
-  for (const m of text.matchAll(/^apiserver_request_total\{verb="(create|patch|update)",resource="([^"]+)",subresource="([^"]*)",code="2\d\d"\} (\d+)/gm)) {
-    const key = `${m[1]} ${m[2]}${m[3] ? `/${m[3]}` : ''}`;
-    out.set(key, (out.get(key) ?? 0) + Number(m[4]));
+  for (const [, labelText, value] of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\d+)/gm)) {
+    const labels = Object.fromEntries([...labelText!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    if (!['POST', 'PATCH', 'APPLY', 'PUT'].includes(labels['verb'] ?? '') || !labels['code']?.startsWith('2')) continue;
+    const key = `${labels['verb']} ${labels['resource']}${labels['subresource'] ? `/${labels['subresource']}` : ''}`;
+    out.set(key, (out.get(key) ?? 0) + Number(value));
   }
   return out;
 }

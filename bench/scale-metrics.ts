@@ -7,8 +7,9 @@ export type Buckets = Map<number, number>;
 
 export type VerbGroup = 'mutating' | 'get' | 'list';
 
+/** kube-apiserver's metric verbs (HTTP methods, LIST and APPLY) by the SLO they fall under. */
 const GROUPS: Record<string, VerbGroup> = {
-  create: 'mutating', update: 'mutating', patch: 'mutating', delete: 'mutating', deletecollection: 'mutating', get: 'get', list: 'list',
+  POST: 'mutating', PUT: 'mutating', PATCH: 'mutating', APPLY: 'mutating', DELETE: 'mutating', GET: 'get', LIST: 'list',
 };
 
 /** apiserver_request_duration_seconds summed over resources into mutating / get / list. */

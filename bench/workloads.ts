@@ -196,7 +196,7 @@ async function requestsPerPod(client: BenchClient, pods: number): Promise<string
   for (const [, labels, value] of metrics.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)$/gm)) {
     const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels!)?.[1] ?? '';
     const verb = label('verb');
-    if (verb === 'WATCH' || verb === 'watch' || label('resource') === 'leases' || label('resource') === 'nodes') continue;
+    if (verb === 'WATCH' || label('resource') === 'leases' || label('resource') === 'nodes') continue;
     const key = `${verb} ${label('resource')}${label('subresource') ? `/${label('subresource')}` : ''}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(value));
   }

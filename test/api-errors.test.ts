@@ -161,7 +161,8 @@ describe('non-resource endpoints', () => {
     const v3 = await cluster.api('GET', '/openapi/v3');
     assert.ok(v3.body.paths['apis/apps/v1']);
     const metrics = await cluster.api('GET', '/metrics');
-    assert.match(metrics.body, /apiserver_request_total\{verb="create",resource="configmaps"/);
+    // kube-apiserver's labels: the method as its metrics spell it, group, version, scope, component.
+    assert.match(metrics.body, /apiserver_request_total\{verb="POST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="201"\}/);
     assert.match(metrics.body, /drover_store_operation_duration_seconds_bucket/);
   });
 });

@@ -12,13 +12,15 @@ import type { ResourceDefinition } from '../api/resource.js';
 import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2, openApiV2Protobuf, openApiV2Serialized, openApiV3Index, openApiV3Serialized } from '../api/openapi/index.js';
 import type { Store } from '../storage/store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
+import { PROMETHEUS_TARGETS_PATH } from '../auth/components.js';
+import { prometheusTargets } from './prometheus-targets.js';
 import { ApiError, methodNotAllowed, pathNotFound, toApiError } from './errors.js';
 import type { RequestContext } from './handlers/context.js';
 import { bindPod } from './handlers/pod-binding.js';
 import { evictPod } from './handlers/pod-eviction.js';
 import { serveResource, type SubresourceHandlers } from './handlers/resource-handler.js';
 import { writeError, writeJson, writeText } from './http-io.js';
-import { ApiMetrics, instrumentStore } from './metrics.js';
+import { ApiMetrics, instrumentStore, requestLabels } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { EventTtl } from './event-ttl.js';
 import { ObjectRegistry } from './registry/object-registry.js';
@@ -241,7 +243,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
   } finally {
     audit?.end(res); // --- audit ---
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    metrics.observeRequest(ctx.verb, path?.plural ?? '', path?.subresource ?? '', res.statusCode, seconds);
+    metrics.observeRequest(requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), path), res.statusCode, seconds);
   }
 }
 
@@ -263,6 +265,7 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     const { text, contentType } = await metrics.text();
     return writeText(res, 200, text, contentType);
   }
+  if (path.startsWith(`${PROMETHEUS_TARGETS_PATH}/`)) return writeJson(res, 200, await prometheusTargets(path, serving.registry));
   if (path === '/api') return writeJson(res, 200, apiVersions());
   const defs = servedDefinitions(serving.custom);
   if (path === '/apis') return writeJson(res, 200, apiGroupList(defs));

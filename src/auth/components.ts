@@ -13,6 +13,8 @@ export const DATA_CHECKER_USER = 'system:drover-data-checker';
 export const MONITORING_GROUP = 'system:monitoring';
 /** Prometheus scraping the cluster (`--print-prometheus-config`): it reads /metrics and discovers its targets. */
 export const PROMETHEUS_SUBJECT: Subject = { commonName: 'system:drover-prometheus', organizations: [MONITORING_GROUP] };
+/** Where Prometheus asks the API server what to scrape (its HTTP service discovery). */
+export const PROMETHEUS_TARGETS_PATH = '/prometheus/targets';
 
 export const NODES_GROUP = 'system:nodes';
 export const NODE_USER_PREFIX = 'system:node:';

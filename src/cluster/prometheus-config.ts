@@ -1,14 +1,14 @@
 // `drover up|server --print-prometheus-config`: a Prometheus scrape configuration for the cluster
-// of a data dir. Prometheus finds its targets itself through the Kubernetes API, as it does in
-// Kubernetes: the API servers behind the `default/kubernetes` Service (their /metrics also carry
-// the scheduler's and the controllers' series), and every Node's agent at its streaming endpoint
-// (status.daemonEndpoints.kubeletEndpoint), which serves /metrics as a kubelet does. Prometheus
-// signs in with a client certificate of its own (system:drover-prometheus in system:monitoring):
-// RBAC lets it discover targets and read /metrics, and agents let it read /metrics only.
+// of a data dir. Prometheus asks the API server where to scrape (HTTP service discovery, see
+// src/apiserver/prometheus-targets.ts): the live API servers (their /metrics also carry the
+// scheduler's and the controllers' series) and every Node's agent, which serves /metrics as a
+// kubelet does. It signs in with a client certificate of its own (system:drover-prometheus in
+// system:monitoring): RBAC lets it read the targets and /metrics, and agents let it read /metrics
+// only.
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { PROMETHEUS_SUBJECT } from '../auth/components.js';
+import { PROMETHEUS_SUBJECT, PROMETHEUS_TARGETS_PATH } from '../auth/components.js';
 import { openClusterCa } from '../auth/pki/cluster-pki.js';
 import { loadClientConfig } from '../client/index.js';
 
@@ -42,29 +42,15 @@ export interface PrometheusTlsFiles {
 }
 
 export function prometheusConfigYaml(apiServer: string, tls: PrometheusTlsFiles): string {
-  const discovery = (role: string, extra: Record<string, unknown> = {}) => [{ role, api_server: apiServer, tls_config: tls, ...extra }];
+  const job = (name: string, targets: string) => ({
+    job_name: name,
+    scheme: 'https',
+    tls_config: tls,
+    http_sd_configs: [{ url: `${apiServer}${PROMETHEUS_TARGETS_PATH}/${targets}`, refresh_interval: SCRAPE_INTERVAL, tls_config: tls }],
+  });
   const config = {
     global: { scrape_interval: SCRAPE_INTERVAL },
-    scrape_configs: [
-      {
-        job_name: 'drover-apiserver',
-        scheme: 'https',
-        tls_config: tls,
-        kubernetes_sd_configs: discovery('endpoints', { namespaces: { names: ['default'] } }),
-        relabel_configs: [
-          { source_labels: ['__meta_kubernetes_service_name', '__meta_kubernetes_endpoint_port_name'], action: 'keep', regex: 'kubernetes;https' },
-        ],
-      },
-      {
-        job_name: 'drover-agents',
-        scheme: 'https',
-        tls_config: tls,
-        kubernetes_sd_configs: discovery('node'),
-        relabel_configs: [
-          { source_labels: ['__meta_kubernetes_node_name'], target_label: 'node' },
-        ],
-      },
-    ],
+    scrape_configs: [job('drover-apiserver', 'apiservers'), job('drover-agents', 'agents')],
   };
-  return `# Prometheus scrape configuration for the Drover cluster at ${apiServer}\n# (drover --print-prometheus-config; the certificate files are Prometheus's own, owner-only)\n${stringify(config)}`;
+  return `# Prometheus scrape configuration for the Drover cluster at ${apiServer}\n# (drover --print-prometheus-config; the certificate files are Prometheus's own, owner-only)\n${stringify(config, { aliasDuplicateObjects: false })}`;
 }

@@ -2,7 +2,7 @@
 // Keyed by the command exactly as the README types it: a README change to a command that has
 // an entry here, or a new comment saying what a command shows, needs this table to follow.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '../../src/util/wait-for.js';
 
@@ -66,6 +66,28 @@ export const STEPS: Record<string, Step> = {
       assert.ok(output.includes(`node ${ctx.nodeName} ready`), 'the node is named after this machine');
       assert.ok(output.includes(`kubeconfig: ${ctx.root}/.drover/kubeconfig`), 'the kubeconfig is where the README exports it from');
     },
+  },
+  'npx drover up --data-dir .drover --print-prometheus-config > prometheus.yml': {
+    async shows(_output, ctx) {
+      const config = readFileSync(join(ctx.root, 'prometheus.yml'), 'utf8');
+      assert.match(config, /job_name: drover-apiserver/);
+      assert.match(config, /job_name: drover-agents/);
+    },
+  },
+  'prometheus --config.file=prometheus.yml --storage.tsdb.path=.prometheus --web.listen-address=127.0.0.1:9091': {
+    untilCtrlC: {
+      ready: /Server is ready to receive web requests/,
+      // Discovery and the first scrapes come at the configuration's 15 s interval.
+      async whileRunning() {
+        await waitFor('both jobs discovered and every target up', async () => {
+          const res = await fetch('http://127.0.0.1:9091/api/v1/targets?state=active').catch(() => undefined);
+          const targets = ((await res?.json()) as { data?: { activeTargets?: Array<{ labels: Record<string, string>; health: string }> } } | undefined)?.data?.activeTargets ?? [];
+          const jobs = new Set(targets.map((t) => t.labels['job']));
+          return jobs.has('drover-apiserver') && jobs.has('drover-agents') && targets.every((t) => t.health === 'up');
+        }, 90_000);
+      },
+    },
+    timeoutMs: 120_000,
   },
   'npm install && npm test': { instead: NARROWED_NPM_TEST, shows: suitePassed, timeoutMs: 120_000 },
   'npm test': { instead: NARROWED_NPM_TEST, shows: suitePassed, timeoutMs: 120_000 },

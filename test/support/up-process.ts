@@ -9,6 +9,7 @@ import type { ClusterNetwork } from '../../src/api/cluster-network.js';
 import { networkFlags } from './test-network.js';
 
 export interface UpProcess {
+  dataDir: string;
   kubeconfig: string;
   nodeName: string;
   output(): string;
@@ -33,6 +34,7 @@ export async function startUpProcess(nodeName: string, options: { network?: Clus
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
+    dataDir,
     kubeconfig: join(dataDir, 'kubeconfig'),
     nodeName,
     output: () => output,

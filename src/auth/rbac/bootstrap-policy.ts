@@ -6,7 +6,7 @@
 // The user-facing roles admin, edit and view hold no rules of their own: they aggregate the
 // system:aggregate-to-* roles (and each other: view → edit → admin), so a cluster operator
 // extends them by labelling a ClusterRole, exactly as in Kubernetes.
-import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, MONITORING_GROUP, PROMETHEUS_SUBJECT, SCHEDULER_SUBJECT } from '../components.js';
+import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, MONITORING_GROUP, PROMETHEUS_SUBJECT, PROMETHEUS_TARGETS_PATH, SCHEDULER_SUBJECT } from '../components.js';
 import { BOOTSTRAPPERS_GROUP } from '../authn/bootstrap-token.js';
 import type { KubeObject } from '../../api/meta.js';
 
@@ -186,13 +186,10 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
     ],
   },
   {
-    // Prometheus' Kubernetes service discovery: the servers behind the kubernetes Service, the
-    // nodes (their agents serve /metrics), and pods and services for the user's own jobs.
+    // Prometheus: where to scrape (its HTTP service discovery, src/apiserver/prometheus-targets.ts);
+    // /metrics itself it reads as a member of system:monitoring.
     name: 'system:drover-prometheus', user: PROMETHEUS_SUBJECT.commonName,
-    rules: [
-      rule(READ, '', 'nodes', 'services', 'endpoints', 'pods'),
-      rule(READ, 'discovery.k8s.io', 'endpointslices'),
-    ],
+    rules: [urls(['get'], `${PROMETHEUS_TARGETS_PATH}/*`)],
   },
 ];
 
