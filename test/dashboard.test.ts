@@ -113,6 +113,24 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await shot('workloads');
   });
 
+  it('Roll back returns a Deployment to its previous template, and Restart stamps it as kubectl rollout restart does', async () => {
+    const web = async () => (await api('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body;
+    await k(['set', 'env', 'deployment/web', 'STAGE=two']);
+    await waitFor('revision 2', async () => (await web()).metadata.annotations?.['deployment.kubernetes.io/revision'] === '2', 30_000);
+    const row = page.locator('table[aria-label="Deployments"] tr[data-name="web"]');
+    await row.getByRole('button', { name: 'Roll back' }).click();
+    await page.locator('.notice', { hasText: 'rolled web back' }).waitFor({ timeout: 15_000 });
+    const rolledBack = await waitFor('the template without STAGE', async () => {
+      const d = await web();
+      return d.spec.template.spec.containers[0].env === undefined && d.metadata.annotations?.['deployment.kubernetes.io/revision'] === '3' ? d : undefined;
+    }, 30_000);
+    assert.equal(rolledBack.spec.template.metadata.labels['pod-template-hash'], undefined, 'the ReplicaSet\'s hash label is not copied back');
+    await row.getByRole('button', { name: 'Restart' }).click();
+    await page.locator('.notice', { hasText: 'restarted web' }).waitFor({ timeout: 15_000 });
+    const stamp = (await web()).spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'];
+    assert.ok(stamp && Math.abs(Date.parse(stamp) - Date.now()) < 120_000, `restartedAt is now: ${stamp}`);
+  });
+
   it("a pod's logs stream as the container writes them, and the search keeps matching lines", async () => {
     await goTo('#/pod/default/talker');
     const logs = page.locator('pre[aria-label="logs"]');
@@ -222,11 +240,15 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     assert.ok(rendered < 60_000);
   });
 
-  it('the Transactions page shows the scale as a timeline with its phase', async () => {
+  it('the Transactions page shows the scale made from the page, by its user, among the workload\'s operations', async () => {
     await goTo('#/transactions');
     const web = page.locator('[data-target="default/deployment/web"]');
     await web.waitFor({ timeout: 30_000 });
-    await waitFor('a finished transaction on web', async () => (await web.locator('.tx-row[data-phase="Succeeded"]').count()) >= 1, 60_000);
+    // The scale made from the page, as the user who made it: the dashboard's requests are the user's own.
+    const scaled = web.locator('.tx-row[data-operation="scale"][data-phase="Succeeded"]', { hasText: 'replicas changed from 1 to 3' });
+    await scaled.first().waitFor({ timeout: 60_000 });
+    assert.match((await scaled.first().textContent())!, /by drover-admin/);
+    assert.ok(await web.locator('.tx-row[data-operation="update"]').count() >= 1, 'the roll back and the restart show as update steps');
     await shot('transactions');
   });
 });

@@ -71,7 +71,7 @@ export function TransactionRow({ tx, window }: { tx: KubeObject; window: { from:
   const phase = String(tx.status?.phase ?? 'Pending');
   const left = Math.round((span.deadline - now) / 1000);
   return (
-    <div class="tx-row" data-phase={phase}>
+    <div class="tx-row" data-phase={phase} data-operation={String(tx.spec?.operation ?? '')}>
       <div class="tx-label">
         <strong>{String(tx.spec?.operation ?? '')}</strong> <span class={`badge phase-${phase.toLowerCase()}`}>{phase}</span>
         {tx.status?.progress ? <span class="muted"> {tx.status.progress}</span> : null}
