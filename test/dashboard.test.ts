@@ -117,15 +117,20 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     const web = async () => (await api('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body;
     await k(['set', 'env', 'deployment/web', 'STAGE=two']);
     await waitFor('revision 2', async () => (await web()).metadata.annotations?.['deployment.kubernetes.io/revision'] === '2', 30_000);
-    const row = page.locator('table[aria-label="Deployments"] tr[data-name="web"]');
+    // Rolled back from what the page shows: wait until it shows revision 2.
+    const row = page.locator('table[aria-label="Deployments"] tr[data-name="web"][data-revision="2"]');
+    await row.waitFor({ timeout: 15_000 });
     await row.getByRole('button', { name: 'Roll back' }).click();
-    await page.locator('.notice', { hasText: 'rolled web back' }).waitFor({ timeout: 15_000 });
+    const outcome = page.locator('.notice, [role="alert"]').first();
+    await waitFor('the roll back to be reported', async () => (await outcome.textContent())?.startsWith('rolled') || (await page.getByRole('alert').count()) > 0, 15_000);
+    assert.equal(await outcome.textContent(), 'rolled web back');
     const rolledBack = await waitFor('the template without STAGE', async () => {
       const d = await web();
       return d.spec.template.spec.containers[0].env === undefined && d.metadata.annotations?.['deployment.kubernetes.io/revision'] === '3' ? d : undefined;
     }, 30_000);
     assert.equal(rolledBack.spec.template.metadata.labels['pod-template-hash'], undefined, 'the ReplicaSet\'s hash label is not copied back');
-    await row.getByRole('button', { name: 'Restart' }).click();
+    const current = page.locator('table[aria-label="Deployments"] tr[data-name="web"]');
+    await current.getByRole('button', { name: 'Restart' }).click();
     await page.locator('.notice', { hasText: 'restarted web' }).waitFor({ timeout: 15_000 });
     const stamp = (await web()).spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'];
     assert.ok(stamp && Math.abs(Date.parse(stamp) - Date.now()) < 120_000, `restartedAt is now: ${stamp}`);
@@ -177,6 +182,11 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await waitFor('OOMKilled on the page', async () => (await state.textContent())?.includes('OOMKilled'), 15_000);
     assert.match((await state.textContent())!, /terminated · OOMKilled · exit code 137/);
     await shot('pod-oomkilled');
+    // The Pods list says it too, as kubectl's STATUS column does.
+    await goTo('#/pods');
+    const pods = page.getByRole('list', { name: 'Pods' });
+    await waitFor('the hog in the Pods list as OOMKilled', async () => /hog\s*OOMKilled/.test((await pods.textContent()) ?? ''), 15_000);
+    await shot('pods');
   });
 
   it('a view-only user signs in with a pasted token, and the scale it may not do shows the API\'s Status message', async () => {

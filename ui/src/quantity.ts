@@ -1,14 +1,10 @@
-// Kubernetes quantities ("250m", "64Mi", "1.5G") as numbers: CPU in cores, memory in bytes.
-const SUFFIXES: Record<string, number> = {
-  n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-};
+// Kubernetes quantities ("250m", "64Mi", "1.5G") as numbers, CPU in cores and memory in bytes,
+// with the API server's own parser (a pure module, bundled into the page), and back as text.
+import { parseQuantity as parseShared } from '../../src/api/validation/quantity.js';
 
+/** 0 for a missing or malformed quantity: the pages sum them. */
 export function parseQuantity(text: string | undefined): number {
-  if (!text) return 0;
-  const match = /^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)([a-zA-Z]*)$/.exec(text.trim());
-  if (!match) return 0;
-  return Number(match[1]) * (SUFFIXES[match[2]!] ?? 1);
+  return parseShared(text) ?? 0;
 }
 
 export function formatCpu(cores: number | undefined): string {

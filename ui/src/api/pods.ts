@@ -1,4 +1,7 @@
 // What the pages read of pods: resource requests and limits, restarts, the status kubectl shows.
+import { summarizePod } from '../../../src/api/printers/pod-status.js';
+import { since } from '../../../src/api/printers/format.js';
+import { fromLabelSelectorObject } from '../../../src/api/selectors/index.js';
 import { parseQuantity } from '../quantity';
 import type { KubeObject } from './types';
 
@@ -34,32 +37,30 @@ export function isTerminal(pod: KubeObject): boolean {
 }
 
 export function restartsOf(pod: KubeObject): number {
-  const statuses: Array<{ restartCount?: number }> = pod.status?.containerStatuses ?? [];
-  return statuses.reduce((sum, s) => sum + (s.restartCount ?? 0), 0);
+  return summarizePod(pod).restarts;
 }
 
-/** The word kubectl's STATUS column shows: a waiting or terminated reason over the phase. */
+/** The word kubectl's STATUS column shows (Running, OOMKilled, Init:0/1, Terminating…): the API server's own printer. */
 export function podStatusWord(pod: KubeObject): string {
-  if (pod.metadata.deletionTimestamp) return 'Terminating';
-  const statuses: Array<{ state?: Record<string, { reason?: string }> }> = pod.status?.containerStatuses ?? [];
-  for (const s of statuses) {
-    const reason = s.state?.['waiting']?.reason ?? s.state?.['terminated']?.reason;
-    if (reason) return reason;
+  return summarizePod(pod).reason;
+}
+
+/**
+ * The pods a workload's label selector (matchLabels and matchExpressions) selects, with the API
+ * server's selector code, compiled once per call. An empty or malformed selector selects nothing
+ * here: a workload's pods are never "every pod in the namespace".
+ */
+export function selectPods(selector: unknown, pods: readonly KubeObject[]): KubeObject[] {
+  let compiled: ReturnType<typeof fromLabelSelectorObject>;
+  try {
+    compiled = fromLabelSelectorObject(selector as Parameters<typeof fromLabelSelectorObject>[0]);
+  } catch {
+    return [];
   }
-  return pod.status?.phase ?? 'Unknown';
+  return compiled.isEmpty() ? [] : pods.filter((pod) => compiled.matches(pod.metadata.labels));
 }
 
-/** Whether `labels` carry every pair of a matchLabels selector (matchExpressions are not used by the kinds shown). */
-export function matches(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
-  if (!selector || Object.keys(selector).length === 0) return false;
-  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
-}
-
-export function age(timestamp: string | undefined, now = Date.now()): string {
-  if (!timestamp) return '';
-  const seconds = Math.max(0, Math.floor((now - Date.parse(timestamp)) / 1000));
-  if (seconds < 120) return `${seconds}s`;
-  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
+/** How long ago, as kubectl prints it (45s, 3m12s, 2d4h). */
+export function age(timestamp: string | undefined, now = new Date()): string {
+  return timestamp ? since(timestamp, now) : '';
 }

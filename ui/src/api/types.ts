@@ -15,9 +15,8 @@ export interface KubeObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Each kind's own shape: the pages read them defensively (`?.` and defaults throughout).
   spec?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   status?: any;
   [key: string]: unknown;
 }

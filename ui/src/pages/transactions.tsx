@@ -38,7 +38,9 @@ export function Transactions({ target }: { target: string | undefined }) {
   for (const tx of transactions.items) {
     const key = targetOf(tx);
     if (target && key !== target) continue;
-    groups.set(key, [...(groups.get(key) ?? []), tx]);
+    const list = groups.get(key);
+    if (list) list.push(tx);
+    else groups.set(key, [tx]);
   }
   return (
     <section>

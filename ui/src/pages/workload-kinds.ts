@@ -6,8 +6,8 @@ export interface WorkloadKind {
   kind: string;
   title: string;
   path: string;
-  /** Labels its pods carry (a matchLabels selector). */
-  podLabels(object: KubeObject): Record<string, string> | undefined;
+  /** The label selector of its pods (matchLabels / matchExpressions). */
+  podSelector(object: KubeObject): unknown;
   status(object: KubeObject): string;
   ready(object: KubeObject): string;
   scalable: boolean;
@@ -29,7 +29,7 @@ function latestTrue(object: KubeObject, fallback: string): string {
 function trainingKind(kind: string, title: string, path: string, specsField: string): WorkloadKind {
   return {
     kind, title, path, scalable: false, restartable: false,
-    podLabels: (o) => ({ 'training.kubeflow.org/job-name': o.metadata.name }),
+    podSelector: (o) => ({ matchLabels: { 'training.kubeflow.org/job-name': o.metadata.name } }),
     status: (o) => latestTrue(o, 'Pending'),
     ready: (o) => {
       const specs: Record<string, { replicas?: number }> = o.spec?.[specsField] ?? {};
@@ -44,7 +44,7 @@ function trainingKind(kind: string, title: string, path: string, specsField: str
 export const KINDS: WorkloadKind[] = [
   {
     kind: 'Deployment', title: 'Deployments', path: PATHS.deployments, scalable: true, restartable: true,
-    podLabels: (o) => o.spec?.selector?.matchLabels,
+    podSelector: (o) => o.spec?.selector,
     status: (o) => {
       const progressing = conditions(o).find((c) => c.type === 'Progressing');
       const available = conditions(o).find((c) => c.type === 'Available');
@@ -56,13 +56,13 @@ export const KINDS: WorkloadKind[] = [
   },
   {
     kind: 'DaemonSet', title: 'DaemonSets', path: PATHS.daemonsets, scalable: false, restartable: true,
-    podLabels: (o) => o.spec?.selector?.matchLabels,
+    podSelector: (o) => o.spec?.selector,
     status: (o) => ((o.status?.numberReady ?? 0) === (o.status?.desiredNumberScheduled ?? 0) ? 'Ready' : 'Progressing'),
     ready: (o) => `${o.status?.numberReady ?? 0}/${o.status?.desiredNumberScheduled ?? 0}`,
   },
   {
     kind: 'Job', title: 'Jobs', path: PATHS.jobs, scalable: false, restartable: false,
-    podLabels: (o) => o.spec?.selector?.matchLabels ?? { 'batch.kubernetes.io/job-name': o.metadata.name },
+    podSelector: (o) => o.spec?.selector ?? { matchLabels: { 'batch.kubernetes.io/job-name': o.metadata.name } },
     status: (o) => {
       const done = conditions(o).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
       if (done) return done.type;
@@ -74,7 +74,7 @@ export const KINDS: WorkloadKind[] = [
   trainingKind('TFJob', 'TFJobs', PATHS.tfjobs, 'tfReplicaSpecs'),
   {
     kind: 'PodGroup', title: 'PodGroups', path: PATHS.podgroups, scalable: false, restartable: false,
-    podLabels: (o) => ({ 'scheduling.x-k8s.io/pod-group': o.metadata.name }),
+    podSelector: (o) => ({ matchLabels: { 'scheduling.x-k8s.io/pod-group': o.metadata.name } }),
     status: (o) => String(o.status?.phase ?? 'Pending'),
     ready: (o) => `${o.status?.running ?? 0}/${o.spec?.minMember ?? 0}`,
   },

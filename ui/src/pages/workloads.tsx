@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { errorMessage } from '../api/client';
 import { useMetrics, type MetricsSnapshot } from '../api/metrics';
-import { isTerminal, matches, restartsOf, specResources } from '../api/pods';
+import { isTerminal, restartsOf, selectPods, specResources } from '../api/pods';
 import { PATHS } from '../api/resources';
 import { keyOf, type KubeObject } from '../api/types';
 import { useCollection } from '../api/watch';
@@ -24,7 +24,9 @@ export function Workloads() {
   const podsByNamespace = new Map<string, KubeObject[]>();
   for (const pod of pods.items) {
     const ns = pod.metadata.namespace ?? '';
-    podsByNamespace.set(ns, [...(podsByNamespace.get(ns) ?? []), pod]);
+    const list = podsByNamespace.get(ns);
+    if (list) list.push(pod);
+    else podsByNamespace.set(ns, [pod]);
   }
   const act = async (what: string, action: () => Promise<unknown>) => {
     setError(undefined);
@@ -69,8 +71,7 @@ function KindTable({ kind, podsByNamespace, metrics, replicaSets, act }: TablePr
         </thead>
         <tbody>
           {objects.items.map((object) => {
-            const selector = kind.podLabels(object);
-            const own = (podsByNamespace.get(object.metadata.namespace ?? '') ?? []).filter((p) => matches(selector, p.metadata.labels));
+            const own = selectPods(kind.podSelector(object), podsByNamespace.get(object.metadata.namespace ?? '') ?? []);
             return <WorkloadRow key={keyOf(object)} kind={kind} object={object} pods={own} metrics={metrics} replicaSets={replicaSets} act={act} />;
           })}
         </tbody>
@@ -96,10 +97,11 @@ function WorkloadRow({ kind, object, pods, metrics, replicaSets, act }: RowProps
   const cpuLimit = sum((r) => r.cpuLimit);
   const memoryLimit = sum((r) => r.memoryLimit);
   const txTarget = `${namespace}/${kind.kind.toLowerCase()}/${name}`;
+  const revision = object.metadata.annotations?.['deployment.kubernetes.io/revision'];
   return (
-    <tr data-name={name}>
+    <tr data-name={name} data-revision={revision}>
       <td>{namespace}</td>
-      <td>{name} <a class="small" href={href('transactions', txTarget)} title="transactions">⧗</a></td>
+      <td>{name}{revision ? <span class="muted small"> rev {revision}</span> : null} <a class="small" href={href('transactions', txTarget)} title="transactions">⧗</a></td>
       <td>{kind.status(object)}</td>
       <td class="ready">{kind.ready(object)}</td>
       <td>{pods.reduce((s, p) => s + restartsOf(p), 0)}</td>
