@@ -28,8 +28,8 @@ export async function followLog(path: string, options: LogOptions, onLine: (line
       await readLines(response, (line) => {
         const space = line.indexOf(' ');
         const stamp = space > 0 ? line.slice(0, space) : '';
-        // sinceTime is inclusive (and may be rounded to the second): what was shown is skipped.
-        if (last && stamp && stamp <= last) return;
+        // sinceTime is inclusive (and the server may round it): what was shown is skipped.
+        if (last && stamp && sortable(stamp) <= sortable(last)) return;
         if (stamp) last = stamp;
         onLine(space > 0 ? line.slice(space + 1) : line);
       });
@@ -40,4 +40,13 @@ export async function followLog(path: string, options: LogOptions, onLine: (line
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
     }
   }
+}
+
+/**
+ * An RFC 3339 timestamp that sorts as text: RFC3339Nano drops trailing zeros of the fraction
+ * (".5Z" and ".123456789Z"), so the fraction is padded to nine digits first.
+ */
+export function sortable(stamp: string): string {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(stamp);
+  return match ? `${match[1]}.${(match[2] ?? '').padEnd(9, '0')}Z` : stamp;
 }
