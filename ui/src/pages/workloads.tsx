@@ -101,7 +101,7 @@ function WorkloadRow({ kind, object, pods, metrics, replicaSets, act }: RowProps
   return (
     <tr data-name={name} data-revision={revision}>
       <td>{namespace}</td>
-      <td>{name}{revision ? <span class="muted small"> rev {revision}</span> : null} <a class="small" href={href('transactions', txTarget)} title="transactions">⧗</a></td>
+      <td>{name}{revision ? <span class="muted small"> rev {revision}</span> : null} <a class="small" href={href('transactions', txTarget)} title="its transactions">timeline</a></td>
       <td>{kind.status(object)}</td>
       <td class="ready">{kind.ready(object)}</td>
       <td>{pods.reduce((s, p) => s + restartsOf(p), 0)}</td>
