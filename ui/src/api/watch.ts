@@ -57,7 +57,10 @@ class Collection {
       try {
         if (needList) await this.list(this.abort.signal);
         needList = false;
+        const started = Date.now();
         needList = await this.watch(this.abort.signal);
+        // A watch the server ends at once (an ERROR, a restart) is not retried in a tight loop.
+        if (Date.now() - started < RETRY_MS && !this.stopped) await sleep(RETRY_MS);
       } catch (error) {
         if (this.stopped) return;
         this.publish(errorMessage(error));
