@@ -14,7 +14,7 @@ import type { Store } from '../storage/store.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import { PROMETHEUS_TARGETS_PATH } from '../auth/components.js';
 import { prometheusTargets } from './prometheus-targets.js';
-import { ApiError, methodNotAllowed, pathNotFound, toApiError } from './errors.js';
+import { ApiError, badRequest, methodNotAllowed, pathNotFound, toApiError } from './errors.js';
 import type { RequestContext } from './handlers/context.js';
 import { bindPod } from './handlers/pod-binding.js';
 import { evictPod } from './handlers/pod-eviction.js';
@@ -42,6 +42,8 @@ import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceOpenApi } from './crd/openapi.js';
 import { servedDefinitions } from './crd/served-definitions.js';
 import { SERVING_TLS_OPTIONS } from './tls-settings.js';
+import { isDashboardPath, serveDashboard } from './dashboard/static-files.js';
+import { isWebSocketWatch, serveWatchOverWebSocket } from './handlers/watch-websocket.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -49,7 +51,7 @@ export interface ApiServerOptions {
   /** 0 picks a free port. */
   port: number;
   subresources?: SubresourceHandlers;
-  /** HTTP upgrades (pods/exec, attach, portforward: handlers/pod-proxy.ts); without it they get 400. */
+  /** HTTP upgrades (pods/exec, attach, portforward: handlers/pod-proxy.ts); without it they get 400. Watches upgrade here too (handlers/watch-websocket.ts). */
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, registry: ObjectRegistry) => void;
   /** Events not bumped for this long are deleted (Kubernetes' --event-ttl). Default 3600. */
   eventTtlSeconds?: number;
@@ -124,19 +126,28 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // Upgraded sockets leave the HTTP server's bookkeeping; close() ends them itself.
   const upgraded = new Set<Duplex>();
   const onUpgrade = options.onUpgrade;
-  if (onUpgrade) {
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      upgraded.add(socket);
-      socket.once('close', () => upgraded.delete(socket));
-      void admitUpgrade(access, req).then(
-        ({ asked, user }) => {
-          audit?.beginUpgrade(req, socket, asked, user); // --- audit: the upgraded stream (exec, attach, portforward) ---
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    void admitUpgrade(access, req).then(
+      ({ asked, user }) => {
+        audit?.beginUpgrade(req, socket, asked, user); // --- audit: the upgraded stream (exec, attach, portforward, watch) ---
+        const url = splitRequestTarget(req.url ?? '/');
+        const path = parseResourcePath(url.pathname);
+        if (isWebSocketWatch(req, path, url.query)) {
+          // Custom resources are watched over WebSocket too (the dashboard lists them).
+          const def = findResource(path.group, path.version, path.plural) ?? custom.find(path.group, path.version, path.plural);
+          serveWatchOverWebSocket(req, socket, head, ({ req: streamReq, res }) =>
+            serveResource({ req: streamReq, res, query: url.query, registry, verb: 'watch', user, access }, path, def, subresources));
+        } else if (onUpgrade) {
           onUpgrade(req, socket, head, registry);
-        },
-        (error: unknown) => refuseUpgrade(socket, toApiError(error)),
-      );
-    });
-  }
+        } else {
+          refuseUpgrade(socket, badRequest('Upgrade request required'));
+        }
+      },
+      (error: unknown) => refuseUpgrade(socket, toApiError(error)),
+    );
+  });
   await listen(server, options.port, options.host ?? '127.0.0.1');
   const port = (server.address() as AddressInfo).port;
   return {
@@ -211,6 +222,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     ctx.query = url.query;
     path = parseResourcePath(url.pathname);
     const pathname = path ? url.pathname : decodePath(url.pathname);
+    // The dashboard's files hold no data: they are served to anyone (static-files.ts).
+    if (!path && isDashboardPath(url.pathname)) return await serveDashboard(req, res, url.pathname);
     const sender = await authenticate(serving.access, req, pathname, path);
     const asked = requestAttributes(sender, req.method ?? 'GET', pathname, path, url.query);
     ctx.user = sender;

@@ -252,6 +252,8 @@ export function buildProgram(): Command {
       console.log(`kubeconfig: ${server.kubeconfigPath}`);
       console.log(`join token: ${server.tokenFile} (drover agent --server ${server.api.url} --token "$(cat ${server.tokenFile})")`);
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
+      // Last, so it is the line a person sees; the token in it is the admin's (dashboard-token.ts).
+      console.log(`dashboard (signs in as the admin; keep this address private): ${server.dashboardUrl}`);
       stopOnSignals(() => server.close());
     });
   withNetworkOptions(withSecurityOptions(program
@@ -283,6 +285,7 @@ export function buildProgram(): Command {
       console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
       console.log(`join token: ${cluster.server.tokenFile} (more nodes: drover agent --server ${cluster.server.api.url} --token "$(cat ${cluster.server.tokenFile})")`);
       console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'trap exit TERM; while true; do date; sleep 2; done'`);
+      console.log(`dashboard (signs in as the admin; keep this address private): ${cluster.server.dashboardUrl}`);
       stopOnSignals(() => cluster.close());
     });
 

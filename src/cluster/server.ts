@@ -29,6 +29,7 @@ import { loadSigningKey } from '../auth/serviceaccount/signing-key.js';
 import { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import { serverTokenSecret, writeServerToken } from '../auth/join-token.js';
 import { bootstrapTokenAuthenticator } from '../auth/authn/bootstrap-token.js';
+import { dashboardSignInUrl, loadDashboardToken, type DashboardToken } from '../auth/authn/dashboard-token.js';
 import { ApiClient } from '../client/index.js';
 import type { OnStartPhase } from './start-phases.js';
 
@@ -84,6 +85,8 @@ export interface RunningServer {
   kubeconfigPath: string;
   /** The file holding the join token agents start with (`drover agent --token`). */
   tokenFile: string;
+  /** The address that signs the admin in to the dashboard (it carries the admin's token: print it only to the admin). */
+  dashboardUrl: string;
   security: ClusterSecurity;
   close(): Promise<void>;
 }
@@ -101,12 +104,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let api: ApiServer;
   let security: ClusterSecurity;
   let tokenFile: string;
+  let dashboard: DashboardToken;
   try {
     phase('security');
     const secret = await serverTokenSecret(dataDir, options.token);
     const pki = await loadClusterPki({ dataDir, altNames: servingNames(options, network), ...(store.shared ? { sharedCa: sharedCaIn(store, secret) } : {}) });
     tokenFile = await writeServerToken(dataDir, { caHash: pki.caHash, secret });
-    const tokens = [bootstrapTokenAuthenticator(secret), ...(options.tokenAuthFile ? [loadTokenFile(options.tokenAuthFile)] : [])];
+    dashboard = await loadDashboardToken(dataDir, { username: ADMIN_SUBJECT.commonName, groups: ADMIN_SUBJECT.organizations ?? [] });
+    const tokens = [bootstrapTokenAuthenticator(secret), dashboard.authenticator, ...(options.tokenAuthFile ? [loadTokenFile(options.tokenAuthFile)] : [])];
     // Service-account tokens outlive restarts and are good at every server of a shared store.
     const signingKey = await loadSigningKey(join(dataDir, 'tls'), store.shared ? sharedServiceAccountKeyIn(store, secret) : undefined);
     security = clusterSecurity(pki, new ServiceAccountTokens(signingKey), tokens);
@@ -178,6 +183,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir,
     kubeconfigPath,
     tokenFile,
+    dashboardUrl: dashboardSignInUrl(api.url, dashboard.token),
     security,
     async close() {
       await registration?.stop();

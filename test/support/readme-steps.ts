@@ -60,11 +60,15 @@ const rolledOut = (output: string) => assert.match(output, /successfully rolled 
 
 export const STEPS: Record<string, Step> = {
   'npm install && bash scripts/ensure-docker.sh && npx drover up --data-dir .drover': {
-    untilCtrlC: { ready: /node \S+ ready/, keepRunning: true },
+    // The last line it prints: the dashboard's sign-in address.
+    untilCtrlC: { ready: /dashboard \(signs in as the admin; keep this address private\): \S+\n/, keepRunning: true },
     timeoutMs: 120_000,
     shows(output, ctx) {
       assert.ok(output.includes(`node ${ctx.nodeName} ready`), 'the node is named after this machine');
       assert.ok(output.includes(`kubeconfig: ${ctx.root}/.drover/kubeconfig`), 'the kubeconfig is where the README exports it from');
+      const lines = output.split('\n');
+      const dashboard = lines.findIndex((line) => /^dashboard \(signs in as the admin; keep this address private\): https:\/\/127\.0\.0\.1:6443\/ui\/#token=[\w-]{43}$/.test(line));
+      assert.ok(dashboard > lines.findIndex((line) => line.startsWith('try: export KUBECONFIG=')), 'it ends by printing the dashboard\'s address');
     },
   },
   'npx drover up --data-dir .drover --print-prometheus-config > prometheus.yml': {

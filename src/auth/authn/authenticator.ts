@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../types.js';
+import { takeWebSocketBearerToken } from './websocket-protocol.js';
 
 export interface TokenAuthenticator {
   /**
@@ -46,13 +47,15 @@ export class RequestAuthenticator {
     const fromCertificate = this.certificateUser(req.socket as TLSSocket);
     if (fromCertificate) return fromCertificate;
     const header = req.headers.authorization;
-    if (header === undefined) {
+    // A browser's WebSocket (the dashboard's terminal) carries its token in a sub-protocol.
+    const fromProtocol = header === undefined ? takeWebSocketBearerToken(req) : undefined;
+    if (header === undefined && fromProtocol === undefined) {
       if (fromCertificate === null) throw new Unauthenticated('the client certificate is not signed by the cluster CA, or has expired');
       return undefined;
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new Unauthenticated('only bearer tokens and client certificates are accepted');
-    const user = await this.authenticateToken(match[1]!);
+    const token = fromProtocol ?? /^Bearer\s+(\S+)\s*$/i.exec(header!)?.[1];
+    if (token === undefined) throw new Unauthenticated('only bearer tokens and client certificates are accepted');
+    const user = await this.authenticateToken(token);
     if (user) return user;
     throw new Unauthenticated('invalid bearer token');
   }
