@@ -80,6 +80,13 @@ const resetStatus: Strategy = {
   },
 };
 
+/** Claims and volumes start Pending whatever the client sent: the binder moves them on. */
+const pendingStatus: Strategy = {
+  prepareForCreate(object) {
+    object['status'] = { phase: 'Pending' };
+  },
+};
+
 /** Jobs select their own pods by uid (known only now) unless the user asks for a manual selector. */
 const jobStrategy: Strategy = {
   prepareForCreate(job) {
@@ -102,6 +109,8 @@ const strategies: Record<string, Strategy> = {
   // The quota controller and admission write status.used; a client's status is not taken on create.
   '/ResourceQuota': resetStatus,
   'batch/CronJob': resetStatus,
+  '/PersistentVolume': pendingStatus,
+  '/PersistentVolumeClaim': pendingStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },
