@@ -28,6 +28,11 @@ export const LOCAL_PATH_PROVISIONER = 'rancher.io/local-path';
 export const LOCAL_PATH_CLASS = 'local-path';
 /** On a provisioned volume, as rancher's provisioner writes it: the node the directory is on. */
 export const ANN_LOCAL_PATH_NODE = 'local.path.provisioner/selected-node';
+/**
+ * On a provisioned local-path volume: its node. The node's agent lists and watches the volumes
+ * of its node by this label (the node authorizer lets it read no others).
+ */
+export const LABEL_LOCAL_PATH_NODE = 'drover.io/local-path-node';
 /** On a Node: the agent's directory for local-path volumes (the agent owns the node's disk). */
 export const ANN_NODE_LOCAL_PATH_DIR = 'drover.io/local-path-dir';
 /**

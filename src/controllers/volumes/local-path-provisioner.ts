@@ -10,7 +10,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { accessModes, claimClass, reclaimPolicy, volumeMode, volumePhase } from '../../api/volumes/claims.js';
 import {
-  ANN_LOCAL_PATH_NODE, ANN_NODE_LOCAL_PATH_DIR, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, HOSTNAME_LABEL,
+  ANN_LOCAL_PATH_NODE, ANN_NODE_LOCAL_PATH_DIR, LABEL_LOCAL_PATH_NODE, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, HOSTNAME_LABEL,
   LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER,
 } from '../../api/volumes/names.js';
 import {
@@ -117,6 +117,7 @@ export class LocalPathProvisioner implements Controller {
       apiVersion: 'v1', kind: 'PersistentVolume',
       metadata: {
         name: provisionedVolumeName(claim),
+        labels: { [LABEL_LOCAL_PATH_NODE]: nodeName },
         annotations: { [ANN_PROVISIONED_BY]: LOCAL_PATH_PROVISIONER, [ANN_LOCAL_PATH_NODE]: nodeName },
         finalizers: [LOCAL_PATH_CLEANUP_FINALIZER],
       },
