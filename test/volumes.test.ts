@@ -157,10 +157,17 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await waitFor('unbound unschedulable', async () => (await reason('unbound')).includes('pod has unbound immediate PersistentVolumeClaims'), 20_000);
     assert.equal(await field(['get', 'pod', 'no-claim'], '{.spec.nodeName}'), '');
     await waitFor('the FailedBinding event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big'])).includes('no persistent volumes available for this claim'), 20_000);
+    // Bound to the node by hand, past the scheduler: the agent waits for the claim, as the kubelet does.
+    const direct = JSON.parse(podWithClaim('direct', 'too-big', 'true'));
+    direct.spec.nodeName = cluster.nodeName;
+    await apply(JSON.stringify(direct));
+    await waitFor('the FailedMount event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=direct,reason=FailedMount'])).includes(
+      'error processing PVC default/too-big: PVC is not bound'), 30_000);
+    await waitFor('direct ContainerCreating', async () => (await field(['get', 'pod', 'direct'], '{.status.containerStatuses[0].state.waiting.reason}')) === 'ContainerCreating', 20_000);
     // The claim appears: the pod is scheduled and runs.
     await apply(claim('nope'));
     await running('no-claim');
-    await k(['delete', 'pod', 'no-claim', 'unbound', '--wait=true', '--timeout=60s']);
+    await k(['delete', 'pod', 'no-claim', 'unbound', 'direct', '--wait=true', '--timeout=60s']);
   });
 
   it('refuses bad claims and volumes with Kubernetes\' field errors', async () => {
