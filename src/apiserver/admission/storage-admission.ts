@@ -49,7 +49,8 @@ export class StorageAdmission implements MutatingAdmission, ValidatingAdmission 
   async validate(request: AdmissionRequest): Promise<string[]> {
     if (request.operation !== 'update' || !isCore(request, 'PersistentVolumeClaim') || !request.old) return [];
     if (compare(requestedStorage(request.object), requestedStorage(request.old)) <= 0) return [];
-    const storageClass = await this.objects.storageClass(claimClass(request.object));
+    const className = claimClass(request.object);
+    const storageClass = className === '' ? undefined : await this.objects.storageClass(className);
     if (storageClass?.['allowVolumeExpansion'] === true) return [];
     const name = request.object.metadata.name ?? '';
     throw forbidden(
