@@ -119,6 +119,26 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await waitFor('the directory removed', () => !existsSync(path), 30_000);
   });
 
+  it('a generic ephemeral volume gets its own claim and volume, which go with the pod', async () => {
+    await apply(JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'scratch' },
+      spec: {
+        terminationGracePeriodSeconds: 1,
+        containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', 'echo temp > /scratch/t; trap exit TERM; while true; do sleep 1; done'], volumeMounts: [{ name: 'work', mountPath: '/scratch' }] }],
+        volumes: [{ name: 'work', ephemeral: { volumeClaimTemplate: { metadata: { labels: { kind: 'scratch' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '16Mi' } } } } } }],
+      },
+    }));
+    await running('scratch');
+    assert.equal(await field(['get', 'pvc', 'scratch-work'], '{.metadata.ownerReferences[0].name}'), 'scratch');
+    assert.equal(await field(['get', 'pvc', 'scratch-work'], '{.status.phase}'), 'Bound');
+    const volume = await field(['get', 'pvc', 'scratch-work'], '{.spec.volumeName}');
+    const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
+    assert.equal((await readFile(join(path, 't'), 'utf8')).trim(), 'temp');
+    await k(['delete', 'pod', 'scratch', '--wait=true', '--timeout=60s']);
+    await waitFor('the claim collected with its pod', () => gone(['pvc', 'scratch-work']), 60_000);
+    await waitFor('its volume and directory gone', async () => (await gone(['pv', volume])) && !existsSync(path), 30_000);
+  });
+
   it('a hand-made hostPath volume binds a claim without class, and Retain keeps it Released with its data', async () => {
     const dir = join(hostDir, 'manual');
     await apply(hostPathVolume('manual-pv', dir, { persistentVolumeReclaimPolicy: 'Retain' }));

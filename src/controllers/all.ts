@@ -14,6 +14,7 @@ import { ServiceAccountsController } from './service-accounts.js';
 import { ResourceQuotaController } from './resource-quota.js';
 import { pytorchJobController, tfJobController } from './training/training-controller.js';
 import { TransactionController } from './transactions/transaction-controller.js';
+import { EphemeralVolumeController } from './volumes/ephemeral-volumes.js';
 import { LocalPathProvisioner } from './volumes/local-path-provisioner.js';
 import { PersistentVolumeController } from './volumes/pv-controller.js';
 import { StorageProtectionController } from './volumes/protection.js';
@@ -36,4 +37,5 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new PersistentVolumeController(ctx),
   (ctx) => new LocalPathProvisioner(ctx),
   (ctx) => new StorageProtectionController(ctx),
+  (ctx) => new EphemeralVolumeController(ctx),
 ];

@@ -7,11 +7,11 @@
 // claim, one being deleted, or an unbound claim of an Immediate class keeps the pod Pending.
 import type { KubeObject } from '../api/meta.js';
 import type { NodeFields } from '../api/scheduling/node-affinity.js';
-import { claimClass, findMatchingVolume, volumeFitsNode } from '../api/volumes/claims.js';
+import { claimClass, findMatchingVolume, podClaimNames, volumeFitsNode } from '../api/volumes/claims.js';
 import { ANN_SELECTED_NODE } from '../api/volumes/names.js';
 import { resources, type ApiClient, type Informer, type SharedInformerFactory } from '../client/index.js';
 import { pass, reject, type Plugin } from './plugin.js';
-import { list, record, text } from './object-access.js';
+import { record, text } from './object-access.js';
 
 export const REASON_VOLUME_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
 export const REASON_NO_VOLUME_TO_BIND = "node(s) didn't find available persistent volumes to bind";
@@ -23,18 +23,6 @@ interface VolumeState {
   readonly bound: ReadonlyArray<Readonly<KubeObject> | undefined>;
   /** Unbound claims of late-binding classes; `static`: no provisioner, a free volume must be found. */
   readonly delayed: ReadonlyArray<{ readonly claim: Readonly<KubeObject>; readonly static: boolean }>;
-}
-
-/** The claims a pod's volumes name, an ephemeral volume's being `<pod>-<volume>`. */
-export function podClaimNames(pod: Readonly<KubeObject>): string[] {
-  const names: string[] = [];
-  for (const volume of list(record(pod['spec'])['volumes'])) {
-    const source = record(volume);
-    const claimName = text(record(source['persistentVolumeClaim'])['claimName']);
-    if (claimName) names.push(claimName);
-    if (source['ephemeral'] !== undefined) names.push(`${pod.metadata.name ?? ''}-${text(source['name']) ?? ''}`);
-  }
-  return names;
 }
 
 export class VolumeBinding {

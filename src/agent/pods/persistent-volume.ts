@@ -1,9 +1,10 @@
-// persistentVolumeClaim volumes: the claim, then the volume it is bound to, then the volume's
+// persistentVolumeClaim and generic ephemeral volumes: the claim, then the volume it is bound to, then the volume's
 // directory on this node (hostPath or local). Until the claim is bound the pod waits in
 // ContainerCreating with the kubelet's FailedMount message. A local-path volume's directory is
 // made here, world-writable as rancher's provisioner makes it (containers may run as any user).
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import type { KubeObject } from '../../api/meta.js';
+import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
 import { ANN_PROVISIONED_BY, LOCAL_PATH_PROVISIONER } from '../../api/volumes/names.js';
 import type { ConfigSource } from './config-source.js';
 import type { Pod, Volume } from './pod-types.js';
@@ -18,9 +19,15 @@ export interface ClaimedVolume {
   hostPath: { path: string; type?: string };
 }
 
-/** The volume of a persistentVolumeClaim volume, or a VolumeError saying why not yet. */
+/** Whether the volume is one a claim backs: persistentVolumeClaim, or ephemeral (its claim made for the pod). */
+export function isClaimVolume(volume: Volume): boolean {
+  return Boolean(volume['persistentVolumeClaim'] || volume['ephemeral']);
+}
+
+/** The volume of a persistentVolumeClaim or ephemeral volume, or a VolumeError saying why not yet. */
 export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSource): Promise<ClaimedVolume> {
-  const source = volume['persistentVolumeClaim'] as { claimName: string; readOnly?: boolean };
+  const ephemeral = volume['persistentVolumeClaim'] === undefined;
+  const source = (volume['persistentVolumeClaim'] ?? { claimName: ephemeralClaimName(pod.metadata.name ?? '', volume.name) }) as { claimName: string; readOnly?: boolean };
   const namespace = pod.metadata.namespace ?? '';
   const claimName = source.claimName;
   const unprocessed = (why: string) => new VolumeError(
@@ -28,6 +35,7 @@ export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSour
   );
   const claim = await sources.persistentVolumeClaim(namespace, claimName);
   if (!claim) throw unprocessed(`failed to fetch PVC from API server: persistentvolumeclaims "${claimName}" not found`);
+  if (ephemeral && !isOwnedByPod(claim, pod)) throw unprocessed(`PVC ${namespace}/${claimName} was not created for pod ${namespace}/${pod.metadata.name ?? ''} (pod is not owner)`);
   const volumeName = (claim['spec'] as Obj | undefined)?.['volumeName'];
   if (typeof volumeName !== 'string' || volumeName === '' || (claim['status'] as Obj | undefined)?.['phase'] !== 'Bound') throw unprocessed('PVC is not bound');
   const pv = await sources.persistentVolume(volumeName);

@@ -10,7 +10,7 @@ import type { Mount } from '../runtime/runtime.js';
 import { writeAtomicDir } from './atomic-dir.js';
 import type { ConfigSource } from './config-source.js';
 import type { Container, Pod, Volume } from './pod-types.js';
-import { resolveClaim } from './persistent-volume.js';
+import { isClaimVolume, resolveClaim } from './persistent-volume.js';
 import { projectedFiles } from './projected-volume.js';
 import type { ServiceAccountTokenSource } from './service-account-tokens.js';
 import { configMapFiles, downwardFiles, secretFiles, VolumeError } from './volume-files.js';
@@ -102,7 +102,7 @@ export async function setUpVolumes(ctx: VolumeContext): Promise<VolumePaths> {
     // Projected kinds are read-only as the kubelet mounts them; a claim as its source says.
     let readOnly = Boolean(volume.configMap || volume.secret || volume.downwardAPI || volume.projected);
     try {
-      if (volume['persistentVolumeClaim']) {
+      if (isClaimVolume(volume)) {
         const claimed = await resolveClaim(ctx.pod, volume, ctx.sources);
         readOnly = claimed.readOnly;
         path = await hostPath({ name: volume.name, hostPath: claimed.hostPath });

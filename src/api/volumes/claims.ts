@@ -12,6 +12,27 @@ import { ANN_BETA_DEFAULT_CLASS, ANN_BETA_STORAGE_CLASS, ANN_DEFAULT_CLASS } fro
 export type Phase = 'Pending' | 'Available' | 'Bound' | 'Released' | 'Failed';
 export type ClaimPhase = 'Pending' | 'Bound' | 'Lost';
 
+/** The claim of a pod's generic ephemeral volume: `<pod>-<volume>` (the ephemeral volume controller makes it). */
+export function ephemeralClaimName(podName: string, volumeName: string): string {
+  return `${podName}-${volumeName}`;
+}
+
+/** Whether the claim was made for this pod (the pod is its controller): an ephemeral volume's must be. */
+export function isOwnedByPod(claim: Readonly<KubeObject>, pod: Readonly<KubeObject>): boolean {
+  return (claim.metadata.ownerReferences ?? []).some((ref) => ref.controller === true && ref.kind === 'Pod' && ref.uid === pod.metadata.uid);
+}
+
+/** The claims a pod's volumes use: persistentVolumeClaim sources and ephemeral volumes' claims. */
+export function podClaimNames(pod: Readonly<KubeObject>): string[] {
+  const names: string[] = [];
+  for (const volume of listAt(pod, 'spec', 'volumes')) {
+    const claimName = stringAt(volume, 'persistentVolumeClaim', 'claimName');
+    if (claimName) names.push(claimName);
+    if (at(volume, 'ephemeral') !== undefined) names.push(ephemeralClaimName(pod.metadata.name ?? '', stringAt(volume, 'name')));
+  }
+  return names;
+}
+
 /** The claim's class: the beta annotation, else spec.storageClassName; '' means "no class". */
 export function claimClass(claim: Readonly<KubeObject>): string {
   return claim.metadata.annotations?.[ANN_BETA_STORAGE_CLASS] ?? stringAt(claim, 'spec', 'storageClassName');

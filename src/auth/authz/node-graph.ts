@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { TRAINING_JOB_NAME_LABEL } from '../../api/training-frameworks.js';
 import type { MirrorEvent } from '../../storage/store-mirror.js';
+import { podClaimNames } from '../../api/volumes/claims.js';
 
 export type Reference = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'jobs';
 
@@ -126,7 +127,6 @@ function referencesOf(pod: KubeObject): string[] {
   for (const volume of spec['volumes'] ?? []) {
     add('secrets', volume?.secret?.secretName);
     add('configmaps', volume?.configMap?.name);
-    add('persistentvolumeclaims', volume?.persistentVolumeClaim?.claimName);
     for (const source of volume?.projected?.sources ?? []) {
       add('secrets', source?.secret?.name);
       add('configmaps', source?.configMap?.name);
@@ -144,6 +144,7 @@ function referencesOf(pod: KubeObject): string[] {
       }
     }
   }
+  for (const claim of podClaimNames(pod)) add('persistentvolumeclaims', claim);
   add('jobs', pod.metadata.labels?.[TRAINING_JOB_NAME_LABEL]);
   return [...refs];
 }

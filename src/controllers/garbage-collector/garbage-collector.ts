@@ -32,6 +32,8 @@ export const COLLECTED_RESOURCES: readonly ResourceRef[] = [
   resources.podgroups,
   // CronJobs own their Jobs.
   resources.cronjobs,
+  // Pods own their ephemeral volumes' claims.
+  resources.persistentvolumeclaims,
 ];
 
 export interface GarbageCollectorOptions {

@@ -4,7 +4,7 @@
 // persistentVolumeClaim volume, or the claim of an ephemeral volume); a volume being deleted
 // keeps kubernetes.io/pv-protection while it is Bound.
 import type { KubeObject } from '../../api/meta.js';
-import { volumePhase } from '../../api/volumes/claims.js';
+import { podClaimNames, volumePhase } from '../../api/volumes/claims.js';
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/volumes/names.js';
 import {
   indexers, isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
@@ -13,18 +13,6 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 
 const NAMESPACE_INDEX = 'namespace';
-
-/** The claims a pod's volumes name (an ephemeral volume's claim is `<pod>-<volume>`). */
-export function claimsOfPod(pod: Readonly<KubeObject>): string[] {
-  const volumes = ((pod['spec'] as { volumes?: Array<Record<string, any>> } | undefined)?.volumes) ?? [];
-  const names: string[] = [];
-  for (const volume of volumes) {
-    const claimName = volume?.['persistentVolumeClaim']?.['claimName'];
-    if (typeof claimName === 'string') names.push(claimName);
-    if (volume?.['ephemeral']) names.push(`${pod.metadata.name ?? ''}-${String(volume['name'])}`);
-  }
-  return names;
-}
 
 function isFinished(pod: Readonly<KubeObject>): boolean {
   const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
@@ -56,7 +44,7 @@ export class StorageProtectionController implements Controller {
       onUpdate: (_old, volume) => this.volumeQueue.add(objectKey(volume)),
     });
     const podChanged = (pod: Readonly<KubeObject>) => {
-      for (const name of claimsOfPod(pod)) this.claimQueue.add(`${pod.metadata.namespace ?? ''}/${name}`);
+      for (const name of podClaimNames(pod)) this.claimQueue.add(`${pod.metadata.namespace ?? ''}/${name}`);
     };
     this.pods.addEventHandler({ onUpdate: (_old, pod) => isFinished(pod) && podChanged(pod), onDelete: podChanged });
   }
@@ -76,7 +64,7 @@ export class StorageProtectionController implements Controller {
     const claim = this.claims.get(key);
     if (!claim?.metadata.deletionTimestamp || !claim.metadata.finalizers?.includes(PVC_PROTECTION_FINALIZER)) return;
     const users = this.pods.byIndex(NAMESPACE_INDEX, claim.metadata.namespace ?? '')
-      .filter((pod) => !isFinished(pod) && claimsOfPod(pod).includes(claim.metadata.name ?? ''));
+      .filter((pod) => !isFinished(pod) && podClaimNames(pod).includes(claim.metadata.name ?? ''));
     if (users.length > 0) {
       void this.events.record(claim, 'Normal', 'InUse', `The claim is in use by pod(s) ${users.map((p) => p.metadata.name).join(', ')}: it is deleted once they are gone`);
       return;
