@@ -18,6 +18,14 @@ export const REASON_NO_VOLUME_TO_BIND = "node(s) didn't find available persisten
 export const REASON_MISSING_VOLUME = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
+/** What the plugin reads: the scheduler's informers, or maps in a test. */
+export interface VolumeLookup {
+  claim(namespace: string, name: string): Readonly<KubeObject> | undefined;
+  volume(name: string): Readonly<KubeObject> | undefined;
+  storageClass(name: string): Readonly<KubeObject> | undefined;
+  volumes(): readonly Readonly<KubeObject>[];
+}
+
 interface VolumeState {
   /** Volumes the pod's bound claims name (undefined: a claim names a volume that does not exist). */
   readonly bound: ReadonlyArray<Readonly<KubeObject> | undefined>;
@@ -25,17 +33,87 @@ interface VolumeState {
   readonly delayed: ReadonlyArray<{ readonly claim: Readonly<KubeObject>; readonly static: boolean }>;
 }
 
+function lateBinding(lookup: VolumeLookup, claim: Readonly<KubeObject>): Readonly<KubeObject> | undefined {
+  const storageClass = lookup.storageClass(claimClass(claim));
+  return storageClass?.['volumeBindingMode'] === 'WaitForFirstConsumer' ? storageClass : undefined;
+}
+
+function fits(lookup: VolumeLookup, state: VolumeState, node: NodeFields): string | undefined {
+  for (const volume of state.bound) {
+    if (!volume) return REASON_MISSING_VOLUME;
+    if (!volumeFitsNode(volume, node)) return REASON_VOLUME_NODE_CONFLICT;
+  }
+  for (const { claim, static: needsVolume } of state.delayed) {
+    // Already being provisioned for another node (the claim's first pod went there).
+    const selected = claim.metadata.annotations?.[ANN_SELECTED_NODE];
+    if (selected !== undefined && selected !== node.name) return REASON_VOLUME_NODE_CONFLICT;
+    if (needsVolume && !findMatchingVolume(claim, lookup.volumes(), { node, delayBinding: true })) return REASON_NO_VOLUME_TO_BIND;
+  }
+  return undefined;
+}
+
+/**
+ * The plugin. `selectNode` annotates a late-binding claim with the node its pod goes to; its bind
+ * stage does that for each such claim and then hands the pod on to the binder ('skip').
+ */
+export function volumeBinding(lookup: VolumeLookup, selectNode: (claim: Readonly<KubeObject>, nodeName: string) => Promise<void>): Plugin<VolumeState> {
+  return {
+    name: 'VolumeBinding',
+    preFilter(pod) {
+      const names = podClaimNames(pod.pod);
+      if (names.length === 0) return pass({ bound: [], delayed: [] }, { skipFilter: true, skipScore: true });
+      const bound: Array<Readonly<KubeObject> | undefined> = [];
+      const delayed: Array<{ claim: Readonly<KubeObject>; static: boolean }> = [];
+      for (const name of names) {
+        const claim = lookup.claim(pod.namespace, name);
+        if (!claim) return reject(`persistentvolumeclaim "${name}" not found`);
+        if (claim.metadata.deletionTimestamp) return reject(`persistentvolumeclaim "${name}" is being deleted`);
+        const volumeName = text(record(claim['spec'])['volumeName']);
+        if (volumeName) {
+          bound.push(lookup.volume(volumeName));
+          continue;
+        }
+        const storageClass = lateBinding(lookup, claim);
+        if (!storageClass) return reject('pod has unbound immediate PersistentVolumeClaims');
+        const provisioner = text(storageClass['provisioner']) ?? '';
+        delayed.push({ claim, static: provisioner === '' || provisioner === NO_PROVISIONER });
+      }
+      return pass({ bound, delayed }, { skipScore: true });
+    },
+    filter: (state, _pod, node) => fits(lookup, state, node),
+    async bind(pod, nodeName) {
+      for (const name of podClaimNames(pod)) {
+        const claim = lookup.claim(pod.metadata.namespace ?? '', name);
+        if (!claim || text(record(claim['spec'])['volumeName']) || !lateBinding(lookup, claim)) continue;
+        if (claim.metadata.annotations?.[ANN_SELECTED_NODE] !== nodeName) await selectNode(claim, nodeName);
+      }
+      return 'skip';
+    },
+  };
+}
+
+/** The plugin over the scheduler's informers, annotating claims through the API. */
 export class VolumeBinding {
   readonly plugin: Plugin<VolumeState>;
   private readonly claims: Informer<KubeObject>;
   private readonly volumes: Informer<KubeObject>;
   private readonly classes: Informer<KubeObject>;
 
-  constructor(private readonly api: ApiClient, informers: SharedInformerFactory) {
+  constructor(api: ApiClient, informers: SharedInformerFactory) {
     this.claims = informers.informerFor(resources.persistentvolumeclaims);
     this.volumes = informers.informerFor(resources.persistentvolumes);
     this.classes = informers.informerFor(resources.storageclasses);
-    this.plugin = this.makePlugin();
+    const lookup: VolumeLookup = {
+      claim: (namespace, name) => this.claims.get(`${namespace}/${name}`),
+      volume: (name) => this.volumes.get(name),
+      storageClass: (name) => this.classes.get(name),
+      volumes: () => this.volumes.list(),
+    };
+    this.plugin = volumeBinding(lookup, async (claim, nodeName) => {
+      await api.resource(resources.persistentvolumeclaims, claim.metadata.namespace).patch(claim.metadata.name ?? '', 'merge', {
+        metadata: { annotations: { [ANN_SELECTED_NODE]: nodeName } },
+      });
+    });
   }
 
   /** `changed` is told whenever a claim, volume or class changes: pods waiting on one may fit now. */
@@ -47,64 +125,4 @@ export class VolumeBinding {
   async waitForSync(): Promise<void> {
     await Promise.all([this.claims.waitForSync(), this.volumes.waitForSync(), this.classes.waitForSync()]);
   }
-
-  private makePlugin(): Plugin<VolumeState> {
-    return {
-      name: 'VolumeBinding',
-      preFilter: (pod) => {
-        const names = podClaimNames(pod.pod);
-        if (names.length === 0) return pass({ bound: [], delayed: [] }, { skipFilter: true, skipScore: true });
-        const bound: Array<Readonly<KubeObject> | undefined> = [];
-        const delayed: Array<{ claim: Readonly<KubeObject>; static: boolean }> = [];
-        for (const name of names) {
-          const claim = this.claims.get(`${pod.namespace}/${name}`);
-          if (!claim) return reject(`persistentvolumeclaim "${name}" not found`);
-          if (claim.metadata.deletionTimestamp) return reject(`persistentvolumeclaim "${name}" is being deleted`);
-          const volumeName = text(record(claim['spec'])['volumeName']);
-          if (volumeName) {
-            bound.push(this.volumes.get(volumeName));
-            continue;
-          }
-          const storageClass = this.classes.get(claimClass(claim));
-          if (storageClass?.['volumeBindingMode'] !== 'WaitForFirstConsumer') return reject('pod has unbound immediate PersistentVolumeClaims');
-          const provisioner = text(storageClass['provisioner']) ?? '';
-          delayed.push({ claim, static: provisioner === '' || provisioner === NO_PROVISIONER });
-        }
-        return pass({ bound, delayed }, { skipScore: true });
-      },
-      filter: (state, _pod, node) => this.fits(state, node),
-      bind: async (pod, nodeName) => {
-        await this.selectNode(pod, nodeName);
-        return 'skip';
-      },
-    };
-  }
-
-  private fits(state: VolumeState, node: NodeFields): string | undefined {
-    for (const volume of state.bound) {
-      if (!volume) return REASON_MISSING_VOLUME;
-      if (!volumeFitsNode(volume, node)) return REASON_VOLUME_NODE_CONFLICT;
-    }
-    for (const { claim, static: needsVolume } of state.delayed) {
-      // Already being provisioned for another node (the claim's first pod went there).
-      const selected = claim.metadata.annotations?.[ANN_SELECTED_NODE];
-      if (selected !== undefined && selected !== node.name) return REASON_VOLUME_NODE_CONFLICT;
-      if (needsVolume && !findMatchingVolume(claim, this.volumes.list(), { node, delayBinding: true })) return REASON_NO_VOLUME_TO_BIND;
-    }
-    return undefined;
-  }
-
-  /** Before the pod is bound: its unbound late-binding claims learn the node (PreBind in kube-scheduler). */
-  private async selectNode(pod: KubeObject, nodeName: string): Promise<void> {
-    for (const name of podClaimNames(pod)) {
-      const claim = this.claims.get(`${pod.metadata.namespace ?? ''}/${name}`);
-      if (!claim || text(record(claim['spec'])['volumeName'])) continue;
-      if (this.classes.get(claimClass(claim))?.['volumeBindingMode'] !== 'WaitForFirstConsumer') continue;
-      if (claim.metadata.annotations?.[ANN_SELECTED_NODE] === nodeName) continue;
-      await this.api.resource(resources.persistentvolumeclaims, claim.metadata.namespace).patch(name, 'merge', {
-        metadata: { annotations: { [ANN_SELECTED_NODE]: nodeName } },
-      }, {});
-    }
-  }
 }
-
