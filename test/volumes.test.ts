@@ -110,8 +110,8 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await k(['delete', 'pvc', 'data', '--wait=false']);
     assert.deepEqual(JSON.parse(await field(['get', 'pvc', 'data'], '{.metadata.finalizers}')), ['kubernetes.io/pvc-protection']);
     await waitFor('the claim shown Terminating', async () => /^data\s+Terminating/m.test(await k(['get', 'pvc', 'data'])), 10_000);
-    // Still there a while later: the pod holds it.
-    await new Promise((r) => setTimeout(r, 2000));
+    // The protection controller has looked at it, and kept it: the pod holds it.
+    await waitFor('the InUse event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=data,reason=InUse'])).includes('reader'), 20_000);
     assert.equal(await gone(['pvc', 'data']), false);
     await k(['delete', 'pod', 'reader', '--wait=true', '--timeout=60s']);
     await waitFor('the claim gone', () => gone(['pvc', 'data']), 30_000);
