@@ -71,7 +71,7 @@ export function validatePersistentVolume(volume: KubeObject, old?: KubeObject): 
   if (Object.keys(capacity).length === 0) errors.push(required('spec.capacity'));
   for (const [name, value] of Object.entries(capacity)) {
     if (name !== 'storage') errors.push(notSupported('spec.capacity', name, ['storage']));
-    else errors.push(...quantityErrors(value, `spec.capacity[${name}]`, false));
+    else errors.push(...quantityErrors(value, `spec.capacity[${name}]`, true));
   }
   const policy = spec['persistentVolumeReclaimPolicy'];
   if (policy !== undefined && !PV_RECLAIM_POLICIES.includes(text(policy))) errors.push(notSupported('spec.persistentVolumeReclaimPolicy', policy, PV_RECLAIM_POLICIES));

@@ -1,6 +1,6 @@
 // Per-kind behaviour of the generic object registry that a schema cannot express, as in
 // Kubernetes' registry strategies: what create initialises, graceful deletion, allocation.
-import { isObject, type KubeObject } from '../../api/meta.js';
+import { isObject, metaTime, type KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { Store } from '../../storage/store.js';
 import { preserveServiceAllocations } from '../../api/defaults/core-defaults.js';
@@ -80,10 +80,17 @@ const resetStatus: Strategy = {
   },
 };
 
-/** Claims and volumes start Pending whatever the client sent: the binder moves them on. */
+/** Claims start Pending whatever the client sent: the binder moves them on. */
 const pendingStatus: Strategy = {
   prepareForCreate(object) {
     object['status'] = { phase: 'Pending' };
+  },
+};
+
+/** Volumes too, and their phase's transition time starts with them, as Kubernetes records it. */
+const pendingVolumeStatus: Strategy = {
+  prepareForCreate(object) {
+    object['status'] = { phase: 'Pending', lastPhaseTransitionTime: metaTime() };
   },
 };
 
@@ -109,7 +116,7 @@ const strategies: Record<string, Strategy> = {
   // The quota controller and admission write status.used; a client's status is not taken on create.
   '/ResourceQuota': resetStatus,
   'batch/CronJob': resetStatus,
-  '/PersistentVolume': pendingStatus,
+  '/PersistentVolume': pendingVolumeStatus,
   '/PersistentVolumeClaim': pendingStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },

@@ -3,9 +3,10 @@
 // then the claim's phase, capacity and access modes. Each write carries the resourceVersion it
 // read: a write that loses a race fails with a conflict and the next sync starts again from the
 // informers' newer objects, so a volume is never bound to two claims.
-import type { KubeObject } from '../../api/meta.js';
+import { metaTime, type KubeObject } from '../../api/meta.js';
 import { ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER } from '../../api/volumes/names.js';
 import { resources, type ApiClient } from '../../client/index.js';
+import { semanticEqual } from '../../util/json-equal.js';
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ export class VolumeWrites {
     const status = (volume['status'] ?? {}) as Obj;
     if (status['phase'] === phase && status['message'] === message) return volume as KubeObject;
     const next = copy(volume);
-    const transition = status['phase'] === phase ? status['lastPhaseTransitionTime'] : new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const transition = status['phase'] === phase ? status['lastPhaseTransitionTime'] : metaTime();
     next['status'] = { phase, ...(message ? { message } : {}), ...(transition ? { lastPhaseTransitionTime: transition } : {}) };
     return this.api.resource(resources.persistentvolumes).updateStatus(next);
   }
@@ -81,7 +82,7 @@ export class VolumeWrites {
   /** The claim's status, unless it is so already. */
   async claimStatus(claim: Readonly<KubeObject>, status: Obj): Promise<void> {
     const current = (claim['status'] ?? {}) as Obj;
-    if (JSON.stringify(Object.entries(status).map(([k, v]) => [k, current[k]])) === JSON.stringify(Object.entries(status))) return;
+    if (Object.entries(status).every(([key, value]) => semanticEqual(current[key], value))) return;
     const next = copy(claim);
     next['status'] = { ...current, ...status };
     await this.api.resource(resources.persistentvolumeclaims, claim.metadata.namespace).updateStatus(next);
