@@ -1,8 +1,10 @@
 // startAgent: the node agent. It registers the Node and keeps its status and Lease fresh
 // (node/), runs the pods bound to it on Docker or as host processes (pods/), and hands the
 // streaming server a resolver from (namespace, pod, container) to runtime and container id.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { clusterNetwork, type ClusterNetwork } from '../api/cluster-network.js';
+import { ANN_NODE_LOCAL_PATH_DIR } from '../api/volumes/names.js';
+import { LocalPathCleaner } from './storage/local-path-cleaner.js';
 import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
 import type { Owner } from './agent-labels.js';
 import { readClusterId } from './cluster-id.js';
@@ -46,6 +48,8 @@ export interface AgentOptions {
   nodeName: string;
   /** Pod volumes, process-runtime state, device assignments. */
   dataDir: string;
+  /** Where local-path volumes' directories are made (default <dataDir>/storage); published on the Node. */
+  localPathDir?: string;
   /** The runtime for pods without runtimeClassName (default docker); `process` pods always use the process runtime. */
   runtime?: 'docker' | 'process';
   /** Docker's socket; DOCKER_HOST or /var/run/docker.sock by default. */
@@ -153,9 +157,11 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const kernelLog = new KernelLog(options.kernelLog);
   manager = new PodManager({ deps, api, logger, kernelLog, ...(options.workers ? { workers: options.workers } : {}) });
   let nodeNetwork: NodeNetwork | undefined;
+  // The local-path provisioner names volumes' directories under it; this agent makes and removes them.
+  const localPathDir = resolve(options.localPathDir ?? join(options.dataDir, 'storage'));
   const node = new NodeManager({
     api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
-    labels: options.labels ?? {}, extendedResources: extended, runtime: runtimes.primary, logger,
+    labels: options.labels ?? {}, annotations: { [ANN_NODE_LOCAL_PATH_DIR]: localPathDir }, extendedResources: extended, runtime: runtimes.primary, logger,
     devices: gpus.monitor && nodeDevices(gpus.monitor),
     onRuntimeReady: () => manager?.resyncAll(),
     onPodCidr: () => nodeNetwork?.podCidrAssigned(),
@@ -176,6 +182,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   }
   if (nodeNetwork.servesDns) deps.dns.clusterDns = [network.clusterDns];
   node.start();
+  const cleaner = new LocalPathCleaner(api, options.nodeName, localPathDir, logger);
+  cleaner.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();
   // Once every consumer is in: the first read is the kernel's replay, which each consumer judges.
@@ -191,6 +199,7 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     pods: { nodeName: options.nodeName, list: () => pods.inventory(), cleanUp: (uid) => pods.cleanUpUnknown(uid) },
     metrics,
     async close(opts = {}) {
+      await cleaner.stop();
       await gpus.monitor?.stop();
       await kernelLog.stop();
       await pods.stop();

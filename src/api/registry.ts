@@ -13,6 +13,7 @@ import { policyDefinitions } from './definitions/policy.js';
 import { quotaDefinitions } from './definitions/quota.js';
 import { schedulingDefinitions } from './definitions/scheduling.js';
 import { apiextensionsDefinitions } from './definitions/apiextensions.js';
+import { storageDefinitions } from './definitions/storage.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
@@ -20,6 +21,7 @@ import { DeleteOptions, Status } from './schemas/meta.js';
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
   ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions, ...apiextensionsDefinitions,
+  ...storageDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

@@ -17,6 +17,7 @@ import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { Store } from '../storage/store.js';
 import type { AccessControl } from './access.js';
 import { PriorityAdmission } from './admission/priority-admission.js';
+import { StorageAdmission } from './admission/storage-admission.js';
 import { ServiceAccountAdmission } from './admission/service-account-admission.js';
 import { LimitRanger } from './admission/limit-ranger.js';
 import { AdmissionObjects } from './admission/admission-objects.js';
@@ -54,14 +55,15 @@ export class ApiSecurity {
   admission(): Pick<RegistryOptions, 'validating' | 'mutating'> {
     const limitRanger = new LimitRanger(this.admissionObjects);
     const priority = new PriorityAdmission(this.options.store, this.admissionObjects);
+    const storage = new StorageAdmission(this.admissionObjects);
     return {
       // Priority before ResourceQuota, which may scope by it; ResourceQuota last, as in Kubernetes:
       // it charges the quota, so only a write every other step admitted.
       validating: [
         nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), priority, limitRanger,
-        new ResourceQuotaAdmission(this.options.store, this.admissionObjects),
+        storage, new ResourceQuotaAdmission(this.options.store, this.admissionObjects),
       ],
-      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.admissionObjects)] : []), priority],
+      mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.admissionObjects)] : []), priority, storage],
     };
   }
 

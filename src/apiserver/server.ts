@@ -27,6 +27,7 @@ import { ObjectRegistry } from './registry/object-registry.js';
 import { decodePath, parseResourcePath, splitRequestTarget, type ResourcePath } from './routes.js';
 import { ensureSystemNamespaces } from './bootstrap.js';
 import { ensureSystemPriorityClasses } from './priority-classes.js';
+import { ensureLocalPathStorageClass } from './storage-classes.js';
 import { actingUser, authenticate, authorize, requestAttributes, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
 import { ANONYMOUS_USER, type RequestAttributes, type UserInfo } from '../auth/types.js';
@@ -97,8 +98,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...(options.network ? { serviceRange: options.network } : {}),
     ...security.admission(),
   });
-  await ensureSystemNamespaces(registry);
+  const madeNamespaces = await ensureSystemNamespaces(registry);
   await ensureSystemPriorityClasses(registry);
+  await ensureLocalPathStorageClass(registry, madeNamespaces.includes('kube-system'));
   const access = await security.start(registry);
   // Custom resources are served from the CRDs in the store, whichever server wrote them.
   const custom = new CustomResources(registry.store);

@@ -25,6 +25,8 @@ export function resourceAttributes(user: UserInfo, method: string, path: Resourc
   };
   const fieldSelector = query.get('fieldSelector');
   if (fieldSelector) attributes.fieldSelector = fieldSelector;
+  const labelSelector = query.get('labelSelector');
+  if (labelSelector) attributes.labelSelector = labelSelector;
   return attributes;
 }
 

@@ -37,6 +37,8 @@ export interface RequestAttributes {
   path: string;
   /** A list's or watch's field selector, as sent (Kubernetes 1.31 authorizes with it). */
   fieldSelector?: string;
+  /** A list's or watch's label selector, as sent (likewise). */
+  labelSelector?: string;
 }
 
 export interface Decision {

@@ -305,8 +305,10 @@ export function buildProgram(): Command {
     .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
     // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
     .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
+    // Hidden until the README's agent row describes it (test/readme-cli).
+    .addOption(new Option('--local-path-dir <dir>', 'where local-path volumes\' directories are made (default: <data-dir>/storage)').hideHelp())
     .addOption(serviceProxyOption()))
-    .action(async (options: NetworkCommandOptions & { nodeName?: string; cleanup?: boolean; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean }) => {
+    .action(async (options: NetworkCommandOptions & { nodeName?: string; cleanup?: boolean; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean; localPathDir?: string }) => {
       if (options.cleanup) {
         const { removeRangeRules } = await import('../agent/network/host-rules.js');
         const { serviceCidr } = networkOptions(options);
@@ -328,6 +330,7 @@ export function buildProgram(): Command {
         gpuPollMs: options.gpuPollInterval * 1000,
         kernelLog: options.kernelLog,
       };
+      if (options.localPathDir) nodeOptions.localPathDir = options.localPathDir;
       if (options.server) nodeOptions.server = options.server;
       if (options.kubeconfig) nodeOptions.kubeconfig = options.kubeconfig;
       if (options.token !== undefined) {

@@ -16,6 +16,10 @@ import { ServiceAccountsController } from './service-accounts.js';
 import { ResourceQuotaController } from './resource-quota.js';
 import { pytorchJobController, tfJobController } from './training/training-controller.js';
 import { TransactionController } from './transactions/transaction-controller.js';
+import { EphemeralVolumeController } from './volumes/ephemeral-volumes.js';
+import { LocalPathProvisioner } from './volumes/local-path-provisioner.js';
+import { PersistentVolumeController } from './volumes/pv-controller.js';
+import { StorageProtectionController } from './volumes/protection.js';
 
 export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new ReplicaSetController(ctx),
@@ -34,4 +38,8 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new ServiceAccountsController(ctx),
   (ctx) => new DisruptionController(ctx),
   (ctx) => new ResourceQuotaController(ctx),
+  (ctx) => new PersistentVolumeController(ctx),
+  (ctx) => new LocalPathProvisioner(ctx),
+  (ctx) => new StorageProtectionController(ctx),
+  (ctx) => new EphemeralVolumeController(ctx),
 ];

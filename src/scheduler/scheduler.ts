@@ -18,6 +18,7 @@ import { podGroupAttempts, podSchedulingDuration, scheduleAttempts } from '../me
 import { podPriority } from '../api/scheduling/priority.js';
 import { budgetOf } from './preemption/budgets.js';
 import { Preemptor } from './preemption/preemptor.js';
+import { VolumeBinding } from './volume-binding.js';
 
 export interface SchedulerConfig {
   api: ApiClient;
@@ -70,6 +71,7 @@ class SchedulingLoop implements RunningScheduler {
   /** Pods held at permit (assumed on a node) until their gang is complete or gives up. */
   private readonly waiting = new WaitingPods();
   private readonly gang: GangScheduling;
+  private readonly volumes: VolumeBinding;
   private readonly retryTimer: NodeJS.Timeout;
   private readonly unsubscribe: Array<() => void> = [];
   private scheduled = false;
@@ -87,7 +89,9 @@ class SchedulingLoop implements RunningScheduler {
     this.gang = new GangScheduling(
       this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder, (pod) => this.isOurs(pod), this.schedulerName === 'default-scheduler',
     );
-    this.framework = createScheduler({}, [this.gang.plugin, apiBinder(this.api)]);
+    this.volumes = new VolumeBinding(this.api, this.informers);
+    // VolumeBinding's bind stage annotates late-binding claims, then hands the pod to the binder.
+    this.framework = createScheduler({}, [this.gang.plugin, this.volumes.plugin, apiBinder(this.api)]);
     this.budgets = this.informers.informerFor(resources.poddisruptionbudgets);
     this.preemptor = new Preemptor({
       api: this.api, framework: this.framework, recorder: this.recorder, schedulerName: this.schedulerName,
@@ -120,8 +124,9 @@ class SchedulingLoop implements RunningScheduler {
       onDelete: (pod) => this.podDeleted(pod),
     }));
     this.gang.start((group) => this.requeueGroup(group));
+    this.unsubscribe.push(...this.volumes.start(() => this.retryUnschedulable()));
     this.informers.start();
-    await Promise.all([this.nodes.waitForSync(), this.pods.waitForSync(), this.gang.waitForSync()]);
+    await Promise.all([this.nodes.waitForSync(), this.pods.waitForSync(), this.gang.waitForSync(), this.volumes.waitForSync()]);
     this.kick();
   }
 

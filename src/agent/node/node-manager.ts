@@ -26,6 +26,8 @@ export interface NodeManagerOptions {
   streamingPort: number;
   dataDir: string;
   labels: Readonly<Record<string, string>>;
+  /** Published on the Node at registration (where the agent keeps local-path volumes). */
+  annotations?: Readonly<Record<string, string>>;
   extendedResources: Readonly<Record<string, number>>;
   devices?: NodeDevices | undefined;
   /** The runtime whose health makes the node Ready. */
@@ -80,11 +82,11 @@ export class NodeManager {
     const labels = nodeLabels(this.opts.nodeName, this.facts, { ...this.opts.devices?.labels(), ...this.opts.labels });
     let node: NodeObject;
     try {
-      node = await this.nodes.create(nodeObject(this.opts.nodeName, labels));
+      node = await this.nodes.create(nodeObject(this.opts.nodeName, labels, { ...this.opts.annotations }));
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       // A re-registration keeps what others set (taints, cordon, user labels) and refreshes ours.
-      node = await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { labels } });
+      node = await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { labels, ...(this.opts.annotations ? { annotations: this.opts.annotations } : {}) } });
     }
     this.noteNode(node);
     await this.heartbeat(true);

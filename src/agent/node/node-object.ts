@@ -68,8 +68,8 @@ export function nodeLabels(nodeName: string, facts: HostFacts, user: Readonly<Re
   };
 }
 
-export function nodeObject(nodeName: string, labels: Record<string, string>): KubeObject {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, labels }, spec: {} };
+export function nodeObject(nodeName: string, labels: Record<string, string>, annotations: Record<string, string> = {}): KubeObject {
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, labels, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) }, spec: {} };
 }
 
 function kibibytes(bytes: number): string {

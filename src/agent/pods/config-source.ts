@@ -1,6 +1,7 @@
-// ConfigMaps and Secrets for env and volumes, read from the API on demand. The agent does not
-// watch every Secret in the cluster (as the kubelet, it asks only for what its pods name); a
-// short cache keeps one sync of a pod with many references to one read per object.
+// ConfigMaps and Secrets for env and volumes, and the claims and volumes of persistentVolumeClaim
+// volumes, read from the API on demand. The agent does not watch every Secret in the cluster (as
+// the kubelet, it asks only for what its pods name); a short cache keeps one sync of a pod with
+// many references to one read per object.
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient, type ResourceRef } from '../../client/index.js';
 import type { ConfigMap, Secret } from './pod-types.js';
@@ -25,8 +26,16 @@ export class ConfigSource {
     return this.read(resources.secrets, namespace, name) as Promise<Secret | undefined>;
   }
 
-  private read(ref: ResourceRef, namespace: string, name: string): Promise<KubeObject | undefined> {
-    const key = `${ref.plural}/${namespace}/${name}`;
+  persistentVolumeClaim(namespace: string, name: string): Promise<KubeObject | undefined> {
+    return this.read(resources.persistentvolumeclaims, namespace, name);
+  }
+
+  persistentVolume(name: string): Promise<KubeObject | undefined> {
+    return this.read(resources.persistentvolumes, undefined, name);
+  }
+
+  private read(ref: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    const key = `${ref.plural}/${namespace ?? ''}/${name}`;
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && now - hit.at < TTL_MS) return hit.value;

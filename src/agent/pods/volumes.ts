@@ -1,7 +1,7 @@
 // Pod volumes on the node, under <dataDir>/pods/<uid>/volumes/<kind>/<name> as the kubelet
 // lays them out: emptyDir (a directory shared by the pod's containers), hostPath (with its
-// type checks), and configMap, secret, downwardAPI and projected (service-account token) volumes
-// as files from the API. A volume that cannot be set up is a FailedMount and the pod waits in
+// type checks), persistentVolumeClaim (the bound volume's directory: persistent-volume.ts), and
+// configMap, secret, downwardAPI and projected (service-account token) volumes as files from the API. A volume that cannot be set up is a FailedMount and the pod waits in
 // ContainerCreating.
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir, open, rm, stat } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import type { Mount } from '../runtime/runtime.js';
 import { writeAtomicDir } from './atomic-dir.js';
 import type { ConfigSource } from './config-source.js';
 import type { Container, Pod, Volume } from './pod-types.js';
+import { isClaimVolume, resolveClaim } from './persistent-volume.js';
 import { projectedFiles } from './projected-volume.js';
 import type { ServiceAccountTokenSource } from './service-account-tokens.js';
 import { configMapFiles, downwardFiles, secretFiles, VolumeError } from './volume-files.js';
@@ -35,7 +36,7 @@ function volumeDir(ctx: VolumeContext, kind: string, name: string): string {
   return join(podDir(ctx.dataDir, ctx.pod.metadata.uid ?? ''), 'volumes', `kubernetes.io~${kind}`, name);
 }
 
-async function hostPath(volume: Volume): Promise<string> {
+async function hostPath(volume: Pick<Volume, 'name' | 'hostPath'>): Promise<string> {
   const { path, type = '' } = volume.hostPath!;
   const fail = (what: string): never => {
     throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : hostPath type check failed: ${path} ${what}`);
@@ -98,14 +99,21 @@ export async function setUpVolumes(ctx: VolumeContext): Promise<VolumePaths> {
   const paths: VolumePaths = new Map();
   for (const volume of ctx.pod.spec.volumes ?? []) {
     let path: string | undefined;
+    // Projected kinds are read-only as the kubelet mounts them; a claim as its source says.
+    let readOnly = Boolean(volume.configMap || volume.secret || volume.downwardAPI || volume.projected);
     try {
-      path = await setUpVolume(ctx, volume);
+      if (isClaimVolume(volume)) {
+        const claimed = await resolveClaim(ctx.pod, volume, ctx.sources);
+        readOnly = claimed.readOnly;
+        path = await hostPath({ name: volume.name, hostPath: claimed.hostPath });
+      } else {
+        path = await setUpVolume(ctx, volume);
+      }
     } catch (error) {
       if (error instanceof VolumeError) throw error;
       throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : ${(error as Error).message}`);
     }
-    const projected = Boolean(volume.configMap || volume.secret || volume.downwardAPI || volume.projected);
-    if (path !== undefined) paths.set(volume.name, { path, readOnly: projected });
+    if (path !== undefined) paths.set(volume.name, { path, readOnly });
   }
   return paths;
 }

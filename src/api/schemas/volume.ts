@@ -103,12 +103,20 @@ export const PersistentVolumeClaimSpec = named(`${CORE}.PersistentVolumeClaimSpe
   volumeAttributesClassName: str('VolumeAttributesClass to use.'),
 }));
 
+export const HostPathVolumeSource = named(`${CORE}.HostPathVolumeSource`, struct('A file or directory of the host, mounted into the pod.', {
+  path: str('Path on the host; symlinks are followed.'),
+  type: enumStr('What must exist at path: "" (no check), DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice or BlockDevice.',
+    ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']),
+}, ['path']));
+
+export const NFSVolumeSource = named(`${CORE}.NFSVolumeSource`, struct('An NFS export.', {
+  server: str('Host name or IP of the NFS server.'),
+  path: str('Path exported by the server.'),
+  readOnly: bool('Mount read-only. Defaults to false.'),
+}, ['server', 'path']));
+
 const volumeSources: Record<string, Schema> = {
-  hostPath: field(named(`${CORE}.HostPathVolumeSource`, struct('A file or directory of the host, mounted into the pod.', {
-    path: str('Path on the host; symlinks are followed.'),
-    type: enumStr('What must exist at path: "" (no check), DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice or BlockDevice.',
-      ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']),
-  }, ['path'])), 'A path on the node. Gives the pod access to the host: use sparingly.'),
+  hostPath: field(HostPathVolumeSource, 'A path on the node. Gives the pod access to the host: use sparingly.'),
   emptyDir: field(named(`${CORE}.EmptyDirVolumeSource`, struct('A directory that starts empty and lives as long as the pod.', {
     medium: enumStr('Storage medium: "" (the node\'s default), Memory (tmpfs), or HugePages / HugePages-<size>.', ['', 'Memory', 'HugePages', 'HugePages-2Mi', 'HugePages-1Gi']),
     sizeLimit: quantity('Maximum size of the directory; the pod is evicted when it is exceeded.'),
@@ -124,11 +132,7 @@ const volumeSources: Record<string, Schema> = {
     defaultMode: int32(MODE),
   })), 'Several sources (secrets, config maps, downward API, tokens) in one directory.'),
   downwardAPI: field(DownwardAPIVolumeSource, 'Information about the pod, as files.'),
-  nfs: field(named(`${CORE}.NFSVolumeSource`, struct('An NFS export.', {
-    server: str('Host name or IP of the NFS server.'),
-    path: str('Path exported by the server.'),
-    readOnly: bool('Mount read-only. Defaults to false.'),
-  }, ['server', 'path'])), 'An NFS mount that outlives the pod.'),
+  nfs: field(NFSVolumeSource, 'An NFS mount that outlives the pod.'),
   csi: field(named(`${CORE}.CSIVolumeSource`, struct('An ephemeral volume provided by a CSI driver.', {
     driver: str('Name of the CSI driver.'),
     readOnly: bool('Mount read-only. Defaults to false.'),

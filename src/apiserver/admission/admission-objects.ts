@@ -1,5 +1,5 @@
 // The objects admission steps read on every write — ResourceQuotas and LimitRanges of each
-// namespace, the PriorityClasses, the ServiceAccounts pods name — mirrored in memory (list + watch), as Kubernetes' admission
+// namespace, the PriorityClasses, the ServiceAccounts pods name, the StorageClasses claims name — mirrored in memory (list + watch), as Kubernetes' admission
 // plugins read them from informers. Where the mirror has none, the store is
 // asked (one that was just made may not have reached the mirror yet) and a "none" is kept for
 // 30 s, as Kubernetes' live-lookup cache does: a namespace without any costs one storage read per
@@ -22,6 +22,7 @@ const KINDS = {
   limitRanges: ['', 'limitranges'],
   priorityClasses: ['scheduling.k8s.io', 'priorityclasses'],
   serviceAccounts: ['', 'serviceaccounts'],
+  storageClasses: ['storage.k8s.io', 'storageclasses'],
 } as const;
 
 type Kind = keyof typeof KINDS;
@@ -85,6 +86,15 @@ export class AdmissionObjects {
   /** One PriorityClass: the mirror's, or the store's when the mirror has not seen it yet. */
   priorityClass(name: string): Promise<KubeObject | undefined> {
     return this.get('priorityClasses', '', name);
+  }
+
+  storageClasses(): Promise<KubeObject[]> {
+    return this.list('storageClasses', '');
+  }
+
+  /** One StorageClass, likewise. */
+  storageClass(name: string): Promise<KubeObject | undefined> {
+    return this.get('storageClasses', '', name);
   }
 
   /** One ServiceAccount, likewise (the namespace's `default` is made moments before its first pods). */

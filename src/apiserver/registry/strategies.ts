@@ -1,6 +1,6 @@
 // Per-kind behaviour of the generic object registry that a schema cannot express, as in
 // Kubernetes' registry strategies: what create initialises, graceful deletion, allocation.
-import { isObject, type KubeObject } from '../../api/meta.js';
+import { isObject, metaTime, type KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { Store } from '../../storage/store.js';
 import { preserveServiceAllocations } from '../../api/defaults/core-defaults.js';
@@ -81,6 +81,20 @@ const resetStatus: Strategy = {
   },
 };
 
+/** Claims start Pending whatever the client sent: the binder moves them on. */
+const pendingStatus: Strategy = {
+  prepareForCreate(object) {
+    object['status'] = { phase: 'Pending' };
+  },
+};
+
+/** Volumes too, and their phase's transition time starts with them, as Kubernetes records it. */
+const pendingVolumeStatus: Strategy = {
+  prepareForCreate(object) {
+    object['status'] = { phase: 'Pending', lastPhaseTransitionTime: metaTime() };
+  },
+};
+
 /** Jobs select their own pods by uid (known only now) unless the user asks for a manual selector. */
 const jobStrategy: Strategy = {
   prepareForCreate(job) {
@@ -105,6 +119,8 @@ const strategies: Record<string, Strategy> = {
   'batch/CronJob': resetStatus,
   'apps/StatefulSet': resetStatus,
   '/ReplicationController': resetStatus,
+  '/PersistentVolume': pendingVolumeStatus,
+  '/PersistentVolumeClaim': pendingStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },

@@ -1,8 +1,11 @@
 // The node authorizer (Kubernetes' Node authorization mode): an agent, `system:node:<name>` in
 // `system:nodes`, may read only the pods bound to its node (lists and watches must select
 // spec.nodeName=<name>) and the Secrets, ConfigMaps, claims and service-account tokens those pods
-// use, and write only its own Node, its Lease, its pods' status and events (and ask for
-// certificates: CertificateSigningRequests, which only the approver judges). It also reads every
+// use (and the volumes of those claims), and write only its own Node, its Lease, its pods'
+// status and events (and ask for certificates: CertificateSigningRequests, which only the
+// approver judges). The local-path volumes whose directories are on its node it may also list
+// and watch (by their drover.io/local-path-node label) and update: it removes their directories
+// and lifts their cleanup finalizer (node-restriction.ts keeps that the only change). It also reads every
 // Service, Endpoints and EndpointSlice: the agent is the node's service proxy and DNS. It has no
 // opinion on anyone else: RBAC decides for them.
 import { findResource } from '../../api/registry.js';
@@ -12,6 +15,7 @@ import type { Store } from '../../storage/store.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from '../components.js';
 import type { Authorizer, Decision, RequestAttributes } from '../types.js';
 import { NodeGraph, type Reference } from './node-graph.js';
+import { LABEL_LOCAL_PATH_NODE } from '../../api/volumes/names.js';
 
 const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /** The namespace whose uid names the cluster (src/agent/cluster-id.ts). */
@@ -28,9 +32,13 @@ export interface NodeAuthorizer extends Authorizer {
 export function createNodeAuthorizer(store: Store): NodeAuthorizer {
   const mirror = new StoreMirror(store, {
     name: 'node authorizer',
-    prefixes: [prefixFor(findResource('', 'v1', 'pods')!)],
+    prefixes: [prefixFor(findResource('', 'v1', 'pods')!), prefixFor(findResource('', 'v1', 'persistentvolumeclaims')!), prefixFor(findResource('', 'v1', 'persistentvolumes')!)],
     fresh: () => new NodeGraph(),
-    apply: (graph, _index, event) => graph.apply(event),
+    apply: (graph, index, event) => {
+      if (index === 0) graph.apply(event);
+      else if (index === 1) graph.applyClaim(event);
+      else graph.applyVolume(event, LABEL_LOCAL_PATH_NODE);
+    },
   });
   return {
     start: () => mirror.start(),
@@ -73,6 +81,8 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
       return READ.has(a.verb) ? allow(own) : noOpinion;
     case 'pods':
       return podDecision(a, node, graph, deny);
+    case 'persistentvolumes':
+      return volumeDecision(a, node, graph, deny);
     // Kubernetes' static node rules: a node asks for (and renews) its own certificates.
     case 'certificatesigningrequests.certificates.k8s.io':
       return a.subresource === '' && (a.verb === 'create' || READ.has(a.verb)) ? allow(own) : noOpinion;
@@ -86,6 +96,18 @@ function decide(a: RequestAttributes, graph: NodeGraph): Decision {
       }
       return noOpinion;
   }
+}
+
+function volumeDecision(a: RequestAttributes, node: string, graph: NodeGraph, deny: (why: string) => Decision): Decision {
+  const own = `node ${node} may do this`;
+  const selector = `${LABEL_LOCAL_PATH_NODE}=${node}`;
+  if (a.subresource) return noOpinion;
+  if (a.verb === 'list' || a.verb === 'watch') {
+    return a.labelSelector === selector ? allow(own) : deny(`may only list and watch persistentvolumes with labelSelector ${selector}`);
+  }
+  if (a.verb === 'get' && (graph.reachesVolume(node, a.name) || graph.holdsVolume(node, a.name))) return allow(own);
+  if ((a.verb === 'update' || a.verb === 'patch') && graph.holdsVolume(node, a.name)) return allow(own);
+  return deny('has no relationship with this object');
 }
 
 function podDecision(a: RequestAttributes, node: string, graph: NodeGraph, deny: (why: string) => Decision): Decision {

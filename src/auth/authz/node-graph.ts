@@ -1,9 +1,11 @@
 // What each node may reach, from the pods bound to it (Kubernetes' node authorizer graph): the
-// Secrets, ConfigMaps, claims and service accounts its pods use, and the training jobs they
-// belong to (whose other replicas an agent resolves by name). Kept from the store by a mirror.
+// Secrets, ConfigMaps, claims and service accounts its pods use, the volumes those claims are
+// bound to, and the training jobs they belong to (whose other replicas an agent resolves by
+// name). Kept from the store by a mirror.
 import type { KubeObject } from '../../api/meta.js';
 import { TRAINING_JOB_NAME_LABEL } from '../../api/training-frameworks.js';
 import type { MirrorEvent } from '../../storage/store-mirror.js';
+import { podClaimNames } from '../../api/volumes/claims.js';
 
 export type Reference = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'jobs';
 
@@ -17,6 +19,12 @@ interface PodFacts {
 export class NodeGraph {
   private readonly pods = new Map<string, PodFacts>();
   private readonly reach = new Map<string, Map<string, number>>();
+  /** The claim each volume is bound to (`namespace/name`), from the claims' spec.volumeName. */
+  private readonly volumeClaims = new Map<string, string>();
+  /** The claims' side of it: claim → volume. */
+  private readonly claimVolumes = new Map<string, string>();
+  /** Local-path volumes by the node their directory is on (their drover.io/local-path-node label). */
+  private readonly volumeNodes = new Map<string, string>();
 
   /**
    * Takes in one pod event. Most pod writes are of pods that are not bound and were not before:
@@ -38,6 +46,40 @@ export class NodeGraph {
     const facts: PodFacts = { node, uses: [`pods ${key}`, ...referencesOf(pod)] };
     this.pods.set(key, facts);
     this.count(facts, 1);
+  }
+
+  /** Takes in one PersistentVolumeClaim event: which volume it is bound to. */
+  applyClaim(event: MirrorEvent): void {
+    const claim = event.object;
+    const key = `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
+    const old = this.claimVolumes.get(key);
+    if (old !== undefined) this.volumeClaims.delete(old);
+    this.claimVolumes.delete(key);
+    const volume = (claim['spec'] as { volumeName?: unknown } | undefined)?.volumeName;
+    if (event.type === 'DELETED' || typeof volume !== 'string' || volume === '') return;
+    this.claimVolumes.set(key, volume);
+    this.volumeClaims.set(volume, key);
+  }
+
+  /** Takes in one PersistentVolume event: the node of a local-path volume. */
+  applyVolume(event: MirrorEvent, nodeLabel: string): void {
+    const name = event.object.metadata.name ?? '';
+    const node = event.object.metadata.labels?.[nodeLabel];
+    if (event.type === 'DELETED' || node === undefined) this.volumeNodes.delete(name);
+    else this.volumeNodes.set(name, node);
+  }
+
+  /** Whether a pod bound to `node` uses a claim bound to this volume (Kubernetes' pod → claim → volume edge). */
+  reachesVolume(node: string, volume: string): boolean {
+    const claim = this.volumeClaims.get(volume);
+    if (claim === undefined) return false;
+    const slash = claim.indexOf('/');
+    return this.reaches(node, 'persistentvolumeclaims', claim.slice(0, slash), claim.slice(slash + 1));
+  }
+
+  /** Whether the volume is a local-path volume whose directory is on `node`. */
+  holdsVolume(node: string, volume: string): boolean {
+    return this.volumeNodes.get(volume) === node;
   }
 
   /** Whether a pod bound to `node` uses `kind namespace/name` (or is that pod). */
@@ -85,7 +127,6 @@ function referencesOf(pod: KubeObject): string[] {
   for (const volume of spec['volumes'] ?? []) {
     add('secrets', volume?.secret?.secretName);
     add('configmaps', volume?.configMap?.name);
-    add('persistentvolumeclaims', volume?.persistentVolumeClaim?.claimName);
     for (const source of volume?.projected?.sources ?? []) {
       add('secrets', source?.secret?.name);
       add('configmaps', source?.configMap?.name);
@@ -103,6 +144,7 @@ function referencesOf(pod: KubeObject): string[] {
       }
     }
   }
+  for (const claim of podClaimNames(pod)) add('persistentvolumeclaims', claim);
   add('jobs', pod.metadata.labels?.[TRAINING_JOB_NAME_LABEL]);
   return [...refs];
 }

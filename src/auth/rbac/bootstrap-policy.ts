@@ -73,6 +73,7 @@ const VIEW_RULES: Rule[] = [
   rule(READ, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
   rule(READ, 'drover.dev', 'transactions', 'transactions/status'),
   rule(READ, '', 'limitranges', 'resourcequotas', 'resourcequotas/status'),
+  rule(READ, '', 'persistentvolumeclaims', 'persistentvolumeclaims/status'),
 ];
 
 // Writing workloads and their configuration, Secrets included; running things in pods. Not
@@ -82,7 +83,7 @@ const EDIT_RULES: Rule[] = [
   rule(['impersonate'], '', 'serviceaccounts'),
   rule(WRITE, '', 'pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/signal'),
   rule(['create'], '', 'pods/eviction'),
-  rule(WRITE, '', 'serviceaccounts', 'services', 'configmaps', 'secrets', 'events'),
+  rule(WRITE, '', 'serviceaccounts', 'services', 'configmaps', 'secrets', 'events', 'persistentvolumeclaims'),
   rule(WRITE, 'apps', 'daemonsets', 'deployments', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'),
   rule(WRITE, '', 'replicationcontrollers', 'replicationcontrollers/scale'),
   rule(WRITE, 'batch', 'jobs', 'cronjobs'),
@@ -139,6 +140,10 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(READ, 'policy', 'poddisruptionbudgets'),
       rule(READ, 'scheduling.x-k8s.io', 'podgroups'),
       rule(['update', 'patch'], 'scheduling.x-k8s.io', 'podgroups/status'),
+      // VolumeBinding: claims, their volumes and classes; a late-binding claim is annotated with the chosen node.
+      rule([...READ, 'update', 'patch'], '', 'persistentvolumeclaims'),
+      rule(READ, '', 'persistentvolumes'),
+      rule(READ, 'storage.k8s.io', 'storageclasses'),
       rule(['create', 'update', 'patch'], '', 'events'),
       rule([...READ, 'create', 'update', 'patch'], 'coordination.k8s.io', 'leases'),
     ],
@@ -165,6 +170,9 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
       rule(ALL, 'drover.dev', 'transactions', 'transactions/status'),
       rule(ALL, 'coordination.k8s.io', 'leases'),
+      // The volume binder, the local-path provisioner and the protection controllers.
+      rule(ALL, '', 'persistentvolumes', 'persistentvolumes/status', 'persistentvolumeclaims', 'persistentvolumeclaims/status'),
+      rule(READ, 'storage.k8s.io', 'storageclasses'),
     ],
   },
   {

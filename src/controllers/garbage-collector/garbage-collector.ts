@@ -35,6 +35,8 @@ export const COLLECTED_RESOURCES: readonly ResourceRef[] = [
   resources.cronjobs,
   // StatefulSets and DaemonSets own their ControllerRevisions; ReplicationControllers their pods.
   resources.statefulsets, resources.controllerrevisions, resources.replicationcontrollers,
+  // Pods own their ephemeral volumes' claims.
+  resources.persistentvolumeclaims,
 ];
 
 export interface GarbageCollectorOptions {

@@ -1,0 +1,78 @@
+// The node authorizer's volume rules against a real SQLite store: an agent reads the volume of a
+// claim its pod uses (Kubernetes' pod → claim → volume edge), and lists, watches and updates only
+// the local-path volumes labelled with its node.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { findResource } from '../../api/registry.js';
+import { keyFor } from '../../apiserver/registry/keys.js';
+import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { nodeSubject } from '../components.js';
+import type { RequestAttributes } from '../types.js';
+import { createNodeAuthorizer, type NodeAuthorizer } from './node-authorizer.js';
+
+const pods = findResource('', 'v1', 'pods')!;
+const claims = findResource('', 'v1', 'persistentvolumeclaims')!;
+const volumes = findResource('', 'v1', 'persistentvolumes')!;
+
+function asNode(node: string, verb: string, extra: Partial<RequestAttributes> = {}): RequestAttributes {
+  const subject = nodeSubject(node);
+  return {
+    user: { username: subject.commonName, groups: [...subject.organizations!, 'system:authenticated'] },
+    verb, resourceRequest: true, apiGroup: '', apiVersion: 'v1', resource: 'persistentvolumes', subresource: '', namespace: '', name: '', path: '', ...extra,
+  };
+}
+
+describe('node authorizer: persistent volumes', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let authorizer: NodeAuthorizer;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'drover-node-authz-pv-'));
+    store = await openSqliteStore({ path: join(dir, 'state.db') });
+    await store.create(keyFor(pods, 'ns', 'user'), {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'user', namespace: 'ns' },
+      spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+    });
+    await store.create(keyFor(claims, 'ns', 'data'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'ns' }, spec: { volumeName: 'pv-data' } });
+    await store.create(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: {} });
+    await store.create(keyFor(volumes, undefined, 'pv-local-b'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-local-b', labels: { 'drover.io/local-path-node': 'node-b' } }, spec: {} });
+    authorizer = createNodeAuthorizer(store);
+    await authorizer.start();
+  });
+  after(async () => {
+    authorizer.stop();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads the volume of a claim its pod uses, not others', () => {
+    assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-data' })).allowed, true);
+    assert.equal(authorizer.authorize(asNode('node-b', 'get', { name: 'pv-data' })).allowed, false);
+    assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-local-b' })).allowed, false);
+    assert.equal(authorizer.authorize(asNode('node-a', 'update', { name: 'pv-data' })).allowed, false);
+  });
+
+  it('lists, watches, reads and updates the local-path volumes of its own node only', () => {
+    const selector = { labelSelector: 'drover.io/local-path-node=node-b' };
+    assert.equal(authorizer.authorize(asNode('node-b', 'watch', selector)).allowed, true);
+    assert.equal(authorizer.authorize(asNode('node-b', 'list', selector)).allowed, true);
+    assert.equal(authorizer.authorize(asNode('node-a', 'watch', selector)).allowed, false);
+    assert.equal(authorizer.authorize(asNode('node-b', 'list')).allowed, false);
+    assert.equal(authorizer.authorize(asNode('node-b', 'get', { name: 'pv-local-b' })).allowed, true);
+    assert.equal(authorizer.authorize(asNode('node-b', 'update', { name: 'pv-local-b' })).allowed, true);
+    assert.equal(authorizer.authorize(asNode('node-b', 'delete', { name: 'pv-local-b' })).allowed, false);
+    assert.equal(authorizer.authorize(asNode('node-b', 'update', { name: 'pv-local-b', subresource: 'status' })).allowed, false);
+  });
+
+  it('follows the claim when it is bound to another volume', async () => {
+    await store.update(keyFor(claims, 'ns', 'data'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'ns' }, spec: { volumeName: 'pv-other' } });
+    const deadline = Date.now() + 5000;
+    while (authorizer.authorize(asNode('node-a', 'get', { name: 'pv-other' })).allowed === false && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-other' })).allowed, true);
+    assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-data' })).allowed, false);
+  });
+});

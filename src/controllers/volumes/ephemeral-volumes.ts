@@ -1,0 +1,84 @@
+// Kubernetes' ephemeral volume controller: each `ephemeral` volume of a pod gets its claim,
+// `<pod>-<volume>`, made from the volume's claim template and owned by the pod, so the garbage
+// collector deletes it with the pod. The claim then goes the way of any other (scheduler, binder,
+// provisioner, agent).
+import type { KubeObject } from '../../api/meta.js';
+import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
+import {
+  isAlreadyExists, isInvalid, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+} from '../../client/index.js';
+import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+
+type Obj = Record<string, any>;
+
+function ephemeralVolumes(pod: Readonly<KubeObject>): Array<{ name: string; template: Obj }> {
+  const volumes = ((pod['spec'] as Obj | undefined)?.['volumes'] ?? []) as Obj[];
+  return volumes.filter((v) => v?.['ephemeral']?.['volumeClaimTemplate']).map((v) => ({ name: String(v['name']), template: v['ephemeral']['volumeClaimTemplate'] as Obj }));
+}
+
+export class EphemeralVolumeController implements Controller {
+  readonly name = 'ephemeral-volume-controller';
+  private readonly queue = new WorkQueue<string>();
+  private readonly pods: Informer<KubeObject>;
+  private readonly claims: Informer<KubeObject>;
+  private readonly events: EventRecorder;
+  private running: RunningController | undefined;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.events = ctx.recorder(this.name);
+    this.pods = ctx.factory.informerFor(resources.pods);
+    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
+    const podChanged = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0 && this.queue.add(objectKey(pod));
+    this.pods.addEventHandler({ onAdd: podChanged, onUpdate: (_old, pod) => podChanged(pod) });
+    // A claim deleted under a pod that still needs it is made again.
+    this.claims.addEventHandler({
+      onDelete: (claim) => {
+        for (const ref of claim.metadata.ownerReferences ?? []) if (ref.kind === 'Pod') this.queue.add(`${claim.metadata.namespace ?? ''}/${ref.name}`);
+      },
+    });
+  }
+
+  start(): void {
+    this.running = runOwnedQueue(this.ctx, { name: this.name, primary: this.pods, queue: this.queue, reconcile: (key) => this.sync(key) });
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.stop();
+  }
+
+  private async sync(key: string): Promise<ReconcileResult | void> {
+    const pod = this.pods.get(key);
+    if (!pod || pod.metadata.deletionTimestamp) return;
+    for (const { name, template } of ephemeralVolumes(pod)) {
+      const claimName = ephemeralClaimName(pod.metadata.name ?? '', name);
+      const existing = this.claims.get(`${pod.metadata.namespace ?? ''}/${claimName}`);
+      if (existing) {
+        if (!isOwnedByPod(existing, pod)) {
+          void this.events.record(pod, 'Warning', 'FailedBinding', `PVC ${pod.metadata.namespace}/${claimName} was not created for pod ${key} (pod is not owner)`);
+        }
+        continue;
+      }
+      const meta = (template['metadata'] ?? {}) as Obj;
+      const claim: KubeObject = {
+        apiVersion: 'v1', kind: 'PersistentVolumeClaim',
+        metadata: {
+          name: claimName, namespace: pod.metadata.namespace,
+          ...(meta['labels'] ? { labels: meta['labels'] } : {}), ...(meta['annotations'] ? { annotations: meta['annotations'] } : {}),
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+        },
+        spec: structuredClone(template['spec'] ?? {}),
+      };
+      try {
+        await this.ctx.api.resource(resources.persistentvolumeclaims, pod.metadata.namespace).create(claim);
+      } catch (error) {
+        // A template the API refuses stays refused until the pod changes: said once, not retried.
+        if (isInvalid(error)) {
+          void this.events.record(pod, 'Warning', 'FailedCreate', `creating PVC ${claimName} failed: ${(error as Error).message}`);
+          continue;
+        }
+        // Made meanwhile (the informer will show whose it is); anything else is retried.
+        if (!isAlreadyExists(error)) throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// Kubernetes' pvc-protection and pv-protection controllers: the finalizers admission put on
+// claims and volumes are lifted only when it is safe. A claim being deleted keeps
+// kubernetes.io/pvc-protection while any pod that is not finished uses it (as a
+// persistentVolumeClaim volume, or the claim of an ephemeral volume); a volume being deleted
+// keeps kubernetes.io/pv-protection while it is Bound.
+import type { KubeObject } from '../../api/meta.js';
+import { podClaimNames, volumePhase } from '../../api/volumes/claims.js';
+import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/volumes/names.js';
+import {
+  indexers, isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+  type ResourceRef,
+} from '../../client/index.js';
+import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+
+const NAMESPACE_INDEX = 'namespace';
+
+function isFinished(pod: Readonly<KubeObject>): boolean {
+  const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+export class StorageProtectionController implements Controller {
+  readonly name = 'storage-protection-controller';
+  private readonly claimQueue = new WorkQueue<string>();
+  private readonly volumeQueue = new WorkQueue<string>();
+  private readonly claims: Informer<KubeObject>;
+  private readonly volumes: Informer<KubeObject>;
+  private readonly pods: Informer<KubeObject>;
+  private readonly events: EventRecorder;
+  private running: RunningController[] = [];
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.events = ctx.recorder('pvc-protection-controller');
+    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
+    this.volumes = ctx.factory.informerFor(resources.persistentvolumes);
+    this.pods = ctx.factory.informerFor(resources.pods);
+    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    this.claims.addEventHandler({
+      onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
+      onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
+    });
+    this.volumes.addEventHandler({
+      onAdd: (volume) => this.volumeQueue.add(objectKey(volume)),
+      onUpdate: (_old, volume) => this.volumeQueue.add(objectKey(volume)),
+    });
+    const podChanged = (pod: Readonly<KubeObject>) => {
+      for (const name of podClaimNames(pod)) this.claimQueue.add(`${pod.metadata.namespace ?? ''}/${name}`);
+    };
+    this.pods.addEventHandler({ onUpdate: (_old, pod) => isFinished(pod) && podChanged(pod), onDelete: podChanged });
+  }
+
+  start(): void {
+    this.running = [
+      runOwnedQueue(this.ctx, { name: 'pvc-protection', primary: this.claims, queue: this.claimQueue, reconcile: (key) => this.syncClaim(key) }),
+      runOwnedQueue(this.ctx, { name: 'pv-protection', primary: this.volumes, queue: this.volumeQueue, reconcile: (key) => this.syncVolume(key) }),
+    ];
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.running.map((r) => r.stop()));
+  }
+
+  private async syncClaim(key: string): Promise<ReconcileResult | void> {
+    const claim = this.claims.get(key);
+    if (!claim?.metadata.deletionTimestamp || !claim.metadata.finalizers?.includes(PVC_PROTECTION_FINALIZER)) return;
+    const users = this.pods.byIndex(NAMESPACE_INDEX, claim.metadata.namespace ?? '')
+      .filter((pod) => !isFinished(pod) && podClaimNames(pod).includes(claim.metadata.name ?? ''));
+    if (users.length > 0) {
+      void this.events.record(claim, 'Normal', 'InUse', `The claim is in use by pod(s) ${users.map((p) => p.metadata.name).join(', ')}: it is deleted once they are gone`);
+      return;
+    }
+    return this.dropFinalizer(resources.persistentvolumeclaims, claim, PVC_PROTECTION_FINALIZER);
+  }
+
+  private async syncVolume(key: string): Promise<ReconcileResult | void> {
+    const volume = this.volumes.get(key);
+    if (!volume?.metadata.deletionTimestamp || !volume.metadata.finalizers?.includes(PV_PROTECTION_FINALIZER)) return;
+    if (volumePhase(volume) === 'Bound') return;
+    return this.dropFinalizer(resources.persistentvolumes, volume, PV_PROTECTION_FINALIZER);
+  }
+
+  private async dropFinalizer(ref: ResourceRef, object: Readonly<KubeObject>, finalizer: string): Promise<ReconcileResult | void> {
+    const next = structuredClone(object) as KubeObject;
+    next.metadata.finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    try {
+      await this.ctx.api.resource(ref, object.metadata.namespace).update(next);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      if (isConflict(error)) return { requeueAfterMs: 500 };
+      throw error;
+    }
+  }
+}
