@@ -211,4 +211,31 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     await k(['delete', 'sts', 'par']);
     await waitFor('par pods gone', async () => (await pods('par')).length === 0, 60_000);
   });
+
+  it('volumeClaimTemplates: each ordinal gets its claim, kept across the pod\'s replacement; whenScaled Delete removes the claims of removed pods', async () => {
+    const claimTemplate = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '16Mi' } } } };
+    const mount = { volumeMounts: [{ name: 'data', mountPath: '/data' }] };
+    await k(['apply', '-f', '-'], JSON.stringify(statefulSet('db', {
+      replicas: 2, volumeClaimTemplates: [claimTemplate],
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+    }, mount)));
+    await settled('db', { 'db-0': IMAGE_1, 'db-1': IMAGE_1 });
+    // The default class (local-path) gave each claim a volume on the pod's node.
+    const phases = await k(['get', 'pvc', 'data-db-0', 'data-db-1', '-o', 'jsonpath={.items[*].status.phase}']);
+    assert.equal(phases, 'Bound Bound');
+    await k(['exec', 'db-0', '--', 'sh', '-c', 'echo kept > /data/mark']);
+    const first = (await byName('db')).get('db-0')!.metadata.uid;
+    await k(['delete', 'pod', 'db-0', '--wait=false']);
+    await waitFor('db-0 replaced and ready', async () => {
+      const pod = (await byName('db')).get('db-0');
+      return pod !== undefined && pod.metadata.uid !== first && readyAt(pod) !== undefined;
+    }, 90_000);
+    assert.equal((await k(['exec', 'db-0', '--', 'cat', '/data/mark'])).trim(), 'kept', 'the new db-0 mounts the same claim');
+    await k(['scale', 'sts', 'db', '--replicas=1']);
+    await waitFor('data-db-1 deleted with db-1', async () => !(await k(['get', 'pvc', '-o', 'name'])).includes('data-db-1'), 90_000);
+    await k(['delete', 'sts', 'db']);
+    await waitFor('db pods gone', async () => (await pods('db')).length === 0, 60_000);
+    assert.match(await k(['get', 'pvc', '-o', 'name']), /persistentvolumeclaim\/data-db-0/, 'whenDeleted Retain keeps the claim');
+    await k(['delete', 'pvc', 'data-db-0']);
+  });
 });

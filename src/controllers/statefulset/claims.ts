@@ -3,15 +3,10 @@
 // persistentVolumeClaimRetentionPolicy decides whether it goes when the set is deleted
 // (whenDeleted: Delete makes the set an owner, so the garbage collector deletes it) or when a
 // scale-down removes its pod (whenScaled: Delete makes the condemned pod an owner).
-//
-// Drover serves PersistentVolumeClaims on another branch; until then the API answers 404 and the
-// pod of a set with claim templates is not created (a FailedCreate event says why).
+// A claim that cannot be created leaves its pod uncreated (a FailedCreate event says why).
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import { isAlreadyExists, isNotFound, type ApiClient, type ResourceRef } from '../../client/index.js';
+import { isAlreadyExists, isNotFound, resources, type ApiClient } from '../../client/index.js';
 import type { ClaimTemplate, Pod, StatefulSet } from './types.js';
-
-/** core/v1 persistentvolumeclaims (kept here until the kind joins client/resources.ts). */
-const PERSISTENT_VOLUME_CLAIMS: ResourceRef = { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true };
 
 export function claimName(template: Readonly<ClaimTemplate>, set: Readonly<StatefulSet>, ordinal: number): string {
   return `${template.metadata?.name ?? ''}-${set.metadata.name}-${ordinal}`;
@@ -62,6 +57,6 @@ export class StatefulClaims {
   }
 
   private client(set: Readonly<StatefulSet>) {
-    return this.api.resource(PERSISTENT_VOLUME_CLAIMS, set.metadata.namespace);
+    return this.api.resource(resources.persistentvolumeclaims, set.metadata.namespace);
   }
 }
