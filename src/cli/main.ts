@@ -305,8 +305,7 @@ export function buildProgram(): Command {
     .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
     // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
     .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
-    // Hidden until the README's agent row describes it (test/readme-cli).
-    .addOption(new Option('--local-path-dir <dir>', 'where local-path volumes\' directories are made (default: <data-dir>/storage)').hideHelp())
+    .option('--local-path-dir <dir>', 'where local-path volumes\' directories are made (default: <data-dir>/storage)')
     .addOption(serviceProxyOption()))
     .action(async (options: NetworkCommandOptions & { nodeName?: string; cleanup?: boolean; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean; localPathDir?: string }) => {
       if (options.cleanup) {
