@@ -7,7 +7,8 @@ import { findResource } from '../../api/registry.js';
 import { CRD_GROUP, customResourceDefinitions, type CustomResourceDefinitionInfo } from '../../api/crd/custom-resource.js';
 import type { Store, Watch } from '../../storage/store.js';
 import { prefixFor } from '../registry/keys.js';
-import { versionStore } from './version-store.js';
+import { versionForm } from './version-form.js';
+import { convertingStore } from '../registry/converting-store.js';
 
 const REWATCH_MS = 1000;
 
@@ -77,7 +78,7 @@ export class CustomResources {
     return customResourceDefinitions(crd).map((def) => {
       const storageApiVersion = apiVersionOf({ group: def.group, version: def.storageVersion });
       const view = { apiVersion: apiVersionOf(def), storageApiVersion, applyDefaults: def.applyDefaults };
-      return { ...def, storage: (store: Store) => versionStore(store, view) };
+      return { ...def, storage: (store: Store) => convertingStore(store, versionForm(view)) };
     });
   }
 
