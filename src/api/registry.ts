@@ -12,6 +12,7 @@ import { certificatesDefinitions } from './definitions/certificates.js';
 import { policyDefinitions } from './definitions/policy.js';
 import { quotaDefinitions } from './definitions/quota.js';
 import { schedulingDefinitions } from './definitions/scheduling.js';
+import { autoscalingDefinitions } from './definitions/autoscaling.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
@@ -19,6 +20,7 @@ import { DeleteOptions, Status } from './schemas/meta.js';
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
   ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions,
+  ...autoscalingDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

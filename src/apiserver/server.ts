@@ -35,6 +35,8 @@ import type { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import type { CsrSigner } from '../auth/csr/controller.js';
 import { ApiSecurity } from './api-security.js';
 import { SERVING_TLS_OPTIONS } from './tls-settings.js';
+import { AgentStats, type AgentStatsOptions } from './resource-metrics/agent-stats.js';
+import { METRICS_GROUP, metricsGroup, metricsResourceList, serveResourceMetrics } from './resource-metrics/metrics-api.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -65,6 +67,8 @@ export interface ApiServerOptions {
   signer?: CsrSigner;
   /** The cluster's address plan: Services' cluster IPs come from its service CIDR (default: clusterNetwork()). */
   network?: ClusterNetwork;
+  /** Serve metrics.k8s.io (resource-metrics/), reading the agents' figures as logs are read. */
+  resourceMetrics?: AgentStatsOptions;
 }
 
 export interface ApiServer {
@@ -102,7 +106,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...security.subresources(),
     ...(options.subresources ?? new Map()),
   ]);
-  const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit };
+  const serving: Serving = {
+    registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit,
+    resourceMetrics: options.resourceMetrics ? new AgentStats(registry, options.resourceMetrics) : undefined,
+  };
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
   const server = createServer(
@@ -183,6 +190,7 @@ interface Serving {
   access: AccessControl;
   caPem: string;
   auditor: Auditor | undefined;
+  resourceMetrics: AgentStats | undefined;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
@@ -204,10 +212,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     ctx.user = actingUser(serving.access, req, sender);
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
     authorize(serving.access, { ...asked, user: ctx.user });
-    if (path) {
+    if (path?.group === METRICS_GROUP && serving.resourceMetrics) {
+      await serveResourceMetrics(ctx, path, serving.resourceMetrics);
+    } else if (path) {
       await serveResource(ctx, path, findResource(path.group, path.version, path.plural), serving.subresources);
     } else {
-      await serveNonResource(pathname, req, res, metrics, registry.store, serving.caPem);
+      await serveNonResource(pathname, req, res, serving);
     }
   } catch (error) {
     const apiError = toApiError(error);
@@ -225,7 +235,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
   }
 }
 
-async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, metrics: ApiMetrics, store: Store, caPem: string): Promise<void> {
+async function serveNonResource(pathname: string, req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
+  const { metrics, caPem } = serving;
+  const store = serving.registry.store;
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '');
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/healthz' || path === '/livez') return writeText(res, 200, 'ok');
@@ -242,7 +254,10 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     return writeText(res, 200, text, contentType);
   }
   if (path === '/api') return writeJson(res, 200, apiVersions());
-  if (path === '/apis') return writeJson(res, 200, apiGroupList(resourceDefinitions));
+  if (path === '/apis') {
+    const list = apiGroupList(resourceDefinitions);
+    return writeJson(res, 200, serving.resourceMetrics ? { ...list, groups: [...list.groups, metricsGroup()] } : list);
+  }
   if (path === '/openapi/v2') return serveOpenApiV2(req, res);
   if (path === '/openapi/v3') return writeJson(res, 200, openApiV3Index());
   if (path.startsWith('/openapi/v3/')) {
@@ -250,7 +265,7 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     if (!document) throw pathNotFound(pathname);
     return writeText(res, 200, document.json, 'application/json');
   }
-  const document = discoveryDocument(path);
+  const document = discoveryDocument(path, serving.resourceMetrics !== undefined);
   if (document) return writeJson(res, 200, document);
   throw pathNotFound(pathname);
 }
@@ -266,8 +281,13 @@ function serveOpenApiV2(req: IncomingMessage, res: ServerResponse): void {
   writeText(res, 200, openApiV2Serialized().json, 'application/json');
 }
 
-function discoveryDocument(path: string): unknown {
+function discoveryDocument(path: string, servesMetrics: boolean): unknown {
   const parts = path.split('/').filter(Boolean);
+  if (servesMetrics && parts[0] === 'apis' && parts[1] === METRICS_GROUP) {
+    if (parts.length === 2) return { kind: 'APIGroup', apiVersion: 'v1', ...metricsGroup() };
+    if (parts.length === 3 && parts[2] === 'v1beta1') return metricsResourceList();
+    return undefined;
+  }
   if (parts[0] === 'api' && parts.length === 2) return apiResourceList(resourceDefinitions, '', parts[1]!);
   if (parts[0] !== 'apis') return undefined;
   if (parts.length === 2) return apiGroup(resourceDefinitions, parts[1]!);

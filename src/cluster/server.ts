@@ -110,6 +110,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const apiOptions: ApiServerOptions = {
       store, port: options.port, subresources: podProxySubresources(agentTls), onUpgrade: podUpgradeHandler(agentTls),
       tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: pki, network,
+      resourceMetrics: { tls: agentTls },
     };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;

@@ -102,6 +102,7 @@ const strategies: Record<string, Strategy> = {
   // The quota controller and admission write status.used; a client's status is not taken on create.
   '/ResourceQuota': resetStatus,
   'batch/CronJob': resetStatus,
+  'autoscaling/HorizontalPodAutoscaler': resetStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },

@@ -72,6 +72,9 @@ const VIEW_RULES: Rule[] = [
   rule(READ, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
   rule(READ, 'drover.dev', 'transactions', 'transactions/status'),
   rule(READ, '', 'limitranges', 'resourcequotas', 'resourcequotas/status'),
+  rule(READ, 'autoscaling', 'horizontalpodautoscalers', 'horizontalpodautoscalers/status'),
+  // Kubernetes' system:aggregated-metrics-reader; history is Drover's (resource-metrics/metrics-api.ts).
+  rule(READ, 'metrics.k8s.io', 'pods', 'nodes', 'pods/history', 'nodes/history'),
 ];
 
 // Writing workloads and their configuration, Secrets included; running things in pods. Not
@@ -84,6 +87,7 @@ const EDIT_RULES: Rule[] = [
   rule(WRITE, '', 'serviceaccounts', 'services', 'configmaps', 'secrets', 'events'),
   rule(WRITE, 'apps', 'daemonsets', 'deployments', 'deployments/scale', 'replicasets', 'replicasets/scale'),
   rule(WRITE, 'batch', 'jobs', 'cronjobs'),
+  rule(WRITE, 'autoscaling', 'horizontalpodautoscalers'),
   rule(WRITE, 'policy', 'poddisruptionbudgets'),
   rule(WRITE, 'kubeflow.org', 'pytorchjobs', 'tfjobs'),
   rule(WRITE, 'scheduling.x-k8s.io', 'podgroups'),
@@ -152,6 +156,9 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, 'apps', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status'),
       rule(ALL, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
+      // The HPA controller: it reads the pods' figures and scales through the scale subresource.
+      rule(ALL, 'autoscaling', 'horizontalpodautoscalers', 'horizontalpodautoscalers/status'),
+      rule(READ, 'metrics.k8s.io', 'pods'),
       rule(ALL, 'discovery.k8s.io', 'endpointslices'),
       rule(ALL, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
       rule(ALL, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
