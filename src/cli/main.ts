@@ -72,6 +72,15 @@ function podSecurityOption(): Option {
 }
 
 /** `--no-service-proxy`, for `agent` and `up`: a node that leaves Services and DNS to something else. */
+/**
+ * kube-controller-manager's flag (seconds here). Hidden from --help until the README's command
+ * table describes it (test/readme-cli); tests set it low to see scaling within a minute.
+ */
+function hpaSyncPeriodOption(): Option {
+  return new Option('--horizontal-pod-autoscaler-sync-period <seconds>', 'seconds between passes of each HorizontalPodAutoscaler')
+    .argParser(positiveInt).default(15).hideHelp();
+}
+
 function serviceProxyOption(): Option {
   return new Option('--no-service-proxy', 'do not program service rules or serve the cluster DNS on this node');
 }
@@ -89,7 +98,7 @@ interface SimulateCommandOptions {
 
 interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
-  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean;
+  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; horizontalPodAutoscalerSyncPeriod: number;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
 }
 
@@ -210,7 +219,8 @@ export function buildProgram(): Command {
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')))
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .addOption(hpaSyncPeriodOption())))
     .action(async (options: ServerCommandOptions) => {
       const network = networkOptions(options);
       const { startServer } = await import('../cluster/server.js');
@@ -218,6 +228,7 @@ export function buildProgram(): Command {
         ...securityOptions(options), network,
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
+        controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
         ...(options.etcdEndpoints === undefined ? {} : {
           etcd: {
@@ -242,12 +253,14 @@ export function buildProgram(): Command {
     .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .addOption(hpaSyncPeriodOption())
     .addOption(serviceProxyOption())))
-    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean }) => {
+    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean; horizontalPodAutoscalerSyncPeriod: number }) => {
       const upOptions: UpOptions = {
         ...securityOptions(options), network: networkOptions(options), serviceProxy: options.serviceProxy,
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
       const { startUp } = await import('../cluster/up.js');
@@ -344,7 +357,8 @@ export function buildProgram(): Command {
     .option('--shards <n>', 'shards the work is split into; the same for every member', positiveInt, 8)
     .option('--metrics-port <port>', 'serve /metrics on 127.0.0.1 at this port (0: any free port)', port)
     .option('--cluster-cidr <cidr>', `pod addresses, from which node IPAM gives each Node a /${NODE_PREFIX}`, podCidr, DEFAULT_POD_CIDR)
-    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number; clusterCidr: string }) => {
+    .addOption(hpaSyncPeriodOption())
+    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number; clusterCidr: string; horizontalPodAutoscalerSyncPeriod: number }) => {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
@@ -353,7 +367,10 @@ export function buildProgram(): Command {
       ]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
       const identity = options.identity ?? `${hostname()}-${process.pid}`;
-      const manager = await startControllerManager({ api, controllers: allControllers, farm: { identity, shards: options.shards } });
+      const manager = await startControllerManager({
+        api, controllers: allControllers, farm: { identity, shards: options.shards },
+        settings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+      });
       // The node lifecycle controller runs once per cluster: here or in a server, whichever leads.
       const { startNodeLifecycleGate } = await import('../cluster/node-lifecycle-gate.js');
       const nodeLifecycle = startNodeLifecycleGate({ api, identity });

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { ApiClient, type TlsConfig } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
 import { controllerInformers, startControllerManager, type RunningControllerManager } from '../controllers/manager.js';
+import type { ControllerSettings } from '../controllers/context.js';
 import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
 import { startNodeLifecycleGate } from './node-lifecycle-gate.js';
 import { startNodeIpamGate } from './node-ipam-gate.js';
@@ -22,6 +23,8 @@ export interface ControlPlaneOptions {
   leaderTiming?: LeaderTiming;
   /** The cluster's pod CIDR, which node IPAM splits into the Nodes' ranges (default DEFAULT_POD_CIDR). */
   podCidr?: string;
+  /** Tunables of single controllers (--horizontal-pod-autoscaler-sync-period). */
+  controllerSettings?: ControllerSettings;
 }
 
 export interface ControlPlane {
@@ -59,7 +62,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     renewDeadlineMs: options.leaderTiming.renewDeadlineMs,
     retryPeriodMs: options.leaderTiming.retryPeriodMs,
   };
-  const controllers = await startControllerManager({ api: controllerApi, controllers: allControllers, farm: { identity, ...farmTiming }, informers });
+  const controllers = await startControllerManager({
+    api: controllerApi, controllers: allControllers, farm: { identity, ...farmTiming }, informers,
+    ...(options.controllerSettings ? { settings: options.controllerSettings } : {}),
+  });
   return {
     scheduler,
     nodeLifecycle,

@@ -50,6 +50,8 @@ export interface ServerOptions {
   /** How long Events are kept (default one hour, as kube-apiserver's --event-ttl). */
   eventTtlSeconds?: number;
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
+  /** Tunables of single controllers (--horizontal-pod-autoscaler-sync-period). */
+  controllerSettings?: ControlPlaneOptions['controllerSettings'];
   /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
   dataCheck?: DataCheckOptions;
   /** Pod Security level of namespaces without pod-security.kubernetes.io labels (default privileged). */
@@ -155,6 +157,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       credentials: { scheduler: await security.clientTls(SCHEDULER_SUBJECT), controllers: await security.clientTls(CONTROLLER_MANAGER_SUBJECT) },
     };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
+    if (options.controllerSettings) controlOptions.controllerSettings = options.controllerSettings;
     controlPlane = await startControlPlaneThread(controlOptions);
     // The scheduler's and the controllers' metrics live on that thread: /metrics asks for them.
     const thread = controlPlane;

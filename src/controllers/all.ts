@@ -14,6 +14,7 @@ import { ServiceAccountsController } from './service-accounts.js';
 import { ResourceQuotaController } from './resource-quota.js';
 import { pytorchJobController, tfJobController } from './training/training-controller.js';
 import { TransactionController } from './transactions/transaction-controller.js';
+import { HpaController } from './hpa/hpa-controller.js';
 
 export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new ReplicaSetController(ctx),
@@ -30,4 +31,5 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new ServiceAccountsController(ctx),
   (ctx) => new DisruptionController(ctx),
   (ctx) => new ResourceQuotaController(ctx),
+  (ctx) => new HpaController(ctx),
 ];
