@@ -57,7 +57,12 @@ function usageOf(figures: UsageFigures): Usage | undefined {
   const cpu = figures.cpu;
   const memory = figures.memory?.workingSetBytes;
   if (!cpu || cpu.usageNanoCores === undefined || memory === undefined) return undefined;
-  return { timestamp: cpu.time, window: goDuration(cpu.windowSeconds), usage: { cpu: cpuQuantity(cpu.usageNanoCores), memory: memoryQuantity(memory) } };
+  return { timestamp: rfc3339(cpu.time), window: goDuration(cpu.windowSeconds), usage: { cpu: cpuQuantity(cpu.usageNanoCores), memory: memoryQuantity(memory) } };
+}
+
+/** metav1.Time's form: whole seconds. */
+function rfc3339(time: string): string {
+  return time.replace(/\.\d+Z$/, 'Z');
 }
 
 function metadataOf(object: KubeObject, now: string): Record<string, unknown> {
@@ -129,7 +134,7 @@ async function podMetrics(ctx: RequestContext, path: ResourcePath, stats: AgentS
 function historyPoints(points: HistoryPoint[]) {
   return points
     .filter((p) => p.usageNanoCores !== undefined && p.workingSetBytes !== undefined)
-    .map((p) => ({ timestamp: p.time, usage: { cpu: cpuQuantity(p.usageNanoCores!), memory: memoryQuantity(p.workingSetBytes!) } }));
+    .map((p) => ({ timestamp: rfc3339(p.time), usage: { cpu: cpuQuantity(p.usageNanoCores!), memory: memoryQuantity(p.workingSetBytes!) } }));
 }
 
 async function historyOf(ctx: RequestContext, path: ResourcePath, stats: AgentStats): Promise<unknown> {
