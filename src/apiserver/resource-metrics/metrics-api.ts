@@ -28,6 +28,8 @@ export const METRICS_GROUP = 'metrics.k8s.io';
 export const METRICS_VERSION = 'v1beta1';
 const API_VERSION = `${METRICS_GROUP}/${METRICS_VERSION}`;
 const READ_VERBS = ['get', 'list'];
+/** What RBAC rules name in the group (resources and Drover's history subresources). */
+export const METRICS_RESOURCES = ['nodes', 'pods', 'nodes/history', 'pods/history'];
 
 /** /apis/metrics.k8s.io/v1beta1, as metrics-server's discovery lists it. */
 export function metricsResourceList() {
