@@ -140,6 +140,13 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
       assert.match(memory, /^\d+Mi$/);
       const containers = (await k(['top', 'pod', 'burn', '--containers', '--no-headers'])).trim().split(/\s+/);
       assert.deepEqual(containers.slice(0, 2), ['burn', 'burn']);
+      assert.match(await k(['top', 'pods', '-A']), /^default\s+burn\s+\d+m\s+\d+Mi\s*$/m);
+      // Selectors are the pods' own; a pod without figures is NotFound, as metrics-server answers.
+      const byLabel = async (selector: string) => (JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/namespaces/default/pods?labelSelector=${encodeURIComponent(selector)}`])) as { items: unknown[] }).items.length;
+      assert.deepEqual([await byLabel('app=single'), await byLabel('app=other')], [1, 0]);
+      const missing = await kubectlRaw(cluster.kubeconfig, ['get', '--raw', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/nope']);
+      assert.notEqual(missing.code, 0);
+      assert.match(missing.stderr, /NotFound|not found/);
     } finally {
       clearInterval(sampler);
     }

@@ -75,7 +75,8 @@ function metadataOf(object: KubeObject, now: string): Record<string, unknown> {
 export async function serveResourceMetrics(ctx: RequestContext, path: ResourcePath, stats: AgentStats): Promise<void> {
   const url = ctx.req.url ?? '';
   if (path.version !== METRICS_VERSION || (path.plural !== 'nodes' && path.plural !== 'pods')) throw pathNotFound(url);
-  if ((path.plural === 'nodes') !== (path.namespace === undefined)) throw pathNotFound(url);
+  // Nodes are cluster-scoped; pods are named only in a namespace, and listed in one or in all.
+  if (path.plural === 'nodes' ? path.namespace !== undefined : path.namespace === undefined && path.name !== undefined) throw pathNotFound(url);
   if (path.subresource !== undefined && (path.subresource !== 'history' || path.name === undefined)) throw pathNotFound(url);
   const method = ctx.req.method ?? 'GET';
   if ((method !== 'GET' && method !== 'HEAD') || path.legacyWatch || ctx.query.get('watch') === 'true' || ctx.query.get('watch') === '1') {
