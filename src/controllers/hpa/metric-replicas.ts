@@ -57,7 +57,7 @@ export function computeMetricReplicas(
   for (const metric of metrics) {
     try {
       const source = metric.type === 'Resource' ? metric.resource : metric.type === 'ContainerResource' ? metric.containerResource : undefined;
-      if (!source) throw Object.assign(new Error(`unsupported metric source type: ${metric.type} (Drover reads only Resource and ContainerResource metrics)`), { reason: 'FailedGetExternalMetric' });
+      if (!source) throw Object.assign(new Error(`unsupported metric source type: ${metric.type} (Drover reads only Resource and ContainerResource metrics)`), { reason: `FailedGet${metric.type}Metric` });
       const container = metric.type === 'ContainerResource' ? metric.containerResource?.container : undefined;
       const what = source.target.type === 'Utilization' ? 'utilization' : 'resource metric value';
       if (podMetrics instanceof Error) throw new Error(`failed to get ${source.name} ${what}: unable to get metrics for resource ${source.name}: unable to fetch metrics from resource metrics API: ${podMetrics.message}`);
