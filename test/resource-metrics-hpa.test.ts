@@ -200,5 +200,15 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     // The v1 view of the same object, as kubectl autoscale made it.
     const v1 = JSON.parse(await k(['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/burners'])) as { spec: { targetCPUUtilizationPercentage: number } };
     assert.equal(v1.spec.targetCPUUtilizationPercentage, 50);
+    // kubectl apply of an autoscaling/v1 manifest patches through v1; the v2 behavior stays.
+    const manifest = JSON.stringify({
+      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'burners', namespace: 'default' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burners' }, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 60 },
+    });
+    await k(['apply', '-f', '-'], manifest);
+    const spec = JSON.parse(await k(['get', 'hpa', 'burners', '-o', 'jsonpath={.spec}'])) as { maxReplicas: number; metrics: unknown[]; behavior: { scaleDown: { stabilizationWindowSeconds: number } } };
+    assert.equal(spec.maxReplicas, 4);
+    assert.deepEqual(spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }]);
+    assert.equal(spec.behavior.scaleDown.stabilizationWindowSeconds, 5);
   });
 });

@@ -18,7 +18,7 @@ const hpaV2: ResourceDefinition = {
 };
 
 const hpaV1: ResourceDefinition = {
-  ...hpaV2, version: 'v1', categories: [], schema: HorizontalPodAutoscalerV1Schema, verbs: ['create', 'delete', 'get', 'list', 'update'], subresources: {},
+  ...hpaV2, version: 'v1', categories: [], schema: HorizontalPodAutoscalerV1Schema, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'], subresources: {},
   servedBy: { stored: hpaV2, toStored: hpaV1ToV2, fromStored: hpaV2ToV1 },
 };
 

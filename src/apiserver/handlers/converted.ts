@@ -1,10 +1,12 @@
 // A kind served in a second version by conversion (ResourceDefinition.servedBy): the object is
 // stored once, in the stored definition's version, and every read and write of this version
-// goes through the conversion both ways. Get, list, create, update and delete; no watch or
-// patch in the converted version (clients use the stored one for those: kubectl prefers it).
+// goes through the conversion both ways. Get, list, create, update, JSON/merge/strategic patch
+// (kubectl apply of a manifest in this version) and delete; no watch or server-side apply in the
+// converted version (clients use the stored one for those: kubectl prefers it).
 import type { KubeObject } from '../../api/meta.js';
 import { apiVersionOf, type ServedBy } from '../../api/resource.js';
-import { badRequest, methodNotAllowed } from '../errors.js';
+import { badRequest, methodNotAllowed, unsupportedMediaType } from '../errors.js';
+import { applyPatch, PATCH_CONTENT_TYPES } from '../patch/index.js';
 import { decodeBody } from '../decode/index.js';
 import { readBody, writeJson } from '../http-io.js';
 import { asObjectOfKind, parseFieldValidation } from '../registry/admission.js';
@@ -60,6 +62,18 @@ export async function serveConverted(ctx: ResourceRequest, servedBy: ServedBy): 
     const old = await ctx.registry.get(stored, path.namespace, path.name);
     const result = await ctx.registry.update(stored, path.namespace, path.name, servedBy.toStored(body, old), options(ctx));
     return writeJson(ctx.res, result.created ? 201 : 200, servedBy.fromStored(result.object));
+  }
+  if (path.name !== undefined && method === 'PATCH') {
+    ctx.verb = 'patch';
+    const contentType = ctx.req.headers['content-type'] ?? '';
+    if (!PATCH_CONTENT_TYPES.includes((contentType.split(';')[0] ?? '').trim())) throw unsupportedMediaType(contentType, [...PATCH_CONTENT_TYPES]);
+    const old = await ctx.registry.get(stored, path.namespace, path.name);
+    const patched = applyPatch(contentType, servedBy.fromStored(old), await readBody(ctx.req), def.schema as Parameters<typeof applyPatch>[3]);
+    const object = asObjectOfKind(patched, def, true);
+    // The object read is the one patched: a write in between is a conflict, as for any update.
+    object.metadata.resourceVersion = old.metadata.resourceVersion;
+    const result = await ctx.registry.update(stored, path.namespace, path.name, servedBy.toStored(object, old), options(ctx));
+    return writeJson(ctx.res, 200, servedBy.fromStored(result.object));
   }
   if (path.name !== undefined && method === 'DELETE') {
     ctx.verb = 'delete';
