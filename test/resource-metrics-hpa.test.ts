@@ -98,7 +98,7 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
   });
 
-  it('kubectl top pod agrees with the container\'s cgroup CPU counter over the same window, within 10 %', async () => {
+  it('kubectl top pod agrees with the container\'s cgroup CPU counter over the same window, within 10 %', async (t) => {
     await k(['apply', '-f', '-'], burner('burn', 'app: single'));
     await k(['wait', '--for=condition=Ready', 'pod/burn', '--timeout=60s']);
     const { stdout } = await run('docker', ['ps', '-q', '--filter', `label=drover.dev/node=${cluster.nodeName}`, '--filter', 'label=drover.dev/pod-name=burn', '--filter', 'label=drover.dev/kind=container']);
@@ -137,6 +137,7 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
       assert.ok(cgroupMillicores > 20, `the burner burns: ${cgroupMillicores.toFixed(1)}m`);
       assert.ok(Math.abs(topMillicores - cgroupMillicores) <= 0.1 * cgroupMillicores,
         `kubectl top says ${cpu}, the cgroup ${rates.map((r) => r.toFixed(1)).join('/')}m over ${metrics.window} to ${metrics.timestamp}`);
+      t.diagnostic(`kubectl top: ${cpu}; the cgroup over ${metrics.window} to ${metrics.timestamp}: ${cgroupMillicores.toFixed(1)}m`);
       assert.match(memory, /^\d+Mi$/);
       const containers = (await k(['top', 'pod', 'burn', '--containers', '--no-headers'])).trim().split(/\s+/);
       assert.deepEqual(containers.slice(0, 2), ['burn', 'burn']);
@@ -174,6 +175,18 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     assert.ok(mebibytes(row[3]!) > 0 && mebibytes(row[3]!) <= memTotalMi, `node memory ${row[3]} of ${memTotalMi.toFixed(0)}Mi`);
     const history = JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/nodes/${cluster.nodeName}/history`])) as { stepSeconds: number; points: unknown[] };
     assert.equal(history.stepSeconds, 15);
+  });
+
+  it('the view role reads pod metrics, as Kubernetes\' aggregated metrics reader grants', async () => {
+    await k(['create', 'serviceaccount', 'viewer']);
+    await k(['create', 'rolebinding', 'viewer', '--clusterrole=view', '--serviceaccount=default:viewer']);
+    const as = ['--as=system:serviceaccount:default:viewer'];
+    await waitFor('the binding in force', async () => (await kubectlRaw(cluster.kubeconfig, ['auth', 'can-i', 'list', 'pods.metrics.k8s.io', ...as])).stdout.trim() === 'yes', 15_000);
+    assert.match(await k(['top', 'pod', 'burn', ...as]), /^burn\s+\d+m/m);
+    // Nodes are cluster-scoped: a namespace's binding does not reach them.
+    const nodes = await kubectlRaw(cluster.kubeconfig, ['top', 'nodes', ...as]);
+    assert.notEqual(nodes.code, 0);
+    assert.match(nodes.stderr, /Forbidden.*cannot list resource "nodes" in API group "metrics\.k8s\.io" at the cluster scope/);
   });
 
   it('kubectl autoscale scales a Deployment of burners up, and back down once the load stops', async () => {
