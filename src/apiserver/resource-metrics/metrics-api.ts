@@ -146,6 +146,7 @@ async function historyOf(ctx: RequestContext, path: ResourcePath, stats: AgentSt
   const unavailable = (why: string) => new ApiError(503, 'ServiceUnavailable', why);
   if (path.plural === 'nodes') {
     const node = await ctx.registry.get(nodesDef, undefined, name);
+    // No pod is in the empty namespace: the agent sends the node's series alone.
     const history = await stats.history(node, { namespace: '', pod: '' }).catch((e: Error) => { throw unavailable(e.message); });
     if (!history) throw unavailable(`node "${name}" reports no streaming endpoint`);
     return { kind: 'NodeMetricsHistory', apiVersion: API_VERSION, metadata: { name }, stepSeconds: history.stepSeconds, points: historyPoints(history.node.points) };

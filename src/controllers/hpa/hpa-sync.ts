@@ -53,6 +53,40 @@ function scalePath(hpa: Hpa): string {
   return `${base}/namespaces/${encodeURIComponent(hpa.metadata.namespace ?? '')}/${def.plural}/${encodeURIComponent(ref.name)}/scale`;
 }
 
+/**
+ * The replicas the metrics ask for, stabilized and rate-limited by the behavior, with the
+ * ScalingActive, AbleToScale and ScalingLimited conditions set; undefined (and ScalingActive
+ * False, events recorded) when no metric could be read.
+ */
+async function proposeReplicas(
+  deps: SyncDeps, hpa: Hpa, scale: Scale, status: HpaStatus, replicas: { current: number; min: number; max: number }, nowMs: number,
+): Promise<{ desired: number; rescaleReason: string } | undefined> {
+  const now = new Date(nowMs).toISOString().replace(/\.\d+Z$/, 'Z');
+  const { current, min, max } = replicas;
+  const selectorText = scale.status?.selector ?? '';
+  const selector = parseLabelSelector(selectorText);
+  const pods = deps.podsIn(hpa.metadata.namespace ?? '').filter((pod) => selector.matches(pod.metadata.labels));
+  const podMetrics = await fetchPodMetrics(deps.api, hpa.metadata.namespace ?? '', selectorText).catch((error: unknown) => error as Error);
+  const outcome = computeMetricReplicas(hpa.spec.metrics ?? [], current, pods, podMetrics, nowMs);
+  status.currentMetrics = outcome.statuses;
+  for (const error of outcome.errors) await deps.recorder.record(hpa, 'Warning', error.reason, error.message);
+  if (outcome.errors.length === (hpa.spec.metrics ?? []).length) {
+    const first = outcome.errors[0];
+    setCondition(status, 'ScalingActive', false, first?.reason ?? 'FailedGetResourceMetric', `the HPA was unable to compute the replica count: ${first?.message ?? 'no metrics'}`, now);
+    await deps.recorder.record(hpa, 'Warning', 'FailedComputeMetricsReplicas', `invalid metrics (${outcome.errors.length} invalid out of ${outcome.errors.length}), first error is: ${first?.message ?? ''}`);
+    return undefined;
+  }
+  setCondition(status, 'ScalingActive', true, 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${outcome.metricName}`, now);
+  // With some metrics unreadable, never scale down: the unread one might want more.
+  const proposal = outcome.errors.length > 0 && outcome.replicas < current ? current : outcome.replicas;
+  const normalized = normalize(deps.record(hpa.metadata.uid ?? ''), behaviorOf(hpa), { min, max }, current, proposal, nowMs);
+  if (normalized.stabilized) setCondition(status, 'AbleToScale', true, normalized.stabilized.reason, normalized.stabilized.message, now);
+  else setCondition(status, 'AbleToScale', true, 'ReadyForNewScale', 'recommended size matches current size', now);
+  setCondition(status, 'ScalingLimited', normalized.limited, normalized.reason, normalized.message, now);
+  const desired = normalized.replicas;
+  return { desired, rescaleReason: desired > current ? `${outcome.metricName} above target` : 'All metrics below target' };
+}
+
 async function writeStatus(deps: SyncDeps, hpa: Hpa, status: HpaStatus): Promise<void> {
   if (JSON.stringify(status) === JSON.stringify(hpa.status ?? {})) return;
   await deps.api.resource<Hpa>(resources.horizontalpodautoscalers, hpa.metadata.namespace).updateStatus({ ...hpa, status });
@@ -92,29 +126,9 @@ export async function syncHpa(deps: SyncDeps, hpa: Hpa): Promise<void> {
     desired = min;
     rescaleReason = 'Current number of replicas below Spec.MinReplicas';
   } else {
-    const selectorText = scale.status?.selector ?? '';
-    const selector = parseLabelSelector(selectorText);
-    const pods = deps.podsIn(hpa.metadata.namespace ?? '').filter((pod) => selector.matches(pod.metadata.labels));
-    const podMetrics = await fetchPodMetrics(deps.api, hpa.metadata.namespace ?? '', selectorText).catch((error: unknown) => error as Error);
-    const outcome = computeMetricReplicas(hpa.spec.metrics ?? [], current, pods, podMetrics, nowMs);
-    status.currentMetrics = outcome.statuses;
-    for (const error of outcome.errors) await deps.recorder.record(hpa, 'Warning', error.reason, error.message);
-    if (outcome.errors.length === (hpa.spec.metrics ?? []).length) {
-      const first = outcome.errors[0];
-      setCondition(status, 'ScalingActive', false, first?.reason ?? 'FailedGetResourceMetric', `the HPA was unable to compute the replica count: ${first?.message ?? 'no metrics'}`, now);
-      await deps.recorder.record(hpa, 'Warning', 'FailedComputeMetricsReplicas', `invalid metrics (${outcome.errors.length} invalid out of ${outcome.errors.length}), first error is: ${first?.message ?? ''}`);
-      return writeStatus(deps, hpa, { ...status, desiredReplicas: current });
-    }
-    setCondition(status, 'ScalingActive', true, 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${outcome.metricName}`, now);
-    // With some metrics unreadable, never scale down: the unread one might want more.
-    const proposal = outcome.errors.length > 0 && outcome.replicas < current ? current : outcome.replicas;
-    const behavior = behaviorOf(hpa);
-    const normalized = normalize(deps.record(hpa.metadata.uid ?? ''), behavior, { min, max }, current, proposal, nowMs);
-    if (normalized.stabilized) setCondition(status, 'AbleToScale', true, normalized.stabilized.reason, normalized.stabilized.message, now);
-    else setCondition(status, 'AbleToScale', true, 'ReadyForNewScale', 'recommended size matches current size', now);
-    setCondition(status, 'ScalingLimited', normalized.limited, normalized.reason, normalized.message, now);
-    desired = normalized.replicas;
-    rescaleReason = desired > current ? `${outcome.metricName} above target` : 'All metrics below target';
+    const proposed = await proposeReplicas(deps, hpa, scale, status, { current, min, max }, nowMs);
+    if (!proposed) return writeStatus(deps, hpa, { ...status, desiredReplicas: current });
+    ({ desired, rescaleReason } = proposed);
   }
   if (desired !== current) {
     try {
