@@ -32,6 +32,9 @@ import { PodManager } from './pods/pod-manager.js';
 import type { Pod } from './pods/pod-types.js';
 import { ProbeManager } from './pods/probes.js';
 import { SandboxReaper } from './pods/sandbox-reaper.js';
+import { registerContainerMetrics } from './stats/cadvisor-metrics.js';
+import { runtimeTargets } from './stats/container-targets.js';
+import { ResourceSampler } from './stats/resource-sampler.js';
 import { DockerRuntime } from './runtime/docker/index.js';
 import { ProcessRuntime } from './runtime/process/index.js';
 import type { ContainerRuntime } from './runtime/runtime.js';
@@ -78,6 +81,8 @@ export interface AgentOptions {
    * node. Default true; tests that share one machine's rules among many clusters turn it off.
    */
   serviceProxy?: boolean;
+  /** How often containers' and the node's CPU and memory are sampled (default 15 s, metrics-server's resolution). */
+  resourceSampleMs?: number;
 }
 
 export interface Agent {
@@ -90,6 +95,8 @@ export interface Agent {
   readonly pods: PodInventory;
   /** The agent's metrics (the GPUs', under dcgm-exporter's names), for its /metrics. */
   readonly metrics: Registry;
+  /** CPU and memory of the node and its containers, now and over the last hour (stats/). */
+  readonly resources: ResourceSampler;
   /**
    * Stops the agent; the pods' containers and the service rules stay (a restarted agent adopts
    * them). `removeRules`: the agent leaves for good, its service rules go.
@@ -190,6 +197,12 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   kernelLog.start(logger);
   const pods = manager;
   const metrics = agentRegistry(gpus.monitor, options.nodeName, gpuHolders(devices, (uid) => pods.podByUid(uid)));
+  const resources = new ResourceSampler({
+    nodeName: options.nodeName, targets: runtimeTargets(() => runtimes.all(), owner), logger,
+    ...(options.resourceSampleMs ? { intervalMs: options.resourceSampleMs } : {}),
+  });
+  resources.start();
+  registerContainerMetrics(metrics, resources, async () => (await pods.inventory()).filter((p) => p.state === 'running').length);
   const resolver = createResolver(owner, runtimes, (ns, name) => pods.pod(ns, name));
   return {
     nodeName: options.nodeName,
@@ -198,8 +211,10 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     streamingResolve: streamingResolver(resolver),
     pods: { nodeName: options.nodeName, list: () => pods.inventory(), cleanUp: (uid) => pods.cleanUpUnknown(uid) },
     metrics,
+    resources,
     async close(opts = {}) {
       await cleaner.stop();
+      resources.stop();
       await gpus.monitor?.stop();
       await kernelLog.stop();
       await pods.stop();

@@ -28,11 +28,12 @@ test('every definition is complete and consistent', () => {
     assert.equal(def.listKind, `${def.kind}List`);
     // Reviews are create-only and answered (def.answer); every other kind is stored and served.
     if (def.answer) assert.deepEqual(def.verbs, ['create'], def.kind);
+    else if (def.servedBy) assert.ok(def.verbs.includes('get') && def.servedBy.stored.verbs.includes('watch'), def.kind);
     else assert.ok(def.verbs.includes('get') && def.verbs.includes('watch'), def.kind);
     assert.equal(def.table.columns.length > 0, true);
   }
   const all = resourceDefinitions.filter((def) => def.categories.includes('all')).map((def) => def.plural).sort();
-  assert.deepEqual(all, ['cronjobs', 'daemonsets', 'deployments', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
+  assert.deepEqual(all, ['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
   assert.ok(subresourceDefinitions.some((s) => s.resource === 'pods' && s.name === 'binding'));
   assert.ok(subresourceDefinitions.some((s) => s.resource === 'deployments' && s.name === 'scale'));
 });

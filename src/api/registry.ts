@@ -14,6 +14,7 @@ import { quotaDefinitions } from './definitions/quota.js';
 import { schedulingDefinitions } from './definitions/scheduling.js';
 import { apiextensionsDefinitions } from './definitions/apiextensions.js';
 import { storageDefinitions } from './definitions/storage.js';
+import { autoscalingDefinitions } from './definitions/autoscaling.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
@@ -22,6 +23,7 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
   ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions, ...apiextensionsDefinitions,
   ...storageDefinitions,
+  ...autoscalingDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

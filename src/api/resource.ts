@@ -74,6 +74,17 @@ export interface ResourceDefinition {
    * of the answer to the object the client created, for the user who created it.
    */
   answer?(object: KubeObject, requester: Requester): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** A version served by conversion from the stored one (autoscaling/v1 HPA): apiserver/handlers/converted.ts. */
+  servedBy?: ServedBy;
+}
+
+/** How a version that is not stored is read and written: through the stored definition and a conversion. */
+export interface ServedBy {
+  /** The definition whose version is stored. */
+  stored: ResourceDefinition;
+  /** This version → the stored one; `old` is the stored object an update replaces. */
+  toStored(object: KubeObject, old?: KubeObject): KubeObject;
+  fromStored(object: KubeObject): KubeObject;
 }
 
 /** Who asks a review, and the server's authorizer to answer with (none: everyone may do everything). */

@@ -45,6 +45,8 @@ import { servedDefinitions } from './crd/served-definitions.js';
 import { SERVING_TLS_OPTIONS } from './tls-settings.js';
 import { isDashboardPath, serveDashboard } from './dashboard/static-files.js';
 import { isWebSocketWatch, serveWatchOverWebSocket } from './handlers/watch-websocket.js';
+import { AgentStats, type AgentStatsOptions } from './resource-metrics/agent-stats.js';
+import { METRICS_GROUP, metricsGroup, metricsResourceList, serveResourceMetrics } from './resource-metrics/metrics-api.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -75,6 +77,8 @@ export interface ApiServerOptions {
   signer?: CsrSigner;
   /** The cluster's address plan: Services' cluster IPs come from its service CIDR (default: clusterNetwork()). */
   network?: ClusterNetwork;
+  /** Serve metrics.k8s.io (resource-metrics/), reading the agents' figures as logs are read. */
+  resourceMetrics?: AgentStatsOptions;
 }
 
 export interface ApiServer {
@@ -117,7 +121,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...security.subresources(),
     ...(options.subresources ?? new Map()),
   ]);
-  const serving: Serving = { registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit, custom, customOpenApi: new CustomResourceOpenApi(custom) };
+  const serving: Serving = {
+    registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit, custom, customOpenApi: new CustomResourceOpenApi(custom),
+    resourceMetrics: options.resourceMetrics ? new AgentStats(registry, options.resourceMetrics) : undefined,
+  };
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
   const server = createServer(
@@ -211,6 +218,7 @@ interface Serving {
   auditor: Auditor | undefined;
   custom: CustomResources;
   customOpenApi: CustomResourceOpenApi;
+  resourceMetrics: AgentStats | undefined;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
@@ -234,7 +242,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     ctx.user = actingUser(serving.access, req, sender);
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
     authorize(serving.access, { ...asked, user: ctx.user });
-    if (path) {
+    if (path?.group === METRICS_GROUP && serving.resourceMetrics) {
+      await serveResourceMetrics(ctx, path, serving.resourceMetrics);
+    } else if (path) {
       const builtIn = findResource(path.group, path.version, path.plural);
       const custom = builtIn ? undefined : serving.custom.find(path.group, path.version, path.plural);
       // Every request to a deprecated custom resource version is told so, as Kubernetes does.
@@ -283,7 +293,10 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
   if (path.startsWith(`${PROMETHEUS_TARGETS_PATH}/`)) return writeJson(res, 200, await prometheusTargets(path, serving.registry));
   if (path === '/api') return writeJson(res, 200, apiVersions());
   const defs = servedDefinitions(serving.custom);
-  if (path === '/apis') return writeJson(res, 200, apiGroupList(defs));
+  if (path === '/apis') {
+    const list = apiGroupList(defs);
+    return writeJson(res, 200, serving.resourceMetrics ? { ...list, groups: [...list.groups, metricsGroup()] } : list);
+  }
   if (path === '/openapi/v2') return serveOpenApiV2(req, res, serving.customOpenApi);
   if (path === '/openapi/v3') {
     const index = openApiV3Index();
@@ -295,7 +308,7 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     if (!document) throw pathNotFound(pathname);
     return writeText(res, 200, document.json, 'application/json');
   }
-  const document = discoveryDocument(path, defs);
+  const document = discoveryDocument(path, defs, serving.resourceMetrics !== undefined);
   if (document) return writeJson(res, 200, document);
   throw pathNotFound(pathname);
 }
@@ -312,8 +325,13 @@ function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, custom: Custo
   writeText(res, 200, withCustom?.json ?? openApiV2Serialized().json, 'application/json');
 }
 
-function discoveryDocument(path: string, defs: readonly ResourceDefinition[]): unknown {
+function discoveryDocument(path: string, defs: readonly ResourceDefinition[], servesMetrics: boolean): unknown {
   const parts = path.split('/').filter(Boolean);
+  if (servesMetrics && parts[0] === 'apis' && parts[1] === METRICS_GROUP) {
+    if (parts.length === 2) return { kind: 'APIGroup', apiVersion: 'v1', ...metricsGroup() };
+    if (parts.length === 3 && parts[2] === 'v1beta1') return metricsResourceList();
+    return undefined;
+  }
   if (parts[0] === 'api' && parts.length === 2) return apiResourceList(defs, '', parts[1]!);
   if (parts[0] !== 'apis') return undefined;
   if (parts.length === 2) return apiGroup(defs, parts[1]!);

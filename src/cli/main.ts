@@ -73,6 +73,15 @@ function podSecurityOption(): Option {
 }
 
 /** `--no-service-proxy`, for `agent` and `up`: a node that leaves Services and DNS to something else. */
+/**
+ * kube-controller-manager's flag (seconds here). Hidden from --help until the README's command
+ * table describes it (test/readme-cli); tests set it low to see scaling within a minute.
+ */
+function hpaSyncPeriodOption(): Option {
+  return new Option('--horizontal-pod-autoscaler-sync-period <seconds>', 'seconds between passes of each HorizontalPodAutoscaler')
+    .argParser(positiveInt).default(15).hideHelp();
+}
+
 function serviceProxyOption(): Option {
   return new Option('--no-service-proxy', 'do not program service rules or serve the cluster DNS on this node');
 }
@@ -90,7 +99,7 @@ interface SimulateCommandOptions {
 
 interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
-  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; printPrometheusConfig?: boolean;
+  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; printPrometheusConfig?: boolean; horizontalPodAutoscalerSyncPeriod: number;
   etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
 }
 
@@ -229,7 +238,8 @@ export function buildProgram(): Command {
     .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")))
+    .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")
+    .addOption(hpaSyncPeriodOption())))
     .action(async (options: ServerCommandOptions) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
       const network = networkOptions(options);
@@ -240,6 +250,7 @@ export function buildProgram(): Command {
         ...securityOptions(options), network,
         dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
+        controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
         ...(options.etcdEndpoints === undefined ? {} : {
           etcd: {
@@ -267,13 +278,15 @@ export function buildProgram(): Command {
     .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
     .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
     .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")
+    .addOption(hpaSyncPeriodOption())
     .addOption(serviceProxyOption())))
-    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean; printPrometheusConfig?: boolean }) => {
+    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean; printPrometheusConfig?: boolean; horizontalPodAutoscalerSyncPeriod: number }) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
       const upOptions: UpOptions = {
         ...securityOptions(options), network: networkOptions(options), serviceProxy: options.serviceProxy,
         dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
       const [{ startUp }, { serverPhases }] = await Promise.all([import('../cluster/up.js'), import('../cluster/start-phases.js')]);
@@ -375,7 +388,8 @@ export function buildProgram(): Command {
     .option('--shards <n>', 'shards the work is split into; the same for every member', positiveInt, 8)
     .option('--metrics-port <port>', 'serve /metrics on 127.0.0.1 at this port (0: any free port)', port)
     .option('--cluster-cidr <cidr>', `pod addresses, from which node IPAM gives each Node a /${NODE_PREFIX}`, podCidr, DEFAULT_POD_CIDR)
-    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number; clusterCidr: string }) => {
+    .addOption(hpaSyncPeriodOption())
+    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number; clusterCidr: string; horizontalPodAutoscalerSyncPeriod: number }) => {
       const configOptions: { kubeconfig?: string; server?: string } = {};
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
@@ -384,7 +398,10 @@ export function buildProgram(): Command {
       ]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
       const identity = options.identity ?? `${hostname()}-${process.pid}`;
-      const controllers = await startControllers({ api, identity, farm: { shards: options.shards }, podCidr: options.clusterCidr });
+      const controllers = await startControllers({
+        api, identity, farm: { shards: options.shards }, podCidr: options.clusterCidr,
+        settings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+      });
       const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
       console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
       if (metrics) console.log(`metrics: ${metrics.url}`);

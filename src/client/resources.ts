@@ -39,6 +39,7 @@ export const resources = {
   replicationcontrollers: core('replicationcontrollers', 'ReplicationController'),
   jobs: named('batch', 'jobs', 'Job'),
   cronjobs: named('batch', 'cronjobs', 'CronJob'),
+  horizontalpodautoscalers: { ...named('autoscaling', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'), version: 'v2' },
   leases: named('coordination.k8s.io', 'leases', 'Lease'),
   endpointslices: named('discovery.k8s.io', 'endpointslices', 'EndpointSlice'),
   poddisruptionbudgets: named('policy', 'poddisruptionbudgets', 'PodDisruptionBudget'),

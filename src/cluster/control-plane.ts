@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import { ApiClient, type TlsConfig } from '../client/index.js';
 import { controllerInformers } from '../controllers/manager.js';
+import type { ControllerSettings } from '../controllers/context.js';
 import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
 import { DEFAULT_POD_CIDR } from '../api/cluster-network.js';
 import { startControllers } from './controller-manager.js';
@@ -21,6 +22,8 @@ export interface ControlPlaneOptions {
   leaderTiming?: LeaderTiming;
   /** The cluster's pod CIDR, which node IPAM splits into the Nodes' ranges (default DEFAULT_POD_CIDR). */
   podCidr?: string;
+  /** Tunables of single controllers (--horizontal-pod-autoscaler-sync-period). */
+  controllerSettings?: ControllerSettings;
 }
 
 export interface ControlPlane {
@@ -47,7 +50,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
   const controllers = await startControllers({
     api: controllerApi, identity, informers, farm, leaderTiming: timing,
-    podCidr: options.podCidr ?? DEFAULT_POD_CIDR, nodeLifecycle: options.nodeLifecycle,
+    podCidr: options.podCidr ?? DEFAULT_POD_CIDR, nodeLifecycle: options.nodeLifecycle, settings: options.controllerSettings,
   });
   return {
     async stop() {

@@ -6,6 +6,7 @@ import type { ApiClient, SharedInformerFactory } from '../client/index.js';
 import { allControllers } from '../controllers/all.js';
 import { startControllerManager, type FarmOptions } from '../controllers/manager.js';
 import type { NodeLifecycleConfig } from '../controllers/node-lifecycle.js';
+import type { ControllerSettings } from '../controllers/context.js';
 import type { LeaderTiming } from './leader-gate.js';
 import { startNodeIpamGate } from './node-ipam-gate.js';
 import { startNodeLifecycleGate } from './node-lifecycle-gate.js';
@@ -23,6 +24,8 @@ export interface ControllersOptions {
   nodeLifecycle?: Pick<NodeLifecycleConfig, 'gracePeriodSeconds' | 'podEvictionTimeoutSeconds'> | undefined;
   /** Timing of the node lifecycle and node IPAM Leases (the gates' default when unset). */
   leaderTiming?: LeaderTiming | undefined;
+  /** The controllers' tunables (the HPA's sync period). */
+  settings?: ControllerSettings | undefined;
 }
 
 export interface RunningControllers {
@@ -41,6 +44,7 @@ export async function startControllers(options: ControllersOptions): Promise<Run
   const manager = await startControllerManager({
     api, controllers: allControllers, farm: { ...options.farm, identity },
     ...(options.informers === undefined ? {} : { informers: options.informers }),
+    ...(options.settings === undefined ? {} : { settings: options.settings }),
   });
   return {
     async stop() {

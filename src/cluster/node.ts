@@ -71,6 +71,10 @@ export async function startNode(given: NodeOptions): Promise<RunningNode> {
         // Before the agent runs it knows no pods, and must not let anything be cleaned up.
         cleanUp: (uid) => (agent ? agent.pods.cleanUp(uid) : 'known'),
       },
+      stats: {
+        summary: async () => (agent ? agent.resources.summary() : { node: { nodeName: options.nodeName }, pods: [] }),
+        history: (filter) => (agent ? agent.resources.history(filter) : { stepSeconds: 15, node: { nodeName: options.nodeName, points: [] }, pods: [] }),
+      },
       metrics: async () => ({ contentType: agent?.metrics.contentType ?? 'text/plain', text: agent ? await agent.metrics.metrics() : '' }),
       tls: serving.tls,
     });

@@ -52,6 +52,8 @@ export interface ServerOptions {
   /** How long Events are kept (default one hour, as kube-apiserver's --event-ttl). */
   eventTtlSeconds?: number;
   nodeLifecycle?: ControlPlaneOptions['nodeLifecycle'];
+  /** Tunables of single controllers (--horizontal-pod-autoscaler-sync-period). */
+  controllerSettings?: ControlPlaneOptions['controllerSettings'];
   /** The data checker, which runs with the control plane (default: every 1200 s, repairs that change objects off). */
   dataCheck?: DataCheckOptions;
   /** Pod Security level of namespaces without pod-security.kubernetes.io labels (default privileged). */
@@ -121,6 +123,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const apiOptions: ApiServerOptions = {
       store, port: options.port, subresources: podProxySubresources(agentTls), onUpgrade: podUpgradeHandler(agentTls),
       tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: pki, network,
+      resourceMetrics: { tls: agentTls },
     };
     if (options.host !== undefined) apiOptions.host = options.host;
     if (options.eventTtlSeconds !== undefined) apiOptions.eventTtlSeconds = options.eventTtlSeconds;
@@ -168,6 +171,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       credentials: { scheduler: await security.clientTls(SCHEDULER_SUBJECT), controllers: await security.clientTls(CONTROLLER_MANAGER_SUBJECT) },
     };
     if (options.nodeLifecycle) controlOptions.nodeLifecycle = options.nodeLifecycle;
+    if (options.controllerSettings) controlOptions.controllerSettings = options.controllerSettings;
     controlPlane = await startControlPlaneThread(controlOptions);
     // The scheduler's and the controllers' metrics live on that thread: /metrics asks for them.
     const thread = controlPlane;

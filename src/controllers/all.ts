@@ -20,6 +20,7 @@ import { EphemeralVolumeController } from './volumes/ephemeral-volumes.js';
 import { LocalPathProvisioner } from './volumes/local-path-provisioner.js';
 import { PersistentVolumeController } from './volumes/pv-controller.js';
 import { StorageProtectionController } from './volumes/protection.js';
+import { HpaController } from './hpa/hpa-controller.js';
 
 export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new ReplicaSetController(ctx),
@@ -42,4 +43,5 @@ export const allControllers: readonly ControllerFactory[] = [
   (ctx) => new LocalPathProvisioner(ctx),
   (ctx) => new StorageProtectionController(ctx),
   (ctx) => new EphemeralVolumeController(ctx),
+  (ctx) => new HpaController(ctx),
 ];

@@ -28,6 +28,13 @@ export interface ControllerContext {
   transactions: TransactionRecorder;
   shards: ShardOwnership;
   logger(name: string): Logger;
+  /** Tunables of single controllers, as kube-controller-manager's flags set them. */
+  settings?: ControllerSettings;
+}
+
+export interface ControllerSettings {
+  /** --horizontal-pod-autoscaler-sync-period: how often each autoscaler is passed (default 15 s). */
+  hpaSyncPeriodMs?: number;
 }
 
 export interface QueueSpec {

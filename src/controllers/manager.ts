@@ -4,7 +4,7 @@
 import {
   EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer, type Logger,
 } from '../client/index.js';
-import { ownsEverything, type Controller, type ControllerContext, type ShardOwnership } from './context.js';
+import { ownsEverything, type Controller, type ControllerContext, type ShardOwnership, type ControllerSettings } from './context.js';
 import { ShardCoordinator } from './farm/shard-coordinator.js';
 import { TransactionRecorder } from './transactions/recorder.js';
 import type { Transaction } from './transactions/types.js';
@@ -33,6 +33,8 @@ export interface ControllerManagerOptions {
    * their owner stops them. Default: the manager's own, with `resyncPeriodMs`.
    */
   informers?: SharedInformerFactory;
+  /** Tunables of single controllers (the HPA's sync period). */
+  settings?: ControllerSettings;
 }
 
 export interface RunningControllerManager {
@@ -47,7 +49,7 @@ function loggerFor(options: { logger?: Logger }): (component: string) => Logger 
   return logger ? () => logger : consoleLogger;
 }
 
-export type ContextOptions = Pick<ControllerManagerOptions, 'shards' | 'resyncPeriodMs' | 'logger' | 'informers'>;
+export type ContextOptions = Pick<ControllerManagerOptions, 'shards' | 'resyncPeriodMs' | 'logger' | 'informers' | 'settings'>;
 
 /** Informers as controllers want them: resynced every 5 minutes unless told otherwise. */
 export function controllerInformers(api: ApiClient, options: Pick<ControllerManagerOptions, 'resyncPeriodMs' | 'logger'> = {}): SharedInformerFactory {
@@ -71,6 +73,7 @@ export function createControllerContext(api: ApiClient, options: ContextOptions 
     transactions: new TransactionRecorder(api, txInformer, logger('transactions')),
     shards: options.shards ?? ownsEverything,
     logger,
+    ...(options.settings ? { settings: options.settings } : {}),
   };
 }
 

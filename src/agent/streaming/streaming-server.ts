@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { serveContainerLogs } from './container-logs.js';
 import { defaultPortDialer, type PortDialer } from './port-dialer.js';
 import { isInventoryPath, serveInventory, type PodInventory } from './pod-inventory.js';
+import { isStatsPath, serveStats, type ResourceStats } from './resource-stats.js';
 import type { ContainerResolver } from './resolver.js';
 import { parseStreamingPath } from './routes.js';
 import { serveSignal } from './signal.js';
@@ -28,6 +29,8 @@ export interface StreamingServerOptions {
   onSession?: (info: SessionInfo) => void;
   /** The agent's pods, for the data checker's orphan-container check (pod-inventory.ts). */
   pods?: PodInventory;
+  /** The agent's resource figures, served at /stats/summary and /stats/history (resource-stats.ts). */
+  stats?: ResourceStats;
   /** The agent's Prometheus metrics, served at /metrics as a kubelet serves its own. */
   metrics?: () => Promise<{ contentType: string; text: string }>;
   /**
@@ -88,6 +91,7 @@ async function serveRequest(req: IncomingMessage, res: ServerResponse, options: 
     return;
   }
   if (isInventoryPath(url.pathname)) return serveInventory(req, res, url.pathname, options.pods);
+  if (isStatsPath(url.pathname)) return serveStats(req, res, url, options.stats);
   if (url.pathname === '/metrics' && options.metrics) {
     const { contentType, text } = await options.metrics();
     res.writeHead(200, { 'Content-Type': contentType }).end(text);

@@ -9,6 +9,7 @@ import { cronJobPrinter } from './cronjob.js';
 import { consistencyReportPrinter } from './consistency-report.js';
 import { endpointSlicePrinter } from './endpointslice.js';
 import { eventPrinter } from './event.js';
+import { hpaPrinter } from './horizontal-pod-autoscaler.js';
 import { since } from './format.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
@@ -63,6 +64,7 @@ const printers: ReadonlyMap<string, TablePrinter> = new Map([
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
   ['PriorityClass', priorityClassPrinter],
   ['CustomResourceDefinition', customResourceDefinitionPrinter],
+  ['HorizontalPodAutoscaler', hpaPrinter],
 ]);
 
 /** The printer for a kind, e.g. printerFor('Pod'); unknown kinds get NAME + AGE. */

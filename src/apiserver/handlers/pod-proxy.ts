@@ -124,7 +124,7 @@ function logQuery(query: URLSearchParams): URLSearchParams {
 }
 
 /** Sends a request to the agent (over TLS when `tls` is given); resolves with its response (whatever the status). */
-function agentRequest(agent: AgentAddress, method: string, path: string, tls: AgentClientTls | undefined): Promise<IncomingMessage> {
+export function agentRequest(agent: AgentAddress, method: string, path: string, tls: AgentClientTls | undefined): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const options = { host: agent.host, port: agent.port, method, path, timeout: DIAL_TIMEOUT_MS };
     const req = tls ? httpsRequest({ ...options, ...agentTlsOptions(tls, agent.node, agent.host), agent: false }, resolve) : httpRequest(options, resolve);

@@ -3,6 +3,7 @@ import { controllerRevision, daemonSet, deployment, replicaSet, statefulSet } fr
 import { selfSubjectReview, tokenRequest } from './messages/authentication-v1.js';
 import { selfSubjectAccessReview, selfSubjectRulesReview } from './messages/authorization-v1.js';
 import { cronJob, job } from './messages/batch-v1.js';
+import { horizontalPodAutoscalerV1 } from './messages/autoscaling-v1.js';
 import { lease } from './messages/coordination-v1.js';
 import {
   binding,
@@ -54,6 +55,7 @@ const BY_GROUP_VERSION: Readonly<Record<string, Readonly<Record<string, MessageS
     ControllerRevision: controllerRevision,
   },
   'batch/v1': { Job: job, CronJob: cronJob },
+  'autoscaling/v1': { HorizontalPodAutoscaler: horizontalPodAutoscalerV1 },
   // policy/v1beta1 Eviction has the same message; older clients fall back to it.
   'policy/v1': { Eviction: eviction, PodDisruptionBudget: podDisruptionBudget },
   'policy/v1beta1': { Eviction: eviction },

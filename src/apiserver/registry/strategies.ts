@@ -121,6 +121,7 @@ const strategies: Record<string, Strategy> = {
   '/ReplicationController': resetStatus,
   '/PersistentVolume': pendingVolumeStatus,
   '/PersistentVolumeClaim': pendingStatus,
+  'autoscaling/HorizontalPodAutoscaler': resetStatus,
   // kubectl auth reconcile and bootstrap tooling PUT roles and bindings that may not exist yet.
   'rbac.authorization.k8s.io/Role': { allowCreateOnUpdate: true },
   'rbac.authorization.k8s.io/ClusterRole': { allowCreateOnUpdate: true },

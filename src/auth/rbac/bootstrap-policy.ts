@@ -74,6 +74,9 @@ const VIEW_RULES: Rule[] = [
   rule(READ, 'drover.dev', 'transactions', 'transactions/status'),
   rule(READ, '', 'limitranges', 'resourcequotas', 'resourcequotas/status'),
   rule(READ, '', 'persistentvolumeclaims', 'persistentvolumeclaims/status'),
+  rule(READ, 'autoscaling', 'horizontalpodautoscalers', 'horizontalpodautoscalers/status'),
+  // Kubernetes' system:aggregated-metrics-reader; history is Drover's (resource-metrics/metrics-api.ts).
+  rule(READ, 'metrics.k8s.io', 'pods', 'nodes', 'pods/history', 'nodes/history'),
 ];
 
 // Writing workloads and their configuration, Secrets included; running things in pods. Not
@@ -87,6 +90,7 @@ const EDIT_RULES: Rule[] = [
   rule(WRITE, 'apps', 'daemonsets', 'deployments', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'),
   rule(WRITE, '', 'replicationcontrollers', 'replicationcontrollers/scale'),
   rule(WRITE, 'batch', 'jobs', 'cronjobs'),
+  rule(WRITE, 'autoscaling', 'horizontalpodautoscalers'),
   rule(WRITE, 'policy', 'poddisruptionbudgets'),
   rule(WRITE, 'kubeflow.org', 'pytorchjobs', 'tfjobs'),
   rule(WRITE, 'scheduling.x-k8s.io', 'podgroups'),
@@ -162,6 +166,9 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(ALL, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
       rule(ALL, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
+      // The HPA controller: it reads the pods' figures and scales through the scale subresource.
+      rule(ALL, 'autoscaling', 'horizontalpodautoscalers', 'horizontalpodautoscalers/status'),
+      rule(READ, 'metrics.k8s.io', 'pods'),
       rule(ALL, 'discovery.k8s.io', 'endpointslices'),
       rule(ALL, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
       // The garbage collector follows custom resources, as Kubernetes' may read and delete every resource.

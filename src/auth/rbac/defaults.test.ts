@@ -8,6 +8,7 @@ import type { RbacAuthorizer } from './authorizer.js';
 import { AUTOUPDATE_ANNOTATION, defaultClusterRoles } from './bootstrap-policy.js';
 import { ensureDefaultRbac } from './defaults.js';
 import { normalizeRules } from './rules.js';
+import { METRICS_GROUP, METRICS_RESOURCES } from '../../apiserver/resource-metrics/metrics-api.js';
 import {
   RBAC, WRITE, clusterRole, nonResource, openTestStore, startDefaultRbac, request, roleBinding, user, type TestStore,
 } from './test-helpers.js';
@@ -134,6 +135,8 @@ describe('default RBAC policy', () => {
     const served = new Set([
       ...resourceDefinitions.map((d) => `${d.group}/${d.plural}`),
       ...subresourceDefinitions.map((s) => `${s.group}/${s.resource}/${s.name}`),
+      // Served without definitions: src/apiserver/resource-metrics/.
+      ...METRICS_RESOURCES.map((r) => `${METRICS_GROUP}/${r}`),
     ]);
     for (const role of defaultClusterRoles()) {
       for (const rule of normalizeRules(role['rules'])) {

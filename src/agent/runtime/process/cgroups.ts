@@ -5,7 +5,7 @@
 // A limit that cannot be set is a warning on the container, never a failure: the
 // process runtime is for hosts that may not give us cgroups at all.
 
-import { access, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, realpath, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContainerResources } from '../runtime.js';
 
@@ -15,8 +15,12 @@ type Controller = 'memory' | 'cpu' | 'pids';
 const CONTROLLERS: Controller[] = ['memory', 'cpu', 'pids'];
 const CPU_PERIOD_US = 100_000;
 
-/** A container's cgroup directory per controller (one shared directory on v2). */
-export type ContainerCgroups = Partial<Record<Controller, string>>;
+/**
+ * A container's cgroup directory per controller (one shared directory on v2). cpuacct: v1
+ * hierarchies that mount CPU accounting apart from cpu (no limit is set there; the agent reads
+ * the container's CPU use from it, src/agent/stats/).
+ */
+export type ContainerCgroups = Partial<Record<Controller | 'cpuacct', string>>;
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(() => true, () => false);
@@ -69,9 +73,8 @@ export async function createCgroups(layout: CgroupLayout, parent: string, id: st
     }
     return { cgroups, warnings };
   }
-  for (const c of CONTROLLERS) {
+  for (const c of await v1Controllers(layout.root)) {
     const dir = join(layout.root, c, parent, id);
-    if (!(await exists(join(layout.root, c)))) continue;
     try {
       await freshDir(dir);
       cgroups[c] = dir;
@@ -80,6 +83,16 @@ export async function createCgroups(layout: CgroupLayout, parent: string, id: st
     }
   }
   return { cgroups, warnings };
+}
+
+/** The v1 hierarchies there are: cpuacct too where it is not the cpu hierarchy itself (cpu,cpuacct). */
+async function v1Controllers(root: string): Promise<Array<Controller | 'cpuacct'>> {
+  const present: Array<Controller | 'cpuacct'> = [];
+  for (const c of CONTROLLERS) if (await exists(join(root, c))) present.push(c);
+  const real = (c: string) => realpath(join(root, c)).catch(() => undefined);
+  const cpuacct = await real('cpuacct');
+  if (cpuacct !== undefined && cpuacct !== (await real('cpu'))) present.push('cpuacct');
+  return present;
 }
 
 export function cgroupDirs(cgroups: ContainerCgroups): string[] {
@@ -174,6 +187,6 @@ export async function removeCgroups(dirs: string[]): Promise<void> {
 /** The parent directories this runtime made; removed once empty (tests, uninstall). */
 export async function removeCgroupParent(layout: CgroupLayout, parent: string): Promise<void> {
   if (layout.version === 0) return;
-  const dirs = layout.version === 2 ? [join(layout.root, parent)] : CONTROLLERS.map((c) => join(layout.root, c, parent));
+  const dirs = layout.version === 2 ? [join(layout.root, parent)] : [...CONTROLLERS, 'cpuacct'].map((c) => join(layout.root, c, parent));
   await removeCgroups(dirs);
 }

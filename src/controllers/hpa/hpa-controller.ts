@@ -1,0 +1,71 @@
+// The HorizontalPodAutoscaler controller (`horizontal-pod-autoscaler`, Kubernetes' podautoscaler):
+// every sync period (15 s, --horizontal-pod-autoscaler-sync-period) each autoscaler is passed
+// once (hpa-sync.ts). A change of an autoscaler's spec is passed at once; its own status writes
+// are not, or every pass would start the next.
+import { objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController } from '../../client/index.js';
+import type { KubeObject } from '../../api/meta.js';
+import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { emptyRecord, type ScalingRecord } from './behavior.js';
+import { syncHpa, type SyncDeps } from './hpa-sync.js';
+import type { Hpa } from './types.js';
+
+export const DEFAULT_HPA_SYNC_PERIOD_MS = 15_000;
+
+export interface HpaControllerOptions {
+  syncPeriodMs?: number;
+  now?: () => number;
+}
+
+export class HpaController implements Controller {
+  readonly name = 'horizontal-pod-autoscaler';
+  private readonly hpas: Informer<Hpa>;
+  private readonly pods: Informer<KubeObject>;
+  private readonly queue = new WorkQueue<string>();
+  private readonly records = new Map<string, ScalingRecord>();
+  private readonly deps: SyncDeps;
+  private readonly syncPeriodMs: number;
+  private running: RunningController | undefined;
+
+  constructor(private readonly ctx: ControllerContext, options: HpaControllerOptions = {}) {
+    this.syncPeriodMs = options.syncPeriodMs ?? ctx.settings?.hpaSyncPeriodMs ?? DEFAULT_HPA_SYNC_PERIOD_MS;
+    this.hpas = ctx.factory.informerFor<Hpa>(resources.horizontalpodautoscalers);
+    this.pods = ctx.factory.informerFor(resources.pods);
+    this.deps = {
+      api: ctx.api,
+      recorder: ctx.recorder(this.name),
+      podsIn: (namespace) => this.pods.list().filter((pod) => pod.metadata.namespace === namespace),
+      record: (uid) => {
+        let record = this.records.get(uid);
+        if (!record) this.records.set(uid, (record = emptyRecord()));
+        return record;
+      },
+      now: options.now ?? Date.now,
+    };
+    this.hpas.addEventHandler({
+      onAdd: (hpa) => this.queue.add(objectKey(hpa)),
+      onUpdate: (old, hpa) => {
+        if (old.metadata.generation !== hpa.metadata.generation) this.queue.add(objectKey(hpa));
+      },
+      onDelete: (hpa) => this.records.delete(hpa.metadata.uid ?? ''),
+    });
+  }
+
+  start(): void {
+    this.running = runOwnedQueue(this.ctx, {
+      name: this.name, primary: this.hpas, queue: this.queue, workers: 2,
+      reconcile: (key) => this.reconcile(key),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.queue.shutDown();
+    await this.running?.stop();
+  }
+
+  private async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.hpas.get(key);
+    if (!cached) return;
+    await syncHpa(this.deps, structuredClone(cached) as Hpa);
+    return { requeueAfterMs: this.syncPeriodMs };
+  }
+}
