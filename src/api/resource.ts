@@ -4,7 +4,6 @@
 import type { Authorizer, RuleLister, UserInfo } from '../auth/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldError, KubeObject } from './meta.js';
-import type { Store } from '../storage/store.js';
 
 export interface TableColumn {
   name: string;
@@ -65,26 +64,28 @@ export interface ResourceDefinition {
   /** false where Kubernetes refuses strategic merge patch (custom resources: 415). */
   strategicMergePatch?: false;
   /**
-   * Kinds whose stored form differs from what a version serves (custom resources in several
-   * versions): the store as this version sees it, converting objects on the way in and out.
+   * Kinds served in a form other than the one stored: a custom resource's versions (stored in its
+   * storage version), autoscaling/v1 HorizontalPodAutoscalers (stored as v2), events.k8s.io/v1
+   * Events (stored as core/v1 Events). Every verb reads and writes through the converting view of
+   * the store this describes (apiserver/registry/converting-store.ts), so watch, tables, patches
+   * and server-side apply work as for any kind.
    */
-  storage?(store: Store): Store;
+  storedForm?: StoredForm;
   /**
    * For create-only kinds that are answered, not stored (SelfSubjectAccessReview): the status
    * of the answer to the object the client created, for the user who created it.
    */
   answer?(object: KubeObject, requester: Requester): Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** A version served by conversion from the stored one (autoscaling/v1 HPA): apiserver/handlers/converted.ts. */
-  servedBy?: ServedBy;
 }
 
-/** How a version that is not stored is read and written: through the stored definition and a conversion. */
-export interface ServedBy {
-  /** The definition whose version is stored. */
-  stored: ResourceDefinition;
-  /** This version → the stored one; `old` is the stored object an update replaces. */
-  toStored(object: KubeObject, old?: KubeObject): KubeObject;
+/** How a kind's objects are stored: converted both ways, under its own keys or another kind's. */
+export interface StoredForm {
+  /** The object as stored, from the served form. Pure: what the served form cannot hold travels in the object (annotations). */
+  toStored(object: KubeObject): KubeObject;
+  /** The served form of a stored object: a new object (the store shares the one it returns). */
   fromStored(object: KubeObject): KubeObject;
+  /** The kind whose keys hold these objects (events.k8s.io Events: core/v1's); none: this kind's own. */
+  storedAs?: ResourceDefinition;
 }
 
 /** Who asks a review, and the server's authorizer to answer with (none: everyone may do everything). */

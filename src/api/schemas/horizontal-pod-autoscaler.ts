@@ -148,6 +148,6 @@ export const HorizontalPodAutoscalerV1Schema = kindSchema(
       currentReplicas: int32('Replicas of the target as last seen.'),
       desiredReplicas: int32('Replicas the autoscaler last wanted.'),
       currentCPUUtilizationPercentage: int32('Current average CPU utilization in percent of requests.'),
-    }, ['currentReplicas', 'desiredReplicas'])), 'The last observations. Read-only.'),
+    })), 'The last observations. Read-only; the replica counts are 0 when not given (Go\'s zero values).'),
   },
 );

@@ -64,11 +64,21 @@ describe('HorizontalPodAutoscaler defaults and validation', () => {
     const back = hpaV2ToV1(v2);
     assert.deepEqual(back['spec'], v1['spec']);
     assert.deepEqual(back['status'], { currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 120 });
-    // An update through v1 keeps what v1 cannot say (a memory metric, the behavior).
+    // What v1 cannot say (a memory metric, the behavior, conditions) travels in annotations, so
+    // a v1 client's read-change-write keeps it.
     const memory = { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '100Mi' } } };
-    const stored = hpa({ metrics: [memory], behavior: { scaleDown: { stabilizationWindowSeconds: 5 } } });
-    const updated = hpaV1ToV2(v1, stored)['spec'] as Record<string, unknown>;
-    assert.deepEqual(updated['metrics'], [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }, memory]);
-    assert.deepEqual(updated['behavior'], { scaleDown: { stabilizationWindowSeconds: 5 } });
+    const cpu = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } };
+    const stored = hpa({ metrics: [cpu, memory], behavior: { scaleDown: { stabilizationWindowSeconds: 5 } } });
+    stored['status'] = { currentReplicas: 1, desiredReplicas: 1, conditions: [{ type: 'AbleToScale', status: 'True' }] };
+    const asV1 = hpaV2ToV1(stored);
+    assert.equal(asV1.metadata.annotations?.['autoscaling.alpha.kubernetes.io/metrics'], JSON.stringify([memory]));
+    (asV1['spec'] as Record<string, unknown>)['maxReplicas'] = 7;
+    const roundTrip = hpaV1ToV2(asV1);
+    const spec = roundTrip['spec'] as Record<string, unknown>;
+    assert.deepEqual(spec['metrics'], [cpu, memory]);
+    assert.deepEqual(spec['behavior'], { scaleDown: { stabilizationWindowSeconds: 5 } });
+    assert.equal(spec['maxReplicas'], 7);
+    assert.deepEqual((roundTrip['status'] as Record<string, unknown>)['conditions'], [{ type: 'AbleToScale', status: 'True' }]);
+    assert.equal(roundTrip.metadata.annotations, undefined, 'the carried annotations are not stored');
   });
 });

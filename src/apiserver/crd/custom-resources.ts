@@ -8,7 +8,6 @@ import { CRD_GROUP, customResourceDefinitions, type CustomResourceDefinitionInfo
 import type { Store, Watch } from '../../storage/store.js';
 import { prefixFor } from '../registry/keys.js';
 import { versionForm } from './version-form.js';
-import { convertingStore } from '../registry/converting-store.js';
 
 const REWATCH_MS = 1000;
 
@@ -78,7 +77,7 @@ export class CustomResources {
     return customResourceDefinitions(crd).map((def) => {
       const storageApiVersion = apiVersionOf({ group: def.group, version: def.storageVersion });
       const view = { apiVersion: apiVersionOf(def), storageApiVersion, applyDefaults: def.applyDefaults };
-      return { ...def, storage: (store: Store) => convertingStore(store, versionForm(view)) };
+      return { ...def, storedForm: versionForm(view) };
     });
   }
 

@@ -9,13 +9,16 @@ import type { CustomResources } from './custom-resources.js';
 let cachedFor: { resources: CustomResources; generation: number; all: readonly ResourceDefinition[]; stored: readonly ResourceDefinition[] } | undefined;
 
 /**
- * With `oneVersionEach`, a CRD's versions count once (its storage version where served): they
- * address the same objects, as a namespace's cleanup needs them.
+ * With `oneVersionEach`, a kind served in several versions counts once (a CRD's storage version
+ * where served; a built-in's stored one): they address the same objects, as a namespace's cleanup
+ * needs them.
  */
 export function servedDefinitions(resources: CustomResources, oneVersionEach = false): readonly ResourceDefinition[] {
   if (cachedFor?.resources !== resources || cachedFor.generation !== resources.generation) {
     const custom = [...resources.all()].sort((a, b) => compareVersionPriority(a.version, b.version));
-    cachedFor = { resources, generation: resources.generation, all: [...resourceDefinitions, ...custom], stored: [...resourceDefinitions, ...oneEach(custom)] };
+    // A built-in kind stored in another's form (autoscaling/v1, events.k8s.io) addresses that kind's objects.
+    const storedBuiltIns = resourceDefinitions.filter((def) => !def.storedForm);
+    cachedFor = { resources, generation: resources.generation, all: [...resourceDefinitions, ...custom], stored: [...storedBuiltIns, ...oneEach(custom)] };
   }
   return oneVersionEach ? cachedFor.stored : cachedFor.all;
 }

@@ -3,7 +3,7 @@
 // rewritten to the storage version and objects coming out to this one, then defaulted with this
 // version's schema (Kubernetes defaults on read from storage too).
 import type { KubeObject } from '../../api/meta.js';
-import type { StoredForm } from '../registry/converting-store.js';
+import type { StoredForm } from '../../api/resource.js';
 
 export interface VersionView {
   /** group/version of the served version. */

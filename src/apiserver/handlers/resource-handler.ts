@@ -6,7 +6,6 @@ import type { RequestContext, ResourceRequest } from './context.js';
 import { parseBoolean } from './context.js';
 import { getObject, listObjects } from './read.js';
 import { serveScale } from './scale.js';
-import { serveConverted } from './converted.js';
 import { serveWatch } from './watch.js';
 import { answerReview, createObject, deleteCollection, deleteObject, patchObject, updateObject } from './write.js';
 
@@ -32,7 +31,6 @@ export async function serveResource(
     if (method !== 'POST' || path.name !== undefined || path.subresource || watching) throw methodNotAllowed(method);
     return run(ctx, 'create', answerReview);
   }
-  if (def.servedBy) return serveConverted(ctx, def.servedBy);
   if (path.subresource) return serveSubresource(ctx, method, extraSubresources);
   if (watching) {
     if (method !== 'GET') throw methodNotAllowed(method);

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { Store, StoreEvent } from '../../storage/store.js';
 
-export interface StoredForm {
+export interface Conversion {
   /** The object as stored, from the served form. */
   toStored(object: KubeObject): KubeObject;
   /** The served form of a stored object: a new object (the store may share the one it returns with watchers). */
@@ -16,7 +16,7 @@ export interface StoredForm {
   keys?: { served: string; stored: string };
 }
 
-export function convertingStore(store: Store, form: StoredForm): Store {
+export function convertingStore(store: Store, form: Conversion): Store {
   const swap = (key: string, from: string, to: string) => (key.startsWith(from) ? to + key.slice(from.length) : key);
   const stored = (key: string) => (form.keys ? swap(key, form.keys.served, form.keys.stored) : key);
   const served = (key: string) => (form.keys ? swap(key, form.keys.stored, form.keys.served) : key);

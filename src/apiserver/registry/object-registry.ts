@@ -17,6 +17,7 @@ import { closeServiceAddresses, type ServiceRange } from './service-allocator.js
 import { clusterNetwork } from '../../api/cluster-network.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import { keyFor, prefixFor } from './keys.js';
+import { convertingStore } from './converting-store.js';
 import { stampChangedBy } from './changed-by.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor, type StrategyContext, type Undo } from './strategies.js';
@@ -85,12 +86,14 @@ export class ObjectRegistry {
     this.serviceRange = options.serviceRange ?? clusterNetwork();
   }
 
-  /** The store as `def` sees it: the shared one, or a custom resource version's converting view of it. */
+  /** The store as `def` sees it: the shared one, or, for a kind stored in another form, its converting view. */
   storeFor(def: ResourceDefinition): Store {
-    if (!def.storage) return this.store;
+    const form = def.storedForm;
+    if (!form) return this.store;
     let view = this.views.get(def);
     if (!view) {
-      view = def.storage(this.store);
+      const keys = form.storedAs ? { served: prefixFor(def), stored: prefixFor(form.storedAs) } : undefined;
+      view = convertingStore(this.store, { toStored: form.toStored, fromStored: form.fromStored, ...(keys ? { keys } : {}) });
       this.views.set(def, view);
     }
     return view;
