@@ -15,6 +15,7 @@ import { schedulingDefinitions } from './definitions/scheduling.js';
 import { apiextensionsDefinitions } from './definitions/apiextensions.js';
 import { storageDefinitions } from './definitions/storage.js';
 import { autoscalingDefinitions } from './definitions/autoscaling.js';
+import { eventsDefinitions } from './definitions/events.js';
 import { ScaleSchema } from './schemas/autoscaling.js';
 import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
@@ -23,7 +24,7 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
   ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
   ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions, ...apiextensionsDefinitions,
   ...storageDefinitions,
-  ...autoscalingDefinitions,
+  ...autoscalingDefinitions, ...eventsDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */

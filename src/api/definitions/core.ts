@@ -92,7 +92,7 @@ const secrets: ResourceDefinition = {
   fieldSelectors: { type: (secret) => fieldText(secret, 'type') },
 };
 
-const events: ResourceDefinition = {
+export const events: ResourceDefinition = {
   group: '', version: 'v1', kind: 'Event', listKind: 'EventList', plural: 'events', singular: 'event', namespaced: true,
   shortNames: ['ev'], categories: [], verbs: ALL_VERBS, subresources: {},
   schema: EventSchema, applyDefaults: noDefaults, validate: validateEvent, table: printerFor('Event'),

@@ -19,7 +19,7 @@ test('the v3 index lists every group/version with a hashed URL', () => {
   const index = openApiV3Index();
   assert.deepEqual(Object.keys(index.paths).sort(), [
     'api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apps/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/certificates.k8s.io/v1',
-    'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/drover.dev/v1', 'apis/kubeflow.org/v1', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/scheduling.k8s.io/v1', 'apis/scheduling.x-k8s.io/v1alpha1', 'apis/storage.k8s.io/v1',
+    'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/drover.dev/v1', 'apis/events.k8s.io/v1', 'apis/kubeflow.org/v1', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/scheduling.k8s.io/v1', 'apis/scheduling.x-k8s.io/v1alpha1', 'apis/storage.k8s.io/v1',
   ]);
   const serialized = openApiV3Serialized('apis/apps/v1');
   assert.ok(serialized);

@@ -59,7 +59,7 @@ export const ServiceAccountSchema = kindSchema(
   },
 );
 
-const EventSource = named(`${CORE}.EventSource`, struct('Component that reported an event.', {
+export const EventSource = named(`${CORE}.EventSource`, struct('Component that reported an event.', {
   component: str('Component name, e.g. default-scheduler or kubelet.'),
   host: str('Node name on which the event was generated.'),
 }));

@@ -61,6 +61,7 @@ function clusterRoleBinding(role: string, subjects: Array<{ kind: 'User' | 'Grou
 const VIEW_RULES: Rule[] = [
   rule(READ, '', 'pods', 'serviceaccounts', 'services', 'services/status', 'endpoints', 'configmaps'),
   rule(READ, '', 'events', 'pods/status', 'namespaces/status', 'pods/log'),
+  rule(READ, 'events.k8s.io', 'events'),
   // Reading namespaces in a namespace reads that namespace: it tells users where they have access.
   rule(READ, '', 'namespaces'),
   rule(READ, 'discovery.k8s.io', 'endpointslices'),

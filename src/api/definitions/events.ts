@@ -1,0 +1,32 @@
+// ResourceDefinitions of events.k8s.io/v1: Events, stored as the core/v1 Events they are (one
+// object, two APIs, as in Kubernetes): written and read through the conversion, so a watch on
+// either group sees what the other writes.
+import type { ResourceDefinition } from '../resource.js';
+import { printerFor } from '../printers/index.js';
+import { EventsV1Schema } from '../schemas/events.js';
+import { validateEventV1 } from '../validation/events-validation.js';
+import { eventCoreToV1, eventV1ToCore } from '../events/event-conversion.js';
+import { events as coreEvents } from './core.js';
+import { ALL_VERBS, field, noDefaults } from './helpers.js';
+
+const eventsV1: ResourceDefinition = {
+  group: 'events.k8s.io', version: 'v1', kind: 'Event', listKind: 'EventList', plural: 'events', singular: 'event', namespaced: true,
+  shortNames: ['ev'], categories: [], verbs: ALL_VERBS, subresources: {},
+  schema: EventsV1Schema, applyDefaults: noDefaults, validate: validateEventV1, table: printerFor('Event'),
+  // Selectors are matched against the stored (core/v1) objects: the v1 names read their core fields,
+  // and the core names work too, as in Kubernetes, where both APIs share one storage.
+  fieldSelectors: {
+    ...coreEvents.fieldSelectors,
+    'regarding.kind': field('involvedObject.kind'),
+    'regarding.namespace': field('involvedObject.namespace'),
+    'regarding.name': field('involvedObject.name'),
+    'regarding.uid': field('involvedObject.uid'),
+    'regarding.apiVersion': field('involvedObject.apiVersion'),
+    'regarding.resourceVersion': field('involvedObject.resourceVersion'),
+    'regarding.fieldPath': field('involvedObject.fieldPath'),
+    reportingController: field('reportingComponent'),
+  },
+  storedForm: { toStored: eventV1ToCore, fromStored: eventCoreToV1, storedAs: coreEvents },
+};
+
+export const eventsDefinitions: readonly ResourceDefinition[] = [eventsV1];
