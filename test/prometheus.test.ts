@@ -114,6 +114,17 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
     }, 60_000);
     await waitFor('a latency histogram', async () => (await query('apiserver_request_duration_seconds_count')).length > 0, 60_000);
     await waitFor('scheduler_pod_scheduling_duration_seconds', async () => (await query('scheduler_pod_scheduling_duration_seconds_count')).length > 0, 60_000);
+    // The agent's cAdvisor-named series for the pod, and the kubelet's count of running pods.
+    const memory = await waitFor('container_memory_working_set_bytes of the pod', async () => {
+      const result = await query('container_memory_working_set_bytes{job="drover-agents",namespace="default",pod="scraped"}');
+      return result.length ? result : undefined;
+    }, 60_000);
+    assert.ok(Number(memory[0]!.value[1]) > 0);
+    await waitFor('container_cpu_usage_seconds_total of the pod', async () => (await query('container_cpu_usage_seconds_total{pod="scraped"}')).length > 0, 60_000);
+    await waitFor('kubelet_running_pods', async () => {
+      const result = await query(`kubelet_running_pods{node="${cluster.nodeName}"}`);
+      return result.length > 0 && Number(result[0]!.value[1]) >= 1;
+    }, 60_000);
   });
 
   it('keeps what Prometheus may do on an agent to reading metrics', async () => {

@@ -25,13 +25,15 @@ const RUNS_UNTIL_CTRL_C = /\(until Ctrl-C\)/;
 const RUNS_UNTIL_EXIT = /\(until exit\)/;
 /** Commands that do not end by themselves: the README must mark them. */
 const LOOKS_INTERACTIVE = /\s-(it|ti)\b|\blogs\b.*\s-f\b|--follow\b|\bport-forward\b|\bdrover (up|server|agent|scheduler|controller-manager)\b/;
+/** Flags with which those commands print something and exit. */
+const EXITS_AT_ONCE = /\s--(print-prometheus-config|help|cleanup)\b/;
 
 /** Why a README command cannot be run as this test runs it, or undefined when it can. */
 function planProblem({ command, comment }: ReadmeCommand): string | undefined {
   const step: Step | undefined = STEPS[command];
   if (RUNS_UNTIL_CTRL_C.test(comment) && !step?.untilCtrlC) return 'runs until Ctrl-C: give it an untilCtrlC step';
   if (RUNS_UNTIL_EXIT.test(comment) && step?.input === undefined) return 'runs until exit: give it the input that exits';
-  if (LOOKS_INTERACTIVE.test(command) && !RUNS_UNTIL_CTRL_C.test(comment) && !RUNS_UNTIL_EXIT.test(comment)) return 'does not end by itself: mark it "(until Ctrl-C)" or "(until exit)" in the README';
+  if (LOOKS_INTERACTIVE.test(command) && !EXITS_AT_ONCE.test(command) && !RUNS_UNTIL_CTRL_C.test(comment) && !RUNS_UNTIL_EXIT.test(comment)) return 'does not end by itself: mark it "(until Ctrl-C)" or "(until exit)" in the README';
   // A Ctrl-C step checks what it shows while it runs; an `instead` step says why it cannot.
   if (comment && !step?.shows && !step?.untilCtrlC && !step?.instead) return `the README says it shows "${comment}": check that in a step`;
   return undefined;

@@ -79,7 +79,7 @@ function podSecurityOption(): Option {
  */
 function hpaSyncPeriodOption(): Option {
   return new Option('--horizontal-pod-autoscaler-sync-period <seconds>', 'seconds between passes of each HorizontalPodAutoscaler')
-    .argParser(positiveInt).default(15).hideHelp();
+    .argParser(positiveInt).default(15);
 }
 
 function serviceProxyOption(): Option {

@@ -71,6 +71,14 @@ export const STEPS: Record<string, Step> = {
       assert.ok(dashboard > lines.findIndex((line) => line.startsWith('try: export KUBECONFIG=')), 'it ends by printing the dashboard\'s address');
     },
   },
+  'kubectl get hpa burn': {
+    // The autoscaler's first pass (15 s) reads the burners at their 100m limit: twice the target.
+    retryMs: 90_000,
+    async shows(output, ctx) {
+      assert.match(output, /^burn\s+Deployment\/burn\s+cpu: \d+%\/50%\s+1\s+3\s+[23]\s/m);
+      await waitFor('3 burners', async () => (await ctx.kubectl('get', 'deploy', 'burn', '-o', 'jsonpath={.spec.replicas}')) === '3', 60_000);
+    },
+  },
   'npx drover up --data-dir .drover --print-prometheus-config > prometheus.yml': {
     async shows(_output, ctx) {
       const config = readFileSync(join(ctx.root, 'prometheus.yml'), 'utf8');
