@@ -109,6 +109,21 @@ describe('ResourceQuota', () => {
     await cluster.kubectl(['apply', '-f', '-'], { input: podYaml('three', 'quota', resources) });
   });
 
+  it('counts Secrets again once one is deleted', async () => {
+    await cluster.kubectl(['create', 'namespace', 'quota-secrets']);
+    await cluster.kubectl(['create', 'quota', 'few', '-n', 'quota-secrets', '--hard=secrets=2']);
+    await cluster.kubectl(['create', 'secret', 'generic', 'a', '-n', 'quota-secrets', '--from-literal=k=v']);
+    await cluster.kubectl(['create', 'secret', 'generic', 'b', '-n', 'quota-secrets', '--from-literal=k=v']);
+    const third = await cluster.kubectlRaw(['create', 'secret', 'generic', 'c', '-n', 'quota-secrets', '--from-literal=k=v']);
+    assert.ok(third.stderr.includes('exceeded quota: few, requested: secrets=1, used: secrets=2, limited: secrets=2'), third.stderr);
+    await cluster.kubectl(['delete', 'secret', 'a', '-n', 'quota-secrets']);
+    await until('the quota recounted', async () => {
+      const used = await cluster.kubectl(['get', 'quota', 'few', '-n', 'quota-secrets', '-o', 'jsonpath={.status.used.secrets}']);
+      return used === '1' ? used : undefined;
+    });
+    await cluster.kubectl(['create', 'secret', 'generic', 'c', '-n', 'quota-secrets', '--from-literal=k=v']);
+  });
+
   it('never lets concurrent creates overshoot', async () => {
     await cluster.kubectl(['create', 'namespace', 'burst']);
     await cluster.kubectl(['create', 'quota', 'three-pods', '-n', 'burst', '--hard=pods=3,count/configmaps=4']);

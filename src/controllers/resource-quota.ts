@@ -26,11 +26,11 @@ const SETTLE_MS = 1000;
 const MAX_DEFERRAL_MS = 10_000;
 
 /**
- * Kinds watched for deletions and decreases; their caches also answer recalculations. Not
- * Secrets: no component of the control plane reads them (their quota is the admission's count).
+ * Kinds watched for deletions and decreases; their caches also answer recalculations. Secrets
+ * too, as Kubernetes' quota controller watches them: a deleted Secret is given back at once.
  */
 const WATCHED: readonly ResourceRef[] = [
-  resources.pods, resources.services, resources.configmaps, resources.resourcequotas,
+  resources.pods, resources.services, resources.configmaps, resources.secrets, resources.resourcequotas,
   resources.deployments, resources.replicasets, resources.daemonsets, resources.jobs,
 ];
 
@@ -176,7 +176,7 @@ export class ResourceQuotaController implements Controller {
       const informer = this.informers.get(`${kind.group}/${kind.plural}`);
       if (informer) return informer.byIndex('namespace', namespace) as KubeObject[];
       const ref = Object.values(resources).find((r: ResourceRef) => r.group === kind.group && r.plural === kind.plural && r.namespaced);
-      if (!ref || ref === resources.secrets) return undefined;
+      if (!ref) return undefined;
       return (await this.ctx.api.resource(ref, namespace).listAll()).items as KubeObject[];
     };
   }

@@ -31,8 +31,7 @@ export function kindsLimited(hard: QuantityMap): ResourceKind[] {
 
 /**
  * What the namespace uses of each resource the quota limits (0 for those nothing uses). Resources
- * of kinds the lister cannot read keep the quota's current status.used (the controller may not
- * read Secrets: their count is the admission's charges).
+ * of kinds the lister cannot read keep the quota's current status.used.
  */
 export async function recalculateUsage(quota: KubeObject, lister: NamespaceLister, now: Date): Promise<QuantityMap> {
   const hard = specHard(quota);

@@ -131,7 +131,9 @@ export function defaultClusterRoles(): KubeObject[] {
 }
 
 // The components inside `drover server`, each under its own name (src/auth/components.ts), each
-// with what it touches and no more: none reads Secrets, none writes RBAC.
+// with what it touches and no more. The controllers' identity holds what Kubernetes gives its
+// garbage collector (read, patch and delete every resource, custom ones included): one identity
+// runs them all.
 const ALL = ['*'];
 const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
   {
@@ -187,7 +189,8 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
     // Reads what it checks; its repairs delete or mark pods, and it writes its reports.
     name: 'system:drover-data-checker', user: DATA_CHECKER_USER,
     rules: [
-      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts', 'replicationcontrollers'),
+      // Every kind the garbage collector follows (COLLECTED_RESOURCES), for the dangling-owner check.
+      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts', 'replicationcontrollers', 'persistentvolumeclaims'),
       rule(['delete', 'update', 'patch'], '', 'pods', 'pods/status'),
       // Owners of any workload kind are looked up to tell orphans from owned objects.
       rule(READ, 'apps', '*'),
