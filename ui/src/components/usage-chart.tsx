@@ -7,15 +7,18 @@ import { formatBytes, formatCpu } from '../quantity';
 
 const WIDTH = 560;
 const HEIGHT = 170;
-const PAD = { left: 56, right: 70, top: 10, bottom: 22 };
+const PAD = { left: 56, right: 16, top: 10, bottom: 22 };
 const HOUR_MS = 3_600_000;
 
 export type Figure = 'cpu' | 'memory';
 
-/** The unit ticks are counted in (a millicore, a mebibyte), and how a value reads. */
-const UNITS: Record<Figure, { unit: number; format: (value: number) => string; title: string }> = {
-  cpu: { unit: 0.001, format: (v) => (v >= 1 ? `${formatCpu(v)} cores` : formatCpu(v)), title: 'CPU' },
-  memory: { unit: 1024 * 1024, format: formatBytes, title: 'Memory' },
+/**
+ * How a value reads, and the unit ticks are counted in for a scale up to `top`: millicores for
+ * CPU; for memory the largest binary unit (Ki, Mi, Gi…) that fits, so ticks fall on 10Gi, not 9.8Gi.
+ */
+const FIGURES: Record<Figure, { title: string; format: (value: number) => string; unit: (top: number) => number }> = {
+  cpu: { title: 'CPU', format: (v) => (v === 0 ? '0' : v >= 1 ? `${formatCpu(v)} core${v === 1 ? '' : 's'}` : formatCpu(v)), unit: () => 0.001 },
+  memory: { title: 'Memory', format: formatBytes, unit: (top) => 1024 ** Math.max(1, Math.floor(Math.log(Math.max(top, 1)) / Math.log(1024))) },
 };
 
 export interface Line {
@@ -56,11 +59,11 @@ function segments(points: readonly HistoryPoint[], stepSeconds: number): History
 }
 
 export function UsageChart({ figure, points, stepSeconds, lines, now, subject }: Props) {
-  const { unit, format, title } = UNITS[figure];
+  const { format, title } = FIGURES[figure];
   const shown = points.filter((p) => p.time >= now - HOUR_MS && p.time <= now + stepSeconds * 1000);
   const values = shown.map((p) => p[figure]);
-  const top = Math.max(unit, ...values, ...lines.map((l) => l.value)) * 1.1;
-  const step = tickStep(top, unit);
+  const top = Math.max(figure === 'cpu' ? 0.01 : 1024 * 1024, ...values, ...lines.map((l) => l.value)) * 1.1;
+  const step = tickStep(top, FIGURES[figure].unit(top));
   const ceiling = Math.ceil(top / step) * step;
   const plotWidth = WIDTH - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
@@ -88,7 +91,7 @@ export function UsageChart({ figure, points, stepSeconds, lines, now, subject }:
         {lines.map((l) => (
           <g key={l.label} class={`limit-line line-${l.label}`}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(l.value)} y2={y(l.value)} />
-            <text x={WIDTH - PAD.right + 4} y={y(l.value) + 4}>{l.label} {format(l.value)}</text>
+            <text x={WIDTH - PAD.right - 4} y={y(l.value) - 3} text-anchor="end">{l.label} {format(l.value)}</text>
           </g>
         ))}
         {segments(shown, stepSeconds).map((segment) => (
