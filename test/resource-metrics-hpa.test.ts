@@ -5,17 +5,17 @@
 // back down once they stop burning.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { counterAt, cpuCounterOf } from './support/cgroup-figures.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
 import { waitFor } from '../src/util/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
-const CGROUP_ROOT = '/sys/fs/cgroup';
 
 const burner = (name: string, labels: string) => `
 apiVersion: v1
@@ -46,27 +46,6 @@ spec:
         command: [sh, -c, 'while :; do :; done']
         resources: {requests: {cpu: 100m}, limits: {cpu: 200m}}
 `;
-
-/** The CPU counter (ns) of a process's cgroup, read from the kernel's files: v1 cpuacct, or v2 cpu.stat. */
-function cpuCounterOf(pid: number): () => number {
-  const lines = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n');
-  if (existsSync(join(CGROUP_ROOT, 'cgroup.controllers'))) {
-    const path = lines.find((l) => l.startsWith('0::'))!.slice(3);
-    return () => Number(/^usage_usec (\d+)$/m.exec(readFileSync(join(CGROUP_ROOT, path, 'cpu.stat'), 'utf8'))![1]) * 1000;
-  }
-  const [, controllers, path] = lines.find((l) => l.split(':')[1]!.split(',').includes('cpuacct'))!.split(':') as [string, string, string];
-  return () => Number(readFileSync(join(CGROUP_ROOT, controllers, path, 'cpuacct.usage'), 'utf8'));
-}
-
-/** The counter at time `t` (ms), interpolated between the readings either side of it. */
-function counterAt(readings: ReadonlyArray<{ t: number; ns: number }>, t: number): number | undefined {
-  for (let i = 1; i < readings.length; i++) {
-    const a = readings[i - 1]!;
-    const b = readings[i]!;
-    if (a.t <= t && t <= b.t) return a.ns + ((b.ns - a.ns) * (t - a.t)) / Math.max(1, b.t - a.t);
-  }
-  return undefined;
-}
 
 const millicores = (text: string) => (text.endsWith('m') ? Number(text.slice(0, -1)) : Number(text) * 1000);
 const mebibytes = (text: string) => (text.endsWith('Mi') ? Number(text.slice(0, -2)) : Number.NaN);

@@ -1,11 +1,15 @@
-// The first screen: nodes with capacity, requests and usage; pods by phase; recent Warning events;
-// the transactions still running.
-import { useMetrics } from '../api/metrics';
+// The first screen: nodes with capacity, requests and usage, and one node's usage over the last
+// hour (the first, or the one picked: one history request per refresh however many nodes);
+// pods by phase; recent Warning events; the transactions still running.
+import { useState } from 'preact/hooks';
+import { useNodeHistory, useNodeMetrics } from '../api/metrics';
 import { isTerminal, specResources, type Resources, age } from '../api/pods';
 import { PATHS } from '../api/resources';
 import type { KubeObject } from '../api/types';
 import { useCollection } from '../api/watch';
+import { MetricsNote } from '../components/metrics-note';
 import { StatusBanner } from '../components/status-banner';
+import { UsageCharts, linesOf } from '../components/usage-chart';
 import { formatBytes, formatCpu, parseQuantity } from '../quantity';
 import { href } from '../router';
 import { TransactionRow, isRunning } from './transactions';
@@ -18,7 +22,10 @@ export function Overview() {
   const pods = useCollection(PATHS.pods);
   const events = useCollection(PATHS.events);
   const transactions = useCollection(PATHS.transactions);
-  const metrics = useMetrics();
+  const metrics = useNodeMetrics();
+  const [picked, setPicked] = useState<string>();
+  const charted = nodes.items.find((n) => n.metadata.name === picked) ?? nodes.items[0];
+  const history = useNodeHistory(charted?.metadata.name);
   const requested = requestsByNode(pods.items);
   const byPhase = new Map(PHASES.map((p) => [p, 0]));
   for (const pod of pods.items) byPhase.set(pod.status?.phase ?? 'Unknown', (byPhase.get(pod.status?.phase ?? 'Unknown') ?? 0) + 1);
@@ -38,10 +45,10 @@ export function Overview() {
             const name = node.metadata.name;
             const allocatable: Record<string, string> = node.status?.allocatable ?? node.status?.capacity ?? {};
             const req = requested.get(name);
-            const usage = metrics.nodes.get(name);
+            const usage = metrics.value?.get(name);
             return (
-              <tr key={name} data-node={name}>
-                <td>{name}</td>
+              <tr key={name} data-node={name} class={node === charted ? 'selected' : ''}>
+                <td><button type="button" class="link" aria-pressed={node === charted} title="chart its usage" onClick={() => setPicked(name)}>{name}</button></td>
                 <td>{readyOf(node)}</td>
                 <td>{req?.pods ?? 0} / {allocatable['pods'] ?? '—'}</td>
                 <td>{formatCpu(parseQuantity(allocatable['cpu']))}</td>
@@ -55,6 +62,8 @@ export function Overview() {
           })}
         </tbody>
       </table>
+      <MetricsNote message={metrics.error ?? history.error} />
+      {charted && <NodeCharts node={charted} requested={requested.get(charted.metadata.name)} history={history.value} />}
       <h2>Pods by phase</h2>
       <div class="phases" aria-label="pods by phase">
         {PHASES.map((phase) => (
@@ -87,6 +96,20 @@ export function Overview() {
         <div class="timeline">{running.map((tx) => <TransactionRow key={tx.metadata.uid} tx={tx} window={undefined} />)}</div>
       )}
     </section>
+  );
+}
+
+function NodeCharts({ node, requested, history }: { node: KubeObject; requested: Resources | undefined; history: Parameters<typeof UsageCharts>[0]['history'] }) {
+  const allocatable: Record<string, string> = node.status?.allocatable ?? node.status?.capacity ?? {};
+  return (
+    <>
+      <h2>Node {node.metadata.name} over the last hour</h2>
+      <UsageCharts
+        history={history} subject={`node ${node.metadata.name}`}
+        cpuLines={linesOf({ allocatable: parseQuantity(allocatable['cpu']), request: requested?.cpuRequest })}
+        memoryLines={linesOf({ allocatable: parseQuantity(allocatable['memory']), request: requested?.memoryRequest })}
+      />
+    </>
   );
 }
 

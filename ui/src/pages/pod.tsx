@@ -1,5 +1,6 @@
 // One pod: its containers (state, last exit code and reason such as OOMKilled, restarts), their
-// environment with Secret values masked, live logs, events, the YAML, and a terminal.
+// environment with Secret values masked, its usage now and over the last hour, live logs, events,
+// the YAML, and a terminal.
 import { useState } from 'preact/hooks';
 import { PATHS } from '../api/resources';
 import { age, isTerminal, podStatusWord } from '../api/pods';
@@ -9,6 +10,7 @@ import { StatusBanner } from '../components/status-banner';
 import { eventTime } from './overview';
 import { PodLogs } from './pod-logs';
 import { PodTerminal } from './pod-terminal';
+import { PodUsage } from './pod-usage';
 import { PodYaml } from './pod-yaml';
 
 type Tab = 'logs' | 'events' | 'yaml' | 'terminal';
@@ -26,6 +28,7 @@ export function PodPage({ namespace, name }: { namespace: string; name: string }
       <h1>pod/{name} <span class="badge" data-status={podStatusWord(pod)}>{podStatusWord(pod)}</span></h1>
       <p class="muted">namespace {namespace} · node {String(pod.spec?.nodeName ?? '—')} · IP {String(pod.status?.podIP ?? '—')} · age {age(pod.metadata.creationTimestamp)}</p>
       <Containers pod={pod} />
+      <PodUsage pod={pod} />
       <nav class="tabs" role="tablist">
         {(['logs', 'events', 'yaml', 'terminal'] as const).map((t) => (
           <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? 'active' : ''} onClick={() => setTab(t)}>{t === 'yaml' ? 'YAML' : t[0]!.toUpperCase() + t.slice(1)}</button>

@@ -4,11 +4,12 @@
 // what RBAC refuses comes back as the API's Status message.
 import { useState } from 'preact/hooks';
 import { errorMessage } from '../api/client';
-import { useMetrics, type MetricsSnapshot } from '../api/metrics';
+import { usePodMetrics, type Polled, type Usage } from '../api/metrics';
 import { isTerminal, restartsOf, selectPods, specResources } from '../api/pods';
 import { PATHS } from '../api/resources';
 import { keyOf, type KubeObject } from '../api/types';
 import { useCollection } from '../api/watch';
+import { MetricsNote } from '../components/metrics-note';
 import { StatusBanner } from '../components/status-banner';
 import { formatBytes, formatCpu } from '../quantity';
 import { href } from '../router';
@@ -18,7 +19,7 @@ import { KINDS, type WorkloadKind } from './workload-kinds';
 export function Workloads() {
   const pods = useCollection(PATHS.pods);
   const replicaSets = useCollection(PATHS.replicasets);
-  const metrics = useMetrics();
+  const metrics = usePodMetrics();
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const podsByNamespace = new Map<string, KubeObject[]>();
@@ -42,6 +43,7 @@ export function Workloads() {
     <section>
       <h1>Workloads</h1>
       <StatusBanner message={error} onDismiss={() => setError(undefined)} />
+      <MetricsNote message={metrics.error} />
       {notice && <div class="notice" role="status">{notice}</div>}
       {KINDS.map((kind) => (
         <KindTable key={kind.path} kind={kind} podsByNamespace={podsByNamespace} metrics={metrics} replicaSets={replicaSets.items} act={act} />
@@ -53,7 +55,7 @@ export function Workloads() {
 interface TableProps {
   kind: WorkloadKind;
   podsByNamespace: Map<string, KubeObject[]>;
-  metrics: MetricsSnapshot;
+  metrics: Polled<Map<string, Usage>>;
   replicaSets: readonly KubeObject[];
   act: (what: string, action: () => Promise<unknown>) => Promise<void>;
 }
@@ -91,9 +93,9 @@ function WorkloadRow({ kind, object, pods, metrics, replicaSets, act }: RowProps
   const live = pods.filter((p) => !isTerminal(p));
   const requests = live.map((p) => specResources(p.spec));
   const sum = (pick: (r: (typeof requests)[number]) => number) => requests.reduce((s, r) => s + pick(r), 0);
-  const usages = live.map((p) => metrics.pods.get(keyOf(p))).filter((u) => u !== undefined);
-  const cpuUse = metrics.served && usages.length > 0 ? formatCpu(usages.reduce((s, u) => s + u.cpu, 0)) : '—';
-  const memoryUse = metrics.served && usages.length > 0 ? formatBytes(usages.reduce((s, u) => s + u.memory, 0)) : '—';
+  const usage = usageOfPods(live, metrics.value);
+  const cpu = sum((r) => r.cpuRequest);
+  const memory = sum((r) => r.memoryRequest);
   const cpuLimit = sum((r) => r.cpuLimit);
   const memoryLimit = sum((r) => r.memoryLimit);
   const txTarget = `${namespace}/${kind.kind.toLowerCase()}/${name}`;
@@ -105,8 +107,8 @@ function WorkloadRow({ kind, object, pods, metrics, replicaSets, act }: RowProps
       <td>{kind.status(object)}</td>
       <td class="ready">{kind.ready(object)}</td>
       <td>{pods.reduce((s, p) => s + restartsOf(p), 0)}</td>
-      <td>{cpuUse} / {formatCpu(sum((r) => r.cpuRequest))} / {cpuLimit ? formatCpu(cpuLimit) : '—'}</td>
-      <td>{memoryUse} / {formatBytes(sum((r) => r.memoryRequest))} / {memoryLimit ? formatBytes(memoryLimit) : '—'}</td>
+      <td class="cpu" title={usage.partial}>{usage.known ? formatCpu(usage.cpu) : '—'}{usage.partial ? '*' : ''} / {cpu ? formatCpu(cpu) : '—'} / {cpuLimit ? formatCpu(cpuLimit) : '—'}</td>
+      <td class="memory" title={usage.partial}>{usage.known ? formatBytes(usage.memory) : '—'}{usage.partial ? '*' : ''} / {memory ? formatBytes(memory) : '—'} / {memoryLimit ? formatBytes(memoryLimit) : '—'}</td>
       <td class="actions">
         {kind.scalable && (
           <form class="inline" onSubmit={(e) => { e.preventDefault(); void act(`scaled ${name} to ${replicas}`, () => scale(kind.path, namespace, name, Number(replicas))); }}>
@@ -120,4 +122,19 @@ function WorkloadRow({ kind, object, pods, metrics, replicaSets, act }: RowProps
       </td>
     </tr>
   );
+}
+
+/**
+ * The usage summed over a workload's running pods. A pod with no figures yet (just started) is
+ * left out of the sum, and the sum says so (`*`, with how many were measured); with none
+ * measured there is no figure at all.
+ */
+function usageOfPods(pods: readonly KubeObject[], figures: Map<string, Usage> | undefined) {
+  const measured = pods.map((p) => figures?.get(keyOf(p))).filter((u) => u !== undefined);
+  return {
+    known: measured.length > 0,
+    cpu: measured.reduce((s, u) => s + u.cpu, 0),
+    memory: measured.reduce((s, u) => s + u.memory, 0),
+    partial: measured.length > 0 && measured.length < pods.length ? `${measured.length} of ${pods.length} pods measured` : undefined,
+  };
 }
