@@ -29,7 +29,7 @@ export interface NodeAddress {
 }
 
 export interface NodeDaemonEndpoints {
-  kubeletEndpoint?: { Port: number };
+  kubeletEndpoint: { Port: number };
 }
 
 export interface NodeSystemInfo {

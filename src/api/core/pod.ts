@@ -137,10 +137,11 @@ export interface ContainerState {
   terminated?: ContainerStateTerminated;
 }
 
+/** `state` and `lastState` are always served (as `{}` when empty), like Kubernetes' Go structs. */
 export interface ContainerStatus {
   name: string;
-  state?: ContainerState;
-  lastState?: ContainerState;
+  state: ContainerState;
+  lastState: ContainerState;
   ready: boolean;
   restartCount: number;
   image: string;
