@@ -7,8 +7,7 @@ import { normalize } from 'node:path';
 import type { FileContent } from './atomic-dir.js';
 import type { ServiceAccountTokenSource, TokenProjection } from './service-account-tokens.js';
 import { configMapFiles, downwardFiles, secretFiles, VolumeError, type SourceContext } from './volume-files.js';
-import type { ProjectedVolumeSource } from '../../api/core/index.js';
-import type { Pod } from '../../api/core/index.js';
+import type { Pod, ProjectedVolumeSource } from '../../api/core/index.js';
 
 export async function projectedFiles(
   ctx: SourceContext & { tokens?: ServiceAccountTokenSource | undefined },
