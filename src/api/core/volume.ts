@@ -1,5 +1,6 @@
 // core/v1 Volume and the volume sources Drover mounts (emptyDir, hostPath, configMap, secret,
 // downwardAPI, projected, persistentVolumeClaim); the other sources the schema accepts stay open.
+import type { ObjectMeta } from '../meta.js';
 import type { ObjectFieldSelector, ResourceFieldSelector } from './container.js';
 
 /** One key of a ConfigMap or Secret written to a relative path. */
@@ -77,6 +78,8 @@ export interface Volume {
   downwardAPI?: DownwardAPIVolumeSource;
   projected?: ProjectedVolumeSource;
   persistentVolumeClaim?: PersistentVolumeClaimVolumeSource;
+  /** A claim made for the pod from this template and deleted with it. */
+  ephemeral?: { volumeClaimTemplate?: { metadata?: ObjectMeta; spec: Record<string, unknown> } };
   /** Sources Drover stores but does not mount (nfs, csi, ephemeral, ...). */
   [source: string]: unknown;
 }
