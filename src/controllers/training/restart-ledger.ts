@@ -1,10 +1,10 @@
-import type { Pod } from '../../api/core/index.js';
 // Which container restarts and pod failures this controller has counted into a job's
 // status.restarts. The count itself lives in the job's status and survives restarts of the
 // controller; the ledger only remembers, per pod uid, how much of the pod's restartCount is in
 // it. A pod this process created starts at 0; a pod first seen after a controller restart is
 // taken as counted up to its current restartCount (restarts that happened while no controller
 // ran are not counted — the only ones lost, and only for pods that kept running).
+import type { Pod } from '../../api/core/index.js';
 
 interface Seen {
   restarts: number;
