@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { microTime, type KubeObject } from '../src/api/meta.js';
 import { ApiClient, Informer, resources } from '../src/client/index.js';
-import type { Pod } from '../src/controllers/replicaset/types.js';
+import type { Pod } from '../src/api/core/index.js';
 import { readyNode } from '../test/fixtures/nodes.js';
 import { startDroverProcess, type DroverProcess } from '../test/support/drover-process.js';
 import { startServerProcess } from '../test/support/server-process.js';

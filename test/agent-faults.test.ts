@@ -15,9 +15,9 @@ import { DockerProxy } from '../src/agent/test-docker-proxy.js';
 import {
   containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
 } from '../src/agent/test-support.js';
-import type { Pod } from '../src/agent/pods/pod-types.js';
 import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dockerd.js';
 import { waitFor } from '../src/util/wait-for.js';
+import type { Pod } from '../src/api/core/index.js';
 
 const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
 /** The scratch daemon's pod network: its own range, no other daemon's network on it. */

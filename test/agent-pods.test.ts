@@ -12,8 +12,8 @@ import { freePort } from '../src/agent/runtime/docker/test-support.js';
 import {
   containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
 } from '../src/agent/test-support.js';
-import type { Pod } from '../src/agent/pods/pod-types.js';
 import { waitFor } from '../src/util/wait-for.js';
+import type { Pod } from '../src/api/core/index.js';
 
 const GPU = 'example.com/gpu';
 

@@ -7,9 +7,9 @@ import { CLUSTER_LABEL, NODE_LABEL, ownerFilter, ownerLabels, podFilter, type Ow
 import { createResolver } from './container-resolver.js';
 import type { RuntimeSet } from './pods/pod-deps.js';
 import { podUidsInRuntime } from './pods/observe.js';
-import type { Pod } from './pods/pod-types.js';
 import { POD_UID } from './runtime/labels.js';
 import { FakeRuntime } from './streaming/fake-runtime.js';
+import type { Pod } from '../api/core/index.js';
 
 const A: Owner = { clusterId: 'cluster-a', nodeName: 'node-1' };
 const B: Owner = { clusterId: 'cluster-b', nodeName: 'node-1' };

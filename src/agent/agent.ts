@@ -29,7 +29,6 @@ import { InspectCache } from './pods/observe.js';
 import type { PodDeps, RuntimeSet } from './pods/pod-deps.js';
 import { PodEvents } from './pods/pod-events.js';
 import { PodManager } from './pods/pod-manager.js';
-import type { Pod } from './pods/pod-types.js';
 import { ProbeManager } from './pods/probes.js';
 import { SandboxReaper } from './pods/sandbox-reaper.js';
 import { registerContainerMetrics } from './stats/cadvisor-metrics.js';
@@ -41,6 +40,7 @@ import type { ContainerRuntime } from './runtime/runtime.js';
 import { KeyedBackoff } from '../util/keyed-backoff.js';
 import { retryUntilDone } from './util/retry.js';
 import { prepareDataDir } from '../util/data-dir.js';
+import type { Pod } from '../api/core/index.js';
 
 export interface AgentOptions {
   /** API server URL; or a kubeconfig (kubectl's rules when neither is given). */

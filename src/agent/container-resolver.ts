@@ -6,7 +6,7 @@ import { CONTAINER_NAME, attemptFromLabels } from './runtime/labels.js';
 import type { ContainerRuntime, ContainerSummary } from './runtime/runtime.js';
 import type { RuntimeSet } from './pods/pod-deps.js';
 import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
-import type { Pod } from './pods/pod-types.js';
+import type { Pod } from '../api/core/index.js';
 
 export class ResolveError extends Error {
   constructor(

@@ -15,8 +15,8 @@ import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { ApiClient, resources, type ResourceClient } from '../client/index.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { NODE_LABEL } from './agent-labels.js';
-import type { Container, Pod } from './pods/pod-types.js';
 import { waitFor } from '../util/wait-for.js';
+import type { Container, Pod } from '../api/core/index.js';
 
 export const IMAGE = 'drover-test/busybox:1';
 

@@ -49,7 +49,8 @@ export async function addNode(api: ApiClient, name: string, silentForMs = 0): Pr
   return node;
 }
 
-export interface PodSpec {
+/** What a test pod is: its name, node, labels, owner and, when running, its IP. */
+export interface PodShape {
   name: string;
   node?: string;
   labels?: Record<string, string>;
@@ -58,7 +59,7 @@ export interface PodSpec {
   runningIp?: string;
 }
 
-export async function addPod(api: ApiClient, spec: PodSpec): Promise<KubeObject> {
+export async function addPod(api: ApiClient, spec: PodShape): Promise<KubeObject> {
   const pods = api.resource(resources.pods, 'default');
   const pod = await pods.create({
     apiVersion: 'v1', kind: 'Pod',

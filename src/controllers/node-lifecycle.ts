@@ -6,7 +6,8 @@
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { SharedInformerFactory, isNotFound, resources, type ApiClient, type Informer } from '../client/index.js';
 import { TAINT_UNREACHABLE, type Taint } from '../api/scheduling/taints.js';
-import { tolerates, type Toleration } from '../api/scheduling/tolerations.js';
+import { tolerates } from '../api/scheduling/tolerations.js';
+import type { Node, Pod } from '../api/core/index.js';
 
 export interface NodeLifecycleConfig {
   api: ApiClient;
@@ -78,7 +79,7 @@ export class NodeLifecycleController {
     const name = node.metadata.name!;
     const grace = (this.config.gracePeriodSeconds ?? 40) * 1000;
     const stale = now - this.lastHeartbeat(node) > grace;
-    const taints = ((node['spec'] as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+    const taints = (node as Node).spec?.taints ?? [];
     const tainted = taints.some((t) => t.key === TAINT_UNREACHABLE);
     if (!stale) {
       this.unreachableSince.delete(name);
@@ -99,7 +100,7 @@ export class NodeLifecycleController {
    * (every pod gets 300 s by default), capped by the eviction timeout.
    */
   private evictionDelayMs(pod: KubeObject): number {
-    const tolerations = ((pod['spec'] as { tolerations?: Toleration[] } | undefined)?.tolerations ?? []);
+    const tolerations = (pod as Pod).spec?.tolerations ?? [];
     const toleration = tolerations.find((t) => tolerates(t, UNREACHABLE_NO_EXECUTE));
     const timeout = (this.config.podEvictionTimeoutSeconds ?? 60) * 1000;
     if (toleration && toleration.tolerationSeconds === undefined) return Infinity;

@@ -2,21 +2,10 @@
 // controller shares (the original scheduler kept both). In a farm each member counts the pods
 // of its own shards, so a pod is counted once.
 import type { KubeObject } from '../api/meta.js';
+import type { PodStatus } from '../api/core/index.js';
 import { objectKey, resources, type Informer } from '../client/index.js';
 import { oomKills, podStatusReports } from '../metrics/component-metrics.js';
 import type { Controller, ControllerContext } from './context.js';
-
-interface ContainerStatus {
-  name?: string;
-  restartCount?: number;
-  state?: { terminated?: { reason?: string }; running?: object; waiting?: object };
-  lastState?: { terminated?: { reason?: string } };
-}
-
-interface PodStatus {
-  phase?: string;
-  containerStatuses?: ContainerStatus[];
-}
 
 const statusOf = (pod: Readonly<KubeObject>) => (pod['status'] ?? {}) as PodStatus;
 

@@ -19,6 +19,7 @@ import { podPriority } from '../api/scheduling/priority.js';
 import { budgetOf } from './preemption/budgets.js';
 import { Preemptor } from './preemption/preemptor.js';
 import { VolumeBinding } from './volume-binding.js';
+import type { Pod, PodSpec } from '../api/core/index.js';
 
 export interface SchedulerConfig {
   api: ApiClient;
@@ -146,12 +147,12 @@ class SchedulingLoop implements RunningScheduler {
   }
 
   private isOurs(pod: KubeObject): boolean {
-    const spec = pod['spec'] as { schedulerName?: string } | undefined;
+    const spec: PodSpec | undefined = (pod as Pod).spec;
     return (spec?.schedulerName ?? 'default-scheduler') === this.schedulerName;
   }
 
   private podChanged(pod: KubeObject, added: boolean): void {
-    const spec = pod['spec'] as { nodeName?: string } | undefined;
+    const spec: PodSpec | undefined = (pod as Pod).spec;
     const key = objectKey(pod);
     const group = groupKeyOf(pod);
     if (group !== undefined) this.gangMemberChanged(group, added);
@@ -178,7 +179,7 @@ class SchedulingLoop implements RunningScheduler {
     this.waiting.reject(key, 'the pod was deleted');
     const group = groupKeyOf(pod);
     if (group !== undefined) this.gang.podChanged(group);
-    if ((pod['spec'] as { nodeName?: string } | undefined)?.nodeName) {
+    if ((pod as Pod).spec?.nodeName) {
       this.snapshot.removePod(pod);
       // Freed resources may fit a waiting pod.
       this.retryUnschedulable();
@@ -210,7 +211,7 @@ class SchedulingLoop implements RunningScheduler {
       if (this.stopped || budget-- === 0 || this.binding >= maxBindings) break;
       this.active.delete(key);
       const pod = this.pods.get(key);
-      if (!pod || (pod['spec'] as { nodeName?: string }).nodeName || pod.metadata.deletionTimestamp) continue;
+      if (!pod || (pod as Pod).spec.nodeName || pod.metadata.deletionTimestamp) continue;
       const group = groupKeyOf(pod);
       // A member of a group that has its quorum (a replacement pod) is placed on its own.
       if (group !== undefined && !this.gang.manager.isSatisfied(group, this.snapshot)) (groups ??= new Set()).add(group);
@@ -376,7 +377,7 @@ class SchedulingLoop implements RunningScheduler {
 
 /** The message of the pod's PodScheduled=False condition, if it has one. */
 function unschedulableMessage(pod: KubeObject): string | undefined {
-  const status = pod['status'] as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined;
+  const status = (pod as Pod).status;
   const current = status?.conditions?.find((c) => c.type === 'PodScheduled');
   return current?.status === 'False' ? current.message : undefined;
 }

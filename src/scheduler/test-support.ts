@@ -1,11 +1,12 @@
 // Builders of Node and Pod objects for the scheduler's tests and benchmarks.
 import type { KubeObject, OwnerReference } from '../api/meta.js';
-import type { Taint } from '../api/scheduling/taints.js';
+import type { Node, Taint } from '../api/core/index.js';
 import { pass, type Plugin } from './plugin.js';
 import { podInfoOf } from './pod-info.js';
 import { ClusterSnapshot } from './snapshot.js';
 
-export interface NodeSpec {
+/** What a test node is: its name, allocatable figures, labels, taints and readiness. */
+export interface NodeShape {
   name: string;
   cpu?: string;
   memory?: string;
@@ -18,7 +19,7 @@ export interface NodeSpec {
   ready?: 'True' | 'False' | 'Unknown' | 'missing';
 }
 
-export function makeNode(spec: NodeSpec): KubeObject {
+export function makeNode(spec: NodeShape): Node {
   const allocatable: Record<string, string> = {
     cpu: spec.cpu ?? '4',
     memory: spec.memory ?? '8Gi',

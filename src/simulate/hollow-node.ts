@@ -4,7 +4,7 @@
 // capacity rules — while its capacity is whatever the simulation asks for.
 import type { KubeObject } from '../api/meta.js';
 import type { HostFacts } from '../agent/node/host-info.js';
-import { buildNodeStatus, nodeLabels, nodeObject, type NodeStatus } from '../agent/node/node-object.js';
+import { buildNodeStatus, nodeLabels, nodeObject, type ReportedNodeStatus } from '../agent/node/node-object.js';
 
 /** Marks the Nodes `drover simulate` serves, so they can be selected (or avoided) by label. */
 export const HOLLOW_LABEL = 'drover.dev/hollow';
@@ -51,7 +51,7 @@ export function hollowLabels(nodeName: string, shape: HollowNodeShape): Record<s
 }
 
 /** Ready, no pressure, no streaming endpoint (port 0: logs and exec answer 503, nothing is dialled). */
-export function hollowNodeStatus(nodeName: string, shape: HollowNodeShape, previous?: Partial<NodeStatus>, now?: Date): NodeStatus {
+export function hollowNodeStatus(nodeName: string, shape: HollowNodeShape, previous?: Partial<ReportedNodeStatus>, now?: Date): ReportedNodeStatus {
   const status = buildNodeStatus({
     nodeName,
     nodeAddress: HOLLOW_NODE_ADDRESS,

@@ -3,9 +3,9 @@
 // (pod-status.ts) so that phase, conditions and their transition times are those a real
 // node would write. No container is started; the container IDs name the hollow runtime.
 import { buildPodStatus } from '../agent/pods/pod-status.js';
-import type { ApiContainerStatus, Pod, PodStatus } from '../agent/pods/pod-types.js';
 import { k8sTime } from '../agent/util/time.js';
 import { HOLLOW_NODE_ADDRESS } from './hollow-node.js';
+import type { ContainerStatus, Pod, PodStatus } from '../api/core/index.js';
 
 function containerId(pod: Pod, index: number): string {
   return `hollow://${pod.metadata.uid ?? ''}-${index}`;
@@ -14,7 +14,7 @@ function containerId(pod: Pod, index: number): string {
 export function hollowPodStatus(pod: Pod, podIP: string, now = new Date()): PodStatus {
   const startTime = pod.status?.startTime ?? k8sTime(now);
   const initContainers = pod.spec.initContainers ?? [];
-  const initStatuses = initContainers.map((c, i): ApiContainerStatus => ({
+  const initStatuses = initContainers.map((c, i): ContainerStatus => ({
     name: c.name,
     state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: startTime, finishedAt: startTime, containerID: containerId(pod, i) } },
     lastState: {},
@@ -25,7 +25,7 @@ export function hollowPodStatus(pod: Pod, podIP: string, now = new Date()): PodS
     containerID: containerId(pod, i),
     started: false,
   }));
-  const appStatuses = pod.spec.containers.map((c, i): ApiContainerStatus => ({
+  const appStatuses = pod.spec.containers.map((c, i): ContainerStatus => ({
     name: c.name,
     state: { running: { startedAt: startTime } },
     lastState: {},

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Pod } from '../agent/pods/pod-types.js';
 import { DEFAULT_SHAPE, HOLLOW_LABEL, hollowLabels, hollowNodeStatus } from './hollow-node.js';
 import { hollowPodStatus, reportedRunning } from './hollow-pod-status.js';
+import type { Pod } from '../api/core/index.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 

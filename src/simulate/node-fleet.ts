@@ -9,7 +9,7 @@
 // write load for nothing the control plane reads.
 import type { KubeObject } from '../api/meta.js';
 import { NodeLease } from '../agent/node/node-lease.js';
-import { statusChanged, type NodeStatus } from '../agent/node/node-object.js';
+import { statusChanged, type ReportedNodeStatus } from '../agent/node/node-object.js';
 import { ExponentialRateLimiter, Informer, WorkQueue, isAlreadyExists, resources, runController, type ApiClient, type Logger, type RunningController } from '../client/index.js';
 import { HOLLOW_LABEL, hollowLabels, hollowNodeObject, hollowNodeStatus, type HollowNodeShape } from './hollow-node.js';
 import { PeriodicCalls } from './periodic-calls.js';
@@ -28,7 +28,7 @@ export interface NodeFleetOptions {
 }
 
 interface NodeObject extends KubeObject {
-  status?: Partial<NodeStatus>;
+  status?: Partial<ReportedNodeStatus>;
 }
 
 export class HollowNode {
@@ -168,7 +168,7 @@ export class NodeFleet {
     this.reports.add(node.name, node.index, this.nodes.size);
   }
 
-  private async writeStatus(node: HollowNode, previous: Partial<NodeStatus> | undefined): Promise<void> {
+  private async writeStatus(node: HollowNode, previous: Partial<ReportedNodeStatus> | undefined): Promise<void> {
     const status = hollowNodeStatus(node.name, this.opts.shape, previous);
     const written = await this.opts.api.resource<NodeObject>(resources.nodes).patch(node.name, 'merge', { status }, { subresource: 'status' });
     node.uid = written.metadata.uid;

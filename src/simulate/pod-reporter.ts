@@ -10,11 +10,12 @@ import {
   type ApiClient, type Logger, type RunningController,
 } from '../client/index.js';
 import { PodRecord } from '../agent/pods/pod-record.js';
-import { isTerminalPhase, type Pod } from '../agent/pods/pod-types.js';
+import { isTerminalPhase } from '../agent/pods/pod-types.js';
 import { writePodStatus } from '../agent/pods/status-writer.js';
 import { HOLLOW_NODE_ADDRESS } from './hollow-node.js';
 import { hollowPodStatus, reportedRunning } from './hollow-pod-status.js';
 import type { HollowNode } from './node-fleet.js';
+import type { Pod } from '../api/core/index.js';
 
 export interface PodReporterOptions {
   api: ApiClient;

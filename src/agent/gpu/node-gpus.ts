@@ -6,11 +6,11 @@ import type { Logger } from '../../client/index.js';
 import type { KernelLog } from '../node/kernel-log.js';
 import type { NodeDevices } from '../node/node-manager.js';
 import { GPU_RESOURCE, containerDevices, type DeviceAllocator, type DeviceIds } from '../pods/devices.js';
-import type { Pod } from '../pods/pod-types.js';
 import { AnnotationThrottle } from './gpu-annotations.js';
 import { gpuRegistry, type GpuHolder } from './gpu-metrics.js';
 import { discoverGpus, type GpuMonitor } from './gpu-monitor.js';
 import { parseXid } from './xid.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface NodeGpus {
   monitor: GpuMonitor | undefined;

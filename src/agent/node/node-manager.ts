@@ -7,7 +7,7 @@ import type { ContainerRuntime } from '../runtime/runtime.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { hostFacts, hostPressure, type HostFacts } from './host-info.js';
 import { NodeLease } from './node-lease.js';
-import { buildNodeStatus, nodeLabels, nodeObject, statusChanged, type DeviceReport, type NodeStatus, type RuntimeHealth } from './node-object.js';
+import { buildNodeStatus, nodeLabels, nodeObject, statusChanged, type DeviceReport, type ReportedNodeStatus, type RuntimeHealth } from './node-object.js';
 
 /** Discovered devices (the GPU monitor): what they add to the Node. */
 export interface NodeDevices {
@@ -44,7 +44,7 @@ export interface NodeManagerOptions {
 
 interface NodeObject extends KubeObject {
   spec?: { podCIDR?: string };
-  status?: Partial<NodeStatus>;
+  status?: Partial<ReportedNodeStatus>;
 }
 
 /** How often a Node without a pod CIDR is read again until the node IPAM gives it one. */
@@ -59,8 +59,8 @@ export class NodeManager {
   private readonly nodes: ResourceClient<NodeObject>;
   private readonly lease: NodeLease;
   private facts: HostFacts | undefined;
-  private serverStatus: Partial<NodeStatus> | undefined;
-  private written: NodeStatus | undefined;
+  private serverStatus: Partial<ReportedNodeStatus> | undefined;
+  private written: ReportedNodeStatus | undefined;
   private writtenAt = 0;
   private runtimeVersion = '';
   private uid: string | undefined;

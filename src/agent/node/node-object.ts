@@ -1,6 +1,7 @@
 // The Node object the agent registers and the status it heartbeats, built from plain facts so
 // that the rules (capacity units, condition reasons, transition times) are unit-tested.
 import type { KubeObject } from '../../api/meta.js';
+import type { NodeCondition, NodeStatus } from '../../api/core/index.js';
 import { k8sTime } from '../util/time.js';
 import { DISK_FREE_MIN_RATIO, MEMORY_AVAILABLE_MIN_BYTES, PID_USED_MAX_RATIO, type HostFacts, type Pressure } from './host-info.js';
 import { jsonEqual } from '../../util/json-equal.js';
@@ -8,24 +9,9 @@ import { jsonEqual } from '../../util/json-equal.js';
 export const KUBELET_VERSION = 'v1.32.0-drover';
 export const MAX_PODS = 110;
 
-export interface NodeCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastHeartbeatTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface NodeStatus {
-  capacity: Record<string, string>;
-  allocatable: Record<string, string>;
-  conditions: NodeCondition[];
-  addresses: Array<{ type: string; address: string }>;
-  daemonEndpoints: { kubeletEndpoint: { Port: number } };
-  nodeInfo: Record<string, string>;
-  [other: string]: unknown;
-}
+/** The status the agent writes: every part it reports is present. */
+export type ReportedNodeStatus = NodeStatus &
+  Required<Pick<NodeStatus, 'capacity' | 'allocatable' | 'conditions' | 'addresses' | 'daemonEndpoints' | 'nodeInfo'>>;
 
 export interface RuntimeHealth {
   ready: boolean;
@@ -46,7 +32,7 @@ export interface NodeStatusInput {
   /** Discovered devices (GPUs): capacity, the healthy part as allocatable, their conditions. */
   devices?: DeviceReport | undefined;
   /** The status last written, so unchanged conditions keep their lastTransitionTime. */
-  previous?: Partial<NodeStatus> | undefined;
+  previous?: Partial<ReportedNodeStatus> | undefined;
   now?: Date;
 }
 
@@ -126,7 +112,7 @@ export function nodeConditions(input: NodeStatusInput): NodeCondition[] {
   return [...foreign, ...ours];
 }
 
-export function buildNodeStatus(input: NodeStatusInput): NodeStatus {
+export function buildNodeStatus(input: NodeStatusInput): ReportedNodeStatus {
   const capacity = capacityOf(input.facts, { ...input.devices?.capacity, ...input.extendedResources });
   const allocatable = { ...capacity };
   for (const [name, count] of Object.entries(input.devices?.allocatable ?? {})) {
@@ -158,8 +144,8 @@ export function buildNodeStatus(input: NodeStatusInput): NodeStatus {
 }
 
 /** Whether two statuses differ in anything but heartbeat times (what forces an early write). */
-export function statusChanged(a: NodeStatus, b: Partial<NodeStatus> | undefined): boolean {
+export function statusChanged(a: ReportedNodeStatus, b: Partial<ReportedNodeStatus> | undefined): boolean {
   if (!b) return true;
-  const strip = (s: Partial<NodeStatus>): unknown => ({ ...s, conditions: (s.conditions ?? []).map(({ lastHeartbeatTime: _h, ...rest }) => rest) });
+  const strip = (s: Partial<ReportedNodeStatus>): unknown => ({ ...s, conditions: (s.conditions ?? []).map(({ lastHeartbeatTime: _h, ...rest }) => rest) });
   return !jsonEqual(strip(a), strip(b));
 }

@@ -6,7 +6,7 @@ import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { nextAttempt, planPod, type PlanInput } from './container-plan.js';
 import { SPEC_HASH_LABEL, containerHash } from './container-spec.js';
 import type { Instance, PodRuntime } from './observe.js';
-import type { Container, Pod, RestartPolicy } from './pod-types.js';
+import type { Container, Pod, RestartPolicy } from '../../api/core/index.js';
 
 const SANDBOX = 'sandbox-1';
 

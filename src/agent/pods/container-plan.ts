@@ -8,7 +8,8 @@ import { formatDelay, type KeyedBackoff } from '../../util/keyed-backoff.js';
 import { SPEC_HASH_LABEL, containerHash } from './container-spec.js';
 import { hasFinished, isRunning, startFailed, type Instance, type PodRuntime } from './observe.js';
 import { restartCountAfter } from './restart-count.js';
-import { restartPolicyOf, type Container, type Pod, type RestartPolicy } from './pod-types.js';
+import { restartPolicyOf } from './pod-types.js';
+import type { Container, Pod, RestartPolicy } from '../../api/core/index.js';
 
 export type Step =
   | { kind: 'start'; container: Container; isInit: boolean; attempt: number; restartCount: number; restart?: { key: string; eventTime: number } }

@@ -16,10 +16,10 @@ import { buildEnv } from './env.js';
 import { resolvConfMount } from './pod-resolv-conf.js';
 import type { DnsSettings } from './resolv-conf.js';
 import { expandAll } from './expand.js';
-import type { Container, Pod } from './pod-types.js';
 import { RESTART_COUNT_LABEL } from './restart-count.js';
 import { podServiceEnv, type ServiceLookup } from './service-env.js';
 import { containerMounts, podDir, type VolumePaths } from './volumes.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 export interface SpecInput {
   pod: Pod;

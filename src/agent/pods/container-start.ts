@@ -13,9 +13,9 @@ import { runHandler } from './handlers.js';
 import { ReplicaNotBoundError, resolveReplicaAddresses } from './replica-addresses.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
-import type { Container } from './pod-types.js';
 import { killContainer } from './termination.js';
 import { VolumeError, type VolumePaths } from './volumes.js';
+import type { Container } from '../../api/core/index.js';
 
 export interface StartInput {
   deps: PodDeps;

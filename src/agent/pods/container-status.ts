@@ -5,8 +5,8 @@ import { restartCountOf } from './restart-count.js';
 import type { ContainerStatus } from '../runtime/runtime.js';
 import { k8sTime } from '../util/time.js';
 import { startFailed, type Instance } from './observe.js';
-import type { ApiContainerStatus, Container, ContainerState, ContainerStateTerminated } from './pod-types.js';
 import type { Waiting } from './image-puller.js';
+import type { Container, ContainerState, ContainerStateTerminated, ContainerStatus as ApiContainerStatus } from '../../api/core/index.js';
 
 export interface ContainerStatusInput {
   container: Container;

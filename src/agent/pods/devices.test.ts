@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DeviceAllocator, GPU_RESOURCE, InsufficientDevicesError, containerDevices, deviceEnv, podNeeds } from './devices.js';
-import type { Container, Pod } from './pod-types.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 const GPU = 'example.com/gpu';
 

@@ -5,7 +5,7 @@
 // Assignments are written to a file in the data directory, so an agent restart keeps them.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseQuantity } from '../../api/validation/quantity.js';
-import type { Container, Pod } from './pod-types.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 export type DeviceSet = Record<string, number[]>;
 

@@ -5,7 +5,7 @@
 import { parseQuantity } from '../../api/validation/quantity.js';
 import { secretValues, type ConfigSource } from './config-source.js';
 import { expand } from './expand.js';
-import type { Container, EnvVar, Pod } from './pod-types.js';
+import type { Container, EnvVar, Pod } from '../../api/core/index.js';
 
 export class ContainerConfigError extends Error {
   readonly reason = 'CreateContainerConfigError';

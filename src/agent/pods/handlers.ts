@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { ContainerRuntime } from '../runtime/runtime.js';
-import type { Container, Handler, HttpGetAction } from './pod-types.js';
+import type { Container, HTTPGetAction, Handler } from '../../api/core/index.js';
 
 export interface HandlerTarget {
   runtime: ContainerRuntime;
@@ -61,14 +61,14 @@ export async function execIn(runtime: ContainerRuntime, id: string, cmd: string[
   }
 }
 
-function httpUrl(container: Container, action: HttpGetAction): string {
+function httpUrl(container: Container, action: HTTPGetAction): string {
   const scheme = (action.scheme ?? 'HTTP').toLowerCase();
   const host = action.host || '127.0.0.1';
   const path = action.path ? (action.path.startsWith('/') ? action.path : `/${action.path}`) : '/';
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${resolvePort(container, action.port)}${path}`;
 }
 
-function httpInSandbox(target: HandlerTarget, action: HttpGetAction, timeoutMs: number): Promise<HandlerResult> {
+function httpInSandbox(target: HandlerTarget, action: HTTPGetAction, timeoutMs: number): Promise<HandlerResult> {
   const seconds = String(Math.max(1, Math.ceil(timeoutMs / 1000)));
   const headers = (action.httpHeaders ?? []).flatMap((h) => ['--header', `${h.name}: ${h.value}`]);
   const tls = action.scheme === 'HTTPS' ? ['--no-check-certificate'] : [];
@@ -82,7 +82,7 @@ function tcpInSandbox(target: HandlerTarget, host: string, port: number, timeout
   return execIn(target.runtime, target.sandboxId!, cmd, timeoutMs + 1000);
 }
 
-function httpDirect(container: Container, action: HttpGetAction, timeoutMs: number): Promise<HandlerResult> {
+function httpDirect(container: Container, action: HTTPGetAction, timeoutMs: number): Promise<HandlerResult> {
   const url = httpUrl(container, action);
   const headers = Object.fromEntries((action.httpHeaders ?? []).map((h) => [h.name, h.value]));
   const send = url.startsWith('https:') ? httpsRequest : request;

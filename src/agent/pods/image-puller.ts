@@ -5,7 +5,7 @@ import { RuntimeUnavailableError } from '../runtime/errors.js';
 import type { ContainerRuntime, ImageInfo, PullPolicy } from '../runtime/runtime.js';
 import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import type { PodEvents } from './pod-events.js';
-import type { Container, Pod } from './pod-types.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 export interface Waiting {
   reason: string;

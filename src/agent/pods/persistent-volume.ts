@@ -7,8 +7,8 @@ import type { KubeObject } from '../../api/meta.js';
 import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
 import { ANN_PROVISIONED_BY, LOCAL_PATH_PROVISIONER } from '../../api/volumes/names.js';
 import type { ConfigSource } from './config-source.js';
-import type { Pod, Volume } from './pod-types.js';
 import { VolumeError } from './volume-files.js';
+import type { Pod, Volume } from '../../api/core/index.js';
 
 type Obj = Record<string, any>;
 

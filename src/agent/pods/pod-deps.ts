@@ -10,10 +10,10 @@ import type { DeviceAllocator, DeviceIds } from './devices.js';
 import type { ImagePuller } from './image-puller.js';
 import type { InspectCache } from './observe.js';
 import type { PodEvents } from './pod-events.js';
-import type { Pod } from './pod-types.js';
 import type { ProbeManager } from './probes.js';
 import type { SandboxReaper } from './sandbox-reaper.js';
 import type { ServiceAccountTokenSource } from './service-account-tokens.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface RuntimeSet {
   /** The node's default runtime (docker unless the agent was told otherwise). */

@@ -2,7 +2,7 @@
 // point at the container through fieldPath (spec.containers{name}), which is how
 // `kubectl describe pod` shows them.
 import type { EventRecorder, EventType, ObjectReference } from '../../client/index.js';
-import type { Pod } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export class PodEvents {
   constructor(private readonly recorder: EventRecorder) {}

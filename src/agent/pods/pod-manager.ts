@@ -16,9 +16,9 @@ import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
 import { PodRecord } from './pod-record.js';
 import { syncPod } from './pod-sync.js';
-import type { Pod } from './pod-types.js';
 import { followRuntimeEvents } from './runtime-events.js';
 import { cleanUpPod } from './termination.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface PodManagerOptions {
   deps: PodDeps;

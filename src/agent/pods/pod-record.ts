@@ -2,8 +2,8 @@
 // pod after a restart (the runtime's labels and the API status are); it carries the reasons
 // a container is waiting, which only the last attempt to start it knows.
 import type { Waiting } from './image-puller.js';
-import type { Pod, PodStatus } from './pod-types.js';
 import type { VolumePaths } from './volumes.js';
+import type { Pod, PodStatus } from '../../api/core/index.js';
 
 export class PodRecord {
   /** Why a container has no running instance, from the last attempt to start it. */

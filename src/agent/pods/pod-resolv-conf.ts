@@ -4,9 +4,9 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Mount } from '../runtime/runtime.js';
-import type { Container, Pod } from './pod-types.js';
 import { podResolvConf, type DnsSettings } from './resolv-conf.js';
 import { podDir } from './volumes.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 export const RESOLV_CONF_PATH = '/etc/resolv.conf';
 

@@ -4,7 +4,7 @@ import type { ContainerStatus } from '../runtime/runtime.js';
 import { containerStatus, type ContainerStatusInput } from './container-status.js';
 import type { Instance } from './observe.js';
 import { buildPodStatus, podPhase } from './pod-status.js';
-import type { ApiContainerStatus, ContainerState, Pod, RestartPolicy } from './pod-types.js';
+import type { ContainerState, ContainerStatus as ApiContainerStatus, Pod, RestartPolicy } from '../../api/core/index.js';
 
 function pod(restartPolicy: RestartPolicy, names: string[], init: string[] = []): Pod {
   return {

@@ -2,13 +2,13 @@
 // the conditions (PodReadyToStartContainers, Initialized, Ready, ContainersReady,
 // PodScheduled) whose lastTransitionTime moves only when they flip, and the addresses.
 import { k8sTime } from '../util/time.js';
-import type { ApiContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from './pod-types.js';
 import { isTerminalPhase, restartPolicyOf } from './pod-types.js';
+import type { ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../api/core/index.js';
 
 export interface PodStatusInput {
   pod: Pod;
-  initStatuses: ApiContainerStatus[];
-  appStatuses: ApiContainerStatus[];
+  initStatuses: ContainerStatus[];
+  appStatuses: ContainerStatus[];
   /** The sandbox is up (its network exists). */
   sandboxReady: boolean;
   podIP: string;
@@ -19,7 +19,7 @@ export interface PodStatusInput {
   now?: Date;
 }
 
-function initCounts(pod: Pod, statuses: readonly ApiContainerStatus[]): { pending: number; failed: number } {
+function initCounts(pod: Pod, statuses: readonly ContainerStatus[]): { pending: number; failed: number } {
   let pending = 0;
   let failed = 0;
   for (const c of pod.spec.initContainers ?? []) {
@@ -33,7 +33,7 @@ function initCounts(pod: Pod, statuses: readonly ApiContainerStatus[]): { pendin
 }
 
 /** Kubernetes' getPhase: Pending until every container started, terminal once all stopped for good. */
-export function podPhase(pod: Pod, init: readonly ApiContainerStatus[], app: readonly ApiContainerStatus[]): PodPhase {
+export function podPhase(pod: Pod, init: readonly ContainerStatus[], app: readonly ContainerStatus[]): PodPhase {
   if (isTerminalPhase(pod.status?.phase)) return pod.status.phase;
   const policy = restartPolicyOf(pod);
   const { pending, failed } = initCounts(pod, init);

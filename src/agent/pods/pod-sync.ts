@@ -10,11 +10,12 @@ import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
 import { ensureSandbox } from './pod-sandbox.js';
 import { ensureDevices, ensureVolumes, gpuAdmissionError, runContainers } from './pod-steps.js';
-import { isTerminalPhase, type Pod, type PodStatus } from './pod-types.js';
+import { isTerminalPhase } from './pod-types.js';
 import { computeStatus, readTerminationMessages, syncProbes } from './pod-view.js';
 import { writePodStatus } from './status-writer.js';
 import { SyncContext } from './sync-context.js';
 import { cleanUpPod, gracePeriodOf, killPodContainers } from './termination.js';
+import type { Pod, PodStatus } from '../../api/core/index.js';
 
 /** A running pod is looked at again this often even when nothing is heard of it. */
 export const RESYNC_MS = 10_000;

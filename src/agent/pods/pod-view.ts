@@ -6,10 +6,10 @@ import { containerStatus } from './container-status.js';
 import { terminationMessage } from './container-spec.js';
 import { hasFinished, type PodRuntime } from './observe.js';
 import { buildPodStatus } from './pod-status.js';
-import type { ApiContainerStatus, Container, PodStatus } from './pod-types.js';
 import type { ProbeTarget } from './probes.js';
 import { latestStatus } from './status-writer.js';
 import type { SyncContext } from './sync-context.js';
+import type { Container, ContainerStatus, PodStatus } from '../../api/core/index.js';
 
 /** Reads the termination messages of finished instances not read yet. */
 export async function readTerminationMessages(ctx: SyncContext, state: PodRuntime): Promise<void> {
@@ -24,7 +24,7 @@ export async function readTerminationMessages(ctx: SyncContext, state: PodRuntim
   }
 }
 
-function statusesOf(ctx: SyncContext, state: PodRuntime, containers: readonly Container[], isInit: boolean): ApiContainerStatus[] {
+function statusesOf(ctx: SyncContext, state: PodRuntime, containers: readonly Container[], isInit: boolean): ContainerStatus[] {
   const { deps, record } = ctx;
   const previous = (isInit ? ctx.pod.status?.initContainerStatuses : ctx.pod.status?.containerStatuses) ?? [];
   const hasInit = (ctx.pod.spec.initContainers ?? []).length > 0;

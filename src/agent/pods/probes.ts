@@ -6,7 +6,7 @@
 import type { HandlerTarget } from './handlers.js';
 import { runHandler } from './handlers.js';
 import type { PodEvents } from './pod-events.js';
-import type { Container, Pod, Probe } from './pod-types.js';
+import type { Container, Pod, Probe } from '../../api/core/index.js';
 
 export type ProbeKind = 'liveness' | 'readiness' | 'startup';
 type Result = 'success' | 'failure' | 'unknown';

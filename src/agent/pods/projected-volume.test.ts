@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ConfigSource } from './config-source.js';
-import type { Pod } from './pod-types.js';
 import type { ServiceAccountTokenSource } from './service-account-tokens.js';
 import { setUpVolumes } from './volumes.js';
+import type { Pod } from '../../api/core/index.js';
 
 const volume = {
   name: 'kube-api-access-abcde',

@@ -5,21 +5,9 @@
 // a half-written token.
 import { normalize } from 'node:path';
 import type { FileContent } from './atomic-dir.js';
-import type { Pod } from './pod-types.js';
 import type { ServiceAccountTokenSource, TokenProjection } from './service-account-tokens.js';
-import { configMapFiles, downwardFiles, secretFiles, VolumeError, type KeySource, type SourceContext } from './volume-files.js';
-
-export interface ProjectedSource {
-  secret?: KeySource;
-  configMap?: KeySource;
-  downwardAPI?: { items?: Parameters<typeof downwardFiles>[1] };
-  serviceAccountToken?: TokenProjection & { path: string };
-}
-
-export interface ProjectedVolumeSource {
-  sources?: ProjectedSource[];
-  defaultMode?: number;
-}
+import { configMapFiles, downwardFiles, secretFiles, VolumeError, type SourceContext } from './volume-files.js';
+import type { Pod, ProjectedVolumeSource } from '../../api/core/index.js';
 
 export async function projectedFiles(
   ctx: SourceContext & { tokens?: ServiceAccountTokenSource | undefined },

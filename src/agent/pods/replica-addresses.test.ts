@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiStatusError, type ApiClient } from '../../client/index.js';
 import { ReplicaNotBoundError, resolveReplicaAddresses } from './replica-addresses.js';
-import type { Pod } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 function fakeApi(pods: Record<string, { nodeName?: string; job?: string; podIP?: string }>, nodes: Record<string, string>): { api: ApiClient; gets: string[] } {
   const gets: string[] = [];

@@ -12,7 +12,7 @@
 import { sharesNodeNetwork } from '../../api/pod-network.js';
 import { TRAINING_JOB_NAME_LABEL } from '../../api/training-frameworks.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
-import type { Pod } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 const ADDRESS_VARS = ['MASTER_ADDR', 'PET_MASTER_ADDR'];
 const CACHE_MS = 2000;

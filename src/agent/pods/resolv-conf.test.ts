@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadHostResolvConf } from './host-resolv-conf.js';
-import type { Pod } from './pod-types.js';
 import { parseResolvConf, podResolvConf, podResolverConfig, type DnsSettings } from './resolv-conf.js';
+import type { Pod } from '../../api/core/index.js';
 
 const HOST = [
   '# written by the DHCP client',

@@ -11,7 +11,7 @@
 // of at most 253 characters, a search line of 2048 characters; the kubelet trims (and warns),
 // so does this.
 import { sharesNodeNetwork } from '../../api/pod-network.js';
-import type { Pod } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface DnsSettings {
   /** The cluster DNS's addresses; empty when the cluster has none. */

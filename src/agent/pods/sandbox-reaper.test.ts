@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../client/logger.js';
-import type { Pod } from './pod-types.js';
 import { SandboxReaper, leftoversMayWait } from './sandbox-reaper.js';
+import type { Pod } from '../../api/core/index.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;

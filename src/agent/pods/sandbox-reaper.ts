@@ -7,7 +7,8 @@
 // runs by then; what waits holds only its IP. A sandbox that publishes hostPorts or shares the
 // host's network is not handed here: its ports must be free for the next pod at once.
 import type { Logger } from '../../client/index.js';
-import { sandboxPorts, type Pod } from './pod-types.js';
+import { sandboxPorts } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** The longest a pod's leftovers wait for a moment without sandbox starts. */
 export const REAP_WITHIN_MS = 15_000;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApiClient } from '../../client/index.js';
-import type { Pod } from './pod-types.js';
 import { needsRefresh, ServiceAccountTokenSource } from './service-account-tokens.js';
+import type { Pod } from '../../api/core/index.js';
 
 const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'dev', uid: 'u1' }, spec: { serviceAccountName: 'robot', containers: [] } };
 

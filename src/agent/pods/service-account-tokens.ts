@@ -4,15 +4,13 @@
 // fails while the old token is still good keeps the old one (the API may be briefly away); the
 // next volume refresh tries again.
 import { resources, type ApiClient } from '../../client/index.js';
-import type { Pod } from './pod-types.js';
+import type { Pod, ServiceAccountTokenProjection } from '../../api/core/index.js';
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const REFRESH_AT = 0.8;
 
-export interface TokenProjection {
-  audience?: string;
-  expirationSeconds?: number;
-}
+/** The parts of a serviceAccountToken projection that shape the token (not where it is written). */
+export type TokenProjection = Pick<ServiceAccountTokenProjection, 'audience' | 'expirationSeconds'>;
 
 interface Held {
   token: string;

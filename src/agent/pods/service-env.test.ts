@@ -8,8 +8,8 @@ import { ServicesNotSyncedError } from '../network/service-directory.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
 import type { ConfigSource } from './config-source.js';
 import { buildContainerSpec } from './container-spec.js';
-import type { Container, Pod } from './pod-types.js';
 import { podServiceEnv, serviceEnvVars, type ServiceLookup } from './service-env.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 function service(namespace: string, name: string, clusterIP: string, ports: ServicePort[], type?: string): Service {
   return { apiVersion: 'v1', kind: 'Service', metadata: { namespace, name }, spec: { clusterIP, ports, ...(type ? { type } : {}) } };

@@ -9,7 +9,7 @@
 // ExternalName ones have no address to give.
 import type { Service } from '../../api/services.js';
 import type { ServiceDirectory } from '../network/service-directory.js';
-import type { Pod } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** The Services the kubelet always exposes, whatever the pod's namespace or enableServiceLinks. */
 const MASTER_NAMESPACE = 'default';

@@ -3,8 +3,8 @@
 // (another uid) is never given the old pod's status; on a conflict the pod is read again.
 import { isConflict, isNotFound, resources, type ApiClient } from '../../client/index.js';
 import type { PodRecord } from './pod-record.js';
-import type { Pod, PodStatus } from './pod-types.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Pod, PodStatus } from '../../api/core/index.js';
 
 const OWN_FIELDS = [
   'phase', 'conditions', 'message', 'reason', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime',

@@ -3,7 +3,7 @@
 import type { ContainerRuntime, SandboxInfo } from '../runtime/runtime.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
-import type { Pod } from './pod-types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** A sandbox made in this sync that is still starting. */
 export interface SandboxStart {

@@ -6,9 +6,9 @@ import type { ContainerRuntime } from '../runtime/runtime.js';
 import { runHandler } from './handlers.js';
 import { observePod, type PodRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
-import type { Container, Pod } from './pod-types.js';
 import { leftoversMayWait } from './sandbox-reaper.js';
 import { removePodDir } from './volumes.js';
+import type { Container, Pod } from '../../api/core/index.js';
 
 export interface KillOptions {
   /** Killing event message; "Stopping container NAME" when unset. */

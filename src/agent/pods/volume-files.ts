@@ -4,7 +4,7 @@ import { normalize } from 'node:path';
 import type { FileContent } from './atomic-dir.js';
 import { configMapBytes, secretBytes, type ConfigSource } from './config-source.js';
 import { formatMap } from './env.js';
-import type { DownwardItem, KeyToPath, Pod } from './pod-types.js';
+import type { DownwardAPIVolumeFile, KeyProjection, KeyToPath, Pod } from '../../api/core/index.js';
 
 export class VolumeError extends Error {
   readonly reason = 'FailedMount';
@@ -15,12 +15,6 @@ export interface SourceContext {
   sources: ConfigSource;
   /** The volume's name, for messages. */
   volume: string;
-}
-
-export interface KeySource {
-  name?: string;
-  items?: KeyToPath[];
-  optional?: boolean;
 }
 
 function projectKeys(all: Record<string, Buffer>, items: KeyToPath[] | undefined, mode: number, what: string, optional: boolean): Map<string, FileContent> {
@@ -40,7 +34,7 @@ function projectKeys(all: Record<string, Buffer>, items: KeyToPath[] | undefined
   return files;
 }
 
-export async function configMapFiles(ctx: SourceContext, source: KeySource, mode: number): Promise<Map<string, FileContent>> {
+export async function configMapFiles(ctx: SourceContext, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
   const ns = ctx.pod.metadata.namespace ?? 'default';
   const cm = await ctx.sources.configMap(ns, source.name ?? '');
   if (!cm) {
@@ -50,7 +44,7 @@ export async function configMapFiles(ctx: SourceContext, source: KeySource, mode
   return projectKeys(configMapBytes(cm), source.items, mode, `configmap ${ns}/${source.name ?? ''}`, source.optional ?? false);
 }
 
-export async function secretFiles(ctx: SourceContext, source: KeySource, mode: number): Promise<Map<string, FileContent>> {
+export async function secretFiles(ctx: SourceContext, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
   const ns = ctx.pod.metadata.namespace ?? 'default';
   const secret = await ctx.sources.secret(ns, source.name ?? '');
   if (!secret) {
@@ -60,7 +54,7 @@ export async function secretFiles(ctx: SourceContext, source: KeySource, mode: n
   return projectKeys(secretBytes(secret), source.items, mode, `secret ${ns}/${source.name ?? ''}`, source.optional ?? false);
 }
 
-export function downwardFiles(pod: Pod, items: DownwardItem[] | undefined, mode: number): Map<string, FileContent> {
+export function downwardFiles(pod: Pod, items: DownwardAPIVolumeFile[] | undefined, mode: number): Map<string, FileContent> {
   const meta = pod.metadata;
   const files = new Map<string, FileContent>();
   for (const item of items ?? []) {

@@ -9,11 +9,11 @@ import { join, normalize } from 'node:path';
 import type { Mount } from '../runtime/runtime.js';
 import { writeAtomicDir } from './atomic-dir.js';
 import type { ConfigSource } from './config-source.js';
-import type { Container, Pod, Volume } from './pod-types.js';
 import { isClaimVolume, resolveClaim } from './persistent-volume.js';
 import { projectedFiles } from './projected-volume.js';
 import type { ServiceAccountTokenSource } from './service-account-tokens.js';
 import { configMapFiles, downwardFiles, secretFiles, VolumeError } from './volume-files.js';
+import type { Container, Pod, Volume } from '../../api/core/index.js';
 
 export { VolumeError };
 

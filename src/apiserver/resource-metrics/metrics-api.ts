@@ -23,6 +23,7 @@ import { timestamp } from '../registry/metadata.js';
 import type { ResourcePath } from '../routes.js';
 import type { AgentStats } from './agent-stats.js';
 import { cpuQuantity, goDuration, memoryQuantity } from './quantities.js';
+import type { Pod } from '../../api/core/index.js';
 
 export const METRICS_GROUP = 'metrics.k8s.io';
 export const METRICS_VERSION = 'v1beta1';
@@ -152,7 +153,7 @@ async function historyOf(ctx: RequestContext, path: ResourcePath, stats: AgentSt
     return { kind: 'NodeMetricsHistory', apiVersion: API_VERSION, metadata: { name }, stepSeconds: history.stepSeconds, points: historyPoints(history.node.points) };
   }
   const pod = await ctx.registry.get(findResource('', 'v1', 'pods')!, path.namespace, name);
-  const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName;
+  const nodeName = (pod as Pod).spec?.nodeName;
   if (!nodeName) throw notFound({ group: METRICS_GROUP, plural: 'pods', name });
   const node = await ctx.registry.get(nodesDef, undefined, nodeName);
   const history = await stats.history(node, { namespace: path.namespace!, pod: name }).catch((e: Error) => { throw unavailable(e.message); });

@@ -4,11 +4,12 @@
 // Service, which makes both endpoints controllers reconcile it: it runs every round.
 import { type Service, SERVICE_NAME_LABEL, type EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
-import { isPodReady, isTerminating, podIPFor, selectorMatches, serviceFamilies, serviceSelector, shouldPodBeInEndpoints, type Pod } from '../../controllers/endpoints/pods.js';
+import { isPodReady, isTerminating, podIPFor, selectorMatches, serviceFamilies, serviceSelector, shouldPodBeInEndpoints } from '../../controllers/endpoints/pods.js';
 import { isManagedSlice } from '../../controllers/endpoints/slices.js';
 import { desiredSubsets, MAX_ENDPOINTS_CAPACITY, type EndpointSubset } from '../../controllers/endpoints/subsets.js';
 import { nudge } from '../live.js';
 import { refOf, type Check, type Finding, type FindingKind, type Snapshot } from '../types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** `ip/pod-uid` of every ready address. */
 type ReadySet = Set<string>;

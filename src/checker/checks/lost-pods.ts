@@ -8,6 +8,7 @@ import { resources, type ApiClient } from '../../client/index.js';
 import { deleteIfSame, liveObject } from '../live.js';
 import { lastHeartbeat, NODE_LEASE_NAMESPACE, renewTime } from '../snapshot.js';
 import { refOf, type Check, type Finding, type ObjectRef } from '../types.js';
+import type { Pod } from '../../api/core/index.js';
 
 function isDaemonSetPod(pod: KubeObject): boolean {
   return (pod.metadata.ownerReferences ?? []).some((owner) => owner.controller && owner.kind === 'DaemonSet');
@@ -36,9 +37,9 @@ export const lostPods: Check = async (snapshot, { options }) => {
   }
   const findings: Finding[] = [];
   for (const pod of snapshot.pods) {
-    const node = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName ?? '';
+    const node = (pod as Pod).spec?.nodeName ?? '';
     const silentFor = silent.get(node);
-    const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
+    const phase = (pod as Pod).status?.phase;
     if (silentFor === undefined || phase !== 'Running' || pod.metadata.deletionTimestamp) continue;
     const ref = refOf(pod);
     const finding: Finding = {

@@ -8,6 +8,7 @@ import { POD_GROUP_LABEL } from '../../api/schemas/scheduling.js';
 import { memberCounts, type MemberCounts } from '../../scheduler/gang/pod-group-status.js';
 import { liveObject, nudge } from '../live.js';
 import { refOf, type Check, type Finding, type Snapshot } from '../types.js';
+import type { Pod } from '../../api/core/index.js';
 
 const COUNTED = ['scheduled', 'running', 'succeeded', 'failed'] as const;
 
@@ -21,8 +22,8 @@ function settling(group: Readonly<KubeObject>, pods: readonly Readonly<KubeObjec
   const recent = (time: string | null | undefined) => typeof time === 'string' && snapshot.now - Date.parse(time) < settleMs;
   if (recent(group.metadata.creationTimestamp)) return true;
   return pods.some((pod) => recent(pod.metadata.creationTimestamp) || recent(pod.metadata.deletionTimestamp)
-    || ((pod['status'] as { conditions?: Array<{ lastTransitionTime?: string }> } | undefined)?.conditions ?? []).some((c) => recent(c.lastTransitionTime))
-    || ((pod['status'] as { startTime?: string } | undefined)?.startTime !== undefined && recent((pod['status'] as { startTime?: string }).startTime)));
+    || ((pod as Pod).status?.conditions ?? []).some((c) => recent(c.lastTransitionTime))
+    || ((pod as Pod).status?.startTime !== undefined && recent((pod as Pod).status?.startTime)));
 }
 
 export const podGroupCounts: Check = async (snapshot, { api, options }) => {

@@ -4,12 +4,13 @@
 import { resources } from '../../client/index.js';
 import { deleteIfSame, liveObject } from '../live.js';
 import { refOf, type Check, type Finding } from '../types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export const podsOnMissingNodes: Check = async (snapshot, { api }) => {
   const nodeNames = new Set(snapshot.nodes.map((node) => node.metadata.name));
   const findings: Finding[] = [];
   for (const pod of snapshot.pods) {
-    const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName;
+    const nodeName = (pod as Pod).spec?.nodeName;
     if (!nodeName || nodeNames.has(nodeName)) continue;
     // The node list came after the pod list; a live read rules out a node created meanwhile.
     if (await liveObject(api, resources.nodes, undefined, nodeName)) continue;

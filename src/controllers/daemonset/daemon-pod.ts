@@ -7,10 +7,11 @@ import type { OwnerReference } from '../../api/meta.js';
 import type { NodeSelector, NodeSelectorTerm } from '../../api/scheduling/node-affinity.js';
 import { daemonTolerations } from './node-eligibility.js';
 import { revisionHash } from '../history/revisions.js';
-import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet, type Pod, type PodSpec, type PodTemplate } from './types.js';
+import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from './types.js';
+import type { Pod, PodSpec, PodTemplateSpec } from '../../api/core/index.js';
 
 /** The template's hash (the pods' controller-revision-hash label, the suffix of the revision names). */
-export function templateHash(template: Readonly<PodTemplate> | undefined, collisionCount = 0): string {
+export function templateHash(template: Readonly<PodTemplateSpec> | undefined, collisionCount = 0): string {
   return revisionHash(template, collisionCount || undefined);
 }
 

@@ -8,8 +8,9 @@ import { startControllerTest, type ControllerTestBed } from '../test-support.js'
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { targetNode } from './daemon-pod.js';
-import type { DaemonSet, Node, Pod, Taint, Toleration } from './types.js';
+import type { DaemonSet } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
+import type { Node, Pod, Taint, Toleration } from '../../api/core/index.js';
 
 describe('daemonset controller', () => {
   let bed: ControllerTestBed;

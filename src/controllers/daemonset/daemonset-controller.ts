@@ -21,8 +21,9 @@ import { planManage } from './manage.js';
 import { compileEligibility, type Eligibility } from './node-eligibility.js';
 import { carryOut } from './pod-actions.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
-import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus, type Node, type Pod } from './types.js';
+import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Node, Pod } from '../../api/core/index.js';
 
 export interface DaemonSetControllerOptions {
   workers?: number;

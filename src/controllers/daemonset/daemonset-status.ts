@@ -1,10 +1,8 @@
 // A DaemonSet's status, counted per node as Kubernetes does (updateDaemonSetStatus): only the
 // oldest live daemon pod of a node counts for ready, available and updated.
 import type { Eligibility } from './node-eligibility.js';
-import {
-  byAge, isPodAvailable, isPodReady, msUntilAvailable, REVISION_HASH_LABEL,
-  type DaemonSet, type DaemonSetStatus, type Node, type Pod,
-} from './types.js';
+import { byAge, isPodAvailable, isPodReady, msUntilAvailable, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import type { Node, Pod } from '../../api/core/index.js';
 
 export interface StatusInput {
   ds: Readonly<DaemonSet>;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileEligibility, daemonTolerations, effectiveTaints } from './node-eligibility.js';
-import type { Node, PodSpec, Taint } from './types.js';
+import { compileEligibility, daemonTolerations, effectiveTaints, type PlacementFields } from './node-eligibility.js';
+import type { ConditionStatus, Node, Taint } from '../../api/core/index.js';
 
-function node(name: string, labels: Record<string, string> = {}, taints: Taint[] = [], ready = 'True', unschedulable = false): Node {
+function node(name: string, labels: Record<string, string> = {}, taints: Taint[] = [], ready: ConditionStatus = 'True', unschedulable = false): Node {
   return {
     apiVersion: 'v1', kind: 'Node', metadata: { name, labels },
     spec: { taints, unschedulable },
@@ -11,7 +11,7 @@ function node(name: string, labels: Record<string, string> = {}, taints: Taint[]
   };
 }
 
-const eligible = (spec: PodSpec, n: Node) => compileEligibility(spec)(n);
+const eligible = (spec: PlacementFields, n: Node) => compileEligibility(spec)(n);
 
 describe('daemon pod node eligibility', () => {
   it('runs on every ready node by default, cordoned ones included', () => {
@@ -22,7 +22,7 @@ describe('daemon pod node eligibility', () => {
   it('follows nodeSelector and required node affinity, matchExpressions and matchFields', () => {
     assert.equal(eligible({ nodeSelector: { disk: 'ssd' } }, node('a', { disk: 'ssd' })).shouldRun, true);
     assert.deepEqual(eligible({ nodeSelector: { disk: 'ssd' } }, node('a', { disk: 'hdd' })), { shouldRun: false, shouldContinueRunning: false });
-    const affinity = (terms: unknown) => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } }) as PodSpec;
+    const affinity = (terms: unknown) => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } }) as PlacementFields;
     // Term semantics are tested in src/api/scheduling/node-affinity.test.ts; here, that labels and name reach them.
     const zoneIn = affinity([{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu-1', 'eu-2'] }] }]);
     assert.equal(eligible(zoneIn, node('a', { zone: 'eu-2' })).shouldRun, true);

@@ -8,10 +8,13 @@ import {
   TAINT_UNSCHEDULABLE,
 } from '../../api/scheduling/taints.js';
 import { toleratesAny } from '../../api/scheduling/tolerations.js';
-import type { Node, PodSpec, Taint, Toleration } from './types.js';
+import type { Node, PodSpec, Taint, Toleration } from '../../api/core/index.js';
+
+/** What decides where a daemon pod may run. */
+export type PlacementFields = Pick<PodSpec, 'nodeName' | 'nodeSelector' | 'affinity' | 'tolerations' | 'hostNetwork'>;
 
 /** The tolerations the DaemonSet controller adds to every daemon pod (AddOrUpdateDaemonPodTolerations). */
-export function daemonTolerations(spec: Readonly<PodSpec>): Toleration[] {
+export function daemonTolerations(spec: Readonly<PlacementFields>): Toleration[] {
   const standard: Toleration[] = [
     { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute' },
     { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute' },
@@ -49,7 +52,7 @@ export function effectiveTaints(node: Readonly<Node>): Taint[] {
 type NodeTest = (node: Readonly<Node>) => boolean;
 
 /** nodeName, nodeSelector and required node affinity, compiled once per template. */
-export function compileFitsNode(spec: Readonly<PodSpec>): NodeTest {
+export function compileFitsNode(spec: Readonly<PlacementFields>): NodeTest {
   const nodeName = spec.nodeName;
   const required = compileRequiredNodeAffinity(spec);
   return (node) => {
@@ -66,7 +69,7 @@ export interface Eligibility {
 }
 
 /** The eligibility test of one template, for every node. */
-export function compileEligibility(spec: Readonly<PodSpec>): (node: Readonly<Node>) => Eligibility {
+export function compileEligibility(spec: Readonly<PlacementFields>): (node: Readonly<Node>) => Eligibility {
   const fits = compileFitsNode(spec);
   const tolerations = daemonTolerations(spec);
   return (node) => {

@@ -3,12 +3,13 @@ import { describe, it } from 'node:test';
 import { newDaemonPod, pinToNode, targetNode, templateHash } from './daemon-pod.js';
 import { planManage, type ManageInput } from './manage.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
-import type { DaemonSet, Node, Pod } from './types.js';
+import type { DaemonSet } from './types.js';
+import type { Node, Pod, PodPhase } from '../../api/core/index.js';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 let serial = 0;
 
-function pod(node: string, hash: string, options: { ready?: boolean; phase?: string; age?: number; deleting?: boolean } = {}): Pod {
+function pod(node: string, hash: string, options: { ready?: boolean; phase?: PodPhase; age?: number; deleting?: boolean } = {}): Pod {
   const created = new Date(NOW - (options.age ?? 60) * 1000).toISOString();
   return {
     apiVersion: 'v1', kind: 'Pod',
@@ -16,7 +17,7 @@ function pod(node: string, hash: string, options: { ready?: boolean; phase?: str
       name: `p${++serial}`, namespace: 'default', uid: `u${serial}`, creationTimestamp: created,
       labels: { 'controller-revision-hash': hash }, ...(options.deleting ? { deletionTimestamp: created } : {}),
     },
-    spec: { nodeName: node },
+    spec: { nodeName: node, containers: [] },
     status: {
       phase: options.phase ?? 'Running',
       conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True', lastTransitionTime: created }],

@@ -5,7 +5,8 @@ import { isNotFound, objectKey, resources, type ApiClient, type EventRecorder, t
 import { slowStartBatch } from '../slow-start.js';
 import { newDaemonPod } from './daemon-pod.js';
 import type { PodDeletion } from './manage.js';
-import type { DaemonSet, Pod } from './types.js';
+import type { DaemonSet } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface PodActionsDeps {
   api: ApiClient;

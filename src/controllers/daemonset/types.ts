@@ -1,36 +1,15 @@
-// The parts of DaemonSets, Pods and Nodes the DaemonSet controller reads. The API validated
+// The parts of DaemonSets the DaemonSet controller reads (pods and nodes: src/api/core). The API validated
 // these objects; fields are still optional here because the controller must not trust a shape
 // it did not write.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-import type { NodeAffinity } from '../../api/scheduling/node-affinity.js';
-import type { Taint } from '../../api/scheduling/taints.js';
-import type { Toleration } from '../../api/scheduling/tolerations.js';
-
-export type { Taint, Toleration };
-
-export interface PodSpec {
-  nodeName?: string;
-  nodeSelector?: Record<string, string>;
-  hostNetwork?: boolean;
-  tolerations?: Toleration[];
-  affinity?: {
-    nodeAffinity?: NodeAffinity;
-    [field: string]: unknown;
-  };
-  [field: string]: unknown;
-}
-
-export interface PodTemplate {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; [field: string]: unknown };
-  spec?: PodSpec;
-}
+import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
 export type IntOrString = number | string;
 
 export interface DaemonSetSpec {
   selector?: LabelSelectorObject;
-  template?: PodTemplate;
+  template?: PodTemplateSpec;
   updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrString; maxSurge?: IntOrString } };
   minReadySeconds?: number;
   revisionHistoryLimit?: number;
@@ -52,22 +31,6 @@ export interface DaemonSetStatus {
 export interface DaemonSet extends KubeObject {
   spec: DaemonSetSpec;
   status?: Partial<DaemonSetStatus>;
-}
-
-export interface PodCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-}
-
-export interface Pod extends KubeObject {
-  spec: PodSpec;
-  status?: { phase?: string; conditions?: PodCondition[] };
-}
-
-export interface Node extends KubeObject {
-  spec?: { taints?: Taint[]; unschedulable?: boolean };
-  status?: { conditions?: Array<{ type: string; status: string }> };
 }
 
 /** The label carrying the hash of the template a daemon pod was made from. */

@@ -4,11 +4,12 @@ import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { podsOf, startFakeAgent, startHarness, type FakeAgent, type Harness } from '../replicaset/testing.js';
-import type { Pod, ReplicaSet } from '../replicaset/types.js';
+import type { ReplicaSet } from '../replicaset/types.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
+import type { Pod } from '../../api/core/index.js';
 
 const STUCK_LABEL = 'test/stuck';
 

@@ -9,7 +9,7 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
 import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, selectorOf } from '../replicaset/replicaset-controller.js';
-import { controllerRefOf, type Pod, type ReplicaSet } from '../replicaset/types.js';
+import { controllerRefOf, type ReplicaSet } from '../replicaset/types.js';
 import { DeploymentOperations } from './operations.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
@@ -17,6 +17,7 @@ import { deploymentComplete, msUntilDeadline } from './status.js';
 import { DeploymentSync } from './sync.js';
 import type { Deployment, DeploymentStatus } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface DeploymentControllerOptions {
   /** Deployments reconciled at once. Default 16. */

@@ -2,7 +2,7 @@
 // up old ones and writing status. The rollout strategies (rolling.ts, recreate.ts) are written
 // on top of these steps. The Deployment object is carried along as writes return it.
 import { isAlreadyExists, isNotFound, resources, type ApiClient, type EventRecorder, type Informer } from '../../client/index.js';
-import type { Pod, ReplicaSet } from '../replicaset/types.js';
+import type { ReplicaSet } from '../replicaset/types.js';
 import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
 import { equalIgnoreHash, podTemplateHash } from './hash.js';
 import type { DeploymentOperations } from './operations.js';
@@ -18,6 +18,7 @@ import {
   DESIRED_REPLICAS_ANNOTATION, POD_TEMPLATE_HASH_LABEL, PROGRESSING, reasons, REPLICA_FAILURE, REVISION_ANNOTATION,
   type Deployment, type DeploymentStatus,
 } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface SyncDeps {
   api: ApiClient;

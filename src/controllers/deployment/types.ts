@@ -2,14 +2,15 @@
 // shares with kubectl (annotations, the pod-template-hash label, condition reasons).
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-import type { Condition, PodTemplate } from '../replicaset/types.js';
+import type { Condition } from '../replicaset/types.js';
+import type { PodTemplateSpec } from '../../api/core/index.js';
 
 export type IntOrPercent = number | string;
 
 export interface DeploymentSpec {
   replicas?: number;
   selector: LabelSelectorObject;
-  template: PodTemplate;
+  template: PodTemplateSpec;
   strategy?: {
     type?: 'Recreate' | 'RollingUpdate';
     rollingUpdate?: { maxSurge?: IntOrPercent; maxUnavailable?: IntOrPercent };

@@ -14,11 +14,12 @@ import {
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { bySliceService, SLICE_SERVICE_INDEX, sliceServiceKey, type EndpointsDeps } from './deps.js';
 import { reconcileEndpoints } from './endpoints-sync.js';
-import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints, type Pod } from './pods.js';
+import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints } from './pods.js';
 import { isManagedSlice } from './slices.js';
 import { reconcileSlices } from './slices-sync.js';
 import { WriteTracker } from './write-tracker.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Pod } from '../../api/core/index.js';
 
 export const ENDPOINTS_COMPONENT = 'endpoint-controller';
 export const SLICES_COMPONENT = 'endpoint-slice-controller';

@@ -3,9 +3,9 @@ import { type Service, SERVICE_NAME_LABEL, type EndpointSlice } from '../../api/
 import type { KubeObject } from '../../api/meta.js';
 import type { EventRecorder, Informer } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
-import type { Pod } from './pods.js';
 import type { WriteTracker } from './write-tracker.js';
 import { isManagedSlice } from './slices.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** Managed slices by `namespace/service-name`. */
 export const SLICE_SERVICE_INDEX = 'endpointslice-service';

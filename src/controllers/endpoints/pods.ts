@@ -1,35 +1,7 @@
 // What the endpoints controllers read from pods and services, and Kubernetes' rules for which
 // pods back a service (pkg/controller/util/endpoint and endpointslice/util).
-import type { KubeObject } from '../../api/meta.js';
+import type { Pod } from '../../api/core/index.js';
 import type { Service, ServicePort } from '../../api/services.js';
-
-interface ContainerPort {
-  name?: string;
-  containerPort?: number;
-  protocol?: string;
-}
-
-interface Container {
-  name?: string;
-  ports?: ContainerPort[];
-  restartPolicy?: string;
-}
-
-export interface Pod extends KubeObject {
-  spec?: {
-    nodeName?: string;
-    hostname?: string;
-    subdomain?: string;
-    containers?: Container[];
-    initContainers?: Container[];
-  };
-  status?: {
-    phase?: string;
-    podIP?: string;
-    podIPs?: Array<{ ip?: string }>;
-    conditions?: Array<{ type?: string; status?: string }>;
-  };
-}
 
 export type IPFamily = 'IPv4' | 'IPv6';
 

@@ -1,8 +1,8 @@
 import { type Service, SERVICE_NAME_LABEL, type EndpointSlice } from '../../api/services.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Pod } from './pods.js';
 import { MANAGED_BY, MANAGED_BY_LABEL, planSlices, type SlicePlan } from './slices.js';
+import type { Pod } from '../../api/core/index.js';
 
 function pod(i: number, options: { ready?: boolean; ips?: string[]; http?: number } = {}): Pod {
   const ips = options.ips ?? [`10.${Math.floor(i / 65536) % 256}.${Math.floor(i / 256) % 256}.${i % 256}`];

@@ -1,10 +1,11 @@
 import type { Service } from '../../api/services.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findPort, type Pod } from './pods.js';
+import { findPort } from './pods.js';
 import { desiredSubsets, truncateSubsets, type EndpointAddress, type EndpointSubset } from './subsets.js';
+import type { ContainerPort, Pod, PodPhase } from '../../api/core/index.js';
 
-function pod(name: string, ip: string | undefined, options: { ready?: boolean; phase?: string; deleting?: boolean; ports?: Array<{ name: string; containerPort: number; protocol?: string }>; hostname?: string; subdomain?: string } = {}): Pod {
+function pod(name: string, ip: string | undefined, options: { ready?: boolean; phase?: PodPhase; deleting?: boolean; ports?: ContainerPort[]; hostname?: string; subdomain?: string } = {}): Pod {
   const result: Pod = {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: 'web' } },

@@ -2,6 +2,7 @@
 // of them; the greatest proposal wins (Kubernetes' computeReplicasForMetrics).
 import { formatQuantity } from '../../api/quota/quantity.js';
 import type { KubeObject } from '../../api/meta.js';
+import type { PodSpec, PodStatus } from '../../api/core/index.js';
 import { milliValue, figuresOf, type PodMetricsList } from './pod-metrics.js';
 import { resourceReplicas, type PodFacts, type Target } from './replica-calculator.js';
 import type { MetricSpec, MetricStatus } from './types.js';
@@ -15,14 +16,10 @@ export interface MetricsOutcome {
   errors: Array<{ reason: string; message: string }>;
 }
 
-interface PodSpecLike {
-  containers?: Array<{ name: string; resources?: { requests?: Record<string, string> } }>;
-}
-
 /** What the calculator needs of a pod, with its request of `resource` (of `container` only, when given). */
 export function podFacts(pod: Readonly<KubeObject>, resource: string, container?: string): PodFacts {
-  const spec = (pod['spec'] ?? {}) as PodSpecLike;
-  const status = (pod['status'] ?? {}) as { phase?: string; startTime?: string; conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> };
+  const spec: Partial<PodSpec> = (pod['spec'] ?? {}) as PodSpec;
+  const status = (pod['status'] ?? {}) as PodStatus;
   let request: number | undefined = 0;
   for (const c of spec.containers ?? []) {
     if (container !== undefined && c.name !== container) continue;

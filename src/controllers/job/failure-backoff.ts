@@ -1,6 +1,6 @@
 // How long a Job waits before replacing failed pods (the Job controller's backoffRecord): 10 s
 // after the first failure since the last success, doubling per further failure up to 10 min.
-import type { Pod } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface BackoffPolicy {
   baseMs: number;

@@ -7,8 +7,9 @@ import { isNotFound, resources, type ApiClient } from '../../client/index.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { JobController } from './job-controller.js';
-import { completionIndexOf, type Job, type JobCondition, type Pod } from './types.js';
+import { completionIndexOf, type Job, type JobCondition } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
+import type { Pod, RestartPolicy } from '../../api/core/index.js';
 
 type Outcome = 'succeed' | 'fail' | 'run' | { run: true; restarts: number } | undefined;
 
@@ -64,7 +65,7 @@ describe('job controller', () => {
     };
   }
 
-  function manifest(name: string, spec: Partial<Job['spec']> = {}, restartPolicy = 'Never'): Job {
+  function manifest(name: string, spec: Partial<Job['spec']> = {}, restartPolicy: RestartPolicy = 'Never'): Job {
     return {
       apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'default' },
       spec: {

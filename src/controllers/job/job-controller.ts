@@ -12,8 +12,9 @@ import { runOwnedQueue, type Controller, type ControllerContext } from '../conte
 import { DEFAULT_POD_FAILURE_BACKOFF, FailureBackoff, type BackoffPolicy } from './failure-backoff.js';
 import { JobPodActions, PodActionError, ReleasedPods } from './job-pod-actions.js';
 import { syncJob, type SyncDeps } from './job-sync.js';
-import { hasTrackingFinalizer, type Job, type Pod } from './types.js';
+import { hasTrackingFinalizer, type Job } from './types.js';
 import { WrittenStatus } from './written-status.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface JobControllerOptions {
   workers?: number;

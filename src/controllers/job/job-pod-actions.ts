@@ -7,7 +7,8 @@ import {
 } from '../../client/index.js';
 import { newJobPod } from './job-pod.js';
 import { slowStartBatch } from '../slow-start.js';
-import { hasTrackingFinalizer, JOB_TRACKING_FINALIZER, type Job, type Pod } from './types.js';
+import { hasTrackingFinalizer, JOB_TRACKING_FINALIZER, type Job } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** Pod uids whose finalizer this controller removed, per job uid, until the informer shows it. */
 export class ReleasedPods {

@@ -4,9 +4,9 @@
 import type { OwnerReference } from '../../api/meta.js';
 import {
   COMPLETION_INDEX_ANNOTATION, COMPLETION_INDEX_ENV, COMPLETION_INDEX_LABEL, JOB_NAME_LABEL, JOB_TRACKING_FINALIZER, JOB_UID_LABEL,
-  LEGACY_JOB_NAME_LABEL, LEGACY_JOB_UID_LABEL,
-  type Container, type Job, type Pod, type PodSpec,
+  LEGACY_JOB_NAME_LABEL, LEGACY_JOB_UID_LABEL, type Job,
 } from './types.js';
+import type { Container, Pod, PodSpec } from '../../api/core/index.js';
 
 export function controllerRef(job: Readonly<Job>): OwnerReference {
   return { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name!, uid: job.metadata.uid!, controller: true, blockOwnerDeletion: true };
@@ -30,7 +30,7 @@ export function newJobPod(job: Readonly<Job>, index: number | undefined): Pod {
     [LEGACY_JOB_NAME_LABEL]: name,
   };
   const annotations: Record<string, string> = { ...template.metadata?.annotations };
-  const spec: PodSpec = template.spec ?? {};
+  const spec: PodSpec = template.spec ?? { containers: [] };
   if (index !== undefined) {
     annotations[COMPLETION_INDEX_ANNOTATION] = String(index);
     labels[COMPLETION_INDEX_LABEL] = String(index);

@@ -1,7 +1,8 @@
 // Job conditions and the rules that end a Job: backoffLimit (failed pods, and with restartPolicy
 // OnFailure the restarts of running pods), activeDeadlineSeconds, completions.
 import { metaTime } from '../../api/meta.js';
-import type { Job, JobCondition, JobStatus, Pod } from './types.js';
+import type { Job, JobCondition, JobStatus } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export const REASON_BACKOFF_LIMIT = 'BackoffLimitExceeded';
 export const REASON_DEADLINE = 'DeadlineExceeded';

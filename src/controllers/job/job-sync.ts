@@ -16,9 +16,10 @@ import { expireAfterFinished } from './ttl.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import {
   findCondition, finishedCondition, hasTrackingFinalizer, isActive, isFinished, isIndexed, isReady,
-  type Job, type JobCondition, type JobStatus, type Pod,
+  type Job, type JobCondition, type JobStatus,
 } from './types.js';
 import type { WrittenStatus } from './written-status.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface SyncDeps {
   api: ApiClient;

@@ -1,7 +1,8 @@
 // Which pods a running Job must create or delete (manageJob): no more than `parallelism` active,
 // no more than the completions still missing, and for Indexed jobs one pod per pending index —
 // pods of duplicate, out-of-range or already succeeded indexes are deleted first. Pure.
-import { completionIndexOf, isReady, type Job, type Pod } from './types.js';
+import { completionIndexOf, isReady, type Job } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** Kubernetes' MaxPodCreateDeletePerSync. */
 export const MAX_POD_CHANGES_PER_PASS = 500;

@@ -6,10 +6,11 @@ import { newJobPod } from './job-pod.js';
 import { pastBackoffLimitOnFailure } from './job-status.js';
 import { planPods } from './manage-pods.js';
 import { classify, flushUncounted, recordUncounted, uncountedOf } from './pod-tracking.js';
-import type { Job, JobStatus, Pod } from './types.js';
+import type { Job, JobStatus } from './types.js';
+import type { Pod, PodPhase } from '../../api/core/index.js';
 
 let serial = 0;
-function pod(phase: string, options: { index?: number; finalizer?: boolean; deleting?: boolean; restarts?: number } = {}): Pod {
+function pod(phase: PodPhase, options: { index?: number; finalizer?: boolean; deleting?: boolean; restarts?: number } = {}): Pod {
   serial++;
   return {
     apiVersion: 'v1', kind: 'Pod',
@@ -19,8 +20,8 @@ function pod(phase: string, options: { index?: number; finalizer?: boolean; dele
       ...(options.index === undefined ? {} : { annotations: { 'batch.kubernetes.io/job-completion-index': String(options.index) } }),
       ...(options.deleting ? { deletionTimestamp: new Date().toISOString() } : {}),
     },
-    spec: {},
-    status: { phase, containerStatuses: [{ name: 'c', restartCount: options.restarts ?? 0 }] },
+    spec: { containers: [] },
+    status: { phase, containerStatuses: [{ name: 'c', ready: false, restartCount: options.restarts ?? 0, image: 'i', imageID: '', state: {}, lastState: {} }] },
   };
 }
 
@@ -133,11 +134,11 @@ describe('tracking finished pods', () => {
 
 describe('backoff', () => {
   it('counts container restarts against backoffLimit with restartPolicy OnFailure', () => {
-    const onFailure = job({ backoffLimit: 2, template: { spec: { restartPolicy: 'OnFailure' } } });
+    const onFailure = job({ backoffLimit: 2, template: { spec: { restartPolicy: 'OnFailure', containers: [] } } });
     assert.equal(pastBackoffLimitOnFailure(onFailure, [pod('Running', { restarts: 1 })]), false);
     assert.equal(pastBackoffLimitOnFailure(onFailure, [pod('Running', { restarts: 1 }), pod('Pending', { restarts: 1 })]), true);
     assert.equal(pastBackoffLimitOnFailure(job({ backoffLimit: 2 }), [pod('Running', { restarts: 5 })]), false);
-    assert.equal(pastBackoffLimitOnFailure(job({ backoffLimit: 0, template: { spec: { restartPolicy: 'OnFailure' } } }), [pod('Running', { restarts: 1 })]), true);
+    assert.equal(pastBackoffLimitOnFailure(job({ backoffLimit: 0, template: { spec: { restartPolicy: 'OnFailure', containers: [] } } }), [pod('Running', { restarts: 1 })]), true);
   });
 
   it('delays replacements 10 s after a failure, doubling, until a success', () => {

@@ -8,7 +8,8 @@
 //      succeeded/failed counters.
 // A crash between any two steps repeats only idempotent work; a pod deleted meanwhile is still
 // held by its finalizer until step 2, so it is counted even if it never reached a final phase.
-import { completionIndexOf, hasTrackingFinalizer, isSucceeded, type JobStatus, type Pod } from './types.js';
+import { completionIndexOf, hasTrackingFinalizer, isSucceeded, type JobStatus } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface Uncounted {
   succeeded: Set<string>;

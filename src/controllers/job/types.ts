@@ -1,5 +1,6 @@
-// The parts of Jobs and Pods the Job controller reads and writes.
+// The parts of Jobs the Job controller reads and writes (pods: src/api/core).
 import type { KubeObject } from '../../api/meta.js';
+import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
 export {
   JOB_NAME_LABEL, JOB_UID_LABEL, LEGACY_JOB_NAME_LABEL, LEGACY_JOB_UID_LABEL,
@@ -11,32 +12,12 @@ export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-i
 export const COMPLETION_INDEX_LABEL = 'batch.kubernetes.io/job-completion-index';
 export const COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
 
-export interface Container {
-  name: string;
-  env?: Array<{ name: string; value?: string; valueFrom?: unknown }>;
-  [field: string]: unknown;
-}
-
-export interface PodSpec {
-  restartPolicy?: string;
-  hostname?: string;
-  subdomain?: string;
-  containers?: Container[];
-  initContainers?: Container[];
-  [field: string]: unknown;
-}
-
-export interface PodTemplate {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; [field: string]: unknown };
-  spec?: PodSpec;
-}
-
 export interface JobSpec {
   parallelism?: number;
   completions?: number | null;
   activeDeadlineSeconds?: number;
   backoffLimit?: number;
-  template?: PodTemplate;
+  template?: PodTemplateSpec;
   ttlSecondsAfterFinished?: number;
   completionMode?: 'NonIndexed' | 'Indexed';
   suspend?: boolean;
@@ -72,22 +53,6 @@ export interface JobStatus {
 export interface Job extends KubeObject {
   spec: JobSpec;
   status?: JobStatus;
-}
-
-export interface ContainerStatus {
-  name?: string;
-  restartCount?: number;
-  state?: { terminated?: { exitCode?: number; reason?: string; finishedAt?: string } };
-}
-
-export interface Pod extends KubeObject {
-  spec: PodSpec;
-  status?: {
-    phase?: string;
-    conditions?: Array<{ type: string; status: string }>;
-    containerStatuses?: ContainerStatus[];
-    initContainerStatuses?: ContainerStatus[];
-  };
 }
 
 export function isSucceeded(pod: Readonly<Pod>): boolean {

@@ -5,7 +5,7 @@
 // pod's node until the deadline (see src/scheduler/plugins/host-retain.ts).
 import { metaTime } from '../../api/meta.js';
 import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
-import type { Pod, PodTemplate } from './types.js';
+import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
 export type LossCause = 'failed' | 'deleted';
 
@@ -81,7 +81,7 @@ export class LostPods {
 }
 
 /** The template's host-retain period in seconds, or undefined when it asks for none. */
-export function hostRetainSeconds(template: Readonly<PodTemplate> | undefined): number | undefined {
+export function hostRetainSeconds(template: Readonly<PodTemplateSpec> | undefined): number | undefined {
   const value = template?.metadata?.annotations?.[ANNOTATION_HOST_RETAIN];
   if (value === undefined) return undefined;
   const seconds = Number(value.trim());

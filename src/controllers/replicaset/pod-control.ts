@@ -2,7 +2,8 @@
 // (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete).
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient, type EventRecorder } from '../../client/index.js';
-import { newControllerRef, type Pod, type ReplicaSet } from './types.js';
+import { newControllerRef, type ReplicaSet } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export const SLOW_START_INITIAL_BATCH = 1;
 

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isPodActive, isPodAvailable, isPodFinished, podsToDelete } from './pod-state.js';
-import type { Pod } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 function pod(name: string, options: { node?: string; phase?: Pod['status'] extends infer S ? S extends { phase?: infer P } ? P : never : never; ready?: string; created?: string; restarts?: number } = {}): Pod {
-  const conditions = options.ready ? [{ type: 'Ready', status: 'True', lastTransitionTime: options.ready }] : [];
+  const conditions = options.ready ? [{ type: 'Ready', status: 'True' as const, lastTransitionTime: options.ready }] : [];
   return {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name, creationTimestamp: options.created ?? '2024-01-01T00:00:00Z' },
-    spec: options.node ? { nodeName: options.node } : {},
-    status: { phase: options.phase ?? 'Pending', conditions, containerStatuses: [{ restartCount: options.restarts ?? 0 }] },
+    spec: options.node ? { nodeName: options.node, containers: [] } : { containers: [] },
+    status: { phase: options.phase ?? 'Pending', conditions, containerStatuses: [{ name: 'c', ready: false, restartCount: options.restarts ?? 0, image: 'i', imageID: '', state: {}, lastState: {} }] },
   };
 }
 
@@ -20,7 +20,7 @@ describe('pod state', () => {
     assert.ok(!isPodActive({ ...pod('a'), metadata: { name: 'a', deletionTimestamp: '2024-01-01T00:00:00Z' } }));
     assert.ok(isPodFinished(pod('a', { phase: 'Failed' })));
     assert.ok(isPodFinished(pod('a', { phase: 'Succeeded' })), 'Succeeded with restartPolicy Always');
-    assert.ok(!isPodFinished({ ...pod('a', { phase: 'Succeeded' }), spec: { restartPolicy: 'OnFailure' } }));
+    assert.ok(!isPodFinished({ ...pod('a', { phase: 'Succeeded' }), spec: { restartPolicy: 'OnFailure', containers: [] } }));
     const now = Date.parse('2024-01-01T00:00:10Z');
     assert.ok(isPodAvailable(pod('a', { ready: '2024-01-01T00:00:00Z' }), 10, now));
     assert.ok(!isPodAvailable(pod('a', { ready: '2024-01-01T00:00:05Z' }), 10, now));

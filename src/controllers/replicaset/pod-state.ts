@@ -1,6 +1,6 @@
 // What a controller needs to know about one pod: does it count, is it ready, is it available,
 // and must it be replaced. Kubernetes' controller_utils semantics.
-import type { Pod } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 /** Counts towards the replicas: not terminating and not finished. */
 export function isPodActive(pod: Readonly<Pod>): boolean {

@@ -6,8 +6,9 @@ import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { ReplicaSetController } from './replicaset-controller.js';
 import { bindPod, keepReady, podClient, podsOf, replicaSetManifest, setPodPhase, setPodRunning, startHarness, type Harness } from './testing.js';
-import type { Pod, ReplicaSet } from './types.js';
+import type { ReplicaSet } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
+import type { Pod } from '../../api/core/index.js';
 
 describe('replicaset controller', () => {
   let harness: Harness;

@@ -15,8 +15,9 @@ import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete 
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
 import { labelSelectorOf, REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
-import { controllerRefOf, objectFromRef, type Pod, type ReplicaSet } from './types.js';
+import { controllerRefOf, objectFromRef, type ReplicaSet } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Pod } from '../../api/core/index.js';
 
 export const CONTROLLER_UID_INDEX = 'controllerUid';
 export const NAMESPACE_INDEX = 'namespace';

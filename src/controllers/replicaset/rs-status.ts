@@ -2,8 +2,9 @@
 // (ReplicaFailure, while creating or deleting pods fails).
 import { metaTime } from '../../api/meta.js';
 import { isPodAvailable, isPodReady } from './pod-state.js';
-import type { Condition, Pod, ReplicaSet, ReplicaSetStatus } from './types.js';
+import type { Condition, ReplicaSet, ReplicaSetStatus } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface ManageError {
   reason: 'FailedCreate' | 'FailedDelete';

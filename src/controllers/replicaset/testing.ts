@@ -4,8 +4,8 @@ import { metaTime, type KubeObject } from '../../api/meta.js';
 import { resources, silentLogger, type ApiClient } from '../../client/index.js';
 import { TestServer } from '../../client/test-server.js';
 import { startControllerManager, type ControllerFactory, type RunningControllerManager } from '../manager.js';
-import type { Pod } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface Harness {
   server: TestServer;

@@ -1,12 +1,8 @@
-// The parts of apps/v1 ReplicaSet and core/v1 Pod the workload controllers read and write.
+// The parts of apps/v1 ReplicaSet the workload controllers read and write (pods: src/api/core).
 // Objects come from the API, which validated and defaulted them, so their shape is trusted.
 import type { KubeObject, ObjectMeta, OwnerReference } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-
-export interface PodTemplate {
-  metadata?: Pick<ObjectMeta, 'labels' | 'annotations' | 'finalizers'> & Record<string, unknown>;
-  spec?: Record<string, unknown> & { restartPolicy?: string };
-}
+import type { PodTemplateSpec } from '../../api/core/index.js';
 
 export interface Condition {
   type: string;
@@ -31,26 +27,9 @@ export interface ReplicaSet extends KubeObject {
     replicas?: number;
     minReadySeconds?: number;
     selector: LabelSelectorObject;
-    template?: PodTemplate;
+    template?: PodTemplateSpec;
   };
   status?: ReplicaSetStatus;
-}
-
-export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
-
-export interface PodCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-}
-
-export interface Pod extends KubeObject {
-  spec?: { nodeName?: string; restartPolicy?: string } & Record<string, unknown>;
-  status?: {
-    phase?: PodPhase;
-    conditions?: PodCondition[];
-    containerStatuses?: Array<{ restartCount?: number }>;
-  };
 }
 
 /** The owner reference with controller: true, if any. */

@@ -6,7 +6,8 @@
 // A claim that cannot be created leaves its pod uncreated (a FailedCreate event says why).
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { isAlreadyExists, isNotFound, resources, type ApiClient } from '../../client/index.js';
-import type { ClaimTemplate, Pod, StatefulSet } from './types.js';
+import type { ClaimTemplate, StatefulSet } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export function claimName(template: Readonly<ClaimTemplate>, set: Readonly<StatefulSet>, ordinal: number): string {
   return `${template.metadata?.name ?? ''}-${set.metadata.name}-${ordinal}`;

@@ -1,6 +1,7 @@
 // A StatefulSet's pods are `<set>-<ordinal>`: the name is the identity, and the ordinal orders
 // creation, deletion and updates.
-import type { Pod, StatefulSet } from './types.js';
+import type { StatefulSet } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 const MEMBER_NAME = /^(.*)-([0-9]+)$/;
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planStatefulSet, type Action, type PlanInput } from './plan.js';
-import { REVISION_LABEL, type Pod } from './types.js';
+import { REVISION_LABEL } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 type State = 'ready' | 'pending' | 'failed' | 'terminating';
 
@@ -9,6 +10,7 @@ function pod(ordinal: number, state: State = 'ready', revision = 'web-new'): Pod
   return {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name: `web-${ordinal}`, labels: { [REVISION_LABEL]: revision }, ...(state === 'terminating' ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}) },
+    spec: { containers: [] },
     status: {
       phase: state === 'failed' ? 'Failed' : state === 'pending' ? 'Pending' : 'Running',
       conditions: [{ type: 'Ready', status: state === 'ready' || state === 'terminating' ? 'True' : 'False' }],

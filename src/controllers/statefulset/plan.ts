@@ -7,7 +7,8 @@
 // not at the update revision, one at a time, each replacement healthy before the next.
 import { isFinished, isHealthy, isTerminating } from './pod-health.js';
 import { ordinalOf } from './ordinals.js';
-import { REVISION_LABEL, type Pod } from './types.js';
+import { REVISION_LABEL } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export type Which = 'current' | 'update';
 

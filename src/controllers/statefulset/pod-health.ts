@@ -1,7 +1,7 @@
 // What the StatefulSet controller asks of a pod (Kubernetes' stateful_set_utils): is it
 // created, terminating, finished, running and ready, available, healthy.
 import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
-import type { Pod } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export function isTerminating(pod: Readonly<Pod>): boolean {
   return pod.metadata.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;

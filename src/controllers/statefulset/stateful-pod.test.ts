@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { claimName, newClaim } from './claims.js';
 import { ordinalOf, isMemberOf } from './ordinals.js';
 import { newStatefulPod } from './stateful-pod.js';
-import type { Pod, StatefulSet } from './types.js';
+import type { StatefulSet } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 const set: StatefulSet = {
   apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'prod', uid: 'u1' },
@@ -43,7 +44,7 @@ describe('a stateful pod and its claims', () => {
   });
 
   it('members are named <set>-<ordinal>', () => {
-    const named = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name } });
+    const named = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [] } });
     assert.deepEqual(ordinalOf(named('db-web-12')), { parent: 'db-web', ordinal: 12 });
     assert.equal(ordinalOf(named('db-x')), undefined);
     assert.ok(isMemberOf(set, named('db-0')));

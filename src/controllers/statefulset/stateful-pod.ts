@@ -5,13 +5,14 @@
 import type { OwnerReference } from '../../api/meta.js';
 import { claimName } from './claims.js';
 import { podName } from './ordinals.js';
-import { POD_INDEX_LABEL, POD_NAME_LABEL, REVISION_LABEL, type Pod, type PodTemplate, type StatefulSet } from './types.js';
+import { POD_INDEX_LABEL, POD_NAME_LABEL, REVISION_LABEL, type StatefulSet } from './types.js';
+import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
 export function controllerRef(set: Readonly<StatefulSet>): OwnerReference {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
-export function newStatefulPod(set: Readonly<StatefulSet>, template: Readonly<PodTemplate> | undefined, ordinal: number, revisionName: string): Pod {
+export function newStatefulPod(set: Readonly<StatefulSet>, template: Readonly<PodTemplateSpec> | undefined, ordinal: number, revisionName: string): Pod {
   const name = podName(set.metadata.name!, ordinal);
   const spec = structuredClone(template?.spec ?? {}) as NonNullable<Pod['spec']> & { volumes?: Array<Record<string, unknown>> };
   spec['hostname'] = name;

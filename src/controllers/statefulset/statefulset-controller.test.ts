@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { resources, type ApiClient } from '../../client/index.js';
 import { podClient, podsOf, setPodPhase, setPodRunning, startHarness, type Harness } from '../replicaset/testing.js';
 import { StatefulSetController } from './statefulset-controller.js';
-import type { Pod, StatefulSet } from './types.js';
+import type { StatefulSet } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
+import type { Pod } from '../../api/core/index.js';
 
 function manifest(name: string, replicas: number): StatefulSet {
   return {

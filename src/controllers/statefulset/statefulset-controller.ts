@@ -22,7 +22,8 @@ import { planStatefulSet, type Action } from './plan.js';
 import { computeStatus, statusChanged } from './status.js';
 import { controllerRef, newStatefulPod } from './stateful-pod.js';
 import { StatefulSetOperations } from './sts-transactions.js';
-import { REVISION_HASH_LABEL, REVISION_LABEL, type Pod, type PodTemplate, type StatefulSet, type StatefulSetStatus } from './types.js';
+import { REVISION_HASH_LABEL, REVISION_LABEL, type StatefulSet, type StatefulSetStatus } from './types.js';
+import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
 const CONTROLLER_UID = 'controllerUid';
 const NAMESPACE = 'namespace';
@@ -182,7 +183,7 @@ export class StatefulSetController implements Controller {
     const results = await Promise.allSettled(actions.map(async (action) => {
       if (action.type === 'create') {
         const revision = revisions[action.revision];
-        const template = action.revision === 'update' ? set.spec.template : (templateOf(revision) as PodTemplate | undefined);
+        const template = action.revision === 'update' ? set.spec.template : (templateOf(revision) as PodTemplateSpec | undefined);
         try {
           // A pod of that name already there (not yet in the cache, or not ours) brings no event for this create.
           if (!(await this.createPod(set, action.ordinal, template, revision.metadata.name ?? ''))) this.expectations.creationObserved(key);
@@ -204,7 +205,7 @@ export class StatefulSetController implements Controller {
   }
 
   /** False when a pod of that name exists already. */
-  private async createPod(set: Readonly<StatefulSet>, ordinal: number, template: Readonly<PodTemplate> | undefined, revisionName: string): Promise<boolean> {
+  private async createPod(set: Readonly<StatefulSet>, ordinal: number, template: Readonly<PodTemplateSpec> | undefined, revisionName: string): Promise<boolean> {
     const pod = newStatefulPod(set, template, ordinal, revisionName);
     const name = pod.metadata.name!;
     try {

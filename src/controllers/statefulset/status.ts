@@ -2,8 +2,9 @@
 // completeRollingUpdate): counts by readiness and revision; once every pod is updated and
 // ready, a RollingUpdate's update revision becomes the current one.
 import { isRunningAndAvailable, isRunningAndReady, isTerminating } from './pod-health.js';
-import { REVISION_LABEL, type Pod, type StatefulSet, type StatefulSetStatus } from './types.js';
+import { REVISION_LABEL, type StatefulSet, type StatefulSetStatus } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface StatusInput {
   set: Readonly<StatefulSet>;

@@ -2,9 +2,8 @@
 // it puts on its pods. The API validated and defaulted these objects.
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelectorObject } from '../../api/selectors/index.js';
-import type { Condition, Pod, PodTemplate } from '../replicaset/types.js';
-
-export type { Pod, PodTemplate };
+import type { PodTemplateSpec } from '../../api/core/index.js';
+import type { Condition } from '../replicaset/types.js';
 
 export interface ClaimTemplate {
   metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
@@ -14,7 +13,7 @@ export interface ClaimTemplate {
 export interface StatefulSetSpec {
   replicas?: number;
   selector: LabelSelectorObject;
-  template?: PodTemplate;
+  template?: PodTemplateSpec;
   volumeClaimTemplates?: ClaimTemplate[];
   serviceName?: string;
   podManagementPolicy?: 'OrderedReady' | 'Parallel';

@@ -4,6 +4,7 @@ import { decide, isRetryableExitCode } from './decide.js';
 import { pytorchController } from './pytorch.js';
 import { tensorflowController } from './tensorflow.js';
 import { pytorchJob, pytorchPods, replica, replicaPod, tfJob } from './test-support.js';
+import type { PodPhase } from '../../api/core/index.js';
 
 const NOW = 1_000_000 + 60_000;
 const exitCodeJob = (runPolicy = {}, status = {}) => pytorchJob({
@@ -104,7 +105,7 @@ describe('training job decisions', () => {
   });
 
   it('TFJob success: the chief; worker 0 without a chief; every worker with AllWorkers', () => {
-    const tf = (phases: Record<string, string>) => Object.entries(phases).map(([k, phase]) => {
+    const tf = (phases: Record<string, PodPhase>) => Object.entries(phases).map(([k, phase]) => {
       const [type, index] = k.split('/');
       return replicaPod(type!, Number(index), { phase, container: 'tensorflow' });
     });

@@ -7,7 +7,8 @@
 // restartCount of running pods, which a recreated pod resets (#2045).
 import type { CountsByType, FrameworkController, ReplicaCounts } from './framework.js';
 import { replicaSpecsOf, replicasOf } from './names.js';
-import type { Pod, ReplicaRestartPolicy, TrainingJob } from './types.js';
+import type { ReplicaRestartPolicy, TrainingJob } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface PodFacts {
   pod: Readonly<Pod>;

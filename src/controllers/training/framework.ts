@@ -4,7 +4,8 @@
 // the environment that tells a replica about the others, and when the job has succeeded.
 import type { ResourceRef } from '../../client/index.js';
 import type { TrainingFramework } from '../../api/training-frameworks.js';
-import type { Container, PodTemplate, TrainingJob } from './types.js';
+import type { TrainingJob } from './types.js';
+import type { Container, PodTemplateSpec } from '../../api/core/index.js';
 
 /** What the pods of one replica type are doing, as a pass counted them. */
 export interface ReplicaCounts {
@@ -25,7 +26,7 @@ export interface FrameworkController {
   /** Master/Chief: gets the job-role=master label. */
   isMasterRole(job: Readonly<TrainingJob>, type: string): boolean;
   /** Adds the variables that tell the replica about the others to the template (a copy). */
-  setClusterSpec(job: Readonly<TrainingJob>, template: PodTemplate, type: string, index: number): void;
+  setClusterSpec(job: Readonly<TrainingJob>, template: PodTemplateSpec, type: string, index: number): void;
   /** The job has succeeded, by the framework's success rule. */
   succeeded(job: Readonly<TrainingJob>, counts: CountsByType): boolean;
   /** Failures of this replica type do not fail the job (TFJob with enableDynamicWorker: workers). */

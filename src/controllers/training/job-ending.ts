@@ -9,7 +9,8 @@ import type { WrittenStatus } from '../job/written-status.js';
 import type { FrameworkController } from './framework.js';
 import { deletePodGroup } from './pod-group.js';
 import type { ReplicaActions } from './replica-actions.js';
-import type { Pod, TrainingJob, TrainingJobStatus } from './types.js';
+import type { TrainingJob, TrainingJobStatus } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 interface EndingDeps {
   api: ApiClient;

@@ -7,7 +7,8 @@ import { resources } from '../../client/index.js';
 import { leaderOrWorkerRunning, setEnv, type CountsByType, type FrameworkController } from './framework.js';
 import { replicaName, totalReplicas } from './names.js';
 import { replicaPort } from './ports.js';
-import type { PodTemplate, TrainingJob } from './types.js';
+import type { TrainingJob } from './types.js';
+import type { PodTemplateSpec } from '../../api/core/index.js';
 
 /** nprocPerNode as a number: `auto`, `cpu`, `gpu` (or nothing usable) count as 1, as in Kubeflow. */
 export function nprocPerNode(job: Readonly<TrainingJob>): number {
@@ -26,7 +27,7 @@ export const pytorchController: FrameworkController = {
   resource: resources.pytorchjobs,
   isMasterRole: (_job, type) => type === 'Master',
 
-  setClusterSpec(job: Readonly<TrainingJob>, template: PodTemplate, type: string, index: number): void {
+  setClusterSpec(job: Readonly<TrainingJob>, template: PodTemplateSpec, type: string, index: number): void {
     const vars: Array<[string, string]> = [['PYTHONUNBUFFERED', '1']];
     const specs = job.spec.pytorchReplicaSpecs as Record<string, unknown> | undefined;
     if (specs?.['Master'] !== undefined) {

@@ -6,7 +6,8 @@ import { isAlreadyExists, isNotFound, objectKey, resources, type ApiClient, type
 import type { FrameworkController } from './framework.js';
 import { newReplicaPod, newReplicaService } from './replica-objects.js';
 import type { RestartLedger } from './restart-ledger.js';
-import { LABEL_REPLICA_TYPE, type Pod, type ReplicaSpec, type TrainingJob } from './types.js';
+import { LABEL_REPLICA_TYPE, type ReplicaSpec, type TrainingJob } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export type Kind = 'pods' | 'services';
 

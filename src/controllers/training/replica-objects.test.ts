@@ -9,7 +9,8 @@ import { newReplicaPod, newReplicaService } from './replica-objects.js';
 import { RestartLedger } from './restart-ledger.js';
 import { tensorflowController, tfConfig } from './tensorflow.js';
 import { pytorchJob, replica, replicaPod, tfJob } from './test-support.js';
-import type { Container, TrainingJobStatus } from './types.js';
+import type { TrainingJobStatus } from './types.js';
+import type { Container } from '../../api/core/index.js';
 
 const envOf = (container: Container | undefined) => Object.fromEntries((container?.env ?? []).map((e) => [e.name, e.value]));
 

@@ -8,7 +8,8 @@ import type { KubeObject } from '../../api/meta.js';
 import type { FrameworkController } from './framework.js';
 import { replicaLabels, replicaName } from './names.js';
 import { hostPortOf, replicaPort } from './ports.js';
-import { LABEL_JOB_ROLE, type Pod, type PodTemplate, type ReplicaSpec, type TrainingJob } from './types.js';
+import { LABEL_JOB_ROLE, type ReplicaSpec, type TrainingJob } from './types.js';
+import type { Pod, PodTemplateSpec, RestartPolicy } from '../../api/core/index.js';
 
 export function jobOwnerRef(fc: FrameworkController, job: Readonly<TrainingJob>): OwnerReference {
   return { apiVersion: 'kubeflow.org/v1', kind: fc.framework.kind, name: job.metadata.name!, uid: job.metadata.uid!, controller: true, blockOwnerDeletion: true };
@@ -19,7 +20,7 @@ export function jobOwnerRef(fc: FrameworkController, job: Readonly<TrainingJob>)
  * exit code), and Never under restartScope Gang (a failed member restarts the whole gang, so no
  * member may restart alone in place).
  */
-export function podRestartPolicy(job: Readonly<TrainingJob>, spec: Readonly<ReplicaSpec>, fc: FrameworkController): string {
+export function podRestartPolicy(job: Readonly<TrainingJob>, spec: Readonly<ReplicaSpec>, fc: FrameworkController): RestartPolicy {
   const policy = spec.restartPolicy ?? fc.framework.defaultRestartPolicy;
   if (policy === 'ExitCode' || job.spec.runPolicy?.restartScope === 'Gang') return 'Never';
   return policy;
@@ -30,11 +31,11 @@ function roleLabels(fc: FrameworkController, job: Readonly<TrainingJob>, type: s
 }
 
 /** Declares the replica's host port (containerPort = hostPort) on the framework's container. */
-function declareHostPort(fc: FrameworkController, template: PodTemplate, port: number): void {
+function declareHostPort(fc: FrameworkController, template: PodTemplateSpec, port: number): void {
   const container = template.spec?.containers?.find((c) => c.name === fc.framework.containerName);
   if (!container) return;
-  const ports = ((container['ports'] ?? []) as Array<Record<string, unknown>>).filter((p) => p['name'] !== fc.framework.portName);
-  container['ports'] = [...ports, { name: fc.framework.portName, containerPort: port, hostPort: port, protocol: 'TCP' }];
+  const ports = (container.ports ?? []).filter((p) => p.name !== fc.framework.portName);
+  container.ports = [...ports, { name: fc.framework.portName, containerPort: port, hostPort: port, protocol: 'TCP' }];
 }
 
 export interface NewPod {
@@ -44,13 +45,13 @@ export interface NewPod {
 }
 
 export function newReplicaPod(fc: FrameworkController, job: Readonly<TrainingJob>, type: string, index: number, spec: Readonly<ReplicaSpec>): NewPod {
-  const template: PodTemplate = structuredClone(spec.template ?? {});
-  const podSpec = (template.spec ??= {});
+  const template: PodTemplateSpec = structuredClone(spec.template ?? {});
+  const podSpec = (template.spec ??= { containers: [] });
   const restartPolicy = podRestartPolicy(job, spec, fc);
   const overwrote = podSpec.restartPolicy !== undefined && podSpec.restartPolicy !== restartPolicy ? podSpec.restartPolicy : undefined;
   podSpec.restartPolicy = restartPolicy;
   const priorityClass = job.spec.runPolicy?.schedulingPolicy?.priorityClass;
-  if (priorityClass && !podSpec['priorityClassName']) podSpec['priorityClassName'] = priorityClass;
+  if (priorityClass && !podSpec.priorityClassName) podSpec.priorityClassName = priorityClass;
   const hostPort = hostPortOf(fc.framework, job, type, index);
   if (hostPort !== undefined) declareHostPort(fc, template, hostPort);
   fc.setClusterSpec(job, template, type, index);

@@ -4,7 +4,7 @@
 // it. A pod this process created starts at 0; a pod first seen after a controller restart is
 // taken as counted up to its current restartCount (restarts that happened while no controller
 // ran are not counted — the only ones lost, and only for pods that kept running).
-import type { Pod } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 interface Seen {
   restarts: number;

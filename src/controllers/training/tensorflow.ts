@@ -8,7 +8,8 @@ import { resources } from '../../client/index.js';
 import { leaderOrWorkerRunning, setEnv, type CountsByType, type FrameworkController } from './framework.js';
 import { replicaName, replicaSpecsOf, replicasOf, totalReplicas } from './names.js';
 import { replicaPort } from './ports.js';
-import type { PodTemplate, TrainingJob } from './types.js';
+import type { TrainingJob } from './types.js';
+import type { PodTemplateSpec } from '../../api/core/index.js';
 
 const LEADERS = ['Chief', 'Master'];
 
@@ -38,7 +39,7 @@ export const tensorflowController: FrameworkController = {
   resource: resources.tfjobs,
   isMasterRole: (_job, type) => LEADERS.includes(type),
 
-  setClusterSpec(job: Readonly<TrainingJob>, template: PodTemplate, type: string, index: number): void {
+  setClusterSpec(job: Readonly<TrainingJob>, template: PodTemplateSpec, type: string, index: number): void {
     // A job of one replica is local: Kubeflow gives it no TF_CONFIG.
     if (totalReplicas(TENSORFLOW, job) <= 1) return;
     const container = template.spec?.containers?.find((c) => c.name === TENSORFLOW.containerName);

@@ -1,6 +1,7 @@
 // Builders of training jobs and their pods for the unit tests of this folder.
-import { LABEL_REPLICA_INDEX, LABEL_REPLICA_TYPE, type Pod, type ReplicaSpec, type TrainingJob } from './types.js';
+import { LABEL_REPLICA_INDEX, LABEL_REPLICA_TYPE, type ReplicaSpec, type TrainingJob } from './types.js';
 import type { PodFacts } from './decide.js';
+import type { Pod, PodPhase } from '../../api/core/index.js';
 
 export function replica(container: string, extra: Partial<ReplicaSpec> = {}, podSpec: Record<string, unknown> = {}): ReplicaSpec {
   return { replicas: 1, template: { spec: { containers: [{ name: container, image: 'busybox' }], ...podSpec } }, ...extra };
@@ -28,7 +29,7 @@ export function tfJob(spec: Partial<TrainingJob['spec']> = {}): TrainingJob {
 let serial = 0;
 
 export interface PodOptions {
-  phase?: string;
+  phase?: PodPhase;
   exitCode?: number;
   container?: string;
   restarts?: number;
@@ -46,8 +47,11 @@ export function replicaPod(type: string, index: number, options: PodOptions = {}
       labels: { [LABEL_REPLICA_TYPE]: type.toLowerCase(), [LABEL_REPLICA_INDEX]: String(index) },
       ...(options.deleting ? { deletionTimestamp: new Date().toISOString() } : {}),
     },
-    spec: {},
-    status: { phase: options.phase ?? 'Running', containerStatuses: [{ name: options.container ?? 'pytorch', restartCount: options.restarts ?? 0, ...terminated }] },
+    spec: { containers: [] },
+    status: {
+      phase: options.phase ?? 'Running',
+      containerStatuses: [{ name: options.container ?? 'pytorch', ready: false, restartCount: options.restarts ?? 0, image: 'i', imageID: '', state: {}, lastState: {}, ...terminated }],
+    },
   };
   return { pod, type, index, newRestarts: options.newRestarts ?? 0, failureCounted: false };
 }

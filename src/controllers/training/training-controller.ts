@@ -16,7 +16,8 @@ import { expectationKey, observedKey, ReplicaActions, type Kind } from './replic
 import { RestartLedger } from './restart-ledger.js';
 import { tensorflowController } from './tensorflow.js';
 import { syncTrainingJob, type TrainingDeps } from './training-sync.js';
-import type { Pod, TrainingJob } from './types.js';
+import type { TrainingJob } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 const CONTROLLER_UID = 'controllerUid';
 

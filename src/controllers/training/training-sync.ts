@@ -15,7 +15,8 @@ import { replicaName, replicaSpecsOf, replicasOf, replicaTypeLabels, selectorStr
 import { ensurePodGroup } from './pod-group.js';
 import { expectationKey, type ReplicaActions } from './replica-actions.js';
 import type { RestartLedger } from './restart-ledger.js';
-import { LABEL_REPLICA_INDEX, LABEL_REPLICA_TYPE, type Pod, type ReplicaStatus, type TrainingJob, type TrainingJobStatus } from './types.js';
+import { LABEL_REPLICA_INDEX, LABEL_REPLICA_TYPE, type ReplicaStatus, type TrainingJob, type TrainingJobStatus } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface TrainingDeps {
   api: ApiClient;

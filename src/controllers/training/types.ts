@@ -2,9 +2,7 @@
 // reads and writes, and the labels Kubeflow puts on their pods and services.
 import type { KubeObject } from '../../api/meta.js';
 import { sharesNodeNetwork } from '../../api/pod-network.js';
-import type { Container, Pod, PodTemplate } from '../job/types.js';
-
-export type { Container, Pod, PodTemplate };
+import type { PodTemplateSpec } from '../../api/core/index.js';
 
 export { TRAINING_JOB_NAME_LABEL as LABEL_JOB_NAME } from '../../api/training-frameworks.js';
 export const LABEL_REPLICA_TYPE = 'training.kubeflow.org/replica-type';
@@ -17,7 +15,7 @@ export type CleanPodPolicy = 'All' | 'Running' | 'None';
 
 export interface ReplicaSpec {
   replicas?: number;
-  template?: PodTemplate;
+  template?: PodTemplateSpec;
   restartPolicy?: ReplicaRestartPolicy;
 }
 
@@ -86,6 +84,6 @@ export interface TrainingJob extends KubeObject {
   status?: TrainingJobStatus;
 }
 
-export function isHostNetworkTemplate(template: Readonly<PodTemplate> | undefined): boolean {
+export function isHostNetworkTemplate(template: Readonly<PodTemplateSpec> | undefined): boolean {
   return sharesNodeNetwork(template?.spec);
 }

@@ -8,12 +8,13 @@ import {
   isAlreadyExists, isInvalid, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { Pod, Volume } from '../../api/core/index.js';
 
-type Obj = Record<string, any>;
+type ClaimTemplate = NonNullable<NonNullable<Volume['ephemeral']>['volumeClaimTemplate']>;
 
-function ephemeralVolumes(pod: Readonly<KubeObject>): Array<{ name: string; template: Obj }> {
-  const volumes = ((pod['spec'] as Obj | undefined)?.['volumes'] ?? []) as Obj[];
-  return volumes.filter((v) => v?.['ephemeral']?.['volumeClaimTemplate']).map((v) => ({ name: String(v['name']), template: v['ephemeral']['volumeClaimTemplate'] as Obj }));
+function ephemeralVolumes(pod: Readonly<KubeObject>): Array<{ name: string; template: ClaimTemplate }> {
+  const volumes = (pod as Pod).spec?.volumes ?? [];
+  return volumes.flatMap((v) => (v.ephemeral?.volumeClaimTemplate ? [{ name: String(v.name), template: v.ephemeral.volumeClaimTemplate }] : []));
 }
 
 export class EphemeralVolumeController implements Controller {
@@ -58,15 +59,15 @@ export class EphemeralVolumeController implements Controller {
         }
         continue;
       }
-      const meta = (template['metadata'] ?? {}) as Obj;
+      const meta = template.metadata ?? {};
       const claim: KubeObject = {
         apiVersion: 'v1', kind: 'PersistentVolumeClaim',
         metadata: {
           name: claimName, namespace: pod.metadata.namespace,
-          ...(meta['labels'] ? { labels: meta['labels'] } : {}), ...(meta['annotations'] ? { annotations: meta['annotations'] } : {}),
+          ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}),
           ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
         },
-        spec: structuredClone(template['spec'] ?? {}),
+        spec: structuredClone(template.spec ?? {}),
       };
       try {
         await this.ctx.api.resource(resources.persistentvolumeclaims, pod.metadata.namespace).create(claim);

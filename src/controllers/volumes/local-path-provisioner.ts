@@ -18,6 +18,7 @@ import {
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { claimReference } from './binding.js';
+import type { Node } from '../../api/core/index.js';
 
 /** A node that has not published its directory yet (an agent still starting) is asked again this often. */
 const RETRY_MS = 5000;
@@ -34,7 +35,7 @@ export function localPathDirectory(baseDir: string, claim: Readonly<KubeObject>)
 }
 
 function isReady(node: Readonly<KubeObject>): boolean {
-  const conditions = ((node['status'] as { conditions?: Array<{ type?: string; status?: string }> } | undefined)?.conditions) ?? [];
+  const conditions = (node as Node).status?.conditions ?? [];
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
@@ -144,7 +145,7 @@ export class LocalPathProvisioner implements Controller {
     let best: string | undefined;
     for (const node of this.nodes.list()) {
       const name = node.metadata.name ?? '';
-      if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isReady(node) || (node['spec'] as { unschedulable?: boolean } | undefined)?.unschedulable) continue;
+      if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isReady(node) || (node as Node).spec?.unschedulable) continue;
       if (best === undefined || (counts.get(name) ?? 0) < (counts.get(best) ?? 0) || ((counts.get(name) ?? 0) === (counts.get(best) ?? 0) && name < best)) best = name;
     }
     return best;

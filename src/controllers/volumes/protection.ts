@@ -11,11 +11,12 @@ import {
   type ResourceRef,
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { Pod } from '../../api/core/index.js';
 
 const NAMESPACE_INDEX = 'namespace';
 
 function isFinished(pod: Readonly<KubeObject>): boolean {
-  const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
+  const phase = (pod as Pod).status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
 

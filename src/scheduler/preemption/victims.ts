@@ -10,6 +10,7 @@ import { podPriority } from '../../api/scheduling/priority.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { splitByBudgetViolation, type DisruptionBudget } from './budgets.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface Candidate {
   readonly node: string;
@@ -111,7 +112,7 @@ export function moreImportantFirst(a: PodInfo, b: PodInfo): number {
 }
 
 function startTime(pod: PodInfo): number {
-  const status = pod.pod['status'] as { startTime?: unknown } | undefined;
+  const status = (pod.pod as Pod).status;
   const started = Date.parse(typeof status?.startTime === 'string' ? status.startTime : pod.pod.metadata.creationTimestamp ?? '');
   return Number.isFinite(started) ? started : Date.now();
 }
