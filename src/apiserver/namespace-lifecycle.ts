@@ -11,15 +11,14 @@ import type { ResourceDefinition } from '../api/resource.js';
 import type { Store, Watch } from '../storage/store.js';
 import { keyFor, prefixFor } from './registry/keys.js';
 import type { ObjectRegistry } from './registry/object-registry.js';
-
-const RETRY_MS = 1000;
+import { RetryingPasses } from './retrying-passes.js';
 
 export class NamespaceLifecycle {
   private watch: Watch | undefined;
-  private readonly pending = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private stopped = false;
+  private readonly passes = new RetryingPasses(
+    (name) => this.finalize(name),
+    (name, error) => console.error(`namespace lifecycle: ${name}: ${(error as Error).message}`),
+  );
 
   constructor(
     private readonly registry: ObjectRegistry,
@@ -34,42 +33,15 @@ export class NamespaceLifecycle {
 
   async start(): Promise<void> {
     const { items, revision } = await this.store.list({ prefix: prefixFor(this.namespaceDef) });
-    for (const ns of items) if (ns.metadata.deletionTimestamp) this.pending.add(ns.metadata.name!);
+    for (const ns of items) if (ns.metadata.deletionTimestamp) this.passes.add(ns.metadata.name!);
     this.watch = this.store.watch({ prefix: prefixFor(this.namespaceDef), fromRevision: revision }, (event) => {
-      if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.enqueue(event.object.metadata.name!);
+      if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.passes.add(event.object.metadata.name!);
     });
-    this.schedule(0);
   }
 
   stop(): void {
-    this.stopped = true;
+    this.passes.stop();
     this.watch?.stop();
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private enqueue(name: string): void {
-    this.pending.add(name);
-    this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped || this.running || this.pending.size === 0) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.run(), delayMs);
-    this.timer.unref();
-  }
-
-  private async run(): Promise<void> {
-    this.running = true;
-    for (const name of [...this.pending]) {
-      try {
-        if (await this.finalize(name)) this.pending.delete(name);
-      } catch (error) {
-        console.error(`namespace lifecycle: ${name}: ${(error as Error).message}`);
-      }
-    }
-    this.running = false;
-    this.schedule(RETRY_MS);
   }
 
   /** One pass over a terminating namespace; true when it is gone. */

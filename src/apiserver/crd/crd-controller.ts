@@ -14,55 +14,26 @@ import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { CustomResources } from './custom-resources.js';
 import { CLEANUP_FINALIZER } from './crd-strategy.js';
 import { jsonEqual } from '../../util/json-equal.js';
+import { RetryingPasses } from '../retrying-passes.js';
 
-const RETRY_MS = 1000;
 const MANAGER = 'apiextensions-apiserver';
 
 type Condition = { type: string; status: string; reason: string; message: string; lastTransitionTime?: string };
 
 export class CrdController {
-  private readonly pending = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private stopped = false;
+  private readonly passes = new RetryingPasses((name) => this.sync(name), (name, error) => {
+    const code = (error as { code?: number }).code;
+    if (code !== 409 && code !== 404) console.error(`crd controller: ${name}: ${(error as Error).message}`);
+  });
 
   constructor(private readonly registry: ObjectRegistry, private readonly resources: CustomResources) {
     resources.onChange((crd, deleted) => {
-      if (!deleted) this.enqueue(crd.metadata.name!);
+      if (!deleted) this.passes.add(crd.metadata.name!);
     });
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private enqueue(name: string): void {
-    this.pending.add(name);
-    this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped || this.running || this.pending.size === 0) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.run(), delayMs);
-    this.timer.unref();
-  }
-
-  private async run(): Promise<void> {
-    this.running = true;
-    for (const name of [...this.pending]) {
-      this.pending.delete(name);
-      try {
-        if (!(await this.sync(name))) this.pending.add(name);
-      } catch (error) {
-        this.pending.add(name);
-        const code = (error as { code?: number }).code;
-        if (code !== 409 && code !== 404) console.error(`crd controller: ${name}: ${(error as Error).message}`);
-      }
-    }
-    this.running = false;
-    this.schedule(RETRY_MS);
+    this.passes.stop();
   }
 
   /** One pass over a CRD; false when it must be looked at again later. */
