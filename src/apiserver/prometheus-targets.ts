@@ -10,6 +10,7 @@ import { PROMETHEUS_TARGETS_PATH } from '../auth/components.js';
 import { prefixFor } from './registry/keys.js';
 import type { ObjectRegistry } from './registry/object-registry.js';
 import { ApiError } from './errors.js';
+import { joinHostPort } from '../api/printers/format.js';
 import { agentAddressOf } from './handlers/pod-proxy.js';
 
 /** One http_sd target group: addresses and the labels Prometheus gives their series. */
@@ -30,11 +31,15 @@ export async function prometheusTargets(path: string, registry: ObjectRegistry):
 }
 
 async function apiServerTargets(registry: ObjectRegistry): Promise<TargetGroup[]> {
-  const endpoints = await registry.get(ENDPOINTS, 'default', 'kubernetes').catch(() => undefined);
+  // Not there yet (a server just starting) is no targets; any other failure is the request's.
+  const endpoints = await registry.get(ENDPOINTS, 'default', 'kubernetes').catch((error: { code?: number }) => {
+    if (error.code === 404) return undefined;
+    throw error;
+  });
   const subsets = (endpoints?.['subsets'] ?? []) as Array<{ addresses?: Array<{ ip: string }>; ports?: Array<{ name?: string; port: number }> }>;
   const targets = subsets.flatMap((subset) => {
     const port = subset.ports?.find((p) => p.name === 'https')?.port;
-    return port === undefined ? [] : (subset.addresses ?? []).map((address) => hostPort(address.ip, port));
+    return port === undefined ? [] : (subset.addresses ?? []).map((address) => joinHostPort(address.ip, port));
   });
   return targets.length ? [{ targets, labels: { component: 'apiserver' } }] : [];
 }
@@ -44,10 +49,6 @@ async function agentTargets(registry: ObjectRegistry): Promise<TargetGroup[]> {
   // Hollow nodes (drover simulate) have no endpoint and are left out.
   return items.flatMap((node) => {
     const agent = agentAddressOf(node);
-    return agent ? [{ targets: [hostPort(agent.host, agent.port)], labels: { component: 'agent', node: node.metadata.name ?? '' } }] : [];
+    return agent ? [{ targets: [joinHostPort(agent.host, agent.port)], labels: { component: 'agent', node: node.metadata.name ?? '' } }] : [];
   });
-}
-
-function hostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }

@@ -41,7 +41,8 @@ import { ApiSecurity } from './api-security.js';
 import { CustomResources } from './crd/custom-resources.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceOpenApi } from './crd/openapi.js';
-import { servedDefinitions } from './crd/served-definitions.js';
+import { servedDefinition, servedDefinitions } from './crd/served-definitions.js';
+import type { CustomResourceDefinitionInfo } from '../api/crd/custom-resource.js';
 import { SERVING_TLS_OPTIONS } from './tls-settings.js';
 import { isDashboardPath, serveDashboard } from './dashboard/static-files.js';
 import { isWebSocketWatch, serveWatchOverWebSocket } from './handlers/watch-websocket.js';
@@ -145,7 +146,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         const path = parseResourcePath(url.pathname);
         if (isWebSocketWatch(req, path, url.query)) {
           // Custom resources are watched over WebSocket too (the dashboard lists them).
-          const def = findResource(path.group, path.version, path.plural) ?? custom.find(path.group, path.version, path.plural);
+          const def = servedDefinition(custom, path.group, path.version, path.plural);
           serveWatchOverWebSocket(req, socket, head, ({ req: streamReq, res }) =>
             serveResource({ req: streamReq, res, query: url.query, registry, verb: 'watch', user, access }, path, def, subresources));
         } else if (onUpgrade) {
@@ -227,6 +228,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
   const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER, access: serving.access };
   let audit: AuditEntry | undefined;
   let path: ResourcePath | undefined;
+  /** The path names a served resource: only then do the request metrics carry its group, version and resource. */
+  let served = false;
   try {
     const url = splitRequestTarget(req.url ?? '/');
     ctx.query = url.query;
@@ -243,16 +246,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
     authorize(serving.access, { ...asked, user: ctx.user });
     if (path?.group === METRICS_GROUP && serving.resourceMetrics) {
+      served = true;
       await serveResourceMetrics(ctx, path, serving.resourceMetrics);
     } else if (path) {
-      const builtIn = findResource(path.group, path.version, path.plural);
-      const custom = builtIn ? undefined : serving.custom.find(path.group, path.version, path.plural);
+      const def = servedDefinition(serving.custom, path.group, path.version, path.plural);
+      served = def !== undefined;
+      const custom = def as Partial<CustomResourceDefinitionInfo> | undefined;
       // Every request to a deprecated custom resource version is told so, as Kubernetes does.
       if (custom?.deprecationWarning) res.setHeader('Warning', [`299 - ${JSON.stringify(custom.deprecationWarning)}`]);
       if (custom?.terminating && req.method === 'POST') {
         throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating');
       }
-      await serveResource(ctx, path, builtIn ?? custom, serving.subresources);
+      await serveResource(ctx, path, def, serving.subresources);
     } else {
       await serveNonResource(pathname, req, res, serving);
     }
@@ -268,7 +273,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
   } finally {
     audit?.end(res); // --- audit ---
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    metrics.observeRequest(requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), path), res.statusCode, seconds);
+    // Labels from what the server serves, never from any path a client makes up (series without bound).
+    metrics.observeRequest(requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), served ? path : undefined), res.statusCode, seconds);
   }
 }
 

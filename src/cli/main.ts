@@ -72,16 +72,13 @@ function podSecurityOption(): Option {
     .choices(['privileged', 'baseline', 'restricted']).default('privileged');
 }
 
-/** `--no-service-proxy`, for `agent` and `up`: a node that leaves Services and DNS to something else. */
-/**
- * kube-controller-manager's flag (seconds here). Hidden from --help until the README's command
- * table describes it (test/readme-cli); tests set it low to see scaling within a minute.
- */
+/** kube-controller-manager's flag (seconds here); tests set it low to see scaling within a minute. */
 function hpaSyncPeriodOption(): Option {
   return new Option('--horizontal-pod-autoscaler-sync-period <seconds>', 'seconds between passes of each HorizontalPodAutoscaler')
     .argParser(positiveInt).default(15);
 }
 
+/** `--no-service-proxy`, for `agent` and `up`: a node that leaves Services and DNS to something else. */
 function serviceProxyOption(): Option {
   return new Option('--no-service-proxy', 'do not program service rules or serve the cluster DNS on this node');
 }
@@ -182,10 +179,10 @@ function podCidr(value: string): string {
   return value;
 }
 
-/** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
+/** `--print-prometheus-config`: the scrape configuration for the cluster of a data dir, on stdout. */
 async function printPrometheusConfig(dataDir: string): Promise<void> {
-  const { printPrometheusConfig: configFor } = await import('../cluster/prometheus-config.js');
-  process.stdout.write(await configFor(dataDir));
+  const { issuePrometheusScrapeConfig } = await import('../cluster/prometheus-config.js');
+  process.stdout.write(await issuePrometheusScrapeConfig(dataDir));
 }
 
 /** Runs a start with its progress shown: done when it resolves, the failure and what to do when it throws. */
@@ -200,6 +197,7 @@ async function reportingProgress<T>(progress: StartProgress, start: () => Promis
   }
 }
 
+/** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
 function stopOnSignals(close: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: string) => {

@@ -19,7 +19,7 @@ const SCRAPE_INTERVAL = '15s';
  * Issues Prometheus's client certificate into `<dataDir>/prometheus/` (owner-only, a year, made
  * again on each call) and returns the configuration that uses it, as YAML.
  */
-export async function printPrometheusConfig(dataDir: string): Promise<string> {
+export async function issuePrometheusScrapeConfig(dataDir: string): Promise<string> {
   const kubeconfig = join(dataDir, 'kubeconfig');
   const apiServer = (await loadClientConfig({ kubeconfig }).catch(() => undefined))?.server;
   if (!apiServer) throw new Error(`${kubeconfig} is missing: start the cluster of ${dataDir} once first (drover up or drover server)`);

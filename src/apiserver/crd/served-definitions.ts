@@ -1,6 +1,6 @@
 // Every resource an API server serves now: the built-in kinds, then the custom resources, each
 // group's versions in Kubernetes' priority order (discovery names the first one preferred).
-import { resourceDefinitions } from '../../api/registry.js';
+import { findResource, resourceDefinitions } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { compareVersionPriority } from '../../api/crd/version-priority.js';
 import type { CustomResourceDefinitionInfo } from '../../api/crd/custom-resource.js';
@@ -30,4 +30,9 @@ function oneEach(defs: readonly CustomResourceDefinitionInfo[]): CustomResourceD
     if (!chosen || (def.version === def.storageVersion && chosen.version !== chosen.storageVersion)) byCrd.set(def.crdName, def);
   }
   return [...byCrd.values()];
+}
+
+/** The kind a resource path names: a built-in one, else a served version of a custom resource. */
+export function servedDefinition(resources: CustomResources, group: string, version: string, plural: string): ResourceDefinition | undefined {
+  return findResource(group, version, plural) ?? resources.find(group, version, plural);
 }

@@ -13,6 +13,7 @@ import type { Duplex } from 'node:stream';
 import { Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { toApiError } from '../errors.js';
+import { BEARER_PROTOCOL_PREFIX } from '../../auth/authn/websocket-protocol.js';
 import type { RequestContext } from './context.js';
 import { parseBoolean } from './context.js';
 import type { ResourcePath } from '../routes.js';
@@ -22,7 +23,8 @@ const wss = new WebSocketServer({
   clientTracking: false,
   perMessageDeflate: false,
   // As kube-apiserver (x/net/websocket): the first sub-protocol offered, whatever it is.
-  handleProtocols: (offered) => offered.values().next().value ?? false,
+  // A bearer token offered as a sub-protocol was taken out at authentication; never chosen here.
+  handleProtocols: (offered) => [...offered].find((protocol) => !protocol.startsWith(BEARER_PROTOCOL_PREFIX)) ?? false,
 });
 
 /** Whether an upgrade asks for a watch (then serveWatchOverWebSocket answers it). */

@@ -44,11 +44,21 @@ export class RequestAuthenticator {
 
   /** The user, or undefined for a request without credentials; throws Unauthenticated for bad ones. */
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    // A browser's WebSocket (the dashboard's terminal) carries its token in a sub-protocol. It
+    // is taken out of the request whatever credential wins, so it never travels further (to an
+    // agent) or comes back as the protocol chosen.
+    let protocolToken: string | undefined;
+    let protocolError: unknown;
+    try {
+      protocolToken = takeWebSocketBearerToken(req);
+    } catch (error) {
+      protocolError = error;
+    }
     const fromCertificate = this.certificateUser(req.socket as TLSSocket);
     if (fromCertificate) return fromCertificate;
     const header = req.headers.authorization;
-    // A browser's WebSocket (the dashboard's terminal) carries its token in a sub-protocol.
-    const fromProtocol = header === undefined ? takeWebSocketBearerToken(req) : undefined;
+    if (header === undefined && protocolError) throw protocolError;
+    const fromProtocol = header === undefined ? protocolToken : undefined;
     if (header === undefined && fromProtocol === undefined) {
       if (fromCertificate === null) throw new Unauthenticated('the client certificate is not signed by the cluster CA, or has expired');
       return undefined;

@@ -18,14 +18,15 @@ export function takeWebSocketBearerToken(req: IncomingMessage): string | undefin
   const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
   const tokens = offered.filter((p) => p.startsWith(BEARER_PROTOCOL_PREFIX));
   if (tokens.length === 0) return undefined;
+  // Out of the headers before anything is judged: a refused token is not forwarded either.
+  const rest = offered.filter((p) => !p.startsWith(BEARER_PROTOCOL_PREFIX));
+  setProtocols(req, rest);
   if (tokens.length > 1) throw new Unauthenticated('multiple base64url.bearer.authorization tokens specified');
   const encoded = tokens[0]!.slice(BEARER_PROTOCOL_PREFIX.length);
   if (!/^[A-Za-z0-9_-]+$/.test(encoded)) throw new Unauthenticated('invalid base64url bearer token');
   const token = Buffer.from(encoded, 'base64url').toString('utf8');
   if (token === '') throw new Unauthenticated('invalid bearer token');
-  const rest = offered.filter((p) => !p.startsWith(BEARER_PROTOCOL_PREFIX));
   if (rest.length === 0) throw new Unauthenticated('missing additional subprotocol');
-  setProtocols(req, rest);
   return token;
 }
 

@@ -172,11 +172,13 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       // The HPA controller: it reads the pods' figures and scales through the scale subresource.
       rule(ALL, 'autoscaling', 'horizontalpodautoscalers', 'horizontalpodautoscalers/status'),
       rule(READ, 'metrics.k8s.io', 'pods'),
+      // Any kind with a scale subresource may be an autoscaling target, custom resources too.
+      rule(['get', 'update', 'patch'], '*', '*/scale'),
       rule(ALL, 'discovery.k8s.io', 'endpointslices'),
       rule(ALL, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
-      // The garbage collector follows custom resources, as Kubernetes' may read and delete every resource.
-      rule(READ, 'apiextensions.k8s.io', 'customresourcedefinitions'),
-      rule([...READ, 'patch', 'update', 'delete'], '*', '*'),
+      // The garbage collector follows custom resources, as Kubernetes' may read and delete every
+      // resource; it patches (ownerReferences, finalizers) and never replaces.
+      rule([...READ, 'patch', 'delete'], '*', '*'),
       rule(ALL, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
       rule(ALL, 'drover.dev', 'transactions', 'transactions/status'),
       rule(ALL, 'coordination.k8s.io', 'leases'),
