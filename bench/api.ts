@@ -8,8 +8,9 @@
 // ../drover-plain && npm install && npm run build`) as the peer, and prints TLS beside it;
 // BENCH_ROUNDS=N (SQLite) runs the two N times, alternating which goes first, and prints the
 // median ratios with their spread (peer-ratios.ts).
-// BENCH_SERVERS=N (with BENCH_STORE=etcd or both) also runs N servers on one fresh etcd member,
-// the clients' calls and the watchers spread over them, beside one server: what scale-out buys.
+// BENCH_SERVERS=N (with BENCH_STORE=etcd or both) then runs N servers on the same etcd member
+// (under a key prefix of their own), the clients' calls and the watchers spread over them, beside
+// one server: what scale-out buys. Their memory is printed summed, and per server against the target.
 // Prints figures; never fails on time.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -231,7 +232,8 @@ async function benchTarget(label: string, target: Target): Promise<Map<string, F
     const after = memory();
     const whose = target.pids.length === 1 ? 'server' : `the ${target.pids.length} servers' (summed)`;
     console.log(`\n${whose} RSS after each phase: ${rssAfter.join(', ')}`);
-    console.log(`${whose} memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB (target <= 150 MB)`);
+    const perServer = target.pids.length === 1 ? '' : `; per server ${target.pids.map((pid) => fmt(memoryOf(pid).rssMb)).join(', ')} MB`;
+    console.log(`${whose} memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB${perServer} (target <= 150 MB a server)`);
     return figures;
   } finally {
     await client.close();

@@ -68,3 +68,12 @@ test('the JSON paths of printer columns', () => {
   assert.deepEqual(readJsonPath(object, '.spec.missing'), []);
   assert.deepEqual(readJsonPath(object, 'spec'), []);
 });
+
+test("Kubernetes' own groups take a CRD only with the approval annotation", () => {
+  const protectedCrd = crd({ group: 'widgets.k8s.io' }, 'widgets.widgets.k8s.io');
+  assert.deepEqual(messages(protectedCrd).map((m) => m.split(':')[0]), ['metadata.annotations[api-approved.kubernetes.io]']);
+  protectedCrd.metadata.annotations = { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/kubernetes/pull/1' };
+  assert.deepEqual(messages(protectedCrd), []);
+  // x-k8s.io is the community's, not protected.
+  assert.deepEqual(messages(crd({ group: 'shop.x-k8s.io' }, 'widgets.shop.x-k8s.io')), []);
+});

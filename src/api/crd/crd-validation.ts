@@ -11,6 +11,12 @@ import { validateStructuralSchema } from './structural.js';
 
 const COLUMN_TYPES = ['integer', 'number', 'string', 'boolean', 'date'];
 
+export const API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
+
+function isProtectedGroup(group: string): boolean {
+  return ['k8s.io', 'kubernetes.io'].some((domain) => group === domain || group.endsWith(`.${domain}`));
+}
+
 export function validateCrd(crd: KubeObject, old?: KubeObject): FieldError[] {
   const spec = obj(crd['spec']);
   const group = text(spec['group']);
@@ -22,6 +28,10 @@ export function validateCrd(crd: KubeObject, old?: KubeObject): FieldError[] {
   else {
     errors.push(...invalidEach('spec.group', group, isDns1123Subdomain(group)));
     if (!group.includes('.')) errors.push(invalid('spec.group', group, 'should be a domain with at least one dot'));
+    // Kubernetes' own groups take a CRD only with the API review's approval noted (KEP-1111).
+    if (isProtectedGroup(group) && !crd.metadata.annotations?.[API_APPROVED_ANNOTATION]) {
+      errors.push(required(`metadata.annotations[${API_APPROVED_ANNOTATION}]`, `protected groups must have approval annotation "${API_APPROVED_ANNOTATION}", see https://github.com/kubernetes/enhancements/pull/1111`));
+    }
   }
   const scope = spec['scope'];
   if (scope === undefined || scope === '') errors.push(required('spec.scope'));

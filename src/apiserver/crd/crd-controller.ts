@@ -15,6 +15,7 @@ import type { CustomResources } from './custom-resources.js';
 import { CLEANUP_FINALIZER } from './crd-strategy.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { RetryingPasses } from '../retrying-passes.js';
+import { METRICS_GROUP } from '../resource-metrics/metrics-api.js';
 
 const MANAGER = 'apiextensions-apiserver';
 
@@ -63,6 +64,8 @@ export class CrdController {
     const spec = obj(crd['spec']);
     const group = text(spec['group']);
     const names = obj(spec['names']);
+    // A group the server serves by itself (the resource metrics) takes no custom resources.
+    if (group === METRICS_GROUP) return { reason: 'NameConflict', message: `the group "${group}" is served by the API server itself` };
     const taken = { resources: new Set<string>(), kinds: new Set<string>() };
     for (const def of resourceDefinitions) {
       if (def.group !== group) continue;

@@ -26,11 +26,22 @@ export interface AgentStatsOptions {
   timeoutMs?: number;
 }
 
+/** The most an agent's answer may hold: a node's hour of figures is far below it. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
 async function readJson<T>(response: IncomingMessage, deadline: number): Promise<T> {
   const chunks: Buffer[] = [];
+  let bytes = 0;
   const timer = setTimeout(() => response.destroy(new Error('timed out reading the agent\'s answer')), Math.max(1, deadline - Date.now()));
   try {
-    for await (const chunk of response) chunks.push(chunk as Buffer);
+    for await (const chunk of response) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > MAX_ANSWER_BYTES) {
+        response.destroy();
+        throw new Error(`the agent's answer is over ${MAX_ANSWER_BYTES} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
   } finally {
     clearTimeout(timer);
   }
@@ -92,9 +103,14 @@ export class AgentStats {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`node ${agent.node} did not answer within ${timeoutMs} ms`)), timeoutMs);
     });
+    const request = agentRequest(agent, 'GET', path, this.options.tls);
     try {
-      const response = await Promise.race([agentRequest(agent, 'GET', path, this.options.tls), late]);
+      const response = await Promise.race([request, late]);
       return await readJson<T>(response, deadline);
+    } catch (error) {
+      // An answer that comes after the deadline is closed, not left holding its socket.
+      request.then((response) => response.destroy(), () => undefined);
+      throw error;
     } finally {
       clearTimeout(timer);
     }

@@ -15,7 +15,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import type { HistoryPoint, UsageFigures } from '../../agent/stats/stats-shape.js';
 import { methodNotAllowed, notFound, pathNotFound, ApiError } from '../errors.js';
-import type { RequestContext } from '../handlers/context.js';
+import { parseBoolean, type RequestContext } from '../handlers/context.js';
 import { writeJson } from '../http-io.js';
 import { buildFilter } from '../registry/filters.js';
 import { prefixFor } from '../registry/keys.js';
@@ -80,7 +80,7 @@ export async function serveResourceMetrics(ctx: RequestContext, path: ResourcePa
   if (path.plural === 'nodes' ? path.namespace !== undefined : path.namespace === undefined && path.name !== undefined) throw pathNotFound(url);
   if (path.subresource !== undefined && (path.subresource !== 'history' || path.name === undefined)) throw pathNotFound(url);
   const method = ctx.req.method ?? 'GET';
-  if ((method !== 'GET' && method !== 'HEAD') || path.legacyWatch || ctx.query.get('watch') === 'true' || ctx.query.get('watch') === '1') {
+  if ((method !== 'GET' && method !== 'HEAD') || path.legacyWatch || parseBoolean(ctx.query, 'watch')) {
     throw methodNotAllowed(method);
   }
   ctx.verb = path.name === undefined ? 'list' : 'get';
