@@ -1,6 +1,6 @@
-// The node authorizer's volume rules against a real SQLite store: an agent reads the volume of a
-// claim its pod uses (Kubernetes' pod → claim → volume edge), and lists, watches and updates only
-// the local-path volumes labelled with its node.
+// The node authorizer's volume rules against a real SQLite store: an agent reads the volume bound
+// to a claim its pod uses (Kubernetes' pod → claim → volume edge, from the volume's claimRef), and
+// lists, watches and updates only the local-path volumes labelled with its node.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,7 +38,13 @@ describe('node authorizer: persistent volumes', () => {
       spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
     });
     await store.create(keyFor(claims, 'ns', 'data'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'ns' }, spec: { volumeName: 'pv-data' } });
-    await store.create(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: {} });
+    await store.create(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: { claimRef: { namespace: 'ns', name: 'data' } } });
+    // A claim that names a volume bound elsewhere proves nothing: its creator set that field.
+    await store.create(keyFor(pods, 'ns', 'greedy'), {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'greedy', namespace: 'ns' },
+      spec: { nodeName: 'node-c', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'grab' } }] },
+    });
+    await store.create(keyFor(claims, 'ns', 'grab'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'grab', namespace: 'ns' }, spec: { volumeName: 'pv-data' } });
     await store.create(keyFor(volumes, undefined, 'pv-local-b'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-local-b', labels: { 'drover.io/local-path-node': 'node-b' } }, spec: {} });
     authorizer = createNodeAuthorizer(store);
     await authorizer.start();
@@ -54,6 +60,7 @@ describe('node authorizer: persistent volumes', () => {
     assert.equal(authorizer.authorize(asNode('node-b', 'get', { name: 'pv-data' })).allowed, false);
     assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-local-b' })).allowed, false);
     assert.equal(authorizer.authorize(asNode('node-a', 'update', { name: 'pv-data' })).allowed, false);
+    assert.equal(authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, false, 'a claim\'s own volumeName grants nothing');
   });
 
   it('lists, watches, reads and updates the local-path volumes of its own node only', () => {
@@ -68,11 +75,11 @@ describe('node authorizer: persistent volumes', () => {
     assert.equal(authorizer.authorize(asNode('node-b', 'update', { name: 'pv-local-b', subresource: 'status' })).allowed, false);
   });
 
-  it('follows the claim when it is bound to another volume', async () => {
-    await store.update(keyFor(claims, 'ns', 'data'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'ns' }, spec: { volumeName: 'pv-other' } });
+  it('follows the binding when the volume is bound to another claim', async () => {
+    await store.update(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: { claimRef: { namespace: 'ns', name: 'grab' } } });
     const deadline = Date.now() + 5000;
-    while (authorizer.authorize(asNode('node-a', 'get', { name: 'pv-other' })).allowed === false && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-other' })).allowed, true);
+    while (authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed === false && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, true);
     assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-data' })).allowed, false);
   });
 });

@@ -32,11 +32,10 @@ export interface NodeAuthorizer extends Authorizer {
 export function createNodeAuthorizer(store: Store): NodeAuthorizer {
   const mirror = new StoreMirror(store, {
     name: 'node authorizer',
-    prefixes: [prefixFor(findResource('', 'v1', 'pods')!), prefixFor(findResource('', 'v1', 'persistentvolumeclaims')!), prefixFor(findResource('', 'v1', 'persistentvolumes')!)],
+    prefixes: [prefixFor(findResource('', 'v1', 'pods')!), prefixFor(findResource('', 'v1', 'persistentvolumes')!)],
     fresh: () => new NodeGraph(),
     apply: (graph, index, event) => {
       if (index === 0) graph.apply(event);
-      else if (index === 1) graph.applyClaim(event);
       else graph.applyVolume(event, LABEL_LOCAL_PATH_NODE);
     },
   });

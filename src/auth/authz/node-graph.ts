@@ -1,7 +1,7 @@
 // What each node may reach, from the pods bound to it (Kubernetes' node authorizer graph): the
-// Secrets, ConfigMaps, claims and service accounts its pods use, the volumes those claims are
-// bound to, and the training jobs they belong to (whose other replicas an agent resolves by
-// name). Kept from the store by a mirror.
+// Secrets, ConfigMaps, claims and service accounts its pods use, the volumes bound to those
+// claims (by the volume's claimRef), and the training jobs they belong to (whose other replicas
+// an agent resolves by name). Kept from the store by a mirror.
 import type { KubeObject } from '../../api/meta.js';
 import { TRAINING_JOB_NAME_LABEL } from '../../api/training-frameworks.js';
 import type { MirrorEvent } from '../../storage/store-mirror.js';
@@ -19,10 +19,11 @@ interface PodFacts {
 export class NodeGraph {
   private readonly pods = new Map<string, PodFacts>();
   private readonly reach = new Map<string, Map<string, number>>();
-  /** The claim each volume is bound to (`namespace/name`), from the claims' spec.volumeName. */
+  /**
+   * The claim each volume is bound to (`namespace/name`), from the volume's spec.claimRef, which
+   * only the binder writes (a claim's spec.volumeName is its creator's to set, so it proves nothing).
+   */
   private readonly volumeClaims = new Map<string, string>();
-  /** The claims' side of it: claim → volume. */
-  private readonly claimVolumes = new Map<string, string>();
   /** Local-path volumes by the node their directory is on (their drover.io/local-path-node label). */
   private readonly volumeNodes = new Map<string, string>();
 
@@ -48,25 +49,17 @@ export class NodeGraph {
     this.count(facts, 1);
   }
 
-  /** Takes in one PersistentVolumeClaim event: which volume it is bound to. */
-  applyClaim(event: MirrorEvent): void {
-    const claim = event.object;
-    const key = `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
-    const old = this.claimVolumes.get(key);
-    if (old !== undefined) this.volumeClaims.delete(old);
-    this.claimVolumes.delete(key);
-    const volume = (claim['spec'] as { volumeName?: unknown } | undefined)?.volumeName;
-    if (event.type === 'DELETED' || typeof volume !== 'string' || volume === '') return;
-    this.claimVolumes.set(key, volume);
-    this.volumeClaims.set(volume, key);
-  }
-
-  /** Takes in one PersistentVolume event: the node of a local-path volume. */
+  /** Takes in one PersistentVolume event: the claim it is bound to, and the node of a local-path volume. */
   applyVolume(event: MirrorEvent, nodeLabel: string): void {
-    const name = event.object.metadata.name ?? '';
-    const node = event.object.metadata.labels?.[nodeLabel];
+    const volume = event.object;
+    const name = volume.metadata.name ?? '';
+    const node = volume.metadata.labels?.[nodeLabel];
     if (event.type === 'DELETED' || node === undefined) this.volumeNodes.delete(name);
     else this.volumeNodes.set(name, node);
+    const claimRef = (volume['spec'] as { claimRef?: { namespace?: unknown; name?: unknown } } | undefined)?.claimRef;
+    const bound = typeof claimRef?.namespace === 'string' && typeof claimRef.name === 'string' && claimRef.name !== '';
+    if (event.type === 'DELETED' || !bound) this.volumeClaims.delete(name);
+    else this.volumeClaims.set(name, `${claimRef.namespace as string}/${claimRef.name as string}`);
   }
 
   /** Whether a pod bound to `node` uses a claim bound to this volume (Kubernetes' pod → claim → volume edge). */
