@@ -47,7 +47,8 @@ export function runtimeTargets(runtimes: () => ContainerRuntime[], owner: Owner,
     const targets: ContainerTarget[] = [];
     const seen = new Set<string>();
     for (const runtime of runtimes()) {
-      const containers = await runtime.listContainers(ownerFilter(owner)).catch(() => []);
+      // A failed list fails the round: read as "no containers", it would end every series.
+      const containers = await runtime.listContainers(ownerFilter(owner));
       for (const summary of containers) {
         const pod = podFromLabels(summary.labels);
         const container = summary.labels[CONTAINER_NAME];

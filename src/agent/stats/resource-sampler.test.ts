@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { CgroupPaths, CgroupUsage } from './cgroup-usage.js';
 import type { ContainerTarget } from './container-targets.js';
 import { ResourceSampler } from './resource-sampler.js';
+import { waitFor } from '../../util/wait-for.js';
 
 /** Counters that grow by 100 ms of CPU per read: a steady figure, whatever the clock says. */
 function fakeHost() {
@@ -50,5 +51,45 @@ describe('resource sampler', () => {
     host.set([host.target('b')]);
     await round();
     assert.deepEqual(sampler.history().pods.map((p) => p.podRef.name), ['b']);
+  });
+  it('a failed round prunes nothing: the series of every container stays', async () => {
+    const host = fakeHost();
+    let failing = false;
+    const targets = async () => {
+      if (failing) throw new Error('docker: connection reset');
+      return host.targets();
+    };
+    const sampler = new ResourceSampler({ nodeName: 'n1', targets, readContainer: host.read, readNode: async () => ({}) });
+    host.set([host.target('a')]);
+    const round = () => (sampler as unknown as { sample(r: string): Promise<void> }).sample('periodic');
+    await round();
+    failing = true;
+    await assert.rejects(round(), /connection reset/);
+    assert.deepEqual(sampler.history().pods.map((p) => p.podRef.name), ['a']);
+  });
+
+  it('a periodic tick during an on-demand round takes its own round after it: the step is in the history', async () => {
+    const host = fakeHost();
+    let release: (() => void) | undefined;
+    const targets = async () => {
+      // The on-demand round's listing waits until the periodic tick has been asked for.
+      if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
+      return host.targets();
+    };
+    const sampler = new ResourceSampler({ nodeName: 'n1', targets, readContainer: host.read, readNode: async () => ({ cpuNs: 1, memoryWorkingSetBytes: 2 }), freshMs: 0 });
+    host.set([host.target('a')]);
+    const sample = (round: string) => (sampler as unknown as { sample(r: string): Promise<void> }).sample(round);
+    release = () => undefined;
+    await sample('periodic');
+    await new Promise((r) => setTimeout(r, 1100));
+    release = undefined;
+    const onDemand = sample('onDemand');
+    await waitFor('the on-demand round to be listing', () => release !== undefined);
+    const periodic = sample('periodic');
+    release!();
+    await Promise.all([onDemand, periodic]);
+    const history = sampler.history();
+    assert.equal(history.node.points.length, 1, 'the periodic step after the first');
+    assert.equal(history.pods[0]?.containers[0]?.points.length, 1);
   });
 });

@@ -35,7 +35,7 @@ export class ResourceSampler {
   private readonly node: UsageSeries;
   private readonly containers = new Map<string, ContainerSeries>();
   private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<void> | undefined;
+  private inFlight: { round: Round; done: Promise<void> } | undefined;
   private readonly steps: number;
 
   constructor(private readonly options: ResourceSamplerOptions) {
@@ -102,13 +102,23 @@ export class ResourceSampler {
     return out;
   }
 
-  /** Rounds never overlap: a request during one waits for it. */
+  /**
+   * Rounds never overlap: a request during one waits for it. A periodic tick during an
+   * on-demand round takes its own round after it, or that step would be missing from the
+   * history and the pods gone since would keep their series.
+   */
   private sample(round: Round): Promise<void> {
-    if (this.inFlight) return this.inFlight;
-    this.inFlight = this.takeRound(round).finally(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
+    const running = this.inFlight;
+    if (running && (round === 'onDemand' || running.round === 'periodic')) return running.done;
+    const after = running ? running.done.catch(() => undefined) : Promise.resolve();
+    const entry: { round: Round; done: Promise<void> } = {
+      round,
+      done: after.then(() => this.takeRound(round)).finally(() => {
+        if (this.inFlight === entry) this.inFlight = undefined;
+      }),
+    };
+    this.inFlight = entry;
+    return entry.done;
   }
 
   private async takeRound(round: Round): Promise<void> {

@@ -1,19 +1,12 @@
-// Daemon pods: the template's hash (the `controller-revision-hash` label, and the suffix of the
-// DaemonSet's ControllerRevisions), the pod for one node, and the node a pod is
-// meant for. Like Kubernetes, the pod is pinned with required node affinity on
+// Daemon pods: the pod for one node (labelled with its ControllerRevision's hash), and the node a
+// pod is meant for. Like Kubernetes, the pod is pinned with required node affinity on
 // `metadata.name` and the scheduler binds it; the scheduler's NodeAffinity plugin supports
 // matchFields and tries only the pinned node.
 import type { OwnerReference } from '../../api/meta.js';
 import type { NodeSelector, NodeSelectorTerm } from '../../api/scheduling/node-affinity.js';
 import { daemonTolerations } from './node-eligibility.js';
-import { revisionHash } from '../history/revisions.js';
 import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from './types.js';
-import type { Pod, PodSpec, PodTemplateSpec } from '../../api/core/index.js';
-
-/** The template's hash (the pods' controller-revision-hash label, the suffix of the revision names). */
-export function templateHash(template: Readonly<PodTemplateSpec> | undefined, collisionCount = 0): string {
-  return revisionHash(template, collisionCount || undefined);
-}
+import type { Pod, PodSpec } from '../../api/core/index.js';
 
 /**
  * The required node affinity of a daemon pod pinned to `nodeName`

@@ -14,7 +14,7 @@ import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { controllerRef, targetNode } from './daemon-pod.js';
 import { ControllerHistory } from '../history/controller-history.js';
 import { revisionName } from '../history/revisions.js';
-import { selectorOf } from '../replicaset/replicaset-controller.js';
+import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import { DaemonSetTransactions, type NodeProgress } from './daemonset-transactions.js';
 import { computeStatus, statusChanged } from './daemonset-status.js';
 import { planManage } from './manage.js';
@@ -130,7 +130,7 @@ export class DaemonSetController implements Controller {
     const now = Date.now();
     const collisionCount = ds.status?.collisionCount ?? 0;
     const revision = await this.history.sync({
-      owner: ds, ownerResource: resources.daemonsets, controllerRef: controllerRef(ds), selector: selectorOf(ds),
+      owner: ds, ownerResource: resources.daemonsets, controllerRef: controllerRef(ds), selector: labelSelectorOf(ds),
       template: ds.spec.template, collisionCount, hashLabel: REVISION_HASH_LABEL,
     });
     if (revision.collision) {

@@ -8,7 +8,8 @@ import {
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
-import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, selectorOf } from '../replicaset/replicaset-controller.js';
+import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX } from '../replicaset/replicaset-controller.js';
+import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import { controllerRefOf, type ReplicaSet } from '../replicaset/types.js';
 import { DeploymentOperations } from './operations.js';
 import { rolloutRecreate } from './recreate.js';
@@ -105,7 +106,7 @@ export class DeploymentController implements Controller {
     if (old && jsonEqual(old.metadata.labels ?? {}, rs.metadata.labels ?? {}) && !controllerRefOf(old)) return;
     // An orphan: every Deployment that could adopt it looks.
     for (const d of this.deployments.byIndex(NAMESPACE_INDEX, rs.metadata.namespace ?? '')) {
-      if (selectorOf(d).matches(rs.metadata.labels)) this.queue.add(objectKey(d));
+      if (labelSelectorOf(d).matches(rs.metadata.labels)) this.queue.add(objectKey(d));
     }
   }
 
@@ -128,7 +129,7 @@ export class DeploymentController implements Controller {
       this.operations.abandon(gone);
     }
     if (!d) return;
-    const selector = selectorOf(d);
+    const selector = labelSelectorOf(d);
     if (selector.matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
     if (selector.isEmpty()) {
       void this.events.record(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
@@ -171,7 +172,7 @@ export class DeploymentController implements Controller {
   private claimReplicaSets(d: Readonly<Deployment>): Promise<Readonly<ReplicaSet>[]> {
     const owned = this.replicaSets.byIndex(CONTROLLER_UID_INDEX, d.metadata.uid ?? '');
     const orphans = this.replicaSets.byIndex(ORPHANS_BY_NAMESPACE, d.metadata.namespace ?? '');
-    const selector = selectorOf(d);
+    const selector = labelSelectorOf(d);
     if (orphans.length === 0 && owned.every((rs) => selector.matches(rs.metadata.labels))) return Promise.resolve(owned);
     return claimObjects<ReplicaSet>({
       api: this.ctx.api,

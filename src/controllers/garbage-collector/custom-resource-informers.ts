@@ -2,6 +2,9 @@
 // (by discovery, here by watching CustomResourceDefinitions): one informer per established CRD,
 // on its storage version, started when the CRD is established and stopped when it goes. Owner
 // references name a custom kind in any served version, so every version maps to the resource.
+// A CRD being deleted takes its custom resources with it; its informer stops at once, before their
+// DELETED events come, so what it held is handed back as deleted (or the graph would keep them
+// as live owners and never collect their dependents).
 import type { KubeObject } from '../../api/meta.js';
 import { Informer, resources, apiVersionOf, type ResourceRef } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -27,12 +30,14 @@ export class CustomResourceInformers {
     private readonly ctx: ControllerContext,
     /** Attaches the collector to a resource's informer; returns how to detach. */
     private readonly attach: (resource: ResourceRef, informer: Informer) => () => void,
+    /** Takes the objects of a deleted CRD's informer, as deleted. */
+    private readonly deleted: (objects: readonly Readonly<KubeObject>[]) => void,
   ) {
     const crds = ctx.factory.informerFor(resources.customresourcedefinitions);
     this.detachCrds = crds.addEventHandler({
       onAdd: (crd) => this.sync(crd),
       onUpdate: (_old, crd) => this.sync(crd),
-      onDelete: (crd) => this.forget(crd.metadata.name!),
+      onDelete: (crd) => this.forget(crd.metadata.name!, true),
     });
   }
 
@@ -43,7 +48,7 @@ export class CustomResourceInformers {
 
   async stop(): Promise<void> {
     this.detachCrds();
-    await Promise.all([...this.byCrd.keys()].map((name) => this.forget(name)));
+    await Promise.all([...this.byCrd.keys()].map((name) => this.forget(name, false)));
   }
 
   private sync(crd: KubeObject): void {
@@ -51,7 +56,8 @@ export class CustomResourceInformers {
     const resource = storageResource(crd);
     const current = this.byCrd.get(name);
     if (current && resource && sameResource(current.resource, resource)) return;
-    void this.forget(name);
+    // Being deleted, its custom resources go too; another storage version keeps them.
+    void this.forget(name, !resource && crd.metadata.deletionTimestamp !== undefined);
     if (!resource) return;
     const informer = new Informer(this.ctx.api, resource);
     const detach = this.attach(resource, informer);
@@ -62,12 +68,13 @@ export class CustomResourceInformers {
     informer.start();
   }
 
-  private async forget(name: string): Promise<void> {
+  private async forget(name: string, crdDeleted: boolean): Promise<void> {
     const watched = this.byCrd.get(name);
     if (!watched) return;
     this.byCrd.delete(name);
     for (const kind of watched.kinds) this.byKind.delete(kind);
     watched.detach();
+    if (crdDeleted) this.deleted(watched.informer.list());
     await watched.informer.stop();
   }
 }

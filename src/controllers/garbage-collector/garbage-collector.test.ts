@@ -176,6 +176,35 @@ describe('garbage collector', () => {
     await waitFor('the dependent of the deleted secret to be collected', gone(pods(), 'secret-dependent'));
   });
 
+  it('collects the dependents of custom resources when their CRD is deleted', async () => {
+    const gadgets = { group: 'gc.example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true };
+    const crds = api.resource(resources.customresourcedefinitions);
+    await crds.create({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.gc.example.com' },
+      spec: {
+        group: 'gc.example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    await waitFor('the CRD to be established', async () => {
+      const crd = await crds.get('gadgets.gc.example.com') as { status?: { conditions?: Array<{ type: string; status: string }> } };
+      return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+    });
+    const gadget = (name: string, owners: OwnerReference[] = []) =>
+      api.resource(gadgets, 'default').create({ apiVersion: 'gc.example.com/v1', kind: 'Gadget', metadata: { name, ownerReferences: owners } });
+    const crOwner = await gadget('gadget-owner');
+    await dependentConfigMap('gadget-dependent', [ref(crOwner)]);
+    // A probe, made after the owner: once the collector collects it, its gadget informer holds the owner too.
+    const probeOwner = await owner('gadget-probe-owner');
+    await gadget('gadget-probe', [ref(probeOwner)]);
+    await configmaps().delete('gadget-probe-owner');
+    await waitFor('the probe gadget to be collected', gone(api.resource(gadgets, 'default'), 'gadget-probe'));
+    assert.ok(await exists(configmaps(), 'gadget-dependent'), 'kept while its gadget owner exists');
+    // Deleting the CRD deletes every gadget; the collector stops watching them at once.
+    await crds.delete('gadgets.gc.example.com');
+    await waitFor('the dependent of the deleted CRD\'s gadget to be collected', gone(configmaps(), 'gadget-dependent'), 30_000);
+  });
+
   it('collects a dependent whose owner went before the collector saw either (restart)', async () => {
     await bed.manager.stop();
     const cm = await owner('before-restart');

@@ -99,7 +99,7 @@ export class GarbageCollector implements Controller {
     });
     for (const resource of options.resources ?? COLLECTED_RESOURCES) this.cleanups.push(this.follow(resource, ctx.factory.informerFor(resource)));
     // Custom resources own and are owned too; a collector given its own list follows only that.
-    if (!options.resources) this.custom = new CustomResourceInformers(ctx, (resource, informer) => this.follow(resource, informer));
+    if (!options.resources) this.custom = new CustomResourceInformers(ctx, (resource, informer) => this.follow(resource, informer), (objects) => this.deletedWithCrd(objects));
   }
 
   /** Keeps the graph up to date with one resource's informer; returns how to stop. */
@@ -118,6 +118,17 @@ export class GarbageCollector implements Controller {
       detach();
       this.watched.delete(resourceId(resource));
     };
+  }
+
+  /**
+   * The custom resources of a deleted CRD: the API server deletes every one, so they are known
+   * absent (their kind no longer resolves, so asking the API would only say "unknown").
+   */
+  private deletedWithCrd(objects: readonly Readonly<KubeObject>[]): void {
+    for (const object of objects) {
+      if (object.metadata.uid) this.absentOwners.set(object.metadata.uid, true);
+      this.graph.remove(object);
+    }
   }
 
   /** The resource of an apiVersion + kind: built in, or a custom resource's. */

@@ -67,11 +67,14 @@ export class ControllerHistory {
     const next = nextRevisionNumber(revisions);
     const equal = revisions.filter((r) => sameData(r, data));
     const latestEqual = equal[equal.length - 1];
-    if (latestEqual && latestEqual === revisions[revisions.length - 1]) return { collision: false, current: latestEqual, hash, revisions };
+    // A reused revision keeps its own hash (its name's, its pods' label): the one computed now
+    // may differ, made with a collisionCount bumped since.
+    const reusedHash = (revision: Readonly<ControllerRevision>) => revision.metadata.labels?.[spec.hashLabel] ?? hash;
+    if (latestEqual && latestEqual === revisions[revisions.length - 1]) return { collision: false, current: latestEqual, hash: reusedHash(latestEqual), revisions };
     if (latestEqual) {
       // A rollback (or a template used again): its old revision becomes the newest.
       const renumbered = await this.client(spec.owner).patch(latestEqual.metadata.name ?? '', 'merge', { revision: next });
-      return { collision: false, current: renumbered, hash, revisions: [...revisions.filter((r) => r !== latestEqual), renumbered] };
+      return { collision: false, current: renumbered, hash: reusedHash(renumbered), revisions: [...revisions.filter((r) => r !== latestEqual), renumbered] };
     }
     const revision = newRevision(spec.owner, spec.controllerRef, spec.template, spec.hashLabel, hash, next);
     try {

@@ -56,4 +56,28 @@ describe('HPA behavior', () => {
     const up = normalize(record, behavior, bounds, 2, 5, 30_000);
     assert.deepEqual([up.replicas, up.stabilized?.reason], [2, 'ScaleUpStabilized']);
   });
+  it('stabilization holds the current count between both windows: an old high recommendation never scales up', () => {
+    // Kubernetes' example: defaults, current 5, metrics ask 3, an earlier 8 in the 300 s down window.
+    const record = emptyRecord();
+    normalize(record, defaults(), bounds, 5, 8, 0);
+    const held = normalize(record, defaults(), bounds, 5, 3, 60_000);
+    assert.deepEqual([held.replicas, held.stabilized?.reason], [5, 'ScaleDownStabilized']);
+    // The unstabilized 3 was recorded: once the 8 leaves the window, 3 and 4 hold it at 4.
+    normalize(record, defaults(), bounds, 5, 4, 120_000);
+    assert.equal(normalize(record, defaults(), bounds, 5, 2, 301_000).replicas, 4);
+  });
+
+  it('stabilization with both windows: up takes the lowest of its window, down the highest of its', () => {
+    const behavior = defaults();
+    behavior.scaleUp.stabilizationWindowSeconds = 60;
+    const record = emptyRecord();
+    normalize(record, behavior, bounds, 2, 3, 0);
+    normalize(record, behavior, bounds, 2, 7, 10_000);
+    // Up window holds 3 and 7: the lowest, 3, is as far as it may go up.
+    assert.equal(normalize(record, behavior, bounds, 2, 9, 20_000).replicas, 3);
+    // A count already above the down window's highest (9) comes down to it.
+    assert.equal(normalize(record, behavior, bounds, 12, 9, 30_000).replicas, 9);
+    // A count inside [lowest up, highest down] stays.
+    assert.equal(normalize(record, behavior, bounds, 5, 1, 40_000).replicas, 5);
+  });
 });

@@ -1,6 +1,7 @@
 // spec.behavior, as Kubernetes' HPA applies it (normalizeDesiredReplicasWithBehaviors):
-//   1. stabilization: the recommendation is remembered; scaling up takes the lowest of the
-//      scale-up window's recommendations, scaling down the highest of the scale-down window's;
+//   1. stabilization: the recommendation is remembered; the result is the current count held
+//      between the lowest of the scale-up window's recommendations and the highest of the
+//      scale-down window's;
 //   2. rate: each policy allows, from the replicas at the start of its period (now less the
 //      changes made within it), so many pods or percent more (up) or fewer (down); selectPolicy
 //      picks the most (Max) or least (Min) permissive, or forbids the direction (Disabled);
@@ -51,19 +52,29 @@ export interface Normalized {
   message: string;
 }
 
-/** Stabilizes `desired` against the window's recommendations, and records it. */
+/**
+ * Stabilizes `desired` against both windows at once, and records it (as Kubernetes'
+ * stabilizeRecommendationWithBehaviors does): the scale-up window bounds the result from below
+ * by its lowest recommendation, the scale-down window from above by its highest, and the
+ * current count is held unless it falls outside those bounds. Applying one window chosen by the
+ * direction of `desired` would let an old high recommendation scale *up* a shrinking target.
+ */
 export function stabilize(record: ScalingRecord, behavior: Behavior, current: number, desired: number, now: number): { replicas: number; reason: string; message: string } {
-  const up = desired >= current;
-  const window = (up ? behavior.scaleUp : behavior.scaleDown).stabilizationWindowSeconds;
-  const longest = Math.max(behavior.scaleUp.stabilizationWindowSeconds, behavior.scaleDown.stabilizationWindowSeconds);
-  let replicas = desired;
+  const upCutoff = now - behavior.scaleUp.stabilizationWindowSeconds * 1000;
+  const downCutoff = now - behavior.scaleDown.stabilizationWindowSeconds * 1000;
+  let upRecommendation = desired;
+  let downRecommendation = desired;
   for (const rec of record.recommendations) {
-    if (rec.time > now - window * 1000) replicas = up ? Math.min(replicas, rec.value) : Math.max(replicas, rec.value);
+    if (rec.time > upCutoff) upRecommendation = Math.min(upRecommendation, rec.value);
+    if (rec.time > downCutoff) downRecommendation = Math.max(downRecommendation, rec.value);
   }
-  // Recommendations older than either window are dropped; this one is kept.
-  record.recommendations = record.recommendations.filter((rec) => rec.time >= now - longest * 1000);
+  let replicas = current;
+  if (replicas < upRecommendation) replicas = upRecommendation;
+  if (replicas > downRecommendation) replicas = downRecommendation;
+  // Recommendations older than both windows are dropped; this one (unstabilized) is kept.
+  record.recommendations = record.recommendations.filter((rec) => rec.time > Math.min(upCutoff, downCutoff));
   record.recommendations.push({ time: now, value: desired });
-  return up
+  return desired >= current
     ? { replicas, reason: 'ScaleUpStabilized', message: 'recent recommendations were lower than current one, applying the lowest recent recommendation' }
     : { replicas, reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' };
 }

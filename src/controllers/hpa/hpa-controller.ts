@@ -2,7 +2,7 @@
 // every sync period (15 s, --horizontal-pod-autoscaler-sync-period) each autoscaler is passed
 // once (hpa-sync.ts). A change of an autoscaler's spec is passed at once; its own status writes
 // are not, or every pass would start the next.
-import { objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController } from '../../client/index.js';
+import { indexers, objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController } from '../../client/index.js';
 import type { KubeObject } from '../../api/meta.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { emptyRecord, type ScalingRecord } from './behavior.js';
@@ -10,6 +10,7 @@ import { syncHpa, type SyncDeps } from './hpa-sync.js';
 import type { Hpa } from './types.js';
 
 export const DEFAULT_HPA_SYNC_PERIOD_MS = 15_000;
+const NAMESPACE_INDEX = 'namespace';
 
 export interface HpaControllerOptions {
   syncPeriodMs?: number;
@@ -30,10 +31,12 @@ export class HpaController implements Controller {
     this.syncPeriodMs = options.syncPeriodMs ?? ctx.settings?.hpaSyncPeriodMs ?? DEFAULT_HPA_SYNC_PERIOD_MS;
     this.hpas = ctx.factory.informerFor<Hpa>(resources.horizontalpodautoscalers);
     this.pods = ctx.factory.informerFor(resources.pods);
+    // Each pass asks for one namespace's pods per autoscaler: an index, not a scan of all pods.
+    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     this.deps = {
       api: ctx.api,
       recorder: ctx.recorder(this.name),
-      podsIn: (namespace) => this.pods.list().filter((pod) => pod.metadata.namespace === namespace),
+      podsIn: (namespace) => this.pods.byIndex(NAMESPACE_INDEX, namespace),
       record: (uid) => {
         let record = this.records.get(uid);
         if (!record) this.records.set(uid, (record = emptyRecord()));

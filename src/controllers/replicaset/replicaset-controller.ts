@@ -14,7 +14,7 @@ import { PodControl, podFromTemplate, SLOW_START_INITIAL_BATCH } from './pod-con
 import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete } from './pod-state.js';
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
-import { labelSelectorOf, REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
+import { REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
 import { controllerRefOf, objectFromRef, type ReplicaSet } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { Pod } from '../../api/core/index.js';
@@ -28,9 +28,6 @@ export interface ReplicaSetControllerOptions {
   /** Most pods created or deleted for one set in one pass (Kubernetes' burstReplicas). Default 500. */
   burstReplicas?: number;
 }
-
-/** The compiled selector of a cached set or Deployment. */
-export const selectorOf = labelSelectorOf;
 
 export class ReplicaSetController implements Controller {
   readonly name: string;

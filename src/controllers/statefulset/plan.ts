@@ -5,7 +5,8 @@
 // Parallel creates and deletes everything it can at once. Then, unless the strategy is
 // OnDelete, a rolling update deletes the highest-ordinal pod at or above the partition that is
 // not at the update revision, one at a time, each replacement healthy before the next.
-import { isFinished, isHealthy, isTerminating } from './pod-health.js';
+import { isHealthy, isTerminating } from './pod-health.js';
+import { isPodFinished } from '../replicaset/pod-state.js';
 import { ordinalOf } from './ordinals.js';
 import { REVISION_LABEL } from './types.js';
 import type { Pod } from '../../api/core/index.js';
@@ -69,7 +70,7 @@ export function planStatefulSet(input: PlanInput): Action[] {
       continue;
     }
     // A finished pod is deleted; its successor, of the same name, is created once it is gone.
-    if (isFinished(pod)) {
+    if (isPodFinished(pod)) {
       if (!isTerminating(pod)) actions.push({ type: 'delete', pod, reason: 'failed' });
       if (monotonic) return actions;
       continue;

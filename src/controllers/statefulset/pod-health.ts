@@ -1,15 +1,10 @@
 // What the StatefulSet controller asks of a pod (Kubernetes' stateful_set_utils): is it
-// created, terminating, finished, running and ready, available, healthy.
+// created, terminating, running and ready, available, healthy (finished is isPodFinished).
 import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
 import type { Pod } from '../../api/core/index.js';
 
 export function isTerminating(pod: Readonly<Pod>): boolean {
   return pod.metadata.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;
-}
-
-/** Failed, or Succeeded: a StatefulSet's pods run for ever, so either must be replaced. */
-export function isFinished(pod: Readonly<Pod>): boolean {
-  return pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
 }
 
 export function isRunningAndReady(pod: Readonly<Pod>): boolean {

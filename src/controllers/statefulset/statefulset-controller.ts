@@ -14,7 +14,7 @@ import { ControllerHistory } from '../history/controller-history.js';
 import { templateOf, type ControllerRevision } from '../history/revisions.js';
 import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
 import { msUntilAvailable } from '../replicaset/pod-state.js';
-import { selectorOf } from '../replicaset/replicaset-controller.js';
+import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import { controllerRefOf } from '../replicaset/types.js';
 import { StatefulClaims } from './claims.js';
 import { isMemberOf, ordinalOf, startOrdinal } from './ordinals.js';
@@ -112,7 +112,7 @@ export class StatefulSetController implements Controller {
 
   private enqueueMatching(pod: Readonly<Pod>): void {
     for (const set of this.sets.byIndex(NAMESPACE, pod.metadata.namespace ?? '')) {
-      if (isMemberOf(set, pod) && selectorOf(set).matches(pod.metadata.labels)) this.queue.add(objectKey(set));
+      if (isMemberOf(set, pod) && labelSelectorOf(set).matches(pod.metadata.labels)) this.queue.add(objectKey(set));
     }
   }
 
@@ -122,7 +122,7 @@ export class StatefulSetController implements Controller {
       this.expectations.delete(key);
       return;
     }
-    const selector = selectorOf(set);
+    const selector = labelSelectorOf(set);
     if (selector.matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
     const collisionCount = set.status?.collisionCount ?? 0;
     const history = await this.history.sync({
@@ -163,7 +163,7 @@ export class StatefulSetController implements Controller {
   private claimPods(set: Readonly<StatefulSet>): Promise<Readonly<Pod>[]> {
     const owned = this.pods.byIndex(CONTROLLER_UID, set.metadata.uid ?? '').filter((pod) => isMemberOf(set, pod));
     const orphans = this.pods.byIndex(ORPHANS_BY_NAMESPACE, set.metadata.namespace ?? '').filter((pod) => isMemberOf(set, pod));
-    const selector = selectorOf(set);
+    const selector = labelSelectorOf(set);
     if (orphans.length === 0 && owned.every((pod) => selector.matches(pod.metadata.labels))) return Promise.resolve(owned);
     return claimObjects<Pod>({
       api: this.ctx.api, resource: resources.pods, owner: set, selector, owned, orphans,
