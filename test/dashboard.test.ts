@@ -5,7 +5,7 @@
 // view, a shell in the browser, a forbidden action's Status message for a view-only user, and
 // 5,000 pods in a virtualized list. Screenshots of each page go to test-artifacts/dashboard/.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadClientConfig, type ClientConfig } from '../src/client/config.js';
 import { rawRequest } from '../src/client/raw-request.js';
 import { waitFor } from '../src/util/wait-for.js';
-import { launchChromium, requireChromium } from './support/browser.js';
+import { launchChromium, requireChromium, signInAddress } from './support/browser.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 
@@ -50,8 +50,9 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     requireChromium();
     await mkdir(ARTIFACTS, { recursive: true });
     dataDir = await mkdtemp(join(tmpdir(), 'drover-dashboard-'));
-    up = await startDroverProcess(['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, '--no-service-proxy'], 'dashboard (signs in', 90_000);
-    signInUrl = /dashboard \(signs in as the admin; keep this address private\): (https:\/\/\S+)/.exec(up.output())![1]!;
+    up = await startDroverProcess(['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, '--no-service-proxy'], 'dashboard: ', 90_000);
+    // Not a terminal: drover up printed the address and the token's file, not the token.
+    signInUrl = await signInAddress(up.output(), dataDir);
     config = await loadClientConfig({ kubeconfig: join(dataDir, 'kubeconfig') });
     browser = await launchChromium(config.server, config.tls!.ca!);
     admin = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -66,11 +67,13 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('drover up prints the sign-in address last; the token is the admin\'s, its file is 0600, and the static files need no credentials', async () => {
+  it('drover up prints the dashboard\'s address last, and where the token is, not the token (no terminal); the token is the admin\'s, its file is 0600, and the static files need no credentials', async () => {
     // Last of what it prints on start (the controllers' own log lines may follow later).
     const lines = up.output().split('\n');
-    const dashboard = lines.findIndex((line) => /^dashboard \(signs in as the admin; keep this address private\): https:\/\/127\.0\.0\.1:\d+\/ui\/#token=[\w-]{43}$/.test(line));
+    const tokenFile = join(dataDir, 'dashboard-token');
+    const dashboard = lines.findIndex((line) => line.startsWith('dashboard: https://127.0.0.1:') && line.endsWith(`/ui/ (sign in with the admin token in ${tokenFile}; keep it private)`));
     assert.ok(dashboard > 0 && dashboard === lines.findIndex((line) => line.startsWith('try: export KUBECONFIG=')) + 1, up.output());
+    assert.ok(!up.output().includes((await readFile(tokenFile, 'utf8')).trim()), 'the admin token is in no log');
     assert.equal((await stat(join(dataDir, 'dashboard-token'))).mode & 0o777, 0o600);
     const index = await fetchNoCredentials(config, '/ui/');
     assert.equal(index.status, 200);

@@ -197,6 +197,12 @@ async function reportingProgress<T>(progress: StartProgress, start: () => Promis
   }
 }
 
+/** The dashboard's line: the admin's sign-in address on a terminal, never into a log. */
+async function dashboardLineFor(server: { api: { url: string }; dashboard: { token: string; path: string } }): Promise<string> {
+  const { dashboardLine } = await import('../auth/authn/dashboard-token.js');
+  return dashboardLine(server.api.url, server.dashboard, process.stdout.isTTY === true);
+}
+
 /** Stops `close` on SIGINT/SIGTERM exactly once, then exits. */
 function stopOnSignals(close: () => Promise<void>): void {
   let stopping = false;
@@ -262,7 +268,7 @@ export function buildProgram(): Command {
       console.log(`join token: ${server.tokenFile} (drover agent --server ${server.api.url} --token "$(cat ${server.tokenFile})")`);
       console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
       // Last, so it is the line a person sees; the token in it is the admin's (dashboard-token.ts).
-      console.log(`dashboard (signs in as the admin; keep this address private): ${server.dashboardUrl}`);
+      console.log(await dashboardLineFor(server));
       stopOnSignals(() => server.close());
     });
   withNetworkOptions(withSecurityOptions(program
@@ -296,7 +302,7 @@ export function buildProgram(): Command {
       console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
       console.log(`join token: ${cluster.server.tokenFile} (more nodes: drover agent --server ${cluster.server.api.url} --token "$(cat ${cluster.server.tokenFile})")`);
       console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'trap exit TERM; while true; do date; sleep 2; done'`);
-      console.log(`dashboard (signs in as the admin; keep this address private): ${cluster.server.dashboardUrl}`);
+      console.log(await dashboardLineFor(cluster.server));
       stopOnSignals(() => cluster.close());
     });
 

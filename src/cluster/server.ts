@@ -29,7 +29,7 @@ import { loadSigningKey } from '../auth/serviceaccount/signing-key.js';
 import { ServiceAccountTokens } from '../auth/serviceaccount/tokens.js';
 import { serverTokenSecret, writeServerToken } from '../auth/join-token.js';
 import { bootstrapTokenAuthenticator } from '../auth/authn/bootstrap-token.js';
-import { dashboardSignInUrl, loadDashboardToken, type DashboardToken } from '../auth/authn/dashboard-token.js';
+import { loadDashboardToken, type DashboardToken } from '../auth/authn/dashboard-token.js';
 import { ApiClient } from '../client/index.js';
 import type { OnStartPhase } from './start-phases.js';
 
@@ -87,8 +87,8 @@ export interface RunningServer {
   kubeconfigPath: string;
   /** The file holding the join token agents start with (`drover agent --token`). */
   tokenFile: string;
-  /** The address that signs the admin in to the dashboard (it carries the admin's token: print it only to the admin). */
-  dashboardUrl: string;
+  /** The dashboard's address and the admin's sign-in token (print the token only to the admin: dashboardLine). */
+  dashboard: Pick<DashboardToken, 'token' | 'path'>;
   security: ClusterSecurity;
   close(): Promise<void>;
 }
@@ -187,7 +187,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir,
     kubeconfigPath,
     tokenFile,
-    dashboardUrl: dashboardSignInUrl(api.url, dashboard.token),
+    dashboard: { token: dashboard.token, path: dashboard.path },
     security,
     async close() {
       await registration?.stop();

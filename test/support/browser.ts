@@ -8,6 +8,8 @@
 // SubjectPublicKeyInfo, read from the very server the test started. Any other certificate (a
 // different key) still fails, so the page is verified against the key we expect.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { X509Certificate, createHash } from 'node:crypto';
 import { connect } from 'node:tls';
 import { chromium, type Browser } from 'playwright-core';
@@ -46,4 +48,16 @@ export async function launchChromium(serverUrl: string, ca: Buffer | string): Pr
       `--ignore-certificate-errors-spki-list=${await servingKeyPin(serverUrl, ca)}`,
     ],
   });
+}
+
+/**
+ * The address that signs the admin in, from what `drover up` printed to a pipe (the address and
+ * the token's file: it prints the token itself only on a terminal) and that file.
+ */
+export async function signInAddress(output: string, dataDir: string): Promise<string> {
+  const address = /^dashboard: (https:\/\/\S+\/ui\/) \(sign in with the admin token in (\S+); keep it private\)$/m.exec(output);
+  if (!address) throw new Error(`drover printed no dashboard address:\n${output}`);
+  if (address[2] !== join(dataDir, 'dashboard-token')) throw new Error(`the token is not in the data dir: ${address[2]}`);
+  const token = (await readFile(address[2]!, 'utf8')).trim();
+  return `${address[1]}#token=${encodeURIComponent(token)}`;
 }

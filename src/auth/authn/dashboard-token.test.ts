@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dashboardSignInUrl, loadDashboardToken } from './dashboard-token.js';
+import { dashboardLine, dashboardSignInUrl, loadDashboardToken } from './dashboard-token.js';
 
 const admin = { username: 'drover-admin', groups: ['system:masters'] };
 
@@ -38,5 +38,13 @@ describe("the dashboard's admin token", () => {
 
   it('rides in the sign-in address after #, which browsers never send', () => {
     assert.equal(dashboardSignInUrl('https://127.0.0.1:6443', 'a_b-c'), 'https://127.0.0.1:6443/ui/#token=a_b-c');
+  });
+
+  it('prints the token only to a terminal; a log gets the address and the file', () => {
+    const dashboard = { token: 'secret-token', path: '/data/dashboard-token' };
+    assert.equal(dashboardLine('https://127.0.0.1:6443', dashboard, true), 'dashboard (signs in as the admin; keep this address private): https://127.0.0.1:6443/ui/#token=secret-token');
+    const logged = dashboardLine('https://127.0.0.1:6443', dashboard, false);
+    assert.equal(logged, 'dashboard: https://127.0.0.1:6443/ui/ (sign in with the admin token in /data/dashboard-token; keep it private)');
+    assert.ok(!logged.includes('secret-token'));
   });
 });

@@ -2,9 +2,10 @@
 // client certificate, so each server keeps a random bearer token in `<data-dir>/dashboard-token`
 // (mode 0600, like the kubeconfig it stands beside) that authenticates as the same admin
 // (drover-admin in system:masters). It survives restarts, so a bookmarked sign-in keeps working;
-// deleting the file and restarting the server revokes it. The token appears in one place only:
-// the sign-in address `drover up` / `drover server` print once, in its URL fragment, which
-// browsers never send to the server (nor in a Referer).
+// deleting the file and restarting the server revokes it. Besides the file, the token appears in
+// one place only: the sign-in address `drover up` / `drover server` print once on a terminal, in
+// its URL fragment, which browsers never send to the server (nor in a Referer). Where the output
+// goes to a log instead (a service manager, CI), they print the address and the file's path.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,5 +49,19 @@ export async function loadDashboardToken(dataDir: string, admin: UserInfo): Prom
 
 /** The address that signs the admin in: the token rides in the fragment, which stays in the browser. */
 export function dashboardSignInUrl(serverUrl: string, token: string): string {
-  return `${serverUrl}/ui/#token=${encodeURIComponent(token)}`;
+  return `${dashboardAddress(serverUrl)}#token=${encodeURIComponent(token)}`;
+}
+
+export function dashboardAddress(serverUrl: string): string {
+  return `${serverUrl}/ui/`;
+}
+
+/**
+ * What `drover up` / `drover server` print last: on a terminal the address that signs the admin
+ * in; to a log the address and where the token is, so no log file holds the admin's token.
+ */
+export function dashboardLine(serverUrl: string, dashboard: Pick<DashboardToken, 'token' | 'path'>, terminal: boolean): string {
+  return terminal
+    ? `dashboard (signs in as the admin; keep this address private): ${dashboardSignInUrl(serverUrl, dashboard.token)}`
+    : `dashboard: ${dashboardAddress(serverUrl)} (sign in with the admin token in ${dashboard.path}; keep it private)`;
 }
