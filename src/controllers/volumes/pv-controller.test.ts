@@ -69,6 +69,17 @@ describe('volume controllers', () => {
     assert.ok((await events('orphaned')).includes('ClaimLost: Bound claim has lost its PersistentVolume. Data on the volume is lost!'));
   });
 
+  it('a volume deleted while Bound stays until its claim goes, then is Released and let go', async () => {
+    await volumes().create(volume('held', { persistentVolumeReclaimPolicy: 'Retain' }));
+    await claims().create(claim('holding', { volumeName: 'held' }));
+    await waitFor('holding Bound', async () => (await claimPhase('holding')) === 'Bound');
+    await volumes().delete('held');
+    assert.deepEqual((await volumes().get('held')).metadata.finalizers, ['kubernetes.io/pv-protection']);
+    assert.equal(await volumePhase('held'), 'Bound');
+    await claims().delete('holding');
+    await waitFor('held gone', () => absent(() => volumes().get('held')), 15_000);
+  });
+
   it('a claim in use by a pod is deleted only once the pod is gone', async () => {
     await claims().create(claim('in-use'));
     const pods = api.resource(resources.pods, 'default');
