@@ -2,7 +2,8 @@
 // Docker node) driven by the real kubectl and @kubernetes/client-node. The built-in local-path
 // class provisions a directory on the node chosen for a claim's first pod; data written there
 // outlives the pod; hand-made hostPath volumes bind to matching claims; reclaim policies, the
-// protection finalizer and the scheduler's refusals behave as in Kubernetes.
+// protection finalizers and the scheduler's refusals behave as in Kubernetes: a Bound volume's
+// data survives `kubectl delete pv`, and a Retain volume's directory outlives the volume.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -137,6 +138,41 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await k(['delete', 'pod', 'scratch', '--wait=true', '--timeout=60s']);
     await waitFor('the claim collected with its pod', () => gone(['pvc', 'scratch-work']), 60_000);
     await waitFor('its volume and directory gone', async () => (await gone(['pv', volume])) && !existsSync(path), 30_000);
+  });
+
+  it('kubectl delete pv of a Bound volume keeps its data while bound; once the claim lets it go, the Delete policy removes it', async () => {
+    await apply(claim('precious'));
+    await apply(podWithClaim('keeper', 'precious', 'echo safe > /data/file'));
+    await running('keeper');
+    const volume = await field(['get', 'pvc', 'precious'], '{.spec.volumeName}');
+    const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
+    await k(['delete', 'pv', volume, '--wait=false']);
+    await waitFor('the volume shown Terminating', async () => /\sTerminating\s/.test(await k(['get', 'pv', volume])), 10_000);
+    // The agent has seen the deletion by now; pv-protection holds the volume while it is Bound, and so does its data.
+    assert.equal((await k(['exec', 'keeper', '--', 'cat', '/data/file'])).trim(), 'safe');
+    assert.equal((await readFile(join(path, 'file'), 'utf8')).trim(), 'safe');
+    assert.equal(await field(['get', 'pv', volume], '{.status.phase}'), 'Bound');
+    await k(['delete', 'pod', 'keeper', '--wait=true', '--timeout=60s']);
+    await k(['delete', 'pvc', 'precious', '--wait=true', '--timeout=60s']);
+    await waitFor('the volume gone', () => gone(['pv', volume]), 30_000);
+    await waitFor('its directory removed', () => !existsSync(path), 30_000);
+  });
+
+  it('a deleted local-path volume of reclaim policy Retain is let go with its directory and data kept', async () => {
+    await apply(JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local-retain' }, provisioner: 'rancher.io/local-path', reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' }));
+    await apply(claim('kept', { storageClassName: 'local-retain' }));
+    await apply(podWithClaim('retainer', 'kept', 'echo retained > /data/file'));
+    await running('retainer');
+    const volume = await field(['get', 'pvc', 'kept'], '{.spec.volumeName}');
+    assert.equal(await field(['get', 'pv', volume], '{.spec.persistentVolumeReclaimPolicy}'), 'Retain');
+    const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
+    await k(['delete', 'pod', 'retainer', '--wait=true', '--timeout=60s']);
+    await k(['delete', 'pvc', 'kept', '--wait=true', '--timeout=60s']);
+    await waitFor('the volume Released', async () => (await field(['get', 'pv', volume], '{.status.phase}')) === 'Released', 20_000);
+    await k(['delete', 'pv', volume, '--wait=true', '--timeout=60s']);
+    assert.equal(await gone(['pv', volume]), true);
+    assert.equal((await readFile(join(path, 'file'), 'utf8')).trim(), 'retained');
+    await rm(path, { recursive: true, force: true });
   });
 
   it('a hand-made hostPath volume binds a claim without class, and Retain keeps it Released with its data', async () => {

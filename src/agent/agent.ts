@@ -144,8 +144,10 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const services = new ServiceDirectory(api, logger);
   services.start();
   let manager: PodManager | undefined;
+  // The local-path provisioner names volumes' directories under it; this agent makes and removes them.
+  const localPathDir = resolve(options.localPathDir ?? join(options.dataDir, 'storage'));
   const deps: PodDeps = {
-    api, owner, nodeAddress, dataDir: options.dataDir,
+    api, owner, nodeAddress, dataDir: options.dataDir, localPathDir,
     allocatable: capacityOf(await hostFacts(options.dataDir), deviceCounts),
     runtimes, sources: new ConfigSource(api), tokens: new ServiceAccountTokenSource(api), devices, gpus: gpus.ids, events,
     puller: new ImagePuller(events),
@@ -164,8 +166,6 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const kernelLog = new KernelLog(options.kernelLog);
   manager = new PodManager({ deps, api, logger, kernelLog, ...(options.workers ? { workers: options.workers } : {}) });
   let nodeNetwork: NodeNetwork | undefined;
-  // The local-path provisioner names volumes' directories under it; this agent makes and removes them.
-  const localPathDir = resolve(options.localPathDir ?? join(options.dataDir, 'storage'));
   const node = new NodeManager({
     api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
     labels: options.labels ?? {}, annotations: { [ANN_NODE_LOCAL_PATH_DIR]: localPathDir }, extendedResources: extended, runtime: runtimes.primary, logger,

@@ -1,11 +1,15 @@
 // persistentVolumeClaim and generic ephemeral volumes: the claim, then the volume it is bound to, then the volume's
 // directory on this node (hostPath or local). Until the claim is bound the pod waits in
 // ContainerCreating with the kubelet's FailedMount message. A local-path volume's directory is
-// made here, world-writable as rancher's provisioner makes it (containers may run as any user).
+// made here, world-writable as rancher's provisioner makes it (containers may run as any user),
+// but only inside this agent's local-path directory and only for a volume pinned to this node:
+// a PV naming any other path is refused, so no API client can have the agent make a 0777
+// directory wherever it likes.
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import type { KubeObject } from '../../api/meta.js';
 import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
-import { ANN_PROVISIONED_BY, LOCAL_PATH_PROVISIONER } from '../../api/volumes/names.js';
+import { ANN_PROVISIONED_BY, LABEL_LOCAL_PATH_NODE, LOCAL_PATH_PROVISIONER } from '../../api/volumes/names.js';
+import { isInside } from '../storage/local-path-dir.js';
 import type { ConfigSource } from './config-source.js';
 import { VolumeError } from './volume-files.js';
 import type { Pod, Volume } from '../../api/core/index.js';
@@ -24,8 +28,11 @@ export function isClaimVolume(volume: Volume): boolean {
   return Boolean(volume['persistentVolumeClaim'] || volume['ephemeral']);
 }
 
-/** The volume of a persistentVolumeClaim or ephemeral volume, or a VolumeError saying why not yet. */
-export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSource): Promise<ClaimedVolume> {
+/**
+ * The volume of a persistentVolumeClaim or ephemeral volume, or a VolumeError saying why not yet.
+ * `localPathDir` is this agent's directory for local-path volumes (the one it publishes on its Node).
+ */
+export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSource, localPathDir: string | undefined): Promise<ClaimedVolume> {
   const ephemeral = volume['persistentVolumeClaim'] === undefined;
   const source = (volume['persistentVolumeClaim'] ?? { claimName: ephemeralClaimName(pod.metadata.name ?? '', volume.name) }) as { claimName: string; readOnly?: boolean };
   const namespace = pod.metadata.namespace ?? '';
@@ -44,9 +51,12 @@ export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSour
   if (ref?.['uid'] !== claim.metadata.uid) throw unprocessed(`PV ${volumeName} is not bound to this claim`);
   const hostPath = volumeDirectory(pv);
   if (!hostPath) throw new VolumeError(`MountVolume.SetUp failed for volume "${volumeName}" : the volume's source is not supported by this node (hostPath and local are)`);
-  if (pv.metadata.annotations?.[ANN_PROVISIONED_BY] === LOCAL_PATH_PROVISIONER) await makeLocalPathDirectory(hostPath.path);
-  const readOnly = source.readOnly === true || (pv['spec'] as Obj)['nfs']?.['readOnly'] === true;
-  return { path: hostPath.path, readOnly, hostPath };
+  if (pv.metadata.annotations?.[ANN_PROVISIONED_BY] === LOCAL_PATH_PROVISIONER) {
+    const refused = localPathRefusal(pv, hostPath.path, pod.spec.nodeName ?? '', localPathDir);
+    if (refused) throw new VolumeError(`MountVolume.SetUp failed for volume "${volumeName}" : ${refused}`);
+    await makeLocalPathDirectory(hostPath.path);
+  }
+  return { path: hostPath.path, readOnly: source.readOnly === true, hostPath };
 }
 
 function volumeDirectory(pv: KubeObject): ClaimedVolume['hostPath'] | undefined {
@@ -54,6 +64,15 @@ function volumeDirectory(pv: KubeObject): ClaimedVolume['hostPath'] | undefined 
   if (typeof spec['hostPath']?.['path'] === 'string') return spec['hostPath'];
   // A local volume is made by its administrator: it must exist (the kubelet checks the same).
   if (typeof spec['local']?.['path'] === 'string') return { path: spec['local']['path'], type: 'Directory' };
+  return undefined;
+}
+
+/** Why this node will not make a local-path volume's directory; undefined when it will. */
+function localPathRefusal(pv: KubeObject, path: string, nodeName: string, localPathDir: string | undefined): string | undefined {
+  if (localPathDir === undefined) return 'this node keeps no local-path volumes';
+  const pinnedTo = pv.metadata.labels?.[LABEL_LOCAL_PATH_NODE];
+  if (pinnedTo !== nodeName) return `local-path volume is pinned to node "${pinnedTo ?? ''}", not to this node "${nodeName}"`;
+  if (!isInside(localPathDir, path)) return `local-path volume's path ${path} is not inside this node's local-path directory ${localPathDir}`;
   return undefined;
 }
 

@@ -31,6 +31,8 @@ export interface PodDeps {
   owner: Owner;
   nodeAddress: string;
   dataDir: string;
+  /** Where local-path volumes' directories are made: the only place the agent makes them. */
+  localPathDir: string;
   allocatable: Readonly<Record<string, string>>;
   runtimes: RuntimeSet;
   sources: ConfigSource;

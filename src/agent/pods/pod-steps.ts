@@ -20,7 +20,7 @@ export async function ensureVolumes(ctx: SyncContext): Promise<VolumePaths | und
   const { record } = ctx;
   if (record.volumes && Date.now() - record.volumesAt < VOLUME_REFRESH_MS) return record.volumes;
   try {
-    record.volumes = await setUpVolumes({ dataDir: ctx.deps.dataDir, pod: ctx.pod, sources: ctx.deps.sources, tokens: ctx.deps.tokens });
+    record.volumes = await setUpVolumes({ dataDir: ctx.deps.dataDir, pod: ctx.pod, sources: ctx.deps.sources, localPathDir: ctx.deps.localPathDir, tokens: ctx.deps.tokens });
     record.volumesAt = Date.now();
     return record.volumes;
   } catch (error) {

@@ -21,6 +21,8 @@ export interface VolumeContext {
   dataDir: string;
   pod: Pod;
   sources: ConfigSource;
+  /** This agent's directory for local-path volumes; without it such a volume fails to mount. */
+  localPathDir?: string | undefined;
   /** Service-account tokens for projected volumes; without it such a volume fails to mount. */
   tokens?: ServiceAccountTokenSource | undefined;
 }
@@ -103,7 +105,7 @@ export async function setUpVolumes(ctx: VolumeContext): Promise<VolumePaths> {
     let readOnly = Boolean(volume.configMap || volume.secret || volume.downwardAPI || volume.projected);
     try {
       if (isClaimVolume(volume)) {
-        const claimed = await resolveClaim(ctx.pod, volume, ctx.sources);
+        const claimed = await resolveClaim(ctx.pod, volume, ctx.sources, ctx.localPathDir);
         readOnly = claimed.readOnly;
         path = await hostPath({ name: volume.name, hostPath: claimed.hostPath });
       } else {

@@ -3,23 +3,33 @@
 // API server can let it go. The agent watches only the volumes labelled with its node (the node
 // authorizer lets it see no others), and removes only directories inside its own local-path
 // directory: a volume pointing elsewhere is let go with its data left in place, and said so.
+// It acts only once pv-protection has let the volume go (it is no longer Bound: Kubernetes'
+// promise that a bound volume's data survives `kubectl delete pv`), and removes the data only of
+// a volume local-path provisioned whose reclaim policy is Delete; of any other (Retain, or a
+// volume switched to Retain to keep its data) it lifts the finalizer and leaves the data, as
+// rancher's local-path provisioner does.
 import { rm } from 'node:fs/promises';
-import { relative, isAbsolute, resolve } from 'node:path';
 import type { KubeObject } from '../../api/meta.js';
-import { LABEL_LOCAL_PATH_NODE, LOCAL_PATH_CLEANUP_FINALIZER } from '../../api/volumes/names.js';
+import { reclaimPolicy, volumePhase } from '../../api/volumes/claims.js';
+import {
+  ANN_PROVISIONED_BY, LABEL_LOCAL_PATH_NODE, LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER, PV_PROTECTION_FINALIZER,
+} from '../../api/volumes/names.js';
 import {
   Informer, isConflict, isNotFound, objectKey, resources, runController, WorkQueue, type ApiClient, type Logger, type ReconcileResult,
   type RunningController,
 } from '../../client/index.js';
+import { isInside } from './local-path-dir.js';
 
-/** Whether `path` lies strictly inside `dir`. */
-export function isInside(dir: string, path: string): boolean {
-  const rel = relative(resolve(dir), resolve(path));
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+/** Deleted, released by pv-protection (so no longer Bound), and still holding our finalizer. */
+function awaitsCleanup(volume: Readonly<KubeObject>): boolean {
+  const finalizers = volume.metadata.finalizers ?? [];
+  return Boolean(volume.metadata.deletionTimestamp) && finalizers.includes(LOCAL_PATH_CLEANUP_FINALIZER)
+    && !finalizers.includes(PV_PROTECTION_FINALIZER) && volumePhase(volume) !== 'Bound';
 }
 
-function awaitsCleanup(volume: Readonly<KubeObject>): boolean {
-  return Boolean(volume.metadata.deletionTimestamp) && (volume.metadata.finalizers ?? []).includes(LOCAL_PATH_CLEANUP_FINALIZER);
+/** Only a volume local-path made, whose policy is Delete, has its data removed. */
+function dataIsReclaimed(volume: Readonly<KubeObject>): boolean {
+  return volume.metadata.annotations?.[ANN_PROVISIONED_BY] === LOCAL_PATH_PROVISIONER && reclaimPolicy(volume) === 'Delete';
 }
 
 export class LocalPathCleaner {
@@ -47,7 +57,9 @@ export class LocalPathCleaner {
     const volume = this.volumes.get(name);
     if (!volume || !awaitsCleanup(volume)) return;
     const path = (volume['spec'] as { hostPath?: { path?: string } } | undefined)?.hostPath?.path ?? '';
-    if (isInside(this.dir, path)) {
+    if (!dataIsReclaimed(volume)) {
+      this.logger.info(`volume ${name} is deleted with reclaim policy ${reclaimPolicy(volume)}: its directory ${path} is kept`);
+    } else if (isInside(this.dir, path)) {
       await rm(path, { recursive: true, force: true });
       this.logger.info(`removed the directory ${path} of deleted volume ${name}`);
     } else {

@@ -48,6 +48,8 @@ export class LocalPathProvisioner implements Controller {
   private readonly classes: Informer<KubeObject>;
   private readonly nodes: Informer<KubeObject>;
   private readonly events: EventRecorder;
+  /** The ProvisioningFailed message last recorded per claim (by uid): a retry that fails alike says nothing new. */
+  private readonly lastFailure = new Map<string, string>();
   private running: RunningController[] = [];
 
   constructor(private readonly ctx: ControllerContext) {
@@ -59,6 +61,7 @@ export class LocalPathProvisioner implements Controller {
     this.claims.addEventHandler({
       onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
       onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
+      onDelete: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
     });
     this.volumes.addEventHandler({
       onAdd: (volume) => this.volumeQueue.add(objectKey(volume)),
@@ -84,7 +87,7 @@ export class LocalPathProvisioner implements Controller {
     if (this.volumes.get(provisionedVolumeName(claim))) return;
     const storageClass = this.classes.get(claimClass(claim));
     if (!storageClass || storageClass['provisioner'] !== LOCAL_PATH_PROVISIONER) return;
-    const fail = (why: string) => void this.events.record(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${storageClass.metadata.name}": ${why}`);
+    const fail = (why: string) => this.recordFailure(claim, `failed to provision volume with StorageClass "${storageClass.metadata.name}": ${why}`);
     if (volumeMode(claim) !== 'Filesystem') return fail('Only support Filesystem volume mode');
     if (accessModes(claim).some((mode) => !SUPPORTED_MODES.has(mode))) return fail('NodePath only supports ReadWriteOnce and ReadWriteOncePod access modes');
     const lateBinding = storageClass['volumeBindingMode'] === 'WaitForFirstConsumer';
@@ -99,6 +102,7 @@ export class LocalPathProvisioner implements Controller {
       fail(`node "${nodeName}" does not publish a local-path directory (annotation ${ANN_NODE_LOCAL_PATH_DIR})`);
       return { requeueAfterMs: RETRY_MS };
     }
+    this.lastFailure.delete(claim.metadata.uid ?? '');
     void this.events.record(claim, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${key}"`);
     const volume = this.volumeFor(claim, storageClass, node, baseDir);
     try {
@@ -108,6 +112,14 @@ export class LocalPathProvisioner implements Controller {
       if ((error as { code?: number }).code !== 409) throw error;
     }
     void this.events.record(claim, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${volume.metadata.name}`);
+  }
+
+  /** A ProvisioningFailed warning, recorded once per claim until its message changes (no spam on every retry). */
+  private recordFailure(claim: Readonly<KubeObject>, message: string): void {
+    const uid = claim.metadata.uid ?? '';
+    if (this.lastFailure.get(uid) === message) return;
+    this.lastFailure.set(uid, message);
+    void this.events.record(claim, 'Warning', 'ProvisioningFailed', message);
   }
 
   private volumeFor(claim: Readonly<KubeObject>, storageClass: Readonly<KubeObject>, node: Readonly<KubeObject>, baseDir: string): KubeObject {

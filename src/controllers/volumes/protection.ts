@@ -2,7 +2,9 @@
 // claims and volumes are lifted only when it is safe. A claim being deleted keeps
 // kubernetes.io/pvc-protection while any pod that is not finished uses it (as a
 // persistentVolumeClaim volume, or the claim of an ephemeral volume); a volume being deleted
-// keeps kubernetes.io/pv-protection while it is Bound.
+// keeps kubernetes.io/pv-protection while it is Bound. The informer's cache may not have seen a
+// pod created a moment ago: before the claim's finalizer goes, the namespace's pods are listed
+// live from the API server, as Kubernetes' controller asks the API server (askAPIServer).
 import type { KubeObject } from '../../api/meta.js';
 import { podClaimNames, volumePhase } from '../../api/volumes/claims.js';
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/volumes/names.js';
@@ -11,13 +13,14 @@ import {
   type ResourceRef,
 } from '../../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isPodTerminal } from '../endpoints/pods.js';
 import type { Pod } from '../../api/core/index.js';
 
 const NAMESPACE_INDEX = 'namespace';
 
-function isFinished(pod: Readonly<KubeObject>): boolean {
-  const phase = (pod as Pod).status?.phase;
-  return phase === 'Succeeded' || phase === 'Failed';
+/** The pods among `pods` that are not finished and use the claim named `claimName`. */
+function claimUsers(pods: readonly Readonly<KubeObject>[], claimName: string): Readonly<KubeObject>[] {
+  return pods.filter((pod) => !isPodTerminal(pod as Pod) && podClaimNames(pod).includes(claimName));
 }
 
 export class StorageProtectionController implements Controller {
@@ -47,7 +50,7 @@ export class StorageProtectionController implements Controller {
     const podChanged = (pod: Readonly<KubeObject>) => {
       for (const name of podClaimNames(pod)) this.claimQueue.add(`${pod.metadata.namespace ?? ''}/${name}`);
     };
-    this.pods.addEventHandler({ onUpdate: (_old, pod) => isFinished(pod) && podChanged(pod), onDelete: podChanged });
+    this.pods.addEventHandler({ onUpdate: (_old, pod) => isPodTerminal(pod as Pod) && podChanged(pod), onDelete: podChanged });
   }
 
   start(): void {
@@ -64,8 +67,10 @@ export class StorageProtectionController implements Controller {
   private async syncClaim(key: string): Promise<ReconcileResult | void> {
     const claim = this.claims.get(key);
     if (!claim?.metadata.deletionTimestamp || !claim.metadata.finalizers?.includes(PVC_PROTECTION_FINALIZER)) return;
-    const users = this.pods.byIndex(NAMESPACE_INDEX, claim.metadata.namespace ?? '')
-      .filter((pod) => !isFinished(pod) && podClaimNames(pod).includes(claim.metadata.name ?? ''));
+    const namespace = claim.metadata.namespace ?? '';
+    let users = claimUsers(this.pods.byIndex(NAMESPACE_INDEX, namespace), claim.metadata.name ?? '');
+    // The cache shows no user; a pod just created may not be in it yet, so ask the API server.
+    if (users.length === 0) users = claimUsers((await this.ctx.api.resource(resources.pods, namespace).list()).items, claim.metadata.name ?? '');
     if (users.length > 0) {
       void this.events.record(claim, 'Normal', 'InUse', `The claim is in use by pod(s) ${users.map((p) => p.metadata.name).join(', ')}: it is deleted once they are gone`);
       return;

@@ -69,6 +69,17 @@ describe('volume controllers', () => {
     assert.ok((await events('orphaned')).includes('ClaimLost: Bound claim has lost its PersistentVolume. Data on the volume is lost!'));
   });
 
+  it('a volume deleted while Bound stays until its claim goes, then is Released and let go', async () => {
+    await volumes().create(volume('held', { persistentVolumeReclaimPolicy: 'Retain' }));
+    await claims().create(claim('holding', { volumeName: 'held' }));
+    await waitFor('holding Bound', async () => (await claimPhase('holding')) === 'Bound');
+    await volumes().delete('held');
+    assert.deepEqual((await volumes().get('held')).metadata.finalizers, ['kubernetes.io/pv-protection']);
+    assert.equal(await volumePhase('held'), 'Bound');
+    await claims().delete('holding');
+    await waitFor('held gone', () => absent(() => volumes().get('held')), 15_000);
+  });
+
   it('a claim in use by a pod is deleted only once the pod is gone', async () => {
     await claims().create(claim('in-use'));
     const pods = api.resource(resources.pods, 'default');
@@ -78,6 +89,23 @@ describe('volume controllers', () => {
     assert.equal(await absent(() => claims().get('in-use')), false);
     await pods.delete('holder');
     await waitFor('in-use gone', () => absent(() => claims().get('in-use')));
+  });
+
+  it('says once, not on every retry, that the chosen node publishes no local-path directory; provisions once it does', async () => {
+    await api.resource(resources.storageclasses).create({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'late' }, provisioner: 'rancher.io/local-path', volumeBindingMode: 'WaitForFirstConsumer' });
+    // As the scheduler marks a claim for its first pod's node: one with no agent publishing a directory yet.
+    await claims().create(claim('patient', { storageClassName: 'late' }));
+    await claims().patch('patient', 'merge', { metadata: { annotations: { 'volume.kubernetes.io/selected-node': 'late-node' } } });
+    const failures = async () => (await api.resource(resources.events, 'default').list({ fieldSelector: 'involvedObject.name=patient,reason=ProvisioningFailed' })).items;
+    await waitFor('the ProvisioningFailed warning', async () => (await failures()).length > 0, 15_000);
+    // The provisioner asks again every 5 s; after room for two retries the warning is still the one, counted once.
+    await new Promise((done) => setTimeout(done, 12_000));
+    const seen = await failures();
+    assert.deepEqual(seen.map((e) => [e['message'], e['count']]), [['failed to provision volume with StorageClass "late": node "late-node" does not publish a local-path directory (annotation drover.io/local-path-dir)', 1]]);
+    // Its agent publishes the directory: the next retry provisions the volume.
+    const nodes = api.resource(resources.nodes);
+    await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'late-node', labels: { 'kubernetes.io/hostname': 'late-node' }, annotations: { 'drover.io/local-path-dir': '/srv/late' } } });
+    await waitFor('patient Bound', async () => (await claimPhase('patient')) === 'Bound', 20_000);
   });
 
   it('provisions a local-path volume for an Immediate class on a node that publishes its directory, and deletes it with its claim', async () => {

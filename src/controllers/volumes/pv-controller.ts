@@ -245,8 +245,11 @@ export class PersistentVolumeController implements Controller {
       if (volumePhase(volume) !== 'Available') await this.writes.volumePhase(volume, 'Available');
       return;
     }
-    if (volumePhase(volume) === 'Failed' || volume.metadata.deletionTimestamp) return;
+    if (volumePhase(volume) === 'Failed') return;
+    // A volume deleted while Bound is Released too: that is what lets pv-protection lift its finalizer.
     const released = volumePhase(volume) === 'Released' ? volume : await this.writes.volumePhase(volume, 'Released');
+    // Being deleted already: its deletion is its reclaim.
+    if (released.metadata.deletionTimestamp) return;
     const policy = reclaimPolicy(released);
     if (policy === 'Retain') return;
     const provisioner = released.metadata.annotations?.[ANN_PROVISIONED_BY];
