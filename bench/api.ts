@@ -11,8 +11,9 @@
 // BENCH_SERVERS=N (with BENCH_STORE=etcd or both) then runs N servers on the same etcd member
 // (under a key prefix of their own), the clients' calls and the watchers spread over them, beside
 // one server: what scale-out buys. Their memory is printed summed, and per server against the target.
+// BENCH_SERVER_CPUS=1 BENCH_CLIENT_CPUS=0 put the servers and the client on cores of their own.
 // Prints figures; never fails on time.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -205,8 +206,21 @@ interface Target {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_SERVER_CPUS / BENCH_CLIENT_CPUS (taskset lists, e.g. 1 and 0): the servers and this
+ * client on cores of their own, so a figure is the server's and not the two fighting for cores.
+ */
+const SERVER_CPUS = process.env['BENCH_SERVER_CPUS'];
+const CLIENT_CPUS = process.env['BENCH_CLIENT_CPUS'];
+
+/** Moves a process and all its threads onto `cpus`. */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'ignore' });
+}
+
 async function benchTarget(label: string, target: Target): Promise<Map<string, Figure>> {
   figures = new Map();
+  if (SERVER_CPUS) for (const pid of target.pids) pin(pid, SERVER_CPUS);
   const clients = target.urls.map((url) => new BenchClient(url, target.tls));
   const client: Client = clients.length === 1 ? clients[0]! : new SpreadClient(clients);
   // Several servers' memory is printed as their sum.
@@ -331,6 +345,7 @@ async function severalServers(one: Map<string, Figure>, endpoint: string): Promi
 }
 
 async function main(): Promise<void> {
+  if (CLIENT_CPUS) pin(process.pid, CLIENT_CPUS);
   const stores = process.env['BENCH_STORE'] ?? 'sqlite';
   const plainCheckout = process.env['BENCH_PLAIN_CHECKOUT'];
   if (stores === 'sqlite' || stores === 'both') {
