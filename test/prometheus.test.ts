@@ -121,6 +121,11 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
     }, 60_000);
     assert.ok(Number(memory[0]!.value[1]) > 0);
     await waitFor('container_cpu_usage_seconds_total of the pod', async () => (await query('container_cpu_usage_seconds_total{pod="scraped"}')).length > 0, 60_000);
+    await waitFor('kube_pod_container_status_restarts_total of the pod', async () => (await query('kube_pod_container_status_restarts_total{pod="scraped",container="scraped"}')).length > 0, 60_000);
+    await waitFor('kubelet_pod_start_duration_seconds', async () => {
+      const result = await query(`kubelet_pod_start_duration_seconds_count{node="${cluster.nodeName}"}`);
+      return result.length > 0 && Number(result[0]!.value[1]) >= 1;
+    }, 60_000);
     await waitFor('kubelet_running_pods', async () => {
       const result = await query(`kubelet_running_pods{node="${cluster.nodeName}"}`);
       return result.length > 0 && Number(result[0]!.value[1]) >= 1;

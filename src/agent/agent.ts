@@ -202,7 +202,11 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     ...(options.resourceSampleMs ? { intervalMs: options.resourceSampleMs } : {}),
   });
   resources.start();
-  registerContainerMetrics(metrics, resources, async () => (await pods.inventory()).filter((p) => p.state === 'running').length);
+  const podMetrics = registerContainerMetrics(metrics, resources, {
+    running: async () => (await pods.inventory()).filter((p) => p.state === 'running').length,
+    bound: () => pods.bound(),
+  });
+  pods.onPodStarted = podMetrics.podStarted;
   const resolver = createResolver(owner, runtimes, (ns, name) => pods.pod(ns, name));
   return {
     nodeName: options.nodeName,

@@ -54,19 +54,46 @@ export class PodManager {
       onDelete: (pod) => {
         const uid = pod.metadata.uid ?? '';
         this.pods.delete(uid);
+        this.seen.delete(uid);
+        this.firstSeen.delete(uid);
         this.gone.set(uid, pod);
         this.queue.add(uid);
       },
     });
   }
 
+  /** Told how long a pod took from first seen here to Running (kubelet_pod_start_duration_seconds). */
+  onPodStarted: ((seconds: number) => void) | undefined;
+  /** When each pod not yet Running was first seen; pods already running when the agent started are not timed. */
+  private readonly firstSeen = new Map<string, number>();
+  private readonly seen = new Set<string>();
+
   private observed(pod: Readonly<Pod>): void {
     const uid = pod.metadata.uid ?? '';
     this.pods.set(uid, pod);
+    this.timeStart(uid, pod);
     // Our own status write coming back changes nothing worth a sync.
     const written = this.records.get(uid)?.written;
     if (written && written.resourceVersion === pod.metadata.resourceVersion) return;
     this.queue.add(uid);
+  }
+
+  private timeStart(uid: string, pod: Readonly<Pod>): void {
+    const running = pod.status?.phase === 'Running';
+    if (!this.seen.has(uid)) {
+      this.seen.add(uid);
+      if (!running) this.firstSeen.set(uid, performance.now());
+      return;
+    }
+    const since = this.firstSeen.get(uid);
+    if (since === undefined || !running) return;
+    this.firstSeen.delete(uid);
+    this.onPodStarted?.((performance.now() - since) / 1000);
+  }
+
+  /** The pods bound to this node, as last seen (with the status this agent wrote). */
+  bound(): Iterable<Readonly<Pod>> {
+    return this.pods.values();
   }
 
   async start(): Promise<void> {

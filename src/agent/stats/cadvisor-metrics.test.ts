@@ -10,8 +10,17 @@ describe('cAdvisor-named container metrics', () => {
     const sampler = {
       newestCounters: () => [{ pod: { namespace: 'ns', name: 'web', uid: 'u1' }, container: 'app', usage: { time: 0, windowSeconds: 15, usageCoreNanoSeconds: 2.5e9, workingSetBytes: 4096 } }],
     } as unknown as ResourceSampler;
-    registerContainerMetrics(registry, sampler, async () => 3);
+    const pod = {
+      metadata: { namespace: 'ns', name: 'web' }, spec: { containers: [] },
+      status: { containerStatuses: [{ name: 'app', restartCount: 2, ready: true, image: 'i', imageID: '', state: {}, lastState: {} }] },
+    };
+    const { podStarted } = registerContainerMetrics(registry, sampler, { running: async () => 3, bound: () => [pod as never] });
+    podStarted(1.5);
     const text = await registry.metrics();
+    assert.match(text, /^# TYPE kube_pod_container_status_restarts_total counter$/m);
+    assert.match(text, /^kube_pod_container_status_restarts_total\{namespace="ns",pod="web",container="app"\} 2$/m);
+    assert.match(text, /^kubelet_pod_start_duration_seconds_bucket\{le="2"\} 1$/m);
+    assert.match(text, /^kubelet_pod_start_duration_seconds_count 1$/m);
     assert.match(text, /^# TYPE container_cpu_usage_seconds_total counter$/m);
     assert.match(text, /^container_cpu_usage_seconds_total\{container="app",pod="web",namespace="ns"\} 2\.5$/m);
     assert.match(text, /^container_memory_working_set_bytes\{container="app",pod="web",namespace="ns"\} 4096$/m);
