@@ -96,30 +96,25 @@ export function cpuNsV2(statText: string): number | undefined {
 
 const readOrUndefined = (path: string) => readFile(path, 'utf8').catch(() => undefined);
 
+/** Where each cgroup version keeps the figures, and how each is read. */
+const LAYOUT = {
+  1: { cpuFile: 'cpuacct.usage', memoryFile: 'memory.usage_in_bytes', cpuNs: cpuNsV1, workingSet: memoryV1 },
+  2: { cpuFile: 'cpu.stat', memoryFile: 'memory.current', cpuNs: cpuNsV2, workingSet: memoryV2 },
+} as const;
+
 /** Reads what the cgroup's files say now; a figure whose files are gone (the container ended) is absent. */
 export async function readCgroupUsage(paths: CgroupPaths): Promise<CgroupUsage> {
-  const usage: CgroupUsage = {};
-  if (paths.version === 1) {
-    const [cpu, memUsage, memStat] = await Promise.all([
-      paths.cpu ? readOrUndefined(join(paths.cpu, 'cpuacct.usage')) : undefined,
-      paths.memory ? readOrUndefined(join(paths.memory, 'memory.usage_in_bytes')) : undefined,
-      paths.memory ? readOrUndefined(join(paths.memory, 'memory.stat')) : undefined,
-    ]);
-    const cpuNs = cpu === undefined ? undefined : cpuNsV1(cpu);
-    const memory = memUsage === undefined ? undefined : memoryV1(memUsage, memStat ?? '');
-    if (cpuNs !== undefined) usage.cpuNs = cpuNs;
-    if (memory !== undefined) usage.memoryWorkingSetBytes = memory;
-    return usage;
-  }
-  const [cpuStat, current, memStat] = await Promise.all([
-    paths.cpu ? readOrUndefined(join(paths.cpu, 'cpu.stat')) : undefined,
-    paths.memory ? readOrUndefined(join(paths.memory, 'memory.current')) : undefined,
+  const layout = LAYOUT[paths.version];
+  const [cpu, memory, memStat] = await Promise.all([
+    paths.cpu ? readOrUndefined(join(paths.cpu, layout.cpuFile)) : undefined,
+    paths.memory ? readOrUndefined(join(paths.memory, layout.memoryFile)) : undefined,
     paths.memory ? readOrUndefined(join(paths.memory, 'memory.stat')) : undefined,
   ]);
-  const cpuNs = cpuStat === undefined ? undefined : cpuNsV2(cpuStat);
-  const memory = current === undefined ? undefined : memoryV2(current, memStat ?? '');
+  const usage: CgroupUsage = {};
+  const cpuNs = cpu === undefined ? undefined : layout.cpuNs(cpu);
+  const workingSet = memory === undefined ? undefined : layout.workingSet(memory, memStat ?? '');
   if (cpuNs !== undefined) usage.cpuNs = cpuNs;
-  if (memory !== undefined) usage.memoryWorkingSetBytes = memory;
+  if (workingSet !== undefined) usage.memoryWorkingSetBytes = workingSet;
   return usage;
 }
 
