@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { loadClientConfig } from '../src/client/config.js';
 import { waitFor } from '../src/util/wait-for.js';
+import { parseQuantity } from '../src/api/validation/quantity.js';
 import { launchChromium, requireChromium, signInAddress } from './support/browser.js';
 import { CpuReadings, containerPid, cpuCounterOf, workingSetOf } from './support/cgroup-figures.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
@@ -53,12 +54,9 @@ spec:
         resources: {requests: {cpu: 10m, memory: 64Mi}, limits: {memory: 128Mi}}
 `;
 
-/** "198m" or "1.2" (cores) as millicores; "41Mi", "9.5Mi", "1.2Gi" as bytes: kubectl's and the page's forms. */
-const millicores = (text: string) => (text.endsWith('m') ? Number(text.slice(0, -1)) : Number(text) * 1000);
-const bytes = (text: string) => {
-  const match = /^([\d.]+)(Ki|Mi|Gi)?$/.exec(text.trim());
-  return match ? Number(match[1]) * 1024 ** ['', 'Ki', 'Mi', 'Gi'].indexOf(match[2] ?? '') : Number.NaN;
-};
+/** "198m" or "1.2" (cores) as millicores; "41Mi", "9.5Mi", "1.2Gi" as bytes: kubectl's and the page's forms, read as the API reads quantities. */
+const millicores = (text: string) => (parseQuantity(text.trim()) ?? Number.NaN) * 1000;
+const bytes = (text: string) => parseQuantity(text.trim()) ?? Number.NaN;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

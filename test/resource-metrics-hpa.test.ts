@@ -13,6 +13,7 @@ import { counterAt, cpuCounterOf } from './support/cgroup-figures.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
 import { waitFor } from '../src/util/wait-for.js';
+import { parseQuantity } from '../src/api/validation/quantity.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -47,7 +48,8 @@ spec:
         resources: {requests: {cpu: 100m}, limits: {cpu: 200m}}
 `;
 
-const millicores = (text: string) => (text.endsWith('m') ? Number(text.slice(0, -1)) : Number(text) * 1000);
+/** kubectl top's CPU ("198m") as millicores, read as the API reads quantities. */
+const millicores = (text: string) => (parseQuantity(text) ?? Number.NaN) * 1000;
 const mebibytes = (text: string) => (text.endsWith('Mi') ? Number(text.slice(0, -2)) : Number.NaN);
 
 interface PodMetrics {
