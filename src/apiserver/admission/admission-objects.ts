@@ -2,8 +2,8 @@
 // namespace, the PriorityClasses, the ServiceAccounts pods name, the StorageClasses claims name — mirrored in memory (list + watch), as Kubernetes' admission
 // plugins read them from informers. Where the mirror has none, the store is
 // asked (one that was just made may not have reached the mirror yet) and a "none" is kept for
-// 30 s, as Kubernetes' live-lookup cache does: a namespace without any costs one storage read per
-// half minute, not one per write. A quota read here may be a moment old; charging it writes with
+// 30 s, as Kubernetes' live-lookup cache does: a namespace without any (or without the
+// ServiceAccount its pods name) costs one storage read per half minute, not one per write. A quota read here may be a moment old; charging it writes with
 // its revision as precondition, so a stale one only costs the charger a re-read from the store.
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
@@ -46,8 +46,10 @@ function applyTo(map: ByNamespace, event: MirrorEvent): void {
 export class AdmissionObjects {
   private readonly mirror: StoreMirror<Picture>;
   private readonly definitions = Object.fromEntries(KIND_NAMES.map((kind) => [kind, findResource(KINDS[kind][0], 'v1', KINDS[kind][1])!])) as Record<Kind, ResourceDefinition>;
-  /** Namespaces the store had none of, until when: `${kind}/${namespace}`. */
+  /** What the store had none of, until when: `${kind}/${namespace}`, or `${kind}/${namespace}/${name}` for one object. */
   private readonly none = new Map<string, number>();
+  /** Events the mirror has applied: tells a store read whether the mirror moved during it. */
+  private applied = 0;
 
   constructor(private readonly store: Store) {
     this.mirror = new StoreMirror(store, {
@@ -57,8 +59,11 @@ export class AdmissionObjects {
       apply: (picture, index, event) => {
         const kind = KIND_NAMES[index]!;
         applyTo(picture[kind], event);
+        this.applied++;
         // The mirror knows better now than a "none" read before it.
-        this.none.delete(`${kind}/${event.object.metadata.namespace ?? ''}`);
+        const namespace = event.object.metadata.namespace ?? '';
+        this.none.delete(`${kind}/${namespace}`);
+        this.none.delete(`${kind}/${namespace}/${event.object.metadata.name ?? ''}`);
       },
     });
   }
@@ -103,17 +108,31 @@ export class AdmissionObjects {
   }
 
   private async get(kind: Kind, namespace: string, name: string): Promise<KubeObject | undefined> {
-    return this.mirror.state[kind].get(namespace)?.get(name) ?? await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
+    const mirrored = this.mirror.state[kind].get(namespace)?.get(name);
+    if (mirrored) return mirrored;
+    // A pod in a namespace without its ServiceAccount would otherwise read the store on every create.
+    const [object] = await this.readUnlessNone(`${kind}/${namespace}/${name}`, async () => {
+      const found = await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
+      return found ? [found] : [];
+    });
+    return object;
   }
 
   private async list(kind: Kind, namespace: string): Promise<KubeObject[]> {
     const mirrored = this.mirror.state[kind].get(namespace);
     if (mirrored && mirrored.size > 0) return [...mirrored.values()];
-    const key = `${kind}/${namespace}`;
+    return this.readUnlessNone(`${kind}/${namespace}`, async () => (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items);
+  }
+
+  /** The store's answer, unless it said "none" for `key` less than NONE_KEPT_MS ago. */
+  private async readUnlessNone(key: string, read: () => Promise<KubeObject[]>): Promise<KubeObject[]> {
     const now = Date.now();
     if ((this.none.get(key) ?? 0) > now) return [];
-    const items = (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items;
-    if (items.length === 0) this.none.set(key, now + NONE_KEPT_MS);
+    const appliedBefore = this.applied;
+    const items = await read();
+    // A "none" is kept only if the mirror learnt nothing meanwhile: an object it applied while the
+    // store was read must not be hidden behind a "none" the read saw before it.
+    if (items.length === 0 && this.applied === appliedBefore) this.none.set(key, now + NONE_KEPT_MS);
     // Bounded: entries of namespaces no longer asked about go once expired.
     if (this.none.size > 10_000) for (const [k, until] of this.none) if (until <= now) this.none.delete(k);
     return items;

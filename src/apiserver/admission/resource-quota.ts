@@ -52,6 +52,9 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
     const namespace = object.metadata.namespace;
     if (request.subresource || !def.namespaced || !namespace) return [];
     if (request.operation === 'update' && (def.group !== '' || !CHARGED_ON_UPDATE.has(def.plural) || !request.old)) return [];
+    // Most namespaces have no quota: ask the mirror first, so their writes skip counting usage.
+    const mirrored = await this.policies.quotas(namespace);
+    if (mirrored.length === 0) return [];
     const kind: ResourceKind = { group: def.group, plural: def.plural };
     const now = this.now();
     let delta = objectUsage(kind, object, now);
@@ -61,7 +64,7 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
     const charged = new Set<string>();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       // The mirror first; after a lost race, the store itself (the mirror may not have the winner's write yet).
-      const quotas = attempt === 0 ? await this.policies.quotas(namespace) : (await this.store.list({ prefix: prefixFor(this.quotas, namespace) })).items;
+      const quotas = attempt === 0 ? mirrored : (await this.store.list({ prefix: prefixFor(this.quotas, namespace) })).items;
       if (quotas.length === 0) return [];
       try {
         await this.charge(request, kind, delta, quotas, charged, now);

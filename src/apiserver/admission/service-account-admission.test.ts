@@ -57,6 +57,18 @@ describe('service-account admission', () => {
     assert.equal((await create('no-sa', { serviceAccountName: 'missing' })).spec.volumes, undefined);
   });
 
+  test('an account made after a pod found none is used as soon as the mirror sees it (the "none" is not kept past it)', async () => {
+    assert.equal((await create('before-sa', { serviceAccountName: 'late' })).spec.volumes, undefined);
+    await t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'late', namespace: 'dev' } });
+    const deadline = Date.now() + 10_000;
+    let volumes: unknown[] | undefined;
+    for (let i = 0; !volumes && Date.now() < deadline; i++) {
+      volumes = (await create(`after-sa-${i}`, { serviceAccountName: 'late' })).spec.volumes;
+      if (!volumes) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(volumes?.length, 1);
+  });
+
   test('a container that mounts the path itself is left alone', () => {
     const spec: Record<string, any> = {
       containers: [
