@@ -22,7 +22,7 @@ import { MATMUL_SIZE, parseProbe, runOnHost, type ProbeOutput } from './gpu-prob
 import { median } from './peers.js';
 
 const ROUNDS = Number(process.env['BENCH_GPU_ROUNDS'] ?? 3);
-const NODE = `gpu-bench-${hostname().toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40)}`;
+const NODE = `gpu-bench-${hostname().toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40).replace(/-+$/, '')}`;
 
 const failures: string[] = [];
 
