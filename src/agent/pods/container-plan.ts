@@ -21,8 +21,6 @@ export interface PodPlan {
   steps: Step[];
   /** Every init container has succeeded (the app containers may run). */
   initDone: boolean;
-  /** An init container failed under restartPolicy Never: the pod has failed. */
-  initFailed: boolean;
 }
 
 export interface PlanInput {
@@ -105,24 +103,27 @@ function decide(input: PlanInput, container: Container, isInit: boolean): Step |
   return restart(input, container, isInit, cur);
 }
 
-function planInit(input: PlanInput): { step?: Step; done: boolean; failed: boolean } {
+/**
+ * The next init container's step, or done when all have succeeded. One that failed for good
+ * (restartPolicy Never) holds the rest: the pod's phase, computed from the statuses, says Failed.
+ */
+function planInit(input: PlanInput): { step?: Step; done: boolean } {
   for (const container of input.pod.spec.initContainers ?? []) {
     const cur = current(input, container.name);
     const step = decide(input, container, true);
-    if (step) return { step, done: false, failed: false };
-    if (!cur || !hasFinished(cur)) return { done: false, failed: false };
-    if (!succeeded(cur)) return { done: false, failed: true };
+    if (step) return { step, done: false };
+    if (!cur || !hasFinished(cur) || !succeeded(cur)) return { done: false };
   }
-  return { done: true, failed: false };
+  return { done: true };
 }
 
 export function planPod(input: PlanInput): PodPlan {
   const init = planInit(input);
-  if (!init.done) return { steps: init.step ? [init.step] : [], initDone: false, initFailed: init.failed };
+  if (!init.done) return { steps: init.step ? [init.step] : [], initDone: false };
   const steps: Step[] = [];
   for (const container of input.pod.spec.containers) {
     const step = decide(input, container, false);
     if (step) steps.push(step);
   }
-  return { steps, initDone: true, initFailed: false };
+  return { steps, initDone: true };
 }

@@ -5,7 +5,6 @@
 import { ServicesNotSyncedError } from '../network/service-directory.js';
 import { NameConflictError, RuntimeUnavailableError, StartFailedError } from '../runtime/errors.js';
 import type { ContainerRuntime, SandboxInfo } from '../runtime/runtime.js';
-import type { SandboxStart } from './sync-context.js';
 import { apiServerOf, buildContainerSpec } from './container-spec.js';
 import { InsufficientDevicesError, type DeviceSet } from './devices.js';
 import { ContainerConfigError } from './env.js';
@@ -13,6 +12,7 @@ import { runHandler } from './handlers.js';
 import { ReplicaNotBoundError, resolveReplicaAddresses } from './replica-addresses.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
+import type { SandboxStart } from './pod-sandbox.js';
 import { killContainer } from './termination.js';
 import { VolumeError, type VolumePaths } from './volumes.js';
 import type { Container } from '../../api/core/index.js';
@@ -102,9 +102,9 @@ export async function startContainer(input: StartInput): Promise<StartOutcome> {
   if ('waiting' in pulled) return wait(input, pulled.waiting.reason, pulled.waiting.message, pulled.retryInMs);
   if (input.sandboxStart && needsPodIP(container)) {
     // The pod IP is known once the sandbox runs.
-    const sandbox = await input.sandboxStart.started;
-    if (!sandbox) return { started: false };
-    input = { ...input, sandbox, sandboxStart: undefined };
+    const started = await input.sandboxStart.started;
+    if (started.kind === 'none') return { started: false };
+    input = { ...input, sandbox: started.sandbox, sandboxStart: undefined };
   }
   const created = await createContainer(input);
   if (typeof created !== 'string') return created;

@@ -4,20 +4,22 @@
 // container that restarts all day does not leave a dead container and its log per restart; the
 // restart count lives on in the newest instance's attempt label.
 import type { PodRuntime } from './observe.js';
-import type { SyncContext } from './sync-context.js';
+import type { PodSync } from './sync-input.js';
 
 const KEPT_PER_NAME = 2;
 
-/** Removes the exited instances older than the newest two of each name, from the runtime and from `state`. */
-export async function removeSupersededContainers(ctx: SyncContext, state: PodRuntime): Promise<void> {
+/** Removes the exited instances older than the newest two of each name; the state without them. */
+export async function removeSupersededContainers(sync: PodSync, state: PodRuntime): Promise<PodRuntime> {
+  const containers = new Map(state.containers);
   for (const [name, instances] of state.containers) {
     if (instances.length <= KEPT_PER_NAME) continue;
     const superseded = instances.slice(KEPT_PER_NAME).filter((i) => i.summary.state !== 'running');
     if (superseded.length === 0) continue;
-    await Promise.all(superseded.map((i) => ctx.runtime.removeContainer(i.id, { force: true })));
-    for (const i of superseded) ctx.deps.cache.forget(i.id);
-    state.containers.set(name, instances.filter((i) => !superseded.includes(i)));
+    await Promise.all(superseded.map((i) => sync.runtime.removeContainer(i.id, { force: true })));
+    for (const i of superseded) sync.deps.cache.forget(i.id);
+    containers.set(name, instances.filter((i) => !superseded.includes(i)));
   }
+  return { ...state, containers };
 }
 
 /**

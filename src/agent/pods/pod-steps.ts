@@ -1,11 +1,13 @@
 // The middle stages of a pod sync: volumes and devices, then the plan's steps (starts,
-// restarts under back-off, kills of unhealthy containers).
+// restarts under back-off, kills of unhealthy containers). Each returns what it made and when
+// it wants the pod looked at again.
 import { restartCountAfter } from './restart-count.js';
-import { planPod, type Step } from './container-plan.js';
+import type { Step } from './container-plan.js';
 import { startContainer, startCreated, type StartInput } from './container-start.js';
 import { GPU_RESOURCE, InsufficientDevicesError, podNeeds, type DeviceSet } from './devices.js';
-import type { PodRuntime } from './observe.js';
-import type { SyncContext } from './sync-context.js';
+import type { SandboxStart } from './pod-sandbox.js';
+import { soonest, type PodSync, type Retry } from './sync-input.js';
+import type { SandboxInfo } from '../runtime/runtime.js';
 import { killContainer } from './termination.js';
 import { setUpVolumes, VolumeError, type VolumePaths } from './volumes.js';
 
@@ -16,19 +18,19 @@ import { setUpVolumes, VolumeError, type VolumePaths } from './volumes.js';
 const VOLUME_REFRESH_MS = 60_000;
 const MOUNT_RETRY_MS = 5000;
 
-export async function ensureVolumes(ctx: SyncContext): Promise<VolumePaths | undefined> {
-  const { record } = ctx;
-  if (record.volumes && Date.now() - record.volumesAt < VOLUME_REFRESH_MS) return record.volumes;
+/** The pod's volumes; none while a first set-up fails (the pod waits). */
+export async function ensureVolumes(sync: PodSync): Promise<{ volumes: VolumePaths | undefined } & Retry> {
+  const { record, deps } = sync;
+  if (record.volumes && Date.now() - record.volumesAt < VOLUME_REFRESH_MS) return { volumes: record.volumes };
   try {
-    record.volumes = await setUpVolumes({ dataDir: ctx.deps.dataDir, pod: ctx.pod, sources: ctx.deps.sources, localPathDir: ctx.deps.localPathDir, tokens: ctx.deps.tokens });
+    record.volumes = await setUpVolumes({ dataDir: deps.dataDir, pod: sync.pod, sources: deps.sources, localPathDir: deps.localPathDir, tokens: deps.tokens });
     record.volumesAt = Date.now();
-    return record.volumes;
+    return { volumes: record.volumes };
   } catch (error) {
     if (!(error instanceof VolumeError)) throw error;
-    ctx.deps.events.pod(ctx.pod, 'Warning', 'FailedMount', error.message);
-    ctx.retry(MOUNT_RETRY_MS);
+    deps.events.pod(sync.pod, 'Warning', 'FailedMount', error.message);
     // A refresh that failed keeps the volumes as they were; a first set-up holds the pod.
-    return record.volumes;
+    return { volumes: record.volumes, retryInMs: MOUNT_RETRY_MS };
   }
 }
 
@@ -38,88 +40,87 @@ export async function ensureVolumes(ctx: SyncContext): Promise<VolumePaths | und
  * pod its device plugin cannot serve) rather than left waiting: it would hold GPUs it can never
  * use, and started without them it would run on CPU or crash far from the cause.
  */
-export async function gpuAdmissionError(ctx: SyncContext): Promise<string | undefined> {
-  if (ctx.deps.devices.has(ctx.uid) || !podNeeds(ctx.pod, [GPU_RESOURCE])[GPU_RESOURCE]) return undefined;
-  const why = await ctx.runtime.gpuUnsupported?.();
+export async function gpuAdmissionError(sync: PodSync): Promise<string | undefined> {
+  if (sync.deps.devices.has(sync.uid) || !podNeeds(sync.pod, [GPU_RESOURCE])[GPU_RESOURCE]) return undefined;
+  const why = await sync.runtime.gpuUnsupported?.();
   return why && `Allocate failed: the pod asks for ${GPU_RESOURCE} but ${why}`;
 }
 
-export function ensureDevices(ctx: SyncContext): DeviceSet | undefined {
+/** The pod's devices; none while the node has too few free (its containers wait). */
+export function ensureDevices(sync: PodSync): { devices: DeviceSet | undefined } & Retry {
   try {
-    return ctx.deps.devices.allocate(ctx.uid, ctx.pod);
+    return { devices: sync.deps.devices.allocate(sync.uid, sync.pod) };
   } catch (error) {
     if (!(error instanceof InsufficientDevicesError)) throw error;
-    ctx.deps.events.pod(ctx.pod, 'Warning', error.reason, error.message);
-    for (const c of ctx.pod.spec.containers) ctx.record.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: error.message });
-    ctx.retry(MOUNT_RETRY_MS);
-    return undefined;
+    sync.deps.events.pod(sync.pod, 'Warning', error.reason, error.message);
+    for (const c of sync.pod.spec.containers) sync.record.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: error.message });
+    return { devices: undefined, retryInMs: MOUNT_RETRY_MS };
   }
 }
 
+/** Where the plan's containers go: the sandbox (perhaps still starting), the volumes and the devices. */
+export interface ContainerSite {
+  sandbox: SandboxInfo;
+  /** Set while the sandbox is still starting. */
+  sandboxStart?: SandboxStart | undefined;
+  volumes: VolumePaths;
+  devices: DeviceSet;
+}
+
+type StartBase = Omit<StartInput, 'container' | 'isInit' | 'attempt'>;
 type KillStep = Extract<Step, { kind: 'kill' }>;
 
-function killGrace(ctx: SyncContext, step: KillStep): number {
+function killGrace(sync: PodSync, step: KillStep): number {
   const probe = step.why === 'liveness' ? step.container.livenessProbe : step.why === 'startup' ? step.container.startupProbe : undefined;
-  return probe?.terminationGracePeriodSeconds ?? ctx.pod.spec.terminationGracePeriodSeconds ?? 30;
+  return probe?.terminationGracePeriodSeconds ?? sync.pod.spec.terminationGracePeriodSeconds ?? 30;
 }
 
 /** Kills for a failed probe (restarted by policy, next sync) or a changed spec (restarted now, whatever the policy). */
-async function runKill(ctx: SyncContext, step: KillStep, base: Omit<StartInput, 'container' | 'isInit' | 'attempt'>): Promise<void> {
+async function runKill(sync: PodSync, step: KillStep, base: StartBase): Promise<Retry> {
   const name = step.container.name;
   const message = step.why === 'changed'
     ? `Container ${name} definition changed, will be restarted`
     : `Container ${name} failed ${step.why} probe, will be restarted`;
-  await killContainer(ctx.deps, ctx.runtime, ctx.pod, step.container, step.instance.id, { message, graceSeconds: killGrace(ctx, step) });
-  if (step.why !== 'changed') return ctx.retry(0);
+  await killContainer(sync.deps, sync.runtime, sync.pod, step.container, step.instance.id, { message, graceSeconds: killGrace(sync, step) });
+  if (step.why !== 'changed') return { retryInMs: 0 };
   const outcome = await startContainer({ ...base, container: step.container, isInit: false, attempt: step.instance.attempt + 1, restartCount: restartCountAfter(step.instance) });
-  ctx.retry(outcome.retryInMs);
+  return { retryInMs: outcome.retryInMs };
 }
 
-async function runStep(ctx: SyncContext, step: Step, base: Omit<StartInput, 'container' | 'isInit' | 'attempt'>): Promise<void> {
-  const { deps, pod } = ctx;
+async function runStep(sync: PodSync, step: Step, base: StartBase): Promise<Retry> {
+  const { deps, pod } = sync;
   switch (step.kind) {
     case 'start': {
       if (step.restart) deps.crashBackoff.next(step.restart.key, step.restart.eventTime);
       const outcome = await startContainer({ ...base, container: step.container, isInit: step.isInit, attempt: step.attempt, restartCount: step.restartCount });
-      ctx.retry(outcome.retryInMs);
-      return;
+      return { retryInMs: outcome.retryInMs };
     }
     case 'start-existing': {
       await startCreated({ ...base, container: step.container, isInit: step.isInit, attempt: step.instance.attempt }, step.instance.id);
-      return;
+      return {};
     }
     case 'kill':
-      return runKill(ctx, step, base);
+      return runKill(sync, step, base);
     case 'backoff': {
-      ctx.record.waiting.set(step.container.name, { reason: 'CrashLoopBackOff', message: step.message });
+      sync.record.waiting.set(step.container.name, { reason: 'CrashLoopBackOff', message: step.message });
       const { name, namespace, uid } = pod.metadata;
       deps.events.container(pod, step.container.name, step.isInit, 'Warning', 'BackOff',
         `Back-off restarting failed container ${step.container.name} in pod ${name ?? ''}_${namespace ?? ''}(${uid ?? ''})`);
-      ctx.retry(step.remainingMs);
-      return;
+      return { retryInMs: step.remainingMs };
     }
   }
 }
 
-/** Plans the containers and carries the plan out; true when anything in the runtime changed. */
-export async function runContainers(ctx: SyncContext, state: PodRuntime, volumes: VolumePaths, devices: DeviceSet): Promise<boolean> {
-  const sandbox = ctx.sandbox!;
-  const { deps } = ctx;
-  const plan = planPod({
-    pod: ctx.pod, state, sandboxId: sandbox.id, backoff: deps.crashBackoff,
-    unhealthy: (id) => deps.probes.unhealthy(id),
-    startFailedAt: (id) => ctx.record.startFailedAt.get(id),
-  });
-  ctx.initDone = plan.initDone;
-  ctx.initFailed = plan.initFailed;
+/** Carries the plan's steps out in order; `changed` when anything in the runtime changed. */
+export async function carryOutPlan(sync: PodSync, steps: readonly Step[], site: ContainerSite): Promise<{ changed: boolean } & Retry> {
   // Waiting reasons are re-derived by this sync's steps; stale ones must not linger.
-  ctx.record.waiting.clear();
-  const base = { deps, runtime: ctx.runtime, record: ctx.record, sandbox, sandboxStart: ctx.sandboxStart, volumes, devices };
+  sync.record.waiting.clear();
+  const base: StartBase = { deps: sync.deps, runtime: sync.runtime, record: sync.record, ...site };
   let changed = false;
-  for (const step of plan.steps) {
-    await runStep(ctx, step, base);
+  let retryInMs: number | undefined;
+  for (const step of steps) {
+    retryInMs = soonest(retryInMs, (await runStep(sync, step, base)).retryInMs);
     if (step.kind !== 'backoff') changed = true;
   }
-  return changed;
+  return { changed, retryInMs };
 }
-

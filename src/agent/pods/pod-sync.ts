@@ -1,19 +1,23 @@
-// One sync of one pod: read what the runtime holds, bring it towards the spec (sandbox,
-// volumes, devices, containers), and write the status that results. A deleted pod is stopped
-// and then removed from the API; a finished one keeps its containers (for logs) but nothing
-// of it runs. Runtime outages are thrown, so no status is written from a blind read.
+// One sync of one pod, as a pipeline of values: read what the runtime holds, obtain the
+// sandbox, set up volumes and devices, plan the containers (a pure function of the state) and
+// carry the plan out, then write the status that results. Each stage returns what the next
+// needs, and when it wants the pod looked at again; the soonest wish is the requeue. A deleted
+// pod is stopped and then removed from the API; a finished one keeps its containers (for logs)
+// but nothing of it runs. Runtime outages are thrown, so no status is written from a blind read.
 import { isConflict, isNotFound, resources } from '../../client/index.js';
+import type { SandboxInfo } from '../runtime/runtime.js';
 import { k8sTime } from '../util/time.js';
+import { planPod } from './container-plan.js';
 import { removeSupersededContainers } from './dead-containers.js';
 import { observePod, type PodRuntime } from './observe.js';
 import type { PodDeps } from './pod-deps.js';
 import type { PodRecord } from './pod-record.js';
-import { ensureSandbox } from './pod-sandbox.js';
-import { ensureDevices, ensureVolumes, gpuAdmissionError, runContainers } from './pod-steps.js';
+import { ensureSandbox, type ReadySandbox, type SandboxStarting } from './pod-sandbox.js';
+import { carryOutPlan, ensureDevices, ensureVolumes, gpuAdmissionError } from './pod-steps.js';
 import { isTerminalPhase } from './pod-types.js';
-import { computeStatus, readTerminationMessages, syncProbes } from './pod-view.js';
+import { computeStatus, readTerminationMessages, syncProbes, type SyncOutcome } from './pod-view.js';
 import { writePodStatus } from './status-writer.js';
-import { SyncContext } from './sync-context.js';
+import { podSync, soonest, type PodSync, type Retry } from './sync-input.js';
 import { cleanUpPod, gracePeriodOf, killPodContainers } from './termination.js';
 import type { Pod, PodStatus } from '../../api/core/index.js';
 
@@ -25,54 +29,78 @@ export interface SyncResult {
 }
 
 export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncResult> {
-  const ctx = new SyncContext(deps, record, deps.runtimes.forPod(record.pod));
-  if (record.pod.metadata.deletionTimestamp) {
-    await terminatePod(ctx);
+  const sync = podSync(deps, record);
+  if (sync.pod.metadata.deletionTimestamp) {
+    await terminatePod(sync);
     return {};
   }
-  let state = await observePod(ctx.runtime, deps.owner, ctx.uid, deps.cache);
-  if (record.terminal || isTerminalPhase(record.pod.status?.phase)) return finishPod(ctx, state);
-  if (deadlineExceeded(ctx)) {
-    const message = 'Pod was active on the node longer than the specified deadline';
-    record.terminal = { phase: 'Failed', reason: 'DeadlineExceeded', message };
-    deps.events.pod(record.pod, 'Warning', 'DeadlineExceeded', message);
-    return finishPod(ctx, state);
+  let state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
+  if (record.terminal || isTerminalPhase(sync.pod.status?.phase)) return finishPod(sync, state);
+  const refusal = deadlineExceeded(sync) ?? (await gpuRejected(sync));
+  if (refusal) {
+    record.terminal = { phase: 'Failed', ...refusal };
+    deps.events.pod(sync.pod, 'Warning', refusal.reason, refusal.message);
+    return finishPod(sync, state);
   }
-  const rejected = await gpuAdmissionError(ctx);
-  if (rejected) {
-    record.terminal = { phase: 'Failed', reason: 'UnexpectedAdmissionError', message: rejected };
-    deps.events.pod(record.pod, 'Warning', 'UnexpectedAdmissionError', rejected);
-    return finishPod(ctx, state);
+  const obtained = await ensureSandbox(sync, state);
+  let outcome: SyncOutcome & Retry = { sandbox: undefined, initDone: false, retryInMs: obtained.kind === 'none' ? obtained.retryInMs : undefined };
+  if (obtained.kind !== 'none') {
+    const run = await runPod(sync, state, obtained);
+    outcome = run;
+    if (run.changed) state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
+    state = await removeSupersededContainers(sync, state);
   }
-  ctx.sandbox = await ensureSandbox(ctx, state);
-  if (ctx.sandbox) {
-    let changed: boolean | undefined;
-    try {
-      const volumes = await ensureVolumes(ctx);
-      const devices = volumes && ensureDevices(ctx);
-      changed = volumes && devices && (await runContainers(ctx, state, volumes, devices));
-    } finally {
-      // A sandbox made in this sync runs now, with its IP, or is gone when it could not
-      // start; either way no sync leaves one half-started behind for the next.
-      if (ctx.sandboxStart) ctx.sandbox = await ctx.sandboxStart.started;
-    }
-    if (changed) state = await observePod(ctx.runtime, deps.owner, ctx.uid, deps.cache);
-    await removeSupersededContainers(ctx, state);
-  }
-  syncProbes(ctx, state);
-  const status = await statusOf(ctx, state);
+  syncProbes(sync, state, outcome.sandbox);
+  const status = await statusOf(sync, state, outcome);
   if (!(await writePodStatus(deps.api, record, status))) return {};
   if (isTerminalPhase(status.phase)) {
     record.terminal = { phase: status.phase };
-    ctx.retry(0);
+    return { requeueAfterMs: 0 };
   }
-  return { requeueAfterMs: ctx.requeueAfter(RESYNC_MS) };
+  return { requeueAfterMs: Math.max(0, Math.min(outcome.retryInMs ?? RESYNC_MS, RESYNC_MS)) };
 }
 
-async function statusOf(ctx: SyncContext, state: PodRuntime): Promise<PodStatus> {
-  await readTerminationMessages(ctx, state);
-  const status = computeStatus(ctx, state);
-  const terminal = ctx.record.terminal;
+/**
+ * Volumes, devices, then the containers' plan carried out in the sandbox. The sandbox it hands
+ * on is the one the pod has at the end: a sandbox made in this sync runs now, with its IP, or
+ * is gone when it could not start; either way no sync leaves one half-started behind.
+ */
+async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<SyncOutcome & Retry & { changed: boolean }> {
+  let initDone = false;
+  let changed = false;
+  let retryInMs: number | undefined;
+  let sandbox: SandboxInfo | undefined = obtained.sandbox;
+  try {
+    const { volumes, retryInMs: volumesRetry } = await ensureVolumes(sync);
+    retryInMs = volumesRetry;
+    const { devices, retryInMs: devicesRetry } = volumes ? ensureDevices(sync) : { devices: undefined };
+    retryInMs = soonest(retryInMs, devicesRetry);
+    if (volumes && devices) {
+      const plan = planPod({
+        pod: sync.pod, state, sandboxId: obtained.sandbox.id, backoff: sync.deps.crashBackoff,
+        unhealthy: (id) => sync.deps.probes.unhealthy(id),
+        startFailedAt: (id) => sync.record.startFailedAt.get(id),
+      });
+      initDone = plan.initDone;
+      const sandboxStart = obtained.kind === 'starting' ? obtained : undefined;
+      const carried = await carryOutPlan(sync, plan.steps, { sandbox: obtained.sandbox, sandboxStart, volumes, devices });
+      changed = carried.changed;
+      retryInMs = soonest(retryInMs, carried.retryInMs);
+    }
+  } finally {
+    if (obtained.kind === 'starting') {
+      const started = await obtained.started;
+      sandbox = started.kind === 'ready' ? started.sandbox : undefined;
+      if (started.kind === 'none') retryInMs = soonest(retryInMs, started.retryInMs);
+    }
+  }
+  return { sandbox, initDone, changed, retryInMs };
+}
+
+async function statusOf(sync: PodSync, state: PodRuntime, outcome: SyncOutcome): Promise<PodStatus> {
+  await readTerminationMessages(sync, state);
+  const status = computeStatus(sync, state, outcome);
+  const terminal = sync.record.terminal;
   if (terminal) {
     status.phase = terminal.phase;
     if (terminal.reason) status.reason = terminal.reason;
@@ -81,36 +109,46 @@ async function statusOf(ctx: SyncContext, state: PodRuntime): Promise<PodStatus>
   return status;
 }
 
-function deadlineExceeded(ctx: SyncContext): boolean {
-  const deadline = ctx.pod.spec.activeDeadlineSeconds;
-  const start = ctx.record.startTime ?? ctx.pod.status?.startTime;
-  return deadline !== undefined && start !== undefined && Date.now() - Date.parse(start) > deadline * 1000;
+interface Refusal {
+  reason: string;
+  message: string;
+}
+
+function deadlineExceeded(sync: PodSync): Refusal | undefined {
+  const deadline = sync.pod.spec.activeDeadlineSeconds;
+  const start = sync.record.startTime ?? sync.pod.status?.startTime;
+  if (deadline === undefined || start === undefined || Date.now() - Date.parse(start) <= deadline * 1000) return undefined;
+  return { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
+}
+
+async function gpuRejected(sync: PodSync): Promise<Refusal | undefined> {
+  const message = await gpuAdmissionError(sync);
+  return message ? { reason: 'UnexpectedAdmissionError', message } : undefined;
 }
 
 /** A finished pod: nothing of it runs (its sandbox neither), its devices are free; the status is final. */
-async function finishPod(ctx: SyncContext, state: PodRuntime): Promise<SyncResult> {
-  const { deps, runtime } = ctx;
-  ctx.deps.probes.removePod(ctx.uid);
+async function finishPod(sync: PodSync, state: PodRuntime): Promise<SyncResult> {
+  const { deps, runtime, pod, record } = sync;
+  deps.probes.removePod(sync.uid);
   if ([...state.containers.values()].some((list) => list.some((i) => i.summary.state === 'running'))) {
-    await killPodContainers(deps, runtime, ctx.pod, state, gracePeriodOf(ctx.pod));
-    state = await observePod(runtime, deps.owner, ctx.uid, deps.cache);
+    await killPodContainers(deps, runtime, pod, state, gracePeriodOf(pod));
+    state = await observePod(runtime, deps.owner, sync.uid, deps.cache);
   }
   for (const sandbox of state.sandboxes) {
     // The process runtime's sandboxes run nothing: there is nothing to stop.
     if (sandbox.state === 'running' && runtime.name !== 'process') await runtime.stopContainer(sandbox.id, 0).catch(() => undefined);
   }
-  deps.devices.release(ctx.uid);
-  ctx.record.startTime ??= ctx.pod.status?.startTime ?? k8sTime();
-  ctx.record.terminal ??= { phase: ctx.pod.status?.phase === 'Succeeded' ? 'Succeeded' : 'Failed' };
-  await writePodStatus(deps.api, ctx.record, await statusOf(ctx, state));
+  deps.devices.release(sync.uid);
+  record.startTime ??= pod.status?.startTime ?? k8sTime();
+  record.terminal ??= { phase: pod.status?.phase === 'Succeeded' ? 'Succeeded' : 'Failed' };
+  await writePodStatus(deps.api, record, await statusOf(sync, state, { sandbox: undefined, initDone: false }));
   return {};
 }
 
 /** A pod with a deletionTimestamp: preStop hooks, stop within the grace period, remove, and confirm to the API. */
-async function terminatePod(ctx: SyncContext): Promise<void> {
-  const { deps, pod } = ctx;
-  await cleanUpPod(deps, ctx.uid, pod, gracePeriodOf(pod));
-  await deletePodObject(deps, pod);
+async function terminatePod(sync: PodSync): Promise<void> {
+  await cleanUpPod(sync.deps, sync.uid, sync.pod, gracePeriodOf(sync.pod));
+  await deletePodObject(sync.deps, sync.pod);
 }
 
 export async function deletePodObject(deps: PodDeps, pod: Pod): Promise<void> {
@@ -119,6 +157,6 @@ export async function deletePodObject(deps: PodDeps, pod: Pod): Promise<void> {
     await pods.delete(pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid ?? '' } });
   } catch (error) {
     // Gone already, or the name now belongs to another pod: either way ours is gone.
-    if (!isNotFound(error) && !isConflict(error)) throw error;
+    if (!isConflict(error) && !isNotFound(error)) throw error;
   }
 }

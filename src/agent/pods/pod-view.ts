@@ -8,35 +8,43 @@ import { hasFinished, type PodRuntime } from './observe.js';
 import { buildPodStatus } from './pod-status.js';
 import type { ProbeTarget } from './probes.js';
 import { latestStatus } from './status-writer.js';
-import type { SyncContext } from './sync-context.js';
-import type { Container, ContainerStatus, PodStatus } from '../../api/core/index.js';
+import type { PodSync } from './sync-input.js';
+import type { SandboxInfo } from '../runtime/runtime.js';
+import type { ContainerStatus, PodStatus } from '../../api/core/index.js';
 
 /** Reads the termination messages of finished instances not read yet. */
-export async function readTerminationMessages(ctx: SyncContext, state: PodRuntime): Promise<void> {
-  const cache = ctx.record.messages;
-  const all = [...(ctx.pod.spec.initContainers ?? []), ...ctx.pod.spec.containers];
+export async function readTerminationMessages(sync: PodSync, state: PodRuntime): Promise<void> {
+  const cache = sync.record.messages;
+  const all = [...(sync.pod.spec.initContainers ?? []), ...sync.pod.spec.containers];
   for (const container of all) {
     for (const instance of (state.containers.get(container.name) ?? []).slice(0, 2)) {
       if (cache.has(instance.id) || !hasFinished(instance) || instance.status?.state !== 'exited') continue;
-      const text = await terminationMessage(ctx.runtime, ctx.deps.dataDir, ctx.pod, container, instance.id, instance.attempt, instance.status.exitCode);
+      const text = await terminationMessage(sync.runtime, sync.deps.dataDir, sync.pod, container, instance.id, instance.attempt, instance.status.exitCode);
       cache.set(instance.id, text);
     }
   }
 }
 
-function statusesOf(ctx: SyncContext, state: PodRuntime, containers: readonly Container[], isInit: boolean): ContainerStatus[] {
-  const { deps, record } = ctx;
-  const previous = (isInit ? ctx.pod.status?.initContainerStatuses : ctx.pod.status?.containerStatuses) ?? [];
-  const hasInit = (ctx.pod.spec.initContainers ?? []).length > 0;
-  const defaultWaiting = isInit || (hasInit && !ctx.initDone) ? 'PodInitializing' : 'ContainerCreating';
-  const cache = ctx.record.messages;
+/** What this sync made of the pod, beyond the runtime's state: its sandbox and whether its init containers are done. */
+export interface SyncOutcome {
+  sandbox: SandboxInfo | undefined;
+  initDone: boolean;
+}
+
+function statusesOf(sync: PodSync, state: PodRuntime, outcome: SyncOutcome, isInit: boolean): ContainerStatus[] {
+  const { deps, record, pod } = sync;
+  const containers = (isInit ? pod.spec.initContainers : pod.spec.containers) ?? [];
+  const previous = (isInit ? pod.status?.initContainerStatuses : pod.status?.containerStatuses) ?? [];
+  const hasInit = (pod.spec.initContainers ?? []).length > 0;
+  const defaultWaiting = isInit || (hasInit && !outcome.initDone) ? 'PodInitializing' : 'ContainerCreating';
+  const cache = record.messages;
   return containers.map((container) => containerStatus({
     container,
     isInit,
     instances: state.containers.get(container.name) ?? [],
     waiting: record.waiting.get(container.name),
     defaultWaiting,
-    runtimeName: ctx.runtime.name,
+    runtimeName: sync.runtime.name,
     previous: previous.find((s) => s.name === container.name),
     ready: (id) => deps.probes.ready(id, container),
     started: (id) => deps.probes.started(id, container),
@@ -45,41 +53,41 @@ function statusesOf(ctx: SyncContext, state: PodRuntime, containers: readonly Co
   }));
 }
 
-export function computeStatus(ctx: SyncContext, state: PodRuntime): PodStatus {
-  const { record } = ctx;
-  record.startTime ??= ctx.pod.status?.startTime ?? k8sTime();
+export function computeStatus(sync: PodSync, state: PodRuntime, outcome: SyncOutcome): PodStatus {
+  const { record, pod } = sync;
+  record.startTime ??= pod.status?.startTime ?? k8sTime();
   // Remembered here: the informer's copy may predate the write that first carried it.
-  if (ctx.sandbox?.ip) record.podIP = ctx.sandbox.ip;
-  record.podIP ??= ctx.pod.status?.podIP;
+  if (outcome.sandbox?.ip) record.podIP = outcome.sandbox.ip;
+  record.podIP ??= pod.status?.podIP;
   return buildPodStatus({
-    pod: ctx.pod,
-    initStatuses: statusesOf(ctx, state, ctx.pod.spec.initContainers ?? [], true),
-    appStatuses: statusesOf(ctx, state, ctx.pod.spec.containers, false),
-    sandboxReady: ctx.sandbox !== undefined,
+    pod,
+    initStatuses: statusesOf(sync, state, outcome, true),
+    appStatuses: statusesOf(sync, state, outcome, false),
+    sandboxReady: outcome.sandbox !== undefined,
     podIP: record.podIP ?? '',
-    hostIP: ctx.deps.nodeAddress,
+    hostIP: sync.deps.nodeAddress,
     startTime: record.startTime,
     previous: latestStatus(record),
   });
 }
 
 /** Probe workers for the app containers running in the current sandbox. */
-export function syncProbes(ctx: SyncContext, state: PodRuntime): void {
+export function syncProbes(sync: PodSync, state: PodRuntime, sandbox: SandboxInfo | undefined): void {
   const targets: ProbeTarget[] = [];
-  const sandbox = ctx.sandbox;
-  const previous = ctx.pod.status?.containerStatuses ?? [];
-  for (const container of sandbox ? ctx.pod.spec.containers : []) {
+  const { pod, runtime } = sync;
+  const previous = pod.status?.containerStatuses ?? [];
+  for (const container of sandbox ? pod.spec.containers : []) {
     const newest = state.containers.get(container.name)?.[0];
     if (newest?.status?.state !== 'running' || newest.summary.labels[SANDBOX_ID] !== sandbox!.id) continue;
     const api = previous.find((s) => s.name === container.name);
     targets.push({
-      pod: ctx.pod,
+      pod,
       container,
       containerId: newest.id,
       startedAt: newest.status.startedAt ?? newest.status.createdAt,
-      handler: { runtime: ctx.runtime, containerId: newest.id, sandboxId: ctx.runtime.name === 'process' ? undefined : sandbox!.id, container },
-      wasReady: api?.containerID === `${ctx.runtime.name}://${newest.id}` && api.ready,
+      handler: { runtime, containerId: newest.id, sandboxId: runtime.name === 'process' ? undefined : sandbox!.id, container },
+      wasReady: api?.containerID === `${runtime.name}://${newest.id}` && api.ready,
     });
   }
-  ctx.deps.probes.sync(ctx.uid, targets);
+  sync.deps.probes.sync(sync.uid, targets);
 }
