@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { CLUSTER_LABEL, NODE_LABEL, ownerFilter, ownerLabels, podFilter, type Owner } from './agent-labels.js';
 import { createResolver } from './container-resolver.js';
 import type { RuntimeSet } from './pods/deps.js';
-import { podUidsInRuntime } from './pods/sync/observe.js';
+import { podUidsInRuntime } from './pods/observe.js';
 import { POD_UID } from './runtime/labels.js';
 import { FakeRuntime } from './streaming/fake-runtime.js';
 import type { Pod } from '../api/core/index.js';

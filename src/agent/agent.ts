@@ -25,7 +25,7 @@ import { ServiceAccountTokenSource } from './pods/volumes/service-account-tokens
 import { ConfigSource } from './pods/config-source.js';
 import { DeviceAllocator } from './pods/devices.js';
 import { ImagePuller } from './pods/containers/image-puller.js';
-import { InspectCache } from './pods/sync/observe.js';
+import { InspectCache } from './pods/observe.js';
 import type { PodDeps, RuntimeSet } from './pods/deps.js';
 import { PodEvents } from './pods/events.js';
 import { PodManager } from './pods/manager.js';

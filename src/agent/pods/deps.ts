@@ -8,7 +8,7 @@ import type { KeyedBackoff } from '../../util/keyed-backoff.js';
 import type { ConfigSource } from './config-source.js';
 import type { DeviceAllocator, DeviceIds } from './devices.js';
 import type { ImagePuller } from './containers/image-puller.js';
-import type { InspectCache } from './sync/observe.js';
+import type { InspectCache } from './observe.js';
 import type { PodEvents } from './events.js';
 import type { ProbeManager } from './probes/manager.js';
 import type { SandboxReaper } from './sandbox/reaper.js';

@@ -12,12 +12,12 @@ import { ownerFilter } from '../agent-labels.js';
 import type { KernelLog } from '../node/kernel-log.js';
 import { oomKilledContainers } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
-import { podUidsInRuntime } from './sync/observe.js';
+import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './deps.js';
 import { PodRecord } from './record.js';
 import { syncPod } from './sync/sync-pod.js';
 import { followRuntimeEvents } from './runtime-events.js';
-import { cleanUpPod } from './sync/termination.js';
+import { cleanUpPod } from './sync/clean-up.js';
 import type { Pod } from '../../api/core/index.js';
 
 export interface PodManagerOptions {

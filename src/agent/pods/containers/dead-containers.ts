@@ -3,8 +3,8 @@
 // container GC keeps one dead instance per container likewise). Older exited instances go, so a
 // container that restarts all day does not leave a dead container and its log per restart; the
 // restart count lives on in the newest instance's attempt label.
-import type { PodRuntime } from '../sync/observe.js';
-import type { PodSync } from '../sync/input.js';
+import type { PodRuntime } from '../observe.js';
+import type { PodSync } from '../sync-input.js';
 
 const KEPT_PER_NAME = 2;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Instance } from '../sync/observe.js';
+import type { Instance } from '../observe.js';
 import { RESTART_COUNT_LABEL, RESTART_COUNT_RESET_MS, restartCountAfter, restartCountOf } from './restart-count.js';
 
 function instance(attempt: number, labels: Record<string, string>, ranMs: number): Instance {

@@ -2,7 +2,7 @@
 // scheduler's reset interval): a container that crashed a few times last week and has run
 // fine since does not look like a crash-looping one. The count travels on each instance as a
 // label, so it survives agent restarts.
-import type { Instance } from '../sync/observe.js';
+import type { Instance } from '../observe.js';
 
 export const RESTART_COUNT_LABEL = 'drover.dev/restart-count';
 export const RESTART_COUNT_RESET_MS = 30 * 60_000;

@@ -13,7 +13,7 @@ import { ReplicaNotBoundError, resolveReplicaAddresses } from './replica-address
 import type { PodDeps } from '../deps.js';
 import type { PodRecord } from '../record.js';
 import type { SandboxStart } from '../sandbox/ensure-sandbox.js';
-import { killContainer } from '../sync/termination.js';
+import { killContainer } from './kill.js';
 import { VolumeError, type VolumePaths } from '../volumes/set-up.js';
 import type { Container } from '../../../api/core/index.js';
 

@@ -9,10 +9,10 @@ import { ownerLabels } from '../../agent-labels.js';
 import { RuntimeUnavailableError } from '../../runtime/errors.js';
 import type { SandboxInfo, SandboxSpec, StartingSandbox } from '../../runtime/runtime.js';
 import { keptAcrossSandboxes } from '../containers/dead-containers.js';
-import { runningSandbox, type PodRuntime } from '../sync/observe.js';
+import { runningSandbox, type PodRuntime } from '../observe.js';
 import { restartPolicyOf, sandboxPorts } from '../types.js';
-import type { PodSync } from '../sync/input.js';
-import { gracePeriodOf, killPodContainers } from '../sync/termination.js';
+import type { PodSync } from '../sync-input.js';
+import { gracePeriodOf, killPodContainers } from '../containers/kill.js';
 
 /** The sandbox runs, with its IP: containers may be made and started in it. */
 export interface ReadySandbox {

@@ -1,14 +1,12 @@
-// From the runtime's state to what the API shows: container statuses, the pod status, the
-// probe workers for the running containers, and the termination messages they left.
-import { SANDBOX_ID } from '../../runtime/labels.js';
+// From the runtime's state to what the API shows: container statuses, the pod status, and the
+// termination messages the containers left.
 import { k8sTime } from '../../util/time.js';
 import { containerStatus } from './container-status.js';
 import { terminationMessage } from '../containers/spec.js';
-import { hasFinished, type PodRuntime } from '../sync/observe.js';
+import { hasFinished, type PodRuntime } from '../observe.js';
 import { buildPodStatus } from './pod-status.js';
-import type { ProbeTarget } from '../probes/manager.js';
 import { latestStatus } from './writer.js';
-import type { PodSync } from '../sync/input.js';
+import type { PodSync } from '../sync-input.js';
 import type { SandboxInfo } from '../../runtime/runtime.js';
 import type { ContainerStatus, PodStatus } from '../../../api/core/index.js';
 
@@ -69,25 +67,4 @@ export function computeStatus(sync: PodSync, state: PodRuntime, outcome: SyncOut
     startTime: record.startTime,
     previous: latestStatus(record),
   });
-}
-
-/** Probe workers for the app containers running in the current sandbox. */
-export function syncProbes(sync: PodSync, state: PodRuntime, sandbox: SandboxInfo | undefined): void {
-  const targets: ProbeTarget[] = [];
-  const { pod, runtime } = sync;
-  const previous = pod.status?.containerStatuses ?? [];
-  for (const container of sandbox ? pod.spec.containers : []) {
-    const newest = state.containers.get(container.name)?.[0];
-    if (newest?.status?.state !== 'running' || newest.summary.labels[SANDBOX_ID] !== sandbox!.id) continue;
-    const api = previous.find((s) => s.name === container.name);
-    targets.push({
-      pod,
-      container,
-      containerId: newest.id,
-      startedAt: newest.status.startedAt ?? newest.status.createdAt,
-      handler: { runtime, containerId: newest.id, sandboxId: runtime.name === 'process' ? undefined : sandbox!.id, container },
-      wasReady: api?.containerID === `${runtime.name}://${newest.id}` && api.ready,
-    });
-  }
-  sync.deps.probes.sync(sync.uid, targets);
 }

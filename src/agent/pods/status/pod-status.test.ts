@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ContainerStatus } from '../../runtime/runtime.js';
 import { containerStatus, type ContainerStatusInput } from './container-status.js';
-import type { Instance } from '../sync/observe.js';
+import type { Instance } from '../observe.js';
 import { buildPodStatus, podPhase } from './pod-status.js';
 import type { ContainerState, ContainerStatus as ApiContainerStatus, Pod, RestartPolicy } from '../../../api/core/index.js';
 

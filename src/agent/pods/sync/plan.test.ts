@@ -5,7 +5,7 @@ import type { ContainerStatus } from '../../runtime/runtime.js';
 import { KeyedBackoff } from '../../../util/keyed-backoff.js';
 import { nextAttempt, planPod, type PlanInput } from './plan.js';
 import { SPEC_HASH_LABEL, containerHash } from '../containers/spec.js';
-import type { Instance, PodRuntime } from './observe.js';
+import type { Instance, PodRuntime } from '../observe.js';
 import type { Container, Pod, RestartPolicy } from '../../../api/core/index.js';
 
 const SANDBOX = 'sandbox-1';

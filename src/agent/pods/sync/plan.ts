@@ -6,7 +6,7 @@
 import { SANDBOX_ID } from '../../runtime/labels.js';
 import { formatDelay, type KeyedBackoff } from '../../../util/keyed-backoff.js';
 import { SPEC_HASH_LABEL, containerHash } from '../containers/spec.js';
-import { hasFinished, isRunning, startFailed, type Instance, type PodRuntime } from './observe.js';
+import { hasFinished, isRunning, startFailed, type Instance, type PodRuntime } from '../observe.js';
 import { restartCountAfter } from '../containers/restart-count.js';
 import { restartPolicyOf } from '../types.js';
 import type { Container, Pod, RestartPolicy } from '../../../api/core/index.js';

@@ -6,9 +6,9 @@ import type { Step } from './plan.js';
 import { startContainer, startCreated, type StartInput } from '../containers/start.js';
 import { GPU_RESOURCE, InsufficientDevicesError, podNeeds, type DeviceSet } from '../devices.js';
 import type { SandboxStart } from '../sandbox/ensure-sandbox.js';
-import { soonest, type PodSync, type Retry } from './input.js';
+import { soonest, type PodSync, type Retry } from '../sync-input.js';
 import type { SandboxInfo } from '../../runtime/runtime.js';
-import { killContainer } from './termination.js';
+import { killContainer } from '../containers/kill.js';
 import { setUpVolumes, VolumeError, type VolumePaths } from '../volumes/set-up.js';
 
 /**

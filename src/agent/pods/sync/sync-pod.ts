@@ -9,16 +9,18 @@ import type { SandboxInfo } from '../../runtime/runtime.js';
 import { k8sTime } from '../../util/time.js';
 import { planPod } from './plan.js';
 import { removeSupersededContainers } from '../containers/dead-containers.js';
-import { observePod, type PodRuntime } from './observe.js';
+import { observePod, type PodRuntime } from '../observe.js';
 import type { PodDeps } from '../deps.js';
 import type { PodRecord } from '../record.js';
 import { ensureSandbox, type ReadySandbox, type SandboxStarting } from '../sandbox/ensure-sandbox.js';
 import { carryOutPlan, ensureDevices, ensureVolumes, gpuAdmissionError } from './steps.js';
 import { isTerminalPhase } from '../types.js';
-import { computeStatus, readTerminationMessages, syncProbes, type SyncOutcome } from '../status/compute.js';
+import { syncProbes } from '../probes/targets.js';
+import { computeStatus, readTerminationMessages, type SyncOutcome } from '../status/compute.js';
 import { writePodStatus } from '../status/writer.js';
-import { podSync, soonest, type PodSync, type Retry } from './input.js';
-import { cleanUpPod, gracePeriodOf, killPodContainers } from './termination.js';
+import { podSync, soonest, type PodSync, type Retry } from '../sync-input.js';
+import { gracePeriodOf, killPodContainers } from '../containers/kill.js';
+import { cleanUpPod } from './clean-up.js';
 import type { Pod, PodStatus } from '../../../api/core/index.js';
 
 /** A running pod is looked at again this often even when nothing is heard of it. */

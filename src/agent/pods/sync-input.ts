@@ -2,10 +2,10 @@
 // agent remembers of it between syncs, and the agent's shared parts. The stages of a sync only
 // read this; each hands what it found or made to the next as its return value, so the order of
 // the stages is the order of the values in syncPod and nothing is left half-written between them.
-import type { ContainerRuntime } from '../../runtime/runtime.js';
-import type { PodDeps } from '../deps.js';
-import type { PodRecord } from '../record.js';
-import type { Pod } from '../../../api/core/index.js';
+import type { ContainerRuntime } from '../runtime/runtime.js';
+import type { PodDeps } from './deps.js';
+import type { PodRecord } from './record.js';
+import type { Pod } from '../../api/core/index.js';
 
 export interface PodSync {
   readonly deps: PodDeps;

@@ -3,7 +3,7 @@
 // that was already on its way), or lose the mark while still sending the event.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ContainerRuntime, ContainerStatus } from '../../runtime/runtime.js';
+import type { ContainerRuntime, ContainerStatus } from '../runtime/runtime.js';
 import { InspectCache } from './observe.js';
 
 function exited(oomKilled: boolean): ContainerStatus {

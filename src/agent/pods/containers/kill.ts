@@ -1,13 +1,11 @@
-// Stopping containers and pods as the kubelet does: the preStop hook first (within the grace
-// period), then the stop signal and SIGKILL when the rest of the grace period has passed;
-// for a pod, every container at once, then its sandboxes, its devices and its files.
+// Stopping containers as the kubelet does: the preStop hook first (within the grace period),
+// then the stop signal and SIGKILL when the rest of the grace period has passed; for a pod,
+// every container at once.
 import { ContainerNotFoundError, NotRunningError } from '../../runtime/errors.js';
 import type { ContainerRuntime } from '../../runtime/runtime.js';
 import { runHandler } from '../probes/handlers.js';
-import { observePod, type PodRuntime } from './observe.js';
+import type { PodRuntime } from '../observe.js';
 import type { PodDeps } from '../deps.js';
-import { leftoversMayWait } from '../sandbox/reaper.js';
-import { removePodDir } from '../volumes/set-up.js';
 import type { Container, Pod } from '../../../api/core/index.js';
 
 export interface KillOptions {
@@ -71,36 +69,4 @@ export async function killPodContainers(deps: PodDeps, runtime: ContainerRuntime
     }
   }
   await Promise.all(kills);
-}
-
-/** Removes every sandbox and container of the pod from one runtime. */
-export async function removePodObjects(deps: PodDeps, runtime: ContainerRuntime, state: PodRuntime): Promise<void> {
-  for (const sandbox of state.sandboxes) await runtime.removeSandbox(sandbox.id);
-  for (const instances of state.containers.values()) {
-    for (const instance of instances) {
-      await runtime.removeContainer(instance.id, { force: true });
-      deps.cache.forget(instance.id);
-    }
-  }
-}
-
-/**
- * Everything of a pod on this node goes: containers stopped, devices and files freed, and the
- * stopped containers and the sandbox removed (by the reaper, between sandbox starts, when they
- * may wait).
- */
-export async function cleanUpPod(deps: PodDeps, uid: string, pod: Pod | undefined, graceSeconds: number): Promise<void> {
-  deps.probes.removePod(uid);
-  const runtimes = pod ? [deps.runtimes.forPod(pod)] : deps.runtimes.all();
-  for (const runtime of runtimes) {
-    const state = await observePod(runtime, deps.owner, uid, deps.cache);
-    if (state.sandboxes.length === 0 && state.containers.size === 0) continue;
-    await killPodContainers(deps, runtime, pod, state, graceSeconds);
-    if (pod && leftoversMayWait(pod)) deps.reaper.defer(uid, () => removePodObjects(deps, runtime, state));
-    else await removePodObjects(deps, runtime, state);
-  }
-  deps.devices.release(uid);
-  deps.puller.forgetPod(uid);
-  deps.crashBackoff.resetPrefix(`${uid}/`);
-  await removePodDir(deps.dataDir, uid);
 }

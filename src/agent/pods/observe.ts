@@ -2,10 +2,10 @@
 // container name, its instances newest attempt first. The newest two are inspected (the
 // current state and the last termination); exited containers do not change, so their
 // inspections are cached (a late OOM event is the exception: the pod manager forgets then).
-import { ownerFilter, podFilter, type Owner } from '../../agent-labels.js';
-import { ContainerNotFoundError } from '../../runtime/errors.js';
-import { CONTAINER_NAME, POD_UID, attemptFromLabels } from '../../runtime/labels.js';
-import type { ContainerRuntime, ContainerStatus, ContainerSummary, ListFilter, PodObjects, SandboxInfo } from '../../runtime/runtime.js';
+import { ownerFilter, podFilter, type Owner } from '../agent-labels.js';
+import { ContainerNotFoundError } from '../runtime/errors.js';
+import { CONTAINER_NAME, POD_UID, attemptFromLabels } from '../runtime/labels.js';
+import type { ContainerRuntime, ContainerStatus, ContainerSummary, ListFilter, PodObjects, SandboxInfo } from '../runtime/runtime.js';
 
 export interface Instance {
   id: string;
