@@ -34,24 +34,36 @@ function projectKeys(all: Record<string, Buffer>, items: KeyToPath[] | undefined
   return files;
 }
 
-export async function configMapFiles(ctx: SourceContext, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
-  const ns = ctx.pod.metadata.namespace ?? 'default';
-  const cm = await ctx.sources.configMap(ns, source.name ?? '');
-  if (!cm) {
-    if (source.optional) return new Map();
-    throw new VolumeError(`MountVolume.SetUp failed for volume "${ctx.volume}" : configmap "${source.name ?? ''}" not found`);
+/** The two kinds of keyed source, by the word Kubernetes' messages use for each. */
+type KeyedKind = 'configmap' | 'secret';
+
+async function keyedBytes(sources: ConfigSource, kind: KeyedKind, ns: string, name: string): Promise<Record<string, Buffer> | undefined> {
+  if (kind === 'configmap') {
+    const cm = await sources.configMap(ns, name);
+    return cm && configMapBytes(cm);
   }
-  return projectKeys(configMapBytes(cm), source.items, mode, `configmap ${ns}/${source.name ?? ''}`, source.optional ?? false);
+  const secret = await sources.secret(ns, name);
+  return secret && secretBytes(secret);
 }
 
-export async function secretFiles(ctx: SourceContext, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
+/** A configMap's or secret's keys as files; a missing object is a FailedMount unless optional. */
+async function keyedFiles(ctx: SourceContext, kind: KeyedKind, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
   const ns = ctx.pod.metadata.namespace ?? 'default';
-  const secret = await ctx.sources.secret(ns, source.name ?? '');
-  if (!secret) {
+  const name = source.name ?? '';
+  const all = await keyedBytes(ctx.sources, kind, ns, name);
+  if (!all) {
     if (source.optional) return new Map();
-    throw new VolumeError(`MountVolume.SetUp failed for volume "${ctx.volume}" : secret "${source.name ?? ''}" not found`);
+    throw new VolumeError(`MountVolume.SetUp failed for volume "${ctx.volume}" : ${kind} "${name}" not found`);
   }
-  return projectKeys(secretBytes(secret), source.items, mode, `secret ${ns}/${source.name ?? ''}`, source.optional ?? false);
+  return projectKeys(all, source.items, mode, `${kind} ${ns}/${name}`, source.optional ?? false);
+}
+
+export function configMapFiles(ctx: SourceContext, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
+  return keyedFiles(ctx, 'configmap', source, mode);
+}
+
+export function secretFiles(ctx: SourceContext, source: KeyProjection, mode: number): Promise<Map<string, FileContent>> {
+  return keyedFiles(ctx, 'secret', source, mode);
 }
 
 export function downwardFiles(pod: Pod, items: DownwardAPIVolumeFile[] | undefined, mode: number): Map<string, FileContent> {
