@@ -1,9 +1,14 @@
 // What the agent remembers about a pod between syncs. Nothing here is needed to rebuild the
 // pod after a restart (the runtime's labels and the API status are); it carries the reasons
 // a container is waiting, which only the last attempt to start it knows.
-import type { Waiting } from './containers/image-puller.js';
 import type { VolumePaths } from './volumes/set-up.js';
 import type { Pod, PodStatus } from '../../api/core/index.js';
+
+/** Why a container has no running instance: the Kubernetes waiting reason and its message. */
+export interface Waiting {
+  reason: string;
+  message: string;
+}
 
 export class PodRecord {
   /** Why a container has no running instance, from the last attempt to start it. */

@@ -5,12 +5,8 @@ import { RuntimeUnavailableError } from '../../runtime/errors.js';
 import type { ContainerRuntime, ImageInfo, PullPolicy } from '../../runtime/runtime.js';
 import { KeyedBackoff } from '../../../util/keyed-backoff.js';
 import type { PodEvents } from '../events.js';
+import type { Waiting } from '../record.js';
 import type { Container, Pod } from '../../../api/core/index.js';
-
-export interface Waiting {
-  reason: string;
-  message: string;
-}
 
 export type PullResult = { image: ImageInfo } | { waiting: Waiting; retryInMs: number };
 

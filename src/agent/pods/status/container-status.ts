@@ -5,7 +5,7 @@ import { restartCountOf } from '../containers/restart-count.js';
 import type { ContainerStatus } from '../../runtime/runtime.js';
 import { k8sTime } from '../../util/time.js';
 import { startFailed, type Instance } from '../observe.js';
-import type { Waiting } from '../containers/image-puller.js';
+import type { Waiting } from '../record.js';
 import type { Container, ContainerState, ContainerStateTerminated, ContainerStatus as ApiContainerStatus } from '../../../api/core/index.js';
 
 export interface ContainerStatusInput {
