@@ -5,11 +5,11 @@
 import { Readable } from 'node:stream';
 import { CONTAINER_NAME, SANDBOX_ID, mergeLabels, podLabels } from '../../../src/agent/runtime/labels.js';
 import {
-  ContainerNotFoundError, ImageNotFoundError, NameConflictError, NotRunningError, StartFailedError,
+  ContainerNotFoundError, ImageNotFoundError, NameConflictError, NotRunningError, SandboxError, StartFailedError,
 } from '../../../src/agent/runtime/errors.js';
 import type {
   ContainerRuntime, ContainerSpec, ContainerState, ContainerStatus, ContainerSummary, ExecSession, ImageInfo, ListFilter,
-  RuntimeEvent, RuntimeStatus, RuntimeVersion, SandboxInfo, SandboxSpec, StreamSession,
+  RuntimeEvent, RuntimeStatus, RuntimeVersion, SandboxInfo, SandboxSpec, StartingSandbox, StreamSession,
 } from '../../../src/agent/runtime/runtime.js';
 
 interface FakeContainer {
@@ -19,6 +19,11 @@ interface FakeContainer {
 
 function matches(labels: Record<string, string>, filter: ListFilter | undefined): boolean {
   return Object.entries(filter?.labels ?? {}).every(([k, v]) => (v === true ? k in labels : labels[k] === v));
+}
+
+/** A sandbox's pod IP: it has one once it runs. */
+function addressOf(sandboxId: string): string {
+  return `10.99.0.${sandboxId.replace('sandbox-', '')}`;
 }
 
 export class FakeRuntime implements ContainerRuntime {
@@ -33,7 +38,56 @@ export class FakeRuntime implements ContainerRuntime {
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
   private serial = 0;
 
-  constructor(readonly name = 'docker') {}
+  /** Sandbox starts begun (beginSandbox) and not yet let go by the test. */
+  private readonly held: Array<(error?: Error) => void> = [];
+  /**
+   * Present when made with `twoHalves`: a sandbox is handed out as soon as it exists, as Docker's
+   * is, and runs only when the test lets it (`finishSandboxStart`).
+   */
+  readonly beginSandbox?: (spec: SandboxSpec) => Promise<StartingSandbox>;
+
+  constructor(readonly name = 'docker', opts: { twoHalves?: boolean } = {}) {
+    if (opts.twoHalves) this.beginSandbox = (spec) => this.begin(spec);
+  }
+
+  /** Sandbox starts waiting for the test. */
+  get sandboxStartsHeld(): number {
+    return this.held.length;
+  }
+
+  /** Lets the oldest held sandbox start run, or fail (the sandbox is then removed, as Docker's runtime does). */
+  finishSandboxStart(failure?: string): void {
+    const finish = this.held.shift();
+    if (!finish) throw new Error('no sandbox start is held');
+    finish(failure === undefined ? undefined : new SandboxError(failure));
+  }
+
+  private async begin(spec: SandboxSpec): Promise<StartingSandbox> {
+    this.calls.push('createSandbox');
+    const created = this.newSandbox(spec, 'created');
+    const running = new Promise<void>((resolve, reject) => this.held.push((error) => {
+      if (error) {
+        this.calls.push('sandbox failed');
+        this.sandboxes.delete(created.id);
+        return reject(error);
+      }
+      this.calls.push('sandbox running');
+      Object.assign(this.sandboxes.get(created.id)!, { state: 'running', ip: addressOf(created.id) });
+      resolve();
+    }));
+    const started = running.then(() => this.inspectSandbox(created.id));
+    running.catch(() => undefined);
+    started.catch(() => undefined);
+    return { created: { ...created, ip: '' }, running, started };
+  }
+
+  private newSandbox(spec: SandboxSpec, state: ContainerState): SandboxInfo {
+    const id = `sandbox-${++this.serial}`;
+    const labels = mergeLabels(spec.labels, podLabels(spec.pod, 'sandbox', spec.attempt));
+    const sandbox: SandboxInfo = { id, pod: spec.pod, attempt: spec.attempt, state, ip: state === 'running' ? addressOf(id) : '', createdAt: new Date(), labels };
+    this.sandboxes.set(sandbox.id, sandbox);
+    return { ...sandbox };
+  }
 
   /** The containers made of one container name, oldest first. */
   containersNamed(name: string): ContainerStatus[] {
@@ -101,13 +155,7 @@ export class FakeRuntime implements ContainerRuntime {
 
   async createSandbox(spec: SandboxSpec): Promise<SandboxInfo> {
     this.calls.push('createSandbox');
-    const n = ++this.serial;
-    const sandbox: SandboxInfo = {
-      id: `sandbox-${n}`, pod: spec.pod, attempt: spec.attempt, state: 'running', ip: `10.99.0.${n}`, createdAt: new Date(),
-      labels: mergeLabels(spec.labels, podLabels(spec.pod, 'sandbox', spec.attempt)),
-    };
-    this.sandboxes.set(sandbox.id, sandbox);
-    return { ...sandbox };
+    return this.newSandbox(spec, 'running');
   }
 
   async inspectSandbox(id: string): Promise<SandboxInfo> {

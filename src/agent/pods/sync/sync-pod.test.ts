@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { FakeRuntime } from '../../../../test/support/agent/fake-runtime.js';
 import { EventRecorder, isNotFound, resources, silentLogger } from '../../../client/index.js';
 import { KeyedBackoff } from '../../../util/keyed-backoff.js';
+import { waitFor } from '../../../util/wait-for.js';
 import { ServiceDirectory } from '../../network/service-directory.js';
 import { podSpec, startTestCluster, type TestCluster } from '../../test-support.js';
 import { ConfigSource } from '../config-source.js';
@@ -60,8 +61,7 @@ describe('pod sync against a fake runtime', () => {
   }
 
   /** One pod on one node, synced as the pod worker does: each sync sees the pod as the API has it now. */
-  async function worker(name: string, containers: Array<Partial<Container>>, spec: Partial<Pod['spec']> = {}) {
-    const runtime = new FakeRuntime();
+  async function worker(name: string, containers: Array<Partial<Container>>, spec: Partial<Pod['spec']> = {}, runtime = new FakeRuntime()) {
     const deps = node(runtime);
     const record = new PodRecord(await cluster.pods.create(podSpec(name, cluster.nodeName, containers, spec)));
     return {
@@ -191,6 +191,36 @@ describe('pod sync against a fake runtime', () => {
     const calls = await w.callsOf();
     assert.deepEqual(calls, ['createSandbox', 'pullImage drover-test/none:1']);
     assert.equal((await w.pod()).status?.containerStatuses?.[0]?.state.waiting?.reason, 'ErrImagePull');
+  });
+
+  test('a sandbox still starting: the container is made meanwhile and started once the sandbox runs', async () => {
+    const w = await worker('halves', [{ name: 'app' }], {}, new FakeRuntime('docker', { twoHalves: true }));
+    const syncing = w.sync();
+    await waitFor('the container made while its sandbox starts', () => w.runtime.calls.includes('createContainer app'));
+    assert.equal(w.runtime.sandboxStartsHeld, 1);
+    assert.ok(!w.runtime.calls.includes('startContainer app'), 'not started before its sandbox runs');
+    w.runtime.finishSandboxStart();
+    await syncing;
+    assert.deepEqual(w.runtime.calls, ['createSandbox', 'createContainer app', 'sandbox running', 'startContainer app']);
+    const pod = await w.pod();
+    assert.equal(pod.status?.phase, 'Running');
+    assert.equal(pod.status?.podIP, w.runtime.sandboxList()[0]?.ip);
+  });
+
+  test('a sandbox that cannot start: the container made meanwhile goes, and the next try waits for the back-off', async () => {
+    const w = await worker('no-start', [{ name: 'app' }], {}, new FakeRuntime('docker', { twoHalves: true }));
+    const syncing = w.sync();
+    await waitFor('the container made while its sandbox starts', () => w.runtime.calls.includes('createContainer app'));
+    w.runtime.finishSandboxStart('port is already allocated');
+    const result = await syncing;
+    assert.deepEqual(w.runtime.calls, ['createSandbox', 'createContainer app', 'sandbox failed', 'removeContainer app']);
+    assert.deepEqual(w.runtime.sandboxList(), []);
+    assert.deepEqual(w.runtime.containersNamed('app'), [], 'a container that never ran leaves no trace');
+    assert.ok((await reasons('no-start')).includes('FailedCreatePodSandBox'));
+    const pod = await w.pod();
+    assert.equal(pod.status?.conditions?.find((c) => c.type === 'PodReadyToStartContainers')?.status, 'False');
+    assert.ok((result.requeueAfterMs ?? 0) > 0, String(result.requeueAfterMs));
+    assert.deepEqual(await w.callsOf(), [], 'no new sandbox inside the back-off');
   });
 
   test('a deleted pod: its containers stopped, its objects removed, and the pod object deleted', async () => {
