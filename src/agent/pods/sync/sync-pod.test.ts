@@ -90,7 +90,7 @@ describe('pod sync against a fake runtime', () => {
     const w = await worker('fresh', [{ name: 'app' }]);
     assert.deepEqual(await w.callsOf(), ['createSandbox', 'createContainer app', 'startContainer app']);
     const pod = await w.pod();
-    const [sandbox] = w.runtime.sandboxList();
+    const [sandbox] = w.runtime.sandboxes;
     const [app] = w.runtime.containersNamed('app');
     assert.equal(pod.status?.phase, 'Running');
     assert.equal(pod.status?.podIP, sandbox?.ip);
@@ -156,7 +156,7 @@ describe('pod sync against a fake runtime', () => {
     // Finished: looked at again at once, and then its sandbox is stopped too; nothing of it runs.
     assert.equal(result.requeueAfterMs, 0);
     assert.deepEqual(await failed.callsOf(), ['stopContainer sandbox']);
-    assert.deepEqual(failed.runtime.sandboxList().map((s) => s.state), ['exited']);
+    assert.deepEqual(failed.runtime.sandboxes.map((s) => s.state), ['exited']);
     assert.equal(failed.runtime.containersNamed('app').length, 1, 'its container stays, for logs');
   });
 
@@ -174,11 +174,11 @@ describe('pod sync against a fake runtime', () => {
   test('a dead sandbox is replaced and the pod started over in the new one', async () => {
     const w = await worker('phoenix', [{ name: 'app' }]);
     await w.sync();
-    const [old] = w.runtime.sandboxList();
+    const [old] = w.runtime.sandboxes;
     w.runtime.killSandbox(old!.id);
     const calls = await w.callsOf();
     assert.deepEqual(calls, ['createSandbox', 'removeSandbox', 'createContainer app', 'startContainer app']);
-    const [fresh] = w.runtime.sandboxList();
+    const [fresh] = w.runtime.sandboxes;
     assert.notEqual(fresh?.id, old?.id);
     assert.equal(w.runtime.containersNamed('app').at(-1)?.labels['drover.dev/sandbox-id'], fresh?.id);
     assert.equal((await w.pod()).status?.podIP, fresh?.ip);
@@ -204,7 +204,7 @@ describe('pod sync against a fake runtime', () => {
     assert.deepEqual(w.runtime.calls, ['createSandbox', 'createContainer app', 'sandbox running', 'startContainer app']);
     const pod = await w.pod();
     assert.equal(pod.status?.phase, 'Running');
-    assert.equal(pod.status?.podIP, w.runtime.sandboxList()[0]?.ip);
+    assert.equal(pod.status?.podIP, w.runtime.sandboxes[0]?.ip);
   });
 
   test('a sandbox that cannot start: the container made meanwhile goes, and the next try waits for the back-off', async () => {
@@ -214,7 +214,7 @@ describe('pod sync against a fake runtime', () => {
     w.runtime.finishSandboxStart('port is already allocated');
     const result = await syncing;
     assert.deepEqual(w.runtime.calls, ['createSandbox', 'createContainer app', 'sandbox failed', 'removeContainer app']);
-    assert.deepEqual(w.runtime.sandboxList(), []);
+    assert.deepEqual(w.runtime.sandboxes, []);
     assert.deepEqual(w.runtime.containersNamed('app'), [], 'a container that never ran leaves no trace');
     assert.ok((await reasons('no-start')).includes('FailedCreatePodSandBox'));
     const pod = await w.pod();
@@ -230,7 +230,7 @@ describe('pod sync against a fake runtime', () => {
     const calls = await w.callsOf();
     await w.deps.reaper.drain();
     assert.equal(calls[0], 'stopContainer app');
-    assert.deepEqual(w.runtime.sandboxList(), []);
+    assert.deepEqual(w.runtime.sandboxes, []);
     assert.deepEqual(w.runtime.containersNamed('app'), []);
     await assert.rejects(cluster.pods.get('leaving'), (error: unknown) => isNotFound(error));
   });
