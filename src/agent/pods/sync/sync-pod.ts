@@ -5,14 +5,13 @@
 // pod is stopped and then removed from the API; a finished one keeps its containers (for logs)
 // but nothing of it runs. Runtime outages are thrown, so no status is written from a blind read.
 import { isConflict, isNotFound, resources } from '../../../client/index.js';
-import type { SandboxInfo } from '../../runtime/runtime.js';
 import { k8sTime } from '../../util/time.js';
 import { planPod } from './plan.js';
 import { removeSupersededContainers } from '../containers/dead-containers.js';
 import { observePod, type PodRuntime } from '../observe.js';
 import type { PodDeps } from '../deps.js';
 import type { PodRecord } from '../record.js';
-import { ensureSandbox, type ReadySandbox, type SandboxStarting } from '../sandbox/ensure-sandbox.js';
+import { ensureSandbox, type NoSandbox, type ReadySandbox, type SandboxStarting } from '../sandbox/ensure-sandbox.js';
 import { carryOutPlan, ensureDevices, ensureVolumes, gpuAdmissionError } from './steps.js';
 import { isTerminalPhase } from '../types.js';
 import { syncProbes } from '../probes/targets.js';
@@ -62,41 +61,39 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
   return { requeueAfterMs: Math.max(0, Math.min(outcome.retryInMs ?? RESYNC_MS, RESYNC_MS)) };
 }
 
+type ContainersRun = { initDone: boolean; changed: boolean } & Retry;
+
 /**
- * Volumes, devices, then the containers' plan carried out in the sandbox. The sandbox it hands
- * on is the one the pod has at the end: a sandbox made in this sync runs now, with its IP, or
- * is gone when it could not start; either way no sync leaves one half-started behind.
+ * The containers run in the sandbox; the sandbox handed on is the one the pod has at the end:
+ * one made in this sync runs now, with its IP, or is gone when it could not start. Either way no
+ * sync leaves a sandbox half-started behind, even one that throws.
  */
-async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<SyncOutcome & Retry & { changed: boolean }> {
-  let initDone = false;
-  let changed = false;
-  let retryInMs: number | undefined;
-  let sandbox: SandboxInfo | undefined = obtained.sandbox;
+async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<SyncOutcome & ContainersRun> {
+  let run: ContainersRun;
+  let settled: ReadySandbox | NoSandbox;
   try {
-    const { volumes, retryInMs: volumesRetry } = await ensureVolumes(sync);
-    retryInMs = volumesRetry;
-    const { devices, retryInMs: devicesRetry } = volumes ? ensureDevices(sync) : { devices: undefined };
-    retryInMs = soonest(retryInMs, devicesRetry);
-    if (volumes && devices) {
-      const plan = planPod({
-        pod: sync.pod, state, sandboxId: obtained.sandbox.id, backoff: sync.deps.crashBackoff,
-        unhealthy: (id) => sync.deps.probes.unhealthy(id),
-        startFailedAt: (id) => sync.record.startFailedAt.get(id),
-      });
-      initDone = plan.initDone;
-      const sandboxStart = obtained.kind === 'starting' ? obtained : undefined;
-      const carried = await carryOutPlan(sync, plan.steps, { sandbox: obtained.sandbox, sandboxStart, volumes, devices });
-      changed = carried.changed;
-      retryInMs = soonest(retryInMs, carried.retryInMs);
-    }
+    run = await runContainers(sync, state, obtained);
   } finally {
-    if (obtained.kind === 'starting') {
-      const started = await obtained.started;
-      sandbox = started.kind === 'ready' ? started.sandbox : undefined;
-      if (started.kind === 'none') retryInMs = soonest(retryInMs, started.retryInMs);
-    }
+    settled = obtained.kind === 'starting' ? await obtained.started : obtained;
   }
-  return { sandbox, initDone, changed, retryInMs };
+  const sandbox = settled.kind === 'ready' ? settled.sandbox : undefined;
+  return { ...run, sandbox, retryInMs: soonest(run.retryInMs, settled.kind === 'none' ? settled.retryInMs : undefined) };
+}
+
+/** Volumes, devices, then the containers' plan (a pure function of the state) carried out. */
+async function runContainers(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<ContainersRun> {
+  const { volumes, retryInMs: volumesRetry } = await ensureVolumes(sync);
+  if (!volumes) return { initDone: false, changed: false, retryInMs: volumesRetry };
+  const { devices, retryInMs: devicesRetry } = ensureDevices(sync);
+  if (!devices) return { initDone: false, changed: false, retryInMs: soonest(volumesRetry, devicesRetry) };
+  const plan = planPod({
+    pod: sync.pod, state, sandboxId: obtained.sandbox.id, backoff: sync.deps.crashBackoff,
+    unhealthy: (id) => sync.deps.probes.unhealthy(id),
+    startFailedAt: (id) => sync.record.startFailedAt.get(id),
+  });
+  const sandboxStart = obtained.kind === 'starting' ? obtained : undefined;
+  const carried = await carryOutPlan(sync, plan.steps, { sandbox: obtained.sandbox, sandboxStart, volumes, devices });
+  return { initDone: plan.initDone, changed: carried.changed, retryInMs: soonest(volumesRetry, devicesRetry, carried.retryInMs) };
 }
 
 async function statusOf(sync: PodSync, state: PodRuntime, outcome: SyncOutcome): Promise<PodStatus> {
