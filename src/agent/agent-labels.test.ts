@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CLUSTER_LABEL, NODE_LABEL, ownerFilter, ownerLabels, podFilter, type Owner } from './agent-labels.js';
 import { createResolver } from './container-resolver.js';
-import type { RuntimeSet } from './pods/pod-deps.js';
+import type { RuntimeSet } from './pods/deps.js';
 import { podUidsInRuntime } from './pods/observe.js';
 import { POD_UID } from './runtime/labels.js';
-import { FakeRuntime } from './streaming/fake-runtime.js';
+import { FakeRuntime } from '../../test/support/agent/fake-runtime.js';
 import type { Pod } from '../api/core/index.js';
 
 const A: Owner = { clusterId: 'cluster-a', nodeName: 'node-1' };

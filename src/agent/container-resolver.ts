@@ -4,7 +4,7 @@
 import { podFilter, type Owner } from './agent-labels.js';
 import { CONTAINER_NAME, attemptFromLabels } from './runtime/labels.js';
 import type { ContainerRuntime, ContainerSummary } from './runtime/runtime.js';
-import type { RuntimeSet } from './pods/pod-deps.js';
+import type { RuntimeSet } from './pods/deps.js';
 import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
 import type { Pod } from '../api/core/index.js';
 

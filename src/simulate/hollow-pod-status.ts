@@ -2,7 +2,7 @@
 // from the moment it is seen (init containers completed), built by the agent's own rules
 // (pod-status.ts) so that phase, conditions and their transition times are those a real
 // node would write. No container is started; the container IDs name the hollow runtime.
-import { buildPodStatus } from '../agent/pods/pod-status.js';
+import { buildPodStatus } from '../agent/pods/status/pod-status.js';
 import { k8sTime } from '../agent/util/time.js';
 import { HOLLOW_NODE_ADDRESS } from './hollow-node.js';
 import type { ContainerStatus, Pod, PodStatus } from '../api/core/index.js';

@@ -9,9 +9,9 @@ import {
   ExponentialRateLimiter, Informer, WorkQueue, isConflict, isNotFound, objectKey, resources, runController,
   type ApiClient, type Logger, type RunningController,
 } from '../client/index.js';
-import { PodRecord } from '../agent/pods/pod-record.js';
-import { isTerminalPhase } from '../agent/pods/pod-types.js';
-import { writePodStatus } from '../agent/pods/status-writer.js';
+import { PodRecord } from '../agent/pods/record.js';
+import { isTerminalPhase } from '../agent/pods/types.js';
+import { writePodStatus } from '../agent/pods/status/writer.js';
 import { HOLLOW_NODE_ADDRESS } from './hollow-node.js';
 import { hollowPodStatus, reportedRunning } from './hollow-pod-status.js';
 import type { HollowNode } from './node-fleet.js';

@@ -4,7 +4,7 @@
 // many references to one read per object.
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient, type ResourceRef } from '../../client/index.js';
-import type { ConfigMap, Secret } from './pod-types.js';
+import type { ConfigMap, Secret } from './types.js';
 
 const TTL_MS = 2000;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { FakeRuntime } from './fake-runtime.js';
+import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
 import type { PortDialer } from './port-dialer.js';
 import { labelResolver } from './resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';

@@ -1,0 +1,161 @@
+// One sync of one pod, as a pipeline of values: read what the runtime holds, obtain the
+// sandbox, set up volumes and devices, plan the containers (a pure function of the state) and
+// carry the plan out, then write the status that results. Each stage returns what the next
+// needs, and when it wants the pod looked at again; the soonest wish is the requeue. A deleted
+// pod is stopped and then removed from the API; a finished one keeps its containers (for logs)
+// but nothing of it runs. Runtime outages are thrown, so no status is written from a blind read.
+import { isConflict, isNotFound, resources } from '../../../client/index.js';
+import { k8sTime } from '../../util/time.js';
+import { planPod } from './plan.js';
+import { removeSupersededContainers } from '../containers/dead-containers.js';
+import { observePod, type PodRuntime } from '../observe.js';
+import type { PodDeps } from '../deps.js';
+import type { PodRecord } from '../record.js';
+import { ensureSandbox, type NoSandbox, type ReadySandbox, type SandboxStarting } from '../sandbox/ensure-sandbox.js';
+import { carryOutPlan, ensureDevices, ensureVolumes, gpuAdmissionError } from './steps.js';
+import { isTerminalPhase } from '../types.js';
+import { syncProbes } from '../probes/targets.js';
+import { computeStatus, readTerminationMessages, type SyncOutcome } from '../status/compute.js';
+import { writePodStatus } from '../status/writer.js';
+import { podSync, soonest, type PodSync, type Retry } from '../sync-input.js';
+import { gracePeriodOf, killPodContainers } from '../containers/kill.js';
+import { cleanUpPod } from './clean-up.js';
+import type { Pod, PodStatus } from '../../../api/core/index.js';
+
+/** A running pod is looked at again this often even when nothing is heard of it. */
+export const RESYNC_MS = 10_000;
+
+export interface SyncResult {
+  requeueAfterMs?: number;
+}
+
+export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncResult> {
+  const sync = podSync(deps, record);
+  if (sync.pod.metadata.deletionTimestamp) {
+    await terminatePod(sync);
+    return {};
+  }
+  let state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
+  if (record.terminal || isTerminalPhase(sync.pod.status?.phase)) return finishPod(sync, state);
+  const refusal = deadlineExceeded(sync) ?? (await gpuRejected(sync));
+  if (refusal) {
+    record.terminal = { phase: 'Failed', ...refusal };
+    deps.events.pod(sync.pod, 'Warning', refusal.reason, refusal.message);
+    return finishPod(sync, state);
+  }
+  const obtained = await ensureSandbox(sync, state);
+  let outcome: SyncOutcome & Retry = { sandbox: undefined, initDone: false, retryInMs: obtained.kind === 'none' ? obtained.retryInMs : undefined };
+  if (obtained.kind !== 'none') {
+    const run = await runPod(sync, state, obtained);
+    outcome = run;
+    if (run.changed) state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
+    state = await removeSupersededContainers(sync, state);
+  }
+  syncProbes(sync, state, outcome.sandbox);
+  const status = await statusOf(sync, state, outcome);
+  if (!(await writePodStatus(deps.api, record, status))) return {};
+  if (isTerminalPhase(status.phase)) {
+    record.terminal = { phase: status.phase };
+    return { requeueAfterMs: 0 };
+  }
+  return { requeueAfterMs: Math.max(0, Math.min(outcome.retryInMs ?? RESYNC_MS, RESYNC_MS)) };
+}
+
+type ContainersRun = { initDone: boolean; changed: boolean } & Retry;
+
+/**
+ * The containers run in the sandbox; the sandbox handed on is the one the pod has at the end:
+ * one made in this sync runs now, with its IP, or is gone when it could not start. Either way no
+ * sync leaves a sandbox half-started behind, even one that throws.
+ */
+async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<SyncOutcome & ContainersRun> {
+  let run: ContainersRun;
+  let settled: ReadySandbox | NoSandbox;
+  try {
+    run = await runContainers(sync, state, obtained);
+  } finally {
+    settled = obtained.kind === 'starting' ? await obtained.started : obtained;
+  }
+  const sandbox = settled.kind === 'ready' ? settled.sandbox : undefined;
+  return { ...run, sandbox, retryInMs: soonest(run.retryInMs, settled.kind === 'none' ? settled.retryInMs : undefined) };
+}
+
+/** Volumes, devices, then the containers' plan (a pure function of the state) carried out. */
+async function runContainers(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<ContainersRun> {
+  const { volumes, retryInMs: volumesRetry } = await ensureVolumes(sync);
+  if (!volumes) return { initDone: false, changed: false, retryInMs: volumesRetry };
+  const { devices, retryInMs: devicesRetry } = ensureDevices(sync);
+  if (!devices) return { initDone: false, changed: false, retryInMs: soonest(volumesRetry, devicesRetry) };
+  const plan = planPod({
+    pod: sync.pod, state, sandboxId: obtained.sandbox.id, backoff: sync.deps.crashBackoff,
+    unhealthy: (id) => sync.deps.probes.unhealthy(id),
+    startFailedAt: (id) => sync.record.startFailedAt.get(id),
+  });
+  const sandboxStart = obtained.kind === 'starting' ? obtained : undefined;
+  const carried = await carryOutPlan(sync, plan.steps, { sandbox: obtained.sandbox, sandboxStart, volumes, devices });
+  return { initDone: plan.initDone, changed: carried.changed, retryInMs: soonest(volumesRetry, devicesRetry, carried.retryInMs) };
+}
+
+async function statusOf(sync: PodSync, state: PodRuntime, outcome: SyncOutcome): Promise<PodStatus> {
+  await readTerminationMessages(sync, state);
+  const status = computeStatus(sync, state, outcome);
+  const terminal = sync.record.terminal;
+  if (terminal) {
+    status.phase = terminal.phase;
+    if (terminal.reason) status.reason = terminal.reason;
+    if (terminal.message) status.message = terminal.message;
+  }
+  return status;
+}
+
+interface Refusal {
+  reason: string;
+  message: string;
+}
+
+function deadlineExceeded(sync: PodSync): Refusal | undefined {
+  const deadline = sync.pod.spec.activeDeadlineSeconds;
+  const start = sync.record.startTime ?? sync.pod.status?.startTime;
+  if (deadline === undefined || start === undefined || Date.now() - Date.parse(start) <= deadline * 1000) return undefined;
+  return { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
+}
+
+async function gpuRejected(sync: PodSync): Promise<Refusal | undefined> {
+  const message = await gpuAdmissionError(sync);
+  return message ? { reason: 'UnexpectedAdmissionError', message } : undefined;
+}
+
+/** A finished pod: nothing of it runs (its sandbox neither), its devices are free; the status is final. */
+async function finishPod(sync: PodSync, state: PodRuntime): Promise<SyncResult> {
+  const { deps, runtime, pod, record } = sync;
+  deps.probes.removePod(sync.uid);
+  if ([...state.containers.values()].some((list) => list.some((i) => i.summary.state === 'running'))) {
+    await killPodContainers(deps, runtime, pod, state, gracePeriodOf(pod));
+    state = await observePod(runtime, deps.owner, sync.uid, deps.cache);
+  }
+  for (const sandbox of state.sandboxes) {
+    // The process runtime's sandboxes run nothing: there is nothing to stop.
+    if (sandbox.state === 'running' && runtime.name !== 'process') await runtime.stopContainer(sandbox.id, 0).catch(() => undefined);
+  }
+  deps.devices.release(sync.uid);
+  record.startTime ??= pod.status?.startTime ?? k8sTime();
+  record.terminal ??= { phase: pod.status?.phase === 'Succeeded' ? 'Succeeded' : 'Failed' };
+  await writePodStatus(deps.api, record, await statusOf(sync, state, { sandbox: undefined, initDone: false }));
+  return {};
+}
+
+/** A pod with a deletionTimestamp: preStop hooks, stop within the grace period, remove, and confirm to the API. */
+async function terminatePod(sync: PodSync): Promise<void> {
+  await cleanUpPod(sync.deps, sync.uid, sync.pod, gracePeriodOf(sync.pod));
+  await deletePodObject(sync.deps, sync.pod);
+}
+
+export async function deletePodObject(deps: PodDeps, pod: Pod): Promise<void> {
+  const pods = deps.api.resource<Pod>(resources.pods, pod.metadata.namespace);
+  try {
+    await pods.delete(pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid ?? '' } });
+  } catch (error) {
+    // Gone already, or the name now belongs to another pod: either way ours is gone.
+    if (!isConflict(error) && !isNotFound(error)) throw error;
+  }
+}
