@@ -16,8 +16,11 @@ import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type 
 import { closeServiceAddresses, type ServiceRange } from './service-allocator.js';
 import { clusterNetwork } from '../../api/cluster-network.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
+import { checkStoragePreconditions, type Preconditions } from './preconditions.js';
+import { assignPod, bindingPreconditions, checkBinding } from './pod-binding.js';
 import { keyFor, prefixFor } from './keys.js';
 import { convertingStore } from './converting-store.js';
+import { collectionOf, type Collection } from './collection.js';
 import { stampChangedBy } from './changed-by.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor, type StrategyContext, type Undo } from './strategies.js';
@@ -97,6 +100,16 @@ export class ObjectRegistry {
       this.views.set(def, view);
     }
     return view;
+  }
+
+  /** Reads (list, watch) of the kind's objects in one namespace, or in all when none is given. */
+  collection(def: ResourceDefinition, namespace?: string): Collection {
+    return collectionOf(this.storeFor(def), prefixFor(def, namespace));
+  }
+
+  /** The newest revision written; revisions are the whole store's, not a kind's. */
+  currentRevision(): Promise<number> {
+    return this.store.currentRevision();
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -215,10 +228,56 @@ export class ObjectRegistry {
   }
 
   /**
+   * pods/binding, as Kubernetes' BindingREST.Create: the Binding is validated and admitted as the
+   * create it is, then the pod is assigned in one guaranteedUpdate (registry/pod-binding.ts).
+   */
+  async bindPod(def: ResourceDefinition, namespace: string | undefined, name: string, binding: KubeObject, options: WriteOptions): Promise<KubeObject> {
+    checkBinding(binding, name);
+    await this.admit(def, binding, undefined, { ...options, subresource: 'binding' });
+    const preconditions = bindingPreconditions(binding);
+    return this.guaranteedUpdate(def, namespace, name, preconditions, (pod) => assignPod(pod, binding), options.dryRun);
+  }
+
+  /**
+   * A read-modify-write made by the server rather than a client's PUT or PATCH (Kubernetes'
+   * GuaranteedUpdate): `change` gets the stored object, a copy of its own, and returns it changed
+   * or throws to refuse. The preconditions are checked on every read, and a write that lost a race
+   * is made again on the newer object. As in Kubernetes, such a write is a system one: no update
+   * strategy, validation or managedFields entry (pods/binding sets spec.nodeName, which no update
+   * may change, and Kubernetes records no manager for it).
+   */
+  async guaranteedUpdate(
+    def: ResourceDefinition,
+    namespace: string | undefined,
+    name: string,
+    preconditions: Preconditions | undefined,
+    change: (current: KubeObject) => KubeObject,
+    dryRun: boolean,
+  ): Promise<KubeObject> {
+    const key = keyFor(def, namespace, name);
+    const store = this.storeFor(def);
+    return this.retryingRaces(def, name, async () => {
+      const current = await store.get(key);
+      if (!current) throw notFound(ref(def, name));
+      checkStoragePreconditions(ref(def, name), key, current, preconditions);
+      const expectedRevision = Number(current.metadata.resourceVersion);
+      const changed = change(current);
+      if (dryRun) return changed;
+      try {
+        return await store.update(key, changed, { expectedRevision });
+      } catch (error) {
+        if (error instanceof RevisionConflictError) throw new RevisionConflictRetry();
+        if (error instanceof KeyNotFoundError) throw notFound(ref(def, name));
+        throw error;
+      }
+    });
+  }
+
+  /**
    * Runs a read-modify-write until it does not lose a race to another write (replace() throws
    * RevisionConflictRetry), at most MAX_WRITE_RETRIES times more; after that the client gets 409.
    */
-  private async retryingRaces(def: ResourceDefinition, name: string, attempt: () => Promise<WriteResult>): Promise<WriteResult> {
+  private async retryingRaces<T>(def: ResourceDefinition, name: string, attempt: () => Promise<T>): Promise<T> {
     for (let retries = 0; ; retries++) {
       try {
         return await attempt();
