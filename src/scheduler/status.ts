@@ -58,11 +58,6 @@ export function isSuccess(status: Status | undefined): boolean {
   return status === undefined || status.code === 'Success';
 }
 
-/** Unschedulable, with or without hope from preemption: the pod does not fit here. */
-export function isRejected(status: Status | undefined): boolean {
-  return status !== undefined && (status.code === 'Unschedulable' || status.code === 'UnschedulableAndUnresolvable' || status.code === 'Error');
-}
-
 /** The reasons as one line, as Go's Status.Message() joins them. */
 export function messageOf(status: Status): string {
   return status.reasons.join(', ');
