@@ -38,9 +38,14 @@ export class ObjectReader {
   }
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
-    const object = await this.storeFor(def).get(keyFor(def, namespace, name));
+    const object = await this.find(def, namespace, name);
     if (!object) throw notFound(ref(def, name));
     return object;
+  }
+
+  /** get(), or undefined when there is no such object (a fresh copy: the caller may change it). */
+  find(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    return this.storeFor(def).get(keyFor(def, namespace, name));
   }
 
   /** get() as the stored JSON's UTF-8 bytes, when the store can read them without parsing. */
