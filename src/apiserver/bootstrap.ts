@@ -1,6 +1,5 @@
 // Objects every cluster has from the start.
 import { findResource } from '../api/registry.js';
-import { keyFor } from './registry/keys.js';
 import type { ObjectRegistry } from './registry/object-registry.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -10,7 +9,7 @@ export async function ensureSystemNamespaces(registry: ObjectRegistry): Promise<
   const def = findResource('', 'v1', 'namespaces')!;
   const made: string[] = [];
   for (const name of SYSTEM_NAMESPACES) {
-    if (await registry.store.get(keyFor(def, undefined, name))) continue;
+    if (await registry.find(def, undefined, name)) continue;
     try {
       await registry.create(def, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {
         dryRun: false,

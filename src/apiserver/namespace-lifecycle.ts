@@ -52,7 +52,7 @@ export class NamespaceLifecycle {
     let remaining = 0;
     for (const def of this.defs()) {
       if (!def.namespaced) continue;
-      const { items } = await this.registry.storeFor(def).list({ prefix: prefixFor(def, name) });
+      const { items } = await this.registry.collection(def, name).list();
       remaining += items.length;
       for (const item of items) {
         if (item.metadata.deletionTimestamp) continue;

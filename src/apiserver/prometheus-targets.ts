@@ -7,7 +7,6 @@
 // Readable by the system:monitoring group (bootstrap-policy.ts).
 import { findResource } from '../api/registry.js';
 import { PROMETHEUS_TARGETS_PATH } from '../auth/components.js';
-import { prefixFor } from './registry/keys.js';
 import type { ObjectRegistry } from './registry/object-registry.js';
 import { ApiError } from './errors.js';
 import { joinHostPort } from '../api/printers/format.js';
@@ -45,7 +44,7 @@ async function apiServerTargets(registry: ObjectRegistry): Promise<TargetGroup[]
 }
 
 async function agentTargets(registry: ObjectRegistry): Promise<TargetGroup[]> {
-  const { items } = await registry.store.list({ prefix: prefixFor(NODES) });
+  const { items } = await registry.collection(NODES).list();
   // Hollow nodes (drover simulate) have no endpoint and are left out.
   return items.flatMap((node) => {
     const agent = agentAddressOf(node);

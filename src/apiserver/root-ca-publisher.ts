@@ -91,9 +91,9 @@ export class RootCaPublisher {
   }
 
   private async reconcile(name: string): Promise<void> {
-    const namespace = await this.registry.store.get(`${prefixFor(this.namespaces)}${name}`);
+    const namespace = await this.registry.find(this.namespaces, undefined, name);
     if (!namespace || namespace.metadata.deletionTimestamp) return;
-    const existing = await this.registry.store.get(`${prefixFor(this.configMaps, name)}${ROOT_CA_CONFIGMAP}`);
+    const existing = await this.registry.find(this.configMaps, name, ROOT_CA_CONFIGMAP);
     if (existing && (existing['data'] as Record<string, string> | undefined)?.['ca.crt'] === this.caPem) return;
     const body: KubeObject = {
       apiVersion: 'v1', kind: 'ConfigMap',

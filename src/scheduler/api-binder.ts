@@ -2,6 +2,7 @@
 import type { KubeObject } from '../api/meta.js';
 import { resources, type ApiClient } from '../client/index.js';
 import type { Plugin } from './plugin.js';
+import { SUCCESS } from './status.js';
 
 export function apiBinder(api: ApiClient): Plugin {
   return {
@@ -10,7 +11,7 @@ export function apiBinder(api: ApiClient): Plugin {
       const { name, namespace, uid } = pod.metadata;
       const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } };
       await api.resource(resources.pods, namespace).createSubresource(name!, 'binding', binding);
-      return 'bound';
+      return SUCCESS;
     },
   };
 }

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { buildPipeline, type ScheduleResult } from './framework.js';
 import { createScheduler } from './index.js';
 import type { NodeInfo } from './node-info.js';
-import type { Plugin } from './plugin.js';
+import { pass, type Plugin } from './plugin.js';
+import { errorStatus, SKIP, SUCCESS, unschedulable, waitStatus } from './status.js';
 import { numFeasibleNodesToFind } from './sampling.js';
 import { makeNode, makePod, seededRandom, snapshotOf } from './test-support.js';
 
@@ -104,7 +105,7 @@ describe('sampling', () => {
     const seen: string[][] = [];
     const probe: Plugin = {
       name: 'Probe',
-      preFilter: () => { seen.push([]); return { pass: true, state: undefined }; },
+      preFilter: () => { seen.push([]); return pass(undefined); },
       filter: (_s, _p, node: NodeInfo) => { seen.at(-1)!.push(node.name); return undefined; },
     };
     const snapshot = snapshotOf(Array.from({ length: 1000 }, (_, i) => makeNode({ name: `n${i}` })));
@@ -151,7 +152,7 @@ describe('reserve, permit and bind', () => {
   it('a permit wait keeps the pod assumed and says how long to wait', () => {
     const log: string[] = [];
     const snapshot = snapshotOf([makeNode({ name: 'n1' })]);
-    const scheduler = createScheduler({}, [recorder(log, () => ({ status: 'wait', timeoutMs: 30_000 }))]);
+    const scheduler = createScheduler({}, [recorder(log, () => waitStatus(30_000))]);
     const pod = makePod({ name: 'worker-0', cpu: '1' });
     assert.deepEqual(scheduler.schedulePod(pod, snapshot), { node: 'n1', permit: 'wait', timeoutMs: 30_000, waitingOn: ['Gang'] });
     assert.equal(snapshot.isAssumed(pod), true);
@@ -163,7 +164,7 @@ describe('reserve, permit and bind', () => {
   it('a permit rejection unreserves and forgets the pod', () => {
     const log: string[] = [];
     const snapshot = snapshotOf([makeNode({ name: 'n1' })]);
-    const scheduler = createScheduler({}, [recorder(log, () => ({ status: 'reject', message: 'gang of 4 cannot fit' }))]);
+    const scheduler = createScheduler({}, [recorder(log, () => unschedulable('gang of 4 cannot fit'))]);
     const pod = makePod({ name: 'worker-0', cpu: '1' });
     const result = scheduler.schedulePod(pod, snapshot);
     assert.equal(messageOf(result), 'gang of 4 cannot fit');
@@ -173,11 +174,35 @@ describe('reserve, permit and bind', () => {
 
   it('binds through the first bind plugin that does not skip', async () => {
     const calls: string[] = [];
-    const skip: Plugin = { name: 'Skip', bind: async () => { calls.push('skip'); return 'skip'; } };
-    const bind: Plugin = { name: 'Api', bind: async (pod, node) => { calls.push(`bind ${pod.metadata.name} ${node}`); return 'bound'; } };
+    const skip: Plugin = { name: 'Skip', bind: async () => { calls.push('skip'); return SKIP; } };
+    const bind: Plugin = { name: 'Api', bind: async (pod, node) => { calls.push(`bind ${pod.metadata.name} ${node}`); return SUCCESS; } };
     const scheduler = createScheduler({}, [skip, bind]);
     await scheduler.bind(makePod({ name: 'p' }), 'n1');
     assert.deepEqual(calls, ['skip', 'bind p n1']);
     await assert.rejects(createScheduler().bind(makePod({ name: 'p' }), 'n1'), /no bind plugin bound pod default\/p/);
+  });
+
+  it('stops binding at a bind plugin that answers with an error', async () => {
+    const failing: Plugin = { name: 'Broken', bind: async () => errorStatus('the API refused') };
+    const never: Plugin = { name: 'Never', bind: async () => assert.fail('a bind after an error') };
+    await assert.rejects(createScheduler({}, [failing, never]).bind(makePod({ name: 'p' }), 'n1'), /Broken: the API refused/);
+  });
+
+  it('holds the pod as long as the shortest wait any permit plugin asks for', () => {
+    const snapshot = snapshotOf([makeNode({ name: 'n1' })]);
+    const long: Plugin = { name: 'Long', permit: () => waitStatus(60_000) };
+    const short: Plugin = { name: 'Short', permit: () => waitStatus(5_000) };
+    const allows: Plugin = { name: 'Allows', permit: () => SUCCESS };
+    const result = createScheduler({}, [long, allows, short]).schedulePod(makePod({ name: 'p', cpu: '1' }), snapshot);
+    assert.deepEqual(result, { node: 'n1', permit: 'wait', timeoutMs: 5_000, waitingOn: ['Long', 'Short'] });
+  });
+
+  it('takes a reserve or filter Success constant as a pass, and a reserve failure as a refusal', () => {
+    const snapshot = snapshotOf([makeNode({ name: 'n1' }), makeNode({ name: 'n2' })]);
+    const fine: Plugin = { name: 'Fine', filter: () => SUCCESS, reserve: () => SUCCESS };
+    assert.equal('node' in createScheduler({}, [fine]).schedulePod(makePod({ name: 'p1', cpu: '1' }), snapshot), true);
+    const full: Plugin = { name: 'Full', reserve: () => unschedulable('the quota is spent') };
+    const refused = createScheduler({}, [full]).schedulePod(makePod({ name: 'p2', cpu: '1' }), snapshot);
+    assert.equal('unschedulable' in refused && refused.message, 'the quota is spent');
   });
 });

@@ -4,10 +4,11 @@
 import type { KubeObject } from '../api/meta.js';
 import { fitErrorMessage } from './fit-error.js';
 import type { NodeInfo } from './node-info.js';
-import type { CycleContext, FilterVerdict, Plugin, PreFilterPass } from './plugin.js';
+import { preFilterPassed, type CycleContext, type Plugin, type PreFilterPass } from './plugin.js';
 import { isPodInfo, podInfoOf, type PodInfo } from './pod-info.js';
 import { numFeasibleNodesToFind } from './sampling.js';
 import type { ClusterSnapshot } from './snapshot.js';
+import { isSuccess, messageOf, type Status } from './status.js';
 
 export interface SchedulerOptions {
   /** kube-scheduler's percentageOfNodesToScore; 0 or absent is adaptive (50% → 5%, ≥ 100 nodes). */
@@ -95,9 +96,9 @@ export function buildPipeline(plugins: readonly Plugin[], options: SchedulerOpti
       .map((plugin) => ({ plugin, weight: options.weights?.[plugin.name] ?? plugin.weight ?? 1 })),
     // 4. Reserve — the pod is assumed on the chosen node; plugins claim what they track.
     reserve: plugins.filter((p) => p.reserve !== undefined || p.unreserve !== undefined),
-    // 5. Permit — allow, reject, or hold the pod (gang scheduling) before it is bound.
+    // 5. Permit — allow (Success), reject, or hold the pod (Wait: gang scheduling) before it is bound.
     permit: plugins.filter((p) => p.permit !== undefined),
-    // 6. Bind — asynchronous, outside the scheduling cycle: the only stage that does I/O.
+    // 6. Bind — asynchronous, outside the scheduling cycle: the only stage that does I/O; Skip passes it on.
     bind: plugins.filter((p) => p.bind !== undefined),
   };
   return new Pipeline(plugins, stages, options);
@@ -147,14 +148,17 @@ class Pipeline implements Framework {
   private passes(cycle: Cycle, node: NodeInfo): boolean {
     if (cycle.nodeNames !== undefined && !cycle.nodeNames.has(node.name)) return false;
     for (const plugin of cycle.filters) {
-      if (plugin.filter!(cycle.states.get(plugin), cycle.pod, node) !== undefined) return false;
+      if (!isSuccess(plugin.filter!(cycle.states.get(plugin), cycle.pod, node))) return false;
     }
     return true;
   }
 
   async bind(pod: KubeObject, nodeName: string): Promise<void> {
     for (const plugin of this.stages.bind) {
-      if ((await plugin.bind!(pod, nodeName)) === 'bound') return;
+      const status = await plugin.bind!(pod, nodeName);
+      if (status.code === 'Skip') continue;
+      if (isSuccess(status)) return;
+      throw new Error(`${plugin.name}: ${messageOf(status)}`);
     }
     throw new Error(`no bind plugin bound pod ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`);
   }
@@ -175,9 +179,9 @@ class Pipeline implements Framework {
     for (const plugin of this.stages.preFilter) {
       const result = plugin.preFilter!(pod, ctx);
       if (result.retryAfterMs !== undefined) cycle.retryAfterMs = Math.min(cycle.retryAfterMs ?? Infinity, result.retryAfterMs);
-      if (!result.pass) return this.rejected(ctx.snapshot, result.message, cycle.retryAfterMs);
+      if (!preFilterPassed(result)) return this.rejected(ctx.snapshot, messageOf(result.status), cycle.retryAfterMs);
       cycle.states.set(plugin, result.state);
-      if (result.skipFilter === true) skipFilter.add(plugin);
+      if (result.status.code === 'Skip') skipFilter.add(plugin);
       if (result.skipScore === true) skipScore.add(plugin);
       if (result.nodeNames !== undefined) this.narrow(cycle, plugin, result);
     }
@@ -222,11 +226,11 @@ class Pipeline implements Framework {
     while (processed < total && feasible.length < wanted) {
       const node = nodes[(start + processed) % total]!;
       processed++;
-      let verdict: FilterVerdict;
-      for (let i = 0; i < filters.length && verdict === undefined; i++) {
+      let verdict: Status | undefined;
+      for (let i = 0; i < filters.length && (verdict === undefined || verdict.code === 'Success'); i++) {
         verdict = filters[i]!.filter!(states[i], pod, node);
       }
-      if (verdict === undefined) feasible.push(node);
+      if (verdict === undefined || verdict.code === 'Success') feasible.push(node);
       else failed.nodes.push(node), failed.verdicts.push(verdict);
     }
     if (!restricted && total > 0) this.nextStartNodeIndex = (start + processed) % total;
@@ -236,8 +240,7 @@ class Pipeline implements Framework {
   private unschedulable(cycle: Cycle, snapshot: ClusterSnapshot, failed: Failures): Unschedulable {
     const reasonsPerNode: Record<string, readonly string[]> = {};
     for (let i = 0; i < failed.nodes.length; i++) {
-      const verdict = failed.verdicts[i]!;
-      reasonsPerNode[failed.nodes[i]!.name] = typeof verdict === 'string' ? [verdict] : verdict;
+      reasonsPerNode[failed.nodes[i]!.name] = failed.verdicts[i]!.reasons;
     }
     if (cycle.nodeNames !== undefined) {
       for (const node of snapshot.nodes) {
@@ -277,15 +280,15 @@ class Pipeline implements Framework {
   private reserveAndPermit(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot): ScheduleResult {
     snapshot.assume(pod, nodeName);
     for (const plugin of this.stages.reserve) {
-      const refusal = plugin.reserve?.(pod, nodeName, snapshot);
-      if (refusal !== undefined) return this.refused(pod, nodeName, snapshot, refusal);
+      const status = plugin.reserve?.(pod, nodeName, snapshot);
+      if (!isSuccess(status)) return this.refused(pod, nodeName, snapshot, messageOf(status!));
     }
     const waitingOn: string[] = [];
     let timeoutMs = Infinity;
     for (const plugin of this.stages.permit) {
-      const verdict = plugin.permit!(pod, nodeName, snapshot);
-      if (verdict.status === 'reject') return this.refused(pod, nodeName, snapshot, verdict.message);
-      if (verdict.status === 'wait') waitingOn.push(plugin.name), (timeoutMs = Math.min(timeoutMs, verdict.timeoutMs));
+      const status = plugin.permit!(pod, nodeName, snapshot);
+      if (status.code === 'Wait') waitingOn.push(plugin.name), (timeoutMs = Math.min(timeoutMs, status.timeoutMs ?? Infinity));
+      else if (!isSuccess(status)) return this.refused(pod, nodeName, snapshot, messageOf(status));
     }
     return waitingOn.length === 0
       ? { node: nodeName, permit: 'allow' }
@@ -300,7 +303,7 @@ class Pipeline implements Framework {
 
 interface Failures {
   readonly nodes: NodeInfo[];
-  readonly verdicts: Exclude<FilterVerdict, undefined>[];
+  readonly verdicts: Status[];
 }
 
 function restrictedNodes(names: ReadonlySet<string>, snapshot: ClusterSnapshot): NodeInfo[] {

@@ -4,6 +4,7 @@
 //   pod events         → snapshot.addPod(pod) / snapshot.removePod(pod) (bound pods; others are ignored)
 //   each pending pod   → framework.schedulePod(pod, snapshot): assumed on `node`, or `unschedulable`
 //   permit 'allow'     → framework.bind(pod, node); on failure framework.abandon(pod, node, snapshot)
+// Every extension point answers with one Status (status.ts), as kube-scheduler's framework does.
 import { buildPipeline, type Framework, type SchedulerOptions } from './framework.js';
 import type { Plugin } from './plugin.js';
 import { defaultPlugins } from './plugins/index.js';
@@ -16,9 +17,9 @@ export { podRequests, type PodRequests, type Resources } from './resources.js';
 export { fitErrorMessage } from './fit-error.js';
 export { numFeasibleNodesToFind } from './sampling.js';
 export {
-  defaultNormalizeScore, MAX_NODE_SCORE, pass, reject,
-  type BindOutcome, type CycleContext, type FilterVerdict, type PermitResult, type Plugin, type PreFilterResult,
+  defaultNormalizeScore, MAX_NODE_SCORE, pass, preFilterPassed, reject, type CycleContext, type Plugin, type PreFilterResult,
 } from './plugin.js';
+export * from './status.js';
 export * from './plugins/index.js';
 
 /** The default profile; `extra` plugins (a bind plugin, gang permit) run after the defaults. */

@@ -4,6 +4,7 @@ import type { KubeObject } from '../api/meta.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import type { ClusterSnapshot } from './snapshot.js';
+import { SKIP, SUCCESS, unschedulable, type Status } from './status.js';
 
 /** Every normalized score lies in 0..MAX_NODE_SCORE before weights apply. */
 export const MAX_NODE_SCORE = 100;
@@ -14,12 +15,13 @@ export interface CycleContext {
   readonly now: number;
 }
 
-/** The pod is fine with this plugin: `state` is handed to its later stages for this pod. */
+/**
+ * PreFilter passed the pod: status SUCCESS, or SKIP when the plugin's filter has nothing to check
+ * for this pod; `state` is handed to the plugin's later stages for this pod.
+ */
 export interface PreFilterPass<S> {
-  readonly pass: true;
+  readonly status: Status;
   readonly state: S;
-  /** Nothing to check for this pod: the plugin's filter is not run. */
-  readonly skipFilter?: boolean;
   /** Nothing to prefer for this pod: the plugin's score is not run (all nodes would tie). */
   readonly skipScore?: boolean;
   /** Only these nodes can take the pod; the others are rejected with `excludedReason`. */
@@ -31,24 +33,11 @@ export interface PreFilterPass<S> {
 
 /** The pod cannot be scheduled anywhere, whatever the nodes (e.g. an invalid annotation). */
 export interface PreFilterReject {
-  readonly pass: false;
-  readonly message: string;
+  readonly status: Status;
   readonly retryAfterMs?: number;
 }
 
 export type PreFilterResult<S> = PreFilterPass<S> | PreFilterReject;
-
-/** A filter's verdict: undefined admits the node, otherwise the reason(s) it was rejected. */
-export type FilterVerdict = undefined | string | readonly string[];
-
-export type PermitResult =
-  | { readonly status: 'allow' }
-  /** Hold the pod (assumed, resources reserved) until allowed or rejected, at most timeoutMs. */
-  | { readonly status: 'wait'; readonly timeoutMs: number }
-  | { readonly status: 'reject'; readonly message: string };
-
-/** What a bind plugin did: `skip` hands the pod to the next bind plugin. */
-export type BindOutcome = 'bound' | 'skip';
 
 export interface Plugin<S = unknown> {
   readonly name: string;
@@ -56,26 +45,37 @@ export interface Plugin<S = unknown> {
   readonly weight?: number;
   /** Once per pod, before any node: parse what the later stages need. */
   preFilter?(pod: PodInfo, ctx: CycleContext): PreFilterResult<S>;
-  /** Per node, hot path: return a reason string to reject. Must not allocate on success. */
-  filter?(state: S, pod: PodInfo, node: NodeInfo): FilterVerdict;
+  /** Per node, hot path: undefined (or SUCCESS) admits the node, else why not. Must not allocate on success. */
+  filter?(state: S, pod: PodInfo, node: NodeInfo): Status | undefined;
   /** Per feasible node: a raw score; normalizeScore brings the plugin's scores to 0–100. */
   score?(state: S, pod: PodInfo, node: NodeInfo): number;
   normalizeScore?(state: S, scores: Float64Array): void;
-  /** The node was chosen and the pod assumed on it; a string rejects the placement. */
-  reserve?(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot): string | undefined;
+  /** The node was chosen and the pod assumed on it; a failure status rejects the placement. */
+  reserve?(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot): Status | undefined;
   /** Undo reserve: a later stage, the permit wait or the binding failed. Must be idempotent. */
   unreserve?(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot): void;
-  permit?(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot): PermitResult;
-  /** The only stage allowed to do I/O; it runs outside the scheduling cycle. */
-  bind?(pod: KubeObject, nodeName: string): Promise<BindOutcome>;
+  /** SUCCESS allows the pod; Wait holds it (assumed, resources reserved) at most timeoutMs; a failure rejects it. */
+  permit?(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot): Status;
+  /** The only stage allowed to do I/O; it runs outside the scheduling cycle. SKIP hands the pod to the next bind plugin. */
+  bind?(pod: KubeObject, nodeName: string): Promise<Status>;
 }
 
-export function pass<S>(state: S, options: Omit<PreFilterPass<S>, 'pass' | 'state'> = {}): PreFilterPass<S> {
-  return { pass: true, state, ...options };
+export function pass<S>(
+  state: S,
+  options: Omit<PreFilterPass<S>, 'status' | 'state'> & { readonly skipFilter?: boolean } = {},
+): PreFilterPass<S> {
+  const { skipFilter, ...rest } = options;
+  return { status: skipFilter === true ? SKIP : SUCCESS, state, ...rest };
 }
 
 export function reject(message: string, retryAfterMs?: number): PreFilterReject {
-  return retryAfterMs === undefined ? { pass: false, message } : { pass: false, message, retryAfterMs };
+  const status = unschedulable(message);
+  return retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+}
+
+/** Whether the pre-filter let the pod through (SUCCESS or SKIP). */
+export function preFilterPassed<S>(result: PreFilterResult<S>): result is PreFilterPass<S> {
+  return 'state' in result;
 }
 
 /** Kubernetes' DefaultNormalizeScore: scale to 0–100 by the maximum; `reverse` makes fewer better. */

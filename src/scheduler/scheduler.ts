@@ -14,6 +14,7 @@ import type { ScheduleResult, Unschedulable } from './framework.js';
 import { GangScheduling } from './gang/gang-scheduling.js';
 import { groupKeyOf } from './gang/pod-group.js';
 import { WaitingPods, type WaitingPod } from './waiting-pods.js';
+import { messageOf } from './status.js';
 import { podGroupAttempts, podSchedulingDuration, scheduleAttempts } from '../metrics/component-metrics.js';
 import { podPriority } from '../api/scheduling/priority.js';
 import { budgetOf } from './preemption/budgets.js';
@@ -101,7 +102,7 @@ class SchedulingLoop implements RunningScheduler {
     this.gang.manager.onUnblock = () => this.retrySoon();
     this.waiting.handlers = {
       onAllow: (w) => this.bindPod(w.key, w.pod, w.node),
-      onReject: (w, message) => this.rejectWaiting(w, message),
+      onReject: (w, status) => this.rejectWaiting(w, messageOf(status)),
       onTimeout: (w) => (w.group === undefined ? this.waiting.reject(w.key, 'timed out waiting at permit') : this.gang.plugin.timeout(w.group, this.snapshot)),
     };
     const retryMs = config.unschedulableRetryMs ?? 30_000;

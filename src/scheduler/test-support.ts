@@ -1,7 +1,8 @@
 // Builders of Node and Pod objects for the scheduler's tests and benchmarks.
 import type { KubeObject, OwnerReference } from '../api/meta.js';
 import type { Node, Taint } from '../api/core/index.js';
-import { pass, type Plugin } from './plugin.js';
+import { pass, preFilterPassed, type Plugin } from './plugin.js';
+import { isSuccess, messageOf } from './status.js';
 import { podInfoOf } from './pod-info.js';
 import { ClusterSnapshot } from './snapshot.js';
 
@@ -124,17 +125,19 @@ export function verdictOf(plugin: Plugin, pod: KubeObject, nodeName: string, sna
   const node = snapshot.getNode(nodeName);
   if (node === undefined) throw new Error(`no node ${nodeName}`);
   const pre = plugin.preFilter?.(info, { snapshot, now }) ?? pass(undefined);
-  if (!pre.pass) return `prefilter: ${pre.message}`;
+  if (!preFilterPassed(pre)) return `prefilter: ${messageOf(pre.status)}`;
   if (pre.nodeNames !== undefined && !pre.nodeNames.has(nodeName)) return pre.excludedReason ?? 'excluded';
-  if (pre.skipFilter === true || plugin.filter === undefined) return 'ok';
-  return plugin.filter(pre.state, info, node) ?? 'ok';
+  if (pre.status.code === 'Skip' || plugin.filter === undefined) return 'ok';
+  const status = plugin.filter(pre.state, info, node);
+  if (isSuccess(status)) return 'ok';
+  return status!.reasons.length === 1 ? status!.reasons[0]! : status!.reasons;
 }
 
 /** One plugin's normalized scores for the named nodes. */
 export function scoresOf(plugin: Plugin, pod: KubeObject, nodeNames: string[], snapshot: ClusterSnapshot): number[] {
   const info = podInfoOf(pod);
   const pre = plugin.preFilter?.(info, { snapshot, now: Date.now() }) ?? pass(undefined);
-  if (!pre.pass) throw new Error(pre.message);
+  if (!preFilterPassed(pre)) throw new Error(messageOf(pre.status));
   const scores = new Float64Array(nodeNames.length);
   nodeNames.forEach((name, i) => {
     scores[i] = plugin.score!(pre.state, info, snapshot.getNode(name)!);

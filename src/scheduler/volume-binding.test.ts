@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
 import { makeNode, makePod, snapshotOf, verdictOf } from './test-support.js';
+import { SKIP } from './status.js';
 import { REASON_MISSING_VOLUME, REASON_NO_VOLUME_TO_BIND, REASON_VOLUME_NODE_CONFLICT, volumeBinding, type VolumeLookup } from './volume-binding.js';
 
 const snapshot = snapshotOf([makeNode({ name: 'a' }), makeNode({ name: 'b' })]);
@@ -70,7 +71,7 @@ describe('VolumeBinding', () => {
       claim('prov', { storageClassName: 'late' }), claim('bound', { storageClassName: 'late', volumeName: 'pv' }),
       claim('done', { storageClassName: 'late' }, { 'volume.kubernetes.io/selected-node': 'a' }),
     ], []), async (c, node) => void annotated.push(`${c.metadata.name}@${node}`));
-    assert.equal(await plugin.bind!(podUsing('prov', 'bound', 'done'), 'a'), 'skip');
+    assert.equal(await plugin.bind!(podUsing('prov', 'bound', 'done'), 'a'), SKIP);
     assert.deepEqual(annotated, ['prov@a']);
   });
 });

@@ -11,6 +11,7 @@ import { claimClass, findMatchingVolume, podClaimNames, volumeFitsNode } from '.
 import { ANN_SELECTED_NODE } from '../api/volumes/names.js';
 import { resources, type ApiClient, type Informer, type SharedInformerFactory } from '../client/index.js';
 import { pass, reject, type Plugin } from './plugin.js';
+import { SKIP, unresolvable, type Status } from './status.js';
 import { record, text } from './object-access.js';
 
 export const REASON_VOLUME_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
@@ -38,23 +39,28 @@ function lateBinding(lookup: VolumeLookup, claim: Readonly<KubeObject>): Readonl
   return storageClass?.['volumeBindingMode'] === 'WaitForFirstConsumer' ? storageClass : undefined;
 }
 
-function fits(lookup: VolumeLookup, state: VolumeState, node: NodeFields): string | undefined {
+// As kube-scheduler's VolumeBinding filter: nothing preemption could remove changes these.
+const MISSING_VOLUME = unresolvable(REASON_MISSING_VOLUME);
+const VOLUME_NODE_CONFLICT = unresolvable(REASON_VOLUME_NODE_CONFLICT);
+const NO_VOLUME_TO_BIND = unresolvable(REASON_NO_VOLUME_TO_BIND);
+
+function fits(lookup: VolumeLookup, state: VolumeState, node: NodeFields): Status | undefined {
   for (const volume of state.bound) {
-    if (!volume) return REASON_MISSING_VOLUME;
-    if (!volumeFitsNode(volume, node)) return REASON_VOLUME_NODE_CONFLICT;
+    if (!volume) return MISSING_VOLUME;
+    if (!volumeFitsNode(volume, node)) return VOLUME_NODE_CONFLICT;
   }
   for (const { claim, static: needsVolume } of state.delayed) {
     // Already being provisioned for another node (the claim's first pod went there).
     const selected = claim.metadata.annotations?.[ANN_SELECTED_NODE];
-    if (selected !== undefined && selected !== node.name) return REASON_VOLUME_NODE_CONFLICT;
-    if (needsVolume && !findMatchingVolume(claim, lookup.volumes(), { node, delayBinding: true })) return REASON_NO_VOLUME_TO_BIND;
+    if (selected !== undefined && selected !== node.name) return VOLUME_NODE_CONFLICT;
+    if (needsVolume && !findMatchingVolume(claim, lookup.volumes(), { node, delayBinding: true })) return NO_VOLUME_TO_BIND;
   }
   return undefined;
 }
 
 /**
  * The plugin. `selectNode` annotates a late-binding claim with the node its pod goes to; its bind
- * stage does that for each such claim and then hands the pod on to the binder ('skip').
+ * stage does that for each such claim and then hands the pod on to the binder (SKIP).
  */
 export function volumeBinding(lookup: VolumeLookup, selectNode: (claim: Readonly<KubeObject>, nodeName: string) => Promise<void>): Plugin<VolumeState> {
   return {
@@ -87,7 +93,7 @@ export function volumeBinding(lookup: VolumeLookup, selectNode: (claim: Readonly
         if (!claim || text(record(claim['spec'])['volumeName']) || !lateBinding(lookup, claim)) continue;
         if (claim.metadata.annotations?.[ANN_SELECTED_NODE] !== nodeName) await selectNode(claim, nodeName);
       }
-      return 'skip';
+      return SKIP;
     },
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { makePod } from './test-support.js';
+import { messageOf } from './status.js';
 import { WaitingPods } from './waiting-pods.js';
 
 it('waiting pods: allowed, rejected or timed out once each, found by group', async () => {
@@ -8,7 +9,7 @@ it('waiting pods: allowed, rejected or timed out once each, found by group', asy
   const seen: string[] = [];
   waiting.handlers = {
     onAllow: (w) => seen.push(`allow ${w.key}`),
-    onReject: (w, message) => seen.push(`reject ${w.key}: ${message}`),
+    onReject: (w, status) => seen.push(`reject ${w.key}: ${status.code} ${messageOf(status)}${status.plugin ? ` by ${status.plugin}` : ''}`),
     onTimeout: (w) => waiting.reject(w.key, 'late'),
   };
   waiting.add({ key: 'a', pod: makePod({ name: 'a' }), node: 'n1', group: 'default/g' }, 60_000);
@@ -17,9 +18,9 @@ it('waiting pods: allowed, rejected or timed out once each, found by group', asy
   assert.deepEqual(waiting.groupKeys('default/g'), ['a', 'b']);
   waiting.allow('a');
   waiting.allow('a');
-  waiting.reject('b', 'gone');
+  waiting.reject('b', 'gone', 'Gang');
   await new Promise((r) => setTimeout(r, 30));
-  assert.deepEqual(seen, ['allow a', 'reject b: gone', 'reject c: late']);
+  assert.deepEqual(seen, ['allow a', 'reject b: Unschedulable gone by Gang', 'reject c: Unschedulable late']);
   assert.equal(waiting.size, 0);
   assert.deepEqual(waiting.groupKeys('default/g'), []);
 });

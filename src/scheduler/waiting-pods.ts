@@ -3,6 +3,7 @@
 // or their time runs out. Gang scheduling is why it exists: the coscheduling plugin allows
 // every waiting sibling at once when the group's quorum is reached.
 import type { KubeObject } from '../api/meta.js';
+import { unschedulable, withPlugin, type Status } from './status.js';
 
 export interface WaitingPod {
   readonly key: string;
@@ -15,8 +16,8 @@ export interface WaitingPod {
 export interface WaitingPodHandlers {
   /** The pod may be bound. */
   onAllow(waiting: WaitingPod): void;
-  /** The pod lost its place: unreserve it and send it back to the queue with the message. */
-  onReject(waiting: WaitingPod, message: string): void;
+  /** The pod lost its place: unreserve it and send it back to the queue with the status's message. */
+  onReject(waiting: WaitingPod, status: Status): void;
   /** The pod waited `timeoutMs` without a verdict. */
   onTimeout(waiting: WaitingPod): void;
 }
@@ -68,9 +69,12 @@ export class WaitingPods {
     if (entry !== undefined) this.handlers.onAllow(entry);
   }
 
-  reject(key: string, message: string): void {
+  /** As kube-scheduler's waitingPod.Reject: the pod is Unschedulable, by `plugin` when one rejects it. */
+  reject(key: string, message: string, plugin?: string): void {
     const entry = this.remove(key);
-    if (entry !== undefined) this.handlers.onReject(entry, message);
+    if (entry === undefined) return;
+    const status = unschedulable(message);
+    this.handlers.onReject(entry, plugin === undefined ? status : withPlugin(status, plugin));
   }
 
   /** Stops every timer (the scheduler stops); the pods are left as they are. */

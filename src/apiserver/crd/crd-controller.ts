@@ -9,7 +9,6 @@ import { resourceDefinitions } from '../../api/registry.js';
 import { arr, obj, text } from '../../api/validation/util.js';
 import { crdCondition } from '../../api/crd/custom-resource.js';
 import { timestamp } from '../registry/metadata.js';
-import { keyFor, prefixFor } from '../registry/keys.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { CustomResources } from './custom-resources.js';
 import { CLEANUP_FINALIZER } from './crd-strategy.js';
@@ -39,7 +38,7 @@ export class CrdController {
 
   /** One pass over a CRD; false when it must be looked at again later. */
   private async sync(name: string): Promise<boolean> {
-    const crd = await this.registry.store.get(keyFor(this.resources.crdDef, undefined, name));
+    const crd = await this.registry.find(this.resources.crdDef, undefined, name);
     if (!crd) return true;
     if (crd.metadata.deletionTimestamp) return this.cleanUp(crd);
     const status = obj(crd['status']);
@@ -72,7 +71,7 @@ export class CrdController {
       [def.plural, def.singular, ...def.shortNames].forEach((n) => taken.resources.add(n));
       [def.kind, def.listKind].forEach((k) => taken.kinds.add(k));
     }
-    const { items } = await this.registry.store.list({ prefix: prefixFor(this.resources.crdDef) });
+    const { items } = await this.registry.collection(this.resources.crdDef).list();
     for (const other of items) {
       if (other.metadata.name === crd.metadata.name || text(obj(other['spec'])['group']) !== group) continue;
       const accepted = obj(obj(other['status'])['acceptedNames']);
@@ -95,14 +94,14 @@ export class CrdController {
     await this.writeStatus(crd, [terminating], obj(crd['status'])['acceptedNames']);
     const def = this.resources.ofCrd(crd.metadata.name!)[0];
     if (def) {
-      const { items } = await this.registry.storeFor(def).list({ prefix: prefixFor(def) });
+      const { items } = await this.registry.collection(def).list();
       for (const item of items) {
         if (item.metadata.deletionTimestamp) continue;
         await this.registry.delete(def, item.metadata.namespace, item.metadata.name!, { dryRun: false }).catch(ignoreNotFound);
       }
-      if ((await this.registry.store.list({ prefix: prefixFor(def), limit: 1 })).items.length > 0) return false;
+      if ((await this.registry.collection(def).list({ limit: 1 })).items.length > 0) return false;
     }
-    const current = await this.registry.store.get(keyFor(this.resources.crdDef, undefined, crd.metadata.name!));
+    const current = await this.registry.find(this.resources.crdDef, undefined, crd.metadata.name!);
     if (!current) return true;
     current.metadata.finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
     await this.registry.update(this.resources.crdDef, undefined, crd.metadata.name!, current, { dryRun: false, fieldManager: MANAGER, fieldValidation: 'Ignore' });

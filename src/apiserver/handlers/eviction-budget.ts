@@ -7,7 +7,6 @@ import type { KubeObject } from '../../api/meta.js';
 import { fromLabelSelectorObject } from '../../api/selectors/index.js';
 import { budgetStatusOf, disruptionAllowedCondition, type BudgetSpec, type BudgetStatus } from '../../api/disruption/budget.js';
 import { ApiError, forbidden, internalError, type StatusDetails } from '../errors.js';
-import { prefixFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 import type { UserInfo } from '../../auth/types.js';
@@ -34,7 +33,7 @@ export const specOf = (pdb: Readonly<KubeObject>) => (pdb['spec'] ?? {}) as Budg
  * missing or empty selector as matching nothing, and skips a selector it cannot parse.
  */
 export async function budgetsCovering(registry: ObjectRegistry, pod: Readonly<KubeObject>): Promise<KubeObject[]> {
-  const { items } = await registry.store.list({ prefix: prefixFor(budgets, pod.metadata.namespace) });
+  const { items } = await registry.collection(budgets, pod.metadata.namespace).list();
   return items.filter((pdb) => {
     try {
       const selector = fromLabelSelectorObject(specOf(pdb).selector as Record<string, unknown> | undefined);

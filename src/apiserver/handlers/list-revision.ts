@@ -7,13 +7,17 @@
 // A revision the store has not reached is waited for briefly and is then 504, as kube-apiserver
 // answers "Too large resource version".
 import { ApiError, badRequest } from '../errors.js';
-import type { Store } from '../../storage/store.js';
+
+/** Where the newest revision is read (the registry). */
+interface Revisions {
+  currentRevision(): Promise<number>;
+}
 
 /** How long a list waits for a revision the store has not reached. */
 const TOO_LARGE_WAIT_MS = 3_000;
 const POLL_MS = 50;
 
-export async function listRevision(store: Store, query: URLSearchParams): Promise<number | undefined> {
+export async function listRevision(store: Revisions, query: URLSearchParams): Promise<number | undefined> {
   const requested = query.get('resourceVersion') ?? '';
   const match = query.get('resourceVersionMatch') ?? '';
   const continued = (query.get('continue') ?? '') !== '';
@@ -35,7 +39,7 @@ export async function listRevision(store: Store, query: URLSearchParams): Promis
   return match === 'Exact' ? revision : undefined;
 }
 
-async function reached(store: Store, revision: number): Promise<void> {
+async function reached(store: Revisions, revision: number): Promise<void> {
   const deadline = Date.now() + TOO_LARGE_WAIT_MS;
   while ((await store.currentRevision()) < revision) {
     if (Date.now() >= deadline) {

@@ -1,13 +1,13 @@
 // GET of one object and of collections (list), as JSON, YAML or Table.
 import { apiVersionOf } from '../../api/resource.js';
 import type { ServerResponse } from 'node:http';
-import type { ListStream, Store } from '../../storage/store.js';
+import type { ListStream } from '../../storage/store.js';
 import { InvalidContinueTokenError, RevisionExpiredError } from '../../storage/errors.js';
 import { badRequest, expired } from '../errors.js';
 import { negotiate, writeJson, writeJsonText } from '../http-io.js';
 import { writeAsRead } from '../response-stream.js';
 import { buildFilter } from '../registry/filters.js';
-import { prefixFor } from '../registry/keys.js';
+import type { CollectionListOptions } from '../registry/collection.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { parseNonNegativeInt, type ResourceRequest } from './context.js';
 import { listRevision } from './list-revision.js';
@@ -34,11 +34,11 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
   const filter = buildFilter(ctx.def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   const limit = parseNonNegativeInt(ctx.query, 'limit');
   const token = ctx.query.get('continue') || undefined;
-  const options: Parameters<Store['list']>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
+  const options: CollectionListOptions = {};
   if (filter) options.filter = filter;
   if (limit) options.limit = limit;
   if (token) options.continue = token;
-  const exact = await listRevision(ctx.registry.store, ctx.query);
+  const exact = await listRevision(ctx.registry, ctx.query);
   if (exact !== undefined) options.revision = exact;
   // A namespace that does not exist holds nothing: 200 and an empty list, as in Kubernetes.
   const meta = (result: { revision: number; continue?: string; remainingItemCount?: number }) => {
@@ -47,23 +47,23 @@ export async function listObjects(ctx: ResourceRequest): Promise<void> {
     if (result.remainingItemCount !== undefined) listMeta['remainingItemCount'] = result.remainingItemCount;
     return listMeta;
   };
-  const store = ctx.registry.storeFor(ctx.def);
+  const objects = ctx.registry.collection(ctx.def, ctx.path.namespace);
   const asStored = format.type === 'json' && !format.table;
-  if (asStored && store.listStream && !filter) {
-    // The list goes out a page at a time as the client reads it, whatever its size or limit.
-    const stream = await listOrExplain(async () => store.listStream!(options), token !== undefined);
+  // The list goes out a page at a time as the client reads it, whatever its size or limit.
+  const stream = asStored && !filter ? await listOrExplain(async () => objects.listStream(options), token !== undefined) : undefined;
+  if (stream) {
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(stream) });
     await writeListStream(ctx.res, head, stream);
     return;
   }
-  if (asStored && store.listRaw) {
-    // Stored JSON joined as is: parsing and re-serialising 10,000 pods would dominate the list.
-    const raw = await listOrExplain(() => store.listRaw!(options), token !== undefined);
+  // Stored JSON joined as is: parsing and re-serialising 10,000 pods would dominate the list.
+  const raw = asStored ? await listOrExplain(() => objects.listRaw(options), token !== undefined) : undefined;
+  if (raw) {
     const head = JSON.stringify({ kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: meta(raw) });
     await writeRawList(ctx.res, head, raw.items);
     return;
   }
-  const result = await listOrExplain(() => store.list(options), token !== undefined);
+  const result = await listOrExplain(() => objects.list(options), token !== undefined);
   if (format.table) {
     writeJson(ctx.res, 200, toTable(ctx.def, result.items, meta(result), include));
     return;

@@ -7,9 +7,8 @@ import { isObject, type FieldError, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import type { ServiceAccountTokens, TokenSubject } from '../../auth/serviceaccount/tokens.js';
 import { decodeBody } from '../decode/index.js';
-import { badRequest, conflict, invalid, notFound } from '../errors.js';
+import { badRequest, conflict, invalid } from '../errors.js';
 import { negotiate, readBody, writeJson } from '../http-io.js';
-import { keyFor } from '../registry/keys.js';
 import { ref } from '../registry/object-registry.js';
 import { parseDryRun, type ResourceRequest } from './context.js';
 
@@ -94,8 +93,7 @@ export function tokenRequestHandler(tokens: ServiceAccountTokens): (ctx: Resourc
 /** The Pod or Secret a token is bound to, in the account's namespace, with the uid the request names. */
 async function boundObject(ctx: ResourceRequest, namespace: string, reference: NonNullable<TokenRequestSpec['boundObjectRef']>): Promise<KubeObject> {
   const def = findResource('', 'v1', reference.kind === 'Pod' ? 'pods' : 'secrets')!;
-  const object = await ctx.registry.store.get(keyFor(def, namespace, reference.name));
-  if (!object) throw notFound(ref(def, reference.name));
+  const object = await ctx.registry.get(def, namespace, reference.name);
   if (reference.uid && object.metadata.uid !== reference.uid) {
     throw conflict(ref(def, reference.name), `the UID in the bound object reference (${reference.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
   }

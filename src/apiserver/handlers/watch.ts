@@ -5,12 +5,12 @@
 import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError, StoreUnavailableError } from '../../storage/errors.js';
 import { storedJson } from '../../storage/stored-json.js';
-import type { Store, StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
+import type { StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
 import { badRequest, expired, toApiError } from '../errors.js';
 import { negotiate } from '../http-io.js';
 import { stallDeadline, writeAsRead } from '../response-stream.js';
 import { buildFilter } from '../registry/filters.js';
-import { prefixFor } from '../registry/keys.js';
+import type { Collection, CollectionWatchOptions } from '../registry/collection.js';
 import { parseIncludeObject, toTable, type IncludeObject } from '../table.js';
 import { parseBoolean, parseNonNegativeInt, plainInteger, type ResourceRequest } from './context.js';
 
@@ -81,8 +81,7 @@ function parseRevision(value: string | null): number | undefined {
 async function startStream(ctx: ResourceRequest, settings: StreamSettings): Promise<void> {
   const { res, def, registry } = ctx;
   const { asTable, include, filter, allowBookmarks, timeoutSeconds, sendInitial } = settings;
-  const store = registry.storeFor(def);
-  const prefix = prefixFor(def, ctx.path.namespace);
+  const objects = registry.collection(def, ctx.path.namespace);
   let columnsSent = false;
   const encode = (type: EventType, object: unknown): string | Buffer => {
     if (asTable && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')) {
@@ -119,8 +118,8 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
   let fromRevision = settings.fromRevision;
   let initial: InitialEvents | undefined;
   if (fromRevision === undefined) {
-    if (sendInitial) initial = await initialEvents(store, prefix, settings, encode);
-    fromRevision = initial?.revision ?? (await store.currentRevision());
+    if (sendInitial) initial = await initialEvents(objects, settings, encode);
+    fromRevision = initial?.revision ?? (await objects.currentRevision());
   }
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
   res.flushHeaders();
@@ -144,10 +143,10 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
     send('BOOKMARK', bookmark(ctx, fromRevision, true));
   }
   let lastRevision = fromRevision;
-  const watchOptions: WatchOptions = { prefix, fromRevision };
+  const watchOptions: CollectionWatchOptions = { fromRevision };
   if (filter) watchOptions.filter = filter;
   try {
-    watch = store.watch(
+    watch = objects.watch(
       watchOptions,
       (event) => {
         lastRevision = event.revision;
@@ -172,7 +171,7 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
   timers.push(setTimeout(close, timeoutSeconds * 1000));
   if (allowBookmarks) {
     const tick = () => {
-      store.currentRevision().then(
+      objects.currentRevision().then(
         (current) => {
           send('BOOKMARK', bookmark(ctx, Math.max(lastRevision, current), false));
           if (!closed) timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
@@ -195,18 +194,18 @@ interface InitialEvents {
 
 const ADDED_LINE_START = '{"type":"ADDED","object":';
 
-async function initialEvents(store: Store, prefix: string, settings: StreamSettings, encode: (type: EventType, object: unknown) => string | Buffer): Promise<InitialEvents> {
-  if (store.listStream && !settings.filter && !settings.asTable) {
-    // The stored JSON, framed into ADDED lines by the store a page at a time: a watcher that does
-    // not read holds one page, not the collection parsed (100 such watchers of a 14 MB list did).
-    const stream = store.listStream({ prefix, separator: `}\n${ADDED_LINE_START}` });
+async function initialEvents(objects: Collection, settings: StreamSettings, encode: (type: EventType, object: unknown) => string | Buffer): Promise<InitialEvents> {
+  // The stored JSON, framed into ADDED lines by the store a page at a time: a watcher that does
+  // not read holds one page, not the collection parsed (100 such watchers of a 14 MB list did).
+  const stream = !settings.filter && !settings.asTable ? objects.listStream({ separator: `}\n${ADDED_LINE_START}` }) : undefined;
+  if (stream) {
     const next = () => {
       const page = stream.next();
       return page === undefined ? undefined : `${ADDED_LINE_START}${page}}\n`;
     };
     return { revision: stream.revision, next, close: () => stream.close() };
   }
-  const snapshot = await store.list(settings.filter ? { prefix, filter: settings.filter } : { prefix });
+  const snapshot = await objects.list(settings.filter ? { filter: settings.filter } : {});
   const items = snapshot.items;
   let sent = 0;
   const next = () => (sent < items.length ? encode('ADDED', items[sent++]) : undefined);

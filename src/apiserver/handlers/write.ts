@@ -12,7 +12,6 @@ import { mediaType, negotiate, readBody, writeJson, writeJsonText } from '../htt
 import { asObjectOfKind, checkFields, duplicateFieldWarnings, parseFieldValidation } from '../registry/admission.js';
 import type { DeleteOptions } from '../registry/deletion.js';
 import { buildFilter } from '../registry/filters.js';
-import { prefixFor } from '../registry/keys.js';
 import { propagationPolicyOf } from '../registry/propagation.js';
 import type { PatchType, WriteOptions, WriteResult } from '../registry/object-registry.js';
 import { fieldManagerOf, parseBoolean, parseDryRun, parseNonNegativeInt, type ResourceRequest } from './context.js';
@@ -157,9 +156,7 @@ export async function deleteCollection(ctx: ResourceRequest): Promise<void> {
   const options = await deleteOptions(ctx);
   const filter = buildFilter(ctx.def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   if (ctx.path.namespace) await ctx.registry.requireNamespace(ctx.def, ctx.path.namespace, false);
-  const listOptions: Parameters<typeof ctx.registry.store.list>[0] = { prefix: prefixFor(ctx.def, ctx.path.namespace) };
-  if (filter) listOptions.filter = filter;
-  const { items, revision } = await ctx.registry.storeFor(ctx.def).list(listOptions);
+  const { items, revision } = await ctx.registry.collection(ctx.def, ctx.path.namespace).list(filter ? { filter } : {});
   const deleted: KubeObject[] = [];
   for (const item of items) {
     try {

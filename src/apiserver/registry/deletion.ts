@@ -9,7 +9,8 @@ import { systemPriorityClass } from '../../api/scheduling/priority.js';
 import { KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
 import type { Store } from '../../storage/store.js';
-import { conflict, forbidden, notFound, type ResourceRef } from '../errors.js';
+import { forbidden, notFound, type ResourceRef } from '../errors.js';
+import { checkPreconditions, type Preconditions } from './preconditions.js';
 import { keyFor } from './keys.js';
 import { timestamp } from './metadata.js';
 import { finalizersAfterDelete, type PropagationPolicy } from './propagation.js';
@@ -21,7 +22,7 @@ export interface DeleteOptions {
   gracePeriodSeconds?: number;
   /** Unset: a garbage-collection finalizer already on the object decides, else Background. */
   propagationPolicy?: PropagationPolicy;
-  preconditions?: { uid?: string; resourceVersion?: string };
+  preconditions?: Preconditions;
   dryRun: boolean;
 }
 
@@ -61,7 +62,7 @@ export class DeletionHandler {
     for (let attempt = 0; ; attempt++) {
       const current = await this.storeFor(def).get(key);
       if (!current) throw notFound(refOf(def, name));
-      checkPreconditions(def, current, options);
+      checkPreconditions(refOf(def, name), current, options.preconditions);
       try {
         return await this.deleteOnce(def, key, current, options);
       } catch (error) {
@@ -122,20 +123,6 @@ export class DeletionHandler {
     if (options.dryRun) return { object: marked, finished: false };
     const stored = await this.storeFor(def).update(key, marked, { expectedRevision: Number(current.metadata.resourceVersion) });
     return { object: stored, finished: false };
-  }
-}
-
-function checkPreconditions(def: ResourceDefinition, current: KubeObject, options: DeleteOptions): void {
-  const wanted = options.preconditions;
-  const name = current.metadata.name!;
-  if (wanted?.uid && wanted.uid !== current.metadata.uid) {
-    throw conflict(refOf(def, name), `Precondition failed: UID in precondition: ${wanted.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
-  }
-  if (wanted?.resourceVersion && wanted.resourceVersion !== current.metadata.resourceVersion) {
-    throw conflict(
-      refOf(def, name),
-      `Precondition failed: ResourceVersion in precondition: ${wanted.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
-    );
   }
 }
 

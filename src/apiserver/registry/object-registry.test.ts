@@ -85,4 +85,43 @@ describe('object registry patch and update', () => {
     }
     assert.deepEqual((await registry.get(configmaps, 'default', 'stale'))['data'], { seed: '1', a: '1' });
   });
+
+  it('runs a guaranteed update again on the newer object when it loses a race', async () => {
+    await configMap('guaranteed');
+    const add = (key: string) => (current: KubeObject) => ({ ...current, data: { ...(current['data'] as object), [key]: '1' } });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => registry.guaranteedUpdate(configmaps, 'default', 'guaranteed', undefined, add(`k${i}`), false)));
+    const data = (await registry.get(configmaps, 'default', 'guaranteed'))['data'] as Record<string, string>;
+    assert.equal(Object.keys(data).length, 11, 'the seed and all 10 changes');
+  });
+
+  it('answers 409 to guaranteed updates whose resourceVersion precondition a racing one made stale', async () => {
+    const created = await configMap('guarded');
+    const preconditions = { uid: created.metadata.uid!, resourceVersion: created.metadata.resourceVersion! };
+    const change = (i: number) => (current: KubeObject) => ({ ...current, data: { winner: String(i) } });
+    const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => registry.guaranteedUpdate(configmaps, 'default', 'guarded', preconditions, change(i), false)));
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as { code: number; message: string });
+    assert.equal(results.length - refused.length, 1, 'exactly one wins');
+    for (const error of refused) {
+      assert.equal(error.code, 409);
+      assert.match(error.message, /^Operation cannot be fulfilled on configmaps "guarded": StorageError: invalid object, Code: 4, Key: \/registry\/configmaps\/default\/guarded, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ResourceVersion in precondition: \d+, ResourceVersion in object meta: \d+$/);
+    }
+    const other = { uid: 'someone-else' };
+    await assert.rejects(registry.guaranteedUpdate(configmaps, 'default', 'guarded', other, change(9), false), /Precondition failed: UID in precondition: someone-else/);
+  });
+
+  it('lists and watches a kind\'s collection in one namespace through the registry', async () => {
+    const events: string[] = [];
+    const objects = registry.collection(configmaps, 'default');
+    const { items, revision } = await objects.list({ filter: (o) => o.metadata.name === 'guarded' });
+    assert.deepEqual(items.map((o) => o.metadata.name), ['guarded']);
+    const watch = objects.watch({ fromRevision: revision }, (event) => events.push(`${event.type} ${event.object.metadata.name}`));
+    // Written first: events come in revision order, so one from the other namespace would come first.
+    await registry.create(findResource('', 'v1', 'namespaces')!, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } }, options);
+    await registry.create(configmaps, 'other', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere' } }, options);
+    await configMap('watched');
+    for (let i = 0; i < 500 && !events.includes('ADDED watched'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    watch.stop();
+    assert.deepEqual(events, ['ADDED watched']);
+    assert.equal(await objects.currentRevision(), await registry.currentRevision());
+  });
 });

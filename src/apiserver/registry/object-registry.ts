@@ -1,7 +1,7 @@
-// The generic registry: create, read, update, patch and delete of any kind on top of the Store,
-// with Kubernetes' metadata semantics (uid, generation, resourceVersion preconditions,
-// finalizers and graceful deletion, managedFields, dry run). HTTP handlers are thin adapters
-// over this class; nothing here knows about HTTP.
+// The generic registry: create, read, update, patch and delete of any kind on top of the Store
+// (reads, lists and watches in object-reader.ts), with Kubernetes' metadata semantics (uid,
+// generation, resourceVersion preconditions, finalizers and graceful deletion, managedFields,
+// dry run). HTTP handlers are thin adapters over this class; nothing here knows about HTTP.
 import type { UserInfo } from '../../auth/types.js';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { apiVersionOf, type ResourceDefinition } from '../../api/resource.js';
@@ -11,13 +11,15 @@ import { applyServerSideInSlices, updateManagedFields } from '../patch/apply/ind
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
 import type { Store } from '../../storage/store.js';
 import { isStale } from '../../storage/stale-values.js';
-import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion, type ResourceRef } from '../errors.js';
+import { alreadyExists, badRequest, forbidden, notFound, staleResourceVersion } from '../errors.js';
 import { asObjectOfKind, checkFields, reconcileNamespace, validateOrThrow, type FieldValidation } from './admission.js';
 import { closeServiceAddresses, type ServiceRange } from './service-allocator.js';
 import { clusterNetwork } from '../../api/cluster-network.js';
 import { MAX_WRITE_RETRIES } from './write-retries.js';
+import { checkStoragePreconditions, type Preconditions } from './preconditions.js';
+import { assignPod, bindingPreconditions, checkBinding } from './pod-binding.js';
 import { keyFor, prefixFor } from './keys.js';
-import { convertingStore } from './converting-store.js';
+import { ObjectReader, ref } from './object-reader.js';
 import { stampChangedBy } from './changed-by.js';
 import { carryOverMetadata, initialiseMetadata, sameContent, timestamp } from './metadata.js';
 import { strategyFor, type StrategyContext, type Undo } from './strategies.js';
@@ -62,16 +64,18 @@ export interface WriteResult {
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-export class ObjectRegistry {
+export { ref };
+
+export class ObjectRegistry extends ObjectReader {
   private readonly deletion: DeletionHandler;
   private readonly namespaces: NamespaceCache;
   /** The validating phase of admission: after defaults and validation, before the store. */
   private readonly validating: readonly ValidatingAdmission[];
   private readonly mutating: readonly MutatingAdmission[];
   private readonly serviceRange: ServiceRange;
-  private readonly views = new WeakMap<ResourceDefinition, Store>();
 
-  constructor(readonly store: Store, options: RegistryOptions = {}) {
+  constructor(store: Store, options: RegistryOptions = {}) {
+    super(store);
     this.deletion = new DeletionHandler((def) => this.storeFor(def), (def, ns) => this.requireNamespace(def, ns, false));
     this.namespaces = new NamespaceCache(store);
     this.namespaces.start();
@@ -84,34 +88,6 @@ export class ObjectRegistry {
     this.validating = [new PodSecurityAdmission(podSecurity), ...(options.validating ?? [])];
     this.mutating = options.mutating ?? [];
     this.serviceRange = options.serviceRange ?? clusterNetwork();
-  }
-
-  /** The store as `def` sees it: the shared one, or, for a kind stored in another form, its converting view. */
-  storeFor(def: ResourceDefinition): Store {
-    const form = def.storedForm;
-    if (!form) return this.store;
-    let view = this.views.get(def);
-    if (!view) {
-      const keys = form.storedAs ? { served: prefixFor(def), stored: prefixFor(form.storedAs) } : undefined;
-      view = convertingStore(this.store, { toStored: form.toStored, fromStored: form.fromStored, ...(keys ? { keys } : {}) });
-      this.views.set(def, view);
-    }
-    return view;
-  }
-
-  async get(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<KubeObject> {
-    const object = await this.storeFor(def).get(keyFor(def, namespace, name));
-    if (!object) throw notFound(ref(def, name));
-    return object;
-  }
-
-  /** get() as the stored JSON's UTF-8 bytes, when the store can read them without parsing. */
-  async getRaw(def: ResourceDefinition, namespace: string | undefined, name: string): Promise<Uint8Array | undefined> {
-    const store = this.storeFor(def);
-    if (!store.getRaw) return undefined;
-    const bytes = await store.getRaw(keyFor(def, namespace, name));
-    if (!bytes) throw notFound(ref(def, name));
-    return bytes;
   }
 
   async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions, slice = new EventLoopSlice()): Promise<WriteResult> {
@@ -215,10 +191,56 @@ export class ObjectRegistry {
   }
 
   /**
+   * pods/binding, as Kubernetes' BindingREST.Create: the Binding is validated and admitted as the
+   * create it is, then the pod is assigned in one guaranteedUpdate (registry/pod-binding.ts).
+   */
+  async bindPod(def: ResourceDefinition, namespace: string | undefined, name: string, binding: KubeObject, options: WriteOptions): Promise<KubeObject> {
+    checkBinding(binding, name);
+    await this.admit(def, binding, undefined, { ...options, subresource: 'binding' });
+    const preconditions = bindingPreconditions(binding);
+    return this.guaranteedUpdate(def, namespace, name, preconditions, (pod) => assignPod(pod, binding), options.dryRun);
+  }
+
+  /**
+   * A read-modify-write made by the server rather than a client's PUT or PATCH (Kubernetes'
+   * GuaranteedUpdate): `change` gets the stored object, a copy of its own, and returns it changed
+   * or throws to refuse. The preconditions are checked on every read, and a write that lost a race
+   * is made again on the newer object. As in Kubernetes, such a write is a system one: no update
+   * strategy, validation or managedFields entry (pods/binding sets spec.nodeName, which no update
+   * may change, and Kubernetes records no manager for it).
+   */
+  async guaranteedUpdate(
+    def: ResourceDefinition,
+    namespace: string | undefined,
+    name: string,
+    preconditions: Preconditions | undefined,
+    change: (current: KubeObject) => KubeObject,
+    dryRun: boolean,
+  ): Promise<KubeObject> {
+    const key = keyFor(def, namespace, name);
+    const store = this.storeFor(def);
+    return this.retryingRaces(def, name, async () => {
+      const current = await store.get(key);
+      if (!current) throw notFound(ref(def, name));
+      checkStoragePreconditions(ref(def, name), key, current, preconditions);
+      const expectedRevision = Number(current.metadata.resourceVersion);
+      const changed = change(current);
+      if (dryRun) return changed;
+      try {
+        return await store.update(key, changed, { expectedRevision });
+      } catch (error) {
+        if (error instanceof RevisionConflictError) throw new RevisionConflictRetry();
+        if (error instanceof KeyNotFoundError) throw notFound(ref(def, name));
+        throw error;
+      }
+    });
+  }
+
+  /**
    * Runs a read-modify-write until it does not lose a race to another write (replace() throws
    * RevisionConflictRetry), at most MAX_WRITE_RETRIES times more; after that the client gets 409.
    */
-  private async retryingRaces(def: ResourceDefinition, name: string, attempt: () => Promise<WriteResult>): Promise<WriteResult> {
+  private async retryingRaces<T>(def: ResourceDefinition, name: string, attempt: () => Promise<T>): Promise<T> {
     for (let retries = 0; ; retries++) {
       try {
         return await attempt();
@@ -421,11 +443,6 @@ function contentTypeOf(type: Exclude<PatchType, 'apply'>): string {
   }[type];
 }
 
-export function ref(def: ResourceDefinition, name?: string): ResourceRef {
-  const result: ResourceRef = { group: def.group, plural: def.plural };
-  if (name !== undefined) result.name = name;
-  return result;
-}
 
 /**
  * Runs the rest of a write after its strategy's prepare step: what that step took (addresses it

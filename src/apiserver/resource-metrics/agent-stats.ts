@@ -9,7 +9,6 @@ import { findResource } from '../../api/registry.js';
 import type { StatsHistory, StatsSummary } from '../../agent/stats/stats-shape.js';
 import type { AgentClientTls } from '../handlers/agent-dial.js';
 import { agentAddressOf, agentRequest, type AgentAddress } from '../handlers/pod-proxy.js';
-import { prefixFor } from '../registry/keys.js';
 import type { ObjectRegistry } from '../registry/object-registry.js';
 
 export interface NodeSummary {
@@ -81,7 +80,7 @@ export class AgentStats {
 
   private async fanOut(): Promise<NodeSummary[]> {
     const nodesDef = findResource('', 'v1', 'nodes')!;
-    const { items } = await this.registry.store.list({ prefix: prefixFor(nodesDef) });
+    const { items } = await this.registry.collection(nodesDef).list();
     const answers = await Promise.all(items.map(async (node) => {
       const agent = this.addressOf(node);
       if (!agent) return undefined;

@@ -18,7 +18,6 @@ import { methodNotAllowed, notFound, pathNotFound, ApiError } from '../errors.js
 import { parseBoolean, type RequestContext } from '../handlers/context.js';
 import { writeJson } from '../http-io.js';
 import { buildFilter } from '../registry/filters.js';
-import { prefixFor } from '../registry/keys.js';
 import { timestamp } from '../registry/metadata.js';
 import type { ResourcePath } from '../routes.js';
 import type { AgentStats } from './agent-stats.js';
@@ -98,7 +97,7 @@ export async function serveResourceMetrics(ctx: RequestContext, path: ResourcePa
 async function objectsOf(ctx: RequestContext, path: ResourcePath): Promise<KubeObject[]> {
   const def = findResource('', 'v1', path.plural)!;
   const filter = buildFilter(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
-  const { items } = await ctx.registry.store.list({ prefix: prefixFor(def, path.namespace) });
+  const { items } = await ctx.registry.collection(def, path.namespace).list();
   return items.filter((item) => (path.name === undefined || item.metadata.name === path.name) && (!filter || filter(item)));
 }
 

@@ -5,7 +5,8 @@
 // of one member rejects its waiting siblings, and so does the group's timeout: all or none.
 // Pods without the group label pass every stage untouched, for the price of one label lookup.
 import { podGroupAttempts } from '../../metrics/component-metrics.js';
-import { pass, reject, type PermitResult, type Plugin, type PreFilterResult } from '../plugin.js';
+import { pass, reject, type Plugin, type PreFilterResult } from '../plugin.js';
+import { SUCCESS, unschedulable, waitStatus, withPlugin, type Status } from '../status.js';
 import type { PodInfo } from '../pod-info.js';
 import type { ClusterSnapshot } from '../snapshot.js';
 import type { WaitingPods } from '../waiting-pods.js';
@@ -13,7 +14,6 @@ import { parsePodGroup, POD_GROUP_LABEL } from './pod-group.js';
 import type { PodGroupManager } from './pod-group-manager.js';
 
 const PASS = pass(undefined, { skipFilter: true, skipScore: true });
-const ALLOW: PermitResult = { status: 'allow' };
 
 export function groupKeyOfInfo(pod: PodInfo): string | undefined {
   const name = pod.labels[POD_GROUP_LABEL];
@@ -38,21 +38,21 @@ export class Coscheduling implements Plugin<undefined> {
     return gate.ok ? PASS : reject(gate.message);
   }
 
-  permit(pod: PodInfo, _nodeName: string, snapshot: ClusterSnapshot): PermitResult {
+  permit(pod: PodInfo, _nodeName: string, snapshot: ClusterSnapshot): Status {
     const group = groupKeyOfInfo(pod);
-    if (group === undefined) return ALLOW;
+    if (group === undefined) return SUCCESS;
     const object = this.manager.sources.group(group);
-    if (object === undefined) return { status: 'reject', message: `pod group ${group} not found` };
+    if (object === undefined) return withPlugin(unschedulable(`pod group ${group} not found`), this.name);
     const spec = parsePodGroup(object);
     // This pod is assumed already, so it counts itself.
     const placed = this.manager.placedCount(group, snapshot);
     if (placed >= spec.minMember) {
       if (placed - 1 < spec.minMember) this.release(group);
-      return ALLOW;
+      return SUCCESS;
     }
     const state = this.manager.state(group);
     if (state.deadline === undefined) state.deadline = this.now() + spec.timeoutSeconds * 1000;
-    return { status: 'wait', timeoutMs: Math.max(0, state.deadline - this.now()) };
+    return waitStatus(Math.max(0, state.deadline - this.now()));
   }
 
   unreserve(pod: PodInfo): void {
@@ -75,7 +75,7 @@ export class Coscheduling implements Plugin<undefined> {
   rejectGroup(group: string, message: string): void {
     this.rejecting.add(group);
     try {
-      for (const key of this.waiting.groupKeys(group)) this.waiting.reject(key, message);
+      for (const key of this.waiting.groupKeys(group)) this.waiting.reject(key, message, this.name);
     } finally {
       this.rejecting.delete(group);
       this.manager.state(group).deadline = undefined;

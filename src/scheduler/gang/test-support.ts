@@ -5,6 +5,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { buildPipeline, type Framework } from '../framework.js';
 import { defaultPlugins } from '../plugins/index.js';
 import type { ClusterSnapshot } from '../snapshot.js';
+import { messageOf } from '../status.js';
 import { makePod, seededRandom } from '../test-support.js';
 import { WaitingPods } from '../waiting-pods.js';
 import { Coscheduling } from './coscheduling.js';
@@ -42,9 +43,9 @@ export class GangHarness {
     this.framework = buildPipeline([...defaultPlugins(), this.plugin], { random: seededRandom() });
     this.waiting.handlers = {
       onAllow: (w) => this.allowed.push(w.key),
-      onReject: (w, message) => {
+      onReject: (w, status) => {
         this.framework.abandon(w.pod, w.node, this.snapshot);
-        this.rejected.push({ key: w.key, message });
+        this.rejected.push({ key: w.key, message: messageOf(status) });
       },
       onTimeout: (w) => this.plugin.timeout(w.group!, this.snapshot),
     };

@@ -7,6 +7,7 @@ import type { NodeInfo } from '../node-info.js';
 import { pass, reject, type Plugin } from '../plugin.js';
 import type { PodInfo } from '../pod-info.js';
 import type { ClusterSnapshot } from '../snapshot.js';
+import { unschedulable, type Status } from '../status.js';
 import { ANNOTATION_CONSTRAINTS, parseConstraints, type Constraint } from './constraints-parse.js';
 
 interface ConstraintCheck {
@@ -15,7 +16,8 @@ interface ConstraintCheck {
   readonly counts: ReadonlyMap<string, number>;
   /** GROUP_BY: the size of the smallest group. */
   readonly minCount: number;
-  readonly reason: string;
+  /** Made once per pod, so rejecting a node allocates nothing. */
+  readonly rejection: Status;
 }
 
 export function constraintReason(c: Constraint): string {
@@ -47,7 +49,7 @@ function check(constraint: Constraint, pod: PodInfo, snapshot: ClusterSnapshot):
   const counts = groupCounts(constraint.field, pod, snapshot);
   let minCount = Infinity;
   for (const n of counts.values()) if (n < minCount) minCount = n;
-  return { constraint, counts, minCount, reason: constraintReason(constraint) };
+  return { constraint, counts, minCount, rejection: unschedulable(constraintReason(constraint)) };
 }
 
 export function satisfies(chk: ConstraintCheck, node: NodeInfo): boolean {
@@ -88,7 +90,7 @@ export function marathonConstraints(): Plugin<readonly ConstraintCheck[]> {
       return pass(checks, { skipFilter: checks.length === 0 });
     },
     filter(checks, _pod, node) {
-      for (const chk of checks) if (!satisfies(chk, node)) return chk.reason;
+      for (const chk of checks) if (!satisfies(chk, node)) return chk.rejection;
       return undefined;
     },
   };

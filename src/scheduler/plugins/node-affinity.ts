@@ -6,8 +6,11 @@ import {
 } from '../../api/scheduling/node-affinity.js';
 import { defaultNormalizeScore, pass, type Plugin } from '../plugin.js';
 import { list, record } from '../object-access.js';
+import { unresolvable } from '../status.js';
 
 export const REASON_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/selector";
+/** As kube-scheduler's NodeAffinity: no preemption on the node would change its labels. */
+const MISMATCH = unresolvable(REASON_NODE_AFFINITY);
 
 interface AffinityState {
   readonly required: NodeTest | undefined;
@@ -39,7 +42,7 @@ export function nodeAffinity(): Plugin<AffinityState> {
       );
     },
     filter(state, _pod, node) {
-      return state.required!(node) ? undefined : REASON_NODE_AFFINITY;
+      return state.required!(node) ? undefined : MISMATCH;
     },
     score(state, _pod, node) {
       let total = 0;

@@ -4,6 +4,7 @@
 import type { NodeInfo } from '../node-info.js';
 import type { Plugin } from '../plugin.js';
 import type { PodInfo } from '../pod-info.js';
+import { unschedulable, type Status } from '../status.js';
 
 export const REASON_TOO_MANY_PODS = 'Too many pods';
 
@@ -39,12 +40,22 @@ export function resourceShortfalls(pod: PodInfo, node: NodeInfo): string[] | und
   return scalarShortfalls(pod, node, reasons);
 }
 
+const singleShortfalls = new Map<string, Status>();
+
+/** The node lacks one thing: that reason's Status, interned like the reason itself. */
+function shortOf(reason: string): Status {
+  let status = singleShortfalls.get(reason);
+  if (status === undefined) singleShortfalls.set(reason, (status = unschedulable(reason)));
+  return status;
+}
+
 export function nodeResourcesFit(): Plugin<void> {
   return {
     name: 'NodeResourcesFit',
     filter(_state, pod, node) {
       const reasons = resourceShortfalls(pod, node);
-      return reasons === undefined ? undefined : reasons.length === 1 ? reasons[0] : reasons;
+      if (reasons === undefined) return undefined;
+      return reasons.length === 1 ? shortOf(reasons[0]!) : unschedulable(...reasons);
     },
   };
 }

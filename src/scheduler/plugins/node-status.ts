@@ -2,11 +2,15 @@
 // (DaemonSets do), so a pod that tolerates the corresponding NoSchedule taint passes.
 import type { Plugin } from '../plugin.js';
 import { pass } from '../plugin.js';
+import { unresolvable } from '../status.js';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE } from '../../api/scheduling/taints.js';
 import { parseTolerations, toleratesAny } from '../../api/scheduling/tolerations.js';
 
 export const REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const REASON_NOT_READY = 'node(s) were not ready';
+// Nothing on the node that preemption could remove would change either.
+const CORDONED = unresolvable(REASON_UNSCHEDULABLE);
+const NOT_READY = unresolvable(REASON_NOT_READY);
 
 export function nodeUnschedulable(): Plugin<void> {
   const cordonTaint = { key: TAINT_UNSCHEDULABLE, value: '', effect: 'NoSchedule' } as const;
@@ -17,7 +21,7 @@ export function nodeUnschedulable(): Plugin<void> {
       return pass(undefined, { skipFilter: toleratesAny(parseTolerations(pod.spec['tolerations']), cordonTaint) });
     },
     filter(_state, _pod, node) {
-      return node.unschedulable ? REASON_UNSCHEDULABLE : undefined;
+      return node.unschedulable ? CORDONED : undefined;
     },
   };
 }
@@ -43,7 +47,7 @@ export function nodeReady(): Plugin<ReadyState> {
     filter(state, _pod, node) {
       if (node.ready === 'True') return undefined;
       const tolerated = node.ready === 'False' ? state.toleratesNotReady : state.toleratesUnreachable;
-      return tolerated ? undefined : REASON_NOT_READY;
+      return tolerated ? undefined : NOT_READY;
     },
   };
 }

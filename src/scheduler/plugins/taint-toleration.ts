@@ -3,6 +3,7 @@
 import { parseTolerations, toleratesAny, type ParsedToleration } from '../../api/scheduling/tolerations.js';
 import type { NodeTaint } from '../node-info.js';
 import { defaultNormalizeScore, pass, type Plugin } from '../plugin.js';
+import { unresolvable, type Status } from '../status.js';
 
 interface TaintState {
   readonly all: readonly ParsedToleration[];
@@ -12,6 +13,15 @@ interface TaintState {
 
 export function untoleratedTaintReason(taint: NodeTaint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value}}`;
+}
+
+/** A node's taints stay the same objects until the node changes: one Status per taint, made once. */
+const untolerated = new WeakMap<NodeTaint, Status>();
+
+function untoleratedStatus(taint: NodeTaint): Status {
+  let status = untolerated.get(taint);
+  if (status === undefined) untolerated.set(taint, (status = unresolvable(untoleratedTaintReason(taint))));
+  return status;
 }
 
 export function taintToleration(): Plugin<TaintState> {
@@ -25,7 +35,7 @@ export function taintToleration(): Plugin<TaintState> {
     filter(state, _pod, node) {
       for (const taint of node.taints) {
         if (taint.effect === 'PreferNoSchedule') continue;
-        if (!toleratesAny(state.all, taint)) return untoleratedTaintReason(taint);
+        if (!toleratesAny(state.all, taint)) return untoleratedStatus(taint);
       }
       return undefined;
     },
