@@ -18,6 +18,7 @@ import {
   indexers, isConflict, isNotFound, resources, WorkQueue, type Informer, type ResourceRef, type RunningController,
 } from '../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from './context.js';
+import { jsonEqual } from '../util/json-equal.js';
 
 export const FULL_RECALCULATION_MS = 5 * 60_000;
 /** How long after the last charge a namespace is quiet enough to recalculate. */
@@ -92,7 +93,7 @@ export class ResourceQuotaController implements Controller {
       onUpdate: (before, after) => {
         // A change of status.used alone is a charge (or this controller's own write): noted, not recalculated.
         if (!sameList(statusOf(before).used, statusOf(after).used)) this.lastCharge.set(after.metadata.namespace ?? '', Date.now());
-        const specChanged = JSON.stringify(before['spec']) !== JSON.stringify(after['spec']);
+        const specChanged = !jsonEqual(before['spec'], after['spec']);
         if (before === after || specChanged || !sameList(specHard(after), statusOf(after).hard)) this.queue.add(after.metadata.namespace ?? '');
       },
     });
