@@ -21,7 +21,8 @@ import { planManage } from './manage.js';
 import { compileEligibility, type Eligibility } from './node-eligibility.js';
 import { carryOut } from './pod-actions.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
-import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import { byAge, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import { isPodAvailable } from '../../api/core/pod-conditions.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { Node, Pod } from '../../api/core/index.js';
 

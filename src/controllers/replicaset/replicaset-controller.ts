@@ -11,7 +11,8 @@ import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from './claim.
 import { hostRetainSeconds, LostPods, retainAnnotations, type LostPod } from './lost-pods.js';
 import { slowStartBatch } from '../slow-start.js';
 import { PodControl, podFromTemplate, SLOW_START_INITIAL_BATCH } from './pod-control.js';
-import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete } from './pod-state.js';
+import { isPodActive, isPodFinished, podsToDelete } from './pod-state.js';
+import { isPodReady, msUntilNextAvailable } from '../../api/core/pod-conditions.js';
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
 import { REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
@@ -201,7 +202,7 @@ export class ReplicaSetController implements Controller {
     }
     this.operations.track(rs, status);
     if (manageError) throw new Error(`${key}: ${manageError.message}`);
-    const wait = msUntilAvailable(active, rs.spec.minReadySeconds ?? 0, now);
+    const wait = msUntilNextAvailable(active, rs.spec.minReadySeconds ?? 0, now);
     return wait === undefined ? undefined : { requeueAfterMs: wait + 50 };
   }
 

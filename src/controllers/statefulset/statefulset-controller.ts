@@ -13,7 +13,7 @@ import { runOwnedQueue, type Controller, type ControllerContext } from '../conte
 import { ControllerHistory } from '../history/controller-history.js';
 import { templateOf, type ControllerRevision } from '../history/revisions.js';
 import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
-import { msUntilAvailable } from '../replicaset/pod-state.js';
+import { msUntilNextAvailable } from '../../api/core/pod-conditions.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import { controllerRefOf } from '../replicaset/types.js';
 import { StatefulClaims } from './claims.js';
@@ -155,7 +155,7 @@ export class StatefulSetController implements Controller {
     const inUse = new Set([status.currentRevision ?? '', status.updateRevision ?? '', ...pods.map((p) => p.metadata.labels?.[REVISION_LABEL] ?? '')]);
     await this.history.prune(set, history.revisions, set.spec.revisionHistoryLimit ?? 10, inUse);
     if (failure !== undefined) throw failure;
-    const wait = msUntilAvailable(pods, set.spec.minReadySeconds ?? 0, now);
+    const wait = msUntilNextAvailable(pods, set.spec.minReadySeconds ?? 0, now);
     return wait === undefined ? undefined : { requeueAfterMs: wait + 50 };
   }
 
