@@ -2,7 +2,6 @@
 // status) and the eviction subresource (which spends it). Kubernetes' rules, from
 // pkg/controller/disruption and pkg/registry/core/pod/storage/eviction.go.
 import type { KubeObject } from '../meta.js';
-import { isObject } from '../meta.js';
 import type { Pod } from '../core/index.js';
 import { isPodReady as isReady } from '../core/pod-conditions.js';
 
