@@ -6,10 +6,11 @@
 // all that it records the template as a ControllerRevision (rollout history and undo) and
 // afterwards prunes the revisions beyond revisionHistoryLimit that no pod uses.
 import {
-  Expectations, indexers, isConflict, objectKey, resources, WorkQueue,
-  type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+  Expectations, isConflict, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { Controller, ControllerContext } from '../context.js';
+import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { controllerRef, targetNode } from './daemon-pod.js';
 import { ControllerHistory } from '../history/controller-history.js';
@@ -32,94 +33,55 @@ export interface DaemonSetControllerOptions {
   failedPodBackoffMs?: { initial: number; max: number };
 }
 
-const CONTROLLER_UID = 'controllerUid';
-
 export class DaemonSetController implements Controller {
   readonly name = 'daemonset-controller';
+  private readonly shape: WorkloadController<DaemonSet>;
   private readonly daemonSets: Informer<DaemonSet>;
   private readonly pods: Informer<Pod>;
   private readonly nodes: Informer<Node>;
-  private readonly queue = new WorkQueue<string>();
   private readonly expectations = new Expectations();
   private readonly backoff: KeyedBackoff;
   private readonly recorder: EventRecorder;
   private readonly transactions: DaemonSetTransactions;
   private readonly history: ControllerHistory;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly options: DaemonSetControllerOptions = {}) {
-    this.daemonSets = ctx.factory.informerFor<DaemonSet>(resources.daemonsets);
-    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
-    this.pods.addIndexer(CONTROLLER_UID, indexers.controllerUid);
-    this.nodes = ctx.factory.informerFor<Node>(resources.nodes);
+  constructor(private readonly ctx: ControllerContext, options: DaemonSetControllerOptions = {}) {
     this.recorder = ctx.recorder(this.name);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
     this.history = new ControllerHistory(ctx);
     // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
     // keeps failing the pod is retried ever more slowly instead of in a create/fail/delete loop.
     this.backoff = new KeyedBackoff({ initialMs: options.failedPodBackoffMs?.initial ?? 1000, maxMs: options.failedPodBackoffMs?.max ?? 15 * 60_000 });
-    this.watch();
-  }
-
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.daemonSets,
-      queue: this.queue,
-      workers: this.options.workers ?? 2,
-      reconcile: (key) => this.reconcile(key),
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await this.running?.stop();
-  }
-
-  private watch(): void {
-    this.daemonSets.addEventHandler({
-      onAdd: (ds) => this.queue.add(objectKey(ds)),
-      onUpdate: (_old, ds) => this.queue.add(objectKey(ds)),
-      onDelete: (ds) => {
+    this.shape = new WorkloadController<DaemonSet>(ctx, {
+      name: this.name, resource: resources.daemonsets, workers: options.workers ?? 2, reconcile: (key) => this.reconcile(key),
+      forget: (ds) => {
         const uid = ds.metadata.uid ?? '';
         this.expectations.delete(uid);
         this.backoff.resetPrefix(`${uid}/`);
         this.transactions.forget(uid);
       },
     });
-    this.pods.addEventHandler({
-      onAdd: (pod) => {
-        const owner = daemonSetOwner(pod);
-        if (!owner) return;
-        if (pod.metadata.deletionTimestamp) this.expectations.deletionObserved(owner.uid, objectKey(pod));
-        else this.expectations.creationObserved(owner.uid);
-        this.queue.add(owner.key);
-      },
-      onUpdate: (old, pod) => {
-        const owner = daemonSetOwner(pod);
-        const oldOwner = daemonSetOwner(old);
-        if (oldOwner && oldOwner.key !== owner?.key) this.queue.add(oldOwner.key);
-        if (!owner) return;
-        if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.expectations.deletionObserved(owner.uid, objectKey(pod));
-        this.queue.add(owner.key);
-      },
-      onDelete: (pod) => {
-        const owner = daemonSetOwner(pod);
-        if (!owner) return;
-        this.expectations.deletionObserved(owner.uid, objectKey(pod));
-        this.queue.add(owner.key);
-      },
-    });
+    this.daemonSets = this.shape.primary;
+    this.pods = this.shape.owns<Pod>(resources.pods, { expectations: { store: this.expectations, by: 'uid' } });
+    // Which nodes a DaemonSet runs on depends on the nodes: a change that matters looks at every one.
     const everyDaemonSet = () => {
-      for (const key of this.daemonSets.keys()) this.queue.add(key);
+      for (const key of this.daemonSets.keys()) this.shape.queue.add(key);
     };
-    this.nodes.addEventHandler({
+    this.nodes = this.shape.watches<Node>(resources.nodes, {
       onAdd: everyDaemonSet,
       onUpdate: (old, node) => {
         if (old === node || nodeChanged(old, node)) everyDaemonSet();
       },
       onDelete: everyDaemonSet,
     });
+  }
+
+  start(): void {
+    this.shape.start();
+  }
+
+  stop(): Promise<void> {
+    return this.shape.stop();
   }
 
   private async reconcile(key: string): Promise<ReconcileResult | void> {
@@ -141,7 +103,7 @@ export class DaemonSetController implements Controller {
     const hash = revision.hash;
     const nodes = this.nodes.list();
     const eligibility = memoizedEligibility(ds);
-    const pods = this.pods.byIndex(CONTROLLER_UID, uid);
+    const pods = this.pods.byIndex(CONTROLLER_UID_INDEX, uid);
     const podsByNode = groupByNode(pods);
     const livePods = groupByNode(pods.filter((p) => !p.metadata.deletionTimestamp && !isTerminal(p)));
     const minReadySeconds = ds.spec.minReadySeconds ?? 0;
@@ -210,7 +172,7 @@ export class DaemonSetController implements Controller {
       const fresh = await client.get(ds.metadata.name!);
       if (fresh.metadata.uid !== ds.metadata.uid) return;
       if (fresh.metadata.generation !== ds.metadata.generation) {
-        this.queue.add(objectKey(ds));
+        this.shape.queue.add(objectKey(ds));
         return;
       }
       await client.updateStatus({ ...fresh, status: { ...fresh.status, ...status } });
@@ -220,12 +182,6 @@ export class DaemonSetController implements Controller {
   private deps() {
     return { api: this.ctx.api, recorder: this.recorder, expectations: this.expectations };
   }
-}
-
-function daemonSetOwner(pod: Readonly<Pod>): { uid: string; key: string } | undefined {
-  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
-  if (!ref || ref.kind !== 'DaemonSet' || !ref.apiVersion.startsWith('apps/')) return undefined;
-  return { uid: ref.uid, key: `${pod.metadata.namespace}/${ref.name}` };
 }
 
 /** The node facts eligibility depends on. */
