@@ -20,8 +20,6 @@ import { REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
 import { controllerRefOf, objectFromRef, type ReplicaSet } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
-export { CONTROLLER_UID_INDEX, NAMESPACE_INDEX } from '../shape/indexes.js';
-
 export interface ReplicaSetControllerOptions {
   /** Sets reconciled at once. Default 16. */
   workers?: number;

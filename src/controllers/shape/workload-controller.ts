@@ -60,11 +60,22 @@ export interface WorkloadControllerSpec<T extends KubeObject> {
   forget?(object: Readonly<T>): void;
   /** Keep the last state of deleted primaries for reconcile to take (takeDeleted). */
   keepDeleted?: boolean;
+  /**
+   * Which events of the primary kind enqueue its key (controller-runtime's predicates); every
+   * one by default. `forget` is called on every deletion all the same.
+   */
+  predicates?: Predicates<T>;
+}
+
+export interface Predicates<T> {
+  add?(object: Readonly<T>): boolean;
+  update?(old: Readonly<T>, object: Readonly<T>): boolean;
+  delete?(object: Readonly<T>): boolean;
 }
 
 export class WorkloadController<T extends KubeObject> implements Controller {
   readonly name: string;
-  /** The informer of the primary kind, indexed by namespace. */
+  /** The informer of the primary kind (indexed by namespace when the controller adopts). */
   readonly primary: Informer<T>;
   readonly queue = new WorkQueue<string>();
   /** Primaries seen deleted, by key, until reconcile takes them (see takeDeleted). */
@@ -74,16 +85,20 @@ export class WorkloadController<T extends KubeObject> implements Controller {
   constructor(private readonly ctx: ControllerContext, private readonly spec: WorkloadControllerSpec<T>) {
     this.name = spec.name;
     this.primary = ctx.factory.informerFor<T>(spec.resource);
-    this.primary.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    const { add = () => true, update = () => true, delete: deleted = () => true } = spec.predicates ?? {};
     this.primary.addEventHandler({
-      onAdd: (object) => this.queue.add(objectKey(object)),
-      onUpdate: (_old, object) => this.queue.add(objectKey(object)),
+      onAdd: (object) => {
+        if (add(object)) this.queue.add(objectKey(object));
+      },
+      onUpdate: (old, object) => {
+        if (update(old, object)) this.queue.add(objectKey(object));
+      },
       onDelete: (object) => {
         const key = objectKey(object);
         // Only the farm member that owns the key reconciles it, so only it keeps the tombstone.
         if (spec.keepDeleted && this.ctx.shards.owns(key)) this.deleted.set(key, object);
         spec.forget?.(object);
-        this.queue.add(key);
+        if (deleted(object)) this.queue.add(key);
       },
     });
   }
@@ -115,7 +130,10 @@ export class WorkloadController<T extends KubeObject> implements Controller {
   owns<O extends KubeObject>(resource: ResourceRef, options: OwnsOptions<O, T> = {}): Informer<O> {
     const informer = this.ctx.factory.informerFor<O>(resource);
     informer.addIndexer(CONTROLLER_UID_INDEX, indexers.controllerUid);
-    if (options.adoptableBy) informer.addIndexer(ORPHANS_BY_NAMESPACE, orphansByNamespace);
+    if (options.adoptableBy) {
+      informer.addIndexer(ORPHANS_BY_NAMESPACE, orphansByNamespace);
+      this.primary.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    }
     informer.addEventHandler(this.ownedHandlers(options));
     return informer;
   }
