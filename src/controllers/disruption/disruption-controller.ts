@@ -9,20 +9,21 @@ import type { KubeObject } from '../../api/meta.js';
 import { fromLabelSelectorObject } from '../../api/selectors/index.js';
 import { semanticEqual } from '../../util/json-equal.js';
 import {
-  indexers, isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+  indexers, isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { Controller, ControllerContext } from '../context.js';
+import { NAMESPACE_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { computeStatus, failSafeStatus } from './budget-status.js';
 import type { BudgetStatus } from '../../api/disruption/budget.js';
 
-const NAMESPACE_INDEX = 'namespace';
 /** A budget that cannot be computed is tried again this often (besides every pod change). */
 const FAIL_SAFE_RETRY_MS = 15_000;
 
 export class DisruptionController implements Controller {
   readonly name = 'disruption-controller';
   /** Keys are budgets' namespace/name. */
-  private readonly queue = new WorkQueue<string>();
+  private readonly shape: WorkloadController<KubeObject>;
   private readonly budgets: Informer<KubeObject>;
   private readonly pods: Informer<KubeObject>;
   private readonly replicaSets: Informer<KubeObject>;
@@ -30,23 +31,16 @@ export class DisruptionController implements Controller {
   private readonly statefulSets: Informer<KubeObject>;
   private readonly replicationControllers: Informer<KubeObject>;
   private readonly events: EventRecorder;
-  private running: RunningController | undefined;
 
   constructor(private readonly ctx: ControllerContext) {
     this.events = ctx.recorder(this.name);
-    this.budgets = ctx.factory.informerFor(resources.poddisruptionbudgets);
-    this.budgets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.pods = ctx.factory.informerFor(resources.pods);
-    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.replicaSets = ctx.factory.informerFor(resources.replicasets);
-    this.deployments = ctx.factory.informerFor(resources.deployments);
-    this.statefulSets = ctx.factory.informerFor(resources.statefulsets);
-    this.replicationControllers = ctx.factory.informerFor(resources.replicationcontrollers);
-    this.budgets.addEventHandler({
-      onAdd: (pdb) => this.queue.add(objectKey(pdb)),
-      onUpdate: (_old, pdb) => this.queue.add(objectKey(pdb)),
+    this.shape = new WorkloadController<KubeObject>(ctx, {
+      name: this.name, resource: resources.poddisruptionbudgets, workers: 2, reconcile: (key) => this.sync(key),
+      predicates: { delete: () => false },
     });
-    this.pods.addEventHandler({
+    this.budgets = this.shape.primary;
+    this.budgets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    this.pods = this.shape.watches(resources.pods, {
       onAdd: (pod) => this.enqueueBudgetsOf(pod),
       // Both: a pod relabelled out of a budget leaves it.
       onUpdate: (old, pod) => {
@@ -55,22 +49,24 @@ export class DisruptionController implements Controller {
       },
       onDelete: (pod) => this.enqueueBudgetsOf(pod),
     });
+    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    this.replicaSets = ctx.factory.informerFor(resources.replicasets);
+    this.deployments = ctx.factory.informerFor(resources.deployments);
+    this.statefulSets = ctx.factory.informerFor(resources.statefulsets);
+    this.replicationControllers = ctx.factory.informerFor(resources.replicationcontrollers);
   }
 
   start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.budgets, queue: this.queue,
-      reconcile: (key) => this.sync(key),
-    });
+    this.shape.start();
   }
 
-  async stop(): Promise<void> {
-    await this.running?.stop();
+  stop(): Promise<void> {
+    return this.shape.stop();
   }
 
   private enqueueBudgetsOf(pod: Readonly<KubeObject>): void {
     for (const pdb of this.budgets.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
-      if (this.selects(pdb, pod)) this.queue.add(objectKey(pdb));
+      if (this.selects(pdb, pod)) this.shape.queue.add(objectKey(pdb));
     }
   }
 
