@@ -4,10 +4,9 @@
 // provisioner, agent).
 import type { KubeObject } from '../../api/meta.js';
 import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
-import {
-  isAlreadyExists, isInvalid, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isAlreadyExists, isInvalid, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { Controller, ControllerContext } from '../context.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import type { Pod, Volume } from '../../api/core/index.js';
 
 type ClaimTemplate = NonNullable<NonNullable<Volume['ephemeral']>['volumeClaimTemplate']>;
@@ -19,32 +18,33 @@ function ephemeralVolumes(pod: Readonly<KubeObject>): Array<{ name: string; temp
 
 export class EphemeralVolumeController implements Controller {
   readonly name = 'ephemeral-volume-controller';
-  private readonly queue = new WorkQueue<string>();
+  private readonly shape: WorkloadController<KubeObject>;
   private readonly pods: Informer<KubeObject>;
   private readonly claims: Informer<KubeObject>;
   private readonly events: EventRecorder;
-  private running: RunningController | undefined;
 
   constructor(private readonly ctx: ControllerContext) {
     this.events = ctx.recorder(this.name);
-    this.pods = ctx.factory.informerFor(resources.pods);
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    const podChanged = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0 && this.queue.add(objectKey(pod));
-    this.pods.addEventHandler({ onAdd: podChanged, onUpdate: (_old, pod) => podChanged(pod) });
+    const needsClaims = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0;
+    this.shape = new WorkloadController<KubeObject>(ctx, {
+      name: this.name, resource: resources.pods, workers: 2, reconcile: (key) => this.sync(key),
+      predicates: { add: needsClaims, update: (_old, pod) => needsClaims(pod), delete: () => false },
+    });
+    this.pods = this.shape.primary;
     // A claim deleted under a pod that still needs it is made again.
-    this.claims.addEventHandler({
+    this.claims = this.shape.watches(resources.persistentvolumeclaims, {
       onDelete: (claim) => {
-        for (const ref of claim.metadata.ownerReferences ?? []) if (ref.kind === 'Pod') this.queue.add(`${claim.metadata.namespace ?? ''}/${ref.name}`);
+        for (const ref of claim.metadata.ownerReferences ?? []) if (ref.kind === 'Pod') this.shape.queue.add(`${claim.metadata.namespace ?? ''}/${ref.name}`);
       },
     });
   }
 
   start(): void {
-    this.running = runOwnedQueue(this.ctx, { name: this.name, primary: this.pods, queue: this.queue, reconcile: (key) => this.sync(key) });
+    this.shape.start();
   }
 
-  async stop(): Promise<void> {
-    await this.running?.stop();
+  stop(): Promise<void> {
+    return this.shape.stop();
   }
 
   private async sync(key: string): Promise<ReconcileResult | void> {
