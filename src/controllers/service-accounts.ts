@@ -3,8 +3,9 @@
 // again when someone deletes it. Pods name it (spec.serviceAccountName defaults to it) and tools
 // such as Helm charts and `kubectl create token` expect it to be there.
 import type { KubeObject } from '../api/meta.js';
-import { isAlreadyExists, isNotFound, resources, WorkQueue, type Informer, type RunningController } from '../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from './context.js';
+import { isAlreadyExists, isNotFound, resources, type Informer } from '../client/index.js';
+import type { Controller, ControllerContext } from './context.js';
+import { WorkloadController } from './shape/workload-controller.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
@@ -16,34 +17,29 @@ function terminating(namespace: Readonly<KubeObject>): boolean {
 export class ServiceAccountsController implements Controller {
   readonly name = 'serviceaccount-controller';
   /** Keys are namespace names. */
-  private readonly queue = new WorkQueue<string>();
+  private readonly shape: WorkloadController<KubeObject>;
   private readonly namespaces: Informer<KubeObject>;
   private readonly accounts: Informer<KubeObject>;
-  private running: RunningController | undefined;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.namespaces = ctx.factory.informerFor(resources.namespaces);
-    this.accounts = ctx.factory.informerFor(resources.serviceaccounts);
-    this.namespaces.addEventHandler({
-      onAdd: (namespace) => this.queue.add(namespace.metadata.name ?? ''),
-      onUpdate: (_old, namespace) => this.queue.add(namespace.metadata.name ?? ''),
+    this.shape = new WorkloadController<KubeObject>(ctx, {
+      name: this.name, resource: resources.namespaces, workers: 2, reconcile: (name) => this.ensureDefault(name),
+      predicates: { delete: () => false },
     });
-    this.accounts.addEventHandler({
+    this.namespaces = this.shape.primary;
+    this.accounts = this.shape.watches(resources.serviceaccounts, {
       onDelete: (account) => {
-        if (account.metadata.name === DEFAULT_SERVICE_ACCOUNT) this.queue.add(account.metadata.namespace ?? '');
+        if (account.metadata.name === DEFAULT_SERVICE_ACCOUNT) this.shape.queue.add(account.metadata.namespace ?? '');
       },
     });
   }
 
   start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.namespaces, queue: this.queue,
-      reconcile: (name) => this.ensureDefault(name),
-    });
+    this.shape.start();
   }
 
-  async stop(): Promise<void> {
-    await this.running?.stop();
+  stop(): Promise<void> {
+    return this.shape.stop();
   }
 
   private async ensureDefault(namespaceName: string): Promise<void> {
