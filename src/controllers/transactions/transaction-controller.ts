@@ -2,11 +2,10 @@
 // marked TimedOut and raises a Warning event on its workload (the original scheduler's
 // deployment timeout); finished transactions beyond the newest 50 per workload are pruned.
 import { metaTime } from '../../api/meta.js';
-import {
-  isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
+import { isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import { operationDuration, operationsTotal } from '../../metrics/component-metrics.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { Controller, ControllerContext } from '../context.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { isFinished, LABEL_TARGET_UID, type Transaction } from './types.js';
 
 /** Finished transactions kept per workload. */
@@ -14,32 +13,25 @@ export const KEEP_PER_TARGET = 50;
 
 export class TransactionController implements Controller {
   readonly name = 'transaction-controller';
+  private readonly shape: WorkloadController<Transaction>;
   private readonly informer: Informer<Transaction>;
-  private readonly queue = new WorkQueue<string>();
   private readonly events: EventRecorder;
-  private running: RunningController | undefined;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.informer = ctx.factory.informerFor<Transaction>(resources.transactions);
-    this.events = ctx.recorder(this.name);
-    this.informer.addEventHandler({
-      onAdd: (tx) => this.queue.add(objectKey(tx)),
-      onUpdate: (_, tx) => this.queue.add(objectKey(tx)),
+    this.shape = new WorkloadController<Transaction>(ctx, {
+      name: this.name, resource: resources.transactions, workers: 1, reconcile: (key) => this.reconcile(key),
+      predicates: { delete: () => false },
     });
+    this.informer = this.shape.primary;
+    this.events = ctx.recorder(this.name);
   }
 
   start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.informer,
-      queue: this.queue,
-      workers: 1,
-      reconcile: (key) => this.reconcile(key),
-    });
+    this.shape.start();
   }
 
-  async stop(): Promise<void> {
-    await this.running?.stop();
+  stop(): Promise<void> {
+    return this.shape.stop();
   }
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
