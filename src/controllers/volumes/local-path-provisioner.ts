@@ -13,10 +13,9 @@ import {
   ANN_LOCAL_PATH_NODE, ANN_NODE_LOCAL_PATH_DIR, LABEL_LOCAL_PATH_NODE, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, HOSTNAME_LABEL,
   LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER,
 } from '../../api/volumes/names.js';
-import {
-  isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { Controller, ControllerContext } from '../context.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { claimReference } from './binding.js';
 import type { Node } from '../../api/core/index.js';
 
@@ -41,8 +40,9 @@ function isReady(node: Readonly<KubeObject>): boolean {
 
 export class LocalPathProvisioner implements Controller {
   readonly name = 'local-path-provisioner';
-  private readonly claimQueue = new WorkQueue<string>();
-  private readonly volumeQueue = new WorkQueue<string>();
+  /** Two queues: claims to provision, volumes to reclaim. */
+  private readonly claimShape: WorkloadController<KubeObject>;
+  private readonly volumeShape: WorkloadController<KubeObject>;
   private readonly claims: Informer<KubeObject>;
   private readonly volumes: Informer<KubeObject>;
   private readonly classes: Informer<KubeObject>;
@@ -50,34 +50,31 @@ export class LocalPathProvisioner implements Controller {
   private readonly events: EventRecorder;
   /** The ProvisioningFailed message last recorded per claim (by uid): a retry that fails alike says nothing new. */
   private readonly lastFailure = new Map<string, string>();
-  private running: RunningController[] = [];
 
   constructor(private readonly ctx: ControllerContext) {
     this.events = ctx.recorder(LOCAL_PATH_PROVISIONER);
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    this.volumes = ctx.factory.informerFor(resources.persistentvolumes);
+    this.claimShape = new WorkloadController<KubeObject>(ctx, {
+      name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.provision(key),
+      forget: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
+      predicates: { delete: () => false },
+    });
+    this.volumeShape = new WorkloadController<KubeObject>(ctx, {
+      name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.reclaim(key),
+      predicates: { delete: () => false },
+    });
+    this.claims = this.claimShape.primary;
+    this.volumes = this.volumeShape.primary;
     this.classes = ctx.factory.informerFor(resources.storageclasses);
     this.nodes = ctx.factory.informerFor(resources.nodes);
-    this.claims.addEventHandler({
-      onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
-      onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
-      onDelete: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
-    });
-    this.volumes.addEventHandler({
-      onAdd: (volume) => this.volumeQueue.add(objectKey(volume)),
-      onUpdate: (_old, volume) => this.volumeQueue.add(objectKey(volume)),
-    });
   }
 
   start(): void {
-    this.running = [
-      runOwnedQueue(this.ctx, { name: `${this.name} claims`, primary: this.claims, queue: this.claimQueue, reconcile: (key) => this.provision(key) }),
-      runOwnedQueue(this.ctx, { name: `${this.name} volumes`, primary: this.volumes, queue: this.volumeQueue, reconcile: (key) => this.reclaim(key) }),
-    ];
+    this.claimShape.start();
+    this.volumeShape.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.stop()));
+    await Promise.all([this.claimShape.stop(), this.volumeShape.stop()]);
   }
 
   private async provision(key: string): Promise<ReconcileResult | void> {

@@ -13,10 +13,9 @@ import { compare } from '../../api/quota/quantity.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER,
 } from '../../api/volumes/names.js';
-import {
-  isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { Controller, ControllerContext } from '../context.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { VolumeWrites } from './binding.js';
 
 /** Classes without a provisioner: their claims bind only to volumes made by hand. */
@@ -24,51 +23,54 @@ export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 export class PersistentVolumeController implements Controller {
   readonly name = 'persistentvolume-binder-controller';
-  private readonly claimQueue = new WorkQueue<string>();
-  private readonly volumeQueue = new WorkQueue<string>();
+  /** Two queues, claims and volumes, as Kubernetes' binder runs them. */
+  private readonly claimShape: WorkloadController<KubeObject>;
+  private readonly volumeShape: WorkloadController<KubeObject>;
   private readonly claims: Informer<KubeObject>;
   private readonly volumes: Informer<KubeObject>;
   private readonly classes: Informer<KubeObject>;
   private readonly nodes: Informer<KubeObject>;
   private readonly events: EventRecorder;
   private readonly writes: VolumeWrites;
-  private running: RunningController[] = [];
 
   constructor(private readonly ctx: ControllerContext) {
     this.events = ctx.recorder('persistentvolume-controller');
     this.writes = new VolumeWrites(ctx.api);
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    this.volumes = ctx.factory.informerFor(resources.persistentvolumes);
-    this.classes = ctx.factory.informerFor(resources.storageclasses);
-    this.nodes = ctx.factory.informerFor(resources.nodes);
-    this.claims.addEventHandler({
-      onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
-      onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
-      // The volume it was bound to is released.
-      onDelete: (claim) => this.enqueueVolumeOf(claim),
+    this.claimShape = new WorkloadController<KubeObject>(ctx, {
+      name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.guard(() => this.syncClaim(key)),
+      predicates: { delete: () => false },
     });
+    // A volume's events are looked at by volumeChanged (which enqueues it too).
+    this.volumeShape = new WorkloadController<KubeObject>(ctx, {
+      name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.guard(() => this.syncVolume(key)),
+      predicates: { add: () => false, update: () => false, delete: () => false },
+    });
+    this.claims = this.claimShape.primary;
+    this.volumes = this.volumeShape.primary;
+    // The volume a deleted claim was bound to is released.
+    this.claims.addEventHandler({ onDelete: (claim) => this.enqueueVolumeOf(claim) });
     this.volumes.addEventHandler({
       onAdd: (volume) => this.volumeChanged(volume),
       onUpdate: (_old, volume) => this.volumeChanged(volume),
       onDelete: (volume) => this.enqueueClaimOf(volume),
     });
+    this.classes = ctx.factory.informerFor(resources.storageclasses);
+    this.nodes = ctx.factory.informerFor(resources.nodes);
     // A class made after its claims: they can be provisioned now.
     this.classes.addEventHandler({ onAdd: () => this.enqueuePendingClaims() });
   }
 
   start(): void {
-    this.running = [
-      runOwnedQueue(this.ctx, { name: `${this.name} claims`, primary: this.claims, queue: this.claimQueue, reconcile: (key) => this.guard(() => this.syncClaim(key)) }),
-      runOwnedQueue(this.ctx, { name: `${this.name} volumes`, primary: this.volumes, queue: this.volumeQueue, reconcile: (key) => this.guard(() => this.syncVolume(key)) }),
-    ];
+    this.claimShape.start();
+    this.volumeShape.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.stop()));
+    await Promise.all([this.claimShape.stop(), this.volumeShape.stop()]);
   }
 
   private volumeChanged(volume: Readonly<KubeObject>): void {
-    this.volumeQueue.add(objectKey(volume));
+    this.volumeShape.queue.add(objectKey(volume));
     this.enqueueClaimOf(volume);
     // A volume that became Available may fit a waiting claim.
     if (volumePhase(volume) === 'Available' && claimRefKey(volume) === '') this.enqueuePendingClaims();
@@ -76,17 +78,17 @@ export class PersistentVolumeController implements Controller {
 
   private enqueueClaimOf(volume: Readonly<KubeObject>): void {
     const key = claimRefKey(volume);
-    if (key) this.claimQueue.add(key);
+    if (key) this.claimShape.queue.add(key);
   }
 
   private enqueueVolumeOf(claim: Readonly<KubeObject>): void {
     const name = (claim['spec'] as { volumeName?: string } | undefined)?.volumeName;
-    if (name) this.volumeQueue.add(name);
-    for (const volume of this.volumes.list()) if (isBoundToClaim(volume, claim)) this.volumeQueue.add(objectKey(volume));
+    if (name) this.volumeShape.queue.add(name);
+    for (const volume of this.volumes.list()) if (isBoundToClaim(volume, claim)) this.volumeShape.queue.add(objectKey(volume));
   }
 
   private enqueuePendingClaims(): void {
-    for (const claim of this.claims.list()) if (claimPhase(claim) !== 'Bound') this.claimQueue.add(objectKey(claim));
+    for (const claim of this.claims.list()) if (claimPhase(claim) !== 'Bound') this.claimShape.queue.add(objectKey(claim));
   }
 
   /** A write that lost a race waits for the informer's newer object, whose event enqueues the key again. */
