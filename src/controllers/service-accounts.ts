@@ -4,7 +4,7 @@
 // such as Helm charts and `kubectl create token` expect it to be there.
 import type { KubeObject } from '../api/meta.js';
 import { isAlreadyExists, isNotFound, resources, type Informer } from '../client/index.js';
-import type { Controller, ControllerContext } from './context.js';
+import type { ControllerContext } from './context.js';
 import { WorkloadController } from './shape/workload-controller.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -14,36 +14,25 @@ function terminating(namespace: Readonly<KubeObject>): boolean {
   return namespace.metadata.deletionTimestamp !== undefined || phase === 'Terminating';
 }
 
-export class ServiceAccountsController implements Controller {
-  readonly name = 'serviceaccount-controller';
+export class ServiceAccountsController extends WorkloadController<KubeObject> {
   /** Keys are namespace names. */
-  private readonly shape: WorkloadController<KubeObject>;
-  private readonly namespaces: Informer<KubeObject>;
   private readonly accounts: Informer<KubeObject>;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.shape = new WorkloadController<KubeObject>(ctx, {
-      name: this.name, resource: resources.namespaces, workers: 2, reconcile: (name) => this.ensureDefault(name),
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'serviceaccount-controller', resource: resources.namespaces, workers: 2,
       predicates: { delete: () => false },
     });
-    this.namespaces = this.shape.primary;
-    this.accounts = this.shape.watches(resources.serviceaccounts, {
+    this.accounts = this.watches(resources.serviceaccounts, {
       onDelete: (account) => {
-        if (account.metadata.name === DEFAULT_SERVICE_ACCOUNT) this.shape.queue.add(account.metadata.namespace ?? '');
+        if (account.metadata.name === DEFAULT_SERVICE_ACCOUNT) this.queue.add(account.metadata.namespace ?? '');
       },
     });
   }
 
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
-  }
-
-  private async ensureDefault(namespaceName: string): Promise<void> {
-    const namespace = this.namespaces.getByName(undefined, namespaceName);
+  /** Keys are namespace names: each gets its default ServiceAccount. */
+  protected async reconcile(namespaceName: string): Promise<void> {
+    const namespace = this.primary.getByName(undefined, namespaceName);
     if (!namespace || terminating(namespace)) return;
     if (this.accounts.getByName(namespaceName, DEFAULT_SERVICE_ACCOUNT)) return;
     try {

@@ -4,7 +4,7 @@
 // the queue. Each pass asks to be requeued just after the next scheduled time, so an idle
 // CronJob costs nothing between its times.
 import { objectKey, resources, type Informer, type ReconcileResult } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { WrittenStatus } from '../job/written-status.js';
@@ -25,21 +25,14 @@ export interface CronJobControllerOptions {
  */
 const MAX_REQUEUE_MS = 24 * 3600_000;
 
-export class CronJobController implements Controller {
-  readonly name = 'cronjob-controller';
-  private readonly shape: WorkloadController<CronJob>;
-  private readonly cronJobs: Informer<CronJob>;
+export class CronJobController extends WorkloadController<CronJob> {
   private readonly jobs: Informer<Job>;
   private readonly written = new WrittenStatus<CronJob>();
   private readonly deps: SyncDeps;
 
   constructor(ctx: ControllerContext, options: CronJobControllerOptions = {}) {
-    this.shape = new WorkloadController<CronJob>(ctx, {
-      name: this.name, resource: resources.cronjobs, workers: options.workers ?? 2, reconcile: (key) => this.reconcile(key),
-      forget: (cronJob) => this.written.forget(cronJob.metadata.uid ?? ''),
-    });
-    this.cronJobs = this.shape.primary;
-    this.jobs = this.shape.owns<Job>(resources.jobs);
+    super(ctx, { name: 'cronjob-controller', resource: resources.cronjobs, workers: options.workers ?? 2 });
+    this.jobs = this.owns<Job>(resources.jobs);
     this.deps = {
       api: ctx.api,
       recorder: ctx.recorder(this.name),
@@ -49,21 +42,17 @@ export class CronJobController implements Controller {
     };
   }
 
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
+  protected override forget(cronJob: Readonly<CronJob>): void {
+    this.written.forget(cronJob.metadata.uid ?? '');
   }
 
   /** Looks at every CronJob now: after a test moved its clock, say. */
   resync(): void {
-    for (const cronJob of this.cronJobs.list()) this.shape.queue.add(objectKey(cronJob));
+    for (const cronJob of this.primary.list()) this.queue.add(objectKey(cronJob));
   }
 
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.cronJobs.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     if (!cached) return;
     const cronJob = structuredClone(this.written.fresh(cached)) as CronJob;
     const owned = this.jobs.byIndex(CONTROLLER_UID_INDEX, cronJob.metadata.uid!).filter((job) => cronJobOwner(job) !== undefined);

@@ -8,7 +8,7 @@
 import {
   Expectations, isConflict, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { KeyedBackoff } from '../../util/keyed-backoff.js';
@@ -33,10 +33,7 @@ export interface DaemonSetControllerOptions {
   failedPodBackoffMs?: { initial: number; max: number };
 }
 
-export class DaemonSetController implements Controller {
-  readonly name = 'daemonset-controller';
-  private readonly shape: WorkloadController<DaemonSet>;
-  private readonly daemonSets: Informer<DaemonSet>;
+export class DaemonSetController extends WorkloadController<DaemonSet> {
   private readonly pods: Informer<Pod>;
   private readonly nodes: Informer<Node>;
   private readonly expectations = new Expectations();
@@ -45,29 +42,20 @@ export class DaemonSetController implements Controller {
   private readonly transactions: DaemonSetTransactions;
   private readonly history: ControllerHistory;
 
-  constructor(private readonly ctx: ControllerContext, options: DaemonSetControllerOptions = {}) {
+  constructor(ctx: ControllerContext, options: DaemonSetControllerOptions = {}) {
+    super(ctx, { name: 'daemonset-controller', resource: resources.daemonsets, workers: options.workers ?? 2 });
     this.recorder = ctx.recorder(this.name);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
     this.history = new ControllerHistory(ctx);
     // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
     // keeps failing the pod is retried ever more slowly instead of in a create/fail/delete loop.
     this.backoff = new KeyedBackoff({ initialMs: options.failedPodBackoffMs?.initial ?? 1000, maxMs: options.failedPodBackoffMs?.max ?? 15 * 60_000 });
-    this.shape = new WorkloadController<DaemonSet>(ctx, {
-      name: this.name, resource: resources.daemonsets, workers: options.workers ?? 2, reconcile: (key) => this.reconcile(key),
-      forget: (ds) => {
-        const uid = ds.metadata.uid ?? '';
-        this.expectations.delete(uid);
-        this.backoff.resetPrefix(`${uid}/`);
-        this.transactions.forget(uid);
-      },
-    });
-    this.daemonSets = this.shape.primary;
-    this.pods = this.shape.owns<Pod>(resources.pods, { expectations: { store: this.expectations, by: 'uid' } });
+    this.pods = this.owns<Pod>(resources.pods, { expectations: { store: this.expectations, by: 'uid' } });
     // Which nodes a DaemonSet runs on depends on the nodes: a change that matters looks at every one.
     const everyDaemonSet = () => {
-      for (const key of this.daemonSets.keys()) this.shape.queue.add(key);
+      for (const key of this.primary.keys()) this.queue.add(key);
     };
-    this.nodes = this.shape.watches<Node>(resources.nodes, {
+    this.nodes = this.watches<Node>(resources.nodes, {
       onAdd: everyDaemonSet,
       onUpdate: (old, node) => {
         if (old === node || nodeChanged(old, node)) everyDaemonSet();
@@ -76,16 +64,15 @@ export class DaemonSetController implements Controller {
     });
   }
 
-  start(): void {
-    this.shape.start();
+  protected override forget(ds: Readonly<DaemonSet>): void {
+    const uid = ds.metadata.uid ?? '';
+    this.expectations.delete(uid);
+    this.backoff.resetPrefix(`${uid}/`);
+    this.transactions.forget(uid);
   }
 
-  stop(): Promise<void> {
-    return this.shape.stop();
-  }
-
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.daemonSets.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     // A DaemonSet being deleted is left to the garbage collector, as in Kubernetes.
     if (!cached || cached.metadata.deletionTimestamp) return;
     const ds = cached;
@@ -172,7 +159,7 @@ export class DaemonSetController implements Controller {
       const fresh = await client.get(ds.metadata.name!);
       if (fresh.metadata.uid !== ds.metadata.uid) return;
       if (fresh.metadata.generation !== ds.metadata.generation) {
-        this.shape.queue.add(objectKey(ds));
+        this.queue.add(objectKey(ds));
         return;
       }
       await client.updateStatus({ ...fresh, status: { ...fresh.status, ...status } });

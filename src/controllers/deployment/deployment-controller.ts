@@ -6,7 +6,7 @@ import {
   indexers, isNotFound, objectKey, resources, TerminalError,
   type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { claimFromCache } from '../shape/claim.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
@@ -25,36 +25,24 @@ export interface DeploymentControllerOptions {
   workers?: number;
 }
 
-export class DeploymentController implements Controller {
-  readonly name = 'deployment-controller';
-  private readonly shape: WorkloadController<Deployment>;
-  private readonly deployments: Informer<Deployment>;
+export class DeploymentController extends WorkloadController<Deployment> {
   private readonly replicaSets: Informer<ReplicaSet>;
   private readonly pods: Informer<Pod>;
   private readonly events: EventRecorder;
   private readonly operations: DeploymentOperations;
 
-  constructor(private readonly ctx: ControllerContext, options: DeploymentControllerOptions = {}) {
-    this.events = ctx.recorder(this.name);
-    this.operations = new DeploymentOperations(ctx.transactions);
-    this.shape = new WorkloadController<Deployment>(ctx, {
-      name: this.name, resource: resources.deployments, workers: options.workers ?? 16, reconcile: (key) => this.reconcile(key),
+  constructor(ctx: ControllerContext, options: DeploymentControllerOptions = {}) {
+    super(ctx, {
+      name: 'deployment-controller', resource: resources.deployments, workers: options.workers ?? 16,
       keepDeleted: true, // its open transactions end when reconcile sees it gone
     });
-    this.deployments = this.shape.primary;
-    this.replicaSets = this.shape.owns<ReplicaSet>(resources.replicasets, {
+    this.events = ctx.recorder(this.name);
+    this.operations = new DeploymentOperations(ctx.transactions);
+    this.replicaSets = this.owns<ReplicaSet>(resources.replicasets, {
       adoptableBy: (d, rs) => labelSelectorOf(d).matches(rs.metadata.labels),
     });
-    this.pods = this.shape.watches<Pod>(resources.pods, { onDelete: (pod) => this.podDeleted(pod) });
+    this.pods = this.watches<Pod>(resources.pods, { onDelete: (pod) => this.podDeleted(pod) });
     this.pods.addIndexer(CONTROLLER_UID_INDEX, indexers.controllerUid);
-  }
-
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
   }
 
   /** Recreate waits for the old pods to be gone: each one going is worth a look. */
@@ -62,15 +50,15 @@ export class DeploymentController implements Controller {
     const ref = controllerRefOf(pod);
     if (!ref || ref.kind !== 'ReplicaSet') return;
     const rs = this.replicaSets.getByName(pod.metadata.namespace, ref.name);
-    const d = rs && rs.metadata.uid === ref.uid ? this.shape.ownerOf(rs)?.object : undefined;
-    if (d && d.spec.strategy?.type === 'Recreate') this.shape.queue.add(objectKey(d));
+    const d = rs && rs.metadata.uid === ref.uid ? this.ownerOf(rs)?.object : undefined;
+    if (d && d.spec.strategy?.type === 'Recreate') this.queue.add(objectKey(d));
   }
 
   // ---- reconcile ----
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const d = this.deployments.get(key);
-    const gone = this.shape.takeDeleted(key, d);
+    const d = this.primary.get(key);
+    const gone = this.takeDeleted(key, d);
     if (gone) this.operations.abandon(gone);
     if (!d) return;
     const selector = labelSelectorOf(d);
@@ -100,7 +88,7 @@ export class DeploymentController implements Controller {
       this.operations.settle(s.d, status, s.newRS);
       return this.requeueFor(s.d, status, now);
     } catch (error) {
-      if (isNotFound(error) && !this.deployments.get(key)) return; // deleted meanwhile
+      if (isNotFound(error) && !this.primary.get(key)) return; // deleted meanwhile
       throw error;
     }
   }

@@ -11,36 +11,31 @@ import { semanticEqual } from '../../util/json-equal.js';
 import {
   indexers, isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { computeStatus, failSafeStatus } from './budget-status.js';
+import type { ScaleSources } from './expected-scale.js';
 import type { BudgetStatus } from '../../api/disruption/budget.js';
 
 /** A budget that cannot be computed is tried again this often (besides every pod change). */
 const FAIL_SAFE_RETRY_MS = 15_000;
 
-export class DisruptionController implements Controller {
-  readonly name = 'disruption-controller';
+export class DisruptionController extends WorkloadController<KubeObject> {
   /** Keys are budgets' namespace/name. */
-  private readonly shape: WorkloadController<KubeObject>;
-  private readonly budgets: Informer<KubeObject>;
   private readonly pods: Informer<KubeObject>;
-  private readonly replicaSets: Informer<KubeObject>;
-  private readonly deployments: Informer<KubeObject>;
-  private readonly statefulSets: Informer<KubeObject>;
-  private readonly replicationControllers: Informer<KubeObject>;
+  /** The controllers whose scale says how many pods a budget expects. */
+  private readonly scaleSources: ScaleSources;
   private readonly events: EventRecorder;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.events = ctx.recorder(this.name);
-    this.shape = new WorkloadController<KubeObject>(ctx, {
-      name: this.name, resource: resources.poddisruptionbudgets, workers: 2, reconcile: (key) => this.sync(key),
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'disruption-controller', resource: resources.poddisruptionbudgets, workers: 2,
       predicates: { delete: () => false },
     });
-    this.budgets = this.shape.primary;
-    this.budgets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.pods = this.shape.watches(resources.pods, {
+    this.events = ctx.recorder(this.name);
+    this.primary.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    this.pods = this.watches(resources.pods, {
       onAdd: (pod) => this.enqueueBudgetsOf(pod),
       // Both: a pod relabelled out of a budget leaves it.
       onUpdate: (old, pod) => {
@@ -50,23 +45,17 @@ export class DisruptionController implements Controller {
       onDelete: (pod) => this.enqueueBudgetsOf(pod),
     });
     this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.replicaSets = ctx.factory.informerFor(resources.replicasets);
-    this.deployments = ctx.factory.informerFor(resources.deployments);
-    this.statefulSets = ctx.factory.informerFor(resources.statefulsets);
-    this.replicationControllers = ctx.factory.informerFor(resources.replicationcontrollers);
-  }
-
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
+    this.scaleSources = {
+      replicaSets: ctx.factory.informerFor(resources.replicasets),
+      deployments: ctx.factory.informerFor(resources.deployments),
+      statefulSets: ctx.factory.informerFor(resources.statefulsets),
+      replicationControllers: ctx.factory.informerFor(resources.replicationcontrollers),
+    };
   }
 
   private enqueueBudgetsOf(pod: Readonly<KubeObject>): void {
-    for (const pdb of this.budgets.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
-      if (this.selects(pdb, pod)) this.shape.queue.add(objectKey(pdb));
+    for (const pdb of this.primary.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
+      if (this.selects(pdb, pod)) this.queue.add(objectKey(pdb));
     }
   }
 
@@ -79,15 +68,15 @@ export class DisruptionController implements Controller {
     }
   }
 
-  private async sync(key: string): Promise<ReconcileResult | void> {
-    const pdb = this.budgets.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const pdb = this.primary.get(key);
     if (!pdb) return;
     const pods = this.pods.byIndex(NAMESPACE_INDEX, pdb.metadata.namespace ?? '').filter((pod) => this.selects(pdb, pod));
     if (pods.length === 0) void this.events.record(pdb, 'Normal', 'NoPods', 'No matching pods found');
     const now = new Date();
     let computed: ReturnType<typeof computeStatus>;
     try {
-      computed = computeStatus(pdb, pods, { replicaSets: this.replicaSets, deployments: this.deployments, statefulSets: this.statefulSets, replicationControllers: this.replicationControllers }, now);
+      computed = computeStatus(pdb, pods, this.scaleSources, now);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       void this.events.record(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${reason}`);

@@ -9,9 +9,9 @@
 import type { Service, EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
 import { indexers, objectKey, resources } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
-import { WorkloadController } from '../shape/workload-controller.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { bySliceService, SLICE_SERVICE_INDEX, sliceServiceKey, type EndpointsDeps } from './deps.js';
 import { reconcileEndpoints } from './endpoints-sync.js';
 import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints } from './pods.js';
@@ -32,21 +32,21 @@ export interface EndpointsControllerOptions {
   maxEndpointsPerSlice?: number;
 }
 
-export class EndpointsController implements Controller {
-  readonly name = ENDPOINTS_COMPONENT;
+export class EndpointsController extends ShapeGroup {
   /** Both are For(Service): every service event goes to both queues. */
-  private readonly endpointsShape: WorkloadController<Service>;
-  private readonly slicesShape: WorkloadController<Service>;
+  private readonly endpointsShape: QueueShape<Service>;
+  private readonly slicesShape: QueueShape<Service>;
   private readonly deps: EndpointsDeps;
 
   constructor(ctx: ControllerContext, options: EndpointsControllerOptions = {}) {
+    super(ENDPOINTS_COMPONENT);
     const workers = options.workers ?? 2;
-    this.endpointsShape = new WorkloadController<Service>(ctx, {
+    this.endpointsShape = this.add(new QueueShape<Service>(ctx, {
       name: ENDPOINTS_COMPONENT, resource: resources.services, workers, reconcile: (key) => reconcileEndpoints(this.deps, key),
-    });
-    this.slicesShape = new WorkloadController<Service>(ctx, {
+    }));
+    this.slicesShape = this.add(new QueueShape<Service>(ctx, {
       name: SLICES_COMPONENT, resource: resources.services, workers, reconcile: (key) => reconcileSlices(this.deps, key),
-    });
+    }));
     const services = this.endpointsShape.primary;
     const pods = ctx.factory.informerFor<Pod>(resources.pods);
     const endpoints = ctx.factory.informerFor(resources.endpoints);
@@ -136,9 +136,8 @@ export class EndpointsController implements Controller {
     });
   }
 
-  start(): void {
-    this.endpointsShape.start();
-    this.slicesShape.start();
+  override start(): void {
+    super.start();
     // Endpoints left behind by services deleted while no controller ran (checkLeftoverEndpoints);
     // old-style leader-election records live in Endpoints without a service and are kept.
     const { deps } = this;
@@ -148,7 +147,4 @@ export class EndpointsController implements Controller {
     }
   }
 
-  async stop(): Promise<void> {
-    await Promise.all([this.endpointsShape.stop(), this.slicesShape.stop()]);
-  }
 }

@@ -4,7 +4,7 @@
 // are not, or every pass would start the next.
 import { indexers, resources, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { KubeObject } from '../../api/meta.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { emptyRecord, type ScalingRecord } from './behavior.js';
@@ -18,23 +18,18 @@ export interface HpaControllerOptions {
   now?: () => number;
 }
 
-export class HpaController implements Controller {
-  readonly name = 'horizontal-pod-autoscaler';
-  private readonly shape: WorkloadController<Hpa>;
-  private readonly hpas: Informer<Hpa>;
+export class HpaController extends WorkloadController<Hpa> {
   private readonly pods: Informer<KubeObject>;
   private readonly records = new Map<string, ScalingRecord>();
   private readonly deps: SyncDeps;
   private readonly syncPeriodMs: number;
 
   constructor(ctx: ControllerContext, options: HpaControllerOptions = {}) {
-    this.syncPeriodMs = options.syncPeriodMs ?? ctx.settings?.hpaSyncPeriodMs ?? DEFAULT_HPA_SYNC_PERIOD_MS;
-    this.shape = new WorkloadController<Hpa>(ctx, {
-      name: this.name, resource: resources.horizontalpodautoscalers, workers: 2, reconcile: (key) => this.reconcile(key),
-      forget: (hpa) => this.records.delete(hpa.metadata.uid ?? ''),
+    super(ctx, {
+      name: 'horizontal-pod-autoscaler', resource: resources.horizontalpodautoscalers, workers: 2,
       predicates: { update: (old, hpa) => old.metadata.generation !== hpa.metadata.generation, delete: () => false },
     });
-    this.hpas = this.shape.primary;
+    this.syncPeriodMs = options.syncPeriodMs ?? ctx.settings?.hpaSyncPeriodMs ?? DEFAULT_HPA_SYNC_PERIOD_MS;
     this.pods = ctx.factory.informerFor(resources.pods);
     // Each pass asks for one namespace's pods per autoscaler: an index, not a scan of all pods.
     this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
@@ -51,16 +46,12 @@ export class HpaController implements Controller {
     };
   }
 
-  start(): void {
-    this.shape.start();
+  protected override forget(hpa: Readonly<Hpa>): void {
+    this.records.delete(hpa.metadata.uid ?? '');
   }
 
-  stop(): Promise<void> {
-    return this.shape.stop();
-  }
-
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.hpas.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     if (!cached) return;
     await syncHpa(this.deps, structuredClone(cached) as Hpa);
     return { requeueAfterMs: this.syncPeriodMs };

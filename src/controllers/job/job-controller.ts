@@ -5,7 +5,7 @@
 // tracking finalizer of pods whose Job is gone or going.
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, resources, type IndexFunc, type Informer, type ReconcileResult } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { DEFAULT_POD_FAILURE_BACKOFF, FailureBackoff, type BackoffPolicy } from './failure-backoff.js';
@@ -34,10 +34,7 @@ function jobRef(pod: Readonly<KubeObject>) {
   return ref && ref.kind === 'Job' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
 }
 
-export class JobController implements Controller {
-  readonly name = 'job-controller';
-  private readonly shape: WorkloadController<Job>;
-  private readonly jobs: Informer<Job>;
+export class JobController extends WorkloadController<Job> {
   private readonly pods: Informer<Pod>;
   private readonly expectations = new Expectations();
   private readonly released = new ReleasedPods();
@@ -46,19 +43,8 @@ export class JobController implements Controller {
   private readonly deps: SyncDeps;
 
   constructor(ctx: ControllerContext, options: JobControllerOptions = {}) {
-    this.shape = new WorkloadController<Job>(ctx, {
-      name: this.name, resource: resources.jobs, workers: options.workers ?? 4, reconcile: (key) => this.reconcile(key),
-      // The key is still enqueued: the gone Job's pods' finalizers must go.
-      forget: (job) => {
-        const uid = job.metadata.uid ?? '';
-        this.expectations.delete(uid);
-        this.backoff.forget(uid);
-        this.written.forget(uid);
-        this.released.forget(uid);
-      },
-    });
-    this.jobs = this.shape.primary;
-    this.pods = this.shape.owns<Pod>(resources.pods, {
+    super(ctx, { name: 'job-controller', resource: resources.jobs, workers: options.workers ?? 4 });
+    this.pods = this.owns<Pod>(resources.pods, {
       expectations: { store: this.expectations, by: 'uid' },
       // Finalizer removals the cache has seen, so that a pass does not count a pod twice.
       updated: (_old, pod, owner) => {
@@ -82,16 +68,17 @@ export class JobController implements Controller {
     };
   }
 
-  start(): void {
-    this.shape.start();
+  /** The key is still enqueued: the gone Job's pods' finalizers must go. */
+  protected override forget(job: Readonly<Job>): void {
+    const uid = job.metadata.uid ?? '';
+    this.expectations.delete(uid);
+    this.backoff.forget(uid);
+    this.written.forget(uid);
+    this.released.forget(uid);
   }
 
-  stop(): Promise<void> {
-    return this.shape.stop();
-  }
-
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.jobs.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     const named = this.pods.byIndex(OWNER_KEY, key);
     // Pods whose Job is gone (or is a namesake with another uid) must not be held forever.
     const orphans = named.filter((p) => hasTrackingFinalizer(p) && (!cached || jobRef(p)?.uid !== cached.metadata.uid || cached.metadata.deletionTimestamp));

@@ -6,7 +6,7 @@ import {
   Expectations, isNotFound, objectKey, resources, TerminalError,
   type EventRecorder, type Informer, type Logger, type ReconcileResult,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { claimFromCache } from '../shape/claim.js';
 import { WorkloadController, type Owner } from '../shape/workload-controller.js';
 import { hostRetainSeconds, LostPods, retainAnnotations, type LostPod } from './lost-pods.js';
@@ -27,10 +27,7 @@ export interface ReplicaSetControllerOptions {
   burstReplicas?: number;
 }
 
-export class ReplicaSetController implements Controller {
-  readonly name: string;
-  private readonly shape: WorkloadController<ReplicaSet>;
-  private readonly replicaSets: Informer<ReplicaSet>;
+export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   private readonly pods: Informer<Pod>;
   private readonly expectations = new Expectations();
   private readonly lost = new LostPods();
@@ -43,32 +40,22 @@ export class ReplicaSetController implements Controller {
   private readonly burstReplicas: number;
 
   /** `kind`: ReplicaSets by default; REPLICATION_CONTROLLERS runs the same core over ReplicationControllers. */
-  constructor(private readonly ctx: ControllerContext, options: ReplicaSetControllerOptions = {}, private readonly kind: ReplicatedKind = REPLICA_SETS) {
-    this.name = kind.controllerName;
+  constructor(ctx: ControllerContext, options: ReplicaSetControllerOptions = {}, private readonly kind: ReplicatedKind = REPLICA_SETS) {
+    super(ctx, {
+      name: kind.controllerName, resource: kind.resource, workers: options.workers ?? 16,
+      keepDeleted: true, // its open transactions end when reconcile sees it gone
+    });
     this.burstReplicas = options.burstReplicas ?? 500;
     this.events = ctx.recorder(this.name);
     this.logger = ctx.logger(this.name);
     this.podControl = new PodControl(ctx.api, this.events);
     this.operations = new ReplicaSetOperations(ctx.transactions);
-    this.shape = new WorkloadController<ReplicaSet>(ctx, {
-      name: this.name, resource: kind.resource, workers: options.workers ?? 16, reconcile: (key) => this.reconcile(key),
-      keepDeleted: true, // its open transactions end when reconcile sees it gone
-    });
-    this.replicaSets = this.shape.primary;
-    this.pods = this.shape.owns<Pod>(resources.pods, {
+    this.pods = this.owns<Pod>(resources.pods, {
       adoptableBy: (rs, pod) => this.kind.selectorOf(rs).matches(pod.metadata.labels),
       expectations: { store: this.expectations, by: 'key' },
       updated: (old, pod, owner) => this.podUpdated(old, pod, owner),
       deleted: (pod, owner) => this.podDeleted(pod, owner),
     });
-  }
-
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
   }
 
   // ---- the handlers of its own: lost pods (host retain, reschedule transactions) and minReadySeconds ----
@@ -83,7 +70,7 @@ export class ReplicaSetController implements Controller {
     }
     // A pod that just became ready becomes available minReadySeconds later: look again then.
     const minReady = rs.spec.minReadySeconds ?? 0;
-    if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.shape.queue.addAfter(owner.key, minReady * 1000 + 50);
+    if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(owner.key, minReady * 1000 + 50);
   }
 
   private podDeleted(pod: Readonly<Pod>, owner: Owner<ReplicaSet> | undefined): void {
@@ -96,8 +83,8 @@ export class ReplicaSetController implements Controller {
   // ---- reconcile ----
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const rs = this.replicaSets.get(key);
-    const gone = this.shape.takeDeleted(key, rs);
+    const rs = this.primary.get(key);
+    const gone = this.takeDeleted(key, rs);
     // Only a stand-alone set records transactions of its own.
     if (gone && !controllerRefOf(gone)) this.operations.abandon(gone);
     if (!rs) {

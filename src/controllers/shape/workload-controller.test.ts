@@ -6,15 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, resources, type ApiClient } from '../../client/index.js';
 import { waitFor } from '../../util/wait-for.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import type { ReplicaSet } from '../replicaset/types.js';
 import { startControllerTest, type ControllerTestBed } from '../test-support.js';
 import { WorkloadController } from './workload-controller.js';
 
-class Probe implements Controller {
-  readonly name = 'probe';
-  readonly shape: WorkloadController<ReplicaSet>;
+class Probe extends WorkloadController<ReplicaSet> {
   readonly expectations = new Expectations();
   /** Keys in the order reconcile was handed them. */
   readonly seen: string[] = [];
@@ -22,29 +20,25 @@ class Probe implements Controller {
   readonly tombstones: string[] = [];
 
   constructor(ctx: ControllerContext) {
-    this.shape = new WorkloadController<ReplicaSet>(ctx, {
-      name: this.name, resource: resources.replicasets, workers: 1, keepDeleted: true,
-      reconcile: async (key) => {
-        this.seen.push(key);
-        const gone = this.shape.takeDeleted(key, this.shape.primary.get(key));
-        if (gone) this.tombstones.push(`${key} ${gone.metadata.uid}`);
-      },
-      forget: (rs) => this.forgotten.push(rs.metadata.name ?? ''),
+    super(ctx, {
+      name: 'probe', resource: resources.replicasets, workers: 1, keepDeleted: true,
       // Status writes alone do not enqueue.
       predicates: { update: (old, rs) => old.metadata.generation !== rs.metadata.generation },
     });
-    this.shape.owns(resources.pods, {
+    this.owns(resources.pods, {
       adoptableBy: (rs, pod) => labelSelectorOf(rs).matches(pod.metadata.labels),
       expectations: { store: this.expectations, by: 'key' },
     });
   }
 
-  start(): void {
-    this.shape.start();
+  protected async reconcile(key: string): Promise<void> {
+    this.seen.push(key);
+    const gone = this.takeDeleted(key, this.primary.get(key));
+    if (gone) this.tombstones.push(`${key} ${gone.metadata.uid}`);
   }
 
-  stop(): Promise<void> {
-    return this.shape.stop();
+  protected override forget(rs: Readonly<ReplicaSet>): void {
+    this.forgotten.push(rs.metadata.name ?? '');
   }
 }
 
@@ -117,6 +111,6 @@ describe('the controller shape', () => {
     await handed('default/gone', mark);
     await waitFor('the tombstone taken', () => probe.tombstones.includes(`default/gone ${gone.metadata.uid}`));
     assert.ok(probe.forgotten.includes('gone'));
-    assert.equal(probe.shape.takeDeleted('default/gone', undefined), undefined, 'taken once');
+    assert.equal(probe.takeDeleted('default/gone', undefined), undefined, 'taken once');
   });
 });

@@ -5,7 +5,9 @@
 // the key of its controller (and of its former controller when the reference moved); an orphan
 // whose labels a primary's selector matches enqueues that primary, for controllers that adopt;
 // expectations count the creations and deletions the cache has seen.
-// A controller keeps its reconcile and only the handlers that are truly its own.
+// A controller extends it and keeps its reconcile and only the handlers that are truly its own;
+// a controller that runs several queues (the PV binder's claims and volumes) is a ShapeGroup
+// of QueueShapes.
 import type { KubeObject } from '../../api/meta.js';
 import {
   indexers, objectKey, WorkQueue, type EventHandlers, type Expectations, type Informer,
@@ -52,17 +54,11 @@ export interface WorkloadControllerSpec<T extends KubeObject> {
   /** The primary kind: the queue's keys name objects of it. */
   resource: ResourceRef;
   workers: number;
-  reconcile(key: string): Promise<ReconcileResult | void>;
-  /**
-   * The primary was deleted: drop what the controller remembers of it. Called with the last
-   * state seen; the key is enqueued afterwards, so that reconcile sees it gone.
-   */
-  forget?(object: Readonly<T>): void;
   /** Keep the last state of deleted primaries for reconcile to take (takeDeleted). */
   keepDeleted?: boolean;
   /**
    * Which events of the primary kind enqueue its key (controller-runtime's predicates); every
-   * one by default. `forget` is called on every deletion all the same.
+   * one by default. forget() is called on every deletion all the same.
    */
   predicates?: Predicates<T>;
 }
@@ -73,7 +69,7 @@ export interface Predicates<T> {
   delete?(object: Readonly<T>): boolean;
 }
 
-export class WorkloadController<T extends KubeObject> implements Controller {
+export abstract class WorkloadController<T extends KubeObject> implements Controller {
   readonly name: string;
   /** The informer of the primary kind (indexed by namespace when the controller adopts). */
   readonly primary: Informer<T>;
@@ -82,7 +78,7 @@ export class WorkloadController<T extends KubeObject> implements Controller {
   private readonly deleted = new Map<string, Readonly<T>>();
   private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly spec: WorkloadControllerSpec<T>) {
+  constructor(protected readonly ctx: ControllerContext, private readonly spec: WorkloadControllerSpec<T>) {
     this.name = spec.name;
     this.primary = ctx.factory.informerFor<T>(spec.resource);
     const { add = () => true, update = () => true, delete: deleted = () => true } = spec.predicates ?? {};
@@ -97,15 +93,25 @@ export class WorkloadController<T extends KubeObject> implements Controller {
         const key = objectKey(object);
         // Only the farm member that owns the key reconciles it, so only it keeps the tombstone.
         if (spec.keepDeleted && this.ctx.shards.owns(key)) this.deleted.set(key, object);
-        spec.forget?.(object);
+        this.forget(object);
         if (deleted(object)) this.queue.add(key);
       },
     });
   }
 
+  /** One pass over the primary `key` names; a thrown error retries it with back-off. */
+  protected abstract reconcile(key: string): Promise<ReconcileResult | void>;
+
+  /**
+   * The primary was deleted: drop what the controller remembers of it. Called with the last
+   * state seen; the key is enqueued afterwards (unless a predicate says no), so that reconcile
+   * sees it gone.
+   */
+  protected forget(_object: Readonly<T>): void {}
+
   start(): void {
     this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.primary, queue: this.queue, workers: this.spec.workers, reconcile: (key) => this.spec.reconcile(key),
+      name: this.name, primary: this.primary, queue: this.queue, workers: this.spec.workers, reconcile: (key) => this.reconcile(key),
     });
   }
 
@@ -201,6 +207,46 @@ export class WorkloadController<T extends KubeObject> implements Controller {
     for (const primary of this.primary.byIndex(NAMESPACE_INDEX, orphan.metadata.namespace ?? '')) {
       if (options.adoptableBy(primary, orphan)) this.queue.add(objectKey(primary));
     }
+  }
+}
+
+export interface QueueShapeSpec<T extends KubeObject> extends WorkloadControllerSpec<T> {
+  reconcile(key: string): Promise<ReconcileResult | void>;
+  forget?(object: Readonly<T>): void;
+}
+
+/** One queue of a controller that runs several (see ShapeGroup): its reconcile and forget are functions. */
+export class QueueShape<T extends KubeObject> extends WorkloadController<T> {
+  constructor(ctx: ControllerContext, private readonly functions: QueueShapeSpec<T>) {
+    super(ctx, functions);
+  }
+
+  protected reconcile(key: string): Promise<ReconcileResult | void> {
+    return this.functions.reconcile(key);
+  }
+
+  protected override forget(object: Readonly<T>): void {
+    this.functions.forget?.(object);
+  }
+}
+
+/** A controller of several queues, started and stopped together. */
+export class ShapeGroup implements Controller {
+  private readonly shapes: Controller[] = [];
+
+  constructor(readonly name: string) {}
+
+  protected add<S extends Controller>(shape: S): S {
+    this.shapes.push(shape);
+    return shape;
+  }
+
+  start(): void {
+    for (const shape of this.shapes) shape.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.shapes.map((shape) => shape.stop()));
   }
 }
 

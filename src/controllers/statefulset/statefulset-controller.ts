@@ -9,7 +9,7 @@ import {
   Expectations, isAlreadyExists, isNotFound, objectKey, resources, TerminalError,
   type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { ControllerHistory } from '../history/controller-history.js';
 import { templateOf, type ControllerRevision } from '../history/revisions.js';
 import { claimFromCache } from '../shape/claim.js';
@@ -25,10 +25,7 @@ import { StatefulSetOperations } from './sts-transactions.js';
 import { REVISION_HASH_LABEL, REVISION_LABEL, type StatefulSet, type StatefulSetStatus } from './types.js';
 import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
-export class StatefulSetController implements Controller {
-  readonly name = 'statefulset-controller';
-  private readonly shape: WorkloadController<StatefulSet>;
-  private readonly sets: Informer<StatefulSet>;
+export class StatefulSetController extends WorkloadController<StatefulSet> {
   private readonly pods: Informer<Pod>;
   private readonly expectations = new Expectations();
   private readonly events: EventRecorder;
@@ -36,37 +33,29 @@ export class StatefulSetController implements Controller {
   private readonly claims: StatefulClaims;
   private readonly operations: StatefulSetOperations;
 
-  constructor(private readonly ctx: ControllerContext, options: { workers?: number } = {}) {
+  constructor(ctx: ControllerContext, options: { workers?: number } = {}) {
+    super(ctx, { name: 'statefulset-controller', resource: resources.statefulsets, workers: options.workers ?? 4 });
     this.events = ctx.recorder(this.name);
     this.history = new ControllerHistory(ctx);
     this.claims = new StatefulClaims(ctx.api);
     this.operations = new StatefulSetOperations(ctx.transactions);
-    this.shape = new WorkloadController<StatefulSet>(ctx, {
-      name: this.name, resource: resources.statefulsets, workers: options.workers ?? 4, reconcile: (key) => this.reconcile(key),
-      forget: (set) => this.operations.forget(set.metadata.uid ?? ''),
-    });
-    this.sets = this.shape.primary;
-    this.pods = this.shape.owns<Pod>(resources.pods, {
+    this.pods = this.owns<Pod>(resources.pods, {
       adoptableBy: (set, pod) => isMemberOf(set, pod) && labelSelectorOf(set).matches(pod.metadata.labels),
       expectations: { store: this.expectations, by: 'key' },
       updated: (_old, pod, owner) => {
         // A pod that just became ready becomes available minReadySeconds later: look again then.
         const minReady = owner?.object?.spec.minReadySeconds ?? 0;
-        if (minReady > 0) this.shape.queue.addAfter(owner!.key, minReady * 1000 + 50);
+        if (minReady > 0) this.queue.addAfter(owner!.key, minReady * 1000 + 50);
       },
     });
   }
 
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
+  protected override forget(set: Readonly<StatefulSet>): void {
+    this.operations.forget(set.metadata.uid ?? '');
   }
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const set = this.sets.get(key);
+    const set = this.primary.get(key);
     if (!set) {
       this.expectations.delete(key);
       return;

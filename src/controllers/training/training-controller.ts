@@ -4,7 +4,7 @@
 // is training-sync.ts.
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, objectKey, resources, type Informer, type ReconcileResult } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController, type OwnedHandlers } from '../shape/workload-controller.js';
 import { WrittenStatus } from '../job/written-status.js';
@@ -18,10 +18,7 @@ import { syncTrainingJob, type TrainingDeps } from './training-sync.js';
 import type { TrainingJob } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
-export class TrainingJobController implements Controller {
-  readonly name: string;
-  private readonly shape: WorkloadController<TrainingJob>;
-  private readonly jobs: Informer<TrainingJob>;
+export class TrainingJobController extends WorkloadController<TrainingJob> {
   private readonly pods: Informer<Pod>;
   private readonly services: Informer<KubeObject>;
   private readonly podGroups: Informer<KubeObject>;
@@ -31,22 +28,10 @@ export class TrainingJobController implements Controller {
   private readonly deps: TrainingDeps;
 
   constructor(ctx: ControllerContext, private readonly fc: FrameworkController, workers = 2) {
-    this.name = operatorName(fc.framework);
-    this.shape = new WorkloadController<TrainingJob>(ctx, {
-      name: this.name, resource: fc.resource, workers, reconcile: (key) => this.reconcile(key),
-      forget: (job) => {
-        const uid = job.metadata.uid ?? '';
-        this.written.forget(uid);
-        for (const [type] of replicaSpecsOf(this.fc.framework, job)) {
-          this.expectations.delete(expectationKey(uid, type, 'pods'));
-          this.expectations.delete(expectationKey(uid, type, 'services'));
-        }
-      },
-    });
-    this.jobs = this.shape.primary;
-    this.pods = this.shape.owns<Pod>(resources.pods, this.countedPer('pods'));
-    this.services = this.shape.owns<KubeObject>(resources.services, this.countedPer('services'));
-    this.podGroups = this.shape.owns<KubeObject>(resources.podgroups);
+    super(ctx, { name: operatorName(fc.framework), resource: fc.resource, workers });
+    this.pods = this.owns<Pod>(resources.pods, this.countedPer('pods'));
+    this.services = this.owns<KubeObject>(resources.services, this.countedPer('services'));
+    this.podGroups = this.owns<KubeObject>(resources.podgroups);
     const recorder = ctx.recorder(this.name);
     this.deps = {
       api: ctx.api, recorder, transactions: ctx.transactions, expectations: this.expectations, ledger: this.ledger, written: this.written,
@@ -54,12 +39,13 @@ export class TrainingJobController implements Controller {
     };
   }
 
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
+  protected override forget(job: Readonly<TrainingJob>): void {
+    const uid = job.metadata.uid ?? '';
+    this.written.forget(uid);
+    for (const [type] of replicaSpecsOf(this.fc.framework, job)) {
+      this.expectations.delete(expectationKey(uid, type, 'pods'));
+      this.expectations.delete(expectationKey(uid, type, 'services'));
+    }
   }
 
   /** Expectations are kept per (job, replica type, kind of object): the replica type is a label. */
@@ -77,8 +63,8 @@ export class TrainingJobController implements Controller {
     };
   }
 
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.jobs.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     if (!cached || cached.metadata.deletionTimestamp) return;
     const managedBy = cached.spec.runPolicy?.managedBy;
     if (managedBy && managedBy !== 'kubeflow.org/training-operator') return; // another controller's (e.g. MultiKueue)

@@ -2,40 +2,28 @@
 // marked TimedOut and raises a Warning event on its workload (the original scheduler's
 // deployment timeout); finished transactions beyond the newest 50 per workload are pruned.
 import { metaTime } from '../../api/meta.js';
-import { isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import { isNotFound, resources, type EventRecorder, type ReconcileResult } from '../../client/index.js';
 import { operationDuration, operationsTotal } from '../../metrics/component-metrics.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { isFinished, LABEL_TARGET_UID, type Transaction } from './types.js';
 
 /** Finished transactions kept per workload. */
 export const KEEP_PER_TARGET = 50;
 
-export class TransactionController implements Controller {
-  readonly name = 'transaction-controller';
-  private readonly shape: WorkloadController<Transaction>;
-  private readonly informer: Informer<Transaction>;
+export class TransactionController extends WorkloadController<Transaction> {
   private readonly events: EventRecorder;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.shape = new WorkloadController<Transaction>(ctx, {
-      name: this.name, resource: resources.transactions, workers: 1, reconcile: (key) => this.reconcile(key),
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'transaction-controller', resource: resources.transactions, workers: 1,
       predicates: { delete: () => false },
     });
-    this.informer = this.shape.primary;
     this.events = ctx.recorder(this.name);
   }
 
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
-  }
-
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const tx = this.informer.get(key);
+    const tx = this.primary.get(key);
     if (!tx) return;
     if (isFinished(tx)) return this.prune(tx);
     if (tx.status?.phase !== 'Running') return; // its recorder has not written the status yet
@@ -72,7 +60,7 @@ export class TransactionController implements Controller {
   private async prune(tx: Readonly<Transaction>): Promise<void> {
     const uid = tx.metadata.labels?.[LABEL_TARGET_UID];
     if (!uid) return;
-    const finished = this.informer.byIndex(LABEL_TARGET_UID, uid).filter(isFinished);
+    const finished = this.primary.byIndex(LABEL_TARGET_UID, uid).filter(isFinished);
     if (finished.length <= KEEP_PER_TARGET) return;
     finished.sort((a, b) => finishOrder(b) - finishOrder(a));
     const client = this.ctx.api.resource(resources.transactions, tx.metadata.namespace);

@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
 import { isAlreadyExists, isInvalid, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import type { Pod, Volume } from '../../api/core/index.js';
 
@@ -16,39 +16,29 @@ function ephemeralVolumes(pod: Readonly<KubeObject>): Array<{ name: string; temp
   return volumes.flatMap((v) => (v.ephemeral?.volumeClaimTemplate ? [{ name: String(v.name), template: v.ephemeral.volumeClaimTemplate }] : []));
 }
 
-export class EphemeralVolumeController implements Controller {
-  readonly name = 'ephemeral-volume-controller';
-  private readonly shape: WorkloadController<KubeObject>;
-  private readonly pods: Informer<KubeObject>;
+/** Only pods with ephemeral volumes are this controller's business. */
+const needsClaims = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0;
+
+export class EphemeralVolumeController extends WorkloadController<KubeObject> {
   private readonly claims: Informer<KubeObject>;
   private readonly events: EventRecorder;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.events = ctx.recorder(this.name);
-    const needsClaims = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0;
-    this.shape = new WorkloadController<KubeObject>(ctx, {
-      name: this.name, resource: resources.pods, workers: 2, reconcile: (key) => this.sync(key),
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'ephemeral-volume-controller', resource: resources.pods, workers: 2,
       predicates: { add: needsClaims, update: (_old, pod) => needsClaims(pod), delete: () => false },
     });
-    this.pods = this.shape.primary;
+    this.events = ctx.recorder(this.name);
     // A claim deleted under a pod that still needs it is made again.
-    this.claims = this.shape.watches(resources.persistentvolumeclaims, {
+    this.claims = this.watches(resources.persistentvolumeclaims, {
       onDelete: (claim) => {
-        for (const ref of claim.metadata.ownerReferences ?? []) if (ref.kind === 'Pod') this.shape.queue.add(`${claim.metadata.namespace ?? ''}/${ref.name}`);
+        for (const ref of claim.metadata.ownerReferences ?? []) if (ref.kind === 'Pod') this.queue.add(`${claim.metadata.namespace ?? ''}/${ref.name}`);
       },
     });
   }
 
-  start(): void {
-    this.shape.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shape.stop();
-  }
-
-  private async sync(key: string): Promise<ReconcileResult | void> {
-    const pod = this.pods.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const pod = this.primary.get(key);
     if (!pod || pod.metadata.deletionTimestamp) return;
     for (const { name, template } of ephemeralVolumes(pod)) {
       const claimName = ephemeralClaimName(pod.metadata.name ?? '', name);

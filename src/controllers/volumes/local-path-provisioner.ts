@@ -14,8 +14,8 @@ import {
   LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER,
 } from '../../api/volumes/names.js';
 import { isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
-import { WorkloadController } from '../shape/workload-controller.js';
+import type { ControllerContext } from '../context.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { claimReference } from './binding.js';
 import type { Node } from '../../api/core/index.js';
 
@@ -38,13 +38,10 @@ function isReady(node: Readonly<KubeObject>): boolean {
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-export class LocalPathProvisioner implements Controller {
-  readonly name = 'local-path-provisioner';
+export class LocalPathProvisioner extends ShapeGroup {
   /** Two queues: claims to provision, volumes to reclaim. */
-  private readonly claimShape: WorkloadController<KubeObject>;
-  private readonly volumeShape: WorkloadController<KubeObject>;
-  private readonly claims: Informer<KubeObject>;
-  private readonly volumes: Informer<KubeObject>;
+  private readonly claims: QueueShape<KubeObject>;
+  private readonly volumes: QueueShape<KubeObject>;
   private readonly classes: Informer<KubeObject>;
   private readonly nodes: Informer<KubeObject>;
   private readonly events: EventRecorder;
@@ -52,36 +49,26 @@ export class LocalPathProvisioner implements Controller {
   private readonly lastFailure = new Map<string, string>();
 
   constructor(private readonly ctx: ControllerContext) {
+    super('local-path-provisioner');
     this.events = ctx.recorder(LOCAL_PATH_PROVISIONER);
-    this.claimShape = new WorkloadController<KubeObject>(ctx, {
+    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
       name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.provision(key),
       forget: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
       predicates: { delete: () => false },
-    });
-    this.volumeShape = new WorkloadController<KubeObject>(ctx, {
+    }));
+    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
       name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.reclaim(key),
       predicates: { delete: () => false },
-    });
-    this.claims = this.claimShape.primary;
-    this.volumes = this.volumeShape.primary;
+    }));
     this.classes = ctx.factory.informerFor(resources.storageclasses);
     this.nodes = ctx.factory.informerFor(resources.nodes);
   }
 
-  start(): void {
-    this.claimShape.start();
-    this.volumeShape.start();
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all([this.claimShape.stop(), this.volumeShape.stop()]);
-  }
-
   private async provision(key: string): Promise<ReconcileResult | void> {
-    const claim = this.claims.get(key);
+    const claim = this.claims.primary.get(key);
     if (!claim || claim.metadata.deletionTimestamp || claim.metadata.annotations?.[ANN_STORAGE_PROVISIONER] !== LOCAL_PATH_PROVISIONER) return;
     if ((claim['spec'] as { volumeName?: string } | undefined)?.volumeName) return;
-    if (this.volumes.get(provisionedVolumeName(claim))) return;
+    if (this.volumes.primary.get(provisionedVolumeName(claim))) return;
     const storageClass = this.classes.get(claimClass(claim));
     if (!storageClass || storageClass['provisioner'] !== LOCAL_PATH_PROVISIONER) return;
     const fail = (why: string) => this.recordFailure(claim, `failed to provision volume with StorageClass "${storageClass.metadata.name}": ${why}`);
@@ -147,7 +134,7 @@ export class LocalPathProvisioner implements Controller {
   /** For Immediate classes: the Ready, schedulable node with a directory and the fewest local-path volumes. */
   private leastUsedNode(): string | undefined {
     const counts = new Map<string, number>();
-    for (const volume of this.volumes.list()) {
+    for (const volume of this.volumes.primary.list()) {
       const node = volume.metadata.annotations?.[ANN_LOCAL_PATH_NODE];
       if (node) counts.set(node, (counts.get(node) ?? 0) + 1);
     }
@@ -162,7 +149,7 @@ export class LocalPathProvisioner implements Controller {
 
   /** A Released volume of ours with policy Delete is deleted; its agent then removes the directory. */
   private async reclaim(key: string): Promise<ReconcileResult | void> {
-    const volume = this.volumes.get(key);
+    const volume = this.volumes.primary.get(key);
     if (!volume || volume.metadata.deletionTimestamp || volume.metadata.annotations?.[ANN_PROVISIONED_BY] !== LOCAL_PATH_PROVISIONER) return;
     if (volumePhase(volume) !== 'Released' || reclaimPolicy(volume) !== 'Delete') return;
     try {

@@ -11,9 +11,9 @@ import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/vol
 import {
   indexers, isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult, type ResourceRef,
 } from '../../client/index.js';
-import type { Controller, ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
-import { WorkloadController } from '../shape/workload-controller.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { isPodTerminal } from '../endpoints/pods.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -23,47 +23,34 @@ function claimUsers(pods: readonly Readonly<KubeObject>[], claimName: string): R
   return pods.filter((pod) => !isPodTerminal(pod as Pod) && podClaimNames(pod).includes(claimName));
 }
 
-export class StorageProtectionController implements Controller {
-  readonly name = 'storage-protection-controller';
+export class StorageProtectionController extends ShapeGroup {
   /** Two queues, as Kubernetes' pvc-protection and pv-protection controllers. */
-  private readonly claimShape: WorkloadController<KubeObject>;
-  private readonly volumeShape: WorkloadController<KubeObject>;
-  private readonly claims: Informer<KubeObject>;
-  private readonly volumes: Informer<KubeObject>;
+  private readonly claims: QueueShape<KubeObject>;
+  private readonly volumes: QueueShape<KubeObject>;
   private readonly pods: Informer<KubeObject>;
   private readonly events: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext) {
+    super('storage-protection-controller');
     this.events = ctx.recorder('pvc-protection-controller');
-    this.claimShape = new WorkloadController<KubeObject>(ctx, {
+    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
       name: 'pvc-protection', resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.syncClaim(key),
       predicates: { delete: () => false },
-    });
-    this.volumeShape = new WorkloadController<KubeObject>(ctx, {
+    }));
+    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
       name: 'pv-protection', resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.syncVolume(key),
       predicates: { delete: () => false },
-    });
-    this.claims = this.claimShape.primary;
-    this.volumes = this.volumeShape.primary;
+    }));
     // A claim's last user finishing or going lets the claim go.
     const podChanged = (pod: Readonly<KubeObject>) => {
-      for (const name of podClaimNames(pod)) this.claimShape.queue.add(`${pod.metadata.namespace ?? ''}/${name}`);
+      for (const name of podClaimNames(pod)) this.claims.queue.add(`${pod.metadata.namespace ?? ''}/${name}`);
     };
-    this.pods = this.claimShape.watches(resources.pods, { onUpdate: (_old, pod) => isPodTerminal(pod as Pod) && podChanged(pod), onDelete: podChanged });
+    this.pods = this.claims.watches(resources.pods, { onUpdate: (_old, pod) => isPodTerminal(pod as Pod) && podChanged(pod), onDelete: podChanged });
     this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
   }
 
-  start(): void {
-    this.claimShape.start();
-    this.volumeShape.start();
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all([this.claimShape.stop(), this.volumeShape.stop()]);
-  }
-
   private async syncClaim(key: string): Promise<ReconcileResult | void> {
-    const claim = this.claims.get(key);
+    const claim = this.claims.primary.get(key);
     if (!claim?.metadata.deletionTimestamp || !claim.metadata.finalizers?.includes(PVC_PROTECTION_FINALIZER)) return;
     const namespace = claim.metadata.namespace ?? '';
     let users = claimUsers(this.pods.byIndex(NAMESPACE_INDEX, namespace), claim.metadata.name ?? '');
@@ -77,7 +64,7 @@ export class StorageProtectionController implements Controller {
   }
 
   private async syncVolume(key: string): Promise<ReconcileResult | void> {
-    const volume = this.volumes.get(key);
+    const volume = this.volumes.primary.get(key);
     if (!volume?.metadata.deletionTimestamp || !volume.metadata.finalizers?.includes(PV_PROTECTION_FINALIZER)) return;
     if (volumePhase(volume) === 'Bound') return;
     return this.dropFinalizer(resources.persistentvolumes, volume, PV_PROTECTION_FINALIZER);
