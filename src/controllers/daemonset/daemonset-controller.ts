@@ -24,6 +24,7 @@ import { carryOut } from './pod-actions.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
 import { byAge, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
 import { isPodAvailable } from '../../api/core/pod-conditions.js';
+import { nodeReadyStatus } from '../../api/core/node-conditions.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { Node, Pod } from '../../api/core/index.js';
 
@@ -173,11 +174,10 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
 
 /** The node facts eligibility depends on. */
 function nodeChanged(old: Readonly<Node>, node: Readonly<Node>): boolean {
-  const ready = (n: Readonly<Node>) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
   return !jsonEqual(old.metadata.labels ?? {}, node.metadata.labels ?? {})
     || !jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? [])
     || (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)
-    || ready(old) !== ready(node);
+    || nodeReadyStatus(old) !== nodeReadyStatus(node);
 }
 
 function memoizedEligibility(ds: Readonly<DaemonSet>): (node: Readonly<Node>) => Eligibility {

@@ -18,6 +18,7 @@ import type { ControllerContext } from '../context.js';
 import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { claimReference } from './binding.js';
 import type { Node } from '../../api/core/index.js';
+import { isNodeReady } from '../../api/core/node-conditions.js';
 
 /** A node that has not published its directory yet (an agent still starting) is asked again this often. */
 const RETRY_MS = 5000;
@@ -31,11 +32,6 @@ export function provisionedVolumeName(claim: Readonly<KubeObject>): string {
 /** rancher's folder name: the volume, then the claim's namespace and name. */
 export function localPathDirectory(baseDir: string, claim: Readonly<KubeObject>): string {
   return `${baseDir.replace(/\/+$/, '')}/${provisionedVolumeName(claim)}_${claim.metadata.namespace ?? ''}_${claim.metadata.name ?? ''}`;
-}
-
-function isReady(node: Readonly<KubeObject>): boolean {
-  const conditions = (node as Node).status?.conditions ?? [];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 export class LocalPathProvisioner extends ShapeGroup {
@@ -141,7 +137,7 @@ export class LocalPathProvisioner extends ShapeGroup {
     let best: string | undefined;
     for (const node of this.nodes.list()) {
       const name = node.metadata.name ?? '';
-      if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isReady(node) || (node as Node).spec?.unschedulable) continue;
+      if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isNodeReady(node as Node) || (node as Node).spec?.unschedulable) continue;
       if (best === undefined || (counts.get(name) ?? 0) < (counts.get(best) ?? 0) || ((counts.get(name) ?? 0) === (counts.get(best) ?? 0) && name < best)) best = name;
     }
     return best;
