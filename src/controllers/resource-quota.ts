@@ -18,6 +18,8 @@ import {
   indexers, isConflict, isNotFound, resources, WorkQueue, type Informer, type ResourceRef, type RunningController,
 } from '../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from './context.js';
+import { jsonEqual } from '../util/json-equal.js';
+import { NAMESPACE_INDEX } from './shape/indexes.js';
 
 export const FULL_RECALCULATION_MS = 5 * 60_000;
 /** How long after the last charge a namespace is quiet enough to recalculate. */
@@ -74,7 +76,7 @@ export class ResourceQuotaController implements Controller {
   constructor(private readonly ctx: ControllerContext, private readonly now: () => Date = () => new Date()) {
     for (const ref of WATCHED) {
       const informer = ctx.factory.informerFor(ref);
-      informer.addIndexer('namespace', indexers.namespace);
+      informer.addIndexer(NAMESPACE_INDEX, indexers.namespace);
       this.informers.set(`${ref.group}/${ref.plural}`, informer);
       if (ref === resources.resourcequotas) continue;
       informer.addEventHandler({
@@ -92,7 +94,7 @@ export class ResourceQuotaController implements Controller {
       onUpdate: (before, after) => {
         // A change of status.used alone is a charge (or this controller's own write): noted, not recalculated.
         if (!sameList(statusOf(before).used, statusOf(after).used)) this.lastCharge.set(after.metadata.namespace ?? '', Date.now());
-        const specChanged = JSON.stringify(before['spec']) !== JSON.stringify(after['spec']);
+        const specChanged = !jsonEqual(before['spec'], after['spec']);
         if (before === after || specChanged || !sameList(specHard(after), statusOf(after).hard)) this.queue.add(after.metadata.namespace ?? '');
       },
     });
@@ -116,7 +118,7 @@ export class ResourceQuotaController implements Controller {
   }
 
   private hasQuotas(namespace: string | undefined): namespace is string {
-    return namespace !== undefined && this.quotas.byIndex('namespace', namespace).length > 0;
+    return namespace !== undefined && this.quotas.byIndex(NAMESPACE_INDEX, namespace).length > 0;
   }
 
   private enqueue(object: Readonly<KubeObject>): void {
@@ -150,7 +152,7 @@ export class ResourceQuotaController implements Controller {
       return;
     }
     const now = this.now();
-    for (const quota of this.quotas.byIndex('namespace', namespace)) {
+    for (const quota of this.quotas.byIndex(NAMESPACE_INDEX, namespace)) {
       const used = await recalculateUsage(quota, this.lister(namespace), now);
       const status = statusOf(quota);
       if (sameList(status.hard, specHard(quota)) && sameList(status.used, used)) continue;
@@ -174,7 +176,7 @@ export class ResourceQuotaController implements Controller {
   private lister(namespace: string): NamespaceLister {
     return async (kind) => {
       const informer = this.informers.get(`${kind.group}/${kind.plural}`);
-      if (informer) return informer.byIndex('namespace', namespace) as KubeObject[];
+      if (informer) return informer.byIndex(NAMESPACE_INDEX, namespace) as KubeObject[];
       const ref = Object.values(resources).find((r: ResourceRef) => r.group === kind.group && r.plural === kind.plural && r.namespaced);
       if (!ref) return undefined;
       return (await this.ctx.api.resource(ref, namespace).listAll()).items as KubeObject[];

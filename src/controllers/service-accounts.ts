@@ -3,8 +3,9 @@
 // again when someone deletes it. Pods name it (spec.serviceAccountName defaults to it) and tools
 // such as Helm charts and `kubectl create token` expect it to be there.
 import type { KubeObject } from '../api/meta.js';
-import { isAlreadyExists, isNotFound, resources, WorkQueue, type Informer, type RunningController } from '../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from './context.js';
+import { isAlreadyExists, isNotFound, resources, type Informer } from '../client/index.js';
+import type { ControllerContext } from './context.js';
+import { WorkloadController } from './shape/workload-controller.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
@@ -13,41 +14,25 @@ function terminating(namespace: Readonly<KubeObject>): boolean {
   return namespace.metadata.deletionTimestamp !== undefined || phase === 'Terminating';
 }
 
-export class ServiceAccountsController implements Controller {
-  readonly name = 'serviceaccount-controller';
+export class ServiceAccountsController extends WorkloadController<KubeObject> {
   /** Keys are namespace names. */
-  private readonly queue = new WorkQueue<string>();
-  private readonly namespaces: Informer<KubeObject>;
   private readonly accounts: Informer<KubeObject>;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.namespaces = ctx.factory.informerFor(resources.namespaces);
-    this.accounts = ctx.factory.informerFor(resources.serviceaccounts);
-    this.namespaces.addEventHandler({
-      onAdd: (namespace) => this.queue.add(namespace.metadata.name ?? ''),
-      onUpdate: (_old, namespace) => this.queue.add(namespace.metadata.name ?? ''),
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'serviceaccount-controller', resource: resources.namespaces, workers: 2,
+      predicates: { delete: () => false },
     });
-    this.accounts.addEventHandler({
+    this.accounts = this.watches(resources.serviceaccounts, {
       onDelete: (account) => {
         if (account.metadata.name === DEFAULT_SERVICE_ACCOUNT) this.queue.add(account.metadata.namespace ?? '');
       },
     });
   }
 
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.namespaces, queue: this.queue,
-      reconcile: (name) => this.ensureDefault(name),
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.running?.stop();
-  }
-
-  private async ensureDefault(namespaceName: string): Promise<void> {
-    const namespace = this.namespaces.getByName(undefined, namespaceName);
+  /** Keys are namespace names: each gets its default ServiceAccount. */
+  protected async reconcile(namespaceName: string): Promise<void> {
+    const namespace = this.primary.getByName(undefined, namespaceName);
     if (!namespace || terminating(namespace)) return;
     if (this.accounts.getByName(namespaceName, DEFAULT_SERVICE_ACCOUNT)) return;
     try {

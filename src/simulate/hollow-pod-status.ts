@@ -6,6 +6,7 @@ import { buildPodStatus } from '../agent/pods/status/pod-status.js';
 import { k8sTime } from '../agent/util/time.js';
 import { HOLLOW_NODE_ADDRESS } from './hollow-node.js';
 import type { ContainerStatus, Pod, PodStatus } from '../api/core/index.js';
+import { isPodReady } from '../api/core/pod-conditions.js';
 
 function containerId(pod: Pod, index: number): string {
   return `hollow://${pod.metadata.uid ?? ''}-${index}`;
@@ -44,5 +45,5 @@ export function reportedRunning(pod: Readonly<Pod>): boolean {
   const status = pod.status;
   if (status?.phase !== 'Running' || !status.podIP) return false;
   if ((status.containerStatuses ?? []).length !== pod.spec.containers.length) return false;
-  return (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return isPodReady(pod);
 }

@@ -2,7 +2,8 @@
 // status) and the eviction subresource (which spends it). Kubernetes' rules, from
 // pkg/controller/disruption and pkg/registry/core/pod/storage/eviction.go.
 import type { KubeObject } from '../meta.js';
-import { isObject } from '../meta.js';
+import type { Pod } from '../core/index.js';
+import { isPodReady as isReady } from '../core/pod-conditions.js';
 
 /**
  * How long an eviction's entry in status.disruptedPods keeps the pod out of the healthy count:
@@ -94,10 +95,9 @@ export function disruptionsAllowed(currentHealthy: number, desiredHealthy: numbe
   return expectedPods <= 0 || allowed <= 0 ? 0 : allowed;
 }
 
+/** Readiness of a stored pod: the registry holds only pods the API validated, so it has a Pod's shape. */
 export function isPodReady(pod: Readonly<KubeObject>): boolean {
-  const status = isObject(pod['status']) ? pod['status'] : {};
-  const conditions = Array.isArray(status['conditions']) ? status['conditions'] : [];
-  return conditions.some((c: unknown) => isObject(c) && c['type'] === 'Ready' && c['status'] === 'True');
+  return isReady(pod as Readonly<Pod>);
 }
 
 const isTerminating = (pod: Readonly<KubeObject>) => isSet(pod.metadata.deletionTimestamp);

@@ -4,7 +4,8 @@
 // Service, which makes both endpoints controllers reconcile it: it runs every round.
 import { type Service, SERVICE_NAME_LABEL, type EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
-import { isPodReady, isTerminating, podIPFor, selectorMatches, serviceFamilies, serviceSelector, shouldPodBeInEndpoints } from '../../controllers/endpoints/pods.js';
+import { isTerminating, podIPFor, selectorMatches, serviceFamilies, serviceSelector, shouldPodBeInEndpoints } from '../../controllers/endpoints/pods.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 import { isManagedSlice } from '../../controllers/endpoints/slices.js';
 import { desiredSubsets, MAX_ENDPOINTS_CAPACITY, type EndpointSubset } from '../../controllers/endpoints/subsets.js';
 import { nudge } from '../live.js';

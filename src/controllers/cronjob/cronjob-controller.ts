@@ -3,10 +3,10 @@
 // finished ones to the history limits. A pass is cronjob-sync.ts; this file wires informers and
 // the queue. Each pass asks to be requeued just after the next scheduled time, so an idle
 // CronJob costs nothing between its times.
-import {
-  indexers, objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { objectKey, resources, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { ControllerContext } from '../context.js';
+import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { WrittenStatus } from '../job/written-status.js';
 import { syncCronJob, type SyncDeps } from './cronjob-sync.js';
 import { cronJobOwner, type CronJob, type Job } from './types.js';
@@ -19,26 +19,20 @@ export interface CronJobControllerOptions {
   defaultTimeZone?: string;
 }
 
-const CONTROLLER_UID = 'controllerUid';
 /**
  * The longest wait between looks: a timer cannot wait much past 24 days (longer ones fire at
  * once), and a daily look also catches a clock that jumped.
  */
 const MAX_REQUEUE_MS = 24 * 3600_000;
 
-export class CronJobController implements Controller {
-  readonly name = 'cronjob-controller';
-  private readonly cronJobs: Informer<CronJob>;
+export class CronJobController extends WorkloadController<CronJob> {
   private readonly jobs: Informer<Job>;
-  private readonly queue = new WorkQueue<string>();
   private readonly written = new WrittenStatus<CronJob>();
   private readonly deps: SyncDeps;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly options: CronJobControllerOptions = {}) {
-    this.cronJobs = ctx.factory.informerFor<CronJob>(resources.cronjobs);
-    this.jobs = ctx.factory.informerFor<Job>(resources.jobs);
-    this.jobs.addIndexer(CONTROLLER_UID, indexers.controllerUid);
+  constructor(ctx: ControllerContext, options: CronJobControllerOptions = {}) {
+    super(ctx, { name: 'cronjob-controller', resource: resources.cronjobs, workers: options.workers ?? 2 });
+    this.jobs = this.owns<Job>(resources.jobs);
     this.deps = {
       api: ctx.api,
       recorder: ctx.recorder(this.name),
@@ -46,55 +40,22 @@ export class CronJobController implements Controller {
       defaultTimeZone: options.defaultTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
       written: this.written,
     };
-    this.watch();
   }
 
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.cronJobs,
-      queue: this.queue,
-      workers: this.options.workers ?? 2,
-      reconcile: (key) => this.reconcile(key),
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await this.running?.stop();
+  protected override forget(cronJob: Readonly<CronJob>): void {
+    this.written.forget(cronJob.metadata.uid ?? '');
   }
 
   /** Looks at every CronJob now: after a test moved its clock, say. */
   resync(): void {
-    for (const cronJob of this.cronJobs.list()) this.queue.add(objectKey(cronJob));
+    for (const cronJob of this.primary.list()) this.queue.add(objectKey(cronJob));
   }
 
-  private watch(): void {
-    this.cronJobs.addEventHandler({
-      onAdd: (cronJob) => this.queue.add(objectKey(cronJob)),
-      onUpdate: (_old, cronJob) => this.queue.add(objectKey(cronJob)),
-      onDelete: (cronJob) => this.written.forget(cronJob.metadata.uid ?? ''),
-    });
-    const enqueueOwner = (job: Readonly<Job>) => {
-      const owner = cronJobOwner(job);
-      if (owner) this.queue.add(`${job.metadata.namespace}/${owner.name}`);
-    };
-    this.jobs.addEventHandler({
-      onAdd: enqueueOwner,
-      onUpdate: (old, job) => {
-        const oldOwner = cronJobOwner(old);
-        if (oldOwner && oldOwner.uid !== cronJobOwner(job)?.uid) enqueueOwner(old);
-        enqueueOwner(job);
-      },
-      onDelete: enqueueOwner,
-    });
-  }
-
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.cronJobs.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     if (!cached) return;
     const cronJob = structuredClone(this.written.fresh(cached)) as CronJob;
-    const owned = this.jobs.byIndex(CONTROLLER_UID, cronJob.metadata.uid!).filter((job) => cronJobOwner(job) !== undefined);
+    const owned = this.jobs.byIndex(CONTROLLER_UID_INDEX, cronJob.metadata.uid!).filter((job) => cronJobOwner(job) !== undefined);
     const requeueAfterMs = await syncCronJob(this.deps, cronJob, owned);
     return { requeueAfterMs: Math.min(requeueAfterMs ?? MAX_REQUEUE_MS, MAX_REQUEUE_MS) };
   }

@@ -6,10 +6,11 @@
 // all that it records the template as a ControllerRevision (rollout history and undo) and
 // afterwards prunes the revisions beyond revisionHistoryLimit that no pod uses.
 import {
-  Expectations, indexers, isConflict, objectKey, resources, WorkQueue,
-  type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+  Expectations, isConflict, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
+import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { controllerRef, targetNode } from './daemon-pod.js';
 import { ControllerHistory } from '../history/controller-history.js';
@@ -21,7 +22,9 @@ import { planManage } from './manage.js';
 import { compileEligibility, type Eligibility } from './node-eligibility.js';
 import { carryOut } from './pod-actions.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
-import { byAge, isPodAvailable, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import { byAge, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import { isPodAvailable } from '../../api/core/pod-conditions.js';
+import { nodeReadyStatus } from '../../api/core/node-conditions.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { Node, Pod } from '../../api/core/index.js';
 
@@ -31,88 +34,29 @@ export interface DaemonSetControllerOptions {
   failedPodBackoffMs?: { initial: number; max: number };
 }
 
-const CONTROLLER_UID = 'controllerUid';
-
-export class DaemonSetController implements Controller {
-  readonly name = 'daemonset-controller';
-  private readonly daemonSets: Informer<DaemonSet>;
+export class DaemonSetController extends WorkloadController<DaemonSet> {
   private readonly pods: Informer<Pod>;
   private readonly nodes: Informer<Node>;
-  private readonly queue = new WorkQueue<string>();
   private readonly expectations = new Expectations();
   private readonly backoff: KeyedBackoff;
   private readonly recorder: EventRecorder;
   private readonly transactions: DaemonSetTransactions;
   private readonly history: ControllerHistory;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly options: DaemonSetControllerOptions = {}) {
-    this.daemonSets = ctx.factory.informerFor<DaemonSet>(resources.daemonsets);
-    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
-    this.pods.addIndexer(CONTROLLER_UID, indexers.controllerUid);
-    this.nodes = ctx.factory.informerFor<Node>(resources.nodes);
+  constructor(ctx: ControllerContext, options: DaemonSetControllerOptions = {}) {
+    super(ctx, { name: 'daemonset-controller', resource: resources.daemonsets, workers: options.workers ?? 2 });
     this.recorder = ctx.recorder(this.name);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
     this.history = new ControllerHistory(ctx);
     // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
     // keeps failing the pod is retried ever more slowly instead of in a create/fail/delete loop.
     this.backoff = new KeyedBackoff({ initialMs: options.failedPodBackoffMs?.initial ?? 1000, maxMs: options.failedPodBackoffMs?.max ?? 15 * 60_000 });
-    this.watch();
-  }
-
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.daemonSets,
-      queue: this.queue,
-      workers: this.options.workers ?? 2,
-      reconcile: (key) => this.reconcile(key),
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await this.running?.stop();
-  }
-
-  private watch(): void {
-    this.daemonSets.addEventHandler({
-      onAdd: (ds) => this.queue.add(objectKey(ds)),
-      onUpdate: (_old, ds) => this.queue.add(objectKey(ds)),
-      onDelete: (ds) => {
-        const uid = ds.metadata.uid ?? '';
-        this.expectations.delete(uid);
-        this.backoff.resetPrefix(`${uid}/`);
-        this.transactions.forget(uid);
-      },
-    });
-    this.pods.addEventHandler({
-      onAdd: (pod) => {
-        const owner = daemonSetOwner(pod);
-        if (!owner) return;
-        if (pod.metadata.deletionTimestamp) this.expectations.deletionObserved(owner.uid, objectKey(pod));
-        else this.expectations.creationObserved(owner.uid);
-        this.queue.add(owner.key);
-      },
-      onUpdate: (old, pod) => {
-        const owner = daemonSetOwner(pod);
-        const oldOwner = daemonSetOwner(old);
-        if (oldOwner && oldOwner.key !== owner?.key) this.queue.add(oldOwner.key);
-        if (!owner) return;
-        if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.expectations.deletionObserved(owner.uid, objectKey(pod));
-        this.queue.add(owner.key);
-      },
-      onDelete: (pod) => {
-        const owner = daemonSetOwner(pod);
-        if (!owner) return;
-        this.expectations.deletionObserved(owner.uid, objectKey(pod));
-        this.queue.add(owner.key);
-      },
-    });
+    this.pods = this.owns<Pod>(resources.pods, { expectations: { store: this.expectations, by: 'uid' } });
+    // Which nodes a DaemonSet runs on depends on the nodes: a change that matters looks at every one.
     const everyDaemonSet = () => {
-      for (const key of this.daemonSets.keys()) this.queue.add(key);
+      for (const key of this.primary.keys()) this.queue.add(key);
     };
-    this.nodes.addEventHandler({
+    this.nodes = this.watches<Node>(resources.nodes, {
       onAdd: everyDaemonSet,
       onUpdate: (old, node) => {
         if (old === node || nodeChanged(old, node)) everyDaemonSet();
@@ -121,8 +65,15 @@ export class DaemonSetController implements Controller {
     });
   }
 
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.daemonSets.get(key);
+  protected override forget(ds: Readonly<DaemonSet>): void {
+    const uid = ds.metadata.uid ?? '';
+    this.expectations.delete(uid);
+    this.backoff.resetPrefix(`${uid}/`);
+    this.transactions.forget(uid);
+  }
+
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     // A DaemonSet being deleted is left to the garbage collector, as in Kubernetes.
     if (!cached || cached.metadata.deletionTimestamp) return;
     const ds = cached;
@@ -140,7 +91,7 @@ export class DaemonSetController implements Controller {
     const hash = revision.hash;
     const nodes = this.nodes.list();
     const eligibility = memoizedEligibility(ds);
-    const pods = this.pods.byIndex(CONTROLLER_UID, uid);
+    const pods = this.pods.byIndex(CONTROLLER_UID_INDEX, uid);
     const podsByNode = groupByNode(pods);
     const livePods = groupByNode(pods.filter((p) => !p.metadata.deletionTimestamp && !isTerminal(p)));
     const minReadySeconds = ds.spec.minReadySeconds ?? 0;
@@ -221,19 +172,12 @@ export class DaemonSetController implements Controller {
   }
 }
 
-function daemonSetOwner(pod: Readonly<Pod>): { uid: string; key: string } | undefined {
-  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
-  if (!ref || ref.kind !== 'DaemonSet' || !ref.apiVersion.startsWith('apps/')) return undefined;
-  return { uid: ref.uid, key: `${pod.metadata.namespace}/${ref.name}` };
-}
-
 /** The node facts eligibility depends on. */
 function nodeChanged(old: Readonly<Node>, node: Readonly<Node>): boolean {
-  const ready = (n: Readonly<Node>) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
   return !jsonEqual(old.metadata.labels ?? {}, node.metadata.labels ?? {})
     || !jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? [])
     || (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)
-    || ready(old) !== ready(node);
+    || nodeReadyStatus(old) !== nodeReadyStatus(node);
 }
 
 function memoizedEligibility(ds: Readonly<DaemonSet>): (node: Readonly<Node>) => Eligibility {

@@ -1,7 +1,8 @@
 // A DaemonSet's status, counted per node as Kubernetes does (updateDaemonSetStatus): only the
 // oldest live daemon pod of a node counts for ready, available and updated.
 import type { Eligibility } from './node-eligibility.js';
-import { byAge, isPodAvailable, isPodReady, msUntilAvailable, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import { byAge, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
+import { isPodAvailable, isPodReady, msUntilPodAvailable } from '../../api/core/pod-conditions.js';
 import type { Node, Pod } from '../../api/core/index.js';
 
 export interface StatusInput {
@@ -47,7 +48,7 @@ export function computeStatus(input: StatusInput): StatusResult {
       status.numberReady++;
       if (isPodAvailable(oldest, minReady, input.now)) status.numberAvailable++;
       else {
-        const wait = msUntilAvailable(oldest, minReady, input.now);
+        const wait = msUntilPodAvailable(oldest, minReady, input.now);
         if (wait !== undefined) recheckAfterMs = Math.min(recheckAfterMs ?? Infinity, wait);
       }
     }

@@ -1,7 +1,8 @@
 // What the DaemonSet must create and delete so that every eligible node runs exactly one daemon
 // pod (DaemonSetsController.manage / podsShouldBeOnNode). Pure: the controller carries it out.
 import type { Eligibility } from './node-eligibility.js';
-import { byAge, isPodAvailable, isPodReady, REVISION_HASH_LABEL } from './types.js';
+import { byAge, REVISION_HASH_LABEL } from './types.js';
+import { isPodAvailable, isPodReady } from '../../api/core/pod-conditions.js';
 import type { Node, Pod } from '../../api/core/index.js';
 
 export type DeleteReason = 'failed' | 'excess' | 'ineligible' | 'node-gone' | 'update';

@@ -9,6 +9,7 @@ import {
 } from '../../api/scheduling/taints.js';
 import { toleratesAny } from '../../api/scheduling/tolerations.js';
 import type { Node, PodSpec, Taint, Toleration } from '../../api/core/index.js';
+import { nodeReadyStatus } from '../../api/core/node-conditions.js';
 
 /** What decides where a daemon pod may run. */
 export type PlacementFields = Pick<PodSpec, 'nodeName' | 'nodeSelector' | 'affinity' | 'tolerations' | 'hostNetwork'>;
@@ -42,7 +43,7 @@ export function effectiveTaints(node: Readonly<Node>): Taint[] {
   const add = (key: string) => {
     if (!taints.some((t) => t.key === key && t.effect === 'NoSchedule')) taints.push({ key, effect: 'NoSchedule' });
   };
-  const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  const ready = nodeReadyStatus(node);
   if (ready === 'False') add(TAINT_NOT_READY);
   else if (ready !== 'True') add(TAINT_UNREACHABLE);
   if (node.spec?.unschedulable === true) add(TAINT_UNSCHEDULABLE);

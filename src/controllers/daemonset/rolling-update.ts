@@ -2,7 +2,8 @@
 // with maxSurge, new ones created beside them) while no more than maxUnavailable nodes lack an
 // available daemon pod. The manage step then creates the replacements. Pure.
 import type { DeleteReason } from './manage.js';
-import { isPodAvailable, REVISION_HASH_LABEL, type IntOrString } from './types.js';
+import { REVISION_HASH_LABEL, type IntOrString } from './types.js';
+import { isPodAvailable } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
 
 /** An int-or-percent as a count of `total` (percentages round up, as for DaemonSets). */

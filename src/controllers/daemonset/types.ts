@@ -43,29 +43,6 @@ export function isTerminal(pod: Readonly<Pod>): boolean {
   return phase === 'Failed' || phase === 'Succeeded';
 }
 
-export function isPodReady(pod: Readonly<Pod>): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
-}
-
-/** Ready for at least minReadySeconds (podutil.IsPodAvailable). */
-export function isPodAvailable(pod: Readonly<Pod>, minReadySeconds: number, now: number): boolean {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
-  if (!ready) return false;
-  if (minReadySeconds <= 0) return true;
-  const since = Date.parse(ready.lastTransitionTime ?? '');
-  return Number.isFinite(since) && since + minReadySeconds * 1000 <= now;
-}
-
-/** Milliseconds until a ready pod becomes available; undefined when it is not ready or already is. */
-export function msUntilAvailable(pod: Readonly<Pod>, minReadySeconds: number, now: number): number | undefined {
-  if (minReadySeconds <= 0) return undefined;
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
-  const since = Date.parse(ready?.lastTransitionTime ?? '');
-  if (!Number.isFinite(since)) return undefined;
-  const left = since + minReadySeconds * 1000 - now;
-  return left > 0 ? left : undefined;
-}
-
 /** Oldest first; among equals, the further along (Running before Pending), then by name. */
 export function byAge(a: Readonly<Pod>, b: Readonly<Pod>): number {
   const ta = Date.parse(a.metadata.creationTimestamp ?? '') || 0;

@@ -10,6 +10,7 @@ import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
 import { waitFor } from '../../util/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 
 const STUCK_LABEL = 'test/stuck';
 
@@ -105,7 +106,7 @@ describe('deployment controller', () => {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const pods = (await podsOfDeployment(d)).filter((pod) => !pod.metadata.deletionTimestamp && isReady(pod));
+        const pods = (await podsOfDeployment(d)).filter((pod) => !pod.metadata.deletionTimestamp && isPodReady(pod));
         minReady = Math.min(minReady, pods.length);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -279,7 +280,3 @@ describe('deployment controller', () => {
     return (await Promise.all(sets.map((rs) => podsOf(api, rs)))).flat();
   }
 });
-
-function isReady(pod: Pod): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}

@@ -4,6 +4,7 @@ import { metaTime } from '../../api/meta.js';
 import type { Condition, ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, maxUnavailable, sumStatus } from './replica-math.js';
 import { AVAILABLE, PROGRESSING, reasons, type Deployment, type DeploymentStatus } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export function getCondition(status: Readonly<DeploymentStatus> | undefined, type: string): Readonly<Condition> | undefined {
   return status?.conditions?.find((c) => c.type === type);
@@ -92,14 +93,14 @@ export function deploymentTimedOut(d: Readonly<Deployment>, status: Readonly<Dep
   return left !== undefined && left < 0;
 }
 
-function normalized(status: Readonly<DeploymentStatus> | undefined): string {
+function normalized(status: Readonly<DeploymentStatus> | undefined): unknown[] {
   const s = status ?? {};
-  return JSON.stringify([
+  return [
     s.observedGeneration ?? 0, s.replicas ?? 0, s.updatedReplicas ?? 0, s.readyReplicas ?? 0, s.availableReplicas ?? 0,
     s.unavailableReplicas ?? 0, s.collisionCount ?? null, s.conditions ?? [],
-  ]);
+  ];
 }
 
 export function statusEqual(a: Readonly<DeploymentStatus> | undefined, b: Readonly<DeploymentStatus> | undefined): boolean {
-  return normalized(a) === normalized(b);
+  return jsonEqual(normalized(a), normalized(b));
 }

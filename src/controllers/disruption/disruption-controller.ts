@@ -9,44 +9,33 @@ import type { KubeObject } from '../../api/meta.js';
 import { fromLabelSelectorObject } from '../../api/selectors/index.js';
 import { semanticEqual } from '../../util/json-equal.js';
 import {
-  indexers, isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+  indexers, isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
+import { NAMESPACE_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { computeStatus, failSafeStatus } from './budget-status.js';
+import type { ScaleSources } from './expected-scale.js';
 import type { BudgetStatus } from '../../api/disruption/budget.js';
 
-const NAMESPACE_INDEX = 'namespace';
 /** A budget that cannot be computed is tried again this often (besides every pod change). */
 const FAIL_SAFE_RETRY_MS = 15_000;
 
-export class DisruptionController implements Controller {
-  readonly name = 'disruption-controller';
+export class DisruptionController extends WorkloadController<KubeObject> {
   /** Keys are budgets' namespace/name. */
-  private readonly queue = new WorkQueue<string>();
-  private readonly budgets: Informer<KubeObject>;
   private readonly pods: Informer<KubeObject>;
-  private readonly replicaSets: Informer<KubeObject>;
-  private readonly deployments: Informer<KubeObject>;
-  private readonly statefulSets: Informer<KubeObject>;
-  private readonly replicationControllers: Informer<KubeObject>;
+  /** The controllers whose scale says how many pods a budget expects. */
+  private readonly scaleSources: ScaleSources;
   private readonly events: EventRecorder;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.events = ctx.recorder(this.name);
-    this.budgets = ctx.factory.informerFor(resources.poddisruptionbudgets);
-    this.budgets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.pods = ctx.factory.informerFor(resources.pods);
-    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.replicaSets = ctx.factory.informerFor(resources.replicasets);
-    this.deployments = ctx.factory.informerFor(resources.deployments);
-    this.statefulSets = ctx.factory.informerFor(resources.statefulsets);
-    this.replicationControllers = ctx.factory.informerFor(resources.replicationcontrollers);
-    this.budgets.addEventHandler({
-      onAdd: (pdb) => this.queue.add(objectKey(pdb)),
-      onUpdate: (_old, pdb) => this.queue.add(objectKey(pdb)),
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'disruption-controller', resource: resources.poddisruptionbudgets, workers: 2,
+      predicates: { delete: () => false },
     });
-    this.pods.addEventHandler({
+    this.events = ctx.recorder(this.name);
+    this.primary.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    this.pods = this.watches(resources.pods, {
       onAdd: (pod) => this.enqueueBudgetsOf(pod),
       // Both: a pod relabelled out of a budget leaves it.
       onUpdate: (old, pod) => {
@@ -55,21 +44,17 @@ export class DisruptionController implements Controller {
       },
       onDelete: (pod) => this.enqueueBudgetsOf(pod),
     });
-  }
-
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.budgets, queue: this.queue,
-      reconcile: (key) => this.sync(key),
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.running?.stop();
+    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    this.scaleSources = {
+      replicaSets: ctx.factory.informerFor(resources.replicasets),
+      deployments: ctx.factory.informerFor(resources.deployments),
+      statefulSets: ctx.factory.informerFor(resources.statefulsets),
+      replicationControllers: ctx.factory.informerFor(resources.replicationcontrollers),
+    };
   }
 
   private enqueueBudgetsOf(pod: Readonly<KubeObject>): void {
-    for (const pdb of this.budgets.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
+    for (const pdb of this.primary.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
       if (this.selects(pdb, pod)) this.queue.add(objectKey(pdb));
     }
   }
@@ -83,15 +68,15 @@ export class DisruptionController implements Controller {
     }
   }
 
-  private async sync(key: string): Promise<ReconcileResult | void> {
-    const pdb = this.budgets.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const pdb = this.primary.get(key);
     if (!pdb) return;
     const pods = this.pods.byIndex(NAMESPACE_INDEX, pdb.metadata.namespace ?? '').filter((pod) => this.selects(pdb, pod));
     if (pods.length === 0) void this.events.record(pdb, 'Normal', 'NoPods', 'No matching pods found');
     const now = new Date();
     let computed: ReturnType<typeof computeStatus>;
     try {
-      computed = computeStatus(pdb, pods, { replicaSets: this.replicaSets, deployments: this.deployments, statefulSets: this.statefulSets, replicationControllers: this.replicationControllers }, now);
+      computed = computeStatus(pdb, pods, this.scaleSources, now);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       void this.events.record(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${reason}`);

@@ -8,10 +8,10 @@
 // services of its namespace (an index), never by scanning every service.
 import type { Service, EndpointSlice } from '../../api/services.js';
 import type { KubeObject } from '../../api/meta.js';
-import {
-  indexers, objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { indexers, objectKey, resources } from '../../client/index.js';
+import type { ControllerContext } from '../context.js';
+import { NAMESPACE_INDEX } from '../shape/indexes.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { bySliceService, SLICE_SERVICE_INDEX, sliceServiceKey, type EndpointsDeps } from './deps.js';
 import { reconcileEndpoints } from './endpoints-sync.js';
 import { endpointFingerprint, selectorMatches, serviceSelector, shouldPodBeInEndpoints } from './pods.js';
@@ -32,24 +32,28 @@ export interface EndpointsControllerOptions {
   maxEndpointsPerSlice?: number;
 }
 
-export class EndpointsController implements Controller {
-  readonly name = ENDPOINTS_COMPONENT;
-  private readonly endpointsQueue = new WorkQueue<string>();
-  private readonly slicesQueue = new WorkQueue<string>();
+export class EndpointsController extends ShapeGroup {
+  /** Both are For(Service): every service event goes to both queues. */
+  private readonly endpointsShape: QueueShape<Service>;
+  private readonly slicesShape: QueueShape<Service>;
   private readonly deps: EndpointsDeps;
-  private running: RunningController[] = [];
 
-  constructor(
-    private readonly ctx: ControllerContext,
-    private readonly options: EndpointsControllerOptions = {},
-  ) {
-    const services = ctx.factory.informerFor<Service>(resources.services);
+  constructor(ctx: ControllerContext, options: EndpointsControllerOptions = {}) {
+    super(ENDPOINTS_COMPONENT);
+    const workers = options.workers ?? 2;
+    this.endpointsShape = this.add(new QueueShape<Service>(ctx, {
+      name: ENDPOINTS_COMPONENT, resource: resources.services, workers, reconcile: (key) => reconcileEndpoints(this.deps, key),
+    }));
+    this.slicesShape = this.add(new QueueShape<Service>(ctx, {
+      name: SLICES_COMPONENT, resource: resources.services, workers, reconcile: (key) => reconcileSlices(this.deps, key),
+    }));
+    const services = this.endpointsShape.primary;
     const pods = ctx.factory.informerFor<Pod>(resources.pods);
     const endpoints = ctx.factory.informerFor(resources.endpoints);
     const slices = ctx.factory.informerFor<EndpointSlice>(resources.endpointslices);
     const nodes = ctx.factory.informerFor(resources.nodes);
-    services.addIndexer('namespace', indexers.namespace);
-    pods.addIndexer('namespace', indexers.namespace);
+    services.addIndexer(NAMESPACE_INDEX, indexers.namespace);
+    pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     slices.addIndexer(SLICE_SERVICE_INDEX, bySliceService);
     this.deps = {
       ctx, services, pods, endpoints, slices,
@@ -61,7 +65,7 @@ export class EndpointsController implements Controller {
       podsFor: (service) => {
         const selector = serviceSelector(service);
         if (!selector) return [];
-        return pods.byIndex('namespace', service.metadata.namespace ?? '').filter((pod) => selectorMatches(selector, pod.metadata.labels));
+        return pods.byIndex(NAMESPACE_INDEX, service.metadata.namespace ?? '').filter((pod) => selectorMatches(selector, pod.metadata.labels));
       },
       zoneOf: (nodeName) => nodes.getByName(undefined, nodeName)?.metadata.labels?.[ZONE_LABEL],
     };
@@ -70,14 +74,14 @@ export class EndpointsController implements Controller {
   }
 
   private enqueue(key: string): void {
-    this.endpointsQueue.add(key);
-    this.slicesQueue.add(key);
+    this.endpointsShape.queue.add(key);
+    this.slicesShape.queue.add(key);
   }
 
   /** Keys of the services in the pod's namespace whose selector matches its labels. */
   private servicesFor(pod: Readonly<Pod>): string[] {
     const keys: string[] = [];
-    for (const service of this.deps.services.byIndex('namespace', pod.metadata.namespace ?? '')) {
+    for (const service of this.deps.services.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
       const selector = serviceSelector(service);
       if (selector && selectorMatches(selector, pod.metadata.labels)) keys.push(objectKey(service));
     }
@@ -85,12 +89,7 @@ export class EndpointsController implements Controller {
   }
 
   private watch(): void {
-    const { services, pods, endpoints, slices, trackers } = this.deps;
-    services.addEventHandler({
-      onAdd: (service) => this.enqueue(objectKey(service)),
-      onUpdate: (_, service) => this.enqueue(objectKey(service)),
-      onDelete: (service) => this.enqueue(objectKey(service)),
-    });
+    const { pods, endpoints, slices, trackers } = this.deps;
     pods.addEventHandler({
       // A pod without an address (or finished) is in no endpoints: nothing to do until that changes.
       onAdd: (pod) => {
@@ -111,7 +110,7 @@ export class EndpointsController implements Controller {
     // Kubernetes recreates deleted Endpoints, but lets others edit them; a service waiting for
     // its own write to reach the cache goes again once it has.
     const onEndpoints = (ep: Readonly<KubeObject>) => {
-      if (trackers.endpoints.observe(objectKey(ep), ep, false) === 'caught-up') this.endpointsQueue.add(objectKey(ep));
+      if (trackers.endpoints.observe(objectKey(ep), ep, false) === 'caught-up') this.endpointsShape.queue.add(objectKey(ep));
     };
     endpoints.addEventHandler({
       onAdd: onEndpoints,
@@ -120,13 +119,13 @@ export class EndpointsController implements Controller {
       },
       onDelete: (ep) => {
         trackers.endpoints.observe(objectKey(ep), ep, true);
-        this.endpointsQueue.add(objectKey(ep));
+        this.endpointsShape.queue.add(objectKey(ep));
       },
     });
     const onSlice = (slice: Readonly<EndpointSlice>, removed: boolean) => {
       if (!isManagedSlice(slice)) return;
       const key = sliceServiceKey(slice);
-      if (trackers.slices.observe(key, slice, removed) !== 'own') this.slicesQueue.add(key);
+      if (trackers.slices.observe(key, slice, removed) !== 'own') this.slicesShape.queue.add(key);
     };
     slices.addEventHandler({
       onAdd: (slice) => onSlice(slice, false),
@@ -137,28 +136,15 @@ export class EndpointsController implements Controller {
     });
   }
 
-  start(): void {
-    const { ctx, deps } = this;
-    const workers = this.options.workers ?? 2;
-    this.running = [
-      runOwnedQueue(ctx, {
-        name: ENDPOINTS_COMPONENT, primary: deps.services as Informer<KubeObject>, queue: this.endpointsQueue, workers,
-        reconcile: (key): Promise<ReconcileResult | void> => reconcileEndpoints(deps, key),
-      }),
-      runOwnedQueue(ctx, {
-        name: SLICES_COMPONENT, primary: deps.services as Informer<KubeObject>, queue: this.slicesQueue, workers,
-        reconcile: (key): Promise<ReconcileResult | void> => reconcileSlices(deps, key),
-      }),
-    ];
+  override start(): void {
+    super.start();
     // Endpoints left behind by services deleted while no controller ran (checkLeftoverEndpoints);
     // old-style leader-election records live in Endpoints without a service and are kept.
+    const { deps } = this;
     for (const ep of deps.endpoints.list()) {
       const key = objectKey(ep);
-      if (!deps.services.get(key) && ep.metadata.annotations?.[LEADER_ANNOTATION] === undefined) this.endpointsQueue.add(key);
+      if (!deps.services.get(key) && ep.metadata.annotations?.[LEADER_ANNOTATION] === undefined) this.endpointsShape.queue.add(key);
     }
   }
 
-  async stop(): Promise<void> {
-    await Promise.all(this.running.map((running) => running.stop()));
-  }
 }

@@ -1,6 +1,7 @@
 // What the endpoints controllers read from pods and services, and Kubernetes' rules for which
 // pods back a service (pkg/controller/util/endpoint and endpointslice/util).
 import type { Pod } from '../../api/core/index.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 import type { Service, ServicePort } from '../../api/services.js';
 
 export type IPFamily = 'IPv4' | 'IPv6';
@@ -20,10 +21,6 @@ export function selectorMatches(selector: Readonly<Record<string, string>>, labe
 export function serviceFamilies(service: Readonly<Service>): IPFamily[] {
   const families = (service.spec?.ipFamilies ?? []).filter((f): f is IPFamily => f === 'IPv4' || f === 'IPv6');
   return families.length > 0 ? [...new Set(families)] : ['IPv4'];
-}
-
-export function isPodReady(pod: Readonly<Pod>): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 export function isPodTerminal(pod: Readonly<Pod>): boolean {

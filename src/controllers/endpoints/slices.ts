@@ -5,7 +5,8 @@
 // that would be deleted while another is created is rewritten instead. A service without any
 // endpoint keeps one empty placeholder slice per address type.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import { findPort, hostnameFor, isPodReady, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf, type IPFamily } from './pods.js';
+import { findPort, hostnameFor, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf, type IPFamily } from './pods.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 import { semanticEqual } from '../../util/json-equal.js';
 import { isHeadless, SERVICE_NAME_LABEL, type EndpointSlice, type Service, type SliceEndpoint, type SlicePort } from '../../api/services.js';
 import type { Pod } from '../../api/core/index.js';

@@ -3,7 +3,8 @@
 // the pod's port for each service port, repacked so that addresses sharing the same ports share
 // a subset (endpoints.RepackSubsets), and truncated to 1000 addresses.
 import type { Service } from '../../api/services.js';
-import { findPort, hostnameFor, isPodReady, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf } from './pods.js';
+import { findPort, hostnameFor, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf } from './pods.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
 
 export interface EndpointAddress {

@@ -6,13 +6,12 @@ import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { indexers, isAlreadyExists, isNotFound, resources, type ApiClient, type Informer, type ResourceRef } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
-import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
+import { claimFromCache } from '../shape/claim.js';
+import { CONTROLLER_UID_INDEX, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../shape/indexes.js';
 import {
   byRevision, newRevision, nextRevisionNumber, revisionData, revisionHash, revisionName, revisionsToPrune, sameData,
   type ControllerRevision, type Template,
 } from './revisions.js';
-
-const CONTROLLER_UID = 'controllerUid';
 
 export interface HistoryOwner {
   owner: Readonly<KubeObject>;
@@ -38,24 +37,16 @@ export class ControllerHistory {
   constructor(ctx: ControllerContext) {
     this.api = ctx.api;
     this.informer = ctx.factory.informerFor<ControllerRevision>(resources.controllerrevisions);
-    this.informer.addIndexer(CONTROLLER_UID, indexers.controllerUid);
+    this.informer.addIndexer(CONTROLLER_UID_INDEX, indexers.controllerUid);
     this.informer.addIndexer(ORPHANS_BY_NAMESPACE, orphansByNamespace);
   }
 
   /** The owner's revisions, oldest first. */
   async claim(spec: HistoryOwner): Promise<Readonly<ControllerRevision>[]> {
-    const { owner } = spec;
-    const owned = this.informer.byIndex(CONTROLLER_UID, owner.metadata.uid ?? '');
-    const orphans = this.informer.byIndex(ORPHANS_BY_NAMESPACE, owner.metadata.namespace ?? '');
-    const claimed = orphans.length === 0 && owned.every((r) => spec.selector.matches(r.metadata.labels))
-      ? owned
-      : await claimObjects<ControllerRevision>({
-        api: this.api, resource: resources.controllerrevisions, owner, selector: spec.selector, owned, orphans,
-        canAdopt: async () => {
-          const fresh = await this.api.resource(spec.ownerResource, owner.metadata.namespace).get(owner.metadata.name ?? '').catch(() => undefined);
-          return fresh !== undefined && fresh.metadata.uid === owner.metadata.uid && !fresh.metadata.deletionTimestamp;
-        },
-      });
+    const claimed = await claimFromCache<ControllerRevision>({
+      api: this.api, ownerResource: spec.ownerResource, owner: spec.owner, selector: spec.selector,
+      resource: resources.controllerrevisions, informer: this.informer,
+    });
     return [...claimed].sort(byRevision);
   }
 

@@ -2,34 +2,34 @@
 // every sync period (15 s, --horizontal-pod-autoscaler-sync-period) each autoscaler is passed
 // once (hpa-sync.ts). A change of an autoscaler's spec is passed at once; its own status writes
 // are not, or every pass would start the next.
-import { indexers, objectKey, resources, WorkQueue, type Informer, type ReconcileResult, type RunningController } from '../../client/index.js';
+import { indexers, resources, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { KubeObject } from '../../api/meta.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
+import { NAMESPACE_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { emptyRecord, type ScalingRecord } from './behavior.js';
 import { syncHpa, type SyncDeps } from './hpa-sync.js';
 import type { Hpa } from './types.js';
 
 export const DEFAULT_HPA_SYNC_PERIOD_MS = 15_000;
-const NAMESPACE_INDEX = 'namespace';
 
 export interface HpaControllerOptions {
   syncPeriodMs?: number;
   now?: () => number;
 }
 
-export class HpaController implements Controller {
-  readonly name = 'horizontal-pod-autoscaler';
-  private readonly hpas: Informer<Hpa>;
+export class HpaController extends WorkloadController<Hpa> {
   private readonly pods: Informer<KubeObject>;
-  private readonly queue = new WorkQueue<string>();
   private readonly records = new Map<string, ScalingRecord>();
   private readonly deps: SyncDeps;
   private readonly syncPeriodMs: number;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, options: HpaControllerOptions = {}) {
+  constructor(ctx: ControllerContext, options: HpaControllerOptions = {}) {
+    super(ctx, {
+      name: 'horizontal-pod-autoscaler', resource: resources.horizontalpodautoscalers, workers: 2,
+      predicates: { update: (old, hpa) => old.metadata.generation !== hpa.metadata.generation, delete: () => false },
+    });
     this.syncPeriodMs = options.syncPeriodMs ?? ctx.settings?.hpaSyncPeriodMs ?? DEFAULT_HPA_SYNC_PERIOD_MS;
-    this.hpas = ctx.factory.informerFor<Hpa>(resources.horizontalpodautoscalers);
     this.pods = ctx.factory.informerFor(resources.pods);
     // Each pass asks for one namespace's pods per autoscaler: an index, not a scan of all pods.
     this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
@@ -44,29 +44,14 @@ export class HpaController implements Controller {
       },
       now: options.now ?? Date.now,
     };
-    this.hpas.addEventHandler({
-      onAdd: (hpa) => this.queue.add(objectKey(hpa)),
-      onUpdate: (old, hpa) => {
-        if (old.metadata.generation !== hpa.metadata.generation) this.queue.add(objectKey(hpa));
-      },
-      onDelete: (hpa) => this.records.delete(hpa.metadata.uid ?? ''),
-    });
   }
 
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.hpas, queue: this.queue, workers: 2,
-      reconcile: (key) => this.reconcile(key),
-    });
+  protected override forget(hpa: Readonly<Hpa>): void {
+    this.records.delete(hpa.metadata.uid ?? '');
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await this.running?.stop();
-  }
-
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.hpas.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     if (!cached) return;
     await syncHpa(this.deps, structuredClone(cached) as Hpa);
     return { requeueAfterMs: this.syncPeriodMs };

@@ -11,6 +11,7 @@ import { normalize, recordScale, type Behavior, type ScalingRecord } from './beh
 import { computeMetricReplicas } from './metric-replicas.js';
 import { fetchPodMetrics } from './pod-metrics.js';
 import type { Hpa, HpaCondition, HpaStatus, Scale } from './types.js';
+import { jsonEqual } from '../../util/json-equal.js';
 
 export interface SyncDeps {
   api: ApiClient;
@@ -88,7 +89,7 @@ async function proposeReplicas(
 }
 
 async function writeStatus(deps: SyncDeps, hpa: Hpa, status: HpaStatus): Promise<void> {
-  if (JSON.stringify(status) === JSON.stringify(hpa.status ?? {})) return;
+  if (jsonEqual(status, hpa.status ?? {})) return;
   await deps.api.resource<Hpa>(resources.horizontalpodautoscalers, hpa.metadata.namespace).updateStatus({ ...hpa, status });
 }
 

@@ -3,6 +3,7 @@
 import { formatQuantity } from '../../api/quota/quantity.js';
 import type { KubeObject } from '../../api/meta.js';
 import type { PodSpec, PodStatus } from '../../api/core/index.js';
+import { podCondition } from '../../api/core/pod-conditions.js';
 import { milliValue, figuresOf, type PodMetricsList } from './pod-metrics.js';
 import { resourceReplicas, type PodFacts, type Target } from './replica-calculator.js';
 import type { MetricSpec, MetricStatus } from './types.js';
@@ -27,7 +28,7 @@ export function podFacts(pod: Readonly<KubeObject>, resource: string, container?
     const milli = text === undefined ? undefined : milliValue(String(text));
     request = milli === undefined || request === undefined ? undefined : request + milli;
   }
-  const ready = status.conditions?.find((c) => c.type === 'Ready');
+  const ready = podCondition({ status }, 'Ready');
   return {
     name: pod.metadata.name ?? '',
     phase: status.phase ?? 'Pending',

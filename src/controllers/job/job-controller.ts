@@ -4,11 +4,10 @@
 // job-sync.ts; this file wires informers, expectations and the queue, and releases the
 // tracking finalizer of pods whose Job is gone or going.
 import type { KubeObject } from '../../api/meta.js';
-import {
-  Expectations, indexers, objectKey, resources, WorkQueue,
-  type IndexFunc, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { Expectations, resources, type IndexFunc, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { ControllerContext } from '../context.js';
+import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { DEFAULT_POD_FAILURE_BACKOFF, FailureBackoff, type BackoffPolicy } from './failure-backoff.js';
 import { JobPodActions, PodActionError, ReleasedPods } from './job-pod-actions.js';
 import { syncJob, type SyncDeps } from './job-sync.js';
@@ -22,7 +21,6 @@ export interface JobControllerOptions {
   podFailureBackoff?: BackoffPolicy;
 }
 
-const CONTROLLER_UID = 'controllerUid';
 const OWNER_KEY = 'job-controller/ownerKey';
 
 /** `namespace/name` of the Job controlling a pod: finds the pods of a Job that no longer exists. */
@@ -36,22 +34,26 @@ function jobRef(pod: Readonly<KubeObject>) {
   return ref && ref.kind === 'Job' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
 }
 
-export class JobController implements Controller {
-  readonly name = 'job-controller';
-  private readonly jobs: Informer<Job>;
+export class JobController extends WorkloadController<Job> {
   private readonly pods: Informer<Pod>;
-  private readonly queue = new WorkQueue<string>();
   private readonly expectations = new Expectations();
   private readonly released = new ReleasedPods();
   private readonly backoff: FailureBackoff;
   private readonly written = new WrittenStatus();
   private readonly deps: SyncDeps;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly options: JobControllerOptions = {}) {
-    this.jobs = ctx.factory.informerFor<Job>(resources.jobs);
-    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
-    this.pods.addIndexer(CONTROLLER_UID, indexers.controllerUid);
+  constructor(ctx: ControllerContext, options: JobControllerOptions = {}) {
+    super(ctx, { name: 'job-controller', resource: resources.jobs, workers: options.workers ?? 4 });
+    this.pods = this.owns<Pod>(resources.pods, {
+      expectations: { store: this.expectations, by: 'uid' },
+      // Finalizer removals the cache has seen, so that a pass does not count a pod twice.
+      updated: (_old, pod, owner) => {
+        if (owner && !hasTrackingFinalizer(pod)) this.released.observed(owner.uid, pod.metadata.uid ?? '');
+      },
+      deleted: (pod, owner) => {
+        if (owner) this.released.observed(owner.uid, pod.metadata.uid ?? '');
+      },
+    });
     this.pods.addIndexer(OWNER_KEY, byOwningJob);
     this.backoff = new FailureBackoff(options.podFailureBackoff ?? DEFAULT_POD_FAILURE_BACKOFF);
     const recorder = ctx.recorder(this.name);
@@ -64,73 +66,26 @@ export class JobController implements Controller {
       backoff: this.backoff,
       written: this.written,
     };
-    this.watch();
   }
 
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.jobs,
-      queue: this.queue,
-      workers: this.options.workers ?? 4,
-      reconcile: (key) => this.reconcile(key),
-    });
+  /** The key is still enqueued: the gone Job's pods' finalizers must go. */
+  protected override forget(job: Readonly<Job>): void {
+    const uid = job.metadata.uid ?? '';
+    this.expectations.delete(uid);
+    this.backoff.forget(uid);
+    this.written.forget(uid);
+    this.released.forget(uid);
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await this.running?.stop();
-  }
-
-  private watch(): void {
-    this.jobs.addEventHandler({
-      onAdd: (job) => this.queue.add(objectKey(job)),
-      onUpdate: (_old, job) => this.queue.add(objectKey(job)),
-      onDelete: (job) => {
-        const uid = job.metadata.uid ?? '';
-        this.expectations.delete(uid);
-        this.backoff.forget(uid);
-        this.written.forget(uid);
-        this.released.forget(uid);
-        this.queue.add(objectKey(job)); // its pods' finalizers must go
-      },
-    });
-    this.pods.addEventHandler({
-      onAdd: (pod) => {
-        const ref = jobRef(pod);
-        if (!ref) return;
-        if (pod.metadata.deletionTimestamp) this.expectations.deletionObserved(ref.uid, objectKey(pod));
-        else this.expectations.creationObserved(ref.uid);
-        this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
-      },
-      onUpdate: (old, pod) => {
-        const ref = jobRef(pod);
-        const oldRef = jobRef(old);
-        if (oldRef && oldRef.uid !== ref?.uid) this.queue.add(`${old.metadata.namespace}/${oldRef.name}`);
-        if (!ref) return;
-        if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.expectations.deletionObserved(ref.uid, objectKey(pod));
-        if (!hasTrackingFinalizer(pod)) this.released.observed(ref.uid, pod.metadata.uid ?? '');
-        this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
-      },
-      onDelete: (pod) => {
-        const ref = jobRef(pod);
-        if (!ref) return;
-        this.expectations.deletionObserved(ref.uid, objectKey(pod));
-        this.released.observed(ref.uid, pod.metadata.uid ?? '');
-        this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
-      },
-    });
-  }
-
-  private async reconcile(key: string): Promise<ReconcileResult | void> {
-    const cached = this.jobs.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const cached = this.primary.get(key);
     const named = this.pods.byIndex(OWNER_KEY, key);
     // Pods whose Job is gone (or is a namesake with another uid) must not be held forever.
     const orphans = named.filter((p) => hasTrackingFinalizer(p) && (!cached || jobRef(p)?.uid !== cached.metadata.uid || cached.metadata.deletionTimestamp));
     if (orphans.length > 0) await this.releaseOrphans(orphans);
     if (!cached || cached.metadata.deletionTimestamp) return;
     const job = this.written.fresh(cached);
-    return syncJob(this.deps, job, this.pods.byIndex(CONTROLLER_UID, job.metadata.uid!));
+    return syncJob(this.deps, job, this.pods.byIndex(CONTROLLER_UID_INDEX, job.metadata.uid!));
   }
 
   private async releaseOrphans(pods: readonly Readonly<Pod>[]): Promise<void> {

@@ -15,11 +15,12 @@ import { classify, flushUncounted, recordUncounted, uncountedOf, type Classifica
 import { expireAfterFinished } from './ttl.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import {
-  findCondition, finishedCondition, hasTrackingFinalizer, isActive, isFinished, isIndexed, isReady,
+  findCondition, finishedCondition, hasTrackingFinalizer, isActive, isFinished, isIndexed,
   type Job, type JobCondition, type JobStatus,
 } from './types.js';
 import type { WrittenStatus } from './written-status.js';
 import type { Pod } from '../../api/core/index.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 
 export interface SyncDeps {
   api: ApiClient;
@@ -86,7 +87,7 @@ class JobPass {
     // The rest of the status; the final condition only once every outcome is counted.
     const status = this.status;
     status.active = activeCount;
-    status.ready = this.alreadyFinished || finishing ? 0 : this.active.filter(isReady).length;
+    status.ready = this.alreadyFinished || finishing ? 0 : this.active.filter(isPodReady).length;
     status.terminating = this.pods.filter((p) => p.metadata.deletionTimestamp && !isFinished(p)).length;
     const finishNow = finishing !== undefined && stillUncounted === 0;
     if (finishNow) {

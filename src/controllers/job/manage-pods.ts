@@ -1,7 +1,8 @@
 // Which pods a running Job must create or delete (manageJob): no more than `parallelism` active,
 // no more than the completions still missing, and for Indexed jobs one pod per pending index —
 // pods of duplicate, out-of-range or already succeeded indexes are deleted first. Pure.
-import { completionIndexOf, isReady, type Job } from './types.js';
+import { completionIndexOf, type Job } from './types.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
 
 /** Kubernetes' MaxPodCreateDeletePerSync. */
@@ -74,7 +75,7 @@ function badIndexPods(active: readonly Readonly<Pod>[], completions: number, suc
 export function removalOrder(a: Readonly<Pod>, b: Readonly<Pod>): number {
   const scheduled = (p: Readonly<Pod>) => (p.spec['nodeName'] ? 1 : 0);
   const phase = (p: Readonly<Pod>) => (p.status?.phase === 'Pending' ? 0 : p.status?.phase === 'Running' ? 2 : 1);
-  const ready = (p: Readonly<Pod>) => (isReady(p) ? 1 : 0);
+  const ready = (p: Readonly<Pod>) => (isPodReady(p) ? 1 : 0);
   const created = (p: Readonly<Pod>) => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
   return scheduled(a) - scheduled(b) || phase(a) - phase(b) || ready(a) - ready(b) || created(b) - created(a);
 }

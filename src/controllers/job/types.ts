@@ -68,10 +68,6 @@ export function isActive(pod: Readonly<Pod>): boolean {
   return !isFinished(pod) && !pod.metadata.deletionTimestamp;
 }
 
-export function isReady(pod: Readonly<Pod>): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
-}
-
 export function hasTrackingFinalizer(pod: Readonly<Pod>): boolean {
   return pod.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER) === true;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPodActive, isPodAvailable, isPodFinished, podsToDelete } from './pod-state.js';
+import { isPodActive, isPodFinished, podsToDelete } from './pod-state.js';
+import { isPodAvailable } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
 
 function pod(name: string, options: { node?: string; phase?: Pod['status'] extends infer S ? S extends { phase?: infer P } ? P : never : never; ready?: string; created?: string; restarts?: number } = {}): Pod {

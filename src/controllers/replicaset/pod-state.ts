@@ -1,6 +1,7 @@
 // What a controller needs to know about one pod: does it count, is it ready, is it available,
 // and must it be replaced. Kubernetes' controller_utils semantics.
 import type { Pod } from '../../api/core/index.js';
+import { isPodReady, podReadySince } from '../../api/core/pod-conditions.js';
 
 /** Counts towards the replicas: not terminating and not finished. */
 export function isPodActive(pod: Readonly<Pod>): boolean {
@@ -17,42 +18,6 @@ export function isPodFinished(pod: Readonly<Pod>): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Failed') return true;
   return phase === 'Succeeded' && (pod.spec?.restartPolicy ?? 'Always') === 'Always';
-}
-
-function readyCondition(pod: Readonly<Pod>) {
-  return pod.status?.conditions?.find((c) => c.type === 'Ready');
-}
-
-export function isPodReady(pod: Readonly<Pod>): boolean {
-  return readyCondition(pod)?.status === 'True';
-}
-
-/** When the pod last became ready (epoch ms); undefined when it is not ready. */
-export function readySince(pod: Readonly<Pod>): number | undefined {
-  const condition = readyCondition(pod);
-  if (condition?.status !== 'True') return undefined;
-  const at = Date.parse(condition.lastTransitionTime ?? '');
-  return Number.isNaN(at) ? 0 : at;
-}
-
-/** Ready for at least minReadySeconds. */
-export function isPodAvailable(pod: Readonly<Pod>, minReadySeconds: number, now: number): boolean {
-  const since = readySince(pod);
-  if (since === undefined) return false;
-  return minReadySeconds <= 0 || since + minReadySeconds * 1000 <= now;
-}
-
-/** Ms until a ready-but-not-yet-available pod becomes available; undefined when none is waiting. */
-export function msUntilAvailable(pods: readonly Readonly<Pod>[], minReadySeconds: number, now: number): number | undefined {
-  if (minReadySeconds <= 0) return undefined;
-  let soonest: number | undefined;
-  for (const pod of pods) {
-    const since = readySince(pod);
-    if (since === undefined) continue;
-    const wait = since + minReadySeconds * 1000 - now;
-    if (wait > 0 && (soonest === undefined || wait < soonest)) soonest = wait;
-  }
-  return soonest;
 }
 
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -90,8 +55,8 @@ export function compareForDeletion(a: Readonly<Pod>, b: Readonly<Pod>, podsOnNod
   const rankB = podsOnNode.get(nodeB) ?? 0;
   if (nodeA !== '' && rankA !== rankB) return rankB - rankA;
   if (readyA && readyB) {
-    const sinceA = readySince(a) ?? 0;
-    const sinceB = readySince(b) ?? 0;
+    const sinceA = podReadySince(a) ?? 0;
+    const sinceB = podReadySince(b) ?? 0;
     if (sinceA !== sinceB) return sinceB - sinceA;
   }
   const restartsA = restarts(a);

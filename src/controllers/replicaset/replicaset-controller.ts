@@ -3,24 +3,22 @@
 // patches and status writes. Expectations keep a lagging cache from causing duplicates.
 import type { KubeObject } from '../../api/meta.js';
 import {
-  Expectations, indexers, isNotFound, objectKey, resources, TerminalError, WorkQueue,
-  type EventRecorder, type Informer, type Logger, type ReconcileResult, type RunningController,
+  Expectations, isNotFound, objectKey, resources, TerminalError,
+  type EventRecorder, type Informer, type Logger, type ReconcileResult,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
-import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from './claim.js';
+import type { ControllerContext } from '../context.js';
+import { claimFromCache } from '../shape/claim.js';
+import { WorkloadController, type Owner } from '../shape/workload-controller.js';
 import { hostRetainSeconds, LostPods, retainAnnotations, type LostPod } from './lost-pods.js';
 import { slowStartBatch } from '../slow-start.js';
 import { PodControl, podFromTemplate, SLOW_START_INITIAL_BATCH } from './pod-control.js';
-import { isPodActive, isPodFinished, isPodReady, msUntilAvailable, podsToDelete } from './pod-state.js';
+import { isPodActive, isPodFinished, podsToDelete } from './pod-state.js';
+import { isPodReady, msUntilNextAvailable } from '../../api/core/pod-conditions.js';
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
 import { REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
 import { controllerRefOf, objectFromRef, type ReplicaSet } from './types.js';
-import { jsonEqual } from '../../util/json-equal.js';
 import type { Pod } from '../../api/core/index.js';
-
-export const CONTROLLER_UID_INDEX = 'controllerUid';
-export const NAMESPACE_INDEX = 'namespace';
 
 export interface ReplicaSetControllerOptions {
   /** Sets reconciled at once. Default 16. */
@@ -29,11 +27,8 @@ export interface ReplicaSetControllerOptions {
   burstReplicas?: number;
 }
 
-export class ReplicaSetController implements Controller {
-  readonly name: string;
-  private readonly replicaSets: Informer<ReplicaSet>;
+export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   private readonly pods: Informer<Pod>;
-  private readonly queue = new WorkQueue<string>();
   private readonly expectations = new Expectations();
   private readonly lost = new LostPods();
   /** Uids of finished pods whose deletion is under way. */
@@ -41,140 +36,57 @@ export class ReplicaSetController implements Controller {
   private readonly events: EventRecorder;
   private readonly podControl: PodControl;
   private readonly operations: ReplicaSetOperations;
-  /** Stand-alone sets seen deleted, until their key is reconciled (their open transactions end). */
-  private readonly deleted = new Map<string, Readonly<ReplicaSet>>();
   private readonly logger: Logger;
-  private readonly workers: number;
   private readonly burstReplicas: number;
-  private running: RunningController | undefined;
 
   /** `kind`: ReplicaSets by default; REPLICATION_CONTROLLERS runs the same core over ReplicationControllers. */
-  constructor(private readonly ctx: ControllerContext, options: ReplicaSetControllerOptions = {}, private readonly kind: ReplicatedKind = REPLICA_SETS) {
-    this.name = kind.controllerName;
-    this.workers = options.workers ?? 16;
+  constructor(ctx: ControllerContext, options: ReplicaSetControllerOptions = {}, private readonly kind: ReplicatedKind = REPLICA_SETS) {
+    super(ctx, {
+      name: kind.controllerName, resource: kind.resource, workers: options.workers ?? 16,
+      keepDeleted: true, // its open transactions end when reconcile sees it gone
+    });
     this.burstReplicas = options.burstReplicas ?? 500;
     this.events = ctx.recorder(this.name);
     this.logger = ctx.logger(this.name);
     this.podControl = new PodControl(ctx.api, this.events);
     this.operations = new ReplicaSetOperations(ctx.transactions);
-    this.replicaSets = ctx.factory.informerFor<ReplicaSet>(kind.resource);
-    this.replicaSets.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
-    this.pods.addIndexer(CONTROLLER_UID_INDEX, indexers.controllerUid);
-    this.pods.addIndexer(ORPHANS_BY_NAMESPACE, orphansByNamespace);
-    this.replicaSets.addEventHandler({
-      onAdd: (rs) => this.queue.add(objectKey(rs)),
-      onUpdate: (_, rs) => this.queue.add(objectKey(rs)),
-      onDelete: (rs) => {
-        if (!controllerRefOf(rs) && this.ctx.shards.owns(objectKey(rs))) this.deleted.set(objectKey(rs), rs);
-        this.queue.add(objectKey(rs));
-      },
-    });
-    this.pods.addEventHandler({
-      onAdd: (pod) => this.podAdded(pod),
-      onUpdate: (old, pod) => this.podUpdated(old, pod),
-      onDelete: (pod) => this.podDeleted(pod, true),
+    this.pods = this.owns<Pod>(resources.pods, {
+      adoptableBy: (rs, pod) => this.kind.selectorOf(rs).matches(pod.metadata.labels),
+      expectations: { store: this.expectations, by: 'key' },
+      updated: (old, pod, owner) => this.podUpdated(old, pod, owner),
+      deleted: (pod, owner) => this.podDeleted(pod, owner),
     });
   }
 
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.replicaSets,
-      queue: this.queue,
-      workers: this.workers,
-      reconcile: (key) => this.reconcile(key),
-    });
-  }
+  // ---- the handlers of its own: lost pods (host retain, reschedule transactions) and minReadySeconds ----
 
-  async stop(): Promise<void> {
-    await this.running?.stop();
-  }
-
-  // ---- event handlers: they only enqueue keys (and count what expectations wait for) ----
-
-  /** The key of the set controlling the pod, when that set is in the cache. */
-  private ownerKey(pod: Readonly<Pod>): string | undefined {
-    const ref = controllerRefOf(pod);
-    if (!ref || ref.kind !== this.kind.resource.kind) return undefined;
-    const rs = this.replicaSets.getByName(pod.metadata.namespace, ref.name);
-    return rs && rs.metadata.uid === ref.uid ? objectKey(rs) : undefined;
-  }
-
-  /** Sets that could adopt the orphan pod. */
-  private enqueueMatching(pod: Readonly<Pod>): void {
-    for (const rs of this.replicaSets.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
-      if (this.kind.selectorOf(rs).matches(pod.metadata.labels)) this.queue.add(objectKey(rs));
-    }
-  }
-
-  private podAdded(pod: Readonly<Pod>): void {
+  private podUpdated(old: Readonly<Pod>, pod: Readonly<Pod>, owner: Owner<ReplicaSet> | undefined): void {
+    const rs = owner?.object;
+    if (!rs) return;
     if (pod.metadata.deletionTimestamp) {
-      // Seen first while terminating (a restart of this controller): not a loss we saw happen.
-      this.podDeleted(pod, false);
+      // Deleted by someone else (ours are noted as deleting): a loss, replaced as a reschedule.
+      if (!old.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) this.lost.observe(owner.key, pod, 'deleted');
       return;
     }
-    const key = this.ownerKey(pod);
-    if (key) {
-      this.expectations.creationObserved(key);
-      this.queue.add(key);
-    } else if (!controllerRefOf(pod)) {
-      this.enqueueMatching(pod);
-    }
+    // A pod that just became ready becomes available minReadySeconds later: look again then.
+    const minReady = rs.spec.minReadySeconds ?? 0;
+    if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(owner.key, minReady * 1000 + 50);
   }
 
-  private podUpdated(old: Readonly<Pod>, pod: Readonly<Pod>): void {
-    if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return; // resync: the sets resync themselves
-    const labelsChanged = !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {});
-    if (pod.metadata.deletionTimestamp) {
-      this.podDeleted(pod, false, !old.metadata.deletionTimestamp);
-      if (labelsChanged) this.podDeleted(old, false, false);
-      return;
-    }
-    const ref = controllerRefOf(pod);
-    const oldRef = controllerRefOf(old);
-    const refChanged = ref?.uid !== oldRef?.uid;
-    if (refChanged && oldRef) {
-      const oldKey = this.ownerKey(old);
-      if (oldKey) this.queue.add(oldKey);
-    }
-    if (ref) {
-      const key = this.ownerKey(pod);
-      if (!key) return;
-      this.queue.add(key);
-      // A pod that just became ready becomes available minReadySeconds later: look again then.
-      const rs = this.replicaSets.get(key);
-      const minReady = rs?.spec.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 50);
-      return;
-    }
-    if (labelsChanged || refChanged) this.enqueueMatching(pod);
-  }
-
-  /** A pod is terminating (`gone` false) or deleted (`gone` true). */
-  private podDeleted(pod: Readonly<Pod>, gone: boolean, sawTransition = gone): void {
-    const key = this.ownerKey(pod);
-    if (key) {
-      this.expectations.deletionObserved(key, objectKey(pod));
-      const rs = this.replicaSets.get(key);
-      if (sawTransition && rs && !rs.metadata.deletionTimestamp) this.lost.observe(key, pod, 'deleted');
-      this.queue.add(key);
-    }
-    if (gone) {
-      this.lost.gone(pod.metadata.uid);
-      this.deletingFinished.delete(pod.metadata.uid ?? '');
-    }
+  private podDeleted(pod: Readonly<Pod>, owner: Owner<ReplicaSet> | undefined): void {
+    const rs = owner?.object;
+    if (rs && !rs.metadata.deletionTimestamp) this.lost.observe(owner.key, pod, 'deleted');
+    this.lost.gone(pod.metadata.uid);
+    this.deletingFinished.delete(pod.metadata.uid ?? '');
   }
 
   // ---- reconcile ----
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const rs = this.replicaSets.get(key);
-    const gone = this.deleted.get(key);
-    if (gone && gone.metadata.uid !== rs?.metadata.uid) {
-      this.deleted.delete(key);
-      this.operations.abandon(gone);
-    }
+    const rs = this.primary.get(key);
+    const gone = this.takeDeleted(key, rs);
+    // Only a stand-alone set records transactions of its own.
+    if (gone && !controllerRefOf(gone)) this.operations.abandon(gone);
     if (!rs) {
       this.expectations.delete(key);
       this.lost.clear(key);
@@ -201,27 +113,14 @@ export class ReplicaSetController implements Controller {
     }
     this.operations.track(rs, status);
     if (manageError) throw new Error(`${key}: ${manageError.message}`);
-    const wait = msUntilAvailable(active, rs.spec.minReadySeconds ?? 0, now);
+    const wait = msUntilNextAvailable(active, rs.spec.minReadySeconds ?? 0, now);
     return wait === undefined ? undefined : { requeueAfterMs: wait + 50 };
   }
 
   private claimPods(rs: Readonly<ReplicaSet>): Promise<Readonly<Pod>[]> {
-    const owned = this.pods.byIndex(CONTROLLER_UID_INDEX, rs.metadata.uid ?? '');
-    const orphans = this.pods.byIndex(ORPHANS_BY_NAMESPACE, rs.metadata.namespace ?? '');
-    const selector = this.kind.selectorOf(rs);
-    // The common case — no orphans, every owned pod still matching — costs no request.
-    if (orphans.length === 0 && owned.every((pod) => selector.matches(pod.metadata.labels))) return Promise.resolve(owned);
-    return claimObjects<Pod>({
-      api: this.ctx.api,
-      resource: resources.pods,
-      owner: rs,
-      selector,
-      owned,
-      orphans,
-      canAdopt: async () => {
-        const fresh = await this.ctx.api.resource(this.kind.resource, rs.metadata.namespace).get(rs.metadata.name ?? '').catch(() => undefined);
-        return fresh !== undefined && fresh.metadata.uid === rs.metadata.uid && !fresh.metadata.deletionTimestamp;
-      },
+    return claimFromCache<Pod>({
+      api: this.ctx.api, ownerResource: this.kind.resource, owner: rs, selector: this.kind.selectorOf(rs),
+      resource: resources.pods, informer: this.pods,
     });
   }
 

@@ -1,7 +1,7 @@
 // A ReplicaSet's status, computed from the pods it controls, and the one condition it carries
 // (ReplicaFailure, while creating or deleting pods fails).
 import { metaTime } from '../../api/meta.js';
-import { isPodAvailable, isPodReady } from './pod-state.js';
+import { isPodAvailable, isPodReady } from '../../api/core/pod-conditions.js';
 import type { Condition, ReplicaSet, ReplicaSetStatus } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import type { Pod } from '../../api/core/index.js';

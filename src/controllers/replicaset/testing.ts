@@ -6,6 +6,7 @@ import { TestServer } from '../../client/test-server.js';
 import { startControllerManager, type ControllerFactory, type RunningControllerManager } from '../manager.js';
 import { waitFor } from '../../util/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
 
 export interface Harness {
   server: TestServer;
@@ -72,7 +73,7 @@ export async function keepReady(api: ApiClient, owner: Pick<KubeObject, 'metadat
     const pods = (await podsOf(api, owner)).filter((pod) => !pod.metadata.deletionTimestamp);
     let allReady = true;
     for (const pod of pods) {
-      const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      const ready = isPodReady(pod);
       if (ready) continue;
       allReady = false;
       await setPodRunning(api, pod);
@@ -114,7 +115,7 @@ export function startFakeAgent(api: ApiClient, options: { skip?: (pod: Pod) => b
         return;
       }
       if (options.skip?.(pod)) return;
-      const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      const ready = isPodReady(pod);
       if (!ready) await setPodRunning(api, pod).catch(() => undefined);
     }));
   };

@@ -1,6 +1,6 @@
 // What the StatefulSet controller asks of a pod (Kubernetes' stateful_set_utils): is it
 // created, terminating, running and ready, available, healthy (finished is isPodFinished).
-import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
+import { isPodAvailable, isPodReady } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
 
 export function isTerminating(pod: Readonly<Pod>): boolean {

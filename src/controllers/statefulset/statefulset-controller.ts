@@ -6,16 +6,16 @@
 // highest ordinal, roll the update from the highest ordinal down to the partition; (3) writes
 // the status `kubectl rollout status` reads; (4) records its Transactions and prunes history.
 import {
-  Expectations, indexers, isAlreadyExists, isNotFound, objectKey, resources, TerminalError, WorkQueue,
-  type EventRecorder, type Informer, type ReconcileResult, type RunningController,
+  Expectations, isAlreadyExists, isNotFound, objectKey, resources, TerminalError,
+  type EventRecorder, type Informer, type ReconcileResult,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
 import { ControllerHistory } from '../history/controller-history.js';
 import { templateOf, type ControllerRevision } from '../history/revisions.js';
-import { claimObjects, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../replicaset/claim.js';
-import { msUntilAvailable } from '../replicaset/pod-state.js';
+import { claimFromCache } from '../shape/claim.js';
+import { WorkloadController } from '../shape/workload-controller.js';
+import { msUntilNextAvailable } from '../../api/core/pod-conditions.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
-import { controllerRefOf } from '../replicaset/types.js';
 import { StatefulClaims } from './claims.js';
 import { isMemberOf, ordinalOf, startOrdinal } from './ordinals.js';
 import { planStatefulSet, type Action } from './plan.js';
@@ -25,99 +25,37 @@ import { StatefulSetOperations } from './sts-transactions.js';
 import { REVISION_HASH_LABEL, REVISION_LABEL, type StatefulSet, type StatefulSetStatus } from './types.js';
 import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
-const CONTROLLER_UID = 'controllerUid';
-const NAMESPACE = 'namespace';
-
-export class StatefulSetController implements Controller {
-  readonly name = 'statefulset-controller';
-  private readonly sets: Informer<StatefulSet>;
+export class StatefulSetController extends WorkloadController<StatefulSet> {
   private readonly pods: Informer<Pod>;
-  private readonly queue = new WorkQueue<string>();
   private readonly expectations = new Expectations();
   private readonly events: EventRecorder;
   private readonly history: ControllerHistory;
   private readonly claims: StatefulClaims;
   private readonly operations: StatefulSetOperations;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly options: { workers?: number } = {}) {
+  constructor(ctx: ControllerContext, options: { workers?: number } = {}) {
+    super(ctx, { name: 'statefulset-controller', resource: resources.statefulsets, workers: options.workers ?? 4 });
     this.events = ctx.recorder(this.name);
     this.history = new ControllerHistory(ctx);
     this.claims = new StatefulClaims(ctx.api);
     this.operations = new StatefulSetOperations(ctx.transactions);
-    this.sets = ctx.factory.informerFor<StatefulSet>(resources.statefulsets);
-    this.sets.addIndexer(NAMESPACE, indexers.namespace);
-    this.pods = ctx.factory.informerFor<Pod>(resources.pods);
-    this.pods.addIndexer(CONTROLLER_UID, indexers.controllerUid);
-    this.pods.addIndexer(ORPHANS_BY_NAMESPACE, orphansByNamespace);
-    this.watch();
-  }
-
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.sets, queue: this.queue, workers: this.options.workers ?? 4, reconcile: (key) => this.reconcile(key),
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.running?.stop();
-  }
-
-  private watch(): void {
-    this.sets.addEventHandler({
-      onAdd: (set) => this.queue.add(objectKey(set)),
-      onUpdate: (_old, set) => this.queue.add(objectKey(set)),
-      onDelete: (set) => {
-        this.expectations.delete(objectKey(set));
-        this.operations.forget(set.metadata.uid ?? '');
-      },
-    });
-    this.pods.addEventHandler({
-      onAdd: (pod) => {
-        const key = this.ownerKey(pod);
-        if (key && pod.metadata.deletionTimestamp) this.expectations.deletionObserved(key, objectKey(pod));
-        else if (key) this.expectations.creationObserved(key);
-        if (key) this.queue.add(key);
-        else if (!controllerRefOf(pod)) this.enqueueMatching(pod);
-      },
-      onUpdate: (old, pod) => {
-        const oldKey = this.ownerKey(old);
-        const key = this.ownerKey(pod);
-        if (oldKey && oldKey !== key) this.queue.add(oldKey);
-        if (!key) {
-          if (!controllerRefOf(pod)) this.enqueueMatching(pod);
-          return;
-        }
-        if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.expectations.deletionObserved(key, objectKey(pod));
-        this.queue.add(key);
+    this.pods = this.owns<Pod>(resources.pods, {
+      adoptableBy: (set, pod) => isMemberOf(set, pod) && labelSelectorOf(set).matches(pod.metadata.labels),
+      expectations: { store: this.expectations, by: 'key' },
+      updated: (_old, pod, owner) => {
         // A pod that just became ready becomes available minReadySeconds later: look again then.
-        const minReady = this.sets.get(key)?.spec.minReadySeconds ?? 0;
-        if (minReady > 0) this.queue.addAfter(key, minReady * 1000 + 50);
-      },
-      onDelete: (pod) => {
-        const key = this.ownerKey(pod);
-        if (!key) return;
-        this.expectations.deletionObserved(key, objectKey(pod));
-        this.queue.add(key);
+        const minReady = owner?.object?.spec.minReadySeconds ?? 0;
+        if (minReady > 0) this.queue.addAfter(owner!.key, minReady * 1000 + 50);
       },
     });
   }
 
-  private ownerKey(pod: Readonly<Pod>): string | undefined {
-    const ref = controllerRefOf(pod);
-    if (!ref || ref.kind !== 'StatefulSet') return undefined;
-    const set = this.sets.getByName(pod.metadata.namespace, ref.name);
-    return set && set.metadata.uid === ref.uid ? objectKey(set) : undefined;
-  }
-
-  private enqueueMatching(pod: Readonly<Pod>): void {
-    for (const set of this.sets.byIndex(NAMESPACE, pod.metadata.namespace ?? '')) {
-      if (isMemberOf(set, pod) && labelSelectorOf(set).matches(pod.metadata.labels)) this.queue.add(objectKey(set));
-    }
+  protected override forget(set: Readonly<StatefulSet>): void {
+    this.operations.forget(set.metadata.uid ?? '');
   }
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const set = this.sets.get(key);
+    const set = this.primary.get(key);
     if (!set) {
       this.expectations.delete(key);
       return;
@@ -155,22 +93,15 @@ export class StatefulSetController implements Controller {
     const inUse = new Set([status.currentRevision ?? '', status.updateRevision ?? '', ...pods.map((p) => p.metadata.labels?.[REVISION_LABEL] ?? '')]);
     await this.history.prune(set, history.revisions, set.spec.revisionHistoryLimit ?? 10, inUse);
     if (failure !== undefined) throw failure;
-    const wait = msUntilAvailable(pods, set.spec.minReadySeconds ?? 0, now);
+    const wait = msUntilNextAvailable(pods, set.spec.minReadySeconds ?? 0, now);
     return wait === undefined ? undefined : { requeueAfterMs: wait + 50 };
   }
 
   /** The set's pods: owned members, and orphan members its selector matches (adopted). */
   private claimPods(set: Readonly<StatefulSet>): Promise<Readonly<Pod>[]> {
-    const owned = this.pods.byIndex(CONTROLLER_UID, set.metadata.uid ?? '').filter((pod) => isMemberOf(set, pod));
-    const orphans = this.pods.byIndex(ORPHANS_BY_NAMESPACE, set.metadata.namespace ?? '').filter((pod) => isMemberOf(set, pod));
-    const selector = labelSelectorOf(set);
-    if (orphans.length === 0 && owned.every((pod) => selector.matches(pod.metadata.labels))) return Promise.resolve(owned);
-    return claimObjects<Pod>({
-      api: this.ctx.api, resource: resources.pods, owner: set, selector, owned, orphans,
-      canAdopt: async () => {
-        const fresh = await this.ctx.api.resource(resources.statefulsets, set.metadata.namespace).get(set.metadata.name ?? '').catch(() => undefined);
-        return fresh !== undefined && fresh.metadata.uid === set.metadata.uid && !fresh.metadata.deletionTimestamp;
-      },
+    return claimFromCache<Pod>({
+      api: this.ctx.api, ownerResource: resources.statefulsets, owner: set, selector: labelSelectorOf(set),
+      resource: resources.pods, informer: this.pods, filter: (pod) => isMemberOf(set, pod),
     });
   }
 

@@ -2,48 +2,28 @@
 // marked TimedOut and raises a Warning event on its workload (the original scheduler's
 // deployment timeout); finished transactions beyond the newest 50 per workload are pruned.
 import { metaTime } from '../../api/meta.js';
-import {
-  isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
+import { isNotFound, resources, type EventRecorder, type ReconcileResult } from '../../client/index.js';
 import { operationDuration, operationsTotal } from '../../metrics/component-metrics.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import { isFinished, LABEL_TARGET_UID, type Transaction } from './types.js';
 
 /** Finished transactions kept per workload. */
 export const KEEP_PER_TARGET = 50;
 
-export class TransactionController implements Controller {
-  readonly name = 'transaction-controller';
-  private readonly informer: Informer<Transaction>;
-  private readonly queue = new WorkQueue<string>();
+export class TransactionController extends WorkloadController<Transaction> {
   private readonly events: EventRecorder;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext) {
-    this.informer = ctx.factory.informerFor<Transaction>(resources.transactions);
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'transaction-controller', resource: resources.transactions, workers: 1,
+      predicates: { delete: () => false },
+    });
     this.events = ctx.recorder(this.name);
-    this.informer.addEventHandler({
-      onAdd: (tx) => this.queue.add(objectKey(tx)),
-      onUpdate: (_, tx) => this.queue.add(objectKey(tx)),
-    });
-  }
-
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, {
-      name: this.name,
-      primary: this.informer,
-      queue: this.queue,
-      workers: 1,
-      reconcile: (key) => this.reconcile(key),
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.running?.stop();
   }
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
-    const tx = this.informer.get(key);
+    const tx = this.primary.get(key);
     if (!tx) return;
     if (isFinished(tx)) return this.prune(tx);
     if (tx.status?.phase !== 'Running') return; // its recorder has not written the status yet
@@ -80,7 +60,7 @@ export class TransactionController implements Controller {
   private async prune(tx: Readonly<Transaction>): Promise<void> {
     const uid = tx.metadata.labels?.[LABEL_TARGET_UID];
     if (!uid) return;
-    const finished = this.informer.byIndex(LABEL_TARGET_UID, uid).filter(isFinished);
+    const finished = this.primary.byIndex(LABEL_TARGET_UID, uid).filter(isFinished);
     if (finished.length <= KEEP_PER_TARGET) return;
     finished.sort((a, b) => finishOrder(b) - finishOrder(a));
     const client = this.ctx.api.resource(resources.transactions, tx.metadata.namespace);

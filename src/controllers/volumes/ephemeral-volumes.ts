@@ -4,10 +4,9 @@
 // provisioner, agent).
 import type { KubeObject } from '../../api/meta.js';
 import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
-import {
-  isAlreadyExists, isInvalid, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isAlreadyExists, isInvalid, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { ControllerContext } from '../context.js';
+import { WorkloadController } from '../shape/workload-controller.js';
 import type { Pod, Volume } from '../../api/core/index.js';
 
 type ClaimTemplate = NonNullable<NonNullable<Volume['ephemeral']>['volumeClaimTemplate']>;
@@ -17,38 +16,29 @@ function ephemeralVolumes(pod: Readonly<KubeObject>): Array<{ name: string; temp
   return volumes.flatMap((v) => (v.ephemeral?.volumeClaimTemplate ? [{ name: String(v.name), template: v.ephemeral.volumeClaimTemplate }] : []));
 }
 
-export class EphemeralVolumeController implements Controller {
-  readonly name = 'ephemeral-volume-controller';
-  private readonly queue = new WorkQueue<string>();
-  private readonly pods: Informer<KubeObject>;
+/** Only pods with ephemeral volumes are this controller's business. */
+const needsClaims = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0;
+
+export class EphemeralVolumeController extends WorkloadController<KubeObject> {
   private readonly claims: Informer<KubeObject>;
   private readonly events: EventRecorder;
-  private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext) {
+  constructor(ctx: ControllerContext) {
+    super(ctx, {
+      name: 'ephemeral-volume-controller', resource: resources.pods, workers: 2,
+      predicates: { add: needsClaims, update: (_old, pod) => needsClaims(pod), delete: () => false },
+    });
     this.events = ctx.recorder(this.name);
-    this.pods = ctx.factory.informerFor(resources.pods);
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    const podChanged = (pod: Readonly<KubeObject>) => ephemeralVolumes(pod).length > 0 && this.queue.add(objectKey(pod));
-    this.pods.addEventHandler({ onAdd: podChanged, onUpdate: (_old, pod) => podChanged(pod) });
     // A claim deleted under a pod that still needs it is made again.
-    this.claims.addEventHandler({
+    this.claims = this.watches(resources.persistentvolumeclaims, {
       onDelete: (claim) => {
         for (const ref of claim.metadata.ownerReferences ?? []) if (ref.kind === 'Pod') this.queue.add(`${claim.metadata.namespace ?? ''}/${ref.name}`);
       },
     });
   }
 
-  start(): void {
-    this.running = runOwnedQueue(this.ctx, { name: this.name, primary: this.pods, queue: this.queue, reconcile: (key) => this.sync(key) });
-  }
-
-  async stop(): Promise<void> {
-    await this.running?.stop();
-  }
-
-  private async sync(key: string): Promise<ReconcileResult | void> {
-    const pod = this.pods.get(key);
+  protected async reconcile(key: string): Promise<ReconcileResult | void> {
+    const pod = this.primary.get(key);
     if (!pod || pod.metadata.deletionTimestamp) return;
     for (const { name, template } of ephemeralVolumes(pod)) {
       const claimName = ephemeralClaimName(pod.metadata.name ?? '', name);

@@ -13,12 +13,12 @@ import {
   ANN_LOCAL_PATH_NODE, ANN_NODE_LOCAL_PATH_DIR, LABEL_LOCAL_PATH_NODE, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, HOSTNAME_LABEL,
   LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER,
 } from '../../api/volumes/names.js';
-import {
-  isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { ControllerContext } from '../context.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { claimReference } from './binding.js';
 import type { Node } from '../../api/core/index.js';
+import { isNodeReady } from '../../api/core/node-conditions.js';
 
 /** A node that has not published its directory yet (an agent still starting) is asked again this often. */
 const RETRY_MS = 5000;
@@ -34,57 +34,37 @@ export function localPathDirectory(baseDir: string, claim: Readonly<KubeObject>)
   return `${baseDir.replace(/\/+$/, '')}/${provisionedVolumeName(claim)}_${claim.metadata.namespace ?? ''}_${claim.metadata.name ?? ''}`;
 }
 
-function isReady(node: Readonly<KubeObject>): boolean {
-  const conditions = (node as Node).status?.conditions ?? [];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
-export class LocalPathProvisioner implements Controller {
-  readonly name = 'local-path-provisioner';
-  private readonly claimQueue = new WorkQueue<string>();
-  private readonly volumeQueue = new WorkQueue<string>();
-  private readonly claims: Informer<KubeObject>;
-  private readonly volumes: Informer<KubeObject>;
+export class LocalPathProvisioner extends ShapeGroup {
+  /** Two queues: claims to provision, volumes to reclaim. */
+  private readonly claims: QueueShape<KubeObject>;
+  private readonly volumes: QueueShape<KubeObject>;
   private readonly classes: Informer<KubeObject>;
   private readonly nodes: Informer<KubeObject>;
   private readonly events: EventRecorder;
   /** The ProvisioningFailed message last recorded per claim (by uid): a retry that fails alike says nothing new. */
   private readonly lastFailure = new Map<string, string>();
-  private running: RunningController[] = [];
 
   constructor(private readonly ctx: ControllerContext) {
+    super('local-path-provisioner');
     this.events = ctx.recorder(LOCAL_PATH_PROVISIONER);
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    this.volumes = ctx.factory.informerFor(resources.persistentvolumes);
+    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
+      name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.provision(key),
+      forget: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
+      predicates: { delete: () => false },
+    }));
+    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
+      name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.reclaim(key),
+      predicates: { delete: () => false },
+    }));
     this.classes = ctx.factory.informerFor(resources.storageclasses);
     this.nodes = ctx.factory.informerFor(resources.nodes);
-    this.claims.addEventHandler({
-      onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
-      onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
-      onDelete: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
-    });
-    this.volumes.addEventHandler({
-      onAdd: (volume) => this.volumeQueue.add(objectKey(volume)),
-      onUpdate: (_old, volume) => this.volumeQueue.add(objectKey(volume)),
-    });
-  }
-
-  start(): void {
-    this.running = [
-      runOwnedQueue(this.ctx, { name: `${this.name} claims`, primary: this.claims, queue: this.claimQueue, reconcile: (key) => this.provision(key) }),
-      runOwnedQueue(this.ctx, { name: `${this.name} volumes`, primary: this.volumes, queue: this.volumeQueue, reconcile: (key) => this.reclaim(key) }),
-    ];
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.stop()));
   }
 
   private async provision(key: string): Promise<ReconcileResult | void> {
-    const claim = this.claims.get(key);
+    const claim = this.claims.primary.get(key);
     if (!claim || claim.metadata.deletionTimestamp || claim.metadata.annotations?.[ANN_STORAGE_PROVISIONER] !== LOCAL_PATH_PROVISIONER) return;
     if ((claim['spec'] as { volumeName?: string } | undefined)?.volumeName) return;
-    if (this.volumes.get(provisionedVolumeName(claim))) return;
+    if (this.volumes.primary.get(provisionedVolumeName(claim))) return;
     const storageClass = this.classes.get(claimClass(claim));
     if (!storageClass || storageClass['provisioner'] !== LOCAL_PATH_PROVISIONER) return;
     const fail = (why: string) => this.recordFailure(claim, `failed to provision volume with StorageClass "${storageClass.metadata.name}": ${why}`);
@@ -150,14 +130,14 @@ export class LocalPathProvisioner implements Controller {
   /** For Immediate classes: the Ready, schedulable node with a directory and the fewest local-path volumes. */
   private leastUsedNode(): string | undefined {
     const counts = new Map<string, number>();
-    for (const volume of this.volumes.list()) {
+    for (const volume of this.volumes.primary.list()) {
       const node = volume.metadata.annotations?.[ANN_LOCAL_PATH_NODE];
       if (node) counts.set(node, (counts.get(node) ?? 0) + 1);
     }
     let best: string | undefined;
     for (const node of this.nodes.list()) {
       const name = node.metadata.name ?? '';
-      if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isReady(node) || (node as Node).spec?.unschedulable) continue;
+      if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isNodeReady(node as Node) || (node as Node).spec?.unschedulable) continue;
       if (best === undefined || (counts.get(name) ?? 0) < (counts.get(best) ?? 0) || ((counts.get(name) ?? 0) === (counts.get(best) ?? 0) && name < best)) best = name;
     }
     return best;
@@ -165,7 +145,7 @@ export class LocalPathProvisioner implements Controller {
 
   /** A Released volume of ours with policy Delete is deleted; its agent then removes the directory. */
   private async reclaim(key: string): Promise<ReconcileResult | void> {
-    const volume = this.volumes.get(key);
+    const volume = this.volumes.primary.get(key);
     if (!volume || volume.metadata.deletionTimestamp || volume.metadata.annotations?.[ANN_PROVISIONED_BY] !== LOCAL_PATH_PROVISIONER) return;
     if (volumePhase(volume) !== 'Released' || reclaimPolicy(volume) !== 'Delete') return;
     try {

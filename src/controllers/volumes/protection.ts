@@ -9,63 +9,48 @@ import type { KubeObject } from '../../api/meta.js';
 import { podClaimNames, volumePhase } from '../../api/volumes/claims.js';
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/volumes/names.js';
 import {
-  indexers, isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-  type ResourceRef,
+  indexers, isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult, type ResourceRef,
 } from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import type { ControllerContext } from '../context.js';
+import { NAMESPACE_INDEX } from '../shape/indexes.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { isPodTerminal } from '../endpoints/pods.js';
 import type { Pod } from '../../api/core/index.js';
 
-const NAMESPACE_INDEX = 'namespace';
 
 /** The pods among `pods` that are not finished and use the claim named `claimName`. */
 function claimUsers(pods: readonly Readonly<KubeObject>[], claimName: string): Readonly<KubeObject>[] {
   return pods.filter((pod) => !isPodTerminal(pod as Pod) && podClaimNames(pod).includes(claimName));
 }
 
-export class StorageProtectionController implements Controller {
-  readonly name = 'storage-protection-controller';
-  private readonly claimQueue = new WorkQueue<string>();
-  private readonly volumeQueue = new WorkQueue<string>();
-  private readonly claims: Informer<KubeObject>;
-  private readonly volumes: Informer<KubeObject>;
+export class StorageProtectionController extends ShapeGroup {
+  /** Two queues, as Kubernetes' pvc-protection and pv-protection controllers. */
+  private readonly claims: QueueShape<KubeObject>;
+  private readonly volumes: QueueShape<KubeObject>;
   private readonly pods: Informer<KubeObject>;
   private readonly events: EventRecorder;
-  private running: RunningController[] = [];
 
   constructor(private readonly ctx: ControllerContext) {
+    super('storage-protection-controller');
     this.events = ctx.recorder('pvc-protection-controller');
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    this.volumes = ctx.factory.informerFor(resources.persistentvolumes);
-    this.pods = ctx.factory.informerFor(resources.pods);
-    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
-    this.claims.addEventHandler({
-      onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
-      onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
-    });
-    this.volumes.addEventHandler({
-      onAdd: (volume) => this.volumeQueue.add(objectKey(volume)),
-      onUpdate: (_old, volume) => this.volumeQueue.add(objectKey(volume)),
-    });
+    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
+      name: 'pvc-protection', resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.syncClaim(key),
+      predicates: { delete: () => false },
+    }));
+    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
+      name: 'pv-protection', resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.syncVolume(key),
+      predicates: { delete: () => false },
+    }));
+    // A claim's last user finishing or going lets the claim go.
     const podChanged = (pod: Readonly<KubeObject>) => {
-      for (const name of podClaimNames(pod)) this.claimQueue.add(`${pod.metadata.namespace ?? ''}/${name}`);
+      for (const name of podClaimNames(pod)) this.claims.queue.add(`${pod.metadata.namespace ?? ''}/${name}`);
     };
-    this.pods.addEventHandler({ onUpdate: (_old, pod) => isPodTerminal(pod as Pod) && podChanged(pod), onDelete: podChanged });
-  }
-
-  start(): void {
-    this.running = [
-      runOwnedQueue(this.ctx, { name: 'pvc-protection', primary: this.claims, queue: this.claimQueue, reconcile: (key) => this.syncClaim(key) }),
-      runOwnedQueue(this.ctx, { name: 'pv-protection', primary: this.volumes, queue: this.volumeQueue, reconcile: (key) => this.syncVolume(key) }),
-    ];
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.stop()));
+    this.pods = this.claims.watches(resources.pods, { onUpdate: (_old, pod) => isPodTerminal(pod as Pod) && podChanged(pod), onDelete: podChanged });
+    this.pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
   }
 
   private async syncClaim(key: string): Promise<ReconcileResult | void> {
-    const claim = this.claims.get(key);
+    const claim = this.claims.primary.get(key);
     if (!claim?.metadata.deletionTimestamp || !claim.metadata.finalizers?.includes(PVC_PROTECTION_FINALIZER)) return;
     const namespace = claim.metadata.namespace ?? '';
     let users = claimUsers(this.pods.byIndex(NAMESPACE_INDEX, namespace), claim.metadata.name ?? '');
@@ -79,7 +64,7 @@ export class StorageProtectionController implements Controller {
   }
 
   private async syncVolume(key: string): Promise<ReconcileResult | void> {
-    const volume = this.volumes.get(key);
+    const volume = this.volumes.primary.get(key);
     if (!volume?.metadata.deletionTimestamp || !volume.metadata.finalizers?.includes(PV_PROTECTION_FINALIZER)) return;
     if (volumePhase(volume) === 'Bound') return;
     return this.dropFinalizer(resources.persistentvolumes, volume, PV_PROTECTION_FINALIZER);

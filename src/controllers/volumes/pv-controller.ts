@@ -13,62 +13,51 @@ import { compare } from '../../api/quota/quantity.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER,
 } from '../../api/volumes/names.js';
-import {
-  isConflict, isNotFound, objectKey, resources, WorkQueue, type EventRecorder, type Informer, type ReconcileResult, type RunningController,
-} from '../../client/index.js';
-import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
+import { isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
+import type { ControllerContext } from '../context.js';
+import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { VolumeWrites } from './binding.js';
 
 /** Classes without a provisioner: their claims bind only to volumes made by hand. */
 export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
-export class PersistentVolumeController implements Controller {
-  readonly name = 'persistentvolume-binder-controller';
-  private readonly claimQueue = new WorkQueue<string>();
-  private readonly volumeQueue = new WorkQueue<string>();
-  private readonly claims: Informer<KubeObject>;
-  private readonly volumes: Informer<KubeObject>;
+export class PersistentVolumeController extends ShapeGroup {
+  /** Two queues, claims and volumes, as Kubernetes' binder runs them. */
+  private readonly claims: QueueShape<KubeObject>;
+  private readonly volumes: QueueShape<KubeObject>;
   private readonly classes: Informer<KubeObject>;
   private readonly nodes: Informer<KubeObject>;
   private readonly events: EventRecorder;
   private readonly writes: VolumeWrites;
-  private running: RunningController[] = [];
 
   constructor(private readonly ctx: ControllerContext) {
+    super('persistentvolume-binder-controller');
     this.events = ctx.recorder('persistentvolume-controller');
     this.writes = new VolumeWrites(ctx.api);
-    this.claims = ctx.factory.informerFor(resources.persistentvolumeclaims);
-    this.volumes = ctx.factory.informerFor(resources.persistentvolumes);
-    this.classes = ctx.factory.informerFor(resources.storageclasses);
-    this.nodes = ctx.factory.informerFor(resources.nodes);
-    this.claims.addEventHandler({
-      onAdd: (claim) => this.claimQueue.add(objectKey(claim)),
-      onUpdate: (_old, claim) => this.claimQueue.add(objectKey(claim)),
-      // The volume it was bound to is released.
-      onDelete: (claim) => this.enqueueVolumeOf(claim),
-    });
-    this.volumes.addEventHandler({
+    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
+      name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.guard(() => this.syncClaim(key)),
+      predicates: { delete: () => false },
+    }));
+    // A volume's events are looked at by volumeChanged (which enqueues it too).
+    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
+      name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.guard(() => this.syncVolume(key)),
+      predicates: { add: () => false, update: () => false, delete: () => false },
+    }));
+    // The volume a deleted claim was bound to is released.
+    this.claims.primary.addEventHandler({ onDelete: (claim) => this.enqueueVolumeOf(claim) });
+    this.volumes.primary.addEventHandler({
       onAdd: (volume) => this.volumeChanged(volume),
       onUpdate: (_old, volume) => this.volumeChanged(volume),
       onDelete: (volume) => this.enqueueClaimOf(volume),
     });
+    this.classes = ctx.factory.informerFor(resources.storageclasses);
+    this.nodes = ctx.factory.informerFor(resources.nodes);
     // A class made after its claims: they can be provisioned now.
     this.classes.addEventHandler({ onAdd: () => this.enqueuePendingClaims() });
   }
 
-  start(): void {
-    this.running = [
-      runOwnedQueue(this.ctx, { name: `${this.name} claims`, primary: this.claims, queue: this.claimQueue, reconcile: (key) => this.guard(() => this.syncClaim(key)) }),
-      runOwnedQueue(this.ctx, { name: `${this.name} volumes`, primary: this.volumes, queue: this.volumeQueue, reconcile: (key) => this.guard(() => this.syncVolume(key)) }),
-    ];
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.stop()));
-  }
-
   private volumeChanged(volume: Readonly<KubeObject>): void {
-    this.volumeQueue.add(objectKey(volume));
+    this.volumes.queue.add(objectKey(volume));
     this.enqueueClaimOf(volume);
     // A volume that became Available may fit a waiting claim.
     if (volumePhase(volume) === 'Available' && claimRefKey(volume) === '') this.enqueuePendingClaims();
@@ -76,17 +65,17 @@ export class PersistentVolumeController implements Controller {
 
   private enqueueClaimOf(volume: Readonly<KubeObject>): void {
     const key = claimRefKey(volume);
-    if (key) this.claimQueue.add(key);
+    if (key) this.claims.queue.add(key);
   }
 
   private enqueueVolumeOf(claim: Readonly<KubeObject>): void {
     const name = (claim['spec'] as { volumeName?: string } | undefined)?.volumeName;
-    if (name) this.volumeQueue.add(name);
-    for (const volume of this.volumes.list()) if (isBoundToClaim(volume, claim)) this.volumeQueue.add(objectKey(volume));
+    if (name) this.volumes.queue.add(name);
+    for (const volume of this.volumes.primary.list()) if (isBoundToClaim(volume, claim)) this.volumes.queue.add(objectKey(volume));
   }
 
   private enqueuePendingClaims(): void {
-    for (const claim of this.claims.list()) if (claimPhase(claim) !== 'Bound') this.claimQueue.add(objectKey(claim));
+    for (const claim of this.claims.primary.list()) if (claimPhase(claim) !== 'Bound') this.claims.queue.add(objectKey(claim));
   }
 
   /** A write that lost a race waits for the informer's newer object, whose event enqueues the key again. */
@@ -100,7 +89,7 @@ export class PersistentVolumeController implements Controller {
   }
 
   private async syncClaim(key: string): Promise<ReconcileResult | void> {
-    const claim = this.claims.get(key);
+    const claim = this.claims.primary.get(key);
     if (!claim || claim.metadata.deletionTimestamp) return;
     const volumeName = (claim['spec'] as { volumeName?: string } | undefined)?.volumeName ?? '';
     return volumeName === '' ? this.syncUnboundClaim(claim) : this.syncBoundClaim(claim, volumeName);
@@ -113,7 +102,7 @@ export class PersistentVolumeController implements Controller {
     const selectedNode = claim.metadata.annotations?.[ANN_SELECTED_NODE];
     const node = selectedNode === undefined ? undefined : this.nodes.get(selectedNode);
     const nodeFields = node ? { name: node.metadata.name ?? '', labels: node.metadata.labels ?? {} } : undefined;
-    const volume = findMatchingVolume(claim, this.volumes.list(), { delayBinding, ...(nodeFields ? { node: nodeFields } : {}) });
+    const volume = findMatchingVolume(claim, this.volumes.primary.list(), { delayBinding, ...(nodeFields ? { node: nodeFields } : {}) });
     if (volume) {
       await this.writes.bindVolume(volume, claim);
       await this.writes.bindClaim(claim, volume);
@@ -150,7 +139,7 @@ export class PersistentVolumeController implements Controller {
   }
 
   private async syncBoundClaim(claim: Readonly<KubeObject>, volumeName: string): Promise<ReconcileResult | void> {
-    const volume = this.volumes.get(volumeName);
+    const volume = this.volumes.primary.get(volumeName);
     const completed = claim.metadata.annotations?.[ANN_BIND_COMPLETED] === 'yes';
     if (!volume) {
       if (completed || claimPhase(claim) === 'Bound') {
@@ -196,7 +185,7 @@ export class PersistentVolumeController implements Controller {
   }
 
   private async syncVolume(key: string): Promise<ReconcileResult | void> {
-    const volume = this.volumes.get(key);
+    const volume = this.volumes.primary.get(key);
     if (!volume) return;
     const claimKey = claimRefKey(volume);
     if (claimKey === '') {
@@ -226,7 +215,7 @@ export class PersistentVolumeController implements Controller {
    */
   private async currentClaim(key: string, uid: string | undefined): Promise<KubeObject | undefined> {
     const [namespace, name] = key.split('/') as [string, string];
-    const cached = this.claims.get(key);
+    const cached = this.claims.primary.get(key);
     if (cached && (!uid || cached.metadata.uid === uid)) return cached as KubeObject;
     if (!uid) return undefined;
     try {

@@ -1,10 +1,13 @@
 // Controller references, as Kubernetes' ControllerRefManager keeps them: a controller adopts
 // orphans its selector matches, releases the objects it owns that no longer match, and never
-// touches an object that is being deleted or that another controller owns.
+// touches an object that is being deleted or that another controller owns. The one claim/adopt
+// of every controller that adopts (ReplicaSet and ReplicationController pods, Deployment
+// ReplicaSets, StatefulSet pods).
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
-import { isInvalid, isNotFound, type ApiClient, type ResourceRef } from '../../client/index.js';
-import { controllerRefOf, newControllerRef } from './types.js';
+import { isInvalid, isNotFound, type ApiClient, type Informer, type ResourceRef } from '../../client/index.js';
+import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
+import { CONTROLLER_UID_INDEX, ORPHANS_BY_NAMESPACE } from './indexes.js';
 
 export interface ClaimRequest<T extends KubeObject> {
   api: ApiClient;
@@ -66,9 +69,34 @@ async function release<T extends KubeObject>(request: ClaimRequest<T>, object: R
   }
 }
 
-/** Index of objects without a controller, by namespace: where a controller looks for orphans. */
-export const ORPHANS_BY_NAMESPACE = 'drover.dev/orphans-by-namespace';
+export interface ClaimFromCache<T extends KubeObject> {
+  api: ApiClient;
+  /** The owner's kind: where the fresh check before adopting reads it. */
+  ownerResource: ResourceRef;
+  owner: Readonly<KubeObject>;
+  selector: LabelSelector;
+  /** The owned kind, and its informer indexed by controller uid and orphans by namespace. */
+  resource: ResourceRef;
+  informer: Informer<T>;
+  /** Only objects this is true of are claimed (a StatefulSet's members). */
+  filter?(object: Readonly<T>): boolean;
+}
 
-export function orphansByNamespace(object: Readonly<KubeObject>): readonly string[] {
-  return controllerRefOf(object) === undefined ? [object.metadata.namespace ?? ''] : [];
+/**
+ * The objects the owner controls, read from the cache: owned ones that still match, plus the
+ * orphans adopted now. The common case (no orphans, every owned object matching) costs no request.
+ */
+export function claimFromCache<T extends KubeObject>(request: ClaimFromCache<T>): Promise<Readonly<T>[]> {
+  const { api, owner, selector, filter = () => true } = request;
+  const owned = request.informer.byIndex(CONTROLLER_UID_INDEX, owner.metadata.uid ?? '').filter(filter);
+  const orphans = request.informer.byIndex(ORPHANS_BY_NAMESPACE, owner.metadata.namespace ?? '').filter(filter);
+  if (orphans.length === 0 && owned.every((object) => selector.matches(object.metadata.labels))) return Promise.resolve(owned);
+  return claimObjects<T>({
+    api, resource: request.resource, owner, selector, owned, orphans,
+    // Kubernetes' RecheckDeletionTimestamp: adopt only for an owner that still exists, uncached, and is not going.
+    canAdopt: async () => {
+      const fresh = await api.resource(request.ownerResource, owner.metadata.namespace).get(owner.metadata.name ?? '').catch(() => undefined);
+      return fresh !== undefined && fresh.metadata.uid === owner.metadata.uid && !fresh.metadata.deletionTimestamp;
+    },
+  });
 }
