@@ -18,7 +18,7 @@ import { startDroverProcess, type DroverProcess } from '../test/support/drover-p
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runConcurrent, summarize } from './http-client.js';
 import { memoryOf } from './process-memory.js';
-import { bucketQuantile, difference, etcdFigures, requestHistograms, scrape, type VerbGroup } from './scale-metrics.js';
+import { bucketQuantile, difference, etcdFigures, requestHistograms, type VerbGroup } from './scale-metrics.js';
 import { PROBE_NAMESPACE, PROBE_PODS, Probes, probePod, type ProbeResults } from './scale-probes.js';
 import { PodTracker } from './scale-tracker.js';
 

@@ -47,7 +47,6 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
   const pods = async (app: string): Promise<PodView[]> => JSON.parse(await k(['get', 'pods', '-l', `app=${app}`, '-o', 'json'])).items;
   const live = async (app: string) => (await pods(app)).filter((p) => !p.metadata.deletionTimestamp);
   const byName = async (app: string) => new Map((await live(app)).map((p) => [p.metadata.name, p]));
-  const images = async (app: string) => Object.fromEntries((await live(app)).map((p) => [p.metadata.name, p.spec.containers[0]!.image]));
   /** Exactly these pods, live and ready, with these images. */
   const settled = (app: string, want: Record<string, string>) => waitFor(`${app}: ${JSON.stringify(want)}`, async () => {
     const current = await live(app);

@@ -9,7 +9,7 @@ import {
 } from '../defaults/storage-defaults.js';
 import { validatePersistentVolume, validatePersistentVolumeClaim, validateStorageClass } from '../validation/storage-validation.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from '../printers/storage.js';
-import { ALL_VERBS, field } from './helpers.js';
+import { ALL_VERBS } from './helpers.js';
 
 const persistentVolumes: ResourceDefinition = {
   group: '', version: 'v1', kind: 'PersistentVolume', listKind: 'PersistentVolumeList', plural: 'persistentvolumes', singular: 'persistentvolume', namespaced: false,

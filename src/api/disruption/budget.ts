@@ -3,7 +3,7 @@
 // pkg/controller/disruption and pkg/registry/core/pod/storage/eviction.go.
 import type { KubeObject } from '../meta.js';
 import type { Pod } from '../core/index.js';
-import { isPodReady as isReady } from '../core/pod-conditions.js';
+import { isPodReady } from '../core/pod-conditions.js';
 
 /**
  * How long an eviction's entry in status.disruptedPods keeps the pod out of the healthy count:
@@ -95,10 +95,6 @@ export function disruptionsAllowed(currentHealthy: number, desiredHealthy: numbe
   return expectedPods <= 0 || allowed <= 0 ? 0 : allowed;
 }
 
-/** Readiness of a stored pod: the registry holds only pods the API validated, so it has a Pod's shape. */
-export function isPodReady(pod: Readonly<KubeObject>): boolean {
-  return isReady(pod as Readonly<Pod>);
-}
 
 const isTerminating = (pod: Readonly<KubeObject>) => isSet(pod.metadata.deletionTimestamp);
 
@@ -143,7 +139,8 @@ export function countHealthy(pods: readonly Readonly<KubeObject>[], disruptedPod
     if (isTerminating(pod)) continue;
     const until = evictedUntil(disruptedPods[pod.metadata.name ?? '']);
     if (until !== undefined && until > now) continue;
-    if (isPodReady(pod)) healthy++;
+    // The registry holds only pods the API validated, so a stored pod has a Pod's shape.
+    if (isPodReady(pod as Readonly<Pod>)) healthy++;
   }
   return healthy;
 }

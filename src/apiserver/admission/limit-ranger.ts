@@ -3,14 +3,12 @@
 // or limit for a resource, and records what it set in the kubernetes.io/limit-ranger annotation;
 // the validating half refuses a pod whose containers, or whose total, fall outside a LimitRange's
 // min, max or maxLimitRequestRatio, with Kubernetes' messages. PersistentVolumeClaim items are
-// stored but not enforced: Drover serves no claims.
+// stored but not enforced yet (Kubernetes checks a claim's storage request against them).
 import { isObject, type KubeObject } from '../../api/meta.js';
-import { findResource } from '../../api/registry.js';
 import { compare, formatQuantity, quantityMap, type Quantity, type QuantityMap } from '../../api/quota/quantity.js';
 import { podResources } from '../../api/quota/usage.js';
 import type { AdmissionObjects } from './admission-objects.js';
 import { forbidden } from '../errors.js';
-import { prefixFor } from '../registry/keys.js';
 import type { MutatingAdmission } from './mutating-admission.js';
 import type { AdmissionRequest, ValidatingAdmission } from './validating-admission.js';
 
@@ -150,8 +148,6 @@ function aggregate(messages: string[]): string {
 }
 
 export class LimitRanger implements MutatingAdmission, ValidatingAdmission {
-  private readonly limitRanges = findResource('', 'v1', 'limitranges')!;
-
   constructor(private readonly policies: AdmissionObjects) {}
 
   async admit(request: AdmissionRequest): Promise<void> {

@@ -3,7 +3,9 @@
 // deleted) goes at once; a pod covered by one budget goes only when the budget allows a
 // disruption, which the eviction spends first; otherwise the client gets 429 and tries later.
 import { isObject, type KubeObject } from '../../api/meta.js';
-import { budgetStatusOf, isPodReady } from '../../api/disruption/budget.js';
+import { budgetStatusOf } from '../../api/disruption/budget.js';
+import { isPodReady } from '../../api/core/pod-conditions.js';
+import type { Pod } from '../../api/core/pod.js';
 import { ApiError, badRequest } from '../errors.js';
 import { writeJson } from '../http-io.js';
 import type { DeleteOptions } from '../registry/deletion.js';
@@ -35,7 +37,7 @@ async function judge(ctx: ResourceRequest, pod: KubeObject, dryRun: boolean): Pr
   if (covering.length > 1) throw tooManyBudgets();
   const pdb = covering[0];
   if (!pdb) return 'delete';
-  if (!isPodReady(pod)) {
+  if (!isPodReady(pod as Readonly<Pod>)) {
     // An unhealthy pod does not count towards the budget, so evicting it spends nothing: always
     // under AlwaysAllow, and under IfHealthyBudget (the default) while the budget is met.
     if (specOf(pdb).unhealthyPodEvictionPolicy === 'AlwaysAllow') return 'delete-if-unchanged';

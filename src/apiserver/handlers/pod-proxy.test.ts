@@ -3,7 +3,6 @@ import { testSecurity, testServing } from '../../auth/test-security.js';
 import { connect as tlsConnect } from 'node:tls';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';

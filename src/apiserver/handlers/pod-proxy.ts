@@ -15,7 +15,6 @@ import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { agentTlsOptions, type AgentClientTls } from './agent-dial.js';
 import type { Duplex } from 'node:stream';
-import { STATUS_CODES } from 'node:http';
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { ApiError, badRequest, methodNotAllowed, pathNotFound, toApiError } from '../errors.js';

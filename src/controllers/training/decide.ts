@@ -5,7 +5,7 @@
 // missing. Kubeflow bugs not copied: ExitCode 1-127 fails the job at once instead of leaving it
 // Restarting (kubeflow/trainer#2044); every recreation counts against backoffLimit, not only the
 // restartCount of running pods, which a recreated pod resets (#2045).
-import type { CountsByType, FrameworkController, ReplicaCounts } from './framework.js';
+import type { FrameworkController, ReplicaCounts } from './framework.js';
 import { replicaSpecsOf, replicasOf } from './names.js';
 import type { ReplicaRestartPolicy, TrainingJob } from './types.js';
 import type { Pod } from '../../api/core/index.js';

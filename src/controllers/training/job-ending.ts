@@ -4,7 +4,7 @@
 // And the one status write of the controller.
 import type { KubeObject } from '../../api/meta.js';
 import { metaTime } from '../../api/meta.js';
-import { isConflict, isNotFound, resources, type ApiClient } from '../../client/index.js';
+import { isConflict, isNotFound, type ApiClient } from '../../client/index.js';
 import type { WrittenStatus } from '../job/written-status.js';
 import type { FrameworkController } from './framework.js';
 import { deletePodGroup } from './pod-group.js';

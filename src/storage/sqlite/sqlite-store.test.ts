@@ -8,7 +8,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError, StoreClosedError } from '../errors.js';
 import type { ListResult } from '../store.js';
 import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
-import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));

@@ -14,7 +14,6 @@ import {
   findEntry,
   newEntry,
   setFields,
-  type TrackedEntry,
 } from './managed-entries.js';
 import { diffObjects, type FieldChanges } from './object-diff.js';
 import { objectFieldSet } from './object-fields.js';

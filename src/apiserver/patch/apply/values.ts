@@ -1,5 +1,4 @@
 // Value and schema helpers shared by the field-set, diff, merge and prune walkers.
-import { getOwn } from '../json-value.js';
 import { fieldSchema, isAtomicObject, itemSchema, type JsonSchema } from '../../../api/schema-nav.js';
 
 export type PlainObject = Record<string, unknown>;
