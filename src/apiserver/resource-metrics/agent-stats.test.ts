@@ -16,7 +16,8 @@ describe('the API server\'s reads of agents\' figures', () => {
   let silent: Server;
   let calls = 0;
   let nodes: KubeObject[] = [];
-  const registry = { store: { list: async () => ({ items: nodes, revision: 1 }) } } as unknown as ObjectRegistry;
+  // Only the nodes' collection is read.
+  const registry = { collection: () => ({ list: async () => ({ items: nodes, revision: 1 }) }) } as unknown as ObjectRegistry;
 
   before(async () => {
     answering = createServer((req, res) => {
