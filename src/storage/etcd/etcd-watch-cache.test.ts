@@ -77,7 +77,8 @@ describe('etcd store, watch cache', () => {
     const { cached, direct, close } = await twoServers();
     try {
       for (let i = 0; i < 23; i++) await direct.create(podKey(padded(i)), pod(padded(i), { app: i % 3 === 0 ? 'web' : 'db' }));
-      await warm(cached);
+      assert.equal((await cached.list({ prefix: PODS })).items.length, 23);
+      assert.deepEqual(cached.watchCacheStats, { hits: 1, misses: 0 }, 'the first list waited for the cache to fill, and was served from it');
       const web = (object: KubeObject) => object.metadata.labels?.['app'] === 'web';
       for (const options of [{ prefix: PODS, limit: 5 }, { prefix: PODS, limit: 3, filter: web }, { prefix: `${PODS}default/`, filter: web }]) {
         // Caught up with the last round's write: with none since, the next list is the cache's.
@@ -167,9 +168,19 @@ describe('resource cache', () => {
     cache.remove('/p/none', 5);
     assert.equal(cache.revision, 5);
     assert.equal(cache.size, 4);
-    assert.deepEqual([...cache.range('/p/')].map(([key]) => key), ['/p/a/1', '/p/a/2', '/p/b/1', '/p/b/2']);
-    assert.deepEqual([...cache.range('/p/a/')].map(([, value]) => value.toString()), ['again', '/p/a/2']);
-    assert.deepEqual([...cache.range('/p/', '/p/a/2')].map(([key]) => key), ['/p/b/1', '/p/b/2']);
+    const entries = (prefix: string, after?: string, upTo = Infinity) => {
+      const seen: string[] = [];
+      cache.scan(prefix, (key, value) => {
+        seen.push(`${key}=${value.toString()}`);
+        return seen.length < upTo;
+      }, after);
+      return seen;
+    };
+    assert.deepEqual(entries('/p/'), ['/p/a/1=again', '/p/a/2=/p/a/2', '/p/b/1=/p/b/1', '/p/b/2=/p/b/2']);
+    assert.deepEqual(entries('/p/a/'), ['/p/a/1=again', '/p/a/2=/p/a/2']);
+    assert.deepEqual(entries('/p/', '/p/a/2'), ['/p/b/1=/p/b/1', '/p/b/2=/p/b/2']);
+    assert.deepEqual(entries('/p/', undefined, 1), ['/p/a/1=again']);
+    assert.deepEqual(entries('/q/'), []);
     assert.equal(cache.countAfter('/p/', '/p/a/1'), 3);
     assert.equal(cache.countAfter('/p/a/', '/p/a/1'), 1);
     assert.equal(cache.countAfter('/p/b/', '/p/b/2'), 0);

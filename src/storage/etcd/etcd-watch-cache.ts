@@ -48,10 +48,18 @@ const CONFIRM_TRIES = 3;
 const CATCH_UP_MS = 50;
 /** A cache behind this many lists in a row is dropped and filled again (a lost event cannot heal). */
 const DROP_AFTER_MISSES = 3;
+/**
+ * How long a list waits for its resource's cache to fill before it reads etcd itself: filling
+ * is one read of the resource, so waiting for it costs little more than reading, and saves
+ * reading the whole resource twice at once (every server's first lists come together at start).
+ */
+const FILL_WAIT_MS = 3_000;
 
 interface Slot {
   /** Set once the fill is done and the watch runs. */
   cache?: ResourceCache;
+  /** Settles when the fill ends, filled or not. */
+  filled: Promise<void>;
   watch?: Watch;
   /** Lists in a row the cache could not be confirmed for. */
   misses: number;
@@ -76,6 +84,7 @@ export class WatchCaches {
     const resource = resourceOf(options.prefix);
     if (resource === undefined || this.closed) return undefined;
     const slot = this.slotOf(resource);
+    if (slot.cache === undefined) await settledWithin(slot.filled, FILL_WAIT_MS);
     const page = slot.cache && (await this.confirmed(resource, slot, (cache, revision) => pageOf(cache, revision, options)));
     if (page === undefined) this.stats.misses++;
     else this.stats.hits++;
@@ -91,10 +100,10 @@ export class WatchCaches {
   private slotOf(resource: string): Slot {
     let slot = this.slots.get(resource);
     if (slot === undefined) {
-      slot = { misses: 0, waiters: new Set() };
-      this.slots.set(resource, slot);
-      const filling = slot;
-      this.fill(resource, filling).catch(() => this.drop(resource, filling));
+      const filling: Slot = { misses: 0, waiters: new Set(), filled: Promise.resolve() };
+      filling.filled = this.fill(resource, filling).catch(() => this.drop(resource, filling));
+      this.slots.set(resource, filling);
+      slot = filling;
     }
     return slot;
   }
@@ -168,6 +177,12 @@ export class WatchCaches {
   }
 }
 
+function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The cached resource a list prefix falls in: `/registry/<resource>/`, or undefined. */
 export function resourceOf(prefix: string): string | undefined {
   const match = /^\/registry\/([^/]+)\//.exec(prefix);
@@ -183,17 +198,18 @@ function pageOf(cache: ResourceCache, revision: number, options: ListOptions): C
   const objects: KubeObject[] | undefined = filter === undefined ? undefined : [];
   let lastKey: string | undefined;
   let more = false;
-  for (const [key, value] of cache.range(prefix)) {
+  cache.scan(prefix, (key, value) => {
     const object = filter === undefined ? undefined : (JSON.parse(value.toString('utf8')) as KubeObject);
-    if (object !== undefined && !filter!(object)) continue;
+    if (object !== undefined && !filter!(object)) return true;
     if (limit !== 0 && values.length === limit) {
       more = true;
-      break;
+      return false;
     }
     values.push(value);
     if (object !== undefined) objects!.push(object);
     lastKey = key;
-  }
+    return true;
+  });
   const page: CachedPage = { values, revision, ...(objects === undefined ? {} : { objects }) };
   if (!more || lastKey === undefined) return page;
   page.continue = encodeContinueToken({ key: lastKey, revision });

@@ -31,14 +31,16 @@ export class ResourceCache {
     this.advance(revision);
   }
 
-  /** The entries whose key starts with `prefix` and sorts after `after`, in key order. */
-  *range(prefix: string, after?: string): Generator<[string, Buffer]> {
-    let i = after === undefined ? this.indexOf(prefix) : this.indexOf(after);
+  /**
+   * Visits the entries whose key starts with `prefix` and sorts after `after`, in key order,
+   * until `visit` returns false. (A callback, not a generator: 10,000 entries a list.)
+   */
+  scan(prefix: string, visit: (key: string, value: Buffer) => boolean | void, after?: string): void {
+    let i = this.indexOf(after ?? prefix);
     if (after !== undefined && this.keys[i] === after) i++;
     for (; i < this.keys.length; i++) {
       const key = this.keys[i]!;
-      if (!key.startsWith(prefix)) return;
-      yield [key, this.values.get(key)!];
+      if (!key.startsWith(prefix) || visit(key, this.values.get(key)!) === false) return;
     }
   }
 
