@@ -8,13 +8,15 @@
 // header is etcd's current revision; no key in its reply and the same count of keys as the cache
 // holds mean nothing in the resource was created, changed or deleted since the cache's revision,
 // so the cache is the resource as of now. Otherwise the cache waits briefly for its watch to
-// catch up and asks again; still behind, the list reads etcd, as before the cache.
+// catch up and asks again; still behind, the list reads etcd, as before the cache. A cache that
+// lost a delete (see lostDeletes) is dropped and filled again.
 // Lists of an exact revision and continued pages read etcd (its history has them); Events are
 // never cached (kube-apiserver's default watch cache size for them is 0: many, short-lived, and
 // rarely listed whole).
 import type { IRangeRequest, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '../../api/meta.js';
 import { encodeContinueToken } from '../continue-token.js';
+import { RevisionExpiredError } from '../errors.js';
 import type { ListOptions, StoreEvent, Watch, WatchOptions } from '../store.js';
 import type { EtcdKeys } from './etcd-keys.js';
 import type { KvPage } from './etcd-list.js';
@@ -46,8 +48,6 @@ const FILL_PAGE = 1_000;
 const CONFIRM_TRIES = 3;
 /** How long a cache that is behind gets for its watch to deliver, before the next confirmation. */
 const CATCH_UP_MS = 50;
-/** A cache behind this many lists in a row is dropped and filled again (a lost event cannot heal). */
-const DROP_AFTER_MISSES = 3;
 /**
  * How long a list waits for its resource's cache to fill before it reads etcd itself: filling
  * is one read of the resource, so waiting for it costs little more than reading, and saves
@@ -61,8 +61,6 @@ interface Slot {
   /** Settles when the fill ends, filled or not. */
   filled: Promise<void>;
   watch?: Watch;
-  /** Lists in a row the cache could not be confirmed for. */
-  misses: number;
   /** Called when the cache applies an event. */
   waiters: Set<() => void>;
 }
@@ -100,7 +98,7 @@ export class WatchCaches {
   private slotOf(resource: string): Slot {
     let slot = this.slots.get(resource);
     if (slot === undefined) {
-      const filling: Slot = { misses: 0, waiters: new Set(), filled: Promise.resolve() };
+      const filling: Slot = { waiters: new Set(), filled: Promise.resolve() };
       filling.filled = this.fill(resource, filling).catch(() => this.drop(resource, filling));
       this.slots.set(resource, filling);
       slot = filling;
@@ -153,13 +151,31 @@ export class WatchCaches {
       // Events the watch applied meanwhile are after `current` (none can be between), unless the
       // cache is only part of the way there: then it is asked again.
       if (unchanged && slot.cache === cache && (cache.revision === seen || cache.revision > current)) {
-        slot.misses = 0;
         return read(cache, Math.max(current, cache.revision));
+      }
+      if (probe.kvs.length === 0 && (await this.lostDeletes(resource, seen, size))) {
+        this.drop(resource, slot);
+        return undefined;
       }
       await this.caughtUp(slot, seen);
     }
-    if (++slot.misses >= DROP_AFTER_MISSES) this.drop(resource, slot);
     return undefined;
+  }
+
+  /**
+   * Whether the cache missed a delete: etcd leaves a delete's previous value out of a watch
+   * event once it is compacted, and the watch then has nothing to report it with. A cache that
+   * missed nothing holds exactly as many keys as the resource had at its revision.
+   */
+  private async lostDeletes(resource: string, seen: number, size: number): Promise<boolean> {
+    try {
+      const then = await this.host.range({ key: this.host.keys.full(resource), range_end: this.host.keys.rangeEnd(resource), revision: seen, count_only: true });
+      return Number(then.count) !== size;
+    } catch (error) {
+      // Its revision compacted: the cache cannot be checked, so it is filled again.
+      if (error instanceof RevisionExpiredError) return true;
+      throw error;
+    }
   }
 
   /** Resolves when the cache applies an event after `seen`, or after CATCH_UP_MS. */
