@@ -12,6 +12,7 @@
 // (under a key prefix of their own), the clients' calls and the watchers spread over them, beside
 // one server: what scale-out buys. Their memory is printed summed, and per server against the target.
 // BENCH_SERVER_CPUS=1 BENCH_CLIENT_CPUS=0 put the servers and the client on cores of their own.
+// BENCH_WATCH_CACHE=off runs the etcd servers with --no-watch-cache: every list read from etcd.
 // Prints figures; never fails on time.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,6 +45,8 @@ const WARMUP_NAMESPACE = 'bench-warmup';
 const ROUNDS = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 1));
 /** API servers on one etcd, measured beside one (BENCH_STORE=etcd or both). */
 const SERVERS = Math.max(1, Number(process.env['BENCH_SERVERS'] ?? 1));
+/** The etcd servers' own flags: BENCH_WATCH_CACHE=off reads every list from etcd (what the watch cache saves). */
+const ETCD_FLAGS = process.env['BENCH_WATCH_CACHE'] === 'off' ? ['--no-watch-cache'] : [];
 /** Servers sharing an etcd share its CA, sealed with this token. */
 const SHARED_TOKEN = 'bench-api-shared-token';
 
@@ -340,7 +343,7 @@ async function besidePlain(plainCheckout: string): Promise<void> {
 /** SERVERS servers on the same etcd (under a fresh prefix: the one server's objects stay out of it), beside one. */
 async function severalServers(one: Map<string, Figure>, endpoint: string): Promise<void> {
   console.log('');
-  const several = await benchTarget(`etcd ${endpoint}, ${SERVERS} servers`, await thisServer(['--etcd-endpoints', endpoint, '--etcd-prefix', '/drover-bench-servers'], SERVERS));
+  const several = await benchTarget(`etcd ${endpoint}, ${SERVERS} servers`, await thisServer(['--etcd-endpoints', endpoint, '--etcd-prefix', '/drover-bench-servers', ...ETCD_FLAGS], SERVERS));
   compare(`${SERVERS} servers on one etcd beside one server (what scale-out buys on this machine's ${cpus().length} cores)`, several, one);
 }
 
@@ -356,7 +359,7 @@ async function main(): Promise<void> {
   if (stores === 'etcd' || stores === 'both') {
     const etcd = await startEtcd();
     try {
-      const one = await benchTarget(`etcd ${etcd.endpoint} (one member, its own process)`, await thisServer(['--etcd-endpoints', etcd.endpoint]));
+      const one = await benchTarget(`etcd ${etcd.endpoint} (one member, its own process)${ETCD_FLAGS.length > 0 ? `, ${ETCD_FLAGS.join(' ')}` : ''}`, await thisServer(['--etcd-endpoints', etcd.endpoint, ...ETCD_FLAGS]));
       if (SERVERS > 1) await severalServers(one, etcd.endpoint);
     } finally {
       await etcd.cleanup();

@@ -97,7 +97,7 @@ interface SimulateCommandOptions {
 interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
   dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
   eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; printPrometheusConfig?: boolean; horizontalPodAutoscalerSyncPeriod: number;
-  etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number;
+  etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number; watchCache: boolean;
 }
 
 /** `--audit-log` and its companions, on `drover server` and `drover up`. */
@@ -236,6 +236,7 @@ export function buildProgram(): Command {
     .option('--etcd-prefix <prefix>', 'put before every etcd key, to keep clusters apart in one etcd', '')
     .option('--etcd-compaction-interval <seconds>', 'seconds between compactions of etcd history (0: never)', nonNegativeInt, 300)
     .option('--etcd-request-timeout <seconds>', 'seconds an etcd call may take before the request fails with 503', positiveInt, 5)
+    .option('--no-watch-cache', "on etcd, read every list from etcd instead of each resource's watch cache (kube-apiserver's --watch-cache=false)")
     .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
     .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
     .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
@@ -260,6 +261,7 @@ export function buildProgram(): Command {
           etcd: {
             endpoints: options.etcdEndpoints, keyPrefix: options.etcdPrefix,
             compactionIntervalSeconds: options.etcdCompactionInterval, requestTimeoutSeconds: options.etcdRequestTimeout,
+            watchCache: options.watchCache,
           },
         }),
       }));

@@ -77,6 +77,8 @@ export interface EtcdServerOptions {
   compactionIntervalSeconds?: number;
   /** Seconds one etcd call may take before the request fails with 503. Default 5. */
   requestTimeoutSeconds?: number;
+  /** Serve lists from a watch cache per resource (kube-apiserver's --watch-cache). Default true. */
+  watchCache?: boolean;
 }
 
 export interface RunningServer {
@@ -213,12 +215,13 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
   if (options.etcd !== undefined) {
     // Loaded only here: a server on SQLite never loads the gRPC client.
     const { openEtcdStore } = await import('../storage/etcd/etcd-store.js');
-    const { endpoints, keyPrefix, compactionIntervalSeconds, requestTimeoutSeconds } = options.etcd;
+    const { endpoints, keyPrefix, compactionIntervalSeconds, requestTimeoutSeconds, watchCache } = options.etcd;
     const store = await openEtcdStore({
       endpoints,
       ...(keyPrefix === undefined ? {} : { keyPrefix }),
       ...(compactionIntervalSeconds === undefined ? {} : { compactIntervalMs: compactionIntervalSeconds * 1000 }),
       ...(requestTimeoutSeconds === undefined ? {} : { requestTimeoutMs: requestTimeoutSeconds * 1000 }),
+      ...(watchCache === undefined ? {} : { watchCache }),
       ...(transformer === undefined ? {} : { transformer }),
     });
     return { store };

@@ -3,8 +3,10 @@
 // the key's create_revision is 0; update and delete: its mod_revision is the expected one, or it
 // exists), so a failed precondition writes nothing and consumes no revision.
 // Of the optional methods, getRaw and listRaw apply (the stored bytes go out as they are);
-// listStream does not: its next() is synchronous and every etcd read is a round trip, so large
-// lists go through listRaw, read in chunks at one revision (etcd-list.ts).
+// listStream does not: its next() is synchronous and its revision is known before any page, so
+// it cannot wait for the one etcd read that confirms a consistent list. Lists are served from
+// the watch cache where it is current (etcd-watch-cache.ts), else read from etcd in chunks at one
+// revision (etcd-list.ts).
 import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '../../api/meta.js';
 import {
@@ -26,6 +28,7 @@ import { defragmentWhereWorthIt, type DefragOptions } from './etcd-defrag.js';
 import { EtcdKeys } from './etcd-keys.js';
 import { listKvs } from './etcd-list.js';
 import { decodeValue, encodeValue, withRevisionBytes, withRevisionText } from './etcd-values.js';
+import { WatchCaches } from './etcd-watch-cache.js';
 import { WatchFeed, type WatchHost } from './etcd-watch.js';
 
 export interface EtcdStoreOptions {
@@ -41,6 +44,8 @@ export interface EtcdStoreOptions {
   defrag?: DefragOptions | false;
   /** Encrypts the values of the resources it names (--encryption-provider-config). */
   transformer?: ValueTransformer;
+  /** Serve lists from a watch cache per resource (default true); false reads every list from etcd. */
+  watchCache?: boolean;
 }
 
 export const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60_000;
@@ -61,6 +66,8 @@ export class EtcdStore implements Store {
   /** Key-values this store opened from a value an older key or provider wrote (see stale-values.ts). */
   private readonly staleKvs = new WeakSet<IKeyValue>();
   private closing: Promise<void> | undefined;
+  /** Per resource, its objects in memory, kept by list + watch, that lists are served from. */
+  private readonly caches: WatchCaches | undefined;
 
   constructor(private readonly options: EtcdStoreOptions) {
     this.endpoints = options.endpoints.map(normalizeEndpoint);
@@ -72,6 +79,20 @@ export class EtcdStore implements Store {
       client: this.client,
       call: (what, op) => this.call(what, op),
     });
+    if (options.watchCache !== false) {
+      this.caches = new WatchCaches({
+        keys: this.keys,
+        // Keys only: nothing to open, and an encrypted resource's empty values could not be.
+        range: (request) => this.call('confirm the watch cache', () => this.client.kv.range(request)),
+        listPage: (listOptions) => listKvs(this.listHost(), listOptions),
+        watch: (watchOptions, onEvent, onError) => this.watch(watchOptions, onEvent, onError),
+      });
+    }
+  }
+
+  /** Lists served from the watch cache, and lists that read etcd. */
+  get watchCacheStats(): { hits: number; misses: number } {
+    return { ...(this.caches?.stats ?? { hits: 0, misses: 0 }) };
   }
 
   /** Reaches etcd once (so a wrong endpoint fails at start) and starts the compaction schedule. */
@@ -96,11 +117,22 @@ export class EtcdStore implements Store {
   }
 
   async list(options: ListOptions): Promise<ListResult> {
+    const cached = await this.caches?.list(options);
+    if (cached !== undefined) {
+      const { values, objects, ...page } = cached;
+      return { ...page, items: objects ?? values.map((value) => JSON.parse(value.toString('utf8')) as KubeObject) };
+    }
     const { kvs, objects, ...page } = await listKvs(this.listHost(), options);
     return { ...page, items: objects ?? kvs.map((kv) => decodeValue(kv.value, kv.mod_revision)) };
   }
 
   async listRaw(options: ListOptions): Promise<RawListResult> {
+    const cached = await this.caches?.list(options);
+    if (cached !== undefined) {
+      // The cache's own buffers: a response only reads them, and a write replaces, never changes, one.
+      const { values, objects: _parsedForFilter, ...page } = cached;
+      return { ...page, items: values };
+    }
     const { kvs, objects: _parsedForFilter, ...page } = await listKvs(this.listHost(), options);
     return { ...page, items: kvs.map((kv) => withRevisionBytes(kv.value, kv.mod_revision)) };
   }
@@ -190,6 +222,7 @@ export class EtcdStore implements Store {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.timer);
+    this.caches?.close();
     for (const feed of [...this.feeds]) feed.end(new StoreClosedError());
     await this.compactor.idle();
     this.client.close();

@@ -37,16 +37,29 @@ export function decodeValue(value: Buffer, revision: number | string): KubeObjec
   return JSON.parse(withRevisionText(value.toString('utf8'), revision)) as KubeObject;
 }
 
-/** withRevisionText on bytes, for raw reads: the value is never decoded to a string and back. */
-export function withRevisionBytes(value: Buffer, revision: number | string): Buffer {
+/**
+ * withRevisionText on bytes, for raw reads: the value is never decoded to a string and back.
+ * `ownMemory`: in a buffer of its own rather than a slice of Node's shared pool, for a value
+ * kept for long (the watch cache's), whose slab would otherwise outlive it.
+ */
+export function withRevisionBytes(value: Buffer, revision: number | string, ownMemory = false): Buffer {
   const at = value.indexOf(EMPTY_VERSION_BYTES);
   if (at < 0 || value.indexOf(EMPTY_VERSION_BYTES, at + EMPTY_VERSION_BYTES.length) >= 0) {
-    return Buffer.from(withRevisionText(value.toString('utf8'), revision), 'utf8');
+    return textBytes(withRevisionText(value.toString('utf8'), revision), ownMemory);
   }
   const version = `"resourceVersion":"${revision}"`;
-  const out = Buffer.allocUnsafe(value.length - EMPTY_VERSION_BYTES.length + version.length);
+  const size = value.length - EMPTY_VERSION_BYTES.length + version.length;
+  const out = ownMemory ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
   value.copy(out, 0, 0, at);
   const written = at + out.write(version, at, 'latin1');
   value.copy(out, written, at + EMPTY_VERSION_BYTES.length);
+  return out;
+}
+
+/** The UTF-8 bytes of `text`; `ownMemory` as for withRevisionBytes. */
+export function textBytes(text: string, ownMemory = false): Buffer {
+  if (!ownMemory) return Buffer.from(text, 'utf8');
+  const out = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  out.write(text, 0, 'utf8');
   return out;
 }
