@@ -7,8 +7,9 @@
 // It also hashes every object's identity and revision (FNV-1a 64 over
 // `apiVersion/kind/namespace/name/resourceVersion`, as Kubernetes' cache consistency checker
 // hashes `namespace/name/resourceVersion`) into the report, so that the reports of two
-// servers, or of a restore and its source, can be compared. Drover's API server has no watch
-// cache to compare against; the hash is what such a comparison would use.
+// servers, or of a restore and its source, can be compared. On etcd each server also keeps a
+// watch cache (storage/etcd/etcd-watch-cache.ts), which checks itself against etcd's key count
+// before it serves; comparing its hash with this one, as Kubernetes does, is not done yet.
 import type { KubeObject } from '../api/meta.js';
 import type { Store } from '../storage/store.js';
 import type { Finding } from './types.js';
