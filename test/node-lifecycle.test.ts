@@ -1,7 +1,7 @@
 // Node lifecycle with short timeouts: a node whose Lease goes stale becomes Ready=Unknown with
 // the unreachable taints, its pods are deleted after the eviction timeout, and a renewed
 // Lease removes the taints again.
-import { adminConfig, testServing } from '../src/auth/test-security.js';
+import { adminConfig, testServing } from './support/auth/security.js';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { startApiServer, type ApiServer } from '../src/apiserver/server.js';
 import { openSqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../src/storage/store.js';
 import { readyNode } from './fixtures/nodes.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 

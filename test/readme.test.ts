@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { removeNodeObjects } from '../src/agent/test-support.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 import { freshClone, type FreshClone } from './support/fresh-clone.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { readmeCommands, type ReadmeCommand } from './support/readme.js';

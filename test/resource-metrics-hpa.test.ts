@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { counterAt, cpuCounterOf } from './support/cgroup-figures.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 import { parseQuantity } from '../src/api/validation/quantity.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NS = 'sa-e2e';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout: 120_000 }, () => {
   let c: TrainingCluster;

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { reserveTestNetwork, type TestNetwork } from './support/test-network.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import { createResolver } from './container-resolver.js';
 import type { RuntimeSet } from './pods/pod-deps.js';
 import { podUidsInRuntime } from './pods/observe.js';
 import { POD_UID } from './runtime/labels.js';
-import { FakeRuntime } from './streaming/fake-runtime.js';
+import { FakeRuntime } from '../../test/support/agent/fake-runtime.js';
 import type { Pod } from '../api/core/index.js';
 
 const A: Owner = { clusterId: 'cluster-a', nodeName: 'node-1' };

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { resources } from '../client/index.js';
 import { dataCheckFindings } from './metrics.js';
-import { addNode, addPod, findingLines, startCheckerBed, type CheckerBed } from './test-support.js';
-import { waitFor } from '../util/wait-for.js';
+import { addNode, addPod, findingLines, startCheckerBed, type CheckerBed } from '../../test/support/checker/checker-bed.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 async function findingCount(kind: string): Promise<number> {
   return (await dataCheckFindings.get()).values.find((v) => v.labels['kind'] === kind)?.value ?? 0;

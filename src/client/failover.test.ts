@@ -6,9 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { ApiClient } from './api-client.js';
 import { Informer } from './informer.js';
 import { resources } from './resources.js';
-import { TestServer } from './test-server.js';
-import { testServing } from '../auth/test-security.js';
-import { waitFor } from '../util/wait-for.js';
+import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { testServing } from '../../test/support/auth/security.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 let server: TestServer;
 let deadUrl: string;

@@ -5,7 +5,7 @@ import { createScheduler } from './index.js';
 import type { NodeInfo } from './node-info.js';
 import type { Plugin } from './plugin.js';
 import { numFeasibleNodesToFind } from './sampling.js';
-import { makeNode, makePod, seededRandom, snapshotOf } from './test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf } from '../../test/support/scheduler/builders.js';
 
 function nodeOf(result: ScheduleResult): string {
   if ('unschedulable' in result) assert.fail(result.message);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './kubectl.js';
 import { startUpProcess, type UpProcess } from './up-process.js';
-import { waitFor } from '../../src/util/wait-for.js';
+import { waitFor } from './wait-for.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 

@@ -12,14 +12,14 @@ import { RequestAuthenticator } from '../../auth/authn/authenticator.js';
 import { bootstrapTokenAuthenticator } from '../../auth/authn/bootstrap-token.js';
 import { nodeSubject } from '../../auth/components.js';
 import { formatJoinToken } from '../../auth/join-token.js';
-import { testSecurity } from '../../auth/test-security.js';
+import { testSecurity } from '../../../test/support/auth/security.js';
 import { ApiClient } from '../../client/api-client.js';
 import { silentLogger } from '../../client/logger.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { JoinError, joinCluster, tlsOf } from './join.js';
 import { readPkiFiles, writePkiFiles } from './pki-files.js';
 import { startCertificateRotation } from './rotation.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const SECRET = 'join-test-secret-0123456789';
 const DAY_SECONDS = 86_400;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeRuntime } from './fake-runtime.js';
+import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
 import { labelResolver } from './resolver.js';
 
 describe('labelResolver', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
-import { FakeRuntime } from './fake-runtime.js';
+import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
 import { labelResolver } from './resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 import type { SessionInfo } from './upgrades.js';

@@ -10,9 +10,9 @@ import type { KubeObject } from '../../api/meta.js';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { ApiClient } from '../../client/api-client.js';
 import { ApiStatusError } from '../../client/errors.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { testSecurity, testServing } from '../test-security.js';
+import { testSecurity, testServing } from '../../../test/support/auth/security.js';
 import { createCertificateRequest, generateKeyPair, type Subject } from '../pki/certificates.js';
 import type { TlsConfig } from '../../client/config.js';
 

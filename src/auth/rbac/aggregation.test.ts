@@ -5,7 +5,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { keyFor } from '../../apiserver/registry/keys.js';
 import { ClusterRoleAggregator, aggregatedRules } from './aggregation.js';
-import { RBAC, WRITE, clusterRole, openTestStore, type TestStore } from './test-helpers.js';
+import { RBAC, WRITE, clusterRole, openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
 
 const clusterRoles = findResource(RBAC, 'v1', 'clusterroles')!;
 const LABEL = 'example.com/aggregate-to-monitoring';

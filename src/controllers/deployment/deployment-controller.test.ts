@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
-import { podsOf, startFakeAgent, startHarness, type FakeAgent, type Harness } from '../replicaset/testing.js';
+import { podsOf, startFakeAgent, startHarness, type FakeAgent, type Harness } from '../../../test/support/controllers/workload-pods.js';
 import type { ReplicaSet } from '../replicaset/types.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
 
 const STUCK_LABEL = 'test/stuck';

@@ -5,9 +5,9 @@ import { resources, type ApiClient } from '../../client/index.js';
 import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { ReplicaSetController } from './replicaset-controller.js';
-import { bindPod, keepReady, podClient, podsOf, replicaSetManifest, setPodPhase, setPodRunning, startHarness, type Harness } from './testing.js';
+import { bindPod, keepReady, podClient, podsOf, replicaSetManifest, setPodPhase, setPodRunning, startHarness, type Harness } from '../../../test/support/controllers/workload-pods.js';
 import type { ReplicaSet } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
 
 describe('replicaset controller', () => {

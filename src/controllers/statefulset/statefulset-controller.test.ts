@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resources, type ApiClient } from '../../client/index.js';
-import { podClient, podsOf, setPodPhase, setPodRunning, startHarness, type Harness } from '../replicaset/testing.js';
+import { podClient, podsOf, setPodPhase, setPodRunning, startHarness, type Harness } from '../../../test/support/controllers/workload-pods.js';
 import { StatefulSetController } from './statefulset-controller.js';
 import type { StatefulSet } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
 
 function manifest(name: string, replicas: number): StatefulSet {

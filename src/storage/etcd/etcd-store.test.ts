@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KeyExistsError, MAX_VALUE_BYTES, RevisionExpiredError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
-import { EventRecorder, pod, podKey, PODS, revisionOf } from '../contract/helpers.js';
-import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
+import { EventRecorder, pod, podKey, PODS, revisionOf } from '../../../test/support/storage/contract/helpers.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../../../test/support/storage/store-contract.js';
 import { memberDbSize, worthDefragmenting } from './etcd-defrag.js';
 import { openEtcdStore, type EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
-import { startEtcd, startEtcdCluster, type EtcdMember } from './test-support.js';
-import { waitFor } from '../../util/wait-for.js';
+import { startEtcd, startEtcdCluster, type EtcdMember } from '../../../test/support/storage/etcd-member.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 let member: EtcdMember;
 let clusters = 0;

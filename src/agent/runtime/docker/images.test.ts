@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
 import { parseImageRef } from './images.js';
 import { ImageNotFoundError, ImagePullError } from '../errors.js';
-import { IMAGE_V1, IMAGE_V2, RUN_ID, cleanup, ensureDocker, newPod, newRuntime, run, startSandbox } from './test-support.js';
+import { IMAGE_V1, IMAGE_V2, RUN_ID, cleanup, ensureDocker, newPod, newRuntime, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
 
 describe('parseImageRef', () => {
   it('adds latest when there is no tag', () => {

@@ -2,7 +2,7 @@
 // asserts on time (machines differ); compare the printed µs with the targets by hand.
 import { describe, it, type TestContext } from 'node:test';
 import type { KubeObject } from '../../../api/meta.js';
-import { realisticDeployment, realisticPod, type RealisticObject } from './realistic-objects.js';
+import { realisticDeployment, realisticPod, type RealisticObject } from '../../../../test/support/apiserver/realistic-objects.js';
 import { updateManagedFields, type UpdateOptions } from './update.js';
 
 const T0 = '2024-01-01T00:00:00Z';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../api/meta.js';
 import { updateManagedFields, type UpdateOptions } from './update.js';
-import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from './test-fixture.js';
+import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from '../../../../test/support/apiserver/apply-schema.js';
 
 const options = (manager: string, now: string, extra: Partial<UpdateOptions> = {}): UpdateOptions => ({
   manager,

@@ -1,0 +1,121 @@
+// For the agent's end-to-end tests (test/agent-*.test.ts): an in-process API server on a
+// temporary SQLite store, a node name unique to the run, pod builders, polling, and removal
+// of every Docker object the run's agent made (by its node label, never anyone else's).
+import { adminConfig, testSecurity, testServing } from '../auth/security.js';
+import { writeKubeconfig } from '../../../src/cluster/kubeconfig.js';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Docker from 'dockerode';
+import { startApiServer, type ApiServer } from '../../../src/apiserver/server.js';
+import { ApiClient, resources, type ResourceClient } from '../../../src/client/index.js';
+import { openSqliteStore, type SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import { NODE_LABEL } from '../../../src/agent/agent-labels.js';
+import { waitFor } from '../wait-for.js';
+import type { Container, Pod } from '../../../src/api/core/index.js';
+
+export const IMAGE = 'drover-test/busybox:1';
+
+export interface TestCluster {
+  url: string;
+  /** A kubeconfig for the admin of this server: agents under test connect with it. */
+  kubeconfig: string;
+  dir: string;
+  nodeName: string;
+  api: ApiClient;
+  pods: ResourceClient<Pod>;
+  close(): Promise<void>;
+}
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+
+/** Docker running and the local images built; throws loudly when Docker cannot be had. */
+export function ensureDocker(): void {
+  for (const script of ['ensure-docker.sh', 'build-test-images.sh']) {
+    execFileSync('bash', [join(repoRoot(), 'scripts', script)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+  }
+}
+
+export async function startTestCluster(label: string): Promise<TestCluster> {
+  const dir = await mkdtemp(join(tmpdir(), `drover-agent-${label}-`));
+  const store: SqliteStore = await openSqliteStore({ path: join(dir, 'state.db') });
+  const server: ApiServer = await startApiServer({ store, port: 0, ...(await testServing()) });
+  const api = new ApiClient(await adminConfig(server.url), { userAgent: 'drover-agent-test' });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeKubeconfig(kubeconfig, server.url, (await testSecurity()).admin);
+  const nodeName = `${label}-${randomUUID().slice(0, 8)}`;
+  return {
+    url: server.url, kubeconfig, dir, nodeName, api,
+    pods: api.resource<Pod>(resources.pods, 'default'),
+    async close() {
+      api.close();
+      await server.close();
+      await store.close();
+      await removeNodeObjects(nodeName);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deletes every pod and waits for the agent to confirm (so host processes stop too). */
+export async function deleteAllPods(cluster: TestCluster, timeoutMs = 30_000): Promise<void> {
+  const list = await cluster.pods.list();
+  await Promise.all(list.items.map((p) => cluster.pods.delete(p.metadata.name ?? '').catch(() => undefined)));
+  await waitFor('every pod deleted', async () => ((await cluster.pods.list()).items.length === 0 ? true : undefined), timeoutMs);
+}
+
+/** Removes every container and sandbox an agent of this node name made. */
+export async function removeNodeObjects(nodeName: string): Promise<void> {
+  const docker = new Docker();
+  const list = await docker.listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`] } }).catch(() => []);
+  list.sort((a, b) => Number(a.Labels['drover.dev/kind'] === 'sandbox') - Number(b.Labels['drover.dev/kind'] === 'sandbox'));
+  for (const c of list) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
+}
+
+export function podSpec(name: string, nodeName: string, containers: Array<Partial<Container>>, extra: Partial<Pod['spec']> = {}): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      nodeName,
+      terminationGracePeriodSeconds: 2,
+      containers: containers.map((c, i) => ({ name: c.name ?? `c${i}`, image: IMAGE, ...c }) as Container),
+      ...extra,
+    },
+  };
+}
+
+/** Waits until the pod's status satisfies `check`; returns the pod. */
+export function waitForPod(cluster: TestCluster, name: string, what: string, check: (pod: Pod) => boolean, timeoutMs?: number): Promise<Pod> {
+  let last: Pod | undefined;
+  return waitFor(`${name}: ${what}`, async () => {
+    last = await cluster.pods.get(name);
+    return check(last) ? last : undefined;
+  }, timeoutMs ?? 20_000).catch((error: Error) => {
+    throw new Error(`${error.message}\nlast status: ${JSON.stringify(last?.status, null, 1)}`);
+  });
+}
+
+export async function dockerExec(containerId: string, cmd: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const output = execFileSync('docker', ['exec', containerId, ...cmd], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { code: 0, output };
+  } catch (error) {
+    const e = error as { status?: number; stdout?: string; stderr?: string };
+    return { code: e.status ?? 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+export function containerIdOf(pod: Pod, name: string): string {
+  const id = pod.status?.containerStatuses?.find((s) => s.name === name)?.containerID ?? '';
+  return id.replace(/^[a-z]+:\/\//, '');
+}
