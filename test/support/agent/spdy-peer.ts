@@ -1,10 +1,10 @@
 // For tests: the client end of a SPDY session, in memory or over a socket — what kubectl does,
 // built from the same frame and header codecs.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { FrameReader, encodeData, encodeSynStream, type Frame } from '../../../src/agent/streaming/spdy/frames.js';
 import { HeaderCompressor, HeaderDecompressor, type HeaderMap } from '../../../src/agent/streaming/spdy/header-codec.js';
 import { SpdySession, type SpdyTransport } from '../../../src/agent/streaming/spdy/session.js';
+import { waitFor } from '../wait-for.js';
 
 export type ReceivedFrame = Frame | { kind: 'syn_reply_headers'; streamId: number; headers: HeaderMap };
 
@@ -55,15 +55,14 @@ export class TestPeer {
     return this.frames.some((f) => f.kind === 'data' && f.streamId === streamId && (f.flags & 1) === 1);
   }
 
-  async until<T>(what: string, check: () => T | undefined | false, timeoutMs = 3000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+  /** Waits for `check` over the frames decoded so far; a timeout lists the frames' kinds. */
+  until<T>(what: string, check: () => T | undefined | false, timeoutMs = 3000): Promise<T> {
+    return waitFor(what, async () => {
       await this.decoding;
       const value = check();
       if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; frames: ${JSON.stringify(this.frames.map((f) => f.kind))}`);
-      await sleep(5);
-    }
+      throw new Error(`frames so far: ${JSON.stringify(this.frames.map((f) => f.kind))}`);
+    }, timeoutMs);
   }
 
   close(): void {

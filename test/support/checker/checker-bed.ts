@@ -7,6 +7,7 @@ import { TestServer } from '../apiserver/in-process-server.js';
 import { requestRound } from '../../../src/cli/check.js';
 import { DataChecker, type DataCheckerOptions } from '../../../src/checker/data-checker.js';
 import type { ConsistencyReport } from '../../../src/checker/report.js';
+import { waitFor } from '../wait-for.js';
 
 export interface CheckerBed {
   server: TestServer;
@@ -25,10 +26,7 @@ export async function startCheckerBed(options: Partial<DataCheckerOptions> = {})
     intervalSeconds: 0, settleSeconds: 0, leaseDurationMs: 3000, logger: silentLogger, ...options,
   });
   await checker.start();
-  for (let i = 0; !checker.isLeader(); i++) {
-    if (i > 200) throw new Error('the data checker never took its lease');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor('the data checker to take its lease', () => checker.isLeader(), 5_000);
   return {
     server, api, checker,
     round: (repair) => requestRound(api, repair, 20_000),

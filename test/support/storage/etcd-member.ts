@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StopWaiting, waitFor } from '../wait-for.js';
 
 export interface EtcdMember {
   /** The client URL, http://127.0.0.1:PORT. */
@@ -99,14 +100,15 @@ function member(spec: MemberSpec): Launchable {
     child = spawn(ETCD_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-    const deadline = Date.now() + 20_000;
+    const started = child;
     // /health is true once the cluster has a leader: every member of a new cluster must be up.
-    while (!(await answers(endpoint))) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`etcd exited at start:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`etcd did not answer within 20 s:\n${output}`);
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
-    }
+    await waitFor(`etcd at ${endpoint} to answer`, async () => {
+      if (await answers(endpoint)) return true;
+      if (started.exitCode !== null || started.signalCode !== null) throw new StopWaiting(`etcd exited at start:\n${output}`);
+      return undefined;
+    }, 20_000).catch((error: Error) => {
+      throw error instanceof StopWaiting ? error : new Error(`${error.message}:\n${output}`);
+    });
   };
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const running = child;

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/api/meta.js';
 import type { Store, StoreEvent, WatchOptions } from '../../../../src/storage/store.js';
+import { waitFor } from '../../wait-for.js';
 
 export interface StoreHarness {
   store: Store;
@@ -113,13 +114,8 @@ export class EventRecorder {
   }
 
   /** Waits for the first error the watch reports. */
-  async waitForError(timeoutMs = 5_000): Promise<Error> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.errors.length === 0) {
-      assert.ok(Date.now() < deadline, 'the watch reported no error');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    return this.errors[0] as Error;
+  waitForError(timeoutMs = 5_000): Promise<Error> {
+    return waitFor('the watch to report an error', () => this.errors[0], timeoutMs);
   }
 
   private wake(): void {
