@@ -1,19 +1,14 @@
-// For the agent's end-to-end tests (test/agent-*.test.ts): an in-process API server on a
-// temporary SQLite store, a node name unique to the run, pod builders, polling, and removal
-// of every Docker object the run's agent made (by its node label, never anyone else's).
-import { adminConfig, testSecurity, testServing } from '../auth/security.js';
-import { writeKubeconfig } from '../../../src/cluster/kubeconfig.js';
+// For the agent's end-to-end tests (test/agent-*.test.ts): the in-process test API server, a
+// node name unique to the run, pod builders, polling, and removal of every Docker object the
+// run's agent made (by its node label, never anyone else's).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/server.js';
-import { ApiClient, resources, type ResourceClient } from '../../../src/client/index.js';
-import { openSqliteStore, type SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import { resources, type ApiClient, type ResourceClient } from '../../../src/client/index.js';
+import { TestServer } from '../apiserver/in-process-server.js';
 import { NODE_LABEL } from '../../../src/agent/agent-labels.js';
 import { waitFor } from '../wait-for.js';
 import type { Container, Pod } from '../../../src/api/core/index.js';
@@ -45,22 +40,18 @@ export function ensureDocker(): void {
 }
 
 export async function startTestCluster(label: string): Promise<TestCluster> {
-  const dir = await mkdtemp(join(tmpdir(), `drover-agent-${label}-`));
-  const store: SqliteStore = await openSqliteStore({ path: join(dir, 'state.db') });
-  const server: ApiServer = await startApiServer({ store, port: 0, ...(await testServing()) });
-  const api = new ApiClient(await adminConfig(server.url), { userAgent: 'drover-agent-test' });
-  const kubeconfig = join(dir, 'kubeconfig');
-  await writeKubeconfig(kubeconfig, server.url, (await testSecurity()).admin);
+  const server = await TestServer.start({ serviceAccountTokens: true });
+  const api = server.client({ userAgent: 'drover-agent-test' });
+  const kubeconfig = await server.writeAdminKubeconfig();
   const nodeName = `${label}-${randomUUID().slice(0, 8)}`;
   return {
-    url: server.url, kubeconfig, dir, nodeName, api,
+    url: server.url, kubeconfig, dir: server.dir, nodeName, api,
     pods: api.resource<Pod>(resources.pods, 'default'),
     async close() {
-      api.close();
-      await server.close();
-      await store.close();
+      await server.stop();
+      // Before the directory goes: the agent's containers may still mount folders in it.
       await removeNodeObjects(nodeName);
-      await rm(dir, { recursive: true, force: true });
+      await server.close();
     },
   };
 }

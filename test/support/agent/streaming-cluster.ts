@@ -1,23 +1,15 @@
-// For end-to-end tests of streaming: an in-process API server (SQLite in a temp dir) with the
-// pod proxy wired in, a streaming server over the real Docker runtime, a Node that points at it,
+// For end-to-end tests of streaming: the in-process test API server with the pod proxy wired in, a streaming server over the real Docker runtime, a Node that points at it,
 // and pods whose containers really run — created the way the agent would (sandbox + labelled
 // app containers), without the agent itself.
 
-import { testSecurity, testServing } from '../auth/security.js';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/server.js';
 import { handlePodUpgrade, podProxySubresources } from '../../../src/apiserver/handlers/pod-proxy.js';
-import { writeKubeconfig } from '../../../src/cluster/kubeconfig.js';
-import { openSqliteStore, type SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
 import { IMAGE_V1, cleanup, ensureDocker, runLabels } from './docker-runtime.js';
 import type { PodRef } from '../../../src/agent/runtime/runtime.js';
 import { labelResolver } from '../../../src/agent/streaming/resolver.js';
 import { startStreamingServer, type StreamingServer } from '../../../src/agent/streaming/streaming-server.js';
 import type { SessionInfo } from '../../../src/agent/streaming/upgrades.js';
-import { callJson } from '../apiserver/in-process-server.js';
+import { callJson, TestServer } from '../apiserver/in-process-server.js';
 
 export interface TestContainer {
   name: string;
@@ -25,7 +17,7 @@ export interface TestContainer {
 }
 
 export interface StreamingCluster {
-  api: ApiServer;
+  api: TestServer;
   agent: StreamingServer;
   runtime: DockerRuntime;
   kubeconfig: string;
@@ -74,14 +66,11 @@ async function runPod(cluster: Omit<StreamingCluster, 'runPod' | 'close'>, name:
 
 export async function startStreamingCluster(nodeName = 'stream-node'): Promise<StreamingCluster> {
   ensureDocker();
-  const dir = await mkdtemp(join(tmpdir(), 'drover-streaming-'));
-  const store: SqliteStore = await openSqliteStore({ path: join(dir, 'state.db') });
-  const api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, ...(await testServing()) });
+  const api = await TestServer.start({ subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, serviceAccountTokens: true });
   const runtime = new DockerRuntime();
   const sessions: SessionInfo[] = [];
   const agent = await startStreamingServer({ host: '127.0.0.1', port: 0, resolve: labelResolver(runtime), onSession: (s) => sessions.push(s) });
-  const kubeconfig = join(dir, 'kubeconfig');
-  await writeKubeconfig(kubeconfig, api.url, (await testSecurity()).admin);
+  const kubeconfig = await api.writeAdminKubeconfig();
   await registerNode(api.url, nodeName, agent.port);
   const base = { api, agent, runtime, kubeconfig, nodeName, sessions, call: (m: string, p: string, b?: unknown) => callJson(api.url, m, p, b) };
   return {
@@ -90,9 +79,7 @@ export async function startStreamingCluster(nodeName = 'stream-node'): Promise<S
     async close() {
       await agent.close();
       await api.close();
-      await store.close();
       await cleanup();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,24 +1,30 @@
-// For this folder's tests: a real API server on an SQLite store in a temporary directory,
-// restartable on the same port and data (to test re-watching), and a client bound to it as the
-// admin (HTTPS, client certificate).
+// The one in-process API server of the tests: a real API server on an SQLite store in a
+// temporary directory, serving HTTPS with the test PKI and authenticating as `drover server`
+// does; restartable on the same port and data (to test re-watching); clients bound to it as the
+// admin (client certificate). Tests that need more of the server (pod proxy upgrades, an
+// authenticator of their own, an event TTL) pass startApiServer's options through.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClusterNetwork } from '../../../src/api/cluster-network.js';
-import type { SubresourceHandlers } from '../../../src/apiserver/handlers/resource-handler.js';
-import { startApiServer, type ApiServer } from '../../../src/apiserver/server.js';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '../../../src/apiserver/server.js';
+import { writeKubeconfig } from '../../../src/cluster/kubeconfig.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
-import { testSecurity } from '../auth/security.js';
+import { testSecurity, testServing } from '../auth/security.js';
 import { ApiClient, type ApiClientOptions } from '../../../src/client/api-client.js';
 import type { TlsConfig } from '../../../src/client/config.js';
 import { rawRequest, type RawAnswer } from '../client/raw-request.js';
 
-export interface TestServerOptions {
+/** startApiServer's options other than the store and port, which the test server owns. */
+export type TestServerOptions = Partial<Omit<ApiServerOptions, 'store' | 'port'>> & {
+  /** The store's watch history, in revisions (openSqliteStore's historyWindow). */
   historyWindow?: number;
-  subresources?: SubresourceHandlers;
-  /** The address plan Services' cluster IPs come from (default: clusterNetwork()). */
-  network?: ClusterNetwork;
-}
+  /**
+   * Service-account tokens as `drover server` serves them (token requests, their authentication,
+   * the kube-api-access projection into pods of namespaces whose account exists). Off by
+   * default: most tests' pods are the API's, not a container's.
+   */
+  serviceAccountTokens?: boolean;
+};
 
 export class TestServer {
   private api: ApiServer | undefined;
@@ -33,8 +39,13 @@ export class TestServer {
   ) {}
 
   static async start(options: TestServerOptions = {}): Promise<TestServer> {
-    const server = new TestServer(await mkdtemp(join(tmpdir(), 'drover-client-')), options, (await testSecurity()).admin);
-    await server.open(0);
+    const server = new TestServer(await mkdtemp(join(tmpdir(), 'drover-test-server-')), options, (await testSecurity()).admin);
+    try {
+      await server.open(0);
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
     return server;
   }
 
@@ -46,6 +57,19 @@ export class TestServer {
   get store(): SqliteStore {
     if (!this.current) throw new Error('the test server is stopped');
     return this.current;
+  }
+
+  /** The running server itself (its registry, its metrics). */
+  get apiServer(): ApiServer {
+    if (!this.api) throw new Error('the test server is stopped');
+    return this.api;
+  }
+
+  /** Writes a kubeconfig for the admin of this server into its directory; returns its path. */
+  async writeAdminKubeconfig(): Promise<string> {
+    const path = join(this.dir, 'kubeconfig');
+    await writeKubeconfig(path, this.url, this.adminTls);
+    return path;
   }
 
   /** A client closed with the server. */
@@ -77,13 +101,10 @@ export class TestServer {
   }
 
   private async open(port: number): Promise<void> {
-    const storeOptions: Parameters<typeof openSqliteStore>[0] = { path: join(this.dir, 'state.db') };
-    if (this.options.historyWindow !== undefined) storeOptions.historyWindow = this.options.historyWindow;
-    this.current = await openSqliteStore(storeOptions);
-    const { security } = await testSecurity();
-    this.api = await startApiServer({ store: this.current, port, subresources: this.options.subresources ?? new Map(), tls: security.tls, authenticator: security.authenticator, signer: security.pki,
-      ...(this.options.network ? { network: this.options.network } : {}),
-    });
+    const { historyWindow, serviceAccountTokens, ...apiOptions } = this.options;
+    this.current = await openSqliteStore({ path: join(this.dir, 'state.db'), ...(historyWindow !== undefined ? { historyWindow } : {}) });
+    const { serviceAccounts, ...serving } = await testServing();
+    this.api = await startApiServer({ ...serving, ...(serviceAccountTokens ? { serviceAccounts } : {}), ...apiOptions, store: this.current, port });
   }
 }
 
