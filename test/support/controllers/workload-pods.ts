@@ -1,33 +1,9 @@
-// Helpers for the workload controllers' tests: a real API server with the controllers running
-// against it, and the agent's part played through the API (binding pods, marking them ready).
+// For the workload controllers' tests (which start with controller-test.ts): the agent's part
+// played through the API — binding pods, marking them ready or finished, confirming deletions.
 import { metaTime, type KubeObject } from '../../../src/api/meta.js';
-import { resources, silentLogger, type ApiClient } from '../../../src/client/index.js';
-import { TestServer } from '../apiserver/in-process-server.js';
-import { startControllerManager, type ControllerFactory, type RunningControllerManager } from '../../../src/controllers/manager.js';
+import { resources, type ApiClient } from '../../../src/client/index.js';
 import { waitFor } from '../wait-for.js';
 import type { Pod } from '../../../src/api/core/index.js';
-
-export interface Harness {
-  server: TestServer;
-  api: ApiClient;
-  manager: RunningControllerManager;
-  close(): Promise<void>;
-}
-
-export async function startHarness(controllers: readonly ControllerFactory[]): Promise<Harness> {
-  const server = await TestServer.start();
-  const api = server.client();
-  const manager = await startControllerManager({ api, controllers, logger: silentLogger });
-  return {
-    server,
-    api,
-    manager,
-    async close() {
-      await manager.stop();
-      await server.close();
-    },
-  };
-}
 
 export function podClient(api: ApiClient, namespace = 'default') {
   return api.resource<Pod>(resources.pods, namespace);
