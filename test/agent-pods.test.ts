@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
-import { freePort } from './support/agent/docker-runtime.js';
+import { freePort } from './support/free-port.js';
 import {
   containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
 } from './support/agent/agent-cluster.js';

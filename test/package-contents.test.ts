@@ -3,11 +3,11 @@
 // `files` list and tsconfig.build.json (the product build) must keep both out.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { REPO_ROOT as ROOT } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 async function packedFiles(): Promise<string[]> {

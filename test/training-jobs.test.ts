@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { finalLosses, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { REPO_ROOT } from './support/repo.js';
 import { waitFor } from './support/wait-for.js';
 
 describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout: 120_000 }, () => {
@@ -15,8 +16,8 @@ describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout:
 
   before(async () => {
     c = await startTrainingCluster('training');
-    await c.k(['apply', '-f', '-'], readFileSync(resolve(ROOT, 'examples/pytorchjob-process.yaml'), 'utf8'));
-    await c.k(['apply', '-f', '-'], readFileSync(resolve(ROOT, 'examples/tfjob-process.yaml'), 'utf8'));
+    await c.k(['apply', '-f', '-'], readFileSync(resolve(REPO_ROOT, 'examples/pytorchjob-process.yaml'), 'utf8'));
+    await c.k(['apply', '-f', '-'], readFileSync(resolve(REPO_ROOT, 'examples/tfjob-process.yaml'), 'utf8'));
   });
 
   after(async () => {

@@ -3,9 +3,6 @@
 // run's agent made (by its node label, never anyone else's).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
 import { resources, type ApiClient, type ResourceClient } from '../../../src/client/index.js';
 import { TestServer } from '../apiserver/in-process-server.js';
@@ -26,18 +23,8 @@ export interface TestCluster {
   close(): Promise<void>;
 }
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  return dir;
-}
-
-/** Docker running and the local images built; throws loudly when Docker cannot be had. */
-export function ensureDocker(): void {
-  for (const script of ['ensure-docker.sh', 'build-test-images.sh']) {
-    execFileSync('bash', [join(repoRoot(), 'scripts', script)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
-  }
-}
+/** Docker running and the test images built (see ../repo.ts). */
+export { ensureDocker } from '../repo.js';
 
 export async function startTestCluster(label: string): Promise<TestCluster> {
   const server = await TestServer.start({ serviceAccountTokens: true });

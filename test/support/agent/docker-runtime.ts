@@ -2,13 +2,8 @@
 // (installing it if needed), build the local images, label everything a test run
 // makes, and remove it all afterwards.
 
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
 import type { ContainerSpec, PodRef, SandboxInfo, SandboxSpec } from '../../../src/agent/runtime/runtime.js';
@@ -19,33 +14,8 @@ export const IMAGE_V2 = 'drover-test/busybox:2';
 export const RUN_LABEL = 'drover.dev/test-run';
 export const RUN_ID = randomUUID().slice(0, 8);
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('test-support: cannot find the repository root');
-    dir = parent;
-  }
-  return dir;
-}
-
-function runScript(name: string): void {
-  const script = join(repoRoot(), 'scripts', name);
-  try {
-    execFileSync('bash', [script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
-  } catch (err) {
-    const e = err as { stderr?: Buffer; stdout?: Buffer; message: string };
-    throw new Error(
-      `${name} failed — these tests need a real Docker Engine:\n${e.stderr?.toString() ?? ''}${e.stdout?.toString() ?? ''}${e.message}`,
-    );
-  }
-}
-
-/** Starts Docker and builds the test images; throws (loudly) when Docker cannot be had. */
-export function ensureDocker(): void {
-  runScript('ensure-docker.sh');
-  runScript('build-test-images.sh');
-}
+/** Docker running and the test images built (see ../repo.ts). */
+export { ensureDocker } from '../repo.js';
 
 export function newRuntime(opts: ConstructorParameters<typeof DockerRuntime>[0] = {}): DockerRuntime {
   return new DockerRuntime(opts);
@@ -87,19 +57,5 @@ export async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * A port nothing listens on, for a hostPort. Taken below Linux's ephemeral range (32768+),
- * where other tests' outgoing connections pick their local ports: a port from up there
- * (what listen(0) hands out) could be taken again before Docker binds it.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
+/** A port nothing listens on, for a hostPort (see ../free-port.ts). */
+export { freePort } from '../free-port.js';

@@ -1,17 +1,11 @@
 // The stand-in nvidia-smi (test/fixtures/nvidia-smi) in a directory of its own, with a GPU list
 // the test edits: CI has no GPU, and this is the one fake the GPU tests use.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../repo.js';
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  return dir;
-}
-
-const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'nvidia-smi');
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'nvidia-smi');
 
 export interface StandInGpus {
   /** Put this first on the agent's PATH. */

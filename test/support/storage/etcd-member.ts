@@ -1,13 +1,13 @@
 // For tests: a real etcd member (Debian's etcd-server, see scripts/ensure-etcd.sh) on free
 // loopback ports with a temporary data directory, stopped and removed afterwards. It can be
 // stopped and started again on the same ports and data, or paused (SIGSTOP) to look hung.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
+import { freePort } from '../free-port.js';
+import { runRepoScript } from '../repo.js';
 import { StopWaiting, waitFor } from '../wait-for.js';
 
 export interface EtcdMember {
@@ -34,22 +34,9 @@ let ensured = false;
 export function ensureEtcd(): void {
   if (ensured) return;
   if (spawnSync(ETCD_BIN, ['--version']).status !== 0) {
-    let root = dirname(fileURLToPath(import.meta.url));
-    while (!existsSync(join(root, 'package.json'))) root = dirname(root);
-    execFileSync('bash', [join(root, 'scripts', 'ensure-etcd.sh')], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+    runRepoScript('ensure-etcd.sh', 'these tests need a real etcd');
   }
   ensured = true;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function answers(endpoint: string): Promise<boolean> {
