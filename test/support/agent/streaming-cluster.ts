@@ -1,6 +1,7 @@
-// For end-to-end tests of streaming: the in-process test API server with the pod proxy wired in, a streaming server over the real Docker runtime, a Node that points at it,
-// and pods whose containers really run — created the way the agent would (sandbox + labelled
-// app containers), without the agent itself.
+// For end-to-end tests of streaming: the in-process test API server with the pod proxy wired
+// in, a streaming server over the real Docker runtime, a Node that points at it, and pods whose
+// containers really run — created the way the agent would (sandbox + labelled app containers),
+// without the agent itself.
 
 import { handlePodUpgrade, podProxySubresources } from '../../../src/apiserver/handlers/pod-proxy.js';
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';

@@ -1,4 +1,4 @@
-// Test fixture (used only by the *.test.ts files here): a cut-down Deployment / Pod schema that
+// For the patch tests (src/apiserver/patch/): a cut-down Deployment / Pod schema that
 // carries the same Kubernetes extensions as the real OpenAPI schemas, so the strategic merge
 // patch tests exercise what kubectl will send against what the server will know.
 import type { JsonSchema } from '../../../src/api/schema-nav.js';

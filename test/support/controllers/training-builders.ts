@@ -1,4 +1,5 @@
-// Builders of training jobs and their pods for the unit tests of this folder.
+// Builders of training jobs and their pods for the training controller's unit tests
+// (src/controllers/training/).
 import { LABEL_REPLICA_INDEX, LABEL_REPLICA_TYPE, type ReplicaSpec, type TrainingJob } from '../../../src/controllers/training/types.js';
 import type { PodFacts } from '../../../src/controllers/training/decide.js';
 import type { Pod, PodPhase } from '../../../src/api/core/index.js';
