@@ -21,7 +21,7 @@ import { request as httpsRequest } from 'node:https';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TlsConfig } from '../src/client/config.js';
-import { startEtcd } from '../src/storage/etcd/test-support.js';
+import { startEtcd } from '../test/support/storage/etcd-member.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, SpreadClient, summarize } from './http-client.js';
 import { memoryOf } from './process-memory.js';

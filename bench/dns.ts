@@ -11,8 +11,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
 import { startDnsServer } from '../src/agent/dns/server.js';
-import { query } from '../src/agent/dns/test-client.js';
-import { endpoint, MemoryDnsView, ports, service, slice } from '../src/agent/dns/test-view.js';
+import { query } from '../test/support/agent/dns-client.js';
+import { endpoint, MemoryDnsView, ports, service, slice } from '../test/support/agent/dns-view.js';
 
 const SERVICES = 1_000;
 const ENDPOINTS = 10;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { ApiClient, resources } from '../src/client/index.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from '../test/support/wait-for.js';
 import { startDroverProcess, type DroverProcess } from '../test/support/drover-process.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 

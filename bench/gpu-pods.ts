@@ -4,8 +4,8 @@
 import type { Pod } from '../src/api/core/index.js';
 import type { KubeObject } from '../src/api/meta.js';
 import { isNotFound, resources, type WatchHandle } from '../src/client/index.js';
-import { rawRequest } from '../src/client/raw-request.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { rawRequest } from '../test/support/client/raw-request.js';
+import { waitFor } from '../test/support/wait-for.js';
 import type { GpuCluster } from './gpu-cluster.js';
 import { PROBE_PROGRAM } from './gpu-probe.js';
 

@@ -15,7 +15,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { rawRequest } from '../src/client/raw-request.js';
+import { rawRequest } from '../test/support/client/raw-request.js';
 import { hostileRequests, measureControlLatency, wideConfigMap, type HostileRequest, type Latency } from '../test/support/hostile-requests.js';
 import { pausedGet } from '../test/support/raw-http.js';
 import { serverRss, startServerProcess, type ServerProcess } from '../test/support/server-process.js';

@@ -13,7 +13,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../src/client/index.js';
-import { startEtcd, type EtcdMember } from '../src/storage/etcd/test-support.js';
+import { startEtcd, type EtcdMember } from '../test/support/storage/etcd-member.js';
 import { startDroverProcess, type DroverProcess } from '../test/support/drover-process.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runConcurrent, summarize } from './http-client.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure an etcd server binary is on this machine for the etcd store's tests: installs
 # Debian's etcd-server (v3.4) and etcd-client (etcdctl) when `etcd` is missing. Tests start
-# their own members on free 127.0.0.1 ports (src/storage/etcd/test-support.ts); nothing is
+# their own members on free 127.0.0.1 ports (test/support/storage/etcd-member.ts); nothing is
 # started here. Idempotent: when `etcd` and `etcdctl` are present it returns at once.
 set -euo pipefail
 

@@ -11,15 +11,15 @@ import { after, before, describe, test } from 'node:test';
 import Docker from 'dockerode';
 import { resources } from '../src/client/index.js';
 import { NODE_LABEL, startAgent } from '../src/agent/index.js';
-import { DockerProxy } from '../src/agent/test-docker-proxy.js';
+import { DockerProxy } from './support/agent/docker-proxy.js';
 import {
   containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
-} from '../src/agent/test-support.js';
+} from './support/agent/agent-cluster.js';
 import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dockerd.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 import type { Pod } from '../src/api/core/index.js';
 
-const STANDALONE = resolve(import.meta.dirname, '../src/agent/standalone.js');
+const STANDALONE = resolve(import.meta.dirname, 'support/agent/standalone-agent.js');
 /** The scratch daemon's pod network: its own range, no other daemon's network on it. */
 const SCRATCH_POD_CIDR = '10.232.0.0/16';
 

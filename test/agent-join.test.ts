@@ -13,7 +13,7 @@ import { startDroverProcess, type DroverProcess } from './support/drover-process
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { joinToken, startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { spawnDrover, startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 describe('drover agent --token', { timeout: 120_000 }, () => {
   let server: ServerProcess;

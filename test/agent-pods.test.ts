@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
-import { freePort } from '../src/agent/runtime/docker/test-support.js';
+import { freePort } from './support/free-port.js';
 import {
   containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
-} from '../src/agent/test-support.js';
-import { waitFor } from '../src/util/wait-for.js';
+} from './support/agent/agent-cluster.js';
+import { waitFor } from './support/wait-for.js';
 import type { Pod } from '../src/api/core/index.js';
 
 const GPU = 'example.com/gpu';

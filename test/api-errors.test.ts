@@ -1,6 +1,6 @@
 // Bad input gets a Kubernetes Status with the right code and nothing is written; the
 // non-resource endpoints answer.
-import { fetchWithTls } from '../src/client/raw-request.js';
+import { fetchWithTls } from './support/client/raw-request.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useCluster } from './support/cluster-fixture.js';

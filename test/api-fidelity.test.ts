@@ -1,6 +1,6 @@
 // Behaviours where Drover answered differently from Kubernetes (the API-fidelity issue), each
 // checked as a client sees it: over HTTP as the client libraries send it, or with kubectl.
-import { fetchWithTls } from '../src/client/raw-request.js';
+import { fetchWithTls } from './support/client/raw-request.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useCluster } from './support/cluster-fixture.js';

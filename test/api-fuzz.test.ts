@@ -8,7 +8,7 @@
 // latency measured throughout.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fetchWithTls, rawRequest } from '../src/client/raw-request.js';
+import { fetchWithTls, rawRequest } from './support/client/raw-request.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { hostileRequests, measureControlLatency } from './support/hostile-requests.js';
 

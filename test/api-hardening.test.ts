@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { MAX_BODY_DEPTH } from '../src/apiserver/decode/limits.js';
-import { sendRaw, TestServer, type RawAnswer } from '../src/client/test-server.js';
+import { sendRaw, TestServer, type RawAnswer } from './support/apiserver/in-process-server.js';
 import { measureControlLatency, wideConfigMap } from './support/hostile-requests.js';
 
 type Answer = RawAnswer;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { waitFor } from './support/wait-for.js';
 
 type Event = Record<string, any>;
 
@@ -233,13 +234,11 @@ describe('Transactions name the user who caused them', () => {
     assert.equal(changer, 'drover-admin', 'the server names who created the deployment');
     await kubectl(kc, ['scale', 'deployment', 'owned', '--replicas=2']);
     const transactions = async () => JSON.parse(await kubectl(kc, ['get', 'transactions', '-l', 'drover.dev/target-name=owned', '-o', 'json'])).items as Event[];
-    const deadline = Date.now() + 20_000;
-    let seen: Event[] = [];
-    while (Date.now() < deadline) {
-      seen = (await transactions()).filter((tx) => tx.spec.target.kind === 'Deployment');
-      if (['launch', 'scale'].every((op) => seen.some((tx) => tx.spec.operation === op))) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const seen = await waitFor('a launch and a scale transaction of the deployment', async () => {
+      const ofDeployment = (await transactions()).filter((tx) => tx.spec.target.kind === 'Deployment');
+      assert.deepEqual(['launch', 'scale'].filter((op) => !ofDeployment.some((tx) => tx.spec.operation === op)), [], `missing among ${JSON.stringify(ofDeployment.map((t) => t.spec))}`);
+      return ofDeployment;
+    }, 20_000);
     for (const op of ['launch', 'scale']) {
       const tx = seen.find((t) => t.spec.operation === op);
       assert.ok(tx, `a ${op} transaction of the deployment: ${JSON.stringify(seen.map((t) => t.spec))}`);

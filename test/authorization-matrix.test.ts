@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { nodeSubject } from '../src/auth/components.js';
 import { openClusterCa } from '../src/auth/pki/cluster-pki.js';
 import type { TlsConfig } from '../src/client/config.js';
-import { rawRequest } from '../src/client/raw-request.js';
+import { rawRequest } from './support/client/raw-request.js';
 import { kubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 

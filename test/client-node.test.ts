@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api, CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { useCluster } from './support/cluster-fixture.js';
+import { waitFor } from './support/wait-for.js';
 
 const cluster = useCluster({ extraArgs: ['--no-control-plane'] });
 
@@ -35,8 +36,10 @@ describe('@kubernetes/client-node with the kubeconfig Drover writes', () => {
     }, () => undefined);
     try {
       await config.makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: 'official', body: { metadata: { name: 'watched' } } });
-      for (let i = 0; i < 100 && !seen.includes('ADDED watched'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.ok(seen.includes('ADDED watched'), seen.join(', '));
+      await waitFor('the watch to see the ConfigMap added', () => {
+        assert.ok(seen.includes('ADDED watched'), `seen: ${seen.join(', ')}`);
+        return true;
+      }, 5_000);
     } finally {
       request.abort();
     }

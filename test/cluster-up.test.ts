@@ -2,13 +2,11 @@
 // into it, and drains the node.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('drover up', () => {
   let cluster: UpProcess;
@@ -16,8 +14,7 @@ describe('drover up', () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startUpProcess(`up-${process.pid}`);
   });
   after(async () => {

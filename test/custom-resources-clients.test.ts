@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer, PatchStrategy, setHeaderOptions, type KubernetesObject } from '@kubernetes/client-node';
 import { useCluster } from './support/cluster-fixture.js';
 import { WIDGET_CRD } from './fixtures/widget-crd.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const cluster = useCluster();
 const GROUP = 'shop.example.com';

@@ -6,11 +6,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startEtcd, type EtcdMember } from '../src/storage/etcd/test-support.js';
+import { startEtcd, type EtcdMember } from './support/storage/etcd-member.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { WIDGET_CRD, widgetYaml } from './fixtures/widget-crd.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 /** Servers on one etcd share a token: it seals the cluster CA they all serve with. */
 const ETCD_TOKEN = 'custom-resources-etcd-test-token';

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { useCluster } from './support/cluster-fixture.js';
 import { KUBECTL } from './support/kubectl.js';
 import { WIDGET_CRD, widgetYaml } from './fixtures/widget-crd.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const cluster = useCluster({ extraArgs: ['--no-control-plane'] });
 const k = (args: string[], input?: string) => cluster.kubectl(args, input === undefined ? {} : { input });

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { loadClientConfig } from '../src/client/config.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 import { parseQuantity } from '../src/api/validation/quantity.js';
 import { launchChromium, requireChromium, signInAddress } from './support/browser.js';
 import { CpuReadings, containerPid, cpuCounterOf, workingSetOf } from './support/cgroup-figures.js';

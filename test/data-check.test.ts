@@ -3,7 +3,7 @@
 // Node publishes) and, with --repair, removed through the agent. With `drover server` as a
 // process: `drover check [--repair]` prints the report and sets its exit code, kubectl lists
 // the reports, and /metrics counts the findings.
-import { fetchWithTls } from '../src/client/raw-request.js';
+import { fetchWithTls } from './support/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -14,13 +14,13 @@ import { after, before, describe, it } from 'node:test';
 import { ownerLabels } from '../src/agent/agent-labels.js';
 import { readClusterId } from '../src/agent/cluster-id.js';
 import { CONTAINER_NAME, podLabels } from '../src/agent/runtime/labels.js';
-import { ensureDocker } from '../src/agent/test-support.js';
-import { findingLines, startCheckerBed, type CheckerBed } from '../src/checker/test-support.js';
+import { ensureDocker } from './support/agent/agent-cluster.js';
+import { findingLines, startCheckerBed, type CheckerBed } from './support/checker/checker-bed.js';
 import { startNode, type RunningNode } from '../src/cluster/node.js';
 import { silentLogger } from '../src/client/index.js';
 import { kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { spawnDrover, startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 function docker(...args: string[]): string {
   return execFileSync('docker', args, { encoding: 'utf8' }).trim();

@@ -1,14 +1,14 @@
 // `drover server --etcd-endpoints` as a user runs it: a server process on a real etcd member,
 // driven by the real kubectl. Its state lives in etcd (resourceVersion is etcd's mod_revision),
 // survives the server's restart, and an etcd that is down is a 503 with a message, not a hang.
-import { fetchWithTls } from '../src/client/raw-request.js';
+import { fetchWithTls } from './support/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { startEtcd, type EtcdMember } from '../src/storage/etcd/test-support.js';
+import { startEtcd, type EtcdMember } from './support/storage/etcd-member.js';
 import { KUBECTL, kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 interface WatchLine {
   type: string;

@@ -7,7 +7,7 @@ import { useCluster } from './support/cluster-fixture.js';
 import { GangWatch } from './support/gang-watch.js';
 import { readyNode } from './fixtures/nodes.js';
 import { GPU, memberPod, podGroup, PODGROUPS, type MemberOptions } from './fixtures/gangs.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 // Nodes without agents never renew a Lease: keep the node lifecycle controller from tainting them.
 const cluster = useCluster({ extraArgs: ['--node-monitor-grace-period', '3600'] });

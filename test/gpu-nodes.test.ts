@@ -11,13 +11,13 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { standInNvidiaSmi, type StandInGpus } from '../src/agent/gpu/test-support.js';
-import { ensureDocker, removeNodeObjects } from '../src/agent/test-support.js';
+import { standInNvidiaSmi, type StandInGpus } from './support/agent/stand-in-gpus.js';
+import { ensureDocker, removeNodeObjects } from './support/agent/agent-cluster.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
-import { rawRequest } from '../src/client/raw-request.js';
+import { rawRequest } from './support/client/raw-request.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const GPU = 'nvidia.com/gpu';
 const NODE = `gpu-node-${process.pid}`;

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../src/api/meta.js';
 import { ApiClient, resources, type Lease } from '../src/client/index.js';
-import { startEtcdCluster, type EtcdMember } from '../src/storage/etcd/test-support.js';
+import { startEtcdCluster, type EtcdMember } from './support/storage/etcd-member.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { PodRecord, ServerWatch, Writer } from './support/ha-probes.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 /** The takeover target at the default lease timing (3 s lease, 0.5 s retry). */
 const TARGET_MS = 5000;

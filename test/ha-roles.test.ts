@@ -9,7 +9,7 @@ import { ApiClient, resources, type Lease } from '../src/client/index.js';
 import { pendingPod, readyNode } from './fixtures/nodes.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 describe('leader roles in separate processes', { timeout: 120_000 }, () => {
   let server: ServerProcess;

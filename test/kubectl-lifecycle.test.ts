@@ -6,7 +6,7 @@ import { kubectl, requireKubectl } from './support/kubectl.js';
 import { useCluster } from './support/cluster-fixture.js';
 import { startServerProcess } from './support/server-process.js';
 import { deploymentYaml } from './fixtures/deployment.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const cluster = useCluster();
 

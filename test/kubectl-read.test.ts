@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { KUBECTL } from './support/kubectl.js';
 import { useCluster } from './support/cluster-fixture.js';
 import { deploymentYaml } from './fixtures/deployment.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 // The API alone: no controllers turn the fixture Deployment into pods the listings would show.
 const cluster = useCluster({ extraArgs: ['--no-control-plane'] });

@@ -4,13 +4,11 @@
 // scale.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const REPLICAS = 3;
 // The defaults (25 % each) of 3 replicas: surge rounds up to 1, unavailability down to 0.
 const MAX_UNAVAILABLE = 0;
@@ -64,8 +62,7 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startUpProcess(`rollout-${process.pid}`);
   });
   after(async () => {

@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startStreamingCluster, type StreamingCluster } from '../src/agent/streaming/test-cluster.js';
+import { startStreamingCluster, type StreamingCluster } from './support/agent/streaming-cluster.js';
 import { KUBECTL, kubectlRaw, requireKubectl, type KubectlResult } from './support/kubectl.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const APP_SCRIPT = [
   'echo started',

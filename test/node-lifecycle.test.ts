@@ -1,42 +1,29 @@
 // Node lifecycle with short timeouts: a node whose Lease goes stale becomes Ready=Unknown with
 // the unreachable taints, its pods are deleted after the eviction timeout, and a renewed
 // Lease removes the taints again.
-import { adminConfig, testServing } from '../src/auth/test-security.js';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ApiClient, resources } from '../src/client/index.js';
+import { resources, type ApiClient } from '../src/client/index.js';
 import { NodeLifecycleController } from '../src/controllers/node-lifecycle.js';
-import { startApiServer, type ApiServer } from '../src/apiserver/server.js';
-import { openSqliteStore } from '../src/storage/sqlite/sqlite-store.js';
-import type { Store } from '../src/storage/store.js';
+import { TestServer } from './support/apiserver/in-process-server.js';
 import { readyNode } from './fixtures/nodes.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 describe('node lifecycle', () => {
-  let dir: string;
-  let store: Store;
-  let server: ApiServer;
+  let server: TestServer;
   let api: ApiClient;
   let controller: NodeLifecycleController;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-nodelife-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    server = await startApiServer({ store, port: 0, ...(await testServing()) });
-    api = new ApiClient(await adminConfig(server.url));
+    server = await TestServer.start({ serviceAccountTokens: true });
+    api = server.client();
     controller = new NodeLifecycleController({ api, gracePeriodSeconds: 1, podEvictionTimeoutSeconds: 1, monitorPeriodMs: 200 });
   });
   after(async () => {
     await controller.stop();
-    api.close();
     await server.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const renewLease = (name: string) =>

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { useCluster } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 interface PodItem { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { conditions?: Array<{ type: string; status: string }> } }
 

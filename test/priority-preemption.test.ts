@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { useCluster } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { pendingPod } from './fixtures/nodes.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const PODS = '/api/v1/namespaces/default/pods';
 const NODE = 'prio-0';

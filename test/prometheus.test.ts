@@ -2,22 +2,22 @@
 // `drover up --print-prometheus-config` prints: it discovers the API server and the agent through
 // the Kubernetes API, every target is up, and PromQL finds the series Kubernetes users query.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { get as httpsGet } from 'node:https';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
-import { freePort } from '../src/agent/runtime/docker/test-support.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { freePort } from './support/free-port.js';
+import { waitFor } from './support/wait-for.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { DROVER_BIN } from './support/server-process.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { ensureDocker, runRepoScript } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 interface Target { labels: Record<string, string>; health: string; lastError: string; scrapeUrl: string }
@@ -40,9 +40,8 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-prometheus.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
+    runRepoScript('ensure-prometheus.sh', 'this test scrapes with a real Prometheus');
     cluster = await startUpProcess(`prom-${process.pid}`);
     workDir = await mkdtemp(join(tmpdir(), 'drover-prometheus-'));
   });

@@ -8,12 +8,13 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { removeNodeObjects } from '../src/agent/test-support.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 import { freshClone, type FreshClone } from './support/fresh-clone.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { readmeCommands, type ReadmeCommand } from './support/readme.js';
 import { STEPS, type Step, type StepContext } from './support/readme-steps.js';
 import { ShellSession, type BackgroundCommand } from './support/shell-session.js';
+import { waitFor } from './support/wait-for.js';
 
 const CHECKOUT = resolve(import.meta.dirname, '../..');
 const README = join(CHECKOUT, 'README.md');
@@ -60,16 +61,10 @@ function portAnswers(port: number): Promise<boolean> {
   });
 }
 
-async function retrying<T>(retryMs: number, attempt: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + retryMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
+/** One attempt, or, for a step that may need the cluster to settle first, attempts until one passes. */
+async function retrying(what: string, retryMs: number, attempt: () => Promise<void>): Promise<void> {
+  if (retryMs === 0) return attempt();
+  await waitFor(what, async () => (await attempt(), true), retryMs);
 }
 
 /**
@@ -91,7 +86,7 @@ async function typeCommand(session: ShellSession, ctx: StepContext, readme: Read
       await step.shows?.((await running.interrupt()).output, ctx);
       return undefined;
     }
-    await retrying(step.retryMs ?? 0, async () => {
+    await retrying(`\`${command}\` to pass`, step.retryMs ?? 0, async () => {
       const result = await session.run(command, { ...(step.input !== undefined ? { input: step.input } : {}), timeoutMs: step.timeoutMs ?? 60_000 });
       assert.equal(result.code, 0, `exit code; it printed:\n${result.output}`);
       await step.shows?.(result.output, ctx);

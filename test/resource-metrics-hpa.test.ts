@@ -4,18 +4,17 @@
 // figure covers; an HPA made by `kubectl autoscale` scales a Deployment of CPU burners up, and
 // back down once they stop burning.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { counterAt, cpuCounterOf } from './support/cgroup-figures.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 import { parseQuantity } from '../src/api/validation/quantity.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 const burner = (name: string, labels: string) => `
@@ -64,8 +63,7 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startUpProcess(`metrics-${process.pid}`, { extraArgs: ['--horizontal-pod-autoscaler-sync-period', '2'] });
     await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
   });

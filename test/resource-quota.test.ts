@@ -4,8 +4,8 @@
 // quota`. Pods stay Pending (no agent): admission and the quota controller are all that run.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { useCluster } from './support/cluster-fixture.js';
+import { waitFor } from './support/wait-for.js';
 
 const cluster = useCluster();
 
@@ -23,16 +23,6 @@ ${resources}
 
 function podJson(name: string, resources: Record<string, unknown> = {}): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'drover-test/busybox:1', resources }] } };
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 describe('discovery and explain', () => {
@@ -102,10 +92,10 @@ describe('ResourceQuota', () => {
     assert.match(described, /Resource\s+Used\s+Hard\n\s*--------\s+----\s+----\npods\s+2\s+2\nrequests.cpu\s+200m\s+1\n/);
 
     await cluster.kubectl(['delete', 'pod', 'one', '-n', 'quota', '--wait=false']);
-    await until('the quota freed', async () => {
-      const used = await cluster.kubectl(['get', 'quota', 'small', '-n', 'quota', '-o', 'jsonpath={.status.used.pods}']);
-      return used === '1' ? used : undefined;
-    });
+    await waitFor('the quota freed', async () => {
+      assert.equal(await cluster.kubectl(['get', 'quota', 'small', '-n', 'quota', '-o', 'jsonpath={.status.used.pods}']), '1');
+      return true;
+    }, 15_000);
     await cluster.kubectl(['apply', '-f', '-'], { input: podYaml('three', 'quota', resources) });
   });
 
@@ -117,10 +107,10 @@ describe('ResourceQuota', () => {
     const third = await cluster.kubectlRaw(['create', 'secret', 'generic', 'c', '-n', 'quota-secrets', '--from-literal=k=v']);
     assert.ok(third.stderr.includes('exceeded quota: few, requested: secrets=1, used: secrets=2, limited: secrets=2'), third.stderr);
     await cluster.kubectl(['delete', 'secret', 'a', '-n', 'quota-secrets']);
-    await until('the quota recounted', async () => {
-      const used = await cluster.kubectl(['get', 'quota', 'few', '-n', 'quota-secrets', '-o', 'jsonpath={.status.used.secrets}']);
-      return used === '1' ? used : undefined;
-    });
+    await waitFor('the quota recounted', async () => {
+      assert.equal(await cluster.kubectl(['get', 'quota', 'few', '-n', 'quota-secrets', '-o', 'jsonpath={.status.used.secrets}']), '1');
+      return true;
+    }, 15_000);
     await cluster.kubectl(['create', 'secret', 'generic', 'c', '-n', 'quota-secrets', '--from-literal=k=v']);
   });
 

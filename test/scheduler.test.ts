@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useCluster } from './support/cluster-fixture.js';
 import { pendingPod, readyNode } from './fixtures/nodes.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const cluster = useCluster();
 const PODS = '/api/v1/namespaces/default/pods';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, resources } from '../src/client/index.js';
 import { DROVER_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 describe('drover server --event-ttl', () => {
   let server: ServerProcess;

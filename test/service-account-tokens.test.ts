@@ -3,16 +3,15 @@
 // exactly what its Role grants; the token dies with the pod; `kubectl create token` makes a
 // token kubectl can use; TokenReview answers for both.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const NS = 'sa-e2e';
 
 // What an in-cluster client does (client-go's rest.InClusterConfig): the API from
@@ -53,8 +52,7 @@ describe('service-account tokens', () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startServerProcess();
     agent = await startAgentProcess(cluster, `sa-${process.pid}`);
     ca = join(cluster.dataDir, 'tls', 'ca.crt');

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { removeRangeRules } from '../src/agent/network/host-rules.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { DROVER_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';

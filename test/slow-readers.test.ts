@@ -1,6 +1,6 @@
 // Clients that ask for a large list and then do not read it must cost the server a bounded
 // amount of memory: it produces the response only as the socket takes it.
-import { fetchWithTls } from '../src/client/raw-request.js';
+import { fetchWithTls } from './support/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pausedGet } from './support/raw-http.js';

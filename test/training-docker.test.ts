@@ -8,13 +8,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments, stringify } from 'yaml';
-import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { finalLosses, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { REPO_ROOT } from './support/repo.js';
 
 const HOST_PYTHON = ['/usr', '/lib', '/lib64'];
 
 /** The example's manifests with every replica as a Docker pod running the host's python3. */
 function onDocker(): string {
-  const docs = parseAllDocuments(readFileSync(resolve(ROOT, 'examples/pytorchjob-process.yaml'), 'utf8')).map((doc) => doc.toJS());
+  const docs = parseAllDocuments(readFileSync(resolve(REPO_ROOT, 'examples/pytorchjob-process.yaml'), 'utf8')).map((doc) => doc.toJS());
   for (const doc of docs) {
     if (doc.kind !== 'PyTorchJob') continue;
     for (const replica of Object.values(doc.spec.pytorchReplicaSpecs) as Array<{ template: { spec: any } }>) {

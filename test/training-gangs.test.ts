@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 function job(name: string, workers: number, seconds: number): string {
   const replica = `

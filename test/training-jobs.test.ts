@@ -7,16 +7,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { finalLosses, ROOT, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { finalLosses, startTrainingCluster, type TrainingCluster } from './support/training-cluster.js';
+import { REPO_ROOT } from './support/repo.js';
+import { waitFor } from './support/wait-for.js';
 
 describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout: 120_000 }, () => {
   let c: TrainingCluster;
 
   before(async () => {
     c = await startTrainingCluster('training');
-    await c.k(['apply', '-f', '-'], readFileSync(resolve(ROOT, 'examples/pytorchjob-process.yaml'), 'utf8'));
-    await c.k(['apply', '-f', '-'], readFileSync(resolve(ROOT, 'examples/tfjob-process.yaml'), 'utf8'));
+    await c.k(['apply', '-f', '-'], readFileSync(resolve(REPO_ROOT, 'examples/pytorchjob-process.yaml'), 'utf8'));
+    await c.k(['apply', '-f', '-'], readFileSync(resolve(REPO_ROOT, 'examples/tfjob-process.yaml'), 'utf8'));
   });
 
   after(async () => {

@@ -36,7 +36,7 @@ else:
     conn.sendall(b"%d\\n" % rank)
     print("rank %d reached the master at %s:%d" % (rank, addr, port), flush=True)
 `;
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 function replica(replicas: number, nodeSelector: Record<string, string>) {
   return {

@@ -6,10 +6,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Docker from 'dockerode';
-import { ensureDocker, removeNodeObjects } from '../src/agent/test-support.js';
+import { ensureDocker, removeNodeObjects } from './support/agent/agent-cluster.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const WATCH_MS = 120_000;
 const SAMPLE_EVERY_MS = 2_000;

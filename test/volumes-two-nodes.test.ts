@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
 
 const run = promisify(execFile);
 const NODES = ['disk-a', 'disk-b'];

@@ -5,19 +5,19 @@
 // protection finalizers and the scheduler's refusals behave as in Kubernetes: a Bound volume's
 // data survives `kubectl delete pv`, and a Retain volume's directory outlives the volume.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const IMAGE = 'drover-test/busybox:1';
 
@@ -54,8 +54,7 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     hostDir = await mkdtemp(join(tmpdir(), 'drover-pv-'));
     cluster = await startUpProcess(`volumes-${process.pid}`);
     await waitFor('the node Ready', async () => (await field(['get', 'node', cluster.nodeName], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True', 30_000);

@@ -3,15 +3,14 @@
 // yearly, and its schedule is exercised by moving status.lastScheduleTime back before this
 // year's 1 January: the controller then owes that start and makes it at once.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 interface JobView {
@@ -25,8 +24,7 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startUpProcess(`cronjob-${process.pid}`);
     await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
     await k(['create', 'cronjob', 'report', '--image=drover-test/busybox:1', '--schedule=0 0 1 1 *', '--', 'sh', '-c', 'echo report done']);

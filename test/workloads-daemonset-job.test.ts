@@ -2,15 +2,14 @@
 // Docker node) driven by the real kubectl. Every workload is created up front so that they run
 // side by side; each test then waits for its own.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 interface PodView {
@@ -46,8 +45,7 @@ describe('DaemonSets and Jobs on drover up', { timeout: 180_000 }, () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startUpProcess(`dsjob-${process.pid}`);
     await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
     await k(['apply', '-f', '-'], daemonSet);

@@ -1,15 +1,14 @@
 // ReplicationControllers and DaemonSet rollout history end to end: a real `drover up` (API
 // server, scheduler, controllers and a Docker node) driven by the real kubectl.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const IMAGE_1 = 'drover-test/busybox:1';
 const IMAGE_2 = 'drover-test/busybox:2';
@@ -38,8 +37,7 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     cluster = await startUpProcess(`rcds-${process.pid}`);
     await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
   });

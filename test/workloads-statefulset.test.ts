@@ -4,16 +4,15 @@
 // coming back under its name, a partitioned rolling update, rollout undo, OnDelete and a
 // scale-down; a Parallel set shows that nothing waits there.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { reserveTestNetwork, type TestNetwork } from './support/test-network.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from '../src/util/wait-for.js';
+import { waitFor } from './support/wait-for.js';
+import { ensureDocker } from './support/repo.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const IMAGE_1 = 'drover-test/busybox:1';
 const IMAGE_2 = 'drover-test/busybox:2';
@@ -55,8 +54,7 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
 
   before(async () => {
     requireKubectl();
-    execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
-    execFileSync('bash', [resolve(ROOT, 'scripts/build-test-images.sh')], { stdio: 'ignore' });
+    ensureDocker();
     network = reserveTestNetwork();
     cluster = await startUpProcess(`sts-${process.pid}`, { network });
     await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);

@@ -1,5 +1,5 @@
 // Events expire after the TTL, measured from when they last happened.
-import { testServing } from '../auth/test-security.js';
+import { testServing } from '../../test/support/auth/security.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +10,8 @@ import { findResource } from '../api/registry.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { EventTtl, lastSeen } from './event-ttl.js';
 import { startApiServer, type ApiServer } from './server.js';
-import { callJson } from '../client/test-server.js';
-import { waitFor } from '../util/wait-for.js';
+import { callJson } from '../../test/support/apiserver/in-process-server.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 const EVENTS = '/api/v1/namespaces/default/events';
 const ago = (seconds: number) => metaTime(new Date(Date.now() - seconds * 1000));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isNotFound, resources } from '../client/index.js';
-import { TestServer } from '../client/test-server.js';
+import { TestServer } from '../../test/support/apiserver/in-process-server.js';
 
 describe('the local-path StorageClass', () => {
   it('is made with a new cluster as k3s ships it, and stays deleted across restarts', async () => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { connect, DEFAULT_CIPHERS } from 'node:tls';
 import { describe, it } from 'node:test';
-import { testSecurity } from '../auth/test-security.js';
+import { testSecurity } from '../../test/support/auth/security.js';
 import { SERVING_TLS_OPTIONS, servingCiphers } from './tls-settings.js';
 
 describe('serving TLS settings', () => {

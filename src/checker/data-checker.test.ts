@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { resources } from '../client/index.js';
 import { dataCheckFindings } from './metrics.js';
-import { addNode, addPod, findingLines, startCheckerBed, type CheckerBed } from './test-support.js';
-import { waitFor } from '../util/wait-for.js';
+import { addNode, addPod, findingLines, startCheckerBed, type CheckerBed } from '../../test/support/checker/checker-bed.js';
+import { waitFor } from '../../test/support/wait-for.js';
+import { freePort } from '../../test/support/free-port.js';
 
 async function findingCount(kind: string): Promise<number> {
   return (await dataCheckFindings.get()).values.find((v) => v.labels['kind'] === kind)?.value ?? 0;
@@ -221,11 +222,7 @@ describe('data checker: agents that do not answer', () => {
     const bed = await startCheckerBed();
     try {
       // A port nothing listens on: the agents' endpoints refuse the connection.
-      const { createServer } = await import('node:net');
-      const probe = createServer().listen(0, '127.0.0.1');
-      await new Promise((resolve) => probe.once('listening', resolve));
-      const port = (probe.address() as { port: number }).port;
-      await new Promise((resolve) => probe.close(resolve));
+      const port = await freePort();
       for (const name of ['deaf-1', 'deaf-2', 'fine']) {
         await addNode(bed.api, name);
         if (name === 'fine') continue;

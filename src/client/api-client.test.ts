@@ -6,9 +6,9 @@ import { readBody, writeJson } from '../apiserver/http-io.js';
 import type { ApiClient } from './api-client.js';
 import { ApiStatusError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from './errors.js';
 import { resources } from './resources.js';
-import { TestServer, testPod } from './test-server.js';
+import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
 import type { WatchEvent } from './watch-stream.js';
-import { waitFor } from '../util/wait-for.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 let server: TestServer;
 let client: ApiClient;

@@ -5,7 +5,7 @@ import { runController, TerminalError } from './controller-runner.js';
 import { silentLogger } from './logger.js';
 import { ExponentialRateLimiter } from './rate-limiter.js';
 import { WorkQueue } from './work-queue.js';
-import { waitFor } from '../util/wait-for.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 describe('runController', () => {
   it('retries thrown errors with back-off, then forgets the key on success', async () => {

@@ -5,7 +5,7 @@ import type { ApiClient } from './api-client.js';
 import { EventRecorder } from './event-recorder.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
-import { TestServer, testPod } from './test-server.js';
+import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
 
 let server: TestServer;
 let client: ApiClient;

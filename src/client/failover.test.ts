@@ -1,25 +1,21 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from './api-client.js';
 import { Informer } from './informer.js';
 import { resources } from './resources.js';
-import { TestServer } from './test-server.js';
-import { testServing } from '../auth/test-security.js';
-import { waitFor } from '../util/wait-for.js';
+import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { testServing } from '../../test/support/auth/security.js';
+import { waitFor } from '../../test/support/wait-for.js';
+import { freePort } from '../../test/support/free-port.js';
 
 let server: TestServer;
 let deadUrl: string;
 
 /** A URL nothing listens on: a port taken, then given back. */
 async function closedPort(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return `https://127.0.0.1:${port}`;
+  return `https://127.0.0.1:${await freePort()}`;
 }
 
 before(async () => {

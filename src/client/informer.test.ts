@@ -8,8 +8,8 @@ import { objectKey } from './keys.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
-import { TestServer, testPod } from './test-server.js';
-import { waitFor } from '../util/wait-for.js';
+import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 /** Handlers that replay events into a map and fail on anything a correct informer never does. */
 function recorder(): { handlers: EventHandlers<KubeObject>; state: Map<string, string>; log: string[]; problems: string[] } {

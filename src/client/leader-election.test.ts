@@ -5,8 +5,8 @@ import { LeaderElector, type LeaderElectorOptions } from './leader-elector.js';
 import { LeaseLock } from './lease-lock.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
-import { TestServer } from './test-server.js';
-import { waitFor } from '../util/wait-for.js';
+import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 let server: TestServer;
 let client: ApiClient;

@@ -2,9 +2,9 @@
 // pooled ones of the old are let go.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testSecurity } from '../auth/test-security.js';
+import { testSecurity } from '../../test/support/auth/security.js';
 import { nodeSubject } from '../auth/components.js';
-import { TestServer } from './test-server.js';
+import { TestServer } from '../../test/support/apiserver/in-process-server.js';
 
 describe('ApiClient.setTls', () => {
   let server: TestServer;

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { createServer, request } from 'node:https';
-import { testSecurity } from '../auth/test-security.js';
+import { testSecurity } from '../../test/support/auth/security.js';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from '../client/index.js';
-import { TestServer } from '../client/test-server.js';
+import { TestServer } from '../../test/support/apiserver/in-process-server.js';
 import { startLeaderGate, type LeaderTiming } from './leader-gate.js';
-import { waitFor } from '../util/wait-for.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 const TIMING: LeaderTiming = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
 

@@ -8,8 +8,8 @@ import { resources, silentLogger, type ApiClient } from '../client/index.js';
 import type { ControllerContext } from './context.js';
 import { startControllerManager } from './manager.js';
 import { NodeIpamController } from './node-ipam.js';
-import { startControllerTest, type ControllerTestBed } from './test-support.js';
-import { waitFor } from '../util/wait-for.js';
+import { startControllerTest, type ControllerTestBed } from '../../test/support/controllers/controller-test.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 // A /22 holds four /24s; the first is the gateway's, so three Nodes get one.
 const POD_CIDR = '10.200.0.0/22';

@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
 import { resources, type ApiClient } from '../client/index.js';
 import { ResourceQuotaController } from './resource-quota.js';
-import { startControllerTest, type ControllerTestBed } from './test-support.js';
-import { waitFor } from '../util/wait-for.js';
+import { startControllerTest, type ControllerTestBed } from '../../test/support/controllers/controller-test.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 describe('resource quota controller', () => {
   let bed: ControllerTestBed;

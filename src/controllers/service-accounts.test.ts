@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isNotFound, resources, type ApiClient } from '../client/index.js';
 import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController } from './service-accounts.js';
-import { startControllerTest, type ControllerTestBed } from './test-support.js';
-import { waitFor } from '../util/wait-for.js';
+import { startControllerTest, type ControllerTestBed } from '../../test/support/controllers/controller-test.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 describe('service-account controller', () => {
   let bed: ControllerTestBed;

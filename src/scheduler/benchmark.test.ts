@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
 import { createScheduler } from './index.js';
-import { makeNode, makePod, seededRandom, snapshotOf } from './test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf } from '../../test/support/scheduler/builders.js';
 
 const NODES = 5_000;
 const PODS = 10_000;

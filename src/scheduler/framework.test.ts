@@ -6,7 +6,7 @@ import type { NodeInfo } from './node-info.js';
 import { pass, type Plugin } from './plugin.js';
 import { errorStatus, SKIP, SUCCESS, unschedulable, waitStatus } from './status.js';
 import { numFeasibleNodesToFind } from './sampling.js';
-import { makeNode, makePod, seededRandom, snapshotOf } from './test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf } from '../../test/support/scheduler/builders.js';
 
 function nodeOf(result: ScheduleResult): string {
   if ('unschedulable' in result) assert.fail(result.message);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { podInfoOf } from './pod-info.js';
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './resources.js';
-import { makePod } from './test-support.js';
+import { makePod } from '../../test/support/scheduler/builders.js';
 
 describe('pod requests', () => {
   it('sums app containers and parses quantities into millicores and bytes', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { podInfoOf } from './pod-info.js';
-import { makeNode, makePod, snapshotOf } from './test-support.js';
+import { makeNode, makePod, snapshotOf } from '../../test/support/scheduler/builders.js';
 
 describe('ClusterSnapshot', () => {
   it('parses allocatable, labels, taints, cordon and readiness', () => {

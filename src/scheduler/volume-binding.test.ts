@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
-import { makeNode, makePod, snapshotOf, verdictOf } from './test-support.js';
+import { makeNode, makePod, snapshotOf, verdictOf } from '../../test/support/scheduler/builders.js';
 import { SKIP } from './status.js';
 import { REASON_MISSING_VOLUME, REASON_NO_VOLUME_TO_BIND, REASON_VOLUME_NODE_CONFLICT, volumeBinding, type VolumeLookup } from './volume-binding.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { makePod } from './test-support.js';
+import { makePod } from '../../test/support/scheduler/builders.js';
 import { messageOf } from './status.js';
 import { WaitingPods } from './waiting-pods.js';
 

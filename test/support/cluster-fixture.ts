@@ -2,7 +2,7 @@
 import { after, before } from 'node:test';
 import { kubectl, kubectlRaw, requireKubectl, type KubectlOptions, type KubectlResult } from './kubectl.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-import { rawRequest, type RawAnswer } from '../../src/client/raw-request.js';
+import { rawRequest, type RawAnswer } from './client/raw-request.js';
 
 export interface ClusterFixture {
   server(): ServerProcess;

@@ -2,6 +2,7 @@
 // the line it prints once it runs: agents, controller-managers and schedulers beside a server.
 import type { ChildProcess } from 'node:child_process';
 import { spawnDrover } from './server-process.js';
+import { StopWaiting, waitFor } from './wait-for.js';
 
 export interface DroverProcess {
   child: ChildProcess;
@@ -18,14 +19,14 @@ export async function startDroverProcess(args: string[], readyText: string, time
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + timeoutMs;
-  while (!output.includes(readyText)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`drover ${args[0]} did not print "${readyText}":\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(`drover ${args[0]} to print "${readyText}"`, () => {
+    if (output.includes(readyText)) return true;
+    if (child.exitCode !== null) throw new StopWaiting(`drover ${args[0]} exited (${child.exitCode}) before printing "${readyText}"`);
+    return undefined;
+  }, timeoutMs).catch((error: Error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${error.message}:\n${output}`);
+  });
   return {
     child,
     output: () => output,

@@ -3,7 +3,7 @@
 // `constructor` keys in every body format, bodies at the extremes of depth and key count. And a
 // control client that measures how fast an ordinary GET is answered meanwhile.
 import type { TlsConfig } from '../../src/client/config.js';
-import { rawRequest } from '../../src/client/raw-request.js';
+import { rawRequest } from './client/raw-request.js';
 
 export interface HostileRequest {
   method: string;

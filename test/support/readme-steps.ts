@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../../src/util/wait-for.js';
+import { waitFor } from './wait-for.js';
 
 export interface StepContext {
   /** The clone's root, where the commands are typed. */

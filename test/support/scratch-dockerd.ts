@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { StopWaiting, waitFor } from './wait-for.js';
 
 export interface ScratchDockerd {
   /** The daemon's API socket, for DOCKER_HOST or an agent's dockerSocket. */
@@ -64,11 +64,11 @@ export async function startScratchDockerd(dir: string, bridge: string, subnet: s
     child.stdout!.pipe(log);
     child.stderr!.pipe(log);
     daemon = child;
-    for (let waited = 0; !answers(); waited += 200) {
-      if (child.exitCode !== null) throw new Error(`scratch dockerd exited with ${child.exitCode}; see ${join(dir, 'dockerd.log')}`);
-      if (waited > 60_000) throw new Error(`scratch dockerd did not answer within 60 s; see ${join(dir, 'dockerd.log')}`);
-      await sleep(200);
-    }
+    await waitFor(`the scratch dockerd to answer (see ${join(dir, 'dockerd.log')})`, () => {
+      if (answers()) return true;
+      if (child.exitCode !== null) throw new StopWaiting(`scratch dockerd exited with ${child.exitCode}; see ${join(dir, 'dockerd.log')}`);
+      return undefined;
+    }, 60_000);
   };
 
   const stop = async () => {

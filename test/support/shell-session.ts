@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StopWaiting, waitFor } from './wait-for.js';
 
 export interface CommandResult {
   code: number | null;
@@ -50,21 +51,17 @@ export class ShellSession {
     const running: BackgroundCommand = {
       output,
       async waitFor(pattern, timeoutMs) {
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
+        return waitFor(`\`${command}\` to show ${pattern}`, () => {
           const match = pattern.exec(output());
           if (match) return match;
-          if (child.exitCode !== null || child.signalCode !== null) throw new Error(`\`${command}\` exited before showing ${pattern}:\n${output()}`);
-          if (Date.now() > deadline) throw new Error(`\`${command}\` did not show ${pattern} within ${timeoutMs} ms:\n${output()}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+          if (child.exitCode !== null || child.signalCode !== null) throw new StopWaiting(`\`${command}\` exited before showing ${pattern}:\n${output()}`);
+          throw new Error(`it printed:\n${output()}`);
+        }, timeoutMs);
       },
       interrupt: async (timeoutMs = 30_000) => {
         killGroup(child, 'SIGINT');
-        const deadline = Date.now() + timeoutMs;
         // The shell may exit before the programs it started have finished stopping.
-        while (groupAlive(child) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-        if (groupAlive(child)) killGroup(child, 'SIGKILL');
+        await waitFor(`\`${command}\` and what it started to stop`, () => !groupAlive(child), timeoutMs).catch(() => killGroup(child, 'SIGKILL'));
         this.background.delete(running);
         return { code: await exited, output: output() };
       },

@@ -1,11 +1,8 @@
 // A `drover up` cluster for the training-job tests, with kubectl and JSON reads bound to it.
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { kubectl, kubectlRaw, requireKubectl } from './kubectl.js';
 import { startUpProcess, type UpProcess } from './up-process.js';
-import { waitFor } from '../../src/util/wait-for.js';
-
-export const ROOT = resolve(import.meta.dirname, '../../..');
+import { runRepoScript } from './repo.js';
+import { waitFor } from './wait-for.js';
 
 export interface TrainingCluster {
   up: UpProcess;
@@ -16,7 +13,7 @@ export interface TrainingCluster {
 
 export async function startTrainingCluster(prefix: string): Promise<TrainingCluster> {
   requireKubectl();
-  execFileSync('bash', [resolve(ROOT, 'scripts/ensure-docker.sh')], { stdio: 'ignore' });
+  runRepoScript('ensure-docker.sh', 'drover up needs a real Docker Engine');
   const up = await startUpProcess(`${prefix}-${process.pid}`);
   const k = (args: string[], input?: string, timeoutMs?: number) =>
     kubectl(up.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DROVER_BIN } from './server-process.js';
 import type { ClusterNetwork } from '../../src/api/cluster-network.js';
 import { networkFlags } from './test-network.js';
+import { StopWaiting, waitFor } from './wait-for.js';
 
 export interface UpProcess {
   dataDir: string;
@@ -29,11 +30,13 @@ export async function startUpProcess(nodeName: string, options: { network?: Clus
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes(`node ${nodeName} ready`)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`drover up did not become ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(`drover up to print "node ${nodeName} ready"`, () => {
+    if (output.includes(`node ${nodeName} ready`)) return true;
+    if (child.exitCode !== null) throw new StopWaiting(`drover up exited (${child.exitCode})`);
+    return undefined;
+  }, 60_000).catch((error: Error) => {
+    throw new Error(`drover up did not become ready (${error.message}):\n${output}`);
+  });
   return {
     dataDir,
     kubeconfig: join(dataDir, 'kubeconfig'),

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { startDnsServer, type DnsServer } from './server.js';
-import { endpoint, MemoryDnsView, ports, service, slice } from './test-view.js';
+import { endpoint, MemoryDnsView, ports, service, slice } from '../../../test/support/agent/dns-view.js';
 
 const BUSYBOX = '/bin/busybox';
 const skip = existsSync(BUSYBOX) ? false : `${BUSYBOX} is missing`;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ServiceDirectory } from '../network/service-directory.js';
 import { answer, type DnsView } from './records.js';
-import { endpoint, MemoryDnsView, ports, service, slice } from './test-view.js';
+import { endpoint, MemoryDnsView, ports, service, slice } from '../../../test/support/agent/dns-view.js';
 
 // The agent's ServiceDirectory is what the server reads in production.
 const directoryIsAView = (directory: ServiceDirectory): DnsView => directory;

@@ -3,10 +3,10 @@ import { after, before, test } from 'node:test';
 import { connect } from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Answer, SoaAnswer, SrvAnswer } from 'dns-packet';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { startDnsServer, type DnsServer } from './server.js';
-import { decodeReply, query, tcpExchange, tcpQueries, udpExchange, udpQuery, type DnsReply } from './test-client.js';
-import { endpoint, MemoryDnsView, ports, service, slice } from './test-view.js';
+import { decodeReply, query, tcpExchange, tcpQueries, udpExchange, udpQuery, type DnsReply } from '../../../test/support/agent/dns-client.js';
+import { endpoint, MemoryDnsView, ports, service, slice } from '../../../test/support/agent/dns-view.js';
 
 const DOMAIN = 'cluster.local';
 const pgPort = [{ name: 'pg', port: 5432, protocol: 'TCP' }];

@@ -6,7 +6,7 @@ import { AnnotationThrottle, gpuAnnotations } from './gpu-annotations.js';
 import { gpuRegistry } from './gpu-metrics.js';
 import { discoverGpus, mergeTable, type GpuMonitor } from './gpu-monitor.js';
 import { parseXid } from './xid.js';
-import { standInNvidiaSmi, type StandInGpus } from './test-support.js';
+import { standInNvidiaSmi, type StandInGpus } from '../../../test/support/agent/stand-in-gpus.js';
 
 const logger = silentLogger;
 let smi: StandInGpus;

@@ -7,26 +7,24 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../api/meta.js';
-import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { RequestAuthenticator } from '../../auth/authn/authenticator.js';
 import { bootstrapTokenAuthenticator } from '../../auth/authn/bootstrap-token.js';
 import { nodeSubject } from '../../auth/components.js';
 import { formatJoinToken } from '../../auth/join-token.js';
-import { testSecurity } from '../../auth/test-security.js';
+import { testSecurity } from '../../../test/support/auth/security.js';
 import { ApiClient } from '../../client/api-client.js';
 import { silentLogger } from '../../client/logger.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
 import { JoinError, joinCluster, tlsOf } from './join.js';
 import { readPkiFiles, writePkiFiles } from './pki-files.js';
 import { startCertificateRotation } from './rotation.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const SECRET = 'join-test-secret-0123456789';
 const DAY_SECONDS = 86_400;
 
 let dir: string;
-let store: SqliteStore;
-let api: ApiServer;
+let api: TestServer;
 let token: string;
 let admin: ApiClient;
 
@@ -43,21 +41,14 @@ async function shortLived(dataDir: string, node: string, seconds: number): Promi
 describe('joining with a token', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-join-unit-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    const { security, admin: adminTls } = await testSecurity();
-    api = await startApiServer({
-      store, port: 0, tls: security.tls, signer: security.pki,
-      // As `drover server`: the token's secret authenticates a bootstrapper.
-      authenticator: new RequestAuthenticator([bootstrapTokenAuthenticator(SECRET)]),
-    });
-    token = formatJoinToken({ caHash: security.pki.caHash, secret: SECRET });
-    admin = new ApiClient({ server: api.url, namespace: 'default', tls: adminTls });
+    // As `drover server`: the token's secret authenticates a bootstrapper.
+    api = await TestServer.start({ authenticator: new RequestAuthenticator([bootstrapTokenAuthenticator(SECRET)]) });
+    token = formatJoinToken({ caHash: (await testSecurity()).security.pki.caHash, secret: SECRET });
+    admin = api.client();
   });
 
   after(async () => {
-    admin.close();
     await api.close();
-    await store.close();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLUSTER_LABEL, NODE_LABEL } from '../agent-labels.js';
-import { harness, type Harness } from '../runtime/process/test-support.js';
+import { harness, type Harness } from '../../../test/support/agent/process-runtime.js';
 import { readCgroupUsage } from './cgroup-usage.js';
 import { runtimeTargets } from './container-targets.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const OWNER = { clusterId: `stats-${process.pid}`, nodeName: 'stats-node' };
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { CgroupPaths, CgroupUsage } from './cgroup-usage.js';
 import type { ContainerTarget } from './container-targets.js';
 import { ResourceSampler } from './resource-sampler.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 /** Counters that grow by 100 ms of CPU per read: a steady figure, whatever the clock says. */
 function fakeHost() {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer } from '../../client/test-server.js';
-import { waitFor } from '../../util/wait-for.js';
+import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { LocalPathCleaner } from './local-path-cleaner.js';
 
 const NODE = 'node-a';

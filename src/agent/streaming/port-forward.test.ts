@@ -6,8 +6,8 @@ import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
 import type { PortDialer } from './port-dialer.js';
 import { labelResolver } from './resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
-import type { TestPeer } from './spdy/test-peer.js';
-import { spdyUpgrade, tunnelUpgrade } from './upgrade-client.js';
+import type { TestPeer } from '../../../test/support/agent/spdy-peer.js';
+import { spdyUpgrade, tunnelUpgrade } from '../../../test/support/agent/upgrade-client.js';
 import type { SessionInfo } from './upgrades.js';
 
 const POD = { uid: 'u1', name: 'web', namespace: 'ns' };

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { configMapPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './basic-kinds.js';
-import { ago, cells, columnNames, object } from './test-helpers.js';
+import { ago, cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('namespace printer', () => {
   it('prints NAME STATUS AGE', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { consistencyReportPrinter } from './consistency-report.js';
-import { ago, cells, columnNames, NOW, object } from './test-helpers.js';
+import { ago, cells, columnNames, NOW, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('ConsistencyReport printer', () => {
   it('shows NAME PHASE FINDINGS REPAIRED AGE', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cronJobPrinter } from './cronjob.js';
-import { ago, cells, columnNames, object } from './test-helpers.js';
+import { ago, cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('cronjob printer', () => {
   it('has the kubectl columns', () => {

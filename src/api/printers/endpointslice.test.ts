@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { endpointSlicePrinter } from './endpointslice.js';
-import { cells, columnNames, object } from './test-helpers.js';
+import { cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 function slice(fields: Record<string, unknown>) {
   return object('discovery.k8s.io/v1', 'EndpointSlice', { name: 'web-abcde', namespace: 'default' }, { addressType: 'IPv4', ...fields });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { containerCells, formatLabelSelector, formatLabels, humanDuration, joinHostPort, parseTimestamp, selectorText, since } from './format.js';
-import { NOW } from './test-helpers.js';
+import { NOW } from '../../../test/support/api/printer-fixtures.js';
 
 const S = 1000;
 const M = 60 * S;

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultPrinter, printerFor } from './index.js';
 import { transactionPrinter } from './transaction.js';
-import { ago, cells, columnNames, NOW, object } from './test-helpers.js';
+import { ago, cells, columnNames, NOW, object } from '../../../test/support/api/printer-fixtures.js';
 
 const KINDS = ['Pod', 'Service', 'Endpoints', 'Node', 'Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Lease', 'Event', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Job', 'Transaction'];
 

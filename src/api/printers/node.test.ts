@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { nodePrinter } from './node.js';
-import { ago, cells, columnNames, object } from './test-helpers.js';
+import { ago, cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 function node(labels: Record<string, string>, status: Record<string, unknown>, spec: Record<string, unknown> = {}) {
   return object('v1', 'Node', { name: 'node-a', labels, creationTimestamp: ago('3d') }, { spec, status });

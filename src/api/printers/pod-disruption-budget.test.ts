@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { podDisruptionBudgetPrinter } from './pod-disruption-budget.js';
-import { cells, columnNames, object } from './test-helpers.js';
+import { cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('pod disruption budget printer', () => {
   it('has the kubectl columns', () => {

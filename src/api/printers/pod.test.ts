@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../meta.js';
 import { podPrinter } from './pod.js';
-import { ago, cells, columnNames, object } from './test-helpers.js';
+import { ago, cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { priorityClassPrinter } from './priority-class.js';
-import { cells, columnNames, object } from './test-helpers.js';
+import { cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('priority class printer', () => {
   it('has the kubectl 1.32 columns, PreemptionPolicy after Age', () => {

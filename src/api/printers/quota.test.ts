@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { limitRangePrinter, resourceQuotaPrinter } from './quota.js';
-import { ago, NOW, object } from './test-helpers.js';
+import { ago, NOW, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('quota printers', () => {
   test('ResourceQuota: used/hard from the status, limits.* under LIMIT, the rest under REQUEST', () => {

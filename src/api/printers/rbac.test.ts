@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { roleBindingPrinter, rolePrinter } from './rbac.js';
-import { ago, cells, columnNames, object } from './test-helpers.js';
+import { ago, cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('rbac printers', () => {
   it('prints roles as NAME CREATED AT, in UTC RFC 3339', () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { endpointsPrinter, servicePrinter } from './service.js';
-import { cells, columnNames, object } from './test-helpers.js';
+import { cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 function service(spec: Record<string, unknown>, status: Record<string, unknown> = {}) {
   return object('v1', 'Service', { name: 'web', namespace: 'default' }, { spec, status });

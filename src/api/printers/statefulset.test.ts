@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { controllerRevisionPrinter, replicationControllerPrinter, statefulSetPrinter } from './statefulset.js';
-import { cells, columnNames, object } from './test-helpers.js';
+import { cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 const template = { spec: { containers: [{ name: 'web', image: 'busybox:1' }, { name: 'log', image: 'busybox:2' }] } };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
-import { ago, NOW, object } from './test-helpers.js';
+import { ago, NOW, object } from '../../../test/support/api/printer-fixtures.js';
 
 describe('storage printers', () => {
   test('PersistentVolume: kubectl get pv columns and cells', () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter } from './workloads.js';
-import { ago, cells, columnNames, object } from './test-helpers.js';
+import { ago, cells, columnNames, object } from '../../../test/support/api/printer-fixtures.js';
 
 const template = {
   metadata: { labels: { app: 'web' } },

@@ -100,13 +100,3 @@ test('null is accepted wherever a field may be absent', () => {
   pod['status'] = null;
   assert.deepEqual(checkSchema(podDef.schema, pod, { unknownFields: 'report' }).errors, []);
 });
-
-test('micro-benchmark: schema check of a typical pod (figure only)', () => {
-  const pods = Array.from({ length: 5000 }, samplePod);
-  for (const pod of pods.slice(0, 1000)) checkSchema(podDef.schema, pod, { unknownFields: 'report' });
-  const start = performance.now();
-  for (const pod of pods) checkSchema(podDef.schema, pod, { unknownFields: 'report' });
-  const micros = ((performance.now() - start) * 1000) / pods.length;
-  console.log(`checkSchema: ${micros.toFixed(1)} µs per pod`);
-  assert.ok(Number.isFinite(micros));
-});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { findResource } from '../../api/registry.js';
-import { openTestStore, WRITE, type TestStore } from '../../auth/rbac/test-helpers.js';
+import { openTestStore, WRITE, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { ensureSystemPriorityClasses } from '../priority-classes.js';
 import { ObjectRegistry } from '../registry/object-registry.js';
 import { AdmissionObjects } from './admission-objects.js';

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { podResources, objectUsage } from '../../api/quota/usage.js';
 import { prettyPrint } from '../../api/quota/quantity.js';
-import { openTestStore, WRITE, type TestStore } from '../../auth/rbac/test-helpers.js';
+import { openTestStore, WRITE, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { ApiError } from '../errors.js';
 import { ObjectRegistry } from '../registry/object-registry.js';
 import { AdmissionObjects } from './admission-objects.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
-import { openTestStore, WRITE, type TestStore } from '../../auth/rbac/test-helpers.js';
+import { openTestStore, WRITE, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { ObjectRegistry } from '../registry/object-registry.js';
 import { AdmissionObjects } from './admission-objects.js';
 import { projectToken, SERVICE_ACCOUNT_MOUNT_PATH, ServiceAccountAdmission } from './service-account-admission.js';

@@ -1,13 +1,13 @@
 // The audit log of a real API server in this process: stages, levels, objects and codes.
 import { connect as tlsConnect } from 'node:tls';
 import { ADMIN_SUBJECT } from '../../auth/cluster-security.js';
-import { testSecurity, testServing } from '../../auth/test-security.js';
+import { testSecurity, testServing } from '../../../test/support/auth/security.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { callJson } from '../../client/test-server.js';
+import { callJson } from '../../../test/support/apiserver/in-process-server.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { handlePodUpgrade } from '../handlers/pod-proxy.js';
 import type { ResourceRequest } from '../handlers/context.js';

@@ -2,7 +2,7 @@
 // stored object, checked here against what a real server stores for bodies of every shape.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TestServer, sendRaw } from '../../client/test-server.js';
+import { TestServer, sendRaw } from '../../../test/support/apiserver/in-process-server.js';
 import { storedSizeLowerBound } from './stored-size.js';
 
 const shapes: Array<Record<string, unknown>> = [

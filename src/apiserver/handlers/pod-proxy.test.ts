@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { testSecurity, testServing } from '../../auth/test-security.js';
+import { testSecurity, testServing } from '../../../test/support/auth/security.js';
 import { connect as tlsConnect } from 'node:tls';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -10,7 +10,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { startApiServer, type ApiServer } from '../server.js';
 import { agentAddressOf, handlePodUpgrade, podProxySubresources } from './pod-proxy.js';
-import { callJson } from '../../client/test-server.js';
+import { callJson } from '../../../test/support/apiserver/in-process-server.js';
 
 interface Seen {
   method: string;

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
-import { testServing } from '../../auth/test-security.js';
+import { testServing } from '../../../test/support/auth/security.js';
 import { MASTERS_GROUP } from '../../auth/components.js';
 import { BEARER_PROTOCOL_PREFIX } from '../../auth/authn/websocket-protocol.js';
-import { callJson } from '../../client/test-server.js';
+import { callJson } from '../../../test/support/apiserver/in-process-server.js';
 import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { startApiServer, type ApiServer } from '../server.js';
 

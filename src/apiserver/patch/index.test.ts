@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatch, PatchError } from './index.js';
-import { deployment, deploymentSchema } from './smp-test-schema.js';
+import { deployment, deploymentSchema } from '../../../test/support/apiserver/smp-schema.js';
 
 function reason(fn: () => unknown): string {
   try {

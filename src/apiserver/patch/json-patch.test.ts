@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS, parseJsonPatch } from './json-patch.js';
 import { PatchError } from './errors.js';
-import { deepFreeze } from './smp-test-schema.js';
+import { deepFreeze } from '../../../test/support/apiserver/smp-schema.js';
 
 function rejects(fn: () => unknown, reason: 'BadRequest' | 'Invalid', message?: RegExp): void {
   assert.throws(fn, (error: unknown) => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyMergePatch } from './merge-patch.js';
-import { deepFreeze } from './smp-test-schema.js';
+import { deepFreeze } from '../../../test/support/apiserver/smp-schema.js';
 
 describe('JSON merge patch: RFC 7386', () => {
   it('passes every example of appendix A', () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PatchError } from './errors.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
-import { deployment, deploymentSchema, podSchema } from './smp-test-schema.js';
+import { deployment, deploymentSchema, podSchema } from '../../../test/support/apiserver/smp-schema.js';
 
 type Obj = Record<string, any>;
 

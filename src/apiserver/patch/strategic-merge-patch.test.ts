@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { JsonSchema } from '../../api/schema-nav.js';
 import { PatchError } from './errors.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
-import { deepFreeze, deployment, deploymentSchema, podSchema } from './smp-test-schema.js';
+import { deepFreeze, deployment, deploymentSchema, podSchema } from '../../../test/support/apiserver/smp-schema.js';
 
 type Obj = Record<string, any>;
 

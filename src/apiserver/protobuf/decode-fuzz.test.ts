@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from './index.js';
-import { KUBECTL_CREATE_FIXTURES } from './testdata/kubectl-create.js';
-import { KUBECTL_OTHER_FIXTURES } from './testdata/kubectl-other.js';
+import { KUBECTL_CREATE_FIXTURES } from '../../../test/support/apiserver/protobuf/kubectl-create.js';
+import { KUBECTL_OTHER_FIXTURES } from '../../../test/support/apiserver/protobuf/kubectl-other.js';
 
 const CASES = 30_000;
 /** The envelope's `k8s\0` prefix: damaging it only tests the first check. */

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { decodeMessage } from './decode.js';
 import { ProtobufDecodeError } from './errors.js';
 import { bool, bytes as bytesField, i32, map, message, msg, PTR, quantity, REP, str } from './messages/schema.js';
-import { bytes, concat, entry, fixed32, int, msg as sub, str as s, tag, varint } from './testdata/wire-writer.js';
+import { bytes, concat, entry, fixed32, int, msg as sub, str as s, tag, varint } from '../../../test/support/apiserver/protobuf/wire-writer.js';
 
 const inner = message('Inner', { 1: str('a'), 2: str('b') });
 const sample = message('Sample', {

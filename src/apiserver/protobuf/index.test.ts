@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE, ProtobufDecodeError, supportedProtobufKinds } from './index.js';
-import type { KubectlFixture } from './testdata/fixture.js';
-import { KUBECTL_CREATE_FIXTURES } from './testdata/kubectl-create.js';
-import { KUBECTL_OTHER_FIXTURES } from './testdata/kubectl-other.js';
-import { concat, envelope, int, msg, str } from './testdata/wire-writer.js';
+import type { KubectlFixture } from '../../../test/support/apiserver/protobuf/fixture.js';
+import { KUBECTL_CREATE_FIXTURES } from '../../../test/support/apiserver/protobuf/kubectl-create.js';
+import { KUBECTL_OTHER_FIXTURES } from '../../../test/support/apiserver/protobuf/kubectl-other.js';
+import { concat, envelope, int, msg, str } from '../../../test/support/apiserver/protobuf/wire-writer.js';
 
 /**
  * JSON from Go carries `null` for nil slices and zero times (`creationTimestamp: null`,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtobufDecodeError } from './errors.js';
-import { concat, int, str } from './testdata/wire-writer.js';
+import { concat, int, str } from '../../../test/support/apiserver/protobuf/wire-writer.js';
 import {
   formatDuration,
   formatGoDuration,

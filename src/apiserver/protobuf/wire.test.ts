@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtobufDecodeError } from './errors.js';
-import { concat, fixed32, fixed64, int, msg, str, tag, varint } from './testdata/wire-writer.js';
+import { concat, fixed32, fixed64, int, msg, str, tag, varint } from '../../../test/support/apiserver/protobuf/wire-writer.js';
 import { WireReader, WireType } from './wire.js';
 
 const reader = (...parts: Uint8Array[]) => new WireReader(concat(...parts));

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { TestServer, callJson } from '../../client/test-server.js';
+import { TestServer, callJson } from '../../../test/support/apiserver/in-process-server.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 

@@ -1,9 +1,9 @@
 // Service addresses against a real server on SQLite: each cluster IP and node port goes to one
 // Service, however many are created at once, and a deleted Service's addresses are free again.
-import { fetchWithTls } from '../../client/raw-request.js';
+import { fetchWithTls } from '../../../test/support/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { callJson, TestServer } from '../../client/test-server.js';
+import { callJson, TestServer } from '../../../test/support/apiserver/in-process-server.js';
 import { clusterNetwork } from '../../api/cluster-network.js';
 
 const SERVICES = '/api/v1/namespaces/default/services';

@@ -1,12 +1,12 @@
 // Service addresses with two API servers on one etcd: each server's address book only advises,
 // the claims in the store decide, so no address goes to two Services whichever server they
 // were created through, and a deleted Service's address is free on every server.
-import { testServing } from '../../auth/test-security.js';
+import { testServing } from '../../../test/support/auth/security.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { callJson } from '../../client/test-server.js';
+import { callJson } from '../../../test/support/apiserver/in-process-server.js';
 import { openEtcdStore } from '../../storage/etcd/etcd-store.js';
-import { startEtcd, type EtcdMember } from '../../storage/etcd/test-support.js';
+import { startEtcd, type EtcdMember } from '../../../test/support/storage/etcd-member.js';
 import { startApiServer, type ApiServer } from '../server.js';
 
 const SERVICES = '/api/v1/namespaces/default/services';

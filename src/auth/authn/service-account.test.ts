@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { findResource } from '../../api/registry.js';
-import { openTestStore, type TestStore } from '../rbac/test-helpers.js';
+import { openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { makeSigningKey, signingKeyOf } from '../serviceaccount/signing-key.js';
 import { DEFAULT_ISSUER, ServiceAccountTokens } from '../serviceaccount/tokens.js';
 import { ServiceAccountAuthenticator } from './service-account.js';

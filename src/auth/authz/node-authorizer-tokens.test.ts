@@ -3,7 +3,7 @@
 // not for other accounts.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openTestStore, type TestStore } from '../rbac/test-helpers.js';
+import { openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { apiAccessVolume } from '../../apiserver/admission/service-account-admission.js';
 import type { RequestAttributes } from '../types.js';
 import { createNodeAuthorizer, type NodeAuthorizer } from './node-authorizer.js';

@@ -12,6 +12,7 @@ import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-s
 import { nodeSubject } from '../components.js';
 import type { RequestAttributes } from '../types.js';
 import { createNodeAuthorizer, type NodeAuthorizer } from './node-authorizer.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const pods = findResource('', 'v1', 'pods')!;
 const claims = findResource('', 'v1', 'persistentvolumeclaims')!;
@@ -77,9 +78,7 @@ describe('node authorizer: persistent volumes', () => {
 
   it('follows the binding when the volume is bound to another claim', async () => {
     await store.update(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: { claimRef: { namespace: 'ns', name: 'grab' } } });
-    const deadline = Date.now() + 5000;
-    while (authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed === false && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, true);
+    await waitFor('node-c allowed to get pv-data once its claimRef names ns/grab', () => authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, 5000);
     assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-data' })).allowed, false);
   });
 });

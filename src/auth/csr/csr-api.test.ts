@@ -3,16 +3,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { KubeObject } from '../../api/meta.js';
-import { startApiServer, type ApiServer } from '../../apiserver/server.js';
+import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
 import { ApiClient } from '../../client/api-client.js';
 import { ApiStatusError } from '../../client/errors.js';
-import { waitFor } from '../../util/wait-for.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { testSecurity, testServing } from '../test-security.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import { testSecurity } from '../../../test/support/auth/security.js';
 import { createCertificateRequest, generateKeyPair, type Subject } from '../pki/certificates.js';
 import type { TlsConfig } from '../../client/config.js';
 
@@ -20,9 +16,7 @@ const PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const NODE_A: Subject = { commonName: 'system:node:a', organizations: ['system:nodes'] };
 const BOOTSTRAPPER: Subject = { commonName: 'system:bootstrap:test', organizations: ['system:bootstrappers'] };
 
-let dir: string;
-let store: SqliteStore;
-let api: ApiServer;
+let api: TestServer;
 const clients: ApiClient[] = [];
 
 async function clientAs(subject: Subject | 'admin'): Promise<ApiClient> {
@@ -63,16 +57,12 @@ async function status(promise: Promise<unknown>): Promise<number> {
 
 describe('CertificateSigningRequests', () => {
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-csr-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    api = await startApiServer({ store, port: 0, ...(await testServing()) });
+    api = await TestServer.start({ serviceAccountTokens: true });
   });
 
   after(async () => {
     for (const client of clients) client.close();
     await api.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('signs a joining node\'s client certificate, recording the bootstrapper as requestor whatever it claims', async () => {

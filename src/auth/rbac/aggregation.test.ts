@@ -5,7 +5,8 @@ import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { keyFor } from '../../apiserver/registry/keys.js';
 import { ClusterRoleAggregator, aggregatedRules } from './aggregation.js';
-import { RBAC, WRITE, clusterRole, openTestStore, type TestStore } from './test-helpers.js';
+import { RBAC, WRITE, clusterRole, openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const clusterRoles = findResource(RBAC, 'v1', 'clusterroles')!;
 const LABEL = 'example.com/aggregate-to-monitoring';
@@ -19,11 +20,10 @@ describe('ClusterRole aggregation', () => {
   }
 
   async function rulesBecome(name: string, expected: unknown): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (JSON.stringify(await rulesOf(name)) !== JSON.stringify(expected)) {
-      if (Date.now() > deadline) assert.deepEqual(await rulesOf(name), expected);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(`the rules of ${name}`, async () => {
+      assert.deepEqual(await rulesOf(name), expected);
+      return true;
+    }, 5000);
   }
 
   before(async () => {

@@ -1,13 +1,13 @@
 // The authorizer against a real SQLite store: roles and bindings are written through the
 // registry and reach the authorizer's cache by its watch.
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findResource } from '../../api/registry.js';
 import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
 import {
   RBAC, clusterRole, clusterRoleBinding, nonResource, openTestStore, request, role, roleBinding, user, type TestStore,
-} from './test-helpers.js';
+} from '../../../test/support/auth/rbac-store.js';
 
 describe('RBAC authorizer', () => {
   let t: TestStore;

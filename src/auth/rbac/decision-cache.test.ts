@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findResource } from '../../api/registry.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Decision, RequestAttributes } from '../types.js';
 import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
 import { DecisionCache, questionKey } from './decision-cache.js';
-import { RBAC, clusterRole, openTestStore, request, roleBinding, user, WRITE, type TestStore } from './test-helpers.js';
+import { RBAC, clusterRole, openTestStore, request, roleBinding, user, WRITE, type TestStore } from '../../../test/support/auth/rbac-store.js';
 
 describe('RBAC decision cache', () => {
   let t: TestStore;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findResource, resourceDefinitions, subresourceDefinitions } from '../../api/registry.js';
 import { keyFor } from '../../apiserver/registry/keys.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { RbacAuthorizer } from './authorizer.js';
 import { AUTOUPDATE_ANNOTATION, defaultClusterRoles } from './bootstrap-policy.js';
 import { ensureDefaultRbac } from './defaults.js';
@@ -11,7 +11,7 @@ import { normalizeRules } from './rules.js';
 import { METRICS_GROUP, METRICS_RESOURCES } from '../../apiserver/resource-metrics/metrics-api.js';
 import {
   RBAC, WRITE, clusterRole, nonResource, openTestStore, startDefaultRbac, request, roleBinding, user, type TestStore,
-} from './test-helpers.js';
+} from '../../../test/support/auth/rbac-store.js';
 
 const clusterRoles = findResource(RBAC, 'v1', 'clusterroles')!;
 const clusterRoleBindings = findResource(RBAC, 'v1', 'clusterrolebindings')!;

@@ -5,12 +5,12 @@ import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { ApiError } from '../../apiserver/errors.js';
 import { ObjectRegistry } from '../../apiserver/registry/object-registry.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { RbacAuthorizer } from './authorizer.js';
 import { checkRbacEscalation, escalationAdmission } from './escalation.js';
 import {
   RBAC, clusterRole, clusterRoleBinding, openTestStore, startDefaultRbac, request, role, roleBinding, user, type TestStore,
-} from './test-helpers.js';
+} from '../../../test/support/auth/rbac-store.js';
 
 const def = (plural: string) => findResource(RBAC, 'v1', plural)!;
 

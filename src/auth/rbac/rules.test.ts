@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeRule, ruleAllows } from './rules.js';
-import { nonResource, request, user } from './test-helpers.js';
+import { nonResource, request, user } from '../../../test/support/auth/rbac-store.js';
 
 const alice = user('alice');
 

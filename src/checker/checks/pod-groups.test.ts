@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { resources, type ApiClient } from '../../client/index.js';
-import { TestServer } from '../../client/test-server.js';
+import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
 import { NUDGE_ANNOTATION } from '../live.js';
 import { takeSnapshot } from '../snapshot.js';
 import { podGroupCounts } from './pod-groups.js';

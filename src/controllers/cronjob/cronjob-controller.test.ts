@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../util/wait-for.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { CronJobController } from './cronjob-controller.js';
 import { SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob, type CronJobSpec, type Job } from './types.js';
 

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { targetNode } from './daemon-pod.js';
 import type { DaemonSet } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Node, Pod, Taint, Toleration } from '../../api/core/index.js';
 
 describe('daemonset controller', () => {

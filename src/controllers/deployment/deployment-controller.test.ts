@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
-import { podsOf, startFakeAgent, startHarness, type FakeAgent, type Harness } from '../replicaset/testing.js';
+import { podsOf, startFakeAgent, type FakeAgent } from '../../../test/support/controllers/workload-pods.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import type { ReplicaSet } from '../replicaset/types.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
 import { isPodReady } from '../../api/core/pod-conditions.js';
 
@@ -35,14 +36,14 @@ function deploymentManifest(name: string, replicas: number, options: { image?: s
 }
 
 describe('deployment controller', () => {
-  let harness: Harness;
+  let harness: ControllerTestBed;
   let api: ApiClient;
   let agent: FakeAgent;
   const deployments = () => api.resource<Deployment>(resources.deployments, 'default');
   const replicaSets = () => api.resource<ReplicaSet>(resources.replicasets, 'default');
 
   before(async () => {
-    harness = await startHarness([(ctx) => new ReplicaSetController(ctx), (ctx) => new DeploymentController(ctx)]);
+    harness = await startControllerTest((ctx) => new ReplicaSetController(ctx), (ctx) => new DeploymentController(ctx));
     api = harness.api;
     agent = startFakeAgent(api, { skip: (pod) => pod.metadata.labels?.[STUCK_LABEL] === 'true' });
   });

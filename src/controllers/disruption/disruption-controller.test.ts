@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { ApiStatusError, resources, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../util/wait-for.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { DisruptionController } from './disruption-controller.js';
 
 interface Budget extends KubeObject {

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { endpointsControllerFactory, MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './index.js';
 import type { EndpointSubset } from './subsets.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const MAX_PER_SLICE = 3;
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger, type ApiClient } from '../../client/index.js';
-import { TestServer } from '../../client/test-server.js';
+import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
 import { ShardCoordinator, shardOf } from './shard-coordinator.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 const SHARDS = 8;
 const keys = Array.from({ length: 200 }, (_, i) => `ns-${i % 7}/pod-${i}`);

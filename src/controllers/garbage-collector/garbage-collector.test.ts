@@ -5,10 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
 import { startControllerManager } from '../manager.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 describe('garbage collector', () => {
   let bed: ControllerTestBed;

@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { selectorFromSet } from '../../api/selectors/index.js';
 import { resources } from '../../client/index.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
-import { waitFor } from '../../util/wait-for.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { ControllerHistory, type HistoryOwner } from './controller-history.js';
 
 const HASH_LABEL = 'controller-revision-hash';

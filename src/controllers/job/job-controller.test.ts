@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { JobController } from './job-controller.js';
 import { completionIndexOf, type Job, type JobCondition } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod, RestartPolicy } from '../../api/core/index.js';
 
 type Outcome = 'succeed' | 'fail' | 'run' | { run: true; restarts: number } | undefined;

@@ -5,18 +5,19 @@ import { resources, type ApiClient } from '../../client/index.js';
 import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { ReplicaSetController } from './replicaset-controller.js';
-import { bindPod, keepReady, podClient, podsOf, replicaSetManifest, setPodPhase, setPodRunning, startHarness, type Harness } from './testing.js';
+import { bindPod, keepReady, podClient, podsOf, replicaSetManifest, setPodPhase, setPodRunning } from '../../../test/support/controllers/workload-pods.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import type { ReplicaSet } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
 
 describe('replicaset controller', () => {
-  let harness: Harness;
+  let harness: ControllerTestBed;
   let api: ApiClient;
   const rsClient = () => api.resource<ReplicaSet>(resources.replicasets, 'default');
 
   before(async () => {
-    harness = await startHarness([(ctx) => new ReplicaSetController(ctx)]);
+    harness = await startControllerTest((ctx) => new ReplicaSetController(ctx));
     api = harness.api;
   });
   after(async () => harness.close());

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, resources, type ApiClient } from '../../client/index.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { ControllerContext } from '../context.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import type { ReplicaSet } from '../replicaset/types.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { WorkloadController } from './workload-controller.js';
 
 class Probe extends WorkloadController<ReplicaSet> {

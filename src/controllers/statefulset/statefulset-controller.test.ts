@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resources, type ApiClient } from '../../client/index.js';
-import { podClient, podsOf, setPodPhase, setPodRunning, startHarness, type Harness } from '../replicaset/testing.js';
+import { podClient, podsOf, setPodPhase, setPodRunning } from '../../../test/support/controllers/workload-pods.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { StatefulSetController } from './statefulset-controller.js';
 import type { StatefulSet } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
 
 function manifest(name: string, replicas: number): StatefulSet {
@@ -18,14 +19,14 @@ function manifest(name: string, replicas: number): StatefulSet {
 }
 
 describe('statefulset controller', () => {
-  let harness: Harness;
+  let harness: ControllerTestBed;
   let api: ApiClient;
   const sets = () => api.resource<StatefulSet>(resources.statefulsets, 'default');
   const names = async (set: StatefulSet) => (await podsOf(api, set)).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name).sort();
   const pod = (name: string) => podClient(api).get(name);
 
   before(async () => {
-    harness = await startHarness([(ctx) => new StatefulSetController(ctx)]);
+    harness = await startControllerTest((ctx) => new StatefulSetController(ctx));
     api = harness.api;
   });
   after(async () => harness.close());

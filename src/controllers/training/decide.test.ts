@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { decide, isRetryableExitCode } from './decide.js';
 import { pytorchController } from './pytorch.js';
 import { tensorflowController } from './tensorflow.js';
-import { pytorchJob, pytorchPods, replica, replicaPod, tfJob } from './test-support.js';
+import { pytorchJob, pytorchPods, replica, replicaPod, tfJob } from '../../../test/support/controllers/training-builders.js';
 import type { PodPhase } from '../../api/core/index.js';
 
 const NOW = 1_000_000 + 60_000;

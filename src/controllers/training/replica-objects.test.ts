@@ -8,7 +8,7 @@ import { pytorchController } from './pytorch.js';
 import { newReplicaPod, newReplicaService } from './replica-objects.js';
 import { RestartLedger } from './restart-ledger.js';
 import { tensorflowController, tfConfig } from './tensorflow.js';
-import { pytorchJob, replica, replicaPod, tfJob } from './test-support.js';
+import { pytorchJob, replica, replicaPod, tfJob } from '../../../test/support/controllers/training-builders.js';
 import type { TrainingJobStatus } from './types.js';
 import type { Container } from '../../api/core/index.js';
 

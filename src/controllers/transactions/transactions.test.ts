@@ -4,10 +4,10 @@ import type { KubeObject } from '../../api/meta.js';
 import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { componentRegistry } from '../../metrics/component-metrics.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { KEEP_PER_TARGET, TransactionController } from './transaction-controller.js';
 import { LABEL_TARGET_UID, type Transaction } from './types.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 describe('transactions', () => {
   let bed: ControllerTestBed;

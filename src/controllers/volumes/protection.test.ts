@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isNotFound, resources, type ApiClient, type ResourceRef } from '../../client/index.js';
 import type { InformerScope, SharedInformerFactory } from '../../client/shared-informer-factory.js';
-import { waitFor } from '../../util/wait-for.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import type { ControllerContext } from '../context.js';
-import { startControllerTest, type ControllerTestBed } from '../test-support.js';
+import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { StorageProtectionController } from './protection.js';
 
 /** The context's factory, except that its pod informer holds only pods no test creates. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { componentRegistry } from '../../metrics/component-metrics.js';
-import { makeNode, makePod, snapshotOf } from '../test-support.js';
-import { gangPod, GangHarness, makePodGroup } from './test-support.js';
+import { makeNode, makePod, snapshotOf } from '../../../test/support/scheduler/builders.js';
+import { gangPod, GangHarness, makePodGroup } from '../../../test/support/scheduler/gang-harness.js';
 
 const GPU = 'example.com/gpu';
 

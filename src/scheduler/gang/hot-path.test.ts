@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildPipeline } from '../framework.js';
 import { defaultPlugins } from '../plugins/index.js';
-import { makeNode, makePod, seededRandom, snapshotOf } from '../test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf } from '../../../test/support/scheduler/builders.js';
 import { WaitingPods } from '../waiting-pods.js';
 import { Coscheduling } from './coscheduling.js';
 import { PodGroupManager } from './pod-group-manager.js';

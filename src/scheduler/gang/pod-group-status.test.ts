@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { makePod } from '../test-support.js';
+import { makePod } from '../../../test/support/scheduler/builders.js';
 import { desiredStatus, sameStatus } from './pod-group-status.js';
-import { makePodGroup } from './test-support.js';
+import { makePodGroup } from '../../../test/support/scheduler/gang-harness.js';
 
 const NOW = new Date('2026-02-01T10:00:00Z');
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { createScheduler, type ScheduleResult } from '../index.js';
-import { makeNode, makePod, seededRandom, snapshotOf, verdictOf } from '../test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf, verdictOf } from '../../../test/support/scheduler/builders.js';
 import { marathonConstraints } from './constraints.js';
 
 function sibling(name: string, constraints: unknown[], nodeName?: string): KubeObject {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createScheduler } from '../index.js';
-import { makeNode, makePod, seededRandom, snapshotOf } from '../test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf } from '../../../test/support/scheduler/builders.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 

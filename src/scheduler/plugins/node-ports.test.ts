@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeNode, makePod, snapshotOf, verdictOf } from '../test-support.js';
+import { makeNode, makePod, snapshotOf, verdictOf } from '../../../test/support/scheduler/builders.js';
 import { nodePorts } from './node-ports.js';
 
 const REASON = "node(s) didn't have free ports for the requested pod ports";

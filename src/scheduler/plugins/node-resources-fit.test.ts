@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createScheduler } from '../index.js';
-import { makeNode, makePod, seededRandom, snapshotOf, verdictOf } from '../test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf, verdictOf } from '../../../test/support/scheduler/builders.js';
 import { nodeResourcesFit } from './node-resources-fit.js';
 
 describe('NodeResourcesFit', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeNode, makePod, snapshotOf, verdictOf } from '../test-support.js';
+import { makeNode, makePod, snapshotOf, verdictOf } from '../../../test/support/scheduler/builders.js';
 import { nodeReady, nodeUnschedulable } from './node-status.js';
 
 describe('NodeUnschedulable', () => {

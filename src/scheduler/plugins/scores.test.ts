@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createScheduler, type ScheduleResult } from '../index.js';
-import { makeNode, makePod, scoresOf, seededRandom, snapshotOf } from '../test-support.js';
+import { makeNode, makePod, scoresOf, seededRandom, snapshotOf } from '../../../test/support/scheduler/builders.js';
 import { balancedAllocationPlugin, leastAllocatedPlugin } from './resource-scores.js';
 import { siblingSpread } from './sibling-spread.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeNode, makePod, scoresOf, snapshotOf, verdictOf } from '../test-support.js';
+import { makeNode, makePod, scoresOf, snapshotOf, verdictOf } from '../../../test/support/scheduler/builders.js';
 import { taintToleration } from './taint-toleration.js';
 
 const snapshot = snapshotOf([

@@ -5,7 +5,7 @@ import type { ApiClient, EventRecorder } from '../../client/index.js';
 import { POD_GROUP_LABEL } from '../gang/pod-group.js';
 import { createScheduler } from '../index.js';
 import { podInfoOf } from '../pod-info.js';
-import { makeNode, makePod, seededRandom, snapshotOf } from '../test-support.js';
+import { makeNode, makePod, seededRandom, snapshotOf } from '../../../test/support/scheduler/builders.js';
 import { budgetOf } from './budgets.js';
 import { Preemptor } from './preemptor.js';
 import { pickCandidate, selectVictimsOnNode, type Candidate, type VictimSearch } from './victims.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EncryptionConfigError, loadEncryptionConfig, parseEncryptionConfig } from './config.js';
-import { aescbc, aesgcm, configDoc, identity, KEY_16, KEY_A } from './test-support.js';
+import { aescbc, aesgcm, configDoc, identity, KEY_16, KEY_A } from '../../../test/support/storage/encryption-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'drover-encrypt-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DecryptionError } from './transformer.js';
-import { aescbc, aesgcm, identity, KEY_A, KEY_B, transformerOf } from './test-support.js';
+import { aescbc, aesgcm, identity, KEY_A, KEY_B, transformerOf } from '../../../test/support/storage/encryption-config.js';
 
 const SECRET = '/registry/secrets/default/db';
 const JSON_TEXT = '{"kind":"Secret","data":{"password":"aHVudGVyMg=="}}';

@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../api/meta.js';
-import { aescbc, aesgcm, identity, transformerOf } from '../encryption/test-support.js';
+import { aescbc, aesgcm, identity, transformerOf } from '../../../test/support/storage/encryption-config.js';
 import { DecryptionError, type ValueTransformer } from '../encryption/transformer.js';
 import { isStale } from '../stale-values.js';
-import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../../../test/support/storage/store-contract.js';
 import { createEtcdClient } from './etcd-client.js';
 import { openEtcdStore, type EtcdStore } from './etcd-store.js';
-import { startEtcd, type EtcdMember } from './test-support.js';
+import { startEtcd, type EtcdMember } from '../../../test/support/storage/etcd-member.js';
 
 let member: EtcdMember;
 let raw: Etcd3;

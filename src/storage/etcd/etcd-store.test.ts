@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KeyExistsError, MAX_VALUE_BYTES, RevisionExpiredError, StoreUnavailableError, ValueTooLargeError } from '../errors.js';
-import { EventRecorder, pod, podKey, PODS, revisionOf } from '../contract/helpers.js';
-import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
+import { EventRecorder, pod, podKey, PODS, revisionOf } from '../../../test/support/storage/contract/helpers.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../../../test/support/storage/store-contract.js';
 import { memberDbSize, worthDefragmenting } from './etcd-defrag.js';
 import { openEtcdStore, type EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
-import { startEtcd, startEtcdCluster, type EtcdMember } from './test-support.js';
-import { waitFor } from '../../util/wait-for.js';
+import { startEtcd, startEtcdCluster, type EtcdMember } from '../../../test/support/storage/etcd-member.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 
 let member: EtcdMember;
 let clusters = 0;
@@ -125,16 +125,9 @@ describe('etcd store, member down', () => {
       const broken = await recorder.waitForError(10_000);
       assert.ok(broken instanceof StoreUnavailableError, `the watch ended with ${broken.name}: ${broken.message}`);
       await own.restart();
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        try {
-          assert.equal((await store.get(podKey('a')))?.metadata.name, 'a');
-          break;
-        } catch (error) {
-          if (!(error instanceof StoreUnavailableError) || Date.now() > deadline) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      }
+      // Until then, reads fail with StoreUnavailableError, which waitFor retries.
+      const answer = await waitFor('the restarted member to answer', async () => ({ found: await store.get(podKey('a')) }), 10_000);
+      assert.equal(answer.found?.metadata.name, 'a');
     } finally {
       await store.close();
       await own.cleanup();

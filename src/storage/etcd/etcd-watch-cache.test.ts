@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { pod, podKey, PODS } from '../contract/helpers.js';
-import { waitFor } from '../../util/wait-for.js';
+import { pod, podKey, PODS } from '../../../test/support/storage/contract/helpers.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { openEtcdStore, type EtcdStore } from './etcd-store.js';
 import { compareUtf8Order, ResourceCache } from './resource-cache.js';
 import { resourceOf, WatchCaches } from './etcd-watch-cache.js';
 import { createEtcdClient } from './etcd-client.js';
 import { EtcdKeys } from './etcd-keys.js';
 import { listKvs } from './etcd-list.js';
-import { startEtcd, type EtcdMember } from './test-support.js';
+import { startEtcd, type EtcdMember } from '../../../test/support/storage/etcd-member.js';
 
 let member: EtcdMember;
 let clusters = 0;

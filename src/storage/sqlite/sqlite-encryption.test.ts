@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { KubeObject } from '../../api/meta.js';
-import { aescbc, aesgcm, identity, transformerOf } from '../encryption/test-support.js';
+import { aescbc, aesgcm, identity, transformerOf } from '../../../test/support/storage/encryption-config.js';
 import { DecryptionError, type ValueTransformer } from '../encryption/transformer.js';
 import { isStale } from '../stale-values.js';
-import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../../../test/support/storage/store-contract.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { RevisionExpiredError, StoreClosedError } from '../errors.js';
 import type { ListResult } from '../store.js';
-import { reopenableHarness, runStoreContract, type StoreHarness } from '../store-contract.js';
+import { reopenableHarness, runStoreContract, type StoreHarness } from '../../../test/support/storage/store-contract.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 
 const dirs: string[] = [];

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
 import { parseImageRef } from './images.js';
 import { ImageNotFoundError, ImagePullError } from '../errors.js';
-import { IMAGE_V1, IMAGE_V2, RUN_ID, cleanup, ensureDocker, newPod, newRuntime, run, startSandbox } from './test-support.js';
+import { IMAGE_V1, IMAGE_V2, RUN_ID, cleanup, ensureDocker, newPod, newRuntime, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 describe('parseImageRef', () => {
   it('adds latest when there is no tag', () => {
@@ -26,13 +26,10 @@ const SIGTERM_BIT = 1n << 14n; // signal 15, bit 15 - 1 of /proc/PID/status SigC
 
 async function untilCatchesSigterm(docker: Docker, id: string): Promise<void> {
   const pid = (await docker.getContainer(id).inspect()).State.Pid;
-  for (let tries = 0; tries < 100; tries++) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
-    if (caught && (BigInt(`0x${caught}`) & SIGTERM_BIT) !== 0n) return;
-    await sleep(20);
-  }
-  assert.fail(`PID ${pid} of ${id} never installed its SIGTERM handler`);
+  await waitFor(`PID ${pid} of ${id} to install its SIGTERM handler`, async () => {
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return caught !== undefined && (BigInt(`0x${caught}`) & SIGTERM_BIT) !== 0n;
+  }, 5_000);
 }
 
 // No registry is reachable here, and test traffic stays on loopback: "missing" images

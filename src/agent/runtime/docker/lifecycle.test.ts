@@ -7,8 +7,8 @@ import Docker from 'dockerode';
 import { ContainerNotFoundError, NotRunningError, StartFailedError } from '../errors.js';
 import { ATTEMPT, CONTAINER_NAME, KIND, POD_NAME, POD_NAMESPACE, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
 import type { RuntimeEvent, SandboxInfo } from '../runtime.js';
-import { RUN_ID, RUN_LABEL, cleanup, containerSpec, ensureDocker, newPod, newRuntime, run, startSandbox } from './test-support.js';
-import { waitFor } from '../../../util/wait-for.js';
+import { RUN_ID, RUN_LABEL, cleanup, containerSpec, ensureDocker, newPod, newRuntime, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 const MiB = 1024 * 1024;
 

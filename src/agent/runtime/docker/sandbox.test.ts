@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import Docker from 'dockerode';
 import { NameConflictError, SandboxError } from '../errors.js';
 import { POD_UID, SANDBOX_ID } from '../labels.js';
-import { RUN_ID, RUN_LABEL, cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, startSandbox } from './test-support.js';
-import { waitFor } from '../../../util/wait-for.js';
+import { RUN_ID, RUN_LABEL, cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 function httpGet(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {

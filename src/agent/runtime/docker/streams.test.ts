@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { ContainerNotFoundError, NotRunningError } from '../errors.js';
 import type { SandboxInfo } from '../runtime.js';
-import { cleanup, ensureDocker, newPod, newRuntime, readAll, run, startSandbox } from './test-support.js';
-import { waitFor } from '../../../util/wait-for.js';
+import { cleanup, ensureDocker, newPod, newRuntime, readAll, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 /** Reads from a live stream until `pattern` has appeared. */
 async function readUntil(stream: Readable, pattern: RegExp, timeoutMs = 5000): Promise<string> {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ExecFailedError, NotRunningError } from '../errors.js';
-import { harness, logText, readAll, type Harness } from './test-support.js';
-import { waitFor } from '../../../util/wait-for.js';
+import { harness, logText, readAll, type Harness } from '../../../../test/support/agent/process-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 describe('process runtime: exec and attach', { timeout: 30_000 }, () => {
   let h: Harness;

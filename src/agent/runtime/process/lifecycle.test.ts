@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { ContainerNotFoundError, CreateFailedError, NotRunningError, RuntimeError, SandboxError, StartFailedError } from '../errors.js';
 import { CONTAINER_NAME, KIND, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
 import type { RuntimeEvent } from '../runtime.js';
-import { groupAlive, harness, logText, processAlive, type Harness } from './test-support.js';
-import { waitFor } from '../../../util/wait-for.js';
+import { groupAlive, harness, logText, processAlive, type Harness } from '../../../../test/support/agent/process-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
   let h: Harness;

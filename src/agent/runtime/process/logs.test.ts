@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessRuntime } from './process-runtime.js';
-import { harness, logText, readAll, type Harness } from './test-support.js';
-import { waitFor } from '../../../util/wait-for.js';
+import { harness, logText, readAll, type Harness } from '../../../../test/support/agent/process-runtime.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 describe('process runtime: logs', { timeout: 30_000 }, () => {
   let h: Harness;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { harness, type Harness } from './test-support.js';
+import { harness, type Harness } from '../../../../test/support/agent/process-runtime.js';
 
 const MiB = 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { LOST_EXIT_CODE } from './state.js';
-import { harness, logText, type Harness } from './test-support.js';
+import { harness, logText, type Harness } from '../../../../test/support/agent/process-runtime.js';
 
 const run = promisify(execFile);
 

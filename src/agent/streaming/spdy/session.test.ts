@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { GoAwayStatus, RstStatus, encodeGoAway, encodePing, encodeRstStream } from './frames.js';
 import type { SpdyStream } from './stream.js';
-import { memoryPair } from './test-peer.js';
+import { memoryPair } from '../../../../test/support/agent/spdy-peer.js';
 
 describe('SPDY session', () => {
   it('accepts a stream, carries data both ways and half-closes each side', async () => {

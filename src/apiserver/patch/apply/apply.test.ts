@@ -4,7 +4,7 @@ import type { KubeObject, ManagedFieldsEntry } from '../../../api/meta.js';
 import { applyServerSide, type ApplyOptions } from './apply.js';
 import { ApplyConflictError, ApplyInvalidError } from './errors.js';
 import { updateManagedFields } from './update.js';
-import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from './test-fixture.js';
+import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from '../../../../test/support/apiserver/apply-schema.js';
 
 const apply = (live: KubeObject | undefined, config: KubeObject, manager: string, extra: Partial<ApplyOptions> = {}): KubeObject =>
   applyServerSide(live, config, { manager, force: false, schema: deploymentSchema, now: T1, ...extra });

@@ -4,7 +4,7 @@ import { FieldSet } from './field-set.js';
 import { diffObjects } from './object-diff.js';
 import { objectFieldSet } from './object-fields.js';
 import { displayPath, keyElement } from './path-element.js';
-import { deployment, deploymentSchema, podTemplate } from './test-fixture.js';
+import { deployment, deploymentSchema, podTemplate } from '../../../../test/support/apiserver/apply-schema.js';
 
 const f = (name: string): string => `f:${name}`;
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../api/meta.js';
 import { updateManagedFields, type UpdateOptions } from './update.js';
-import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from './test-fixture.js';
+import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from '../../../../test/support/apiserver/apply-schema.js';
 
 const options = (manager: string, now: string, extra: Partial<UpdateOptions> = {}): UpdateOptions => ({
   manager,
@@ -122,29 +122,5 @@ describe('updateManagedFields', () => {
     assert.equal(names.length, 10);
     assert.ok(names.includes('ancient-changes/Update'));
     assert.ok(names.includes('m11/Update'));
-  });
-
-  it('is fast enough to run on every write', (t) => {
-    const pod = deployment({
-      replicas: 1,
-      template: podTemplate([
-        { name: 'web', image: 'nginx:1', args: ['-g', 'daemon off;'], ports: [{ containerPort: 80 }, { containerPort: 443 }] },
-        { name: 'log', image: 'busybox:1', args: ['tail', '-f'], ports: [{ containerPort: 9000 }] },
-      ]),
-    });
-    const live = create(pod, 'creator');
-    const next = structuredClone(live);
-    (next['spec'] as any).template.spec.containers[0].image = 'nginx:2';
-    const rounds = 2000;
-    const once = (): void => updateManagedFields(live, { ...next, metadata: { ...next.metadata } }, options('editor', T1));
-    for (let i = 0; i < rounds; i++) once();
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < rounds; i++) once();
-    const perWriteMs = Number(process.hrtime.bigint() - start) / 1e6 / rounds;
-    t.diagnostic(`updateManagedFields: ${perWriteMs.toFixed(4)} ms per write`);
-    const created = structuredClone(pod);
-    const createStart = process.hrtime.bigint();
-    for (let i = 0; i < rounds; i++) updateManagedFields(undefined, { ...created, metadata: { ...created.metadata } }, options('creator', T0));
-    t.diagnostic(`updateManagedFields on create: ${(Number(process.hrtime.bigint() - createStart) / 1e6 / rounds).toFixed(4)} ms per write`);
   });
 });

@@ -1,0 +1,61 @@
+// Shared set-up for the tests that run against the real Docker Engine: start it
+// (installing it if needed), build the local images, label everything a test run
+// makes, and remove it all afterwards.
+
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
+import type { ContainerSpec, PodRef, SandboxInfo, SandboxSpec } from '../../../src/agent/runtime/runtime.js';
+
+export const IMAGE_V1 = 'drover-test/busybox:1';
+export const IMAGE_V2 = 'drover-test/busybox:2';
+/** Marks every object of this test process, so cleanup never touches another run's. */
+export const RUN_LABEL = 'drover.dev/test-run';
+export const RUN_ID = randomUUID().slice(0, 8);
+
+/** Docker running and the test images built (see ../repo.ts). */
+export { ensureDocker } from '../repo.js';
+
+export function newRuntime(opts: ConstructorParameters<typeof DockerRuntime>[0] = {}): DockerRuntime {
+  return new DockerRuntime(opts);
+}
+
+export function newPod(name: string): PodRef {
+  return { uid: randomUUID(), name: `${name}-${RUN_ID}`, namespace: 'test' };
+}
+
+export const runLabels = (): Record<string, string> => ({ [RUN_LABEL]: RUN_ID });
+
+export async function startSandbox(rt: DockerRuntime, pod: PodRef, extra: Partial<SandboxSpec> = {}): Promise<SandboxInfo> {
+  return rt.createSandbox({ pod, attempt: 0, labels: runLabels(), ...extra });
+}
+
+export function containerSpec(pod: PodRef, sandbox: SandboxInfo, name: string, rest: Partial<ContainerSpec> = {}): ContainerSpec {
+  return { pod, sandboxId: sandbox.id, name, attempt: 0, image: IMAGE_V1, labels: runLabels(), ...rest };
+}
+
+/** Creates and starts a container in the sandbox; resolves its id. */
+export async function run(rt: DockerRuntime, pod: PodRef, sandbox: SandboxInfo, name: string, rest: Partial<ContainerSpec> = {}): Promise<string> {
+  const id = await rt.createContainer(containerSpec(pod, sandbox, name, rest));
+  await rt.startContainer(id);
+  return id;
+}
+
+/** Removes every container this test process created. */
+export async function cleanup(): Promise<void> {
+  const docker = new Docker();
+  const list = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${RUN_ID}`] } });
+  // App containers first: removing a sandbox under them works, but this is the order the agent uses.
+  list.sort((a, b) => Number(a.Labels['drover.dev/kind'] === 'sandbox') - Number(b.Labels['drover.dev/kind'] === 'sandbox'));
+  for (const c of list) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
+}
+
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A port nothing listens on, for a hostPort (see ../free-port.ts). */
+export { freePort } from '../free-port.js';
