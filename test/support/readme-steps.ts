@@ -267,4 +267,6 @@ export const STEPS: Record<string, Step> = {
   'npm run bench:scale': benchmarkExists('bench:scale', 'dist/bench/scale.js'),
   'npm run bench:network': benchmarkExists('bench:network', 'dist/bench/network.js'),
   'npm run bench:dns': benchmarkExists('bench:dns', 'dist/bench/dns.js'),
+  'npm run bench:gpu': benchmarkExists('bench:gpu', 'dist/bench/gpu.js'),
+  'npm run bench:write-path': benchmarkExists('bench:write-path', 'dist/bench/write-path.js'),
 };
