@@ -62,7 +62,10 @@ function pod(i: number, namespace = NAMESPACE): Record<string, unknown> {
           image: 'drover-test/busybox:1',
           command: ['sh', '-c', 'httpd -f -p 8080'],
           ports: [{ containerPort: 8080, name: 'http' }],
-          env: [{ name: 'MODE', value: 'bench' }, { name: 'INDEX', value: String(i) }],
+          env: [
+            { name: 'MODE', value: 'bench' },
+            { name: 'INDEX', value: String(i) },
+          ],
           resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } },
           readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 5 },
         },
@@ -87,7 +90,9 @@ function report(name: string, latencies: number[], seconds: number, target: stri
   const { p50, p99 } = summarize(latencies);
   const rate = latencies.length / seconds;
   figures.set(name, { rate, p50, p99 });
-  console.log(`${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})`);
+  console.log(
+    `${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})`,
+  );
 }
 
 /** One server's client, or one that spreads the calls over several servers. */
@@ -178,27 +183,42 @@ async function benchWatch(client: Client, baseUrls: string[], tls: TlsConfig): P
   let received = 0;
   const stops = await Promise.all(
     Array.from({ length: WATCHERS }, (_, i) =>
-      openWatch(baseUrls[i % baseUrls.length]!, tls, `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
-        const event = JSON.parse(line) as { type: string; object: { metadata: { annotations?: Record<string, string> } } };
-        const mark = event.object.metadata.annotations?.['bench/mark'];
-        const sent = mark ? sentAt.get(mark) : undefined;
-        if (sent !== undefined) delays.push(performance.now() - sent);
-        received++;
-      }),
+      openWatch(
+        baseUrls[i % baseUrls.length]!,
+        tls,
+        `/api/v1/namespaces/${NAMESPACE}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`,
+        (line) => {
+          const event = JSON.parse(line) as { type: string; object: { metadata: { annotations?: Record<string, string> } } };
+          const mark = event.object.metadata.annotations?.['bench/mark'];
+          const sent = mark ? sentAt.get(mark) : undefined;
+          if (sent !== undefined) delays.push(performance.now() - sent);
+          received++;
+        },
+      ),
     ),
   );
   const started = performance.now();
   for (let i = 0; i < WATCH_EVENTS; i++) {
     const mark = `m${i}`;
     sentAt.set(mark, performance.now());
-    await client.call('PATCH', `/api/v1/namespaces/${NAMESPACE}/pods/pod-${i}`, { metadata: { annotations: { 'bench/mark': mark } } }, 'application/merge-patch+json');
+    await client.call(
+      'PATCH',
+      `/api/v1/namespaces/${NAMESPACE}/pods/pod-${i}`,
+      { metadata: { annotations: { 'bench/mark': mark } } },
+      'application/merge-patch+json',
+    );
     await new Promise((r) => setTimeout(r, 5));
   }
   const deadline = Date.now() + 10_000;
   while (received < WATCHERS * WATCH_EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   stops.forEach((stop) => stop());
   if (received < WATCHERS * WATCH_EVENTS) console.log(`  watch: only ${received} of ${WATCHERS * WATCH_EVENTS} events arrived`);
-  report(`watch delivery (${WATCHERS} watchers)`, delays, (performance.now() - started) / 1000, 'target p99 <= 50 ms; ops = events delivered, latency from PATCH sent');
+  report(
+    `watch delivery (${WATCHERS} watchers)`,
+    delays,
+    (performance.now() - started) / 1000,
+    'target p99 <= 50 ms; ops = events delivered, latency from PATCH sent',
+  );
 }
 
 /** Running API servers to measure: this checkout's over TLS (one, or several on one etcd), or the plain-HTTP peer's. */
@@ -250,7 +270,9 @@ async function benchTarget(label: string, target: Target): Promise<Map<string, F
     const whose = target.pids.length === 1 ? 'server' : `the ${target.pids.length} servers' (summed)`;
     console.log(`\n${whose} RSS after each phase: ${rssAfter.join(', ')}`);
     const perServer = target.pids.length === 1 ? '' : `; per server ${target.pids.map((pid) => fmt(memoryOf(pid).rssMb)).join(', ')} MB`;
-    console.log(`${whose} memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB${perServer} (target <= 150 MB a server)`);
+    console.log(
+      `${whose} memory: idle RSS ${fmt(idle.rssMb)} MB; holding ${PODS} pods RSS ${fmt(after.rssMb)} MB, peak RSS ${fmt(after.peakMb)} MB${perServer} (target <= 150 MB a server)`,
+    );
     return figures;
   } finally {
     await client.close();
@@ -268,12 +290,16 @@ async function thisServer(extraArgs: string[], count = 1): Promise<Target> {
   const first = await startServerProcess({ extraArgs: args });
   const servers = [first, ...(await Promise.all(Array.from({ length: count - 1 }, () => startServerProcess({ extraArgs: args }))))];
   return {
-    urls: servers.map((server) => server.url), tls: first.tls, pids: servers.map((server) => server.child.pid!),
+    urls: servers.map((server) => server.url),
+    tls: first.tls,
+    pids: servers.map((server) => server.child.pid!),
     async stop() {
-      await Promise.all(servers.map(async (server) => {
-        await server.stop();
-        await server.cleanup();
-      }));
+      await Promise.all(
+        servers.map(async (server) => {
+          await server.stop();
+          await server.cleanup();
+        }),
+      );
     },
   };
 }
@@ -285,7 +311,9 @@ async function plainPeer(checkout: string): Promise<Target> {
   // itself, so its #! line's node flags apply. Through process.execPath the peer lost them and
   // ran with V8's default young generation (16 MiB semi-spaces where both checkouts ship 4 MiB):
   // the two servers were not compared on equal terms.
-  const child = spawn(join(checkout, 'bin', 'drover.js'), ['server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(checkout, 'bin', 'drover.js'), ['server', '--data-dir', dataDir, '--port', '0', '--no-control-plane'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -298,7 +326,9 @@ async function plainPeer(checkout: string): Promise<Target> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    urls: [url], tls: {}, pids: [child.pid!],
+    urls: [url],
+    tls: {},
+    pids: [child.pid!],
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -313,7 +343,9 @@ function compare(title: string, figures: Map<string, Figure>, peers: Map<string,
   for (const [name, figure] of figures) {
     const peer = peers.get(name);
     if (!peer || name.startsWith('warm-up')) continue;
-    console.log(`${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms)`);
+    console.log(
+      `${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms)`,
+    );
   }
 }
 
@@ -343,7 +375,10 @@ async function besidePlain(plainCheckout: string): Promise<void> {
 /** SERVERS servers on the same etcd (under a fresh prefix: the one server's objects stay out of it), beside one. */
 async function severalServers(one: Map<string, Figure>, endpoint: string): Promise<void> {
   console.log('');
-  const several = await benchTarget(`etcd ${endpoint}, ${SERVERS} servers`, await thisServer(['--etcd-endpoints', endpoint, '--etcd-prefix', '/drover-bench-servers', ...ETCD_FLAGS], SERVERS));
+  const several = await benchTarget(
+    `etcd ${endpoint}, ${SERVERS} servers`,
+    await thisServer(['--etcd-endpoints', endpoint, '--etcd-prefix', '/drover-bench-servers', ...ETCD_FLAGS], SERVERS),
+  );
   compare(`${SERVERS} servers on one etcd beside one server (what scale-out buys on this machine's ${cpus().length} cores)`, several, one);
 }
 
@@ -359,7 +394,10 @@ async function main(): Promise<void> {
   if (stores === 'etcd' || stores === 'both') {
     const etcd = await startEtcd();
     try {
-      const one = await benchTarget(`etcd ${etcd.endpoint} (one member, its own process)${ETCD_FLAGS.length > 0 ? `, ${ETCD_FLAGS.join(' ')}` : ''}`, await thisServer(['--etcd-endpoints', etcd.endpoint, ...ETCD_FLAGS]));
+      const one = await benchTarget(
+        `etcd ${etcd.endpoint} (one member, its own process)${ETCD_FLAGS.length > 0 ? `, ${ETCD_FLAGS.join(' ')}` : ''}`,
+        await thisServer(['--etcd-endpoints', etcd.endpoint, ...ETCD_FLAGS]),
+      );
       if (SERVERS > 1) await severalServers(one, etcd.endpoint);
     } finally {
       await etcd.cleanup();

@@ -72,7 +72,11 @@ class Client {
   private nextId = 0;
   private readonly inFlight = new Map<number, number>();
 
-  constructor(private readonly host: string, private readonly port: number, private readonly onAnswer: (latencyMs: number, truncated: boolean) => void) {
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly onAnswer: (latencyMs: number, truncated: boolean) => void,
+  ) {
     this.socket.on('message', (message) => {
       const id = message.readUInt16BE(0);
       const sentAt = this.inFlight.get(id);
@@ -101,10 +105,14 @@ class Client {
 async function runAt(host: string, port: number, rate: number): Promise<RunResult> {
   const latencies: number[] = [];
   let truncated = 0;
-  const clients = Array.from({ length: CLIENTS }, () => new Client(host, port, (latency, tc) => {
-    latencies.push(latency);
-    if (tc) truncated++;
-  }));
+  const clients = Array.from(
+    { length: CLIENTS },
+    () =>
+      new Client(host, port, (latency, tc) => {
+        latencies.push(latency);
+        if (tc) truncated++;
+      }),
+  );
   const total = Math.round(rate * SECONDS);
   let sent = 0;
   const started = performance.now();
@@ -127,7 +135,15 @@ async function runAt(host: string, port: number, rate: number): Promise<RunResul
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   // Achieved rate: answers over the sending window (answers in the grace period are stragglers of it).
-  return { sent, answered: latencies.length, truncated, rate: latencies.length / (sendingMs / 1000), p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? NaN };
+  return {
+    sent,
+    answered: latencies.length,
+    truncated,
+    rate: latencies.length / (sendingMs / 1000),
+    p50: at(0.5),
+    p99: at(0.99),
+    max: latencies[latencies.length - 1] ?? NaN,
+  };
 }
 
 function median(values: number[]): number {
@@ -148,11 +164,14 @@ async function main(): Promise<void> {
     worker.once('error', reject);
   });
   // Tells lost queries (never reached the server) from lost answers (the clients' side dropped them).
-  const serverQueries = () => new Promise<number>((resolve) => {
-    worker.once('message', (message: { queries: number }) => resolve(message.queries));
-    worker.postMessage('stats');
-  });
-  console.log(`drover cluster DNS benchmark: ${SERVICES} Services x ${ENDPOINTS} endpoints (half headless), ${CLIENTS} UDP clients, ${SECONDS} s per run, ${RUNS} runs per rate, server in a worker thread on 127.0.0.1:${port}`);
+  const serverQueries = () =>
+    new Promise<number>((resolve) => {
+      worker.once('message', (message: { queries: number }) => resolve(message.queries));
+      worker.postMessage('stats');
+    });
+  console.log(
+    `drover cluster DNS benchmark: ${SERVICES} Services x ${ENDPOINTS} endpoints (half headless), ${CLIENTS} UDP clients, ${SECONDS} s per run, ${RUNS} runs per rate, server in a worker thread on 127.0.0.1:${port}`,
+  );
   console.log('query mix: 60% Service A, 20% SRV, 10% endpoint hostname A, 10% NXDOMAIN; figures are medians of the runs (min–max)\n');
   try {
     for (const rate of RATES) {
@@ -172,9 +191,23 @@ async function main(): Promise<void> {
 function report(rate: number, runs: RunResult[]): string {
   const sent = runs.reduce((n, r) => n + r.sent, 0);
   const lost = runs.reduce((n, r) => n + r.sent - r.answered, 0);
-  return `offered ${String(rate).padStart(5)} q/s: achieved ${spread(runs.map((r) => r.rate), 0)} q/s   `
-    + `p50 ${spread(runs.map((r) => r.p50), 3)} ms   p99 ${spread(runs.map((r) => r.p99), 3)} ms   max ${spread(runs.map((r) => r.max), 2)} ms   `
-    + `unanswered ${lost} of ${sent}`;
+  return (
+    `offered ${String(rate).padStart(5)} q/s: achieved ${spread(
+      runs.map((r) => r.rate),
+      0,
+    )} q/s   ` +
+    `p50 ${spread(
+      runs.map((r) => r.p50),
+      3,
+    )} ms   p99 ${spread(
+      runs.map((r) => r.p99),
+      3,
+    )} ms   max ${spread(
+      runs.map((r) => r.max),
+      2,
+    )} ms   ` +
+    `unanswered ${lost} of ${sent}`
+  );
 }
 
 /** The clients alone, against a live server (see the header). */

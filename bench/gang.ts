@@ -37,7 +37,7 @@ interface Gang {
 
 function gangs(): Gang[] {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: GANGS }, (_, i) => ({ name: `g${i}`, size: 8 + Math.floor(random() * 57) }));
 }
 
@@ -73,7 +73,11 @@ async function writeCounts(client: BenchClient): Promise<Map<string, number>> {
 }
 
 function writesSince(before: Map<string, number>, after: Map<string, number>): string {
-  return [...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)] as const).filter(([, n]) => n > 0).map(([key, n]) => `${key} ${n}`).join(', ');
+  return [...after]
+    .map(([key, n]) => [key, n - (before.get(key) ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => `${key} ${n}`)
+    .join(', ');
 }
 
 /** CPU seconds used so far by this process (scheduler, watch, clients) and by the API server process. */
@@ -120,7 +124,10 @@ async function runScheduler(api: ApiClient, schedulerName: string): Promise<Omit
   const mark = (share: number) => ((samples.find(([, n]) => n >= share * last)?.[0] ?? lastAt) - firstAt) / 1000;
   const marks = `50% ${mark(0.5).toFixed(1)} s, 90% ${mark(0.9).toFixed(1)} s, 100% ${mark(1).toFixed(1)} s`;
   const cpuAfter = cpuSeconds();
-  const cpuPerBinding = { bench: ((cpuAfter.bench - cpuBefore.bench) * 1e6) / Math.max(1, last), server: ((cpuAfter.server - cpuBefore.server) * 1e6) / Math.max(1, last) };
+  const cpuPerBinding = {
+    bench: ((cpuAfter.bench - cpuBefore.bench) * 1e6) / Math.max(1, last),
+    server: ((cpuAfter.server - cpuBefore.server) * 1e6) / Math.max(1, last),
+  };
   return { scheduler, bound: last, rate, syncSeconds, marks, cpuPerBinding };
 }
 
@@ -150,7 +157,9 @@ interface GangPhaseResult extends PhaseResult {
 async function gangPhase(client: BenchClient, api: ApiClient, all: Gang[], namespace: string): Promise<GangPhaseResult> {
   await create(client, all.length, PODGROUPS(namespace), (i) => podGroup(all[i]!.name, { minMember: all[i]!.size }));
   const pods = all.flatMap((g) => Array.from({ length: g.size }, (_, i) => ({ name: `${g.name}-${i}`, group: g.name })));
-  await create(client, pods.length, `/api/v1/namespaces/${namespace}/pods`, (i) => memberPod(pods[i]!.name, pods[i]!.group, { gpus: 1, schedulerName: `${namespace}-scheduler` }));
+  await create(client, pods.length, `/api/v1/namespaces/${namespace}/pods`, (i) =>
+    memberPod(pods[i]!.name, pods[i]!.group, { gpus: 1, schedulerName: `${namespace}-scheduler` }),
+  );
   const watch = new GangWatch(api, namespace, SETTLE_MS);
   for (const g of all) watch.expect(g.name, g.size);
   await watch.start();
@@ -159,7 +168,10 @@ async function gangPhase(client: BenchClient, api: ApiClient, all: Gang[], names
   const run = await runScheduler(api, `${namespace}-scheduler`);
   const writes = writesSince(before, await writeCounts(client));
   await new Promise((r) => setTimeout(r, 500));
-  const latencies = all.map((g) => watch.fullyBound(g.name)).filter((t): t is number => t !== undefined).map((t) => t - submitted);
+  const latencies = all
+    .map((g) => watch.fullyBound(g.name))
+    .filter((t): t is number => t !== undefined)
+    .map((t) => t - submitted);
   const partial = watch.partialNow();
   await watch.stop();
   await run.scheduler.stop();
@@ -180,9 +192,13 @@ async function main(): Promise<void> {
   try {
     const all = gangs();
     const demand = all.reduce((n, g) => n + g.size, 0);
-    console.log(`drover gang benchmark${QUICK ? ' (--quick)' : ''}: ${NODES} nodes x ${GPUS_PER_NODE} GPUs = ${NODES * GPUS_PER_NODE} GPUs, `
-      + `${GANGS} gangs of 8-64 one-GPU pods = ${demand} pods, ${ROUNDS} round(s) of plain then gangs\n`);
-    await create(client, NODES, '/api/v1/nodes', (i) => readyNode(`node-${i}`, { cpu: '64', memory: '256Gi', pods: '250', extended: { [GPU]: String(GPUS_PER_NODE) } }));
+    console.log(
+      `drover gang benchmark${QUICK ? ' (--quick)' : ''}: ${NODES} nodes x ${GPUS_PER_NODE} GPUs = ${NODES * GPUS_PER_NODE} GPUs, ` +
+        `${GANGS} gangs of 8-64 one-GPU pods = ${demand} pods, ${ROUNDS} round(s) of plain then gangs\n`,
+    );
+    await create(client, NODES, '/api/v1/nodes', (i) =>
+      readyNode(`node-${i}`, { cpu: '64', memory: '256Gi', pods: '250', extended: { [GPU]: String(GPUS_PER_NODE) } }),
+    );
     const plainRuns: PhaseResult[] = [];
     const gangRuns: GangPhaseResult[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -192,9 +208,11 @@ async function main(): Promise<void> {
         const result = kind === 'plain' ? await plainPhase(client, api, all, namespace) : await gangPhase(client, api, all, namespace);
         if (kind === 'plain') plainRuns.push(result);
         else gangRuns.push(result as GangPhaseResult);
-        console.log(`round ${round} ${kind.padEnd(6)} ${result.bound} of ${demand} pods bound at ${result.rate.toFixed(0)} bindings/s `
-          + `(informer sync ${result.syncSeconds.toFixed(1)} s; after the first binding: ${result.marks}); CPU per binding: `
-          + `scheduler process ${result.cpuPerBinding.bench.toFixed(0)} µs, API server ${result.cpuPerBinding.server.toFixed(0)} µs`);
+        console.log(
+          `round ${round} ${kind.padEnd(6)} ${result.bound} of ${demand} pods bound at ${result.rate.toFixed(0)} bindings/s ` +
+            `(informer sync ${result.syncSeconds.toFixed(1)} s; after the first binding: ${result.marks}); CPU per binding: ` +
+            `scheduler process ${result.cpuPerBinding.bench.toFixed(0)} µs, API server ${result.cpuPerBinding.server.toFixed(0)} µs`,
+        );
         console.log(`  API writes: ${result.writes}`);
         await clear(client, namespace);
       }
@@ -203,11 +221,17 @@ async function main(): Promise<void> {
     const gangRate = median(gangRuns.map((r) => r.rate));
     const { p50, p99 } = summarize(gangRuns.flatMap((r) => r.latencies));
     console.log(`\nwithout gangs: ${plainRate.toFixed(0)} bindings/s (median of ${ROUNDS})`);
-    console.log(`with gangs:    ${gangRate.toFixed(0)} bindings/s (median of ${ROUNDS}) = ${(gangRate / plainRate).toFixed(2)}x the plain rate (target >= 0.8x)`);
+    console.log(
+      `with gangs:    ${gangRate.toFixed(0)} bindings/s (median of ${ROUNDS}) = ${(gangRate / plainRate).toFixed(2)}x the plain rate (target >= 0.8x)`,
+    );
     const cpu = (runs: PhaseResult[], side: 'bench' | 'server') => median(runs.map((r) => r.cpuPerBinding[side]));
-    console.log(`CPU per binding (median; steadier than wall time on a shared machine): scheduler process ${cpu(plainRuns, 'bench').toFixed(0)} -> ${cpu(gangRuns, 'bench').toFixed(0)} µs, `
-      + `API server ${cpu(plainRuns, 'server').toFixed(0)} -> ${cpu(gangRuns, 'server').toFixed(0)} µs (without -> with gangs)`);
-    console.log(`gangs bound whole: ${gangRuns.map((r) => r.whole).join(', ')} of ${GANGS}; submission -> gang fully bound p50 ${(p50 / 1000).toFixed(2)} s, p99 ${(p99 / 1000).toFixed(2)} s`);
+    console.log(
+      `CPU per binding (median; steadier than wall time on a shared machine): scheduler process ${cpu(plainRuns, 'bench').toFixed(0)} -> ${cpu(gangRuns, 'bench').toFixed(0)} µs, ` +
+        `API server ${cpu(plainRuns, 'server').toFixed(0)} -> ${cpu(gangRuns, 'server').toFixed(0)} µs (without -> with gangs)`,
+    );
+    console.log(
+      `gangs bound whole: ${gangRuns.map((r) => r.whole).join(', ')} of ${GANGS}; submission -> gang fully bound p50 ${(p50 / 1000).toFixed(2)} s, p99 ${(p99 / 1000).toFixed(2)} s`,
+    );
     console.log(`deadlocks (gangs partially bound once binding settled, or for 2 s without progress): ${gangRuns.reduce((n, r) => n + r.deadlocked, 0)}`);
   } finally {
     api.close();

@@ -54,7 +54,9 @@ export async function startGpuCluster(nodeName: string): Promise<GpuCluster> {
     // Generous: the agent registers only once discovery (one nvidia-smi query) has run.
     agent = await startDroverProcess(
       ['agent', '--kubeconfig', server.kubeconfig, '--node-name', nodeName, '--data-dir', dataDir, '--runtime', 'process'],
-      `node ${nodeName} ready`, 180_000, process.env,
+      `node ${nodeName} ready`,
+      180_000,
+      process.env,
     );
   } catch (error) {
     saveFailure('agent.log', error);
@@ -65,7 +67,11 @@ export async function startGpuCluster(nodeName: string): Promise<GpuCluster> {
   const agentUrl = /streaming on (https:\/\/\S+)\)/.exec(agent.output())?.[1] ?? '';
   const api = await ApiClient.load({ kubeconfig: server.kubeconfig }, { userAgent: 'drover-bench-gpu' });
   return {
-    server, agent, api, nodeName, agentUrl,
+    server,
+    agent,
+    api,
+    nodeName,
+    agentUrl,
     async stop() {
       // Host processes outlive their agent by design: the pods go first, so no python3 is left.
       const pods = api.resource(resources.pods, 'default');

@@ -30,19 +30,22 @@ function hostEnv(): Array<{ name: string; value: string }> {
 export function probePod(name: string, gpus?: number): Pod {
   const env = hostEnv();
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, namespace: NAMESPACE, labels: { app: 'drover-bench-gpu' } },
     spec: {
       restartPolicy: 'Never',
       terminationGracePeriodSeconds: 1,
-      containers: [{
-        name: 'probe',
-        // The process runtime runs the host's python3; the image names nothing it pulls.
-        image: 'drover-bench/host-python3:1',
-        command: ['python3', '-c', PROBE_PROGRAM],
-        ...(env.length ? { env } : {}),
-        ...(gpus === undefined ? {} : { resources: { limits: { [GPU]: String(gpus) } } }),
-      }],
+      containers: [
+        {
+          name: 'probe',
+          // The process runtime runs the host's python3; the image names nothing it pulls.
+          image: 'drover-bench/host-python3:1',
+          command: ['python3', '-c', PROBE_PROGRAM],
+          ...(env.length ? { env } : {}),
+          ...(gpus === undefined ? {} : { resources: { limits: { [GPU]: String(gpus) } } }),
+        },
+      ],
     },
   };
 }
@@ -86,31 +89,59 @@ export async function runPod(cluster: GpuCluster, pod: Pod): Promise<PodRun> {
   await pods(cluster).create(pod);
   let problem: string | undefined;
   try {
-    await waitFor(`${name} Succeeded or Failed`, async () => {
-      // A watch the server closed early: the object itself then says how far the pod got.
-      if (seen.ended) note(await pods(cluster).get(name));
-      return seen.phase === 'Succeeded' || seen.phase === 'Failed';
-    }, POD_DONE_TIMEOUT_MS);
+    await waitFor(
+      `${name} Succeeded or Failed`,
+      async () => {
+        // A watch the server closed early: the object itself then says how far the pod got.
+        if (seen.ended) note(await pods(cluster).get(name));
+        return seen.phase === 'Succeeded' || seen.phase === 'Failed';
+      },
+      POD_DONE_TIMEOUT_MS,
+    );
   } catch (error) {
-    const status = await pods(cluster).get(name).then((p) => JSON.stringify(p.status), (e: unknown) => String(e));
+    const status = await pods(cluster)
+      .get(name)
+      .then(
+        (p) => JSON.stringify(p.status),
+        (e: unknown) => String(e),
+      );
     problem = `${String(error)}\nstatus: ${status}\nagent's last lines:\n${cluster.agent.output().slice(-3000)}`;
   } finally {
     watch.stop();
   }
   const log = await podLog(cluster, name).catch((e: unknown) => `(no log: ${String(e)})`);
   await deletePod(cluster, name);
-  return { name, phase: seen.phase, createdAtMs, ...(seen.runningAtMs === undefined ? {} : { runningAtMs: seen.runningAtMs }), log, ...(problem ? { problem } : {}) };
+  return {
+    name,
+    phase: seen.phase,
+    createdAtMs,
+    ...(seen.runningAtMs === undefined ? {} : { runningAtMs: seen.runningAtMs }),
+    log,
+    ...(problem ? { problem } : {}),
+  };
 }
 
 /** Deletes the pod and waits until the agent has let it go (the API no longer has it). */
 export async function deletePod(cluster: GpuCluster, name: string): Promise<void> {
-  await pods(cluster).delete(name).catch((e: unknown) => {
-    if (!isNotFound(e)) throw e;
-  });
-  await waitFor(`${name} deleted`, () => pods(cluster).get(name).then(() => false, (e: unknown) => {
-    if (isNotFound(e)) return true;
-    throw e;
-  }), 120_000);
+  await pods(cluster)
+    .delete(name)
+    .catch((e: unknown) => {
+      if (!isNotFound(e)) throw e;
+    });
+  await waitFor(
+    `${name} deleted`,
+    () =>
+      pods(cluster)
+        .get(name)
+        .then(
+          () => false,
+          (e: unknown) => {
+            if (isNotFound(e)) return true;
+            throw e;
+          },
+        ),
+    120_000,
+  );
 }
 
 interface CoreEvent extends KubeObject {
@@ -123,9 +154,13 @@ export async function unschedulable(cluster: GpuCluster, pod: Pod): Promise<{ me
   const name = pod.metadata.name!;
   await pods(cluster).create(pod);
   const events = cluster.api.resource<CoreEvent>(resources.events, NAMESPACE);
-  const message = await waitFor('FailedScheduling', async () => {
-    const list = await events.list({ fieldSelector: { 'involvedObject.name': name } });
-    return list.items.find((e) => e.reason === 'FailedScheduling')?.message || undefined;
-  }, 120_000).catch(() => undefined);
+  const message = await waitFor(
+    'FailedScheduling',
+    async () => {
+      const list = await events.list({ fieldSelector: { 'involvedObject.name': name } });
+      return list.items.find((e) => e.reason === 'FailedScheduling')?.message || undefined;
+    },
+    120_000,
+  ).catch(() => undefined);
   return { message, pod: await pods(cluster).get(name) };
 }

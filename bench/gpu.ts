@@ -22,7 +22,11 @@ import { MATMUL_SIZE, parseProbe, runOnHost, type ProbeOutput } from './gpu-prob
 import { median } from './peers.js';
 
 const ROUNDS = Number(process.env['BENCH_GPU_ROUNDS'] ?? 3);
-const NODE = `gpu-bench-${hostname().toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40).replace(/-+$/, '')}`;
+const NODE = `gpu-bench-${hostname()
+  .toLowerCase()
+  .replace(/[^a-z0-9-]/g, '-')
+  .slice(0, 40)
+  .replace(/-+$/, '')}`;
 
 const failures: string[] = [];
 
@@ -33,7 +37,11 @@ function check(name: string, pass: boolean, detail: string): boolean {
 }
 
 function indent(text: string): string {
-  return text.trimEnd().split('\n').map((l) => `    | ${l}`).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => `    | ${l}`)
+    .join('\n');
 }
 
 /** Exit 2 at once: without these this machine cannot run the check at all. */
@@ -52,10 +60,14 @@ function requireTools(): string {
 
 async function checkDiscovery(cluster: GpuCluster, gpus: GpuInfo[]): Promise<void> {
   const api = cluster.api.resource<Node>(resources.nodes);
-  const node = await waitFor(`node ${NODE} Ready`, async () => {
-    const n = await api.get(NODE);
-    return n.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? n : undefined;
-  }, 120_000);
+  const node = await waitFor(
+    `node ${NODE} Ready`,
+    async () => {
+      const n = await api.get(NODE);
+      return n.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? n : undefined;
+    },
+    120_000,
+  );
   const labels = node.metadata.labels ?? {};
   const capacity = node.status?.capacity?.[GPU];
   const allocatable = node.status?.allocatable?.[GPU];
@@ -65,12 +77,19 @@ async function checkDiscovery(cluster: GpuCluster, gpus: GpuInfo[]): Promise<voi
   for (const key of ['nvidia.com/gpu.product', 'nvidia.com/gpu.memory', 'nvidia.com/gpu.count']) console.log(`  label ${key}=${labels[key] ?? '(none)'}`);
   const health = node.status?.conditions?.find((c) => c.type === 'GPUUnhealthy');
   console.log(`  condition GPUUnhealthy=${health?.status ?? '(none)'}${health?.message ? ` (${health.message})` : ''}`);
-  for (const [key, value] of Object.entries(node.metadata.annotations ?? {})) if (key.startsWith('drover.dev/gpu-')) console.log(`  annotation ${key}: ${value}`);
+  for (const [key, value] of Object.entries(node.metadata.annotations ?? {}))
+    if (key.startsWith('drover.dev/gpu-')) console.log(`  annotation ${key}: ${value}`);
   const first = gpus[0]!;
   const want = { capacity: String(gpus.length), product: first.name.replace(/\s+/g, '-'), memory: String(first.memoryMiB) };
-  check('discovery', capacity === want.capacity && allocatable === want.capacity
-    && labels['nvidia.com/gpu.product'] === want.product && labels['nvidia.com/gpu.memory'] === want.memory && labels['nvidia.com/gpu.count'] === want.capacity,
-  `nvidia-smi lists ${gpus.length} × ${first.name} (${first.memoryMiB} MiB); the Node says capacity ${capacity}, allocatable ${allocatable}, product ${labels['nvidia.com/gpu.product']}, memory ${labels['nvidia.com/gpu.memory']}, count ${labels['nvidia.com/gpu.count']}`);
+  check(
+    'discovery',
+    capacity === want.capacity &&
+      allocatable === want.capacity &&
+      labels['nvidia.com/gpu.product'] === want.product &&
+      labels['nvidia.com/gpu.memory'] === want.memory &&
+      labels['nvidia.com/gpu.count'] === want.capacity,
+    `nvidia-smi lists ${gpus.length} × ${first.name} (${first.memoryMiB} MiB); the Node says capacity ${capacity}, allocatable ${allocatable}, product ${labels['nvidia.com/gpu.product']}, memory ${labels['nvidia.com/gpu.memory']}, count ${labels['nvidia.com/gpu.count']}`,
+  );
   await printGpuMetrics(cluster);
 }
 
@@ -96,12 +115,20 @@ async function gpuPodRound(cluster: GpuCluster, gpus: GpuInfo[], round: number):
   console.log(`\n(a) round ${round}: pod ${run.name} ended ${run.phase}; its log:\n${indent(run.log)}${run.problem ? `\n${indent(run.problem)}` : ''}`);
   const uuids = gpus.map((g) => g.uuid);
   const cuda = probe.cudaVisibleDevices ?? '';
-  const pass = run.phase === 'Succeeded' && uuids.includes(cuda) && probe.nvidiaVisibleDevices === cuda
-    && probe.deviceCount === 1 && Number.isFinite(probe.tflops) && probe.tflops! > 0;
+  const pass =
+    run.phase === 'Succeeded' &&
+    uuids.includes(cuda) &&
+    probe.nvidiaVisibleDevices === cuda &&
+    probe.deviceCount === 1 &&
+    Number.isFinite(probe.tflops) &&
+    probe.tflops! > 0;
   const named = gpus.find((g) => g.uuid === cuda)?.name;
-  check(`(a) one GPU, round ${round}`, pass,
-    `phase ${run.phase}, CUDA_VISIBLE_DEVICES=${probe.cudaVisibleDevices} NVIDIA_VISIBLE_DEVICES=${probe.nvidiaVisibleDevices}, `
-    + `torch.cuda.device_count()=${probe.deviceCount}, device ${probe.deviceName} (nvidia-smi: ${named ?? 'no GPU of that UUID'}), ${probe.tflops} TFLOP/s`);
+  check(
+    `(a) one GPU, round ${round}`,
+    pass,
+    `phase ${run.phase}, CUDA_VISIBLE_DEVICES=${probe.cudaVisibleDevices} NVIDIA_VISIBLE_DEVICES=${probe.nvidiaVisibleDevices}, ` +
+      `torch.cuda.device_count()=${probe.deviceCount}, device ${probe.deviceName} (nvidia-smi: ${named ?? 'no GPU of that UUID'}), ${probe.tflops} TFLOP/s`,
+  );
   return { figures: podFigures(run, probe), ...(cuda ? { uuid: cuda } : {}) };
 }
 
@@ -131,8 +158,11 @@ async function checkNoGpu(cluster: GpuCluster): Promise<void> {
   const run = await runPod(cluster, probePod('gpu-none', undefined));
   const probe = parseProbe(run.log);
   console.log(`\n(b) pod ${run.name} (no nvidia.com/gpu) ended ${run.phase}; its log:\n${indent(run.log)}${run.problem ? `\n${indent(run.problem)}` : ''}`);
-  check('(b) no GPU asked, none seen', run.phase === 'Succeeded' && probe.deviceCount === 0,
-    `phase ${run.phase}, CUDA_VISIBLE_DEVICES=${JSON.stringify(probe.cudaVisibleDevices)} NVIDIA_VISIBLE_DEVICES=${JSON.stringify(probe.nvidiaVisibleDevices)}, torch.cuda.device_count()=${probe.deviceCount}`);
+  check(
+    '(b) no GPU asked, none seen',
+    run.phase === 'Succeeded' && probe.deviceCount === 0,
+    `phase ${run.phase}, CUDA_VISIBLE_DEVICES=${JSON.stringify(probe.cudaVisibleDevices)} NVIDIA_VISIBLE_DEVICES=${JSON.stringify(probe.nvidiaVisibleDevices)}, torch.cuda.device_count()=${probe.deviceCount}`,
+  );
 }
 
 async function checkTooMany(cluster: GpuCluster, gpus: GpuInfo[]): Promise<void> {
@@ -140,8 +170,11 @@ async function checkTooMany(cluster: GpuCluster, gpus: GpuInfo[]): Promise<void>
   const { message, pod } = await unschedulable(cluster, probePod('gpu-too-many', asked));
   console.log(`\n(c) pod gpu-too-many asks ${asked} GPUs of a node with ${gpus.length}: phase ${pod.status?.phase}, nodeName ${pod.spec.nodeName ?? '(none)'}`);
   console.log(`    FailedScheduling: ${message ?? '(no such event)'}`);
-  check('(c) more GPUs than the node has: Pending', pod.status?.phase === 'Pending' && !pod.spec.nodeName && /Insufficient nvidia\.com\/gpu/.test(message ?? ''),
-    `phase ${pod.status?.phase}, bound to ${pod.spec.nodeName ?? 'no node'}, FailedScheduling "${message ?? ''}"`);
+  check(
+    '(c) more GPUs than the node has: Pending',
+    pod.status?.phase === 'Pending' && !pod.spec.nodeName && /Insufficient nvidia\.com\/gpu/.test(message ?? ''),
+    `phase ${pod.status?.phase}, bound to ${pod.spec.nodeName ?? 'no node'}, FailedScheduling "${message ?? ''}"`,
+  );
   await deletePod(cluster, 'gpu-too-many');
 }
 
@@ -158,9 +191,41 @@ function printFigures(pod: Round[], host: Round[]): void {
   console.log(`\nFigures (medians [min–max] over ${ROUNDS} alternating rounds; bf16 ${MATMUL_SIZE}³ matmul, 3 warm-ups, 10 timed):`);
   const row = (name: string, ...cells: string[]) => console.log(`  ${name.padEnd(28)}${cells.join('')}`);
   row('', 'pod'.padEnd(COLUMN), 'host (raw python3)');
-  row('matmul', spread(pod.map((r) => r.tflops), 'TFLOP/s', 1), spread(host.map((r) => r.tflops), 'TFLOP/s', 1));
-  row('create → Running', spread(pod.map((r) => r.runningMs), 'ms', 0), '(no such step)');
-  row('create/spawn → first line', spread(pod.map((r) => r.firstLineMs), 'ms', 0), spread(host.map((r) => r.firstLineMs), 'ms', 0));
+  row(
+    'matmul',
+    spread(
+      pod.map((r) => r.tflops),
+      'TFLOP/s',
+      1,
+    ),
+    spread(
+      host.map((r) => r.tflops),
+      'TFLOP/s',
+      1,
+    ),
+  );
+  row(
+    'create → Running',
+    spread(
+      pod.map((r) => r.runningMs),
+      'ms',
+      0,
+    ),
+    '(no such step)',
+  );
+  row(
+    'create/spawn → first line',
+    spread(
+      pod.map((r) => r.firstLineMs),
+      'ms',
+      0,
+    ),
+    spread(
+      host.map((r) => r.firstLineMs),
+      'ms',
+      0,
+    ),
+  );
   const ratios = pod.map((r, i) => (r.tflops && host[i]?.tflops ? r.tflops / host[i]!.tflops! : undefined));
   row('pod ÷ host matmul', spread(ratios, '×', 3));
 }
@@ -175,9 +240,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const passed = PASSED_FROM_HOST.filter((name) => process.env[name]);
-  console.log(passed.length
-    ? `the pods' spec sets ${passed.map((n) => `${n}=${process.env[n]}`).join(' ')} as the host has it (a host-process pod inherits only PATH)`
-    : `the host sets none of ${PASSED_FROM_HOST.join(', ')}: the pods get only the node's PATH, as any host-process pod`);
+  console.log(
+    passed.length
+      ? `the pods' spec sets ${passed.map((n) => `${n}=${process.env[n]}`).join(' ')} as the host has it (a host-process pod inherits only PATH)`
+      : `the host sets none of ${PASSED_FROM_HOST.join(', ')}: the pods get only the node's PATH, as any host-process pod`,
+  );
   const cluster = await startGpuCluster(NODE);
   console.log(`\ndrover server at ${cluster.server.url}, agent ${NODE} (runtime process, streaming at ${cluster.agentUrl})`);
   try {
@@ -185,7 +252,8 @@ async function main(): Promise<void> {
     // Untimed: the first import of PyTorch reads its libraries from a cold disk, and would
     // otherwise be charged to whichever side ran first.
     const warmUp = await hostRound('warm-up (not counted)', gpus[0]!.uuid);
-    if (!warmUp.deviceCount) console.log('  NOTE: python3 straight on the host sees no GPU: the pods\' checks cannot pass on this machine, whatever Drover does');
+    if (!warmUp.deviceCount)
+      console.log("  NOTE: python3 straight on the host sees no GPU: the pods' checks cannot pass on this machine, whatever Drover does");
     const pod: Round[] = [];
     const host: Round[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -197,7 +265,7 @@ async function main(): Promise<void> {
     await checkTooMany(cluster, gpus);
     printFigures(pod, host);
   } catch (error) {
-    check('bench:gpu ran to the end', false, error instanceof Error ? error.stack ?? error.message : String(error));
+    check('bench:gpu ran to the end', false, error instanceof Error ? (error.stack ?? error.message) : String(error));
   } finally {
     await cluster.stop();
   }

@@ -57,7 +57,11 @@ async function createConfigMaps(client: BenchClient, namespace: string, count: n
 }
 
 async function dbSize(server: ServerProcess): Promise<number> {
-  const size = (file: string) => stat(join(server.dataDir, file)).then((info) => info.size, () => 0);
+  const size = (file: string) =>
+    stat(join(server.dataDir, file)).then(
+      (info) => info.size,
+      () => 0,
+    );
   return (await size('state.db')) + (await size('state.db-wal'));
 }
 
@@ -125,14 +129,20 @@ async function slowReader(server: ServerProcess, client: BenchClient): Promise<v
   });
   const seconds = (performance.now() - started) / 1000;
   const afterChurn = await dbSize(server);
-  console.log(`slow-reader: ${SLOW_LIST_OBJECTS} ConfigMaps (${((SLOW_LIST_OBJECTS * SLOW_LIST_OBJECT_BYTES) / 1e6).toFixed(0)} MB list) read at ~${Math.round((READ_BYTES * 1000) / READ_EVERY_MS / 1024)} KB/s; ${CHURN_CYCLES} create+delete cycles in ${seconds.toFixed(1)} s`);
+  console.log(
+    `slow-reader: ${SLOW_LIST_OBJECTS} ConfigMaps (${((SLOW_LIST_OBJECTS * SLOW_LIST_OBJECT_BYTES) / 1e6).toFixed(0)} MB list) read at ~${Math.round((READ_BYTES * 1000) / READ_EVERY_MS / 1024)} KB/s; ${CHURN_CYCLES} create+delete cycles in ${seconds.toFixed(1)} s`,
+  );
   const readSoFar = reader.bytes();
   const outcome = await reader.readRest();
-  console.log(`  reader: had read ${(readSoFar / 1e6).toFixed(1)} MB when the churn ended; the response was ${outcome} (${(reader.bytes() / 1e6).toFixed(1)} MB in all)`);
+  console.log(
+    `  reader: had read ${(readSoFar / 1e6).toFixed(1)} MB when the churn ended; the response was ${outcome} (${(reader.bytes() / 1e6).toFixed(1)} MB in all)`,
+  );
   await sleep(SETTLE_MS);
   clearInterval(sampler);
   const settled = await dbSize(server);
-  console.log(`  state.db + WAL: before ${fmt(start)}, largest during churn ${fmt(largest)}, right after ${fmt(afterChurn)}, ${SETTLE_MS / 1000} s after the reader left ${fmt(settled)}`);
+  console.log(
+    `  state.db + WAL: before ${fmt(start)}, largest during churn ${fmt(largest)}, right after ${fmt(afterChurn)}, ${SETTLE_MS / 1000} s after the reader left ${fmt(settled)}`,
+  );
 }
 
 const CONTROL = '/api/v1/namespaces/default/configmaps/control';
@@ -146,8 +156,17 @@ const WIDEST_STORED_KEYS = 30_000;
 const fmtLatency = (l: Latency) => `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms (${l.count} requests)`;
 
 async function hostile(server: ServerProcess): Promise<void> {
-  await rawRequest(server.url, server.tls, 'POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'control' } }));
-  const requests = hostileRequests(['/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/pods', '/apis/apps/v1/namespaces/default/deployments', '/api/v1/nodes'], WIDE_JSON_KEYS);
+  await rawRequest(
+    server.url,
+    server.tls,
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'control' } }),
+  );
+  const requests = hostileRequests(
+    ['/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/pods', '/apis/apps/v1/namespaces/default/deployments', '/api/v1/nodes'],
+    WIDE_JSON_KEYS,
+  );
   let failed = 0;
   const sendOne = async (request: HostileRequest) => {
     const answer = await rawRequest(server.url, server.tls, request.method, request.path, request.body, request.headers).catch(() => undefined);

@@ -7,8 +7,16 @@ export class BenchClient {
   private readonly pool: Pool;
 
   /** `tls`: the CA to verify the server with and the client certificate to present (the admin's); none for plain HTTP. */
-  constructor(readonly baseUrl: string, tls: TlsConfig = {}, connections = 64) {
-    this.pool = new Pool(baseUrl, { connections, pipelining: 1, connect: { ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) } });
+  constructor(
+    readonly baseUrl: string,
+    tls: TlsConfig = {},
+    connections = 64,
+  ) {
+    this.pool = new Pool(baseUrl, {
+      connections,
+      pipelining: 1,
+      connect: { ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) },
+    });
   }
 
   async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: string }> {
@@ -83,7 +91,12 @@ export async function runConcurrent(total: number, concurrency: number, task: (i
  * `concurrency` in flight. Latency counts from each call's scheduled start, so a server that
  * falls behind shows it (no coordinated omission).
  */
-export async function runAtRate(total: number, ratePerSecond: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
+export async function runAtRate(
+  total: number,
+  ratePerSecond: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<{ latencies: number[]; seconds: number }> {
   const latencies: number[] = [];
   const started = performance.now();
   const intervalMs = 1000 / ratePerSecond;

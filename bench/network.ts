@@ -54,32 +54,40 @@ async function load(host: string, port: number): Promise<Load> {
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      try {
-        await request(host, port);
-        latencies.push(performance.now() - started);
-      } catch {
-        errors++;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        try {
+          await request(host, port);
+          latencies.push(performance.now() - started);
+        } catch {
+          errors++;
+        }
       }
-    }
-  }));
+    }),
+  );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { rps: latencies.length / SECONDS, p50: at(0.5), p99: at(0.99), errors };
 }
 
-const spread = (values: number[], digits: number) => `${median(values).toFixed(digits)} [${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}]`;
+const spread = (values: number[], digits: number) =>
+  `${median(values).toFixed(digits)} [${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}]`;
 
 function syntheticServices(count: number, endpoints: number, changed = -1): ServiceEntry[] {
   return Array.from({ length: count }, (_, i) => {
     const service: Service = {
-      apiVersion: 'v1', kind: 'Service', metadata: { name: `svc-${i}`, namespace: 'bench' },
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: `svc-${i}`, namespace: 'bench' },
       spec: { clusterIP: `10.97.${i >> 8}.${i & 255}`, ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
     };
     const slice: EndpointSlice = {
-      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: `svc-${i}-x`, namespace: 'bench' }, addressType: 'IPv4',
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: `svc-${i}-x`, namespace: 'bench' },
+      addressType: 'IPv4',
       ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
       endpoints: Array.from({ length: endpoints }, (_, e) => ({
         addresses: [`10.98.${1 + (i % 200)}.${e + 1 + (i === changed && e === 0 ? 100 : 0)}`],
@@ -120,7 +128,16 @@ async function ruleProgramming(bridge: string): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     const services = new SyntheticServices();
     const network = clusterNetwork({ podCidr: POD_CIDR, serviceCidr: SYNTHETIC_CIDR });
-    const proxy = new ServiceProxy({ directory: services, network, clusterId: 'bench', nodeName: 'bench', nodeAddress: '127.0.0.1', bridge, nodeRange: () => undefined, logger: silentLogger });
+    const proxy = new ServiceProxy({
+      directory: services,
+      network,
+      clusterId: 'bench',
+      nodeName: 'bench',
+      nodeAddress: '127.0.0.1',
+      bridge,
+      nodeRange: () => undefined,
+      logger: silentLogger,
+    });
     try {
       await proxy.start();
       first.push(proxy.stats.lastWriteMs);
@@ -135,7 +152,7 @@ async function ruleProgramming(bridge: string): Promise<void> {
     }
   }
   await run('ip', ['route', 'del', 'unreachable', SYNTHETIC_CIDR]).catch(() => undefined);
-  console.log('rule programming by the agent\'s service proxy, 1,000 Services x 10 endpoints:');
+  console.log("rule programming by the agent's service proxy, 1,000 Services x 10 endpoints:");
   console.log(`  first write (${chains} chains, the cluster IPs' routes, the jumps): ${spread(first, 0)} ms`);
   console.log(`  one endpoint changed (${changedChains} chain(s) written): ${spread(change, 1)} ms`);
 }
@@ -145,34 +162,84 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-network-'));
   const cluster = await droverUp(dataDir, ['--cluster-cidr', POD_CIDR, '--service-cidr', SERVICE_CIDR]);
   const kubectl = async (...args: string[]) => (await run('kubectl', ['--kubeconfig', cluster.kubeconfig, ...args])).stdout.trim();
-  const apply = (manifest: object) => new Promise<void>((resolve, reject) => {
-    const child = spawn('kubectl', ['--kubeconfig', cluster.kubeconfig, 'apply', '-f', '-'], { stdio: ['pipe', 'ignore', 'inherit'] });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kubectl apply: ${code}`))));
-    child.stdin.end(JSON.stringify(manifest));
-  });
+  const apply = (manifest: object) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn('kubectl', ['--kubeconfig', cluster.kubeconfig, 'apply', '-f', '-'], { stdio: ['pipe', 'ignore', 'inherit'] });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kubectl apply: ${code}`))));
+      child.stdin.end(JSON.stringify(manifest));
+    });
   try {
-    await apply({ apiVersion: 'v1', kind: 'List', items: [
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'backend', labels: { app: 'backend' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'httpd', image: 'drover-test/busybox:1', command: ['sh', '-c', 'mkdir -p /w && echo ok > /w/index.html && httpd -p 8080 -h /w && exec httpd -f -p 8081 -h /w'] }] } },
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'client', image: 'drover-test/busybox:1', command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }] } },
-      // The Service leads to the second server: the same pod, but connections through the cluster IP
-      // never share a 4-tuple (and a conntrack entry) with the direct ones of the round before.
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'backend' }, spec: { selector: { app: 'backend' }, ports: [{ port: 80, targetPort: 8081 }] } },
-    ] });
+    await apply({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'backend', labels: { app: 'backend' } },
+          spec: {
+            terminationGracePeriodSeconds: 1,
+            containers: [
+              {
+                name: 'httpd',
+                image: 'drover-test/busybox:1',
+                command: ['sh', '-c', 'mkdir -p /w && echo ok > /w/index.html && httpd -p 8080 -h /w && exec httpd -f -p 8081 -h /w'],
+              },
+            ],
+          },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'client' },
+          spec: {
+            terminationGracePeriodSeconds: 1,
+            containers: [{ name: 'client', image: 'drover-test/busybox:1', command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }],
+          },
+        },
+        // The Service leads to the second server: the same pod, but connections through the cluster IP
+        // never share a 4-tuple (and a conntrack entry) with the direct ones of the round before.
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'backend' }, spec: { selector: { app: 'backend' }, ports: [{ port: 80, targetPort: 8081 }] } },
+      ],
+    });
     await kubectl('wait', '--for=condition=Ready', 'pod/backend', 'pod/client', '--timeout=120s');
     const podIP = await kubectl('get', 'pod', 'backend', '-o', 'jsonpath={.status.podIP}');
     const clusterIP = await kubectl('get', 'service', 'backend', '-o', 'jsonpath={.spec.clusterIP}');
     const clusterDns = await kubectl('get', 'service', '-n', 'kube-system', 'kube-dns', '-o', 'jsonpath={.spec.clusterIP}');
-    await until('the backend through its cluster IP', () => request(clusterIP, 80).then(() => true, () => false), 30_000, 200);
+    await until(
+      'the backend through its cluster IP',
+      () =>
+        request(clusterIP, 80).then(
+          () => true,
+          () => false,
+        ),
+      30_000,
+      200,
+    );
 
-    console.log(`drover service networking benchmark: one drover up (pods ${POD_CIDR}, services ${SERVICE_CIDR}), this machine's iptables (${(await run('iptables', ['-V'])).stdout.trim()})\n`);
-    console.log(`HTTP from the host to one busybox httpd pod, a new connection per request, ${CONCURRENCY} at a time, ${SECONDS} s per round, ${ROUNDS} rounds each, alternating; medians [min–max]:`);
+    console.log(
+      `drover service networking benchmark: one drover up (pods ${POD_CIDR}, services ${SERVICE_CIDR}), this machine's iptables (${(await run('iptables', ['-V'])).stdout.trim()})\n`,
+    );
+    console.log(
+      `HTTP from the host to one busybox httpd pod, a new connection per request, ${CONCURRENCY} at a time, ${SECONDS} s per round, ${ROUNDS} rounds each, alternating; medians [min–max]:`,
+    );
     const direct: Load[] = [];
     const service: Load[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       direct.push(await load(podIP, 8080));
       service.push(await load(clusterIP, 80));
     }
-    const line = (name: string, runs: Load[]) => `  ${name.padEnd(24)} ${spread(runs.map((r) => r.rps), 0)} req/s   p50 ${spread(runs.map((r) => r.p50), 2)} ms   p99 ${spread(runs.map((r) => r.p99), 2)} ms   errors ${runs.reduce((n, r) => n + r.errors, 0)}`;
+    const line = (name: string, runs: Load[]) =>
+      `  ${name.padEnd(24)} ${spread(
+        runs.map((r) => r.rps),
+        0,
+      )} req/s   p50 ${spread(
+        runs.map((r) => r.p50),
+        2,
+      )} ms   p99 ${spread(
+        runs.map((r) => r.p99),
+        2,
+      )} ms   errors ${runs.reduce((n, r) => n + r.errors, 0)}`;
     console.log(line(`pod IP ${podIP}:8080`, direct));
     console.log(line(`cluster IP ${clusterIP}:80`, service) + ' (to :8081)');
     const ratios = direct.map((d, i) => service[i]!.rps / d.rps);
@@ -180,14 +247,27 @@ async function main(): Promise<void> {
     console.log(`  cluster IP / pod IP: throughput ${spread(ratios, 2)}x (target >= 0.9), p99 ${spread(p99s, 2)}x\n`);
 
     // The client pod's network namespace: the sandbox's, which its containers share.
-    const [sandbox] = (await docker('ps', '-q', '--filter', 'label=drover.dev/pod-name=client', '--filter', 'label=drover.dev/kind=sandbox')).stdout.trim().split('\n');
+    const [sandbox] = (await docker('ps', '-q', '--filter', 'label=drover.dev/pod-name=client', '--filter', 'label=drover.dev/kind=sandbox')).stdout
+      .trim()
+      .split('\n');
     const pid = (await docker('inspect', '-f', '{{.State.Pid}}', sandbox!)).stdout.trim();
-    const names = ['backend.default.svc.cluster.local', 'kubernetes.default.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local', 'missing.default.svc.cluster.local'].join(',');
+    const names = [
+      'backend.default.svc.cluster.local',
+      'kubernetes.default.svc.cluster.local',
+      'kube-dns.kube-system.svc.cluster.local',
+      'missing.default.svc.cluster.local',
+    ].join(',');
     console.log(`the cluster DNS from inside the client pod's network namespace, at ${clusterDns}:53 (A: 3 Services and a miss, 16 UDP clients, open loop):`);
     const dns = await run('nsenter', [`--net=/proc/${pid}/ns/net`, process.execPath, join(ROOT, 'dist/bench/dns.js')], {
       env: { ...process.env, BENCH_DNS_SERVER: `${clusterDns}:53`, BENCH_DNS_NAMES: names, BENCH_DNS_RATES: process.env['BENCH_DNS_RATES'] ?? '1000' },
     });
-    console.log(dns.stdout.trimEnd().split('\n').map((l) => `  ${l}`).join('\n') + '  (target: p99 <= 5 ms at 1,000 q/s)\n');
+    console.log(
+      dns.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n') + '  (target: p99 <= 5 ms at 1,000 q/s)\n',
+    );
 
     const bridge = (await run('ip', ['-o', 'route', 'show', clusterIP])).stdout.split(' ')[2]!;
     await ruleProgramming(bridge);
@@ -215,7 +295,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

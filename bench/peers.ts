@@ -63,7 +63,12 @@ export async function inSwarm<T>(task: () => Promise<T>): Promise<T> {
     // must not share the daemon with that cleanup.
     await untilNoContainers('label=com.docker.swarm.task.id');
     // The ingress network and docker_gwbridge go last, and their teardown keeps dockerd busy.
-    await until('swarm networks removed', async () => !(await docker('network', 'ls', '--format', '{{.Name}}')).stdout.split('\n').includes('ingress'), 60_000, 100);
+    await until(
+      'swarm networks removed',
+      async () => !(await docker('network', 'ls', '--format', '{{.Name}}')).stdout.split('\n').includes('ingress'),
+      60_000,
+      100,
+    );
     await sleep(1000);
   }
 }
@@ -76,5 +81,8 @@ export async function untilNoContainers(filter: string): Promise<void> {
 /** The images of a swarm service's tasks that run now (desired and actual state Running). */
 export async function runningTaskImages(service: string): Promise<string[]> {
   const { stdout } = await docker('service', 'ps', service, '--filter', 'desired-state=running', '--format', '{{.Image}}|{{.CurrentState}}');
-  return stdout.split('\n').filter((line) => line.includes('|Running')).map((line) => line.split('|')[0]!);
+  return stdout
+    .split('\n')
+    .filter((line) => line.includes('|Running'))
+    .map((line) => line.split('|')[0]!);
 }

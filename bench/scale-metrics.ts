@@ -9,7 +9,13 @@ export type VerbGroup = 'mutating' | 'get' | 'list';
 
 /** kube-apiserver's metric verbs (HTTP methods, LIST and APPLY) by the SLO they fall under. */
 const GROUPS: Record<string, VerbGroup> = {
-  POST: 'mutating', PUT: 'mutating', PATCH: 'mutating', APPLY: 'mutating', DELETE: 'mutating', GET: 'get', LIST: 'list',
+  POST: 'mutating',
+  PUT: 'mutating',
+  PATCH: 'mutating',
+  APPLY: 'mutating',
+  DELETE: 'mutating',
+  GET: 'get',
+  LIST: 'list',
 };
 
 /** apiserver_request_duration_seconds summed over resources into mutating / get / list. */

@@ -12,7 +12,9 @@ const MARK = 'bench.drover.dev/mark';
 
 export function probePod(i: number): Record<string, unknown> {
   return {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: `probe-${i}`, namespace: PROBE_NAMESPACE },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `probe-${i}`, namespace: PROBE_NAMESPACE },
     spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sleep', '3600'] }] },
   };
 }
@@ -32,7 +34,10 @@ export class Probes {
   private stopped = false;
   private loops: Array<Promise<void>> = [];
 
-  constructor(private readonly client: BenchClient, private readonly nodeNames: readonly string[]) {}
+  constructor(
+    private readonly client: BenchClient,
+    private readonly nodeNames: readonly string[],
+  ) {}
 
   start(): void {
     let patches = 0;
@@ -89,7 +94,13 @@ export class Probes {
     const mark = `m${i}`;
     this.sentAt.set(mark, performance.now());
     const patch = { metadata: { annotations: { [MARK]: mark } } };
-    await this.timed(this.results.mutating, 'PATCH', `/api/v1/namespaces/${PROBE_NAMESPACE}/pods/probe-${i % PROBE_PODS}`, patch, 'application/merge-patch+json');
+    await this.timed(
+      this.results.mutating,
+      'PATCH',
+      `/api/v1/namespaces/${PROBE_NAMESPACE}/pods/probe-${i % PROBE_PODS}`,
+      patch,
+      'application/merge-patch+json',
+    );
   }
 
   private async configMapRoundTrip(i: number): Promise<void> {

@@ -16,7 +16,11 @@ export class PodTracker {
   readonly boundAt = new Map<string, number>();
   readonly runningAt = new Map<string, number>();
 
-  constructor(api: ApiClient, private readonly namespacePrefix: string, onEvent: (pod: Readonly<PodLike>) => void) {
+  constructor(
+    api: ApiClient,
+    private readonly namespacePrefix: string,
+    onEvent: (pod: Readonly<PodLike>) => void,
+  ) {
     this.informer = new Informer<PodLike>(api, resources.pods, { logger: silentLogger });
     const seen = (pod: Readonly<PodLike>) => {
       onEvent(pod);

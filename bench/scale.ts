@@ -22,7 +22,13 @@ import { bucketQuantile, difference, etcdFigures, requestHistograms, type VerbGr
 import { PROBE_NAMESPACE, PROBE_PODS, Probes, probePod, type ProbeResults } from './scale-probes.js';
 import { PodTracker } from './scale-tracker.js';
 
-interface Size { nodes: number; pods: number; replicas: number; name: string; limitMs: number }
+interface Size {
+  nodes: number;
+  pods: number;
+  replicas: number;
+  name: string;
+  limitMs: number;
+}
 type StoreName = 'sqlite' | 'etcd';
 
 const PODS_PER_NAMESPACE = 5_000;
@@ -52,12 +58,17 @@ const seconds = (ms: number) => `${fmt(ms / 1000)} s`;
 function deployment(name: string, namespace: string, replicas: number): Record<string, unknown> {
   const labels = { app: name };
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
     spec: {
-      replicas, selector: { matchLabels: labels },
+      replicas,
+      selector: { matchLabels: labels },
       template: {
         metadata: { labels },
-        spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sleep', '3600'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+        spec: {
+          containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sleep', '3600'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+        },
       },
     },
   };
@@ -72,7 +83,8 @@ async function post(client: BenchClient, path: string, body: unknown): Promise<v
 async function createLoad(client: BenchClient, size: Size): Promise<number> {
   const deployments = Math.ceil(size.pods / size.replicas);
   const perNamespace = Math.max(1, Math.floor(PODS_PER_NAMESPACE / size.replicas));
-  for (let ns = 0; ns * perNamespace < deployments; ns++) await post(client, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `scale-${ns}` } });
+  for (let ns = 0; ns * perNamespace < deployments; ns++)
+    await post(client, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `scale-${ns}` } });
   const { seconds: took } = await runConcurrent(deployments, 8, async (i) => {
     const replicas = Math.min(size.replicas, size.pods - i * size.replicas);
     const namespace = `scale-${Math.floor(i / perNamespace)}`;
@@ -102,7 +114,9 @@ async function untilRunning(tracker: PodTracker, size: Size, started: number, sa
       return;
     }
     if (performance.now() - started > size.limitMs) {
-      console.log(`  time limit (--limit-minutes ${size.limitMs / 60_000}) reached: figures below are for the ${count(now.running)} of ${count(size.pods)} pods Running by then`);
+      console.log(
+        `  time limit (--limit-minutes ${size.limitMs / 60_000}) reached: figures below are for the ${count(now.running)} of ${count(size.pods)} pods Running by then`,
+      );
       return;
     }
     await new Promise((r) => setTimeout(r, 1000));
@@ -121,7 +135,9 @@ function reportProbes(results: ProbeResults, size: Size): void {
   console.log(latencyLine(`list all ${count(size.nodes)} nodes`, results.listNodes, SLO_MS.list));
   console.log(latencyLine('list pods, all namespaces', results.listPods, SLO_MS.list));
   const watch = summarize(results.watch);
-  console.log(`  watch delivery (pod watch, all namespaces): ${results.watch.length} events  p50 ${fmt(watch.p50)} ms  p99 ${fmt(watch.p99)} ms  (from PATCH sent to event received)`);
+  console.log(
+    `  watch delivery (pod watch, all namespaces): ${results.watch.length} events  p50 ${fmt(watch.p50)} ms  p99 ${fmt(watch.p99)} ms  (from PATCH sent to event received)`,
+  );
   if (results.errors > 0) console.log(`  ${results.errors} probe calls failed`);
 }
 
@@ -133,8 +149,12 @@ function reportServerHistogram(before: string, after: string): void {
     const p50 = bucketQuantile(buckets, 0.5);
     const p99 = bucketQuantile(buckets, 0.99);
     const ms = (s: number) => (Number.isFinite(s) ? `<= ${fmt(s * 1000)} ms` : '> 5 s');
-    const share = Number.isFinite(p99.bound) ? `<= ${fmt((p99.bound * 1000 * 100) / SLO_MS[group])} % of the ${SLO_MS[group] / 1000} s SLO` : 'over the histogram';
-    console.log(`  ${group.padEnd(9)} ${count(p99.total).padStart(9)} requests  p50 ${ms(p50.bound).padStart(12)}  p99 ${ms(p99.bound).padStart(12)}  (${share})`);
+    const share = Number.isFinite(p99.bound)
+      ? `<= ${fmt((p99.bound * 1000 * 100) / SLO_MS[group])} % of the ${SLO_MS[group] / 1000} s SLO`
+      : 'over the histogram';
+    console.log(
+      `  ${group.padEnd(9)} ${count(p99.total).padStart(9)} requests  p50 ${ms(p50.bound).padStart(12)}  p99 ${ms(p99.bound).padStart(12)}  (${share})`,
+    );
   }
 }
 
@@ -155,14 +175,26 @@ function reportPods(tracker: PodTracker, size: Size, started: number): void {
   const bound = [...tracker.boundAt.values()];
   const lastBound = latest(bound);
   const running = [...tracker.runningAt.values()];
-  console.log(`bound ${count(bound.length)} pods in ${seconds(lastBound - started)}: ${fmt(bound.length / ((lastBound - started) / 1000))} pods bound per second (Deployments of ${size.replicas}; from the first Deployment created to the last pod seen bound)`);
-  if (running.length > 0) console.log(`all ${count(running.length)} pods seen Running ${seconds(latest(running) - started)} after the first Deployment was created`);
+  console.log(
+    `bound ${count(bound.length)} pods in ${seconds(lastBound - started)}: ${fmt(bound.length / ((lastBound - started) / 1000))} pods bound per second (Deployments of ${size.replicas}; from the first Deployment created to the last pod seen bound)`,
+  );
+  if (running.length > 0)
+    console.log(`all ${count(running.length)} pods seen Running ${seconds(latest(running) - started)} after the first Deployment was created`);
   const startup = summarize([...tracker.runningAt].map(([uid, at]) => at - (tracker.firstSeen.get(uid) ?? at)));
-  console.log(`pod startup, pod first seen -> seen Running: p50 ${seconds(startup.p50)}, p99 ${seconds(startup.p99)} (SLO 5 s is for a paced load; here all were created at once, so this is mostly queueing)`);
+  console.log(
+    `pod startup, pod first seen -> seen Running: p50 ${seconds(startup.p50)}, p99 ${seconds(startup.p99)} (SLO 5 s is for a paced load; here all were created at once, so this is mostly queueing)`,
+  );
 }
 
 /** Nodes still Ready, the processes' memory, the store's size. */
-async function reportFootprint(client: BenchClient, size: Size, server: ServerProcess, simulation: DroverProcess, etcd: EtcdMember | undefined, etcdPeakMb: number): Promise<void> {
+async function reportFootprint(
+  client: BenchClient,
+  size: Size,
+  server: ServerProcess,
+  simulation: DroverProcess,
+  etcd: EtcdMember | undefined,
+  etcdPeakMb: number,
+): Promise<void> {
   const res = await client.call('GET', '/api/v1/nodes');
   // An overloaded server may answer this last list with an error: that is a figure too.
   if (res.status !== 200) console.log(`hollow nodes Ready at the end: the list of nodes failed (${res.status} ${res.body.slice(0, 200)})`);
@@ -173,10 +205,14 @@ async function reportFootprint(client: BenchClient, size: Size, server: ServerPr
   }
   const serverMemory = memoryOf(server.child.pid!);
   const simMemory = memoryOf(simulation.child.pid!);
-  console.log(`memory: server RSS ${fmt(serverMemory.rssMb)} MB (peak ${fmt(serverMemory.peakMb)} MB); drover simulate RSS ${fmt(simMemory.rssMb)} MB (peak ${fmt(simMemory.peakMb)} MB)`);
+  console.log(
+    `memory: server RSS ${fmt(serverMemory.rssMb)} MB (peak ${fmt(serverMemory.peakMb)} MB); drover simulate RSS ${fmt(simMemory.rssMb)} MB (peak ${fmt(simMemory.peakMb)} MB)`,
+  );
   if (etcd) {
     const figures = await etcdFigures(etcd.endpoint);
-    console.log(`etcd: RSS ${fmt(figures.rssMb)} MB (highest sampled ${fmt(Math.max(etcdPeakMb, figures.rssMb))} MB); db size ${fmt(figures.dbMb)} MB, in use ${fmt(figures.dbInUseMb)} MB (etcd_mvcc_db_total_size_*)`);
+    console.log(
+      `etcd: RSS ${fmt(figures.rssMb)} MB (highest sampled ${fmt(Math.max(etcdPeakMb, figures.rssMb))} MB); db size ${fmt(figures.dbMb)} MB, in use ${fmt(figures.dbInUseMb)} MB (etcd_mvcc_db_total_size_*)`,
+    );
   } else {
     const db = join(server.dataDir, 'state.db');
     console.log(`store: state.db ${fmt(fileMb(db))} MB (+ WAL ${fmt(fileMb(`${db}-wal`))} MB)`);
@@ -212,14 +248,21 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const server: ServerProcess = await startServerProcess({ extraArgs: ['--data-check-interval', '0', ...storeArgs] });
   const client = new BenchClient(server.url, server.tls);
   const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls }, { userAgent: 'drover-bench-scale' });
-  const probes = new Probes(client, Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`));
+  const probes = new Probes(
+    client,
+    Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`),
+  );
   const tracker = new PodTracker(api, 'scale-', (pod) => probes.observe(pod));
   let simulation: DroverProcess | undefined;
   try {
     const what = etcd ? `etcd (one member at ${etcd.endpoint}, quota ${ETCD_QUOTA_BYTES / 2 ** 30} GiB)` : 'SQLite';
     console.log(`\n== drover scale benchmark on ${what}: ${count(size.nodes)} hollow nodes, ${count(size.pods)} pods as Deployments (${size.name})`);
     const t0 = performance.now();
-    simulation = await startDroverProcess(['simulate', '--nodes', String(size.nodes), '--kubeconfig', server.kubeconfig], `${size.nodes} hollow nodes ready`, 1_800_000);
+    simulation = await startDroverProcess(
+      ['simulate', '--nodes', String(size.nodes), '--kubeconfig', server.kubeconfig],
+      `${size.nodes} hollow nodes ready`,
+      1_800_000,
+    );
     console.log(`registered ${count(size.nodes)} hollow nodes (Node, status, Lease) in ${seconds(performance.now() - t0)}`);
     const etcdPeakMb = await loadAndMeasure(client, size, probes, tracker, etcd);
     await reportFootprint(client, size, server, simulation, etcd, etcdPeakMb);
@@ -239,7 +282,9 @@ async function main(): Promise<void> {
   const size = sizeOf();
   const which = option('store') ?? 'both';
   const stores: StoreName[] = which === 'both' ? ['sqlite', 'etcd'] : [which as StoreName];
-  console.log(`bench:scale — ${count(size.nodes)} nodes, ${count(size.pods)} pods (${size.name}); stores: ${stores.join(', ')}; at most ${size.limitMs / 60_000} min per store`);
+  console.log(
+    `bench:scale — ${count(size.nodes)} nodes, ${count(size.pods)} pods (${size.name}); stores: ${stores.join(', ')}; at most ${size.limitMs / 60_000} min per store`,
+  );
   for (const store of stores) await runOnStore(store, size);
 }
 

@@ -45,7 +45,9 @@ async function main(): Promise<void> {
     const bound = pods.items.filter((p) => (p['spec'] as { nodeName?: string }).nodeName).length;
     const used = new Set(pods.items.map((p) => (p['spec'] as { nodeName?: string }).nodeName)).size;
     console.log(`\nscheduler start + informer sync: ${((synced - started) / 1000).toFixed(1)} s`);
-    console.log(`bound ${PODS} pods in ${seconds.toFixed(1)} s: ${(PODS / seconds).toFixed(0)} bindings/s persisted (target >= 1,000/s; kube-scheduler CI threshold at 5,000 nodes: 680-810 pods/s)`);
+    console.log(
+      `bound ${PODS} pods in ${seconds.toFixed(1)} s: ${(PODS / seconds).toFixed(0)} bindings/s persisted (target >= 1,000/s; kube-scheduler CI threshold at 5,000 nodes: 680-810 pods/s)`,
+    );
     console.log(`verified by list: ${bound} of ${PODS} pods have spec.nodeName, spread over ${used} nodes`);
     api.close();
   } finally {

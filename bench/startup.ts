@@ -53,7 +53,9 @@ async function podFloor(count: number): Promise<number> {
 }
 
 function podsManifest(count: number, round: number): string {
-  return Array.from({ length: count }, (_, i) => `apiVersion: v1
+  return Array.from(
+    { length: count },
+    (_, i) => `apiVersion: v1
 kind: Pod
 metadata:
   name: bench-${round}-${i}
@@ -64,7 +66,8 @@ spec:
   - name: main
     image: ${IMAGE}
     command: ["sleep", "3600"]
-`).join('---\n');
+`,
+  ).join('---\n');
 }
 
 type Pods = ReturnType<ApiClient['resource']>;
@@ -140,9 +143,15 @@ async function main(): Promise<void> {
       const each = (i: number) => (rounds > 1 ? `   (rounds: ${results[i]!.map((ms) => ms.toFixed(0)).join(', ')})` : '');
       console.log(`  docker run -d          ${raw.toFixed(0).padStart(7)} ms${each(0)}`);
       console.log(`  docker swarm           ${sw.toFixed(0).padStart(7)} ms${each(1)}`);
-      console.log(`  pod floor (Engine API) ${floor.toFixed(0).padStart(7)} ms   = ${(floor / raw).toFixed(2)}x raw docker, ${(floor / sw).toFixed(2)}x swarm${each(2)}`);
-      console.log(`  drover (kubectl apply) ${dr.toFixed(0).padStart(7)} ms   = ${(dr / raw).toFixed(2)}x raw docker (target <= 1.3x), ${(dr / sw).toFixed(2)}x swarm (target <= 0.5x)` +
-        (count === 1 ? `, raw + ${(dr - raw).toFixed(0)} ms (target <= 200 ms)` : '') + `, ${(dr / floor).toFixed(2)}x the pod floor` + each(3));
+      console.log(
+        `  pod floor (Engine API) ${floor.toFixed(0).padStart(7)} ms   = ${(floor / raw).toFixed(2)}x raw docker, ${(floor / sw).toFixed(2)}x swarm${each(2)}`,
+      );
+      console.log(
+        `  drover (kubectl apply) ${dr.toFixed(0).padStart(7)} ms   = ${(dr / raw).toFixed(2)}x raw docker (target <= 1.3x), ${(dr / sw).toFixed(2)}x swarm (target <= 0.5x)` +
+          (count === 1 ? `, raw + ${(dr - raw).toFixed(0)} ms (target <= 200 ms)` : '') +
+          `, ${(dr / floor).toFixed(2)}x the pod floor` +
+          each(3),
+      );
     }
   } finally {
     await cluster.stop();

@@ -46,20 +46,42 @@ async function swarmSteps(): Promise<Pick<Step, 'name' | 'swarm'>[]> {
       return images.length === count && images.every((i) => i.startsWith(image));
     };
     const steps: Pick<Step, 'name' | 'swarm'>[] = [];
-    steps.push({ name: `create ${REPLICAS} replicas`, swarm: await timed(async () => {
-      await service('create', '--detach', '--no-resolve-image', '--name', SERVICE, '--replicas', String(REPLICAS), '--stop-grace-period', '1s', IMAGE_1, 'sleep', '3600');
-      await until('swarm create', running(IMAGE_1, REPLICAS));
-    }) });
-    steps.push({ name: `rolling update of ${REPLICAS}`, swarm: await timed(async () => {
-      const parallelism = String(Math.ceil(REPLICAS / 4));
-      await service('update', '--detach', '--no-resolve-image', '--image', IMAGE_2, '--update-parallelism', parallelism, '--update-delay', '0s', SERVICE);
-      await until('swarm update', running(IMAGE_2, REPLICAS));
-    }) });
+    steps.push({
+      name: `create ${REPLICAS} replicas`,
+      swarm: await timed(async () => {
+        await service(
+          'create',
+          '--detach',
+          '--no-resolve-image',
+          '--name',
+          SERVICE,
+          '--replicas',
+          String(REPLICAS),
+          '--stop-grace-period',
+          '1s',
+          IMAGE_1,
+          'sleep',
+          '3600',
+        );
+        await until('swarm create', running(IMAGE_1, REPLICAS));
+      }),
+    });
+    steps.push({
+      name: `rolling update of ${REPLICAS}`,
+      swarm: await timed(async () => {
+        const parallelism = String(Math.ceil(REPLICAS / 4));
+        await service('update', '--detach', '--no-resolve-image', '--image', IMAGE_2, '--update-parallelism', parallelism, '--update-delay', '0s', SERVICE);
+        await until('swarm update', running(IMAGE_2, REPLICAS));
+      }),
+    });
     for (const count of [REPLICAS * 2, Math.max(1, REPLICAS / 5)]) {
-      steps.push({ name: `scale to ${count}`, swarm: await timed(async () => {
-        await service('scale', '--detach', `${SERVICE}=${count}`);
-        await until(`swarm scale ${count}`, running(IMAGE_2, count));
-      }) });
+      steps.push({
+        name: `scale to ${count}`,
+        swarm: await timed(async () => {
+          await service('scale', '--detach', `${SERVICE}=${count}`);
+          await until(`swarm scale ${count}`, running(IMAGE_2, count));
+        }),
+      });
     }
     await service('rm', SERVICE);
     return steps;
@@ -68,9 +90,12 @@ async function swarmSteps(): Promise<Pick<Step, 'name' | 'swarm'>[]> {
 
 function deploymentManifest(image: string, replicas: number): string {
   return JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench' },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'bench' },
     spec: {
-      replicas, selector: { matchLabels: { app: 'bench' } },
+      replicas,
+      selector: { matchLabels: { app: 'bench' } },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
       template: {
         metadata: { labels: { app: 'bench' } },
@@ -102,19 +127,25 @@ async function droverSteps(): Promise<{ drover: number[]; floor: number[] }> {
   };
   try {
     const times: number[] = [];
-    times.push(await timed(async () => {
-      await kubectl(['apply', '-f', '-'], deploymentManifest(IMAGE_1, REPLICAS));
-      await until('drover create', settled(REPLICAS));
-    }));
-    times.push(await timed(async () => {
-      await kubectl(['set', 'image', 'deploy/bench', `main=${IMAGE_2}`]);
-      await until('drover update', settled(REPLICAS));
-    }));
+    times.push(
+      await timed(async () => {
+        await kubectl(['apply', '-f', '-'], deploymentManifest(IMAGE_1, REPLICAS));
+        await until('drover create', settled(REPLICAS));
+      }),
+    );
+    times.push(
+      await timed(async () => {
+        await kubectl(['set', 'image', 'deploy/bench', `main=${IMAGE_2}`]);
+        await until('drover update', settled(REPLICAS));
+      }),
+    );
     for (const count of [REPLICAS * 2, Math.max(1, REPLICAS / 5)]) {
-      times.push(await timed(async () => {
-        await kubectl(['scale', 'deploy/bench', `--replicas=${count}`]);
-        await until(`drover scale ${count}`, settled(count));
-      }));
+      times.push(
+        await timed(async () => {
+          await kubectl(['scale', 'deploy/bench', `--replicas=${count}`]);
+          await until(`drover scale ${count}`, settled(count));
+        }),
+      );
     }
     await kubectl(['delete', 'deploy', 'bench', '--wait=false']);
     await until('drover cleanup', async () => (await api.resource(resources.pods, 'default').list()).items.length === 0, 120_000, 200);
@@ -159,7 +190,9 @@ async function sideBySide(): Promise<void> {
   swarm.forEach((step, i) => {
     const ms = drover[i]!;
     const least = floor[i]!;
-    console.log(`  ${step.name.padEnd(26)} ${step.swarm.toFixed(0).padStart(7)}ms ${ms.toFixed(0).padStart(7)}ms   ${(ms / step.swarm).toFixed(2).padStart(5)}x${' '.repeat(17)}${least.toFixed(0).padStart(7)}ms  ${(least / step.swarm).toFixed(2)}x`);
+    console.log(
+      `  ${step.name.padEnd(26)} ${step.swarm.toFixed(0).padStart(7)}ms ${ms.toFixed(0).padStart(7)}ms   ${(ms / step.swarm).toFixed(2).padStart(5)}x${' '.repeat(17)}${least.toFixed(0).padStart(7)}ms  ${(least / step.swarm).toFixed(2)}x`,
+    );
   });
 }
 
@@ -201,7 +234,10 @@ async function requestsPerPod(client: BenchClient, pods: number): Promise<string
     counts.set(key, (counts.get(key) ?? 0) + Number(value));
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([key, n]) => `${key} ${(n / pods).toFixed(2)}`);
+  const top = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([key, n]) => `${key} ${(n / pods).toFixed(2)}`);
   return `${(total / pods).toFixed(2)} in all (${top.join(', ')})`;
 }
 
@@ -222,13 +258,21 @@ async function controllerThroughput(split: boolean): Promise<void> {
       if (res.status !== 201) throw new Error(`node ${i}: ${res.status} ${res.body}`);
     });
     // Nodes without agents: the benchmark renews their Leases, or node lifecycle would evict.
-    const renew = () => runConcurrent(NODES, 20, async (i) => {
-      const name = `bench-node-${i}`;
-      await api.resource(resources.leases, 'kube-node-lease').patch(name, 'apply', {
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' },
-        spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime(new Date()) },
-      }, { fieldManager: 'bench', force: true });
-    });
+    const renew = () =>
+      runConcurrent(NODES, 20, async (i) => {
+        const name = `bench-node-${i}`;
+        await api.resource(resources.leases, 'kube-node-lease').patch(
+          name,
+          'apply',
+          {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name, namespace: 'kube-node-lease' },
+            spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime(new Date()) },
+          },
+          { fieldManager: 'bench', force: true },
+        );
+      });
     await renew();
     heartbeat = setInterval(() => void renew().catch(() => undefined), 10_000);
     const total = DEPLOYMENTS * 10;

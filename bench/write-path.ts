@@ -45,19 +45,49 @@ function line(subject: RealisticObject, what: string, figures: Figures, budget?:
 
 /** Admission's schema check in Strict field validation (unknown fields reported, not pruned). */
 function schemaCheck(subject: RealisticObject): void {
-  line(subject, 'schema check', measure(subject.object, (o) => checkSchema(subject.schema, o, { unknownFields: 'report' })));
+  line(
+    subject,
+    'schema check',
+    measure(subject.object, (o) => checkSchema(subject.schema, o, { unknownFields: 'report' })),
+  );
 }
 
 function managedFields(subject: RealisticObject, budgets?: { create: number; label: number; same: number }): void {
-  const options = (manager: string, now: string): UpdateOptions => ({ manager, operation: 'Update', schema: subject.schema, apiVersion: subject.apiVersion, now });
+  const options = (manager: string, now: string): UpdateOptions => ({
+    manager,
+    operation: 'Update',
+    schema: subject.schema,
+    apiVersion: subject.apiVersion,
+    now,
+  });
   const live = structuredClone(subject.object);
   updateManagedFields(undefined, live, options('creator', T0));
   const relabelled = structuredClone(live);
   (relabelled.metadata.labels as Record<string, string>)['tier'] = 'backend';
-  line(subject, 'managedFields on create', measure(subject.object, (o) => updateManagedFields(undefined, o, options('creator', T0))), budgets?.create);
-  line(subject, 'managedFields, label change by its owner', measure(relabelled, (o) => updateManagedFields(live, o, options('creator', T1))), budgets?.label);
-  line(subject, 'managedFields, label change by another manager', measure(relabelled, (o) => updateManagedFields(live, o, options('editor', T1))), budgets?.label);
-  line(subject, 'managedFields, unchanged update', measure(live, (o) => updateManagedFields(live, o, options('creator', T1))), budgets?.same);
+  line(
+    subject,
+    'managedFields on create',
+    measure(subject.object, (o) => updateManagedFields(undefined, o, options('creator', T0))),
+    budgets?.create,
+  );
+  line(
+    subject,
+    'managedFields, label change by its owner',
+    measure(relabelled, (o) => updateManagedFields(live, o, options('creator', T1))),
+    budgets?.label,
+  );
+  line(
+    subject,
+    'managedFields, label change by another manager',
+    measure(relabelled, (o) => updateManagedFields(live, o, options('editor', T1))),
+    budgets?.label,
+  );
+  line(
+    subject,
+    'managedFields, unchanged update',
+    measure(live, (o) => updateManagedFields(live, o, options('creator', T1))),
+    budgets?.same,
+  );
 }
 
 const pod = realisticPod();

@@ -16,7 +16,13 @@ function findTests(dir) {
 
 const filter = process.argv[2];
 const files = ['dist/src', 'dist/test']
-  .flatMap((dir) => { try { return findTests(dir); } catch { return []; } })
+  .flatMap((dir) => {
+    try {
+      return findTests(dir);
+    } catch {
+      return [];
+    }
+  })
   .filter((file) => !filter || file.includes(filter))
   .sort();
 if (files.length === 0) {

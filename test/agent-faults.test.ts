@@ -12,9 +12,7 @@ import Docker from 'dockerode';
 import { resources } from '../src/client/index.js';
 import { NODE_LABEL, startAgent } from '../src/agent/index.js';
 import { DockerProxy } from './support/agent/docker-proxy.js';
-import {
-  containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
-} from './support/agent/agent-cluster.js';
+import { containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster } from './support/agent/agent-cluster.js';
 import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dockerd.js';
 import { waitFor } from './support/wait-for.js';
 import type { Pod } from '../src/api/core/index.js';
@@ -56,11 +54,15 @@ type Condition = { type: string; status: string; reason?: string; message?: stri
 /** Waits until the node's Ready condition has `status`; resolves that condition. */
 function nodeReadyBecomes(cluster: TestCluster, status: 'True' | 'False'): Promise<Condition> {
   const nodes = cluster.api.resource(resources.nodes);
-  return waitFor(`node Ready=${status}`, async () => {
-    const conditions = ((await nodes.get(cluster.nodeName))['status'] as { conditions?: Condition[] }).conditions;
-    const ready = conditions?.find((c) => c.type === 'Ready');
-    return ready?.status === status ? ready : undefined;
-  }, 20_000);
+  return waitFor(
+    `node Ready=${status}`,
+    async () => {
+      const conditions = ((await nodes.get(cluster.nodeName))['status'] as { conditions?: Condition[] }).conditions;
+      const ready = conditions?.find((c) => c.type === 'Ready');
+      return ready?.status === status ? ready : undefined;
+    },
+    20_000,
+  );
 }
 
 function status(pod: Pod, name = 'main') {
@@ -97,7 +99,15 @@ describe('agent killed with SIGKILL and restarted', () => {
     await cluster.pods.delete('orphan', { gracePeriodSeconds: 0 });
     child = await spawnAgent(cluster);
 
-    await waitFor('the deleted pod finished', async () => cluster.pods.get('doomed').then(() => undefined, () => true), 20_000);
+    await waitFor(
+      'the deleted pod finished',
+      async () =>
+        cluster.pods.get('doomed').then(
+          () => undefined,
+          () => true,
+        ),
+      20_000,
+    );
     await waitFor('the orphan removed', async () => ((await podObjects(cluster.nodeName, orphan.metadata.uid!)).length === 0 ? true : undefined), 20_000);
     const after = await cluster.pods.get('steady');
     assert.equal(containerIdOf(after, 'main'), containerIdOf(steady, 'main'), 'same container adopted');
@@ -105,7 +115,12 @@ describe('agent killed with SIGKILL and restarted', () => {
     const objects = await podObjects(cluster.nodeName, steady.metadata.uid!);
     assert.equal(objects.length, 2, `one sandbox and one container: ${objects.map((o) => o.Names[0]).join(', ')}`);
     assert.ok(objects.every((o) => o.State === 'running'));
-    const crashyAfter = await waitForPod(cluster, 'crashy', 'status rewritten by the new agent', (p) => (status(p)?.restartCount ?? 0) >= (status(crashy)?.restartCount ?? 0));
+    const crashyAfter = await waitForPod(
+      cluster,
+      'crashy',
+      'status rewritten by the new agent',
+      (p) => (status(p)?.restartCount ?? 0) >= (status(crashy)?.restartCount ?? 0),
+    );
     assert.ok((status(crashyAfter)?.restartCount ?? 0) >= 1, 'restart count recovered from the attempt label');
     await deleteAllPods(cluster);
   });
@@ -121,7 +136,13 @@ describe('Docker daemon going away and coming back', () => {
     cluster = await startTestCluster('agent-docker-down');
     proxy = new DockerProxy(join(cluster.dir, 'docker.sock'));
     await proxy.up();
-    agent = await startAgent({ kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: proxy.path, serviceProxy: false });
+    agent = await startAgent({
+      kubeconfig: cluster.kubeconfig,
+      nodeName: cluster.nodeName,
+      dataDir: join(cluster.dir, 'agent'),
+      dockerSocket: proxy.path,
+      serviceProxy: false,
+    });
   });
 
   after(async () => {
@@ -165,7 +186,11 @@ describe('Docker daemon restarted', () => {
     daemon = await startScratchDockerd(join(cluster.dir, 'dockerd'), 'drover-rst0', '10.231.7', ['drover-test/busybox:1', 'drover/pause:1']);
     // Its pod network on a range of its own too, apart from the machine's daemon's.
     agent = await startAgent({
-      kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), dockerSocket: daemon.socket, serviceProxy: false,
+      kubeconfig: cluster.kubeconfig,
+      nodeName: cluster.nodeName,
+      dataDir: join(cluster.dir, 'agent'),
+      dockerSocket: daemon.socket,
+      serviceProxy: false,
       network: { podCidr: SCRATCH_POD_CIDR },
     });
   });
@@ -197,10 +222,16 @@ describe('Docker daemon restarted', () => {
     // The container died with the daemon: one restart. (While the daemon stops its containers
     // one by one, the agent may see the app exit before the sandbox and restart it there; such a
     // container cannot start and is dropped uncounted, but one that got to run counts: at most two.)
-    const afterwards = await waitForPod(cluster, 'phoenix', 'running again', (p) => (status(p)?.restartCount ?? 0) >= 1 && status(p)?.state.running !== undefined, 45_000);
+    const afterwards = await waitForPod(
+      cluster,
+      'phoenix',
+      'running again',
+      (p) => (status(p)?.restartCount ?? 0) >= 1 && status(p)?.state.running !== undefined,
+      45_000,
+    );
     assert.ok((status(afterwards)?.restartCount ?? 0) <= 2, `restartCount ${status(afterwards)?.restartCount}`);
     assert.notEqual(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
-    assert.match(afterwards.status?.podIP ?? '', /^10\.232\.\d+\.\d+$/, 'an address of the scratch daemon\'s pod network');
+    assert.match(afterwards.status?.podIP ?? '', /^10\.232\.\d+\.\d+$/, "an address of the scratch daemon's pod network");
     const current = containerIdOf(afterwards, 'main');
     assert.match(logsOf(current), /^instance [0-9a-f-]{36}\n$/);
     assert.notEqual(logsOf(current), firstLog);
@@ -212,8 +243,16 @@ describe('Docker daemon restarted', () => {
     const mains = objects.filter((o) => o.Labels['drover.dev/container-name'] === 'main');
     // One sandbox, running, with the current container; of the dead, only the newest is kept,
     // and `logs --previous` reads it.
-    assert.deepEqual(sandboxes.map((o) => o.State), ['running'], describe);
-    assert.deepEqual(mains.filter((o) => o.State === 'running').map((o) => o.Id), [current], describe);
+    assert.deepEqual(
+      sandboxes.map((o) => o.State),
+      ['running'],
+      describe,
+    );
+    assert.deepEqual(
+      mains.filter((o) => o.State === 'running').map((o) => o.Id),
+      [current],
+      describe,
+    );
     const dead = mains.filter((o) => o.State !== 'running');
     assert.equal(dead.length, 1, describe);
     const { containerId: previous } = await agent!.resolver.resolve('default', 'phoenix', 'main', { previous: true });

@@ -22,7 +22,11 @@ describe('drover agent --token', { timeout: 120_000 }, () => {
   let agent: DroverProcess | undefined;
   let other: AgentProcess | undefined;
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
-  const startJoiner = () => startDroverProcess(['agent', '--server', server.url, '--token', token, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process', '--no-service-proxy'], 'node join-a ready');
+  const startJoiner = () =>
+    startDroverProcess(
+      ['agent', '--server', server.url, '--token', token, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process', '--no-service-proxy'],
+      'node join-a ready',
+    );
   /** A kubeconfig for the agent's own identity, from the files it keeps. */
   const agentKubeconfig = async () => {
     const pki = join(dataDir, 'pki');
@@ -58,12 +62,15 @@ describe('drover agent --token', { timeout: 120_000 }, () => {
     assert.equal(csrs.trim().split('\n').length, 2);
     const pki = join(dataDir, 'pki');
     assert.equal((await stat(pki)).mode & 0o777, 0o700);
-    for (const file of ['ca.crt', 'client.key', 'client.crt', 'serving.key', 'serving.crt']) assert.equal((await stat(join(pki, file))).mode & 0o777, 0o600, file);
+    for (const file of ['ca.crt', 'client.key', 'client.crt', 'serving.key', 'serving.crt'])
+      assert.equal((await stat(join(pki, file))).mode & 0o777, 0o600, file);
     assert.equal(await kubectl(await agentKubeconfig(), ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']), 'system:node:join-a');
   });
 
   it('runs a pod on the joined node', async () => {
-    await k(['apply', '-f', '-'], `apiVersion: v1
+    await k(
+      ['apply', '-f', '-'],
+      `apiVersion: v1
 kind: Pod
 metadata: {name: on-join-a}
 spec:
@@ -71,15 +78,18 @@ spec:
   runtimeClassName: process
   terminationGracePeriodSeconds: 1
   containers: [{name: main, image: none, command: ["sh", "-c", "echo joined; sleep 300"]}]
-`);
+`,
+    );
     await k(['wait', '--for=condition=Ready', 'pod/on-join-a', '--timeout=30s']);
-    await waitFor('the pod\'s log', async () => (await k(['logs', 'on-join-a'])).includes('joined'), 10_000);
+    await waitFor("the pod's log", async () => (await k(['logs', 'on-join-a'])).includes('joined'), 10_000);
   });
 
-  it('reads only what its own pods use: another node\'s pod and Secret are 403', async () => {
+  it("reads only what its own pods use: another node's pod and Secret are 403", async () => {
     other = await startAgentProcess(server, 'join-b', ['--runtime', 'process']);
     await k(['create', 'secret', 'generic', 'b-only', '--from-literal=k=v']);
-    await k(['apply', '-f', '-'], `apiVersion: v1
+    await k(
+      ['apply', '-f', '-'],
+      `apiVersion: v1
 kind: Pod
 metadata: {name: on-join-b}
 spec:
@@ -87,7 +97,8 @@ spec:
   runtimeClassName: process
   terminationGracePeriodSeconds: 1
   containers: [{name: main, image: none, command: ["sh", "-c", "sleep 300"], env: [{name: K, valueFrom: {secretKeyRef: {name: b-only, key: k}}}]}]
-`);
+`,
+    );
     await k(['wait', '--for=condition=Ready', 'pod/on-join-b', '--timeout=30s']);
     const asA = await agentKubeconfig();
     for (const what of ['pod/on-join-b', 'secret/b-only']) {
@@ -98,21 +109,25 @@ spec:
     assert.equal(await kubectl(asA, ['get', 'pod/on-join-a', '-o', 'jsonpath={.spec.nodeName}']), 'join-a');
   });
 
-  it('serves logs and exec over TLS to the API server only: no client certificate, or a node\'s, gets nothing', async () => {
+  it("serves logs and exec over TLS to the API server only: no client certificate, or a node's, gets nothing", async () => {
     const streaming = /streaming on (https:\/\/[^\s)]+)/.exec(agent!.output())?.[1];
     assert.ok(streaming, agent!.output());
     const pki = join(dataDir, 'pki');
     const ca = await readFile(join(pki, 'ca.crt'));
-    const get = (tls: { cert?: Buffer; key?: Buffer }) => new Promise<number>((resolve, reject) => {
-      const req = httpsRequest(`${streaming}/healthz`, { ca, ...tls, agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+    const get = (tls: { cert?: Buffer; key?: Buffer }) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpsRequest(`${streaming}/healthz`, { ca, ...tls, agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     await assert.rejects(get({}), 'no client certificate: refused in the handshake');
-    await assert.rejects(get({ cert: await readFile(join(pki, 'client.crt')), key: await readFile(join(pki, 'client.key')) }), 'a node may not use another agent');
+    await assert.rejects(
+      get({ cert: await readFile(join(pki, 'client.crt')), key: await readFile(join(pki, 'client.key')) }),
+      'a node may not use another agent',
+    );
     assert.equal(await get({ cert: server.tls.cert!, key: server.tls.key! }), 200, 'an admin may');
     assert.match(await k(['exec', 'on-join-a', '--', 'sh', '-c', 'echo through-tls']), /through-tls/);
   });
@@ -120,7 +135,10 @@ spec:
   it('restarts with the certificate it has: no new CSR, no token needed', async () => {
     await agent!.stop();
     const certBefore = await readFile(join(dataDir, 'pki', 'client.crt'), 'utf8');
-    agent = await startDroverProcess(['agent', '--server', server.url, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process', '--no-service-proxy'], 'node join-a ready');
+    agent = await startDroverProcess(
+      ['agent', '--server', server.url, '--node-name', 'join-a', '--data-dir', dataDir, '--runtime', 'process', '--no-service-proxy'],
+      'node join-a ready',
+    );
     await k(['wait', '--for=condition=Ready', 'node/join-a', '--timeout=30s']);
     assert.equal(await readFile(join(dataDir, 'pki', 'client.crt'), 'utf8'), certBefore);
     const names = (await k(['get', 'csr', '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ');
@@ -128,11 +146,24 @@ spec:
     assert.equal(names.filter((name) => name.startsWith('node-serving-join-a-')).length, 1, names.join(' '));
   });
 
-  it('refuses a token whose CA hash is not the cluster\'s', async () => {
+  it("refuses a token whose CA hash is not the cluster's", async () => {
     const wrong = token.replace(/^D10[0-9a-f]{64}/, `D10${'0'.repeat(64)}`);
     const fresh = await mkdtemp(join(tmpdir(), 'drover-join-wrong-'));
     try {
-      const child = spawnDrover(['agent', '--server', server.url, '--token', wrong, '--node-name', 'join-c', '--data-dir', fresh, '--runtime', 'process', '--no-service-proxy']);
+      const child = spawnDrover([
+        'agent',
+        '--server',
+        server.url,
+        '--token',
+        wrong,
+        '--node-name',
+        'join-c',
+        '--data-dir',
+        fresh,
+        '--runtime',
+        'process',
+        '--no-service-proxy',
+      ]);
       let output = '';
       child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

@@ -10,7 +10,14 @@ import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
 import { freePort } from './support/free-port.js';
 import {
-  containerIdOf, deleteAllPods, dockerExec, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster,
+  containerIdOf,
+  deleteAllPods,
+  dockerExec,
+  ensureDocker,
+  podSpec,
+  startTestCluster,
+  waitForPod,
+  type TestCluster,
 } from './support/agent/agent-cluster.js';
 import { waitFor } from './support/wait-for.js';
 import type { Pod } from '../src/api/core/index.js';
@@ -40,8 +47,12 @@ describe('node agent on Docker', { concurrency: true }, () => {
     ensureDocker();
     cluster = await startTestCluster('agent-pods');
     agent = await startAgent({
-      kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: `${cluster.dir}/agent`,
-      extendedResources: { [GPU]: 2 }, labels: { 'drover.dev/test': 'yes' }, streamingPort: 10250,
+      kubeconfig: cluster.kubeconfig,
+      nodeName: cluster.nodeName,
+      dataDir: `${cluster.dir}/agent`,
+      extendedResources: { [GPU]: 2 },
+      labels: { 'drover.dev/test': 'yes' },
+      streamingPort: 10250,
       // The default ranges: leave this machine's shared service rules alone.
       serviceProxy: false,
     });
@@ -103,18 +114,26 @@ describe('node agent on Docker', { concurrency: true }, () => {
 
   test('a hostPort is reachable on 127.0.0.1', async () => {
     const hostPort = await freePort();
-    await cluster.pods.create(podSpec('web', cluster.nodeName, [{
-      name: 'main',
-      command: ['sh', '-c', 'mkdir -p /www && echo hello-from-pod > /www/index.html && exec httpd -f -p 8080 -h /www'],
-      ports: [{ name: 'http', containerPort: 8080, hostPort }],
-      readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 1 },
-      livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1, failureThreshold: 2 },
-    }]));
+    await cluster.pods.create(
+      podSpec('web', cluster.nodeName, [
+        {
+          name: 'main',
+          command: ['sh', '-c', 'mkdir -p /www && echo hello-from-pod > /www/index.html && exec httpd -f -p 8080 -h /www'],
+          ports: [{ name: 'http', containerPort: 8080, hostPort }],
+          readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 1 },
+          livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1, failureThreshold: 2 },
+        },
+      ]),
+    );
     await waitForPod(cluster, 'web', 'Ready (httpGet probe)', ready);
-    const body = await waitFor('the page', async () => {
-      const res = await fetch(`http://127.0.0.1:${hostPort}/`).catch(() => undefined);
-      return res?.ok ? res.text() : undefined;
-    }, 20_000);
+    const body = await waitFor(
+      'the page',
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${hostPort}/`).catch(() => undefined);
+        return res?.ok ? res.text() : undefined;
+      },
+      20_000,
+    );
     assert.equal(body.trim(), 'hello-from-pod');
     const pod = await cluster.pods.get('web');
     assert.equal(main(pod)?.restartCount, 0, 'the tcpSocket liveness probe passes');
@@ -122,32 +141,52 @@ describe('node agent on Docker', { concurrency: true }, () => {
 
   test('env, configMap and secret volumes and downward API reach the container', async () => {
     await cluster.api.resource(resources.configmaps, 'default').create({
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { 'app.conf': 'color=blue', greeting: 'hi' },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cfg' },
+      data: { 'app.conf': 'color=blue', greeting: 'hi' },
     });
     await cluster.api.resource(resources.secrets, 'default').create({
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, data: { password: Buffer.from('s3cret').toString('base64') },
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'sec' },
+      data: { password: Buffer.from('s3cret').toString('base64') },
     });
-    await cluster.pods.create(podSpec('envvol', cluster.nodeName, [{
-      name: 'main',
-      command: ['sleep', '3600'],
-      env: [
-        { name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'greeting' } } },
-        { name: 'MESSAGE', value: '$(GREETING) there' },
-        { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'sec', key: 'password' } } },
-        { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-        { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-      ],
-      volumeMounts: [
-        { name: 'cfg', mountPath: '/etc/cfg' }, { name: 'sec', mountPath: '/etc/sec' }, { name: 'scratch', mountPath: '/scratch' },
-        { name: 'cfg', mountPath: '/etc/app.conf', subPath: 'app.conf' }, { name: 'info', mountPath: '/etc/info' },
-      ],
-      lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo hooked > /scratch/post-start'] } } },
-    }], {
-      volumes: [
-        { name: 'cfg', configMap: { name: 'cfg' } }, { name: 'sec', secret: { secretName: 'sec' } }, { name: 'scratch', emptyDir: {} },
-        { name: 'info', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } },
-      ],
-    }));
+    await cluster.pods.create(
+      podSpec(
+        'envvol',
+        cluster.nodeName,
+        [
+          {
+            name: 'main',
+            command: ['sleep', '3600'],
+            env: [
+              { name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'greeting' } } },
+              { name: 'MESSAGE', value: '$(GREETING) there' },
+              { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'sec', key: 'password' } } },
+              { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+            ],
+            volumeMounts: [
+              { name: 'cfg', mountPath: '/etc/cfg' },
+              { name: 'sec', mountPath: '/etc/sec' },
+              { name: 'scratch', mountPath: '/scratch' },
+              { name: 'cfg', mountPath: '/etc/app.conf', subPath: 'app.conf' },
+              { name: 'info', mountPath: '/etc/info' },
+            ],
+            lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo hooked > /scratch/post-start'] } } },
+          },
+        ],
+        {
+          volumes: [
+            { name: 'cfg', configMap: { name: 'cfg' } },
+            { name: 'sec', secret: { secretName: 'sec' } },
+            { name: 'scratch', emptyDir: {} },
+            { name: 'info', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } },
+          ],
+        },
+      ),
+    );
     const pod = await waitForPod(cluster, 'envvol', 'Running', (p) => p.status?.phase === 'Running');
     const id = containerIdOf(pod, 'main');
     const env = (await dockerExec(id, ['env'])).output;
@@ -172,10 +211,20 @@ describe('node agent on Docker', { concurrency: true }, () => {
   });
 
   test('a container over its memory limit is OOMKilled', async () => {
-    await cluster.pods.create(podSpec('oom', cluster.nodeName, [{
-      name: 'main', command: ['sh', '-c', 'a=$(head -c 67108864 /dev/zero | tr "\\0" a); echo ${#a}'],
-      resources: { limits: { memory: '16Mi' } },
-    }], { restartPolicy: 'Never' }));
+    await cluster.pods.create(
+      podSpec(
+        'oom',
+        cluster.nodeName,
+        [
+          {
+            name: 'main',
+            command: ['sh', '-c', 'a=$(head -c 67108864 /dev/zero | tr "\\0" a); echo ${#a}'],
+            resources: { limits: { memory: '16Mi' } },
+          },
+        ],
+        { restartPolicy: 'Never' },
+      ),
+    );
     await waitForPod(cluster, 'oom', 'Failed', (p) => p.status?.phase === 'Failed');
     // Docker learns of the OOM kill from the kernel's event, which can come after the exit:
     // the status may say Error first and must then turn to OOMKilled.
@@ -184,8 +233,20 @@ describe('node agent on Docker', { concurrency: true }, () => {
   });
 
   test('a dead sandbox is replaced and the pod started over; only the last dead container stays, for logs --previous', async () => {
-    const uid = (await cluster.pods.create(podSpec('resandbox', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'echo instance $(cat /proc/sys/kernel/random/uuid); exec sleep 3600'] }]))).metadata.uid!;
-    const podObjects = () => execFileSync('docker', ['ps', '-a', '--no-trunc', '--format', '{{.ID}} {{.Label "drover.dev/container-name"}}', '--filter', `label=drover.dev/pod-uid=${uid}`], { encoding: 'utf8' }).trim().split('\n').sort();
+    const uid = (
+      await cluster.pods.create(
+        podSpec('resandbox', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'echo instance $(cat /proc/sys/kernel/random/uuid); exec sleep 3600'] }]),
+      )
+    ).metadata.uid!;
+    const podObjects = () =>
+      execFileSync(
+        'docker',
+        ['ps', '-a', '--no-trunc', '--format', '{{.ID}} {{.Label "drover.dev/container-name"}}', '--filter', `label=drover.dev/pod-uid=${uid}`],
+        { encoding: 'utf8' },
+      )
+        .trim()
+        .split('\n')
+        .sort();
     // What `kubectl logs [--previous]` reads: the container the agent resolves, and its log.
     const log = async (previous: boolean) => {
       const { containerId } = await agent.resolver.resolve('default', 'resandbox', 'main', { previous });
@@ -196,7 +257,12 @@ describe('node agent on Docker', { concurrency: true }, () => {
     for (let replacement = 1; replacement <= 2; replacement++) {
       const firstLog = await log(false);
       execFileSync('docker', ['kill', (await agent.resolver.resolveSandbox('default', 'resandbox')).sandboxId]);
-      current = await waitForPod(cluster, 'resandbox', `running again (${replacement})`, (p) => (main(p)?.restartCount ?? 0) >= replacement && main(p)?.state.running !== undefined);
+      current = await waitForPod(
+        cluster,
+        'resandbox',
+        `running again (${replacement})`,
+        (p) => (main(p)?.restartCount ?? 0) >= replacement && main(p)?.state.running !== undefined,
+      );
       ids.push(containerIdOf(current, 'main'));
       assert.match(await log(true), /^instance [0-9a-f-]{36}\n$/);
       assert.equal(await log(true), firstLog, 'logs --previous reads the container of the replaced sandbox');
@@ -212,25 +278,42 @@ describe('node agent on Docker', { concurrency: true }, () => {
     await cluster.pods.create(podSpec('upgrade', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'cat /VERSION; exec sleep 3600'] }]));
     const before = await waitForPod(cluster, 'upgrade', 'Running', (p) => main(p)?.state.running !== undefined);
     await cluster.pods.patch('upgrade', 'strategic', { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } });
-    const after = await waitForPod(cluster, 'upgrade', 'running the new image', (p) => main(p)?.image === 'drover-test/busybox:2' && main(p)?.state.running !== undefined);
+    const after = await waitForPod(
+      cluster,
+      'upgrade',
+      'running the new image',
+      (p) => main(p)?.image === 'drover-test/busybox:2' && main(p)?.state.running !== undefined,
+    );
     assert.notEqual(containerIdOf(after, 'main'), containerIdOf(before, 'main'));
     assert.equal((await dockerExec(containerIdOf(after, 'main'), ['cat', '/VERSION'])).output.trim(), '2');
     assert.ok((await events('upgrade')).some((e) => e.reason === 'Killing' && /definition changed/.test(e.message)));
   });
 
   test('a missing configMap in env is CreateContainerConfigError', async () => {
-    await cluster.pods.create(podSpec('nocfg', cluster.nodeName, [{
-      name: 'main', command: ['sleep', '3600'], env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'absent', key: 'k' } } }],
-    }]));
+    await cluster.pods.create(
+      podSpec('nocfg', cluster.nodeName, [
+        {
+          name: 'main',
+          command: ['sleep', '3600'],
+          env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'absent', key: 'k' } } }],
+        },
+      ]),
+    );
     const pod = await waitForPod(cluster, 'nocfg', 'CreateContainerConfigError', (p) => main(p)?.state.waiting?.reason === 'CreateContainerConfigError');
     assert.equal(main(pod)?.state.waiting?.message, 'configmap "absent" not found');
   });
 
   test('a missing configMap volume is FailedMount until the configMap appears', async () => {
-    await cluster.pods.create(podSpec('latecfg', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'], volumeMounts: [{ name: 'c', mountPath: '/c' }] }], {
-      volumes: [{ name: 'c', configMap: { name: 'late' } }],
-    }));
-    await waitFor('FailedMount', async () => ((await events('latecfg')).some((e) => e.reason === 'FailedMount' && /configmap "late" not found/.test(e.message)) ? true : undefined), 20_000);
+    await cluster.pods.create(
+      podSpec('latecfg', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'], volumeMounts: [{ name: 'c', mountPath: '/c' }] }], {
+        volumes: [{ name: 'c', configMap: { name: 'late' } }],
+      }),
+    );
+    await waitFor(
+      'FailedMount',
+      async () => ((await events('latecfg')).some((e) => e.reason === 'FailedMount' && /configmap "late" not found/.test(e.message)) ? true : undefined),
+      20_000,
+    );
     // The status may follow the event by a moment (the sandbox is still starting).
     await waitForPod(cluster, 'latecfg', 'ContainerCreating', (p) => main(p)?.state.waiting?.reason === 'ContainerCreating');
     await cluster.api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' }, data: { k: 'v' } });
@@ -239,10 +322,15 @@ describe('node agent on Docker', { concurrency: true }, () => {
   });
 
   test('an exec readiness probe toggles Ready', async () => {
-    await cluster.pods.create(podSpec('readiness', cluster.nodeName, [{
-      name: 'main', command: ['sh', '-c', 'touch /tmp/ready; exec sleep 3600'],
-      readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1, failureThreshold: 1 },
-    }]));
+    await cluster.pods.create(
+      podSpec('readiness', cluster.nodeName, [
+        {
+          name: 'main',
+          command: ['sh', '-c', 'touch /tmp/ready; exec sleep 3600'],
+          readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1, failureThreshold: 1 },
+        },
+      ]),
+    );
     const pod = await waitForPod(cluster, 'readiness', 'Ready', ready);
     const id = containerIdOf(pod, 'main');
     await dockerExec(id, ['rm', '/tmp/ready']);
@@ -255,29 +343,57 @@ describe('node agent on Docker', { concurrency: true }, () => {
   });
 
   test('a failing liveness probe restarts the container', async () => {
-    await cluster.pods.create(podSpec('liveness', cluster.nodeName, [{
-      name: 'main', command: ['sh', '-c', 'touch /tmp/alive; exec sleep 3600'],
-      livenessProbe: { exec: { command: ['cat', '/tmp/alive'] }, periodSeconds: 1, failureThreshold: 1 },
-    }]));
+    await cluster.pods.create(
+      podSpec('liveness', cluster.nodeName, [
+        {
+          name: 'main',
+          command: ['sh', '-c', 'touch /tmp/alive; exec sleep 3600'],
+          livenessProbe: { exec: { command: ['cat', '/tmp/alive'] }, periodSeconds: 1, failureThreshold: 1 },
+        },
+      ]),
+    );
     const pod = await waitForPod(cluster, 'liveness', 'Running', (p) => main(p)?.state.running !== undefined);
     await dockerExec(containerIdOf(pod, 'main'), ['rm', '/tmp/alive']);
     const restarted = await waitForPod(cluster, 'liveness', 'restarted', (p) => (main(p)?.restartCount ?? 0) >= 1 && main(p)?.state.running !== undefined);
     assert.notEqual(containerIdOf(restarted, 'main'), containerIdOf(pod, 'main'));
     const all = await events('liveness');
-    assert.ok(all.some((e) => e.reason === 'Killing' && /failed liveness probe, will be restarted/.test(e.message)), JSON.stringify(all));
+    assert.ok(
+      all.some((e) => e.reason === 'Killing' && /failed liveness probe, will be restarted/.test(e.message)),
+      JSON.stringify(all),
+    );
     assert.ok(all.some((e) => e.reason === 'Unhealthy' && e.message.startsWith('Liveness probe failed')));
   });
 
   test('init containers run in order before the app container', async () => {
-    await cluster.pods.create(podSpec('init', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'cat /work/order; exec sleep 3600'], volumeMounts: [{ name: 'work', mountPath: '/work' }] }], {
-      volumes: [{ name: 'work', emptyDir: {} }],
-      initContainers: [
-        { name: 'first', image: 'drover-test/busybox:1', command: ['sh', '-c', 'sleep 0.5; echo first >> /work/order'], volumeMounts: [{ name: 'work', mountPath: '/work' }] },
-        { name: 'second', image: 'drover-test/busybox:1', command: ['sh', '-c', 'echo second >> /work/order'], volumeMounts: [{ name: 'work', mountPath: '/work' }] },
-      ],
-    }));
+    await cluster.pods.create(
+      podSpec(
+        'init',
+        cluster.nodeName,
+        [{ name: 'main', command: ['sh', '-c', 'cat /work/order; exec sleep 3600'], volumeMounts: [{ name: 'work', mountPath: '/work' }] }],
+        {
+          volumes: [{ name: 'work', emptyDir: {} }],
+          initContainers: [
+            {
+              name: 'first',
+              image: 'drover-test/busybox:1',
+              command: ['sh', '-c', 'sleep 0.5; echo first >> /work/order'],
+              volumeMounts: [{ name: 'work', mountPath: '/work' }],
+            },
+            {
+              name: 'second',
+              image: 'drover-test/busybox:1',
+              command: ['sh', '-c', 'echo second >> /work/order'],
+              volumeMounts: [{ name: 'work', mountPath: '/work' }],
+            },
+          ],
+        },
+      ),
+    );
     const pod = await waitForPod(cluster, 'init', 'Running', (p) => p.status?.phase === 'Running' && main(p)?.state.running !== undefined);
-    assert.deepEqual(pod.status?.initContainerStatuses?.map((s) => s.state.terminated?.reason), ['Completed', 'Completed']);
+    assert.deepEqual(
+      pod.status?.initContainerStatuses?.map((s) => s.state.terminated?.reason),
+      ['Completed', 'Completed'],
+    );
     assert.equal((await dockerExec(containerIdOf(pod, 'main'), ['cat', '/work/order'])).output, 'first\nsecond\n');
     assert.ok(pod.status?.conditions?.some((c) => c.type === 'Initialized' && c.status === 'True'));
   });
@@ -294,7 +410,9 @@ describe('node agent on Docker', { concurrency: true }, () => {
   });
 
   test('a process-runtime pod runs as a host process', async () => {
-    await cluster.pods.create(podSpec('proc', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'echo hi; sleep 30'] }], { runtimeClassName: 'process' }));
+    await cluster.pods.create(
+      podSpec('proc', cluster.nodeName, [{ name: 'main', command: ['sh', '-c', 'echo hi; sleep 30'] }], { runtimeClassName: 'process' }),
+    );
     const pod = await waitForPod(cluster, 'proc', 'Running', (p) => p.status?.phase === 'Running' && ready(p));
     assert.match(main(pod)?.containerID ?? '', /^process:\/\//);
     assert.equal(pod.status?.podIP, '127.0.0.1');
@@ -308,24 +426,48 @@ describe('node agent on Docker', { concurrency: true }, () => {
 
   test('deleting a pod runs preStop, stops its containers and removes the object', async () => {
     const out = `${cluster.dir}/prestop`;
-    await cluster.pods.create(podSpec('gone', cluster.nodeName, [{
-      name: 'main', command: ['sleep', '3600'], volumeMounts: [{ name: 'out', mountPath: '/out' }],
-      lifecycle: { preStop: { exec: { command: ['sh', '-c', 'echo bye > /out/said'] } } },
-    }], { volumes: [{ name: 'out', hostPath: { path: out, type: 'DirectoryOrCreate' } }] }));
+    await cluster.pods.create(
+      podSpec(
+        'gone',
+        cluster.nodeName,
+        [
+          {
+            name: 'main',
+            command: ['sleep', '3600'],
+            volumeMounts: [{ name: 'out', mountPath: '/out' }],
+            lifecycle: { preStop: { exec: { command: ['sh', '-c', 'echo bye > /out/said'] } } },
+          },
+        ],
+        { volumes: [{ name: 'out', hostPath: { path: out, type: 'DirectoryOrCreate' } }] },
+      ),
+    );
     const pod = await waitForPod(cluster, 'gone', 'Running', (p) => p.status?.phase === 'Running');
     const id = containerIdOf(pod, 'main');
     await cluster.pods.delete('gone');
-    await waitFor('pod object removed', async () => cluster.pods.get('gone').then(() => undefined, () => true), 20_000);
+    await waitFor(
+      'pod object removed',
+      async () =>
+        cluster.pods.get('gone').then(
+          () => undefined,
+          () => true,
+        ),
+      20_000,
+    );
     const left = await dockerExec(id, ['true']);
     assert.notEqual(left.code, 0, 'the container is gone');
     assert.equal(readFileSync(`${out}/said`, 'utf8').trim(), 'bye');
   });
 
   test('a startup probe holds readiness until it succeeds', async () => {
-    await cluster.pods.create(podSpec('slowstart', cluster.nodeName, [{
-      name: 'main', command: ['sh', '-c', 'sleep 2; touch /tmp/started; exec sleep 3600'],
-      startupProbe: { exec: { command: ['test', '-f', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 30 },
-    }]));
+    await cluster.pods.create(
+      podSpec('slowstart', cluster.nodeName, [
+        {
+          name: 'main',
+          command: ['sh', '-c', 'sleep 2; touch /tmp/started; exec sleep 3600'],
+          startupProbe: { exec: { command: ['test', '-f', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 30 },
+        },
+      ]),
+    );
     const early = await waitForPod(cluster, 'slowstart', 'Running', (p) => main(p)?.state.running !== undefined);
     assert.equal(main(early)?.started, false);
     assert.equal(ready(early), false);
@@ -335,7 +477,11 @@ describe('node agent on Docker', { concurrency: true }, () => {
 
   test('extended resources: node capacity and device env', async () => {
     const node = await cluster.api.resource(resources.nodes).get(cluster.nodeName);
-    const status = node['status'] as { capacity: Record<string, string>; allocatable: Record<string, string>; daemonEndpoints: { kubeletEndpoint: { Port: number } } };
+    const status = node['status'] as {
+      capacity: Record<string, string>;
+      allocatable: Record<string, string>;
+      daemonEndpoints: { kubeletEndpoint: { Port: number } };
+    };
     assert.equal(status.capacity[GPU], '2');
     assert.equal(status.allocatable[GPU], '2');
     assert.equal(status.daemonEndpoints.kubeletEndpoint.Port, 10250);
@@ -352,10 +498,13 @@ describe('node agent on Docker', { concurrency: true }, () => {
     const spec = first['spec'] as { holderIdentity: string; leaseDurationSeconds: number; renewTime: string };
     assert.equal(spec.holderIdentity, cluster.nodeName);
     assert.equal(spec.leaseDurationSeconds, 40);
-    await waitFor('a renewal', async () => {
-      const next = await leases.get(cluster.nodeName);
-      return (next['spec'] as { renewTime: string }).renewTime !== spec.renewTime ? true : undefined;
-    }, 15_000);
+    await waitFor(
+      'a renewal',
+      async () => {
+        const next = await leases.get(cluster.nodeName);
+        return (next['spec'] as { renewTime: string }).renewTime !== spec.renewTime ? true : undefined;
+      },
+      15_000,
+    );
   });
 });
-

@@ -36,23 +36,38 @@ describe('bad input', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'neg' },
-      spec: { replicas: -1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+      spec: {
+        replicas: -1,
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
     };
     const status = await expectStatus('POST', '/apis/apps/v1/namespaces/default/deployments', deployment, 422, 'Invalid');
     assert.equal(status.details.causes[0].field, 'spec.replicas');
     const labels = await expectStatus('POST', CM, { ...configMap('l'), metadata: { name: 'l', labels: { 'bad key!': 'v' } } }, 422, 'Invalid');
     assert.match(labels.details.causes[0].field, /metadata.labels/);
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'forever' }, spec: { terminationGracePeriodSeconds: 1e300, containers: [{ name: 'c', image: 'i' }] } };
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'forever' },
+      spec: { terminationGracePeriodSeconds: 1e300, containers: [{ name: 'c', image: 'i' }] },
+    };
     const int64 = await expectStatus('POST', '/api/v1/namespaces/default/pods', pod, 422, 'Invalid');
     assert.equal(int64.details.causes[0].field, 'spec.terminationGracePeriodSeconds');
     // A field the schema and the kind's own rules both find missing is reported once.
     const unnamed = { ...pod, metadata: { name: 'unnamed' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ value: 'v' }] }] } };
     const once = await expectStatus('POST', '/api/v1/namespaces/default/pods', unnamed, 422, 'Invalid');
-    assert.deepEqual(once.details.causes.map((c: { field: string }) => c.field), ['spec.containers[0].env[0].name']);
+    assert.deepEqual(
+      once.details.causes.map((c: { field: string }) => c.field),
+      ['spec.containers[0].env[0].name'],
+    );
     // A null list item is its type's zero value, as Kubernetes decodes it: here a nameless container.
     const nullInit = { ...pod, metadata: { name: 'null-init' }, spec: { initContainers: [null], containers: [{ name: 'c', image: 'i' }] } };
     const zero = await expectStatus('POST', '/api/v1/namespaces/default/pods', nullInit, 422, 'Invalid');
-    assert.deepEqual(zero.details.causes.map((c: { field: string }) => c.field), ['spec.initContainers[0].name', 'spec.initContainers[0].image']);
+    assert.deepEqual(
+      zero.details.causes.map((c: { field: string }) => c.field),
+      ['spec.initContainers[0].name', 'spec.initContainers[0].image'],
+    );
   });
 
   it('applies fieldValidation Strict, Warn and Ignore', async () => {
@@ -103,7 +118,11 @@ describe('bad input', () => {
 
 describe('collections and events', () => {
   it('deletes a collection by label selector', async () => {
-    for (const [name, team] of [['dc-a', 'x'], ['dc-b', 'x'], ['dc-c', 'y']]) {
+    for (const [name, team] of [
+      ['dc-a', 'x'],
+      ['dc-b', 'x'],
+      ['dc-c', 'y'],
+    ]) {
       assert.equal((await cluster.api('POST', CM, { ...configMap(name!), metadata: { name, labels: { team } } })).status, 201);
     }
     const res = await cluster.api('DELETE', `${CM}?labelSelector=team%3Dx`);
@@ -137,7 +156,11 @@ describe('watch history', () => {
     try {
       const url = `${server.url}${CM}`;
       for (let i = 0; i < 100; i++) {
-        const res = await fetchWithTls(url, server.tls, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(configMap(`h${i}`)) });
+        const res = await fetchWithTls(url, server.tls, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(configMap(`h${i}`)),
+        });
         assert.equal(res.status, 201);
       }
       const watch = await fetchWithTls(`${url}?watch=1&resourceVersion=2&timeoutSeconds=5`, server.tls);
@@ -162,7 +185,10 @@ describe('non-resource endpoints', () => {
     assert.ok(v3.body.paths['apis/apps/v1']);
     const metrics = await cluster.api('GET', '/metrics');
     // kube-apiserver's labels: the method as its metrics spell it, group, version, scope, component.
-    assert.match(metrics.body, /apiserver_request_total\{verb="POST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="201"\}/);
+    assert.match(
+      metrics.body,
+      /apiserver_request_total\{verb="POST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="201"\}/,
+    );
     assert.match(metrics.body, /drover_store_operation_duration_seconds_bucket/);
   });
 });

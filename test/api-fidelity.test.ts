@@ -25,7 +25,12 @@ describe('API fidelity', () => {
   it('treats an update whose resourceVersion is "0" or empty as unconditional', async () => {
     await cluster.api('POST', cm('default'), { metadata: { name: 'rv' } });
     for (const resourceVersion of ['0', '']) {
-      const res = await cluster.api('PUT', `${cm('default')}/rv`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv', resourceVersion }, data: { rv: resourceVersion } });
+      const res = await cluster.api('PUT', `${cm('default')}/rv`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'rv', resourceVersion },
+        data: { rv: resourceVersion },
+      });
       assert.equal(res.status, 200, `resourceVersion ${JSON.stringify(resourceVersion)}: ${JSON.stringify(res.body)}`);
     }
     const stale = await cluster.api('PUT', `${cm('default')}/rv`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv', resourceVersion: '1' } });
@@ -37,7 +42,9 @@ describe('API fidelity', () => {
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.items, []);
     const controller = new AbortController();
-    const watch = await fetchWithTls(`${cluster.server().url}${cm('not-yet')}?watch=true&timeoutSeconds=20`, cluster.server().tls, { signal: controller.signal });
+    const watch = await fetchWithTls(`${cluster.server().url}${cm('not-yet')}?watch=true&timeoutSeconds=20`, cluster.server().tls, {
+      signal: controller.signal,
+    });
     assert.equal(watch.status, 200);
     const reader = watch.body!.getReader();
     await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'not-yet' } });
@@ -56,12 +63,19 @@ describe('API fidelity', () => {
     await cluster.api('POST', '/api/v1/namespaces', { metadata: { name: 'paged' } });
     for (const name of ['a', 'b', 'c', 'd', 'e']) await cluster.api('POST', cm('paged'), { metadata: { name } });
     for (const accept of ['application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io']) {
-      const first = await fetchWithTls(`${cluster.server().url}${cm('paged')}?limit=2`, cluster.server().tls, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
-      const names = (list: any) => withoutRootCa((list.items ?? list.rows.map((row: any) => ({ metadata: { name: row.cells[0] } }))).map((i: any) => i.metadata.name));
+      const first = await fetchWithTls(`${cluster.server().url}${cm('paged')}?limit=2`, cluster.server().tls, { headers: { Accept: accept } }).then(
+        (r) => r.json() as Promise<any>,
+      );
+      const names = (list: any) =>
+        withoutRootCa((list.items ?? list.rows.map((row: any) => ({ metadata: { name: row.cells[0] } }))).map((i: any) => i.metadata.name));
       assert.deepEqual(names(first), ['a', 'b']);
       await cluster.api('POST', cm('paged'), { metadata: { name: `b-late-${accept.length}` } });
       await cluster.api('DELETE', `${cm('paged')}/${accept === 'application/json' ? 'd' : 'c'}`);
-      const rest = await fetchWithTls(`${cluster.server().url}${cm('paged')}?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`, cluster.server().tls, { headers: { Accept: accept } }).then((r) => r.json() as Promise<any>);
+      const rest = await fetchWithTls(
+        `${cluster.server().url}${cm('paged')}?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`,
+        cluster.server().tls,
+        { headers: { Accept: accept } },
+      ).then((r) => r.json() as Promise<any>);
       assert.equal(rest.metadata.resourceVersion, first.metadata.resourceVersion);
       // The second round's snapshot holds the first round's late object, and the c it deletes after its first page.
       assert.deepEqual(names(rest), accept === 'application/json' ? ['c', 'd', 'e'] : ['b-late-16', 'c', 'e'], accept);
@@ -84,7 +98,11 @@ describe('API fidelity', () => {
     assert.match(future.body.message, /Too large resource version/);
     assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersion=0&resourceVersionMatch=Exact`)).status, 400);
     assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersionMatch=Exact`)).status, 400);
-    assert.equal((await cluster.api('GET', `${cm('exact')}?resourceVersion=1&resourceVersionMatch=Exact`)).status, 200, 'history reaches back to revision 1 on a new server');
+    assert.equal(
+      (await cluster.api('GET', `${cm('exact')}?resourceVersion=1&resourceVersionMatch=Exact`)).status,
+      200,
+      'history reaches back to revision 1 on a new server',
+    );
   });
 
   it('switches a Deployment from RollingUpdate to Recreate with client-side apply (retainKeys in OpenAPI)', async () => {
@@ -123,7 +141,9 @@ spec:
     const diff = await cluster.kubectlRaw(['diff', '--server-side', '-f', '-'], { input: manifest(2) });
     assert.equal(diff.code, 0, diff.stderr);
     await cluster.kubectl(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: manifest(3) });
-    const lastApplied = JSON.parse(await cluster.kubectl(['get', 'deploy/migrate', '-o', 'jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}']));
+    const lastApplied = JSON.parse(
+      await cluster.kubectl(['get', 'deploy/migrate', '-o', 'jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}']),
+    );
     assert.equal(lastApplied.spec.replicas, 3);
     await cluster.kubectl(['apply', '-f', '-'], { input: manifest(4) });
     assert.equal(await cluster.kubectl(['get', 'deploy/migrate', '-o', 'jsonpath={.spec.replicas}']), '4');

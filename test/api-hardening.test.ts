@@ -106,7 +106,12 @@ describe('paths are never normalised', () => {
   it('answers a named object on the all-namespaces path with 404', async () => {
     for (const verb of VERBS) {
       for (const path of ['/api/v1/secrets/kube-system%2Fs', '/api/v1/secrets/kube-system%2fs', '/api/v1/secrets/s', '/api/v1/configmaps/c1']) {
-        const answer = await send(verb, path, verb === 'PUT' || verb === 'PATCH' ? json({ metadata: { labels: { stolen: 'yes' } } }) : undefined, patchHeaders(verb));
+        const answer = await send(
+          verb,
+          path,
+          verb === 'PUT' || verb === 'PATCH' ? json({ metadata: { labels: { stolen: 'yes' } } }) : undefined,
+          patchHeaders(verb),
+        );
         assert.equal(answer.status, 404, `${verb} ${path}: ${answer.status} ${answer.text}`);
       }
     }
@@ -135,16 +140,15 @@ describe('the namespaces a cluster cannot lose', () => {
 });
 
 describe('__proto__ and constructor are ordinary keys', () => {
-  const POISONS = [
-    '{"__proto__":{"polluted":"yes"}}',
-    '{"constructor":{"prototype":{"polluted":"yes"}}}',
-    '{"__proto__":{"__proto__":{"polluted":"yes"}}}',
-  ];
+  const POISONS = ['{"__proto__":{"polluted":"yes"}}', '{"constructor":{"prototype":{"polluted":"yes"}}}', '{"__proto__":{"__proto__":{"polluted":"yes"}}}'];
   const YAML_POISONS = ['__proto__:\n  polluted: "yes"\n', 'constructor:\n  prototype:\n    polluted: "yes"\n'];
 
   function assertUnpolluted(): void {
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined, 'Object.prototype was changed');
-    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((name) => name === 'polluted'), []);
+    assert.deepEqual(
+      Object.getOwnPropertyNames(Object.prototype).filter((name) => name === 'polluted'),
+      [],
+    );
     assert.equal((Object as unknown as Record<string, unknown>)['polluted'], undefined);
     assert.equal((Function.prototype as unknown as Record<string, unknown>)['polluted'], undefined);
   }
@@ -165,10 +169,25 @@ describe('__proto__ and constructor are ordinary keys', () => {
         answers.push(await send('PUT', `${cm}/c1`, body));
         answers.push(await send('PATCH', `${cm}/c1`, body, { 'Content-Type': 'application/merge-patch+json' }));
         answers.push(await send('PATCH', `${cm}/c1`, body, { 'Content-Type': 'application/strategic-merge-patch+json' }));
-        answers.push(await send('PATCH', `${cm}/c2?fieldManager=a&force=true`, body.replace(/"name":"[a-z]\d"/, '"name":"c2"'), { 'Content-Type': 'application/apply-patch+yaml' }));
+        answers.push(
+          await send('PATCH', `${cm}/c2?fieldManager=a&force=true`, body.replace(/"name":"[a-z]\d"/, '"name":"c2"'), {
+            'Content-Type': 'application/apply-patch+yaml',
+          }),
+        );
       }
-      answers.push(await send('PATCH', `${cm}/c1`, `[{"op":"add","path":"/__proto__","value":${poison}},{"op":"add","path":"/__proto__/polluted","value":"yes"}]`, { 'Content-Type': 'application/json-patch+json' }));
-      answers.push(await send('PATCH', `${cm}/c1`, `[{"op":"add","path":"/metadata/labels","value":{}},{"op":"add","path":"/metadata/labels/__proto__","value":${poison}}]`, { 'Content-Type': 'application/json-patch+json' }));
+      answers.push(
+        await send('PATCH', `${cm}/c1`, `[{"op":"add","path":"/__proto__","value":${poison}},{"op":"add","path":"/__proto__/polluted","value":"yes"}]`, {
+          'Content-Type': 'application/json-patch+json',
+        }),
+      );
+      answers.push(
+        await send(
+          'PATCH',
+          `${cm}/c1`,
+          `[{"op":"add","path":"/metadata/labels","value":{}},{"op":"add","path":"/metadata/labels/__proto__","value":${poison}}]`,
+          { 'Content-Type': 'application/json-patch+json' },
+        ),
+      );
       answers.push(await send('GET', `${cm}?labelSelector=__proto__%3Dx`));
       answers.push(await send('GET', `${cm}?fieldSelector=__proto__%3Dx`));
     }
@@ -181,17 +200,30 @@ describe('__proto__ and constructor are ordinary keys', () => {
     assertUnpolluted();
     assert.equal((await send('GET', '/readyz')).status, 200);
     assert.equal((await send('GET', '/metrics')).status, 200);
-    assert.deepEqual((await names(cm)).filter((name) => name.startsWith('c')), ['c1', 'c2']);
+    assert.deepEqual(
+      (await names(cm)).filter((name) => name.startsWith('c')),
+      ['c1', 'c2'],
+    );
   });
 
   it('keeps a ConfigMap data key named __proto__ as data', async () => {
-    await create('/api/v1/namespaces/y/configmaps', JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"proto"},"data":{"__proto__":"v","constructor":"w"}}'));
+    await create(
+      '/api/v1/namespaces/y/configmaps',
+      JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"proto"},"data":{"__proto__":"v","constructor":"w"}}'),
+    );
     const read = await send('GET', '/api/v1/namespaces/y/configmaps/proto');
     assert.match(read.text, /"data":\{"__proto__":"v","constructor":"w"\}/);
-    const patched = await send('PATCH', '/api/v1/namespaces/y/configmaps/proto', '{"data":{"__proto__":"v2"}}', { 'Content-Type': 'application/merge-patch+json' });
+    const patched = await send('PATCH', '/api/v1/namespaces/y/configmaps/proto', '{"data":{"__proto__":"v2"}}', {
+      'Content-Type': 'application/merge-patch+json',
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.match(patched.text, /"data":\{"__proto__":"v2","constructor":"w"\}/);
-    const applied = await send('PATCH', '/api/v1/namespaces/y/configmaps/proto?fieldManager=z&force=true', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: proto\ndata:\n  __proto__: v3\n', { 'Content-Type': 'application/apply-patch+yaml' });
+    const applied = await send(
+      'PATCH',
+      '/api/v1/namespaces/y/configmaps/proto?fieldManager=z&force=true',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: proto\ndata:\n  __proto__: v3\n',
+      { 'Content-Type': 'application/apply-patch+yaml' },
+    );
     assert.equal(applied.status, 200, applied.text);
     assert.match(applied.text, /"__proto__":"v3"/);
     assertUnpolluted();
@@ -210,7 +242,11 @@ describe('depth is bounded at the door', () => {
       ['POST', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"x":${'['.repeat(deep)}${']'.repeat(deep)}}`, 'application/json'],
       ['POST', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\nx: ${'['.repeat(deep)}${']'.repeat(deep)}\n`, 'application/yaml'],
       ['POST', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\nx: ${'{a: '.repeat(deep)}1${'}'.repeat(deep)}\n`, 'application/yaml'],
-      ['POST', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}a${i}:\n`).join('')}`, 'application/yaml'],
+      [
+        'POST',
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}a${i}:\n`).join('')}`,
+        'application/yaml',
+      ],
       ['PATCH', nestedJson(deep), 'application/merge-patch+json'],
       ['PATCH', nestedJson(deep), 'application/strategic-merge-patch+json'],
       ['PATCH', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c1"},"x":${nestedJson(deep)}}`, 'application/apply-patch+yaml'],
@@ -243,9 +279,17 @@ describe('depth is bounded at the door', () => {
     const fields = (depth: number) => `${'{"f:a":'.repeat(depth)}{}${'}'.repeat(depth)}`;
     const managed = (depth: number) => `[{"manager":"m","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":${fields(depth)}}]`;
     const deepest = MAX_BODY_DEPTH - 5;
-    const tooDeep = await send('POST', '/api/v1/namespaces/y/configmaps', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"poison","managedFields":${managed(3450)}}}`);
+    const tooDeep = await send(
+      'POST',
+      '/api/v1/namespaces/y/configmaps',
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"poison","managedFields":${managed(3450)}}}`,
+    );
     assert.equal(tooDeep.status, 400, tooDeep.text.slice(0, 300));
-    const created = await send('POST', '/api/v1/namespaces/y/configmaps', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deepest","managedFields":${managed(deepest)}},"data":{"k":"v"}}`);
+    const created = await send(
+      'POST',
+      '/api/v1/namespaces/y/configmaps',
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deepest","managedFields":${managed(deepest)}},"data":{"k":"v"}}`,
+    );
     assert.equal(created.status, 201, created.text.slice(0, 300));
     // ...and nothing that reads it afterwards fails.
     const reads: Array<[string, string, string?, Record<string, string>?]> = [
@@ -257,8 +301,18 @@ describe('depth is bounded at the door', () => {
       ['GET', '/api/v1/configmaps?limit=1', undefined, { Accept: 'application/yaml' }],
       ['PATCH', '/api/v1/namespaces/y/configmaps/deepest', '{"data":{"k":"v2"}}', { 'Content-Type': 'application/merge-patch+json' }],
       ['PATCH', '/api/v1/namespaces/y/configmaps/deepest', '{"data":{"k":"v3"}}', { 'Content-Type': 'application/strategic-merge-patch+json' }],
-      ['PATCH', '/api/v1/namespaces/y/configmaps/deepest?fieldManager=m2&force=true', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deepest\ndata:\n  k: v4\n', { 'Content-Type': 'application/apply-patch+yaml' }],
-      ['PATCH', '/api/v1/namespaces/y/configmaps/deepest?fieldManager=m3&force=true', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deepest"},"data":{"k":"v5"}}', { 'Content-Type': 'application/apply-patch+yaml' }],
+      [
+        'PATCH',
+        '/api/v1/namespaces/y/configmaps/deepest?fieldManager=m2&force=true',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deepest\ndata:\n  k: v4\n',
+        { 'Content-Type': 'application/apply-patch+yaml' },
+      ],
+      [
+        'PATCH',
+        '/api/v1/namespaces/y/configmaps/deepest?fieldManager=m3&force=true',
+        '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deepest"},"data":{"k":"v5"}}',
+        { 'Content-Type': 'application/apply-patch+yaml' },
+      ],
       ['PUT', '/api/v1/namespaces/y/configmaps/deepest', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deepest"},"data":{"k":"v6"}}`],
       ['GET', '/api/v1/namespaces/y/configmaps/deepest', undefined, { Accept: 'application/yaml' }],
     ];
@@ -312,7 +366,12 @@ describe('odd requests are the client’s mistake', () => {
     assert.equal(strict.status, 400, strict.text);
     assert.match(strict.json.message, /duplicate field "metadata\.name"/);
     assert.match(strict.json.message, /duplicate field "data\.a"/);
-    const yaml = await send('POST', '/api/v1/namespaces/x/configmaps?fieldValidation=Strict', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dupy\ndata:\n  a: "1"\n  a: "2"\n', { 'Content-Type': 'application/yaml' });
+    const yaml = await send(
+      'POST',
+      '/api/v1/namespaces/x/configmaps?fieldValidation=Strict',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dupy\ndata:\n  a: "1"\n  a: "2"\n',
+      { 'Content-Type': 'application/yaml' },
+    );
     assert.equal(yaml.status, 400, yaml.text);
     assert.match(yaml.json.message, /duplicate field "data\.a"/);
     const warned = await send('POST', '/api/v1/namespaces/x/configmaps', body);
@@ -325,15 +384,18 @@ describe('odd requests are the client’s mistake', () => {
     for (const timeout of ['0', '99999999999']) {
       const url = new URL(server.url);
       const ended = await new Promise<boolean>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: `/api/v1/namespaces/x/configmaps?watch=true&timeoutSeconds=${timeout}`, ...server.adminTls }, (res) => {
-          let done = false;
-          res.on('data', () => undefined);
-          res.on('end', () => (done = true));
-          setTimeout(() => {
-            req.destroy();
-            resolve(done);
-          }, 1500);
-        });
+        const req = request(
+          { host: url.hostname, port: url.port, path: `/api/v1/namespaces/x/configmaps?watch=true&timeoutSeconds=${timeout}`, ...server.adminTls },
+          (res) => {
+            let done = false;
+            res.on('data', () => undefined);
+            res.on('end', () => (done = true));
+            setTimeout(() => {
+              req.destroy();
+              resolve(done);
+            }, 1500);
+          },
+        );
         req.on('error', reject);
         req.end();
       });

@@ -34,7 +34,11 @@ rules:
 `;
 
 async function readEvents(path: string): Promise<Event[]> {
-  return (await readFile(path, 'utf8')).trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Event);
+  return (await readFile(path, 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Event);
 }
 
 describe('drover server --audit-log with a policy', () => {
@@ -52,7 +56,10 @@ describe('drover server --audit-log with a policy', () => {
       await probe.stop();
       log = join(probe.dataDir, 'audit.log');
       await writeFile(join(probe.dataDir, 'policy.yaml'), POLICY);
-      return startServerProcess({ dataDir: probe.dataDir, extraArgs: ['--no-control-plane', '--audit-log', log, '--audit-policy-file', join(probe.dataDir, 'policy.yaml')] });
+      return startServerProcess({
+        dataDir: probe.dataDir,
+        extraArgs: ['--no-control-plane', '--audit-log', log, '--audit-policy-file', join(probe.dataDir, 'policy.yaml')],
+      });
     });
     await run('create', 'namespace', 'audited');
     await run('-n', 'audited', 'create', 'deployment', 'web', '--image=drover-test/busybox:1');
@@ -94,7 +101,11 @@ describe('drover server --audit-log with a policy', () => {
     ];
     for (const [verb, resource, name, subresource, code] of expected) {
       const found = find(verb, resource, name, subresource);
-      assert.equal(found.length, 1, `${verb} ${resource}/${name}${subresource ? `/${subresource}` : ''} in ${JSON.stringify(events.map((e) => [e.verb, e.objectRef]))}`);
+      assert.equal(
+        found.length,
+        1,
+        `${verb} ${resource}/${name}${subresource ? `/${subresource}` : ''} in ${JSON.stringify(events.map((e) => [e.verb, e.objectRef]))}`,
+      );
       const event = found[0]!;
       assert.equal(event.kind, 'Event');
       assert.equal(event.apiVersion, 'audit.k8s.io/v1');
@@ -143,9 +154,18 @@ describe('drover server --audit-log with a policy', () => {
     // Reads of deployments and configmaps match the rules above the one that drops reads.
     const reads = events.filter((e) => ['get', 'list', 'watch'].includes(e.verb));
     assert.ok(reads.some((e) => e.objectRef.resource === 'deployments'));
-    assert.deepEqual(reads.filter((e) => !['deployments', 'configmaps'].includes(e.objectRef.resource)).map((e) => e.requestURI), []);
-    assert.deepEqual(events.filter((e) => e.objectRef?.resource === 'events'), []);
-    assert.deepEqual(events.filter((e) => e.requestURI.startsWith('/openapi') || e.requestURI.startsWith('/api?') || e.requestURI === '/api'), []);
+    assert.deepEqual(
+      reads.filter((e) => !['deployments', 'configmaps'].includes(e.objectRef.resource)).map((e) => e.requestURI),
+      [],
+    );
+    assert.deepEqual(
+      events.filter((e) => e.objectRef?.resource === 'events'),
+      [],
+    );
+    assert.deepEqual(
+      events.filter((e) => e.requestURI.startsWith('/openapi') || e.requestURI.startsWith('/api?') || e.requestURI === '/api'),
+      [],
+    );
   });
 
   it('logs refused requests with their codes', () => {
@@ -176,9 +196,19 @@ describe('drover server --audit-log-maxsize', () => {
     await probe.stop();
     const dir = probe.dataDir;
     const policy = join(dir, 'policy.json');
-    await writeFile(policy, JSON.stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'RequestResponse', resources: [{ group: '', resources: ['configmaps'] }] }] }));
+    await writeFile(
+      policy,
+      JSON.stringify({
+        apiVersion: 'audit.k8s.io/v1',
+        kind: 'Policy',
+        rules: [{ level: 'RequestResponse', resources: [{ group: '', resources: ['configmaps'] }] }],
+      }),
+    );
     const log = join(dir, 'audit.log');
-    server = await startServerProcess({ dataDir: dir, extraArgs: ['--no-control-plane', '--audit-log', log, '--audit-policy-file', policy, '--audit-log-maxsize', '1', '--audit-log-maxbackup', '2'] });
+    server = await startServerProcess({
+      dataDir: dir,
+      extraArgs: ['--no-control-plane', '--audit-log', log, '--audit-policy-file', policy, '--audit-log-maxsize', '1', '--audit-log-maxbackup', '2'],
+    });
     // Each create logs ~300 kB twice (request and response): about 0.6 MB per event.
     const data = join(dir, 'data.txt');
     await writeFile(data, 'x'.repeat(300_000));
@@ -209,7 +239,10 @@ describe('drover server --audit-policy-file that is malformed', () => {
     await writeFile(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Everything\n');
     try {
       await assert.rejects(
-        startServerProcess({ dataDir: probe.dataDir, extraArgs: ['--no-control-plane', '--audit-log', join(probe.dataDir, 'audit.log'), '--audit-policy-file', policy] }),
+        startServerProcess({
+          dataDir: probe.dataDir,
+          extraArgs: ['--no-control-plane', '--audit-log', join(probe.dataDir, 'audit.log'), '--audit-policy-file', policy],
+        }),
         /exited with 1 before listening:[\s\S]*audit policy .*policy\.yaml: rules\[0\]\.level: Unsupported value: "Everything"/,
       );
     } finally {
@@ -233,12 +266,21 @@ describe('Transactions name the user who caused them', () => {
     const changer = (await kubectl(kc, ['get', 'deployment', 'owned', '-o', 'jsonpath={.metadata.annotations.drover\\.dev/changed-by}'])).trim();
     assert.equal(changer, 'drover-admin', 'the server names who created the deployment');
     await kubectl(kc, ['scale', 'deployment', 'owned', '--replicas=2']);
-    const transactions = async () => JSON.parse(await kubectl(kc, ['get', 'transactions', '-l', 'drover.dev/target-name=owned', '-o', 'json'])).items as Event[];
-    const seen = await waitFor('a launch and a scale transaction of the deployment', async () => {
-      const ofDeployment = (await transactions()).filter((tx) => tx.spec.target.kind === 'Deployment');
-      assert.deepEqual(['launch', 'scale'].filter((op) => !ofDeployment.some((tx) => tx.spec.operation === op)), [], `missing among ${JSON.stringify(ofDeployment.map((t) => t.spec))}`);
-      return ofDeployment;
-    }, 20_000);
+    const transactions = async () =>
+      JSON.parse(await kubectl(kc, ['get', 'transactions', '-l', 'drover.dev/target-name=owned', '-o', 'json'])).items as Event[];
+    const seen = await waitFor(
+      'a launch and a scale transaction of the deployment',
+      async () => {
+        const ofDeployment = (await transactions()).filter((tx) => tx.spec.target.kind === 'Deployment');
+        assert.deepEqual(
+          ['launch', 'scale'].filter((op) => !ofDeployment.some((tx) => tx.spec.operation === op)),
+          [],
+          `missing among ${JSON.stringify(ofDeployment.map((t) => t.spec))}`,
+        );
+        return ofDeployment;
+      },
+      20_000,
+    );
     for (const op of ['launch', 'scale']) {
       const tx = seen.find((t) => t.spec.operation === op);
       assert.ok(tx, `a ${op} transaction of the deployment: ${JSON.stringify(seen.map((t) => t.spec))}`);

@@ -26,13 +26,29 @@ interface Case {
 }
 
 const T = '/api/v1/namespaces/team';
-const row = (admin: Expected, editor: Expected, viewer: Expected, robot: Expected, nodeA: Expected, anonymous: Expected): Record<Identity, Expected> =>
-  ({ admin, editor, viewer, robot, nodeA, anonymous });
+const row = (admin: Expected, editor: Expected, viewer: Expected, robot: Expected, nodeA: Expected, anonymous: Expected): Record<Identity, Expected> => ({
+  admin,
+  editor,
+  viewer,
+  robot,
+  nodeA,
+  anonymous,
+});
 
 const CASES: Case[] = [
   { what: 'list pods in team', method: 'GET', path: `${T}/pods`, expect: row('ok', 'ok', 'ok', 403, 403, 401) },
-  { what: 'watch pods of node A everywhere', method: 'GET', path: '/api/v1/pods?watch=1&timeoutSeconds=1&fieldSelector=spec.nodeName%3Dnode-a', expect: row('ok', 403, 403, 403, 'ok', 401) },
-  { what: 'watch pods of node B everywhere', method: 'GET', path: '/api/v1/pods?watch=1&timeoutSeconds=1&fieldSelector=spec.nodeName%3Dnode-b', expect: row('ok', 403, 403, 403, 403, 401) },
+  {
+    what: 'watch pods of node A everywhere',
+    method: 'GET',
+    path: '/api/v1/pods?watch=1&timeoutSeconds=1&fieldSelector=spec.nodeName%3Dnode-a',
+    expect: row('ok', 403, 403, 403, 'ok', 401),
+  },
+  {
+    what: 'watch pods of node B everywhere',
+    method: 'GET',
+    path: '/api/v1/pods?watch=1&timeoutSeconds=1&fieldSelector=spec.nodeName%3Dnode-b',
+    expect: row('ok', 403, 403, 403, 403, 401),
+  },
   { what: 'get the pod on node A', method: 'GET', path: `${T}/pods/pod-a`, expect: row('ok', 'ok', 'ok', 403, 'ok', 401) },
   { what: 'get the pod on node B', method: 'GET', path: `${T}/pods/pod-b`, expect: row('ok', 'ok', 'ok', 403, 403, 401) },
   { what: 'get the Secret pod A uses', method: 'GET', path: `${T}/secrets/secret-a`, expect: row('ok', 'ok', 403, 403, 'ok', 401) },
@@ -41,22 +57,74 @@ const CASES: Case[] = [
   { what: 'list ConfigMaps', method: 'GET', path: `${T}/configmaps`, expect: row('ok', 'ok', 'ok', 'ok', 403, 401) },
   { what: 'watch ConfigMaps', method: 'GET', path: `${T}/configmaps?watch=1&timeoutSeconds=1`, expect: row('ok', 'ok', 'ok', 'ok', 403, 401) },
   { what: 'get a ConfigMap in default', method: 'GET', path: '/api/v1/namespaces/default/configmaps/elsewhere', expect: row('ok', 403, 403, 403, 403, 401) },
-  { what: 'create a ConfigMap (dry run)', method: 'POST', path: `${T}/configmaps?dryRun=All`, body: { metadata: { name: 'new' } }, expect: row('ok', 'ok', 403, 403, 403, 401) },
+  {
+    what: 'create a ConfigMap (dry run)',
+    method: 'POST',
+    path: `${T}/configmaps?dryRun=All`,
+    body: { metadata: { name: 'new' } },
+    expect: row('ok', 'ok', 403, 403, 403, 401),
+  },
   { what: 'delete a pod (dry run)', method: 'DELETE', path: `${T}/pods/pod-b?dryRun=All`, expect: row('ok', 'ok', 403, 403, 403, 401) },
   { what: 'read pod logs', method: 'GET', path: `${T}/pods/pod-a/log`, expect: row('ok', 'ok', 'ok', 403, 403, 401) },
   { what: 'exec into a pod', method: 'POST', path: `${T}/pods/pod-a/exec?command=true&stdout=1`, expect: row('ok', 'ok', 403, 403, 403, 401) },
   { what: 'port-forward to a pod', method: 'POST', path: `${T}/pods/pod-a/portforward?ports=80`, expect: row('ok', 'ok', 403, 403, 403, 401) },
-  { what: 'evict a pod (dry run)', method: 'POST', path: `${T}/pods/pod-b/eviction?dryRun=All`, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'pod-b', namespace: 'team' } }, expect: row('ok', 'ok', 403, 403, 403, 401) },
-  { what: 'bind a pod', method: 'POST', path: `${T}/pods/ghost/binding`, body: { metadata: { name: 'ghost' }, target: { kind: 'Node', name: 'node-a' } }, expect: row('ok', 403, 403, 403, 403, 401) },
+  {
+    what: 'evict a pod (dry run)',
+    method: 'POST',
+    path: `${T}/pods/pod-b/eviction?dryRun=All`,
+    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'pod-b', namespace: 'team' } },
+    expect: row('ok', 'ok', 403, 403, 403, 401),
+  },
+  {
+    what: 'bind a pod',
+    method: 'POST',
+    path: `${T}/pods/ghost/binding`,
+    body: { metadata: { name: 'ghost' }, target: { kind: 'Node', name: 'node-a' } },
+    expect: row('ok', 403, 403, 403, 403, 401),
+  },
   { what: 'update the status of the pod on node A', method: 'PUT', path: `${T}/pods/pod-a/status`, body: {}, expect: row('ok', 403, 403, 403, 'ok', 401) },
   { what: 'update the status of the pod on node B', method: 'PUT', path: `${T}/pods/pod-b/status`, body: {}, expect: row('ok', 403, 403, 403, 403, 401) },
-  { what: 'read a Deployment\'s scale', method: 'GET', path: '/apis/apps/v1/namespaces/team/deployments/web/scale', expect: row('ok', 'ok', 'ok', 403, 403, 401) },
-  { what: 'write a Deployment\'s scale', method: 'PATCH', path: '/apis/apps/v1/namespaces/team/deployments/web/scale?dryRun=All', body: { spec: { replicas: 2 } }, expect: row('ok', 'ok', 403, 403, 403, 401) },
-  { what: 'create a Role', method: 'POST', path: '/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles?dryRun=All', body: { metadata: { name: 'r' }, rules: [] }, expect: row('ok', 403, 403, 403, 403, 401) },
+  {
+    what: "read a Deployment's scale",
+    method: 'GET',
+    path: '/apis/apps/v1/namespaces/team/deployments/web/scale',
+    expect: row('ok', 'ok', 'ok', 403, 403, 401),
+  },
+  {
+    what: "write a Deployment's scale",
+    method: 'PATCH',
+    path: '/apis/apps/v1/namespaces/team/deployments/web/scale?dryRun=All',
+    body: { spec: { replicas: 2 } },
+    expect: row('ok', 'ok', 403, 403, 403, 401),
+  },
+  {
+    what: 'create a Role',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles?dryRun=All',
+    body: { metadata: { name: 'r' }, rules: [] },
+    expect: row('ok', 403, 403, 403, 403, 401),
+  },
   { what: 'list ClusterRoles', method: 'GET', path: '/apis/rbac.authorization.k8s.io/v1/clusterroles', expect: row('ok', 403, 403, 403, 403, 401) },
-  { what: 'update Node A', method: 'PATCH', path: '/api/v1/nodes/node-a?dryRun=All', body: { metadata: { labels: { a: 'b' } } }, expect: row('ok', 403, 403, 403, 'ok', 401) },
-  { what: 'update Node B', method: 'PATCH', path: '/api/v1/nodes/node-b?dryRun=All', body: { metadata: { labels: { a: 'b' } } }, expect: row('ok', 403, 403, 403, 403, 401) },
-  { what: 'renew node A\'s Lease', method: 'GET', path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-a', expect: row('ok', 403, 403, 403, 'ok', 401) },
+  {
+    what: 'update Node A',
+    method: 'PATCH',
+    path: '/api/v1/nodes/node-a?dryRun=All',
+    body: { metadata: { labels: { a: 'b' } } },
+    expect: row('ok', 403, 403, 403, 'ok', 401),
+  },
+  {
+    what: 'update Node B',
+    method: 'PATCH',
+    path: '/api/v1/nodes/node-b?dryRun=All',
+    body: { metadata: { labels: { a: 'b' } } },
+    expect: row('ok', 403, 403, 403, 403, 401),
+  },
+  {
+    what: "renew node A's Lease",
+    method: 'GET',
+    path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-a',
+    expect: row('ok', 403, 403, 403, 'ok', 401),
+  },
   { what: 'discovery', method: 'GET', path: '/api', expect: row('ok', 'ok', 'ok', 'ok', 'ok', 401) },
   { what: 'health', method: 'GET', path: '/healthz', expect: row('ok', 'ok', 'ok', 'ok', 'ok', 'ok') },
   { what: 'metrics', method: 'GET', path: '/metrics', expect: row('ok', 403, 403, 403, 403, 401) },
@@ -105,12 +173,19 @@ describe('authorization: identities × verbs × resources', () => {
     assert.deepEqual(wrong, []);
   });
 
-  it('says why in Kubernetes\' words, and tells each user who they are', async () => {
+  it("says why in Kubernetes' words, and tells each user who they are", async () => {
     const { tls, headers } = creds.get('viewer')!;
     const denied = await rawRequest(server.url, tls, 'GET', `${T}/secrets/secret-a`, undefined, headers);
     assert.equal(denied.json.reason, 'Forbidden');
     assert.equal(denied.json.message, 'secrets "secret-a" is forbidden: User "victor" cannot get resource "secrets" in API group "" in the namespace "team"');
-    const who = await rawRequest(server.url, tls, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }), headers);
+    const who = await rawRequest(
+      server.url,
+      tls,
+      'POST',
+      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+      headers,
+    );
     assert.deepEqual(who.json.status.userInfo, { username: 'victor', uid: 'u-victor', groups: ['qa', 'system:authenticated'] });
     const node = creds.get('nodeA')!;
     const refused = await rawRequest(server.url, node.tls, 'GET', `${T}/secrets/secret-b`, undefined, node.headers);
@@ -120,7 +195,11 @@ describe('authorization: identities × verbs × resources', () => {
   });
 
   it('answers kubectl auth can-i from the same rules, for other users too', async () => {
-    const canI = (...args: string[]) => kubectl(server.kubeconfig, ['auth', 'can-i', ...args]).then((out) => out.trim(), (error: Error) => (/\bno\b/.test(error.message) ? 'no' : error.message));
+    const canI = (...args: string[]) =>
+      kubectl(server.kubeconfig, ['auth', 'can-i', ...args]).then(
+        (out) => out.trim(),
+        (error: Error) => (/\bno\b/.test(error.message) ? 'no' : error.message),
+      );
     assert.equal(await canI('create', 'deployments', '-n', 'team', '--as', 'edna'), 'yes');
     assert.equal(await canI('get', 'secrets', '-n', 'team', '--as', 'victor'), 'no');
     assert.equal(await canI('list', 'configmaps', '-n', 'team', '--as', 'system:serviceaccount:team:robot'), 'yes');

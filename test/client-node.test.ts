@@ -31,15 +31,24 @@ describe('@kubernetes/client-node with the kubeconfig Drover writes', () => {
   it('watches with the same credentials', async () => {
     const config = client();
     const seen: string[] = [];
-    const request = await new Watch(config).watch('/api/v1/namespaces/official/configmaps', {}, (type, object: { metadata?: { name?: string } }) => {
-      seen.push(`${type} ${object.metadata?.name ?? ''}`);
-    }, () => undefined);
+    const request = await new Watch(config).watch(
+      '/api/v1/namespaces/official/configmaps',
+      {},
+      (type, object: { metadata?: { name?: string } }) => {
+        seen.push(`${type} ${object.metadata?.name ?? ''}`);
+      },
+      () => undefined,
+    );
     try {
       await config.makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: 'official', body: { metadata: { name: 'watched' } } });
-      await waitFor('the watch to see the ConfigMap added', () => {
-        assert.ok(seen.includes('ADDED watched'), `seen: ${seen.join(', ')}`);
-        return true;
-      }, 5_000);
+      await waitFor(
+        'the watch to see the ConfigMap added',
+        () => {
+          assert.ok(seen.includes('ADDED watched'), `seen: ${seen.join(', ')}`);
+          return true;
+        },
+        5_000,
+      );
     } finally {
       request.abort();
     }

@@ -7,7 +7,6 @@ import { startUpProcess, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { ensureDocker } from './support/repo.js';
 
-
 describe('drover up', () => {
   let cluster: UpProcess;
   const k = (...args: string[]) => kubectl(cluster.kubeconfig, args);
@@ -23,10 +22,14 @@ describe('drover up', () => {
   });
 
   it('registers this machine as a Ready node', async () => {
-    const status = await waitFor('the node to be Ready', async () => {
-      const ready = await k('get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}');
-      return ready === 'True' ? ready : undefined;
-    }, 20_000);
+    const status = await waitFor(
+      'the node to be Ready',
+      async () => {
+        const ready = await k('get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}');
+        return ready === 'True' ? ready : undefined;
+      },
+      20_000,
+    );
     assert.equal(status, 'True');
   });
 

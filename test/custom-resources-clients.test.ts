@@ -38,16 +38,29 @@ describe('custom resources with @kubernetes/client-node', () => {
     informer.on('delete', (w) => events.push(`delete ${w.metadata?.name}`));
     await informer.start();
     try {
-      const created = await api.createNamespacedCustomObject({ ...base, body: { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'from-node' }, spec: { image: 'busybox:1', unknown: true } } }) as Widget;
+      const created = (await api.createNamespacedCustomObject({
+        ...base,
+        body: { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'from-node' }, spec: { image: 'busybox:1', unknown: true } },
+      })) as Widget;
       assert.equal(created.spec?.size, 'medium');
       assert.equal((created.spec as Record<string, unknown>)['unknown'], undefined);
-      const listed = await api.listNamespacedCustomObject(base) as { items: Widget[] };
-      assert.deepEqual(listed.items.map((w) => w.metadata?.name), ['from-node']);
-      const patched = await api.patchNamespacedCustomObject({ ...base, name: 'from-node', body: { spec: { size: 'large' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)) as Widget;
+      const listed = (await api.listNamespacedCustomObject(base)) as { items: Widget[] };
+      assert.deepEqual(
+        listed.items.map((w) => w.metadata?.name),
+        ['from-node'],
+      );
+      const patched = (await api.patchNamespacedCustomObject(
+        { ...base, name: 'from-node', body: { spec: { size: 'large' } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      )) as Widget;
       assert.equal(patched.spec?.size, 'large');
       await api.patchNamespacedCustomObject({ ...base, name: 'from-node', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }] });
       await api.deleteNamespacedCustomObject({ ...base, name: 'from-node' });
-      await waitFor('the informer to see add, update and delete', async () => events.includes('add from-node medium') && events.includes('update from-node large') && events.includes('delete from-node'), 20_000);
+      await waitFor(
+        'the informer to see add, update and delete',
+        async () => events.includes('add from-node medium') && events.includes('update from-node large') && events.includes('delete from-node'),
+        20_000,
+      );
       assert.equal(informer.list('default').length, 0);
     } finally {
       await informer.stop();
@@ -58,12 +71,19 @@ describe('custom resources with @kubernetes/client-node', () => {
     const kc = config();
     const api = kc.makeApiClient(CustomObjectsApi);
     const core = kc.makeApiClient(CoreV1Api);
-    const owner = await api.createNamespacedCustomObject({ ...base, body: { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'owner' }, spec: { image: 'busybox:1' } } }) as Widget;
+    const owner = (await api.createNamespacedCustomObject({
+      ...base,
+      body: { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'owner' }, spec: { image: 'busybox:1' } },
+    })) as Widget;
     // The reference names the other served version: it is the same resource.
     const ownerReferences = [{ apiVersion: `${GROUP}/v1beta1`, kind: 'Widget', name: 'owner', uid: owner.metadata!.uid! }];
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owned-by-widget', ownerReferences }, data: { a: 'b' } } });
     await api.deleteNamespacedCustomObject({ ...base, name: 'owner' });
-    await waitFor('the ConfigMap collected', async () => !(await core.listNamespacedConfigMap({ namespace: 'default' })).items.some((cm) => cm.metadata?.name === 'owned-by-widget'), 30_000);
+    await waitFor(
+      'the ConfigMap collected',
+      async () => !(await core.listNamespacedConfigMap({ namespace: 'default' })).items.some((cm) => cm.metadata?.name === 'owned-by-widget'),
+      30_000,
+    );
   });
 
   it('a custom resource owned by a ConfigMap is collected when the ConfigMap goes', async () => {
@@ -72,8 +92,15 @@ describe('custom resources with @kubernetes/client-node', () => {
     const core = kc.makeApiClient(CoreV1Api);
     const owner = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'widget-owner' } } });
     const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'widget-owner', uid: owner.metadata!.uid! }];
-    await api.createNamespacedCustomObject({ ...base, body: { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'owned', ownerReferences }, spec: { image: 'busybox:1' } } });
+    await api.createNamespacedCustomObject({
+      ...base,
+      body: { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'owned', ownerReferences }, spec: { image: 'busybox:1' } },
+    });
     await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'widget-owner' });
-    await waitFor('the Widget collected', async () => ((await api.listNamespacedCustomObject(base)) as { items: Widget[] }).items.every((w) => w.metadata?.name !== 'owned'), 30_000);
+    await waitFor(
+      'the Widget collected',
+      async () => ((await api.listNamespacedCustomObject(base)) as { items: Widget[] }).items.every((w) => w.metadata?.name !== 'owned'),
+      30_000,
+    );
   });
 });

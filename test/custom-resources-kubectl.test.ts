@@ -69,7 +69,9 @@ describe('CustomResourceDefinitions with kubectl', () => {
     const strict = await cluster.kubectlRaw(['apply', '-f', '-'], { input: extra });
     assert.match(strict.stderr, /unknown field "spec\.bogus"/);
     // A `kind: List` is validated by kubectl itself, against OpenAPI v2.
-    const listed = await cluster.kubectlRaw(['apply', '-f', '-'], { input: `apiVersion: v1\nkind: List\nitems:\n- ${widgetYaml('extra', 'image: busybox:1\nbogus: 1').trimEnd().replace(/\n/g, '\n  ')}\n` });
+    const listed = await cluster.kubectlRaw(['apply', '-f', '-'], {
+      input: `apiVersion: v1\nkind: List\nitems:\n- ${widgetYaml('extra', 'image: busybox:1\nbogus: 1').trimEnd().replace(/\n/g, '\n  ')}\n`,
+    });
     assert.match(listed.stderr, /unknown field "bogus"/);
     await k(['apply', '--validate=false', '-f', '-'], extra);
     assert.equal(await jsonpath('widget/extra', '{.spec.bogus}|{.spec.extra.kept}'), '|[1,2]');
@@ -105,7 +107,12 @@ describe('CustomResourceDefinitions with kubectl', () => {
   it('merge and JSON patches apply; a strategic merge patch is 415 as in Kubernetes; server-side apply merges a set', async () => {
     await k(['patch', 'widget/alpha', '--type=json', '-p', '[{"op":"replace","path":"/spec/size","value":"small"}]']);
     assert.equal(await jsonpath('widget/alpha', '{.spec.size}'), 'small');
-    const strategic = await cluster.api('PATCH', '/apis/shop.example.com/v1/namespaces/default/widgets/alpha', { spec: { size: 'large' } }, 'application/strategic-merge-patch+json');
+    const strategic = await cluster.api(
+      'PATCH',
+      '/apis/shop.example.com/v1/namespaces/default/widgets/alpha',
+      { spec: { size: 'large' } },
+      'application/strategic-merge-patch+json',
+    );
     assert.equal(strategic.status, 415);
     await k(['apply', '--server-side', '--field-manager=one', '-f', '-'], widgetYaml('applied', 'image: busybox:1\nlabels: [a, b]'));
     await k(['apply', '--server-side', '--field-manager=two', '-f', '-'], widgetYaml('applied', 'image: busybox:1\nlabels: [c]'));
@@ -130,7 +137,16 @@ describe('CustomResourceDefinitions with kubectl', () => {
   it('kubectl get --watch sees a custom resource added, changed and deleted', async () => {
     // Without --watch-only kubectl lists first and watches from the list's resourceVersion, so
     // nothing made after the listed objects show can be missed.
-    const watcher = spawn(KUBECTL, ['--kubeconfig', cluster.server().kubeconfig, 'get', 'wd', '--watch', '--output-watch-events', '-o', 'custom-columns=EVENT:.type,NAME:.object.metadata.name,SIZE:.object.spec.size']);
+    const watcher = spawn(KUBECTL, [
+      '--kubeconfig',
+      cluster.server().kubeconfig,
+      'get',
+      'wd',
+      '--watch',
+      '--output-watch-events',
+      '-o',
+      'custom-columns=EVENT:.type,NAME:.object.metadata.name,SIZE:.object.spec.size',
+    ]);
     let seen = '';
     watcher.stdout.on('data', (chunk: Buffer) => (seen += chunk.toString()));
     try {
@@ -138,7 +154,11 @@ describe('CustomResourceDefinitions with kubectl', () => {
       await k(['apply', '-f', '-'], widgetYaml('watched', 'image: busybox:1'));
       await k(['patch', 'widget/watched', '--type=merge', '-p', '{"spec":{"size":"large"}}']);
       await k(['delete', 'widget/watched']);
-      await waitFor('ADDED, MODIFIED and DELETED events', async () => /ADDED\s+watched\s+medium/.test(seen) && /MODIFIED\s+watched\s+large/.test(seen) && /DELETED\s+watched/.test(seen), 20_000);
+      await waitFor(
+        'ADDED, MODIFIED and DELETED events',
+        async () => /ADDED\s+watched\s+medium/.test(seen) && /MODIFIED\s+watched\s+large/.test(seen) && /DELETED\s+watched/.test(seen),
+        20_000,
+      );
     } finally {
       watcher.kill();
     }
@@ -150,9 +170,14 @@ describe('CustomResourceDefinitions with kubectl', () => {
     await waitFor('jane may list widgets', async () => (await cluster.kubectlRaw(['get', 'wd', '--as=jane', '-o', 'name'])).code === 0, 10_000);
     const denied = await cluster.kubectlRaw(['delete', 'widget/alpha', '--as=jane']);
     assert.notEqual(denied.code, 0);
-    assert.match(denied.stderr, /widgets\.shop\.example\.com "alpha" is forbidden: User "jane" cannot delete resource "widgets" in API group "shop\.example\.com"/);
+    assert.match(
+      denied.stderr,
+      /widgets\.shop\.example\.com "alpha" is forbidden: User "jane" cannot delete resource "widgets" in API group "shop\.example\.com"/,
+    );
     // An operator's ClusterRole labelled for aggregation extends the built-in edit role to its kind.
-    await k(['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
+    await k(
+      ['apply', '-f', '-'],
+      `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
   name: widget-editor
@@ -161,34 +186,52 @@ rules:
 - apiGroups: [shop.example.com]
   resources: [widgets]
   verbs: ['*']
-`);
+`,
+    );
     await k(['create', 'rolebinding', 'kim-edits', '--clusterrole=edit', '--user=kim']);
-    await waitFor('kim may create widgets', async () => (await cluster.kubectlRaw(['auth', 'can-i', 'create', 'widgets.shop.example.com', '--as=kim'])).stdout.trim() === 'yes', 10_000);
+    await waitFor(
+      'kim may create widgets',
+      async () => (await cluster.kubectlRaw(['auth', 'can-i', 'create', 'widgets.shop.example.com', '--as=kim'])).stdout.trim() === 'yes',
+      10_000,
+    );
     await cluster.kubectl(['apply', '--as=kim', '-f', '-'], { input: widgetYaml('kims', 'image: busybox:1') });
   });
 
   it('a CRD that is not structural, or asks for webhook conversion, is refused with the fields named', async () => {
     const bad = WIDGET_CRD.replace('name: widgets.shop.example.com', 'name: gadgets.shop.example.com')
-      .replace('plural: widgets', 'plural: gadgets').replace('singular: widget', 'singular: gadget').replace('kind: Widget', 'kind: Gadget')
+      .replace('plural: widgets', 'plural: gadgets')
+      .replace('singular: widget', 'singular: gadget')
+      .replace('kind: Widget', 'kind: Gadget')
       .replace('shortNames: [wd]', 'shortNames: [gd]')
       .replace('              selector:\n                type: string', '              selector:\n                description: no type')
       .replace('  scope: Namespaced', '  scope: Namespaced\n  conversion:\n    strategy: Webhook');
     const result = await cluster.kubectlRaw(['apply', '-f', '-'], { input: bad });
     assert.notEqual(result.code, 0);
-    assert.match(result.stderr, /spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[selector\]\.type: Required value: must not be empty for specified object fields/);
+    assert.match(
+      result.stderr,
+      /spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[selector\]\.type: Required value: must not be empty for specified object fields/,
+    );
     assert.match(result.stderr, /spec\.conversion\.strategy: Forbidden: conversion webhooks are not supported/);
   });
 
   it('a CRD whose names another CRD of the group took is not accepted', async () => {
     const clash = WIDGET_CRD.replace('name: widgets.shop.example.com', 'name: sprockets.shop.example.com')
-      .replace('plural: widgets', 'plural: sprockets').replace('singular: widget', 'singular: sprocket').replace('kind: Widget', 'kind: Sprocket');
+      .replace('plural: widgets', 'plural: sprockets')
+      .replace('singular: widget', 'singular: sprocket')
+      .replace('kind: Widget', 'kind: Sprocket');
     await k(['apply', '-f', '-'], clash);
-    await waitFor('NamesAccepted False', async () => (await jsonpath('crd/sprockets.shop.example.com', '{.status.conditions[?(@.type=="NamesAccepted")].status}')) === 'False', 10_000);
+    await waitFor(
+      'NamesAccepted False',
+      async () => (await jsonpath('crd/sprockets.shop.example.com', '{.status.conditions[?(@.type=="NamesAccepted")].status}')) === 'False',
+      10_000,
+    );
     assert.equal(await jsonpath('crd/sprockets.shop.example.com', '{.status.conditions[?(@.type=="NamesAccepted")].message}'), '"wd" is already in use');
     assert.notEqual(await jsonpath('crd/sprockets.shop.example.com', '{.status.conditions[?(@.type=="Established")].status}'), 'True');
     await k(['delete', 'crd', 'sprockets.shop.example.com']);
     // A built-in resource's names are taken in its group too.
-    await k(['apply', '-f', '-'], `apiVersion: apiextensions.k8s.io/v1
+    await k(
+      ['apply', '-f', '-'],
+      `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: transactions.drover.dev}
 spec:
@@ -197,8 +240,14 @@ spec:
   names: {plural: transactions, kind: Txn}
   versions:
   - {name: v2, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
-`);
-    await waitFor('NamesAccepted False', async () => (await jsonpath('crd/transactions.drover.dev', '{.status.conditions[?(@.type=="NamesAccepted")].message}')) === '"transactions" is already in use', 10_000);
+`,
+    );
+    await waitFor(
+      'NamesAccepted False',
+      async () =>
+        (await jsonpath('crd/transactions.drover.dev', '{.status.conditions[?(@.type=="NamesAccepted")].message}')) === '"transactions" is already in use',
+      10_000,
+    );
     await k(['delete', 'crd', 'transactions.drover.dev']);
   });
 
@@ -212,7 +261,11 @@ spec:
     // A finalizer of its own keeps one widget, and with it the CRD, Terminating: no widget may be made meanwhile.
     await k(['apply', '-f', '-'], widgetYaml('held', 'image: busybox:1').replace('  name: held', '  name: held\n  finalizers: [shop.example.com/hold]'));
     await k(['delete', 'crd', 'widgets.shop.example.com', '--wait=false']);
-    await waitFor('the CRD Terminating', async () => (await jsonpath('crd/widgets.shop.example.com', '{.status.conditions[?(@.type=="Terminating")].status}')) === 'True', 10_000);
+    await waitFor(
+      'the CRD Terminating',
+      async () => (await jsonpath('crd/widgets.shop.example.com', '{.status.conditions[?(@.type=="Terminating")].status}')) === 'True',
+      10_000,
+    );
     await waitFor('the other widgets deleted', async () => (await k(['get', 'wd', '-A', '-o', 'name'])).trim() === 'widget.shop.example.com/held', 20_000);
     const refused = await cluster.kubectlRaw(['create', '-f', '-'], { input: widgetYaml('late', 'image: busybox:1') });
     assert.match(refused.stderr, /create not allowed while custom resource definition is terminating/);

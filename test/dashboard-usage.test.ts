@@ -73,7 +73,7 @@ interface TopReading {
   windowMs: number;
 }
 
-describe('the dashboard\'s usage figures and charts, against the cgroups', { timeout: 480_000 }, () => {
+describe("the dashboard's usage figures and charts, against the cgroups", { timeout: 480_000 }, () => {
   let dataDir: string;
   let up: DroverProcess;
   let browser: Browser;
@@ -90,7 +90,8 @@ describe('the dashboard\'s usage figures and charts, against the cgroups', { tim
    * fan-out for a few seconds, so when both reads agree, top printed those figures too.
    */
   const top = async (pod: string): Promise<TopReading | undefined> => {
-    const raw = async () => JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/${pod}`])) as { timestamp: string; window: string };
+    const raw = async () =>
+      JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/${pod}`])) as { timestamp: string; window: string };
     const first = await raw();
     const [, cpu, memory] = (await k(['top', 'pod', pod, '--no-headers'])).trim().split(/\s+/) as [string, string, string];
     const second = await raw();
@@ -98,30 +99,36 @@ describe('the dashboard\'s usage figures and charts, against the cgroups', { tim
     return { cpu: millicores(cpu), memory: bytes(memory), timestamp: second.timestamp, windowMs: Number.parseFloat(second.window) * 1000 };
   };
 
-  before(async () => {
-    requireKubectl();
-    requireChromium();
-    await mkdir(ARTIFACTS, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'drover-dashboard-usage-'));
-    up = await startDroverProcess(['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, '--no-service-proxy'], 'dashboard: ', 90_000);
-    const signInUrl = await signInAddress(up.output(), dataDir);
-    const config = await loadClientConfig({ kubeconfig: join(dataDir, 'kubeconfig') });
-    browser = await launchChromium(config.server, config.tls!.ca!);
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/apis/metrics.k8s.io/')) metricsRequests.push({ at: Date.now(), path });
-    });
-    await k(['apply', '-f', '-'], MANIFESTS);
-    await k(['wait', '--for=condition=Ready', 'pod/burn', '--timeout=90s']);
-    await k(['rollout', 'status', 'deployment/holder', '--timeout=90s']);
-    await page.goto(signInUrl);
-    await page.locator('table[aria-label="nodes"] tr[data-node]').first().waitFor({ timeout: 30_000 });
-  }, { timeout: 240_000 });
+  before(
+    async () => {
+      requireKubectl();
+      requireChromium();
+      await mkdir(ARTIFACTS, { recursive: true });
+      dataDir = await mkdtemp(join(tmpdir(), 'drover-dashboard-usage-'));
+      up = await startDroverProcess(['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, '--no-service-proxy'], 'dashboard: ', 90_000);
+      const signInUrl = await signInAddress(up.output(), dataDir);
+      const config = await loadClientConfig({ kubeconfig: join(dataDir, 'kubeconfig') });
+      browser = await launchChromium(config.server, config.tls!.ca!);
+      page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith('/apis/metrics.k8s.io/')) metricsRequests.push({ at: Date.now(), path });
+      });
+      await k(['apply', '-f', '-'], MANIFESTS);
+      await k(['wait', '--for=condition=Ready', 'pod/burn', '--timeout=90s']);
+      await k(['rollout', 'status', 'deployment/holder', '--timeout=90s']);
+      await page.goto(signInUrl);
+      await page.locator('table[aria-label="nodes"] tr[data-node]').first().waitFor({ timeout: 30_000 });
+    },
+    { timeout: 240_000 },
+  );
 
   after(async () => {
     await browser?.close();
-    if (dataDir) await kubectlRaw(join(dataDir, 'kubeconfig'), ['delete', 'deployments,pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
+    if (dataDir)
+      await kubectlRaw(join(dataDir, 'kubeconfig'), ['delete', 'deployments,pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(
+        () => undefined,
+      );
     await up?.stop();
     const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${nodeName}`]);
     const ids = stdout.split('\n').filter(Boolean);
@@ -140,24 +147,28 @@ describe('the dashboard\'s usage figures and charts, against the cgroups', { tim
       let seen: string | null = null;
       // Each refresh of the page (every 15 s) is a sample; kubectl top runs right after it, while
       // the server still serves the same figures, so the two are often of one window.
-      await waitFor('three refreshes of the page\'s figure, three of kubectl top, and one of both on the same figures', async () => {
-        const timestamp = await figure.getAttribute('data-timestamp');
-        if (!timestamp || timestamp === seen) return undefined;
-        seen = timestamp;
-        const shown = millicores((await figure.textContent())!);
-        const windowMs = Number.parseFloat((await figure.getAttribute('data-window'))!) * 1000;
-        const reading = await top('burn');
-        // The readings must reach past the second after each timestamp.
-        await new Promise((r) => setTimeout(r, 1200));
-        const forPage = cpu.rateNear(Date.parse(timestamp), windowMs, shown);
-        if (forPage !== undefined) pageVsCgroup.push([shown, forPage]);
-        if (reading) {
-          const forTop = cpu.rateNear(Date.parse(reading.timestamp), reading.windowMs, reading.cpu);
-          if (forTop !== undefined) topVsCgroup.push([reading.cpu, forTop]);
-          if (reading.timestamp === timestamp) pageVsTop.push([shown, reading.cpu]);
-        }
-        return pageVsCgroup.length >= 3 && topVsCgroup.length >= 3 && pageVsTop.length >= 1;
-      }, 240_000);
+      await waitFor(
+        "three refreshes of the page's figure, three of kubectl top, and one of both on the same figures",
+        async () => {
+          const timestamp = await figure.getAttribute('data-timestamp');
+          if (!timestamp || timestamp === seen) return undefined;
+          seen = timestamp;
+          const shown = millicores((await figure.textContent())!);
+          const windowMs = Number.parseFloat((await figure.getAttribute('data-window'))!) * 1000;
+          const reading = await top('burn');
+          // The readings must reach past the second after each timestamp.
+          await new Promise((r) => setTimeout(r, 1200));
+          const forPage = cpu.rateNear(Date.parse(timestamp), windowMs, shown);
+          if (forPage !== undefined) pageVsCgroup.push([shown, forPage]);
+          if (reading) {
+            const forTop = cpu.rateNear(Date.parse(reading.timestamp), reading.windowMs, reading.cpu);
+            if (forTop !== undefined) topVsCgroup.push([reading.cpu, forTop]);
+            if (reading.timestamp === timestamp) pageVsTop.push([shown, reading.cpu]);
+          }
+          return pageVsCgroup.length >= 3 && topVsCgroup.length >= 3 && pageVsTop.length >= 1;
+        },
+        240_000,
+      );
       const said = `page/cgroup ${JSON.stringify(pageVsCgroup)}, top/cgroup ${JSON.stringify(topVsCgroup)}, page/top ${JSON.stringify(pageVsTop)} (millicores)`;
       t.diagnostic(said);
       assert.ok(median(pageVsCgroup.map(([, truth]) => truth)) > 20, `the burner burns: ${said}`);
@@ -182,13 +193,17 @@ describe('the dashboard\'s usage figures and charts, against the cgroups', { tim
     for (let i = 0; i < 3; i++) {
       const reading = await waitFor('kubectl top of one scrape', () => top(pod), 30_000);
       await goTo(`#/pod/default/${pod}`);
-      const shown = await waitFor('the page\'s figure', async () => bytes((await figure.textContent()) ?? '') || undefined, 30_000);
+      const shown = await waitFor("the page's figure", async () => bytes((await figure.textContent()) ?? '') || undefined, 30_000);
       await goTo('#/workloads');
       const cell = page.locator('table[aria-label="Deployments"] tr[data-name="holder"] td.memory');
-      const listed = await waitFor('the holder\'s memory in the Workloads list', async () => {
-        const text = (await cell.textContent()) ?? '';
-        return text.startsWith('—') ? undefined : text;
-      }, 45_000);
+      const listed = await waitFor(
+        "the holder's memory in the Workloads list",
+        async () => {
+          const text = (await cell.textContent()) ?? '';
+          return text.startsWith('—') ? undefined : text;
+        },
+        45_000,
+      );
       assert.match(listed, / \/ 64Mi \/ 128Mi$/, 'its request and limit beside its usage');
       samples.push({ cgroup: workingSetOf(pid), page: shown, top: reading.memory, list: bytes(listed.split(' / ')[0]!) });
     }
@@ -205,13 +220,16 @@ describe('the dashboard\'s usage figures and charts, against the cgroups', { tim
   it('the pod page charts CPU and memory over the last hour, with points, and the request and limit as lines', async () => {
     await goTo('#/pod/default/burn');
     const chart = page.locator('figure.chart[data-figure="cpu"]');
-    await waitFor('two points in the pod\'s CPU chart', async () => Number(await chart.getAttribute('data-points')) >= 2, 90_000);
+    await waitFor("two points in the pod's CPU chart", async () => Number(await chart.getAttribute('data-points')) >= 2, 90_000);
     const label = (await chart.locator('svg').getAttribute('aria-label'))!;
-    assert.match(label, /^CPU of pod default\/burn over the last hour, \d+ samples every 15 s: now \d+m, lowest \d+m, highest \d+m; request 100m; limit 200m\.$/);
+    assert.match(
+      label,
+      /^CPU of pod default\/burn over the last hour, \d+ samples every 15 s: now \d+m, lowest \d+m, highest \d+m; request 100m; limit 200m\.$/,
+    );
     // The burner is held at its limit: the chart's latest point is near it, never far above.
     const now = millicores(/now (\d+m)/.exec(label)![1]!);
     assert.ok(now > 20 && now <= 200 * 1.1, label);
-    assert.equal(await chart.locator('polyline.usage-line, circle.usage-dot').count() > 0, true, 'the usage is drawn');
+    assert.equal((await chart.locator('polyline.usage-line, circle.usage-dot').count()) > 0, true, 'the usage is drawn');
     assert.equal(await chart.locator('.limit-line').count(), 2, 'the request and the limit are lines');
     const memory = page.locator('figure.chart[data-figure="memory"]');
     assert.match((await memory.locator('svg').getAttribute('aria-label'))!, /^Memory of pod default\/burn over the last hour, \d+ samples/);
@@ -219,14 +237,17 @@ describe('the dashboard\'s usage figures and charts, against the cgroups', { tim
     await shot('pod-usage');
   });
 
-  it('the overview shows the node\'s usage against its requests and allocatable, and charts its last hour', async () => {
+  it("the overview shows the node's usage against its requests and allocatable, and charts its last hour", async () => {
     await goTo('#/overview');
     const row = page.locator(`tr[data-node="${nodeName}"] td`);
-    await waitFor('the node\'s CPU usage', async () => /^\d+(\.\d+)?m?/.test((await row.nth(5).textContent()) ?? ''), 30_000);
+    await waitFor("the node's CPU usage", async () => /^\d+(\.\d+)?m?/.test((await row.nth(5).textContent()) ?? ''), 30_000);
     assert.match((await row.nth(8).textContent())!, /^\d+(\.\d+)?(Ki|Mi|Gi)/);
     const chart = page.locator('figure.chart[data-figure="cpu"]');
-    await waitFor('two points in the node\'s CPU chart', async () => Number(await chart.getAttribute('data-points')) >= 2, 90_000);
-    assert.match((await chart.locator('svg').getAttribute('aria-label'))!, new RegExp(`^CPU of node ${nodeName} over the last hour, \\d+ samples every 15 s: .*; allocatable [\\d.]+( cores|m); request \\d+m\\.$`));
+    await waitFor("two points in the node's CPU chart", async () => Number(await chart.getAttribute('data-points')) >= 2, 90_000);
+    assert.match(
+      (await chart.locator('svg').getAttribute('aria-label'))!,
+      new RegExp(`^CPU of node ${nodeName} over the last hour, \\d+ samples every 15 s: .*; allocatable [\\d.]+( cores|m); request \\d+m\\.$`),
+    );
     await shot('overview-usage');
   });
 

@@ -37,7 +37,14 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
 
   const k = (args: string[], input?: string) => kubectl(join(dataDir, 'kubeconfig'), args, input === undefined ? {} : { input });
   const api = async (method: string, path: string, body?: unknown) => {
-    const answer = await rawRequest(config.server, config.tls!, method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? {} : { 'Content-Type': 'application/json' });
+    const answer = await rawRequest(
+      config.server,
+      config.tls!,
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      body === undefined ? {} : { 'Content-Type': 'application/json' },
+    );
     return { status: answer.status, body: answer.json as any };
   };
   const shot = (name: string, target: Page = page) => target.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -45,21 +52,24 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await target.evaluate((h) => (location.hash = h), hash);
   };
 
-  before(async () => {
-    requireKubectl();
-    requireChromium();
-    await mkdir(ARTIFACTS, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'drover-dashboard-'));
-    up = await startDroverProcess(['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, '--no-service-proxy'], 'dashboard: ', 90_000);
-    // Not a terminal: drover up printed the address and the token's file, not the token.
-    signInUrl = await signInAddress(up.output(), dataDir);
-    config = await loadClientConfig({ kubeconfig: join(dataDir, 'kubeconfig') });
-    browser = await launchChromium(config.server, config.tls!.ca!);
-    admin = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    page = await admin.newPage();
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    await k(['apply', '-f', '-'], WORKLOADS);
-  }, { timeout: 180_000 });
+  before(
+    async () => {
+      requireKubectl();
+      requireChromium();
+      await mkdir(ARTIFACTS, { recursive: true });
+      dataDir = await mkdtemp(join(tmpdir(), 'drover-dashboard-'));
+      up = await startDroverProcess(['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, '--no-service-proxy'], 'dashboard: ', 90_000);
+      // Not a terminal: drover up printed the address and the token's file, not the token.
+      signInUrl = await signInAddress(up.output(), dataDir);
+      config = await loadClientConfig({ kubeconfig: join(dataDir, 'kubeconfig') });
+      browser = await launchChromium(config.server, config.tls!.ca!);
+      admin = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      page = await admin.newPage();
+      page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+      await k(['apply', '-f', '-'], WORKLOADS);
+    },
+    { timeout: 180_000 },
+  );
 
   after(async () => {
     await browser?.close();
@@ -67,11 +77,13 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('drover up prints the dashboard\'s address last, and where the token is, not the token (no terminal); the token is the admin\'s, its file is 0600, and the static files need no credentials', async () => {
+  it("drover up prints the dashboard's address last, and where the token is, not the token (no terminal); the token is the admin's, its file is 0600, and the static files need no credentials", async () => {
     // Last of what it prints on start (the controllers' own log lines may follow later).
     const lines = up.output().split('\n');
     const tokenFile = join(dataDir, 'dashboard-token');
-    const dashboard = lines.findIndex((line) => line.startsWith('dashboard: https://127.0.0.1:') && line.endsWith(`/ui/ (sign in with the admin token in ${tokenFile}; keep it private)`));
+    const dashboard = lines.findIndex(
+      (line) => line.startsWith('dashboard: https://127.0.0.1:') && line.endsWith(`/ui/ (sign in with the admin token in ${tokenFile}; keep it private)`),
+    );
     assert.ok(dashboard > 0 && dashboard === lines.findIndex((line) => line.startsWith('try: export KUBECONFIG=')) + 1, up.output());
     assert.ok(!up.output().includes((await readFile(tokenFile, 'utf8')).trim()), 'the admin token is in no log');
     assert.equal((await stat(join(dataDir, 'dashboard-token'))).mode & 0o777, 0o600);
@@ -113,7 +125,11 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     const outcome = page.locator('.notice, [role="alert"]').first();
     await outcome.waitFor({ timeout: 15_000 });
     assert.equal(await outcome.textContent(), 'scaled web to 3');
-    await waitFor('spec.replicas to be 3 in the API', async () => (await api('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body?.spec?.replicas === 3, 15_000);
+    await waitFor(
+      'spec.replicas to be 3 in the API',
+      async () => (await api('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body?.spec?.replicas === 3,
+      15_000,
+    );
     await waitFor('the page to show 3/3 ready', async () => (await row.locator('td.ready').textContent()) === '3/3', 90_000);
     await shot('workloads');
   });
@@ -127,13 +143,21 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await row.waitFor({ timeout: 15_000 });
     await row.getByRole('button', { name: 'Roll back' }).click();
     const outcome = page.locator('.notice, [role="alert"]').first();
-    await waitFor('the roll back to be reported', async () => (await outcome.textContent())?.startsWith('rolled') || (await page.getByRole('alert').count()) > 0, 15_000);
+    await waitFor(
+      'the roll back to be reported',
+      async () => (await outcome.textContent())?.startsWith('rolled') || (await page.getByRole('alert').count()) > 0,
+      15_000,
+    );
     assert.equal(await outcome.textContent(), 'rolled web back');
-    const rolledBack = await waitFor('the template without STAGE', async () => {
-      const d = await web();
-      return d.spec.template.spec.containers[0].env === undefined && d.metadata.annotations?.['deployment.kubernetes.io/revision'] === '3' ? d : undefined;
-    }, 30_000);
-    assert.equal(rolledBack.spec.template.metadata.labels['pod-template-hash'], undefined, 'the ReplicaSet\'s hash label is not copied back');
+    const rolledBack = await waitFor(
+      'the template without STAGE',
+      async () => {
+        const d = await web();
+        return d.spec.template.spec.containers[0].env === undefined && d.metadata.annotations?.['deployment.kubernetes.io/revision'] === '3' ? d : undefined;
+      },
+      30_000,
+    );
+    assert.equal(rolledBack.spec.template.metadata.labels['pod-template-hash'], undefined, "the ReplicaSet's hash label is not copied back");
     const current = page.locator('table[aria-label="Deployments"] tr[data-name="web"]');
     await current.getByRole('button', { name: 'Restart' }).click();
     await page.locator('.notice', { hasText: 'restarted web' }).waitFor({ timeout: 15_000 });
@@ -145,10 +169,14 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await goTo('#/pod/default/talker');
     const logs = page.locator('pre[aria-label="logs"]');
     const first = await waitFor('a tick in the logs', async () => lastTick(await logs.textContent()), 30_000);
-    const later = await waitFor('a newer tick to stream in', async () => {
-      const tick = lastTick(await logs.textContent());
-      return tick !== undefined && tick > first + 2 ? tick : undefined;
-    }, 30_000);
+    const later = await waitFor(
+      'a newer tick to stream in',
+      async () => {
+        const tick = lastTick(await logs.textContent());
+        return tick !== undefined && tick > first + 2 ? tick : undefined;
+      },
+      30_000,
+    );
     assert.ok(later > first);
     // A container started meanwhile gives the machine a new network interface, on which Chromium
     // may cut requests in flight (ERR_NETWORK_CHANGED; the page then picks the log up again from
@@ -158,13 +186,17 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     const since = lastTick(await logs.textContent())!;
     await waitFor('ticks after the new container', async () => (lastTick(await logs.textContent()) ?? 0) > since + 3, 30_000);
     const ticks = [...(await logs.textContent())!.matchAll(/tick (\d+)/g)].map((m) => Number(m[1]));
-    assert.deepEqual(ticks, ticks.map((_, i) => ticks[0]! + i), 'the ticks run on, one by one');
+    assert.deepEqual(
+      ticks,
+      ticks.map((_, i) => ticks[0]! + i),
+      'the ticks run on, one by one',
+    );
     assert.equal(await page.locator('.logs [role="alert"]').count(), 0);
     await page.getByLabel('search logs').fill('tick 1');
     await waitFor('the search to filter', async () => (await logs.textContent())!.split('\n').every((line) => line.includes('tick 1')), 10_000);
     const env = await page.locator('tr[data-container="talker"] td.env').textContent();
     assert.match(env!, /GREETING=hello/);
-    assert.match(env!, /PASSWORD=•+ \(secret talker-secret\/password\)/, 'a Secret\'s value is masked');
+    assert.match(env!, /PASSWORD=•+ \(secret talker-secret\/password\)/, "a Secret's value is masked");
     await shot('pod-logs');
     await page.getByLabel('search logs').fill('');
   });
@@ -188,10 +220,14 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('a container killed for memory shows OOMKilled with its exit code', async () => {
-    await waitFor('the hog to be OOM-killed', async () => {
-      const pod = (await api('GET', '/api/v1/namespaces/default/pods/hog')).body;
-      return pod?.status?.containerStatuses?.[0]?.state?.terminated?.reason === 'OOMKilled';
-    }, 90_000);
+    await waitFor(
+      'the hog to be OOM-killed',
+      async () => {
+        const pod = (await api('GET', '/api/v1/namespaces/default/pods/hog')).body;
+        return pod?.status?.containerStatuses?.[0]?.state?.terminated?.reason === 'OOMKilled';
+      },
+      90_000,
+    );
     await goTo('#/pod/default/hog');
     const state = page.locator('tr[data-container="hog"] td.state');
     await waitFor('OOMKilled on the page', async () => (await state.textContent())?.includes('OOMKilled'), 15_000);
@@ -204,7 +240,7 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await shot('pods');
   });
 
-  it('a view-only user signs in with a pasted token, and the scale it may not do shows the API\'s Status message', async () => {
+  it("a view-only user signs in with a pasted token, and the scale it may not do shows the API's Status message", async () => {
     await k(['create', 'serviceaccount', 'viewer']);
     await k(['create', 'clusterrolebinding', 'viewer-view', '--clusterrole=view', '--serviceaccount=default:viewer']);
     const token = (await k(['create', 'token', 'viewer'])).trim();
@@ -223,7 +259,10 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
       // Lists the user may not read show their own Status (view does not cover every kind): pick the scale's.
       const alert = viewer.getByRole('alert').filter({ hasText: 'deployments/scale' });
       await alert.waitFor({ timeout: 15_000 });
-      assert.match((await alert.textContent())!, /deployments\.apps "web" is forbidden: User "system:serviceaccount:default:viewer" cannot patch resource "deployments\/scale"/);
+      assert.match(
+        (await alert.textContent())!,
+        /deployments\.apps "web" is forbidden: User "system:serviceaccount:default:viewer" cannot patch resource "deployments\/scale"/,
+      );
       await shot('workloads-forbidden', viewer);
       assert.equal((await api('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body.spec.replicas, 3, 'nothing changed');
     } finally {
@@ -240,11 +279,18 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 8, ca: config.tls!.ca, cert: config.tls!.cert, key: config.tls!.key });
     try {
       for (let i = 0; i < names.length; i += 64) {
-        await Promise.all(names.slice(i, i + 64).map(async (name) => {
-          const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } };
-          const status = await post(agent, config.server, '/api/v1/namespaces/bulk/pods', pod);
-          assert.equal(status, 201);
-        }));
+        await Promise.all(
+          names.slice(i, i + 64).map(async (name) => {
+            const pod = {
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: { name },
+              spec: { nodeName: 'nowhere', containers: [{ name: 'main', image: 'drover-test/busybox:1' }] },
+            };
+            const status = await post(agent, config.server, '/api/v1/namespaces/bulk/pods', pod);
+            assert.equal(status, 201);
+          }),
+        );
       }
     } finally {
       agent.destroy();
@@ -268,7 +314,7 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     assert.ok(rendered < 60_000);
   });
 
-  it('the Transactions page shows the scale made from the page, by its user, among the workload\'s operations', async () => {
+  it("the Transactions page shows the scale made from the page, by its user, among the workload's operations", async () => {
     await goTo('#/transactions');
     const web = page.locator('[data-target="default/deployment/web"]');
     await web.waitFor({ timeout: 30_000 });
@@ -276,7 +322,7 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     const scaled = web.locator('.tx-row[data-operation="scale"][data-phase="Succeeded"]', { hasText: 'replicas changed from 1 to 3' });
     await scaled.first().waitFor({ timeout: 60_000 });
     assert.match((await scaled.first().textContent())!, /by drover-admin/);
-    assert.ok(await web.locator('.tx-row[data-operation="update"]').count() >= 1, 'the roll back and the restart show as update steps');
+    assert.ok((await web.locator('.tx-row[data-operation="update"]').count()) >= 1, 'the roll back and the restart show as update steps');
     await shot('transactions');
   });
 });
@@ -284,10 +330,14 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
 function post(agent: Agent, server: string, path: string, body: unknown): Promise<number> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server), { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      new URL(path, server),
+      { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.once('error', reject);
     req.end(payload);
   });

@@ -40,9 +40,21 @@ describe('data check: containers of pods the API does not have', () => {
     // The agent cleans up unknown pods at start and every 30 s after: the orphan made right
     // after it started is there for the rounds below to find.
     node = await startNode({ api: bed.api, nodeName, dataDir: dir, logger: silentLogger, serviceProxy: false });
-    const labels = { ...podLabels({ uid, name: 'ghost', namespace: 'default' }, 'container', 0), [CONTAINER_NAME]: 'app', ...ownerLabels({ clusterId: await readClusterId(bed.api), nodeName }) };
-    docker('run', '-d', '--name', `drover-check-orphan-${uid.slice(0, 8)}`, ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
-      'drover-test/busybox:1', 'sleep', '300');
+    const labels = {
+      ...podLabels({ uid, name: 'ghost', namespace: 'default' }, 'container', 0),
+      [CONTAINER_NAME]: 'app',
+      ...ownerLabels({ clusterId: await readClusterId(bed.api), nodeName }),
+    };
+    docker(
+      'run',
+      '-d',
+      '--name',
+      `drover-check-orphan-${uid.slice(0, 8)}`,
+      ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
+      'drover-test/busybox:1',
+      'sleep',
+      '300',
+    );
   });
 
   after(async () => {
@@ -59,7 +71,11 @@ describe('data check: containers of pods the API does not have', () => {
 
     const repaired = await bed.round(true);
     assert.deepEqual(findingLines(repaired), [`OrphanContainer ${nodeName} Repaired`]);
-    await waitFor('the orphan container removed', async () => (docker('ps', '-aq', '--filter', `label=drover.dev/pod-uid=${uid}`) === '' ? true : undefined), 20_000);
+    await waitFor(
+      'the orphan container removed',
+      async () => (docker('ps', '-aq', '--filter', `label=drover.dev/pod-uid=${uid}`) === '' ? true : undefined),
+      20_000,
+    );
   });
 });
 
@@ -87,7 +103,9 @@ describe('data check: drover check and kubectl', () => {
 
   it('reports a pod bound to a missing node, repairs it with --repair, and counts it', async () => {
     const pod = JSON.stringify({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stranded' },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stranded' },
       spec: { nodeName: 'no-such-node', containers: [{ name: 'c', image: 'drover-test/busybox:1' }] },
     });
     assert.equal((await kubectlRaw(server.kubeconfig, ['create', '-f', '-'], { input: pod })).code, 0);
@@ -107,7 +125,10 @@ describe('data check: drover check and kubectl', () => {
     const lines = table.stdout.trim().split('\n');
     assert.match(lines[0]!, /^NAME\s+PHASE\s+FINDINGS\s+REPAIRED\s+AGE$/);
     assert.equal(lines.length, 3, table.stdout);
-    assert.ok(lines.slice(1).some((line) => /^check-\S+\s+Completed\s+1\s+1\s+/.test(line)), table.stdout);
+    assert.ok(
+      lines.slice(1).some((line) => /^check-\S+\s+Completed\s+1\s+1\s+/.test(line)),
+      table.stdout,
+    );
 
     const metrics = await (await fetchWithTls(`${server.url}/metrics`, server.tls)).text();
     assert.match(metrics, /drover_data_check_findings_total\{kind="PodOnMissingNode"\} 2/);

@@ -8,7 +8,6 @@ import { startUpProcess, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { ensureDocker } from './support/repo.js';
 
-
 function pod(name: string): string {
   return `
 apiVersion: v1
@@ -44,9 +43,11 @@ spec:
 describe('service endpoints (drover up, kubectl)', () => {
   let cluster: UpProcess;
   const k = (...args: string[]) => kubectl(cluster.kubeconfig, args);
-  const ipOf = async (name: string) => waitFor(`${name} to get an IP`, async () => (await k('get', 'pod', name, '-o', 'jsonpath={.status.podIP}')) || undefined, 60_000);
+  const ipOf = async (name: string) =>
+    waitFor(`${name} to get an IP`, async () => (await k('get', 'pod', name, '-o', 'jsonpath={.status.podIP}')) || undefined, 60_000);
   const readyIPs = async () => (await k('get', 'endpoints', 'echo', '-o', 'jsonpath={.subsets[*].addresses[*].ip}')).split(' ').filter(Boolean).sort();
-  const notReadyIPs = async () => (await k('get', 'endpoints', 'echo', '-o', 'jsonpath={.subsets[*].notReadyAddresses[*].ip}')).split(' ').filter(Boolean).sort();
+  const notReadyIPs = async () =>
+    (await k('get', 'endpoints', 'echo', '-o', 'jsonpath={.subsets[*].notReadyAddresses[*].ip}')).split(' ').filter(Boolean).sort();
 
   before(async () => {
     requireKubectl();
@@ -78,10 +79,26 @@ describe('service endpoints (drover up, kubectl)', () => {
     const row = slices.split('\n')[1] ?? '';
     assert.match(row, /^echo-[a-z0-9]{5}\s+IPv4\s+8080\s+\S+\s+\S+$/);
     assert.deepEqual(row.split(/\s+/)[3]?.split(',').sort(), [ip1, ip2].sort());
-    const conditions = await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo',
-      '-o', 'jsonpath={range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{"\\n"}{end}');
+    const conditions = await k(
+      'get',
+      'endpointslices',
+      '-l',
+      'kubernetes.io/service-name=echo',
+      '-o',
+      'jsonpath={range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{"\\n"}{end}',
+    );
     assert.deepEqual(conditions.trim().split('\n').sort(), ['echo-1=true', 'echo-2=false']);
-    assert.equal(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo', '-o', 'jsonpath={.items[0].metadata.ownerReferences[0].kind}/{.items[0].metadata.ownerReferences[0].name}'), 'Service/echo');
+    assert.equal(
+      await k(
+        'get',
+        'endpointslices',
+        '-l',
+        'kubernetes.io/service-name=echo',
+        '-o',
+        'jsonpath={.items[0].metadata.ownerReferences[0].kind}/{.items[0].metadata.ownerReferences[0].name}',
+      ),
+      'Service/echo',
+    );
 
     await k('exec', 'echo-2', '--', 'touch', '/tmp/ready');
     await waitFor('both ready', async () => JSON.stringify(await readyIPs()) === JSON.stringify([ip1, ip2].sort()), 30_000);
@@ -95,6 +112,13 @@ describe('service endpoints (drover up, kubectl)', () => {
     const ip1 = await ipOf('echo-1');
     await k('delete', 'pod', 'echo-1', '--grace-period=1', '--wait=false');
     await waitFor('echo-1 out of the Endpoints', async () => !(await readyIPs()).includes(ip1) && !(await notReadyIPs()).includes(ip1), 30_000);
-    await waitFor('echo-1 out of the EndpointSlices', async () => !(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo', '-o', 'jsonpath={.items[*].endpoints[*].addresses[*]}')).split(' ').includes(ip1), 30_000);
+    await waitFor(
+      'echo-1 out of the EndpointSlices',
+      async () =>
+        !(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=echo', '-o', 'jsonpath={.items[*].endpoints[*].addresses[*]}'))
+          .split(' ')
+          .includes(ip1),
+      30_000,
+    );
   });
 });

@@ -17,7 +17,9 @@ interface WatchLine {
 
 /** `kubectl get configmaps --watch`, its events as they arrive. */
 function watchConfigMaps(kubeconfig: string): { child: ChildProcess; events: WatchLine[] } {
-  const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'configmaps', '--watch-only', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'configmaps', '--watch-only', '--output-watch-events', '-o', 'json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const events: WatchLine[] = [];
   let buffered = '';
   // kubectl prints each event as an indented JSON document; they start at column 0.
@@ -66,7 +68,7 @@ describe('drover server --etcd-endpoints', () => {
     await etcd?.cleanup();
   });
 
-  it('serves kubectl create, get and watch from etcd; resourceVersion is the key\'s mod_revision', async () => {
+  it("serves kubectl create, get and watch from etcd; resourceVersion is the key's mod_revision", async () => {
     const watch = watchConfigMaps(server.kubeconfig);
     try {
       // The watch is open once kubectl has asked; a create before that would be missed.
@@ -76,7 +78,13 @@ describe('drover server --etcd-endpoints', () => {
       assert.equal(Number(created.metadata.resourceVersion), etcdModRevision(etcd.endpoint, '/registry/configmaps/default/c1'));
       await kubectl(server.kubeconfig, ['label', 'configmap', 'c1', 'tier=web']);
       const events = await waitFor('two watch events', async () => (watch.events.length >= 2 ? watch.events : undefined), 10_000);
-      assert.deepEqual(events.map((event) => [event.type, event.object.metadata.name]), [['ADDED', 'c1'], ['MODIFIED', 'c1']]);
+      assert.deepEqual(
+        events.map((event) => [event.type, event.object.metadata.name]),
+        [
+          ['ADDED', 'c1'],
+          ['MODIFIED', 'c1'],
+        ],
+      );
       assert.equal(events[0]!.object.metadata.resourceVersion, created.metadata.resourceVersion);
       assert.equal(Number(events[1]!.object.metadata.resourceVersion), etcdModRevision(etcd.endpoint, '/registry/configmaps/default/c1'));
     } finally {
@@ -110,7 +118,11 @@ describe('drover server --etcd-endpoints', () => {
     assert.equal((await fetchWithTls(`${server.url}/readyz`, server.tls)).status, 503);
     assert.equal((await fetchWithTls(`${server.url}/livez`, server.tls)).status, 200);
     await etcd.restart();
-    const names = await waitFor('kubectl get after etcd restarted', async () => (await kubectl(server.kubeconfig, ['get', 'configmaps', '-o', 'name'])) || undefined, 15_000);
+    const names = await waitFor(
+      'kubectl get after etcd restarted',
+      async () => (await kubectl(server.kubeconfig, ['get', 'configmaps', '-o', 'name'])) || undefined,
+      15_000,
+    );
     assert.match(names, /configmap\/c1\nconfigmap\/c2/);
     assert.equal((await fetchWithTls(`${server.url}/readyz`, server.tls)).status, 200);
   });
@@ -122,7 +134,8 @@ describe('two drover servers on one etcd', () => {
   before(async () => {
     requireKubectl();
     etcd = await startEtcd();
-    for (let i = 0; i < 2; i++) servers.push(await startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--no-control-plane', '--token', ETCD_TOKEN] }));
+    for (let i = 0; i < 2; i++)
+      servers.push(await startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--no-control-plane', '--token', ETCD_TOKEN] }));
   });
   after(async () => {
     for (const server of servers) {
@@ -140,10 +153,20 @@ describe('two drover servers on one etcd', () => {
       await kubectl(one.kubeconfig, ['create', 'configmap', 'shared', '--from-literal=a=b']);
       const viaTwo = JSON.parse(await kubectl(two.kubeconfig, ['get', 'configmap', 'shared', '-o', 'json'])) as WatchLine['object'];
       const events = await waitFor('the watch event on the other server', async () => (watch.events.length >= 1 ? watch.events : undefined), 10_000);
-      assert.deepEqual(events.map((event) => [event.type, event.object.metadata.name, event.object.metadata.resourceVersion]), [['ADDED', 'shared', viaTwo.metadata.resourceVersion]]);
+      assert.deepEqual(
+        events.map((event) => [event.type, event.object.metadata.name, event.object.metadata.resourceVersion]),
+        [['ADDED', 'shared', viaTwo.metadata.resourceVersion]],
+      );
       // An update through the second with the first's resourceVersion is the optimistic lock both share.
       await kubectl(two.kubeconfig, ['label', 'configmap', 'shared', 'by=two', `--resource-version=${viaTwo.metadata.resourceVersion}`]);
-      const stale = await kubectlRaw(one.kubeconfig, ['label', 'configmap', 'shared', 'by=one', '--overwrite', `--resource-version=${viaTwo.metadata.resourceVersion}`]);
+      const stale = await kubectlRaw(one.kubeconfig, [
+        'label',
+        'configmap',
+        'shared',
+        'by=one',
+        '--overwrite',
+        `--resource-version=${viaTwo.metadata.resourceVersion}`,
+      ]);
       assert.notEqual(stale.code, 0);
       assert.match(stale.stderr, /Conflict|has been modified/);
     } finally {

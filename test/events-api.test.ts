@@ -9,9 +9,16 @@ const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
 const CORE = '/api/v1/namespaces/default/events';
 
 const v1Event = (name: string, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name, namespace: 'default' },
-  eventTime: '2026-11-26T03:00:00.000000Z', reportingController: 'example.com/operator', reportingInstance: 'operator-0',
-  action: 'Reconcile', reason: 'Synced', type: 'Normal', note: 'all good',
+  apiVersion: 'events.k8s.io/v1',
+  kind: 'Event',
+  metadata: { name, namespace: 'default' },
+  eventTime: '2026-11-26T03:00:00.000000Z',
+  reportingController: 'example.com/operator',
+  reportingInstance: 'operator-0',
+  action: 'Reconcile',
+  reason: 'Synced',
+  type: 'Normal',
+  note: 'all good',
   regarding: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'web-0' },
   ...extra,
 });
@@ -35,9 +42,17 @@ describe('events.k8s.io/v1 Events', () => {
 
   it('a core Event reads in v1 with regarding, note and the deprecated legacy fields', async () => {
     const core = {
-      apiVersion: 'v1', kind: 'Event', metadata: { name: 'legacy' },
-      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1' }, reason: 'Started', message: 'Started container',
-      source: { component: 'kubelet', host: 'node-a' }, count: 3, firstTimestamp: '2026-11-26T02:00:00Z', lastTimestamp: '2026-11-26T02:05:00Z', type: 'Normal',
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'legacy' },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1' },
+      reason: 'Started',
+      message: 'Started container',
+      source: { component: 'kubelet', host: 'node-a' },
+      count: 3,
+      firstTimestamp: '2026-11-26T02:00:00Z',
+      lastTimestamp: '2026-11-26T02:05:00Z',
+      type: 'Normal',
     };
     assert.equal((await cluster.api('POST', CORE, core)).status, 201);
     const v1 = (await cluster.api('GET', `${V1}/legacy`)).body;
@@ -48,15 +63,27 @@ describe('events.k8s.io/v1 Events', () => {
     assert.equal(v1.message, undefined);
     // Field selectors in either API's names.
     const byRegarding = (await cluster.api('GET', `${V1}?fieldSelector=regarding.name%3Dweb-1`)).body;
-    assert.deepEqual(byRegarding.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['legacy']);
+    assert.deepEqual(
+      byRegarding.items.map((e: { metadata: { name: string } }) => e.metadata.name),
+      ['legacy'],
+    );
   });
 
   it('a watch of v1 Events sees a core Event written', async () => {
     const rv = (await cluster.api('GET', V1)).body.metadata.resourceVersion;
-    const writing = cluster.api('POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'seen' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-2' }, message: 'hello' });
+    const writing = cluster.api('POST', CORE, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'seen' },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-2' },
+      message: 'hello',
+    });
     const raw = await cluster.kubectl(['get', '--raw', `${V1}?watch=1&resourceVersion=${rv}&timeoutSeconds=2`]);
     await writing;
-    const events = raw.trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: { apiVersion: string; metadata: { name: string }; note?: string } });
+    const events = raw
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; object: { apiVersion: string; metadata: { name: string }; note?: string } });
     const seen = events.find((e) => e.object.metadata.name === 'seen');
     assert.ok(seen, raw);
     assert.equal(seen.type, 'ADDED');
@@ -65,7 +92,11 @@ describe('events.k8s.io/v1 Events', () => {
   });
 
   it('holds v1 Events to the v1 rules, and keeps what was reported', async () => {
-    const bad = await cluster.api('POST', V1, v1Event('bad', { reportingController: undefined, type: 'Odd', series: { count: 1, lastObservedTime: '2026-11-26T03:00:00.000000Z' } }));
+    const bad = await cluster.api(
+      'POST',
+      V1,
+      v1Event('bad', { reportingController: undefined, type: 'Odd', series: { count: 1, lastObservedTime: '2026-11-26T03:00:00.000000Z' } }),
+    );
     assert.equal(bad.status, 422, JSON.stringify(bad.body));
     const fields = bad.body.details.causes.map((c: { field: string }) => c.field).sort();
     assert.deepEqual(fields, ['reportingController', 'series.count', 'type']);
@@ -73,7 +104,12 @@ describe('events.k8s.io/v1 Events', () => {
     assert.equal(noTime.status, 422);
     // A series may grow; what was reported may not change.
     assert.equal((await cluster.api('POST', V1, v1Event('repeat'))).status, 201);
-    const grown = await cluster.api('PATCH', `${V1}/repeat`, { series: { count: 2, lastObservedTime: '2026-11-26T03:01:00.000000Z' } }, 'application/merge-patch+json');
+    const grown = await cluster.api(
+      'PATCH',
+      `${V1}/repeat`,
+      { series: { count: 2, lastObservedTime: '2026-11-26T03:01:00.000000Z' } },
+      'application/merge-patch+json',
+    );
     assert.equal(grown.status, 200, JSON.stringify(grown.body));
     const changed = await cluster.api('PATCH', `${V1}/repeat`, { reason: 'Other' }, 'application/merge-patch+json');
     assert.equal(changed.status, 422);

@@ -29,15 +29,20 @@ interface NodeView {
 
 function gpuPod(name: string, gpus: number, runtimeClassName?: string): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
     spec: {
       ...(runtimeClassName ? { runtimeClassName } : {}),
       terminationGracePeriodSeconds: 1,
-      containers: [{
-        name: 'main', image: 'drover-test/busybox:1',
-        command: ['sh', '-c', 'echo "cuda=$CUDA_VISIBLE_DEVICES nvidia=$NVIDIA_VISIBLE_DEVICES"; sleep 3600'],
-        resources: { limits: { [GPU]: String(gpus) } },
-      }],
+      containers: [
+        {
+          name: 'main',
+          image: 'drover-test/busybox:1',
+          command: ['sh', '-c', 'echo "cuda=$CUDA_VISIBLE_DEVICES nvidia=$NVIDIA_VISIBLE_DEVICES"; sleep 3600'],
+          resources: { limits: { [GPU]: String(gpus) } },
+        },
+      ],
     },
   });
 }
@@ -52,10 +57,15 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
   const node = async (): Promise<NodeView> => JSON.parse(await k(['get', 'node', NODE, '-o', 'json']));
   /** The node once its allocatable GPUs are `count`. */
-  const withAllocatable = (count: string) => waitFor(`allocatable ${count}`, async () => {
-    const v = await node();
-    return v.status.allocatable[GPU] === count ? v : undefined;
-  }, 20_000);
+  const withAllocatable = (count: string) =>
+    waitFor(
+      `allocatable ${count}`,
+      async () => {
+        const v = await node();
+        return v.status.allocatable[GPU] === count ? v : undefined;
+      },
+      20_000,
+    );
 
   before(async () => {
     requireKubectl();
@@ -66,8 +76,23 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     kernelLog = join(smi.dir, 'kmsg');
     await writeFile(kernelLog, '6,1,1000,-;Linux version 6.8.0 (buildd@lcy02-amd64-001)\n');
     agent = await startDroverProcess(
-      ['agent', '--kubeconfig', server.kubeconfig, '--node-name', NODE, '--data-dir', dataDir, '--gpu-poll-interval', '1', '--kernel-log', kernelLog, '--no-service-proxy'],
-      `node ${NODE} ready`, 30_000, { ...process.env, PATH: `${smi.dir}:${process.env['PATH'] ?? ''}` },
+      [
+        'agent',
+        '--kubeconfig',
+        server.kubeconfig,
+        '--node-name',
+        NODE,
+        '--data-dir',
+        dataDir,
+        '--gpu-poll-interval',
+        '1',
+        '--kernel-log',
+        kernelLog,
+        '--no-service-proxy',
+      ],
+      `node ${NODE} ready`,
+      30_000,
+      { ...process.env, PATH: `${smi.dir}:${process.env['PATH'] ?? ''}` },
     );
     const streaming = /streaming on (https:\/\/\S+)\)/.exec(agent.output())?.[1];
     assert.ok(streaming, agent.output());
@@ -112,21 +137,41 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     assert.equal(new Set([...a, ...b]).size, 4, 'disjoint');
     const describe = await k(['describe', 'node', NODE]);
     assert.match(describe, /nvidia\.com\/gpu\s+4\s+4/, 'Allocated resources');
-    await waitFor('the GPU annotations', async () => (await k(['describe', 'node', NODE])).includes(`drover.dev/gpu-0: ${smi.uuids()[0]}, NVIDIA H100 80GB HBM3, 0%, 0/81559 MiB`), 20_000);
+    await waitFor(
+      'the GPU annotations',
+      async () => (await k(['describe', 'node', NODE])).includes(`drover.dev/gpu-0: ${smi.uuids()[0]}, NVIDIA H100 80GB HBM3, 0%, 0/81559 MiB`),
+      20_000,
+    );
   });
 
-  it('a host-process pod runs with the node\'s PATH: nvidia-smi resolves as for a user of the node', async () => {
-    await k(['apply', '-f', '-'], JSON.stringify({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'node-path' },
-      spec: {
-        runtimeClassName: 'process', restartPolicy: 'Never',
-        containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sh', '-c', 'echo "PATH=$PATH"; nvidia-smi --query-gpu=index,name --format=csv,noheader,nounits | head -1'] }],
+  it("a host-process pod runs with the node's PATH: nvidia-smi resolves as for a user of the node", async () => {
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'node-path' },
+        spec: {
+          runtimeClassName: 'process',
+          restartPolicy: 'Never',
+          containers: [
+            {
+              name: 'main',
+              image: 'drover-test/busybox:1',
+              command: ['sh', '-c', 'echo "PATH=$PATH"; nvidia-smi --query-gpu=index,name --format=csv,noheader,nounits | head -1'],
+            },
+          ],
+        },
+      }),
+    );
+    const log = await waitFor(
+      "node-path's log",
+      async () => {
+        const text = await k(['logs', 'node-path']);
+        return text.includes('NVIDIA') ? text : undefined;
       },
-    }));
-    const log = await waitFor('node-path\'s log', async () => {
-      const text = await k(['logs', 'node-path']);
-      return text.includes('NVIDIA') ? text : undefined;
-    }, 60_000);
+      60_000,
+    );
     assert.equal(log.split('\n')[0], `PATH=${smi.dir}:${process.env['PATH'] ?? ''}`);
     assert.equal(log.split('\n')[1], '0, NVIDIA H100 80GB HBM3');
     await k(['delete', 'pod', 'node-path', '--wait=true']);
@@ -134,10 +179,16 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
 
   it('a pod asking 8 GPUs while 4 are held stays Pending with FailedScheduling', async () => {
     await k(['apply', '-f', '-'], gpuPod('too-big', 8, 'process'));
-    const message = await waitFor('FailedScheduling', async () => {
-      const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big', '-o', 'json'])) as { items: Array<{ reason: string; message: string }> };
-      return events.items.find((e) => e.reason === 'FailedScheduling')?.message || undefined;
-    }, 30_000);
+    const message = await waitFor(
+      'FailedScheduling',
+      async () => {
+        const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big', '-o', 'json'])) as {
+          items: Array<{ reason: string; message: string }>;
+        };
+        return events.items.find((e) => e.reason === 'FailedScheduling')?.message || undefined;
+      },
+      30_000,
+    );
     assert.match(message, /Insufficient nvidia\.com\/gpu/);
     const pod = JSON.parse(await k(['get', 'pod', 'too-big', '-o', 'json'])) as { spec: { nodeName?: string }; status: { phase: string } };
     assert.equal(pod.status.phase, 'Pending');
@@ -145,7 +196,7 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     await k(['delete', 'pod', 'too-big', '--wait=true']);
   });
 
-  it('the agent\'s /metrics has the DCGM exporter\'s names, with the holding pod on held GPUs', async () => {
+  it("the agent's /metrics has the DCGM exporter's names, with the holding pod on held GPUs", async () => {
     // The agent serves over TLS to the cluster's own clients: here the admin, as Prometheus would scrape with a client certificate.
     const text = (await rawRequest(agentUrl, server.tls, 'GET', '/metrics')).text;
     for (const name of ['DCGM_FI_DEV_GPU_UTIL', 'DCGM_FI_DEV_FB_USED', 'DCGM_FI_DEV_FB_FREE', 'DCGM_FI_DEV_GPU_TEMP', 'DCGM_FI_DEV_POWER_USAGE']) {
@@ -153,7 +204,12 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     }
     const held = text.split('\n').filter((l) => l.startsWith('DCGM_FI_DEV_GPU_TEMP{') && /namespace="default",pod="train-[ab]",container="main"/.test(l));
     assert.equal(held.length, 4, text);
-    assert.match(text, new RegExp(`DCGM_FI_DEV_FB_FREE\\{gpu="\\d",UUID="GPU-[^"]+",device="nvidia\\d",modelName="NVIDIA H100 80GB HBM3",Hostname="${NODE}",namespace="",pod="",container=""\\} 81559`));
+    assert.match(
+      text,
+      new RegExp(
+        `DCGM_FI_DEV_FB_FREE\\{gpu="\\d",UUID="GPU-[^"]+",device="nvidia\\d",modelName="NVIDIA H100 80GB HBM3",Hostname="${NODE}",namespace="",pod="",container=""\\} 81559`,
+      ),
+    );
   });
 
   it('a GPU gone from nvidia-smi leaves allocatable and sets GPUUnhealthy; its return clears both', async () => {
@@ -169,27 +225,36 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     } finally {
       smi.write(lines);
     }
-    await waitFor('healthy again', async () => {
-      const v = await node();
-      return v.status.allocatable[GPU] === '8' && v.status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status === 'False';
-    }, 20_000);
+    await waitFor(
+      'healthy again',
+      async () => {
+        const v = await node();
+        return v.status.allocatable[GPU] === '8' && v.status.conditions.find((c) => c.type === 'GPUUnhealthy')?.status === 'False';
+      },
+      20_000,
+    );
   });
 
   it('an Xid 79 in the kernel log takes that GPU out of allocatable and GPUUnhealthy names it and the Xid; an Xid 13 changes nothing', async () => {
     const [appOnly, fatal] = [2, 6];
     const pci = (i: number) => smi.busIds()[i]!.replace(/^0000/, '').replace(/\.0$/, '').toLowerCase(); // "0000:ba:00", as the driver writes it
-    await appendFile(kernelLog, [
-      `4,2001,9000001,-;NVRM: Xid (PCI:${pci(appOnly)}): 13, pid=4242, name=python3, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address`,
-      `4,2002,9000002,-;NVRM: Xid (PCI:${pci(fatal)}): 79, pid=1234, name=python3, GPU has fallen off the bus.`,
-      '',
-    ].join('\n'));
+    await appendFile(
+      kernelLog,
+      [
+        `4,2001,9000001,-;NVRM: Xid (PCI:${pci(appOnly)}): 13, pid=4242, name=python3, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address`,
+        `4,2002,9000002,-;NVRM: Xid (PCI:${pci(fatal)}): 79, pid=1234, name=python3, GPU has fallen off the bus.`,
+        '',
+      ].join('\n'),
+    );
     const n = await withAllocatable('7');
     assert.equal(n.status.capacity[GPU], '8');
     const condition = n.status.conditions.find((c) => c.type === 'GPUUnhealthy');
     assert.equal(condition?.status, 'True');
-    assert.equal(condition?.message,
-      `unhealthy GPUs, not allocatable: ${smi.uuids()[fatal]} (PCI ${pci(fatal)}): Xid 79 GPU has fallen off the bus; unhealthy until the GPU is reset and the agent restarted`);
-    assert.ok(!condition?.message?.includes(smi.uuids()[appOnly]!), 'Xid 13 is the application\'s fault, not the GPU\'s');
+    assert.equal(
+      condition?.message,
+      `unhealthy GPUs, not allocatable: ${smi.uuids()[fatal]} (PCI ${pci(fatal)}): Xid 79 GPU has fallen off the bus; unhealthy until the GPU is reset and the agent restarted`,
+    );
+    assert.ok(!condition?.message?.includes(smi.uuids()[appOnly]!), "Xid 13 is the application's fault, not the GPU's");
     // nvidia-smi still lists the GPU, and polls every second: it stays out.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     assert.equal((await node()).status.allocatable[GPU], '7');
@@ -199,13 +264,22 @@ describe('GPU nodes', { timeout: 240_000 }, () => {
     const runtimes = execFileSync('docker', ['info', '--format', '{{json .Runtimes}}'], { encoding: 'utf8' });
     if (runtimes.includes('"nvidia"')) return t.skip('this Docker has the nvidia runtime');
     await k(['apply', '-f', '-'], gpuPod('docker-gpu', 1));
-    const pod = await waitFor('docker-gpu Failed', async () => {
-      const p = JSON.parse(await k(['get', 'pod', 'docker-gpu', '-o', 'json'])) as { status: { phase: string; reason?: string; message?: string } };
-      return p.status.phase === 'Failed' ? p : undefined;
-    }, 30_000);
+    const pod = await waitFor(
+      'docker-gpu Failed',
+      async () => {
+        const p = JSON.parse(await k(['get', 'pod', 'docker-gpu', '-o', 'json'])) as { status: { phase: string; reason?: string; message?: string } };
+        return p.status.phase === 'Failed' ? p : undefined;
+      },
+      30_000,
+    );
     assert.equal(pod.status.reason, 'UnexpectedAdmissionError');
     assert.match(pod.status.message ?? '', /no nvidia runtime/);
-    const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=docker-gpu', '-o', 'json'])) as { items: Array<{ type: string; reason: string; message: string }> };
-    assert.ok(events.items.some((e) => e.type === 'Warning' && e.reason === 'UnexpectedAdmissionError' && /nvidia-ctk runtime configure/.test(e.message)), JSON.stringify(events.items));
+    const events = JSON.parse(await k(['get', 'events', '--field-selector', 'involvedObject.name=docker-gpu', '-o', 'json'])) as {
+      items: Array<{ type: string; reason: string; message: string }>;
+    };
+    assert.ok(
+      events.items.some((e) => e.type === 'Warning' && e.reason === 'UnexpectedAdmissionError' && /nvidia-ctk runtime configure/.test(e.message)),
+      JSON.stringify(events.items),
+    );
   });
 });

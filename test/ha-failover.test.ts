@@ -24,9 +24,12 @@ const SHARDS = 8;
 
 function deployment(replicas: number): KubeObject {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
     spec: {
-      replicas, selector: { matchLabels: { app: 'web' } },
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
       template: {
         metadata: { labels: { app: 'web' } },
         spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '3600'] }] },
@@ -48,7 +51,9 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     etcd = await startEtcdCluster(3);
     const endpoints = etcd.map((member) => member.endpoint).join(',');
     // Started together, as a supervisor starts them: they race to make the system objects.
-    const started = await Promise.allSettled([0, 1, 2].map(() => startServerProcess({ extraArgs: ['--etcd-endpoints', endpoints, '--etcd-request-timeout', '2', '--token', HA_TOKEN] })));
+    const started = await Promise.allSettled(
+      [0, 1, 2].map(() => startServerProcess({ extraArgs: ['--etcd-endpoints', endpoints, '--etcd-request-timeout', '2', '--token', HA_TOKEN] })),
+    );
     for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
@@ -56,7 +61,11 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     // The leading server first: the agents and the writer talk to it until it is killed, so
     // their failover is what the test exercises.
     const probe = new ApiClient({ server: servers[0]!.url, namespace: 'default', tls: servers[0]!.tls });
-    const leaderPort = await waitFor('a scheduler leader', async () => portOf((await probe.resource<Lease>(resources.leases, 'kube-system').get('kube-scheduler')).spec?.holderIdentity) || undefined, 10_000);
+    const leaderPort = await waitFor(
+      'a scheduler leader',
+      async () => portOf((await probe.resource<Lease>(resources.leases, 'kube-system').get('kube-scheduler')).spec?.holderIdentity) || undefined,
+      10_000,
+    );
     probe.close();
     const ordered = [...servers].sort((a, b) => Number(new URL(b.url).port === String(leaderPort)) - Number(new URL(a.url).port === String(leaderPort)));
     const urls = ordered.map((server) => server.url).join(',');
@@ -67,10 +76,12 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
   after(async () => {
     client?.close();
     await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
-    await Promise.all(servers.map(async (server) => {
-      await server.stop('SIGKILL');
-      await server.cleanup();
-    }));
+    await Promise.all(
+      servers.map(async (server) => {
+        await server.stop('SIGKILL');
+        await server.cleanup();
+      }),
+    );
     await Promise.all(etcd.map((member) => member.cleanup()));
   });
 
@@ -90,14 +101,24 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
 
   /** Milliseconds from `since` until the scheduler Lease and every shard Lease left `dead`. */
   async function takeover(dead: string, since: number): Promise<{ scheduler: number; controllers: number }> {
-    const scheduler = await waitFor('a new scheduler leader', async () => {
-      const holder = (await lease('kube-scheduler')).spec?.holderIdentity;
-      return holder && holder !== dead ? Date.now() - since : undefined;
-    }, 20_000);
-    const controllers = await waitFor('every controller shard held by a live server', async () => {
-      const holders = await Promise.all(Array.from({ length: SHARDS }, async (_, shard) => (await lease(`drover-controllers-shard-${shard}`)).spec?.holderIdentity));
-      return holders.every((holder) => holder && holder !== dead) ? Date.now() - since : undefined;
-    }, 20_000);
+    const scheduler = await waitFor(
+      'a new scheduler leader',
+      async () => {
+        const holder = (await lease('kube-scheduler')).spec?.holderIdentity;
+        return holder && holder !== dead ? Date.now() - since : undefined;
+      },
+      20_000,
+    );
+    const controllers = await waitFor(
+      'every controller shard held by a live server',
+      async () => {
+        const holders = await Promise.all(
+          Array.from({ length: SHARDS }, async (_, shard) => (await lease(`drover-controllers-shard-${shard}`)).spec?.holderIdentity),
+        );
+        return holders.every((holder) => holder && holder !== dead) ? Date.now() - since : undefined;
+      },
+      20_000,
+    );
     return { scheduler, controllers };
   }
 
@@ -107,11 +128,15 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
 
   async function converged(pods: PodRecord, replicas: number, timeoutMs = 30_000): Promise<number> {
     const start = Date.now();
-    await waitFor(`${replicas} running pods of web`, async () => {
-      const live = pods.live();
-      const running = live.filter((pod) => (pod['status'] as { phase?: string } | undefined)?.phase === 'Running');
-      return live.length === replicas && running.length === replicas;
-    }, timeoutMs);
+    await waitFor(
+      `${replicas} running pods of web`,
+      async () => {
+        const live = pods.live();
+        const running = live.filter((pod) => (pod['status'] as { phase?: string } | undefined)?.phase === 'Running');
+        return live.length === replicas && running.length === replicas;
+      },
+      timeoutMs,
+    );
     return Date.now() - start;
   }
 
@@ -129,7 +154,13 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     writer.start();
     const listRevisions: number[] = [];
     const poller = setInterval(() => {
-      void client.resource(resources.configmaps, 'default').list({ limit: 1 }).then((list) => listRevisions.push(Number(list.metadata.resourceVersion)), () => undefined);
+      void client
+        .resource(resources.configmaps, 'default')
+        .list({ limit: 1 })
+        .then(
+          (list) => listRevisions.push(Number(list.metadata.resourceVersion)),
+          () => undefined,
+        );
     }, 200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
@@ -139,7 +170,9 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     await scale(6);
     const firstTakeover = await takeover(first.identity, killedAt);
     await converged(pods, 6);
-    console.log(`kill -9 of the leading server: scheduler taken over after ${firstTakeover.scheduler} ms, every controller shard after ${firstTakeover.controllers} ms; scaled to 6 running pods ${Date.now() - killedAt} ms after the kill`);
+    console.log(
+      `kill -9 of the leading server: scheduler taken over after ${firstTakeover.scheduler} ms, every controller shard after ${firstTakeover.controllers} ms; scaled to 6 running pods ${Date.now() - killedAt} ms after the kill`,
+    );
 
     // 2. An etcd member goes; the servers keep serving from the other two.
     await etcd[0]!.stop();
@@ -153,7 +186,9 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     await scale(3);
     const secondTakeover = await takeover(second.identity, killedAt);
     await converged(pods, 3);
-    console.log(`kill -9 of the second leading server: scheduler taken over after ${secondTakeover.scheduler} ms, every controller shard after ${secondTakeover.controllers} ms; scaled to 3 running pods ${Date.now() - killedAt} ms after the kill`);
+    console.log(
+      `kill -9 of the second leading server: scheduler taken over after ${secondTakeover.scheduler} ms, every controller shard after ${secondTakeover.controllers} ms; scaled to 3 running pods ${Date.now() - killedAt} ms after the kill`,
+    );
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await writer.stop();
@@ -165,9 +200,13 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     await pods.informer.stop();
 
     // Every acknowledged write is there, and revisions only went forward.
-    const stored = new Map((await client.resource(resources.configmaps, 'default').list()).items.map((cm) => [cm.metadata.name!, Number(cm.metadata.resourceVersion)]));
+    const stored = new Map(
+      (await client.resource(resources.configmaps, 'default').list()).items.map((cm) => [cm.metadata.name!, Number(cm.metadata.resourceVersion)]),
+    );
     const missing = [...writer.acked.keys()].filter((name) => stored.get(name) !== writer.acked.get(name));
-    console.log(`writer: ${writer.acked.size} acknowledged writes; the surviving server's watch saw ${watches[survivor]!.events.length} events over ${watches[survivor]!.watches} watch request(s)`);
+    console.log(
+      `writer: ${writer.acked.size} acknowledged writes; the surviving server's watch saw ${watches[survivor]!.events.length} events over ${watches[survivor]!.watches} watch request(s)`,
+    );
     assert.ok(writer.acked.size > 20, `the writer kept writing (${writer.acked.size})`);
     assert.deepEqual(missing, [], 'acknowledged writes missing afterwards');
     assert.deepEqual(writer.backwards, [], 'acknowledged revisions went backwards');
@@ -193,17 +232,23 @@ describe('three servers on three etcd members, with faults', { timeout: 240_000 
     const nodes = await client.resource(resources.nodes).list();
     for (const name of ['ha-a', 'ha-b']) {
       const node = nodes.items.find((item) => item.metadata.name === name);
-      const ready = ((node?.['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+      const ready = ((node?.['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).find(
+        (c) => c.type === 'Ready',
+      );
       assert.equal(ready?.status, 'True', `node ${name} Ready`);
     }
 
     // The `kubernetes` Endpoints list the surviving server only.
     const port = Number(new URL(servers[survivor]!.url).port);
-    await waitFor('the kubernetes Endpoints to list the survivor only', async () => {
-      const endpoints = await client.resource(resources.endpoints, 'default').get('kubernetes');
-      const subsets = (endpoints['subsets'] ?? []) as Array<{ addresses?: Array<{ ip: string }>; ports?: Array<{ port: number }> }>;
-      const listed = subsets.flatMap((s) => (s.addresses ?? []).flatMap((a) => (s.ports ?? []).map((p) => `${a.ip}:${p.port}`)));
-      return listed.length === 1 && listed[0] === `127.0.0.1:${port}`;
-    }, 10_000);
+    await waitFor(
+      'the kubernetes Endpoints to list the survivor only',
+      async () => {
+        const endpoints = await client.resource(resources.endpoints, 'default').get('kubernetes');
+        const subsets = (endpoints['subsets'] ?? []) as Array<{ addresses?: Array<{ ip: string }>; ports?: Array<{ port: number }> }>;
+        const listed = subsets.flatMap((s) => (s.addresses ?? []).flatMap((a) => (s.ports ?? []).map((p) => `${a.ip}:${p.port}`)));
+        return listed.length === 1 && listed[0] === `127.0.0.1:${port}`;
+      },
+      10_000,
+    );
   });
 });

@@ -50,6 +50,9 @@ describe('leader roles in separate processes', { timeout: 120_000 }, () => {
 
   it('runs the node lifecycle controller in drover controller-manager when no server runs it', async () => {
     processes.push(await startDroverProcess(['controller-manager', '--kubeconfig', server.kubeconfig, '--identity', 'roles-cm'], 'running'));
-    assert.equal(await waitFor('the node lifecycle Lease', async () => ((await holder('drover-node-lifecycle')) === 'roles-cm' ? 'roles-cm' : undefined), 10_000), 'roles-cm');
+    assert.equal(
+      await waitFor('the node lifecycle Lease', async () => ((await holder('drover-node-lifecycle')) === 'roles-cm' ? 'roles-cm' : undefined), 10_000),
+      'roles-cm',
+    );
   });
 });

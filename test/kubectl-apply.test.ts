@@ -19,7 +19,10 @@ describe('kubectl apply (client-side)', () => {
     assert.match(await cluster.kubectl(['apply', '-f', '-'], { input: deploymentYaml() }), /deployment.apps\/web created/);
     assert.equal(await jsonpath('deploy/web', '{.metadata.generation}'), '1');
     assert.match(await cluster.kubectl(['apply', '-f', '-'], { input: deploymentYaml({ image: 'drover-test/busybox:2', replicas: 3 }) }), /configured/);
-    assert.equal(await jsonpath('deploy/web', '{.spec.template.spec.containers[0].image} {.spec.replicas} {.metadata.generation}'), 'drover-test/busybox:2 3 2');
+    assert.equal(
+      await jsonpath('deploy/web', '{.spec.template.spec.containers[0].image} {.spec.replicas} {.metadata.generation}'),
+      'drover-test/busybox:2 3 2',
+    );
     // The sidecar container is untouched by the merge.
     assert.equal(await jsonpath('deploy/web', '{.spec.template.spec.containers[1].name}'), 'sidecar');
     assert.match(await cluster.kubectl(['apply', '-f', '-'], { input: deploymentYaml({ image: 'drover-test/busybox:2', replicas: 3 }) }), /unchanged/);

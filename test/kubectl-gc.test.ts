@@ -22,21 +22,24 @@ async function makeOwner(name: string): Promise<string> {
 }
 
 function dependentsYaml(owner: string, uid: string, dependents: Dependent[]): string {
-  return dependents.map((d) => {
-    const ownerRef = [
-      '  ownerReferences:',
-      '  - apiVersion: v1',
-      '    kind: ConfigMap',
-      `    name: ${owner}`,
-      `    uid: ${uid}`,
-      ...(d.blockOwnerDeletion ? ['    blockOwnerDeletion: true'] : []),
-    ];
-    const finalizers = d.finalizers ? ['  finalizers:', ...d.finalizers.map((f) => `  - ${f}`)] : [];
-    const body = d.kind === 'Pod'
-      ? ['spec:', '  containers:', '  - name: main', '    image: drover-test/busybox:1', '    command: ["sleep", "3600"]']
-      : ['data:', '  role: dependent'];
-    return ['apiVersion: v1', `kind: ${d.kind}`, 'metadata:', `  name: ${d.name}`, ...ownerRef, ...finalizers, ...body].join('\n');
-  }).join('\n---\n');
+  return dependents
+    .map((d) => {
+      const ownerRef = [
+        '  ownerReferences:',
+        '  - apiVersion: v1',
+        '    kind: ConfigMap',
+        `    name: ${owner}`,
+        `    uid: ${uid}`,
+        ...(d.blockOwnerDeletion ? ['    blockOwnerDeletion: true'] : []),
+      ];
+      const finalizers = d.finalizers ? ['  finalizers:', ...d.finalizers.map((f) => `  - ${f}`)] : [];
+      const body =
+        d.kind === 'Pod'
+          ? ['spec:', '  containers:', '  - name: main', '    image: drover-test/busybox:1', '    command: ["sleep", "3600"]']
+          : ['data:', '  role: dependent'];
+      return ['apiVersion: v1', `kind: ${d.kind}`, 'metadata:', `  name: ${d.name}`, ...ownerRef, ...finalizers, ...body].join('\n');
+    })
+    .join('\n---\n');
 }
 
 async function makeDependents(owner: string, uid: string, dependents: Dependent[]): Promise<void> {
@@ -67,13 +70,25 @@ describe('kubectl delete and garbage collection', () => {
     const out = await cluster.kubectl(['delete', 'configmap', 'bg-owner']);
     assert.match(out, /configmap "bg-owner" deleted/);
     assert.equal(await exists('configmap', 'bg-owner'), false);
-    await waitFor('the dependents to be collected', goneAll([['pod', 'bg-pod-1'], ['pod', 'bg-pod-2'], ['configmap', 'bg-child']]), 15_000);
+    await waitFor(
+      'the dependents to be collected',
+      goneAll([
+        ['pod', 'bg-pod-1'],
+        ['pod', 'bg-pod-2'],
+        ['configmap', 'bg-child'],
+      ]),
+      15_000,
+    );
     // The collector recorded the deletion as a transaction on the owner.
     const selector = encodeURIComponent(`drover.dev/target-uid=${uid}`);
-    const tx = await waitFor('a Succeeded delete transaction on the owner', async () => {
-      const list = await cluster.api('GET', `/apis/drover.dev/v1/namespaces/default/transactions?labelSelector=${selector}`);
-      return list.body.items.find((t: any) => t.spec.operation === 'delete' && t.status?.phase === 'Succeeded');
-    }, 10_000);
+    const tx = await waitFor(
+      'a Succeeded delete transaction on the owner',
+      async () => {
+        const list = await cluster.api('GET', `/apis/drover.dev/v1/namespaces/default/transactions?labelSelector=${selector}`);
+        return list.body.items.find((t: any) => t.spec.operation === 'delete' && t.status?.phase === 'Succeeded');
+      },
+      10_000,
+    );
     assert.equal(tx.status.progress, '3/3');
   });
 
@@ -86,8 +101,19 @@ describe('kubectl delete and garbage collection', () => {
       { kind: 'ConfigMap', name: 'fg-child', blockOwnerDeletion: true },
     ]);
     await cluster.kubectl(['delete', 'configmap', 'fg-owner', '--cascade=foreground', '--wait=false']);
-    await waitFor('the free dependents to go', goneAll([['pod', 'fg-pod'], ['configmap', 'fg-child']]), 15_000);
-    await waitFor('the blocking pod to be deleted', async () => (await cluster.kubectl(['get', 'pod', 'fg-blocking', '-o', 'jsonpath={.metadata.deletionTimestamp}'])) !== '', 10_000);
+    await waitFor(
+      'the free dependents to go',
+      goneAll([
+        ['pod', 'fg-pod'],
+        ['configmap', 'fg-child'],
+      ]),
+      15_000,
+    );
+    await waitFor(
+      'the blocking pod to be deleted',
+      async () => (await cluster.kubectl(['get', 'pod', 'fg-blocking', '-o', 'jsonpath={.metadata.deletionTimestamp}'])) !== '',
+      10_000,
+    );
     assert.equal(await cluster.kubectl(['get', 'configmap', 'fg-owner', '-o', 'jsonpath={.metadata.finalizers}']), '["foregroundDeletion"]');
     await cluster.kubectl(['patch', 'pod', 'fg-blocking', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
     await cluster.kubectl(['wait', '--for=delete', 'configmap/fg-owner', '--timeout=30s']);
@@ -101,7 +127,14 @@ describe('kubectl delete and garbage collection', () => {
       { kind: 'ConfigMap', name: 'fgw-child', blockOwnerDeletion: true },
     ]);
     await cluster.kubectl(['delete', 'configmap', 'fgw-owner', '--cascade=foreground', '--timeout=30s']);
-    assert.equal(await goneAll([['configmap', 'fgw-owner'], ['pod', 'fgw-pod'], ['configmap', 'fgw-child']])(), true);
+    assert.equal(
+      await goneAll([
+        ['configmap', 'fgw-owner'],
+        ['pod', 'fgw-pod'],
+        ['configmap', 'fgw-child'],
+      ])(),
+      true,
+    );
   });
 
   it('--cascade=orphan: the dependents stay, without their reference to the owner', async () => {
@@ -112,7 +145,10 @@ describe('kubectl delete and garbage collection', () => {
     ]);
     await cluster.kubectl(['delete', 'configmap', 'orphan-owner', '--cascade=orphan', '--timeout=30s']);
     assert.equal(await exists('configmap', 'orphan-owner'), false);
-    for (const [kind, name] of [['pod', 'orphan-pod'], ['configmap', 'orphan-child']] as const) {
+    for (const [kind, name] of [
+      ['pod', 'orphan-pod'],
+      ['configmap', 'orphan-child'],
+    ] as const) {
       assert.equal(await exists(kind, name), true, `${kind}/${name} stays`);
       assert.equal(await cluster.kubectl(['get', kind, name, '-o', 'jsonpath={.metadata.ownerReferences}']), '', `${kind}/${name} lost its owner reference`);
     }

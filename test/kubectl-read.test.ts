@@ -23,7 +23,11 @@ function pod(name: string, labels: Record<string, string>, nodeName?: string) {
 describe('kubectl get', () => {
   before(async () => {
     await cluster.kubectl(['apply', '-f', '-'], { input: deploymentYaml() });
-    for (const [name, tier, node] of [['a', 'web', 'n1'], ['b', 'web', 'n2'], ['c', 'db', 'n1']] as const) {
+    for (const [name, tier, node] of [
+      ['a', 'web', 'n1'],
+      ['b', 'web', 'n2'],
+      ['c', 'db', 'n1'],
+    ] as const) {
       await cluster.kubectl(['apply', '-f', '-'], { input: JSON.stringify(pod(name, { tier }, node)) });
     }
   });
@@ -97,7 +101,11 @@ describe('kubectl describe, explain, api-resources', () => {
 
   it('lists resources with short names and the all category', async () => {
     const text = await cluster.kubectl(['api-resources']);
-    for (const line of [/^pods\s+po\s+v1\s+true\s+Pod$/m, /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m, /^leases\s+coordination.k8s.io\/v1\s+true\s+Lease$/m]) {
+    for (const line of [
+      /^pods\s+po\s+v1\s+true\s+Pod$/m,
+      /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m,
+      /^leases\s+coordination.k8s.io\/v1\s+true\s+Lease$/m,
+    ]) {
       assert.match(text, line);
     }
     const all = await cluster.kubectl(['get', 'all', '-o', 'name']);

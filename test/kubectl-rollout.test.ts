@@ -54,10 +54,14 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
 
   /** Ready, not-terminating pods with the image, once there are exactly `count` pods and all run it. */
   async function allRunning(image: string, count = REPLICAS): Promise<PodView[]> {
-    return waitFor(`${count} ready pods of ${image}`, async () => {
-      const pods = await livePods();
-      return pods.length === count && pods.every((p) => isReady(p) && p.spec.containers[0]!.image === image) ? pods : undefined;
-    }, 60_000);
+    return waitFor(
+      `${count} ready pods of ${image}`,
+      async () => {
+        const pods = await livePods();
+        return pods.length === count && pods.every((p) => isReady(p) && p.spec.containers[0]!.image === image) ? pods : undefined;
+      },
+      60_000,
+    );
   }
 
   before(async () => {
@@ -122,7 +126,7 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
     assert.match(await k('rollout', 'undo', 'deploy/web'), /rolled back/);
     await rolloutStatus();
     await allRunning('drover-test/busybox:1');
-    assert.equal((await replicaSets()).length, 2, 'revision 1\'s ReplicaSet was reused');
+    assert.equal((await replicaSets()).length, 2, "revision 1's ReplicaSet was reused");
     const history = await k('rollout', 'history', 'deploy/web');
     assert.match(history, /^2\s+image 2$/m);
     assert.match(history, /^3\s+<none>$/m);
@@ -140,7 +144,11 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
   it('pauses: a new template does not roll out until resumed', async () => {
     await k('rollout', 'pause', 'deploy/web');
     await k('set', 'image', 'deploy/web', 'main=drover-test/busybox:1');
-    await waitFor('DeploymentPaused', async () => (await k('get', 'deploy/web', '-o', 'jsonpath={.status.conditions[?(@.type=="Progressing")].reason}')) === 'DeploymentPaused', 10_000);
+    await waitFor(
+      'DeploymentPaused',
+      async () => (await k('get', 'deploy/web', '-o', 'jsonpath={.status.conditions[?(@.type=="Progressing")].reason}')) === 'DeploymentPaused',
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     assert.deepEqual(await images(), ['drover-test/busybox:2'], 'nothing rolled out while paused');
     const undo = await kubectlRaw(cluster.kubeconfig, ['rollout', 'undo', 'deploy/web']);
@@ -155,7 +163,10 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
     await k('rollout', 'restart', 'deploy/web');
     await rolloutStatus();
     const after = await allRunning('drover-test/busybox:1');
-    assert.ok(after.every((p) => !before.has(p.metadata.name)), 'a pod survived the restart');
+    assert.ok(
+      after.every((p) => !before.has(p.metadata.name)),
+      'a pod survived the restart',
+    );
     assert.notEqual(await k('get', 'deploy/web', '-o', 'jsonpath={.spec.template.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}'), '');
   });
 
@@ -167,7 +178,9 @@ describe('kubectl rollout', { timeout: 180_000 }, () => {
     await k('scale', 'deploy/web', '--replicas=2');
     await rolloutStatus();
     await allRunning('drover-test/busybox:1', 2);
-    const scales = JSON.parse(await k('get', 'tx', '-o', 'json')).items.filter((tx: { spec: { operation: string; target: { name: string } } }) => tx.spec.operation === 'scale' && tx.spec.target.name === 'web');
+    const scales = JSON.parse(await k('get', 'tx', '-o', 'json')).items.filter(
+      (tx: { spec: { operation: string; target: { name: string } } }) => tx.spec.operation === 'scale' && tx.spec.target.name === 'web',
+    );
     assert.ok(scales.length >= 2, 'each scale is a transaction');
   });
 });

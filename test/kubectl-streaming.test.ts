@@ -48,21 +48,33 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
 
   async function portForward(env: Record<string, string> = {}): Promise<{ port: number; pf: Running }> {
     const pf = start(['port-forward', 'pod/web', '0:8080'], env);
-    const port = await waitFor(`port-forward to start: ${pf.output()}`, async () => Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(pf.output())?.[1] ?? 0) || undefined, 10_000);
+    const port = await waitFor(
+      `port-forward to start: ${pf.output()}`,
+      async () => Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(pf.output())?.[1] ?? 0) || undefined,
+      10_000,
+    );
     return { port, pf };
   }
 
-  before(async () => {
-    requireKubectl();
-    cluster = await startStreamingCluster();
-    work = await mkdtemp(join(tmpdir(), 'drover-kubectl-streaming-'));
-    await cluster.runPod('web', [
-      { name: 'app', command: ['sh', '-c', APP_SCRIPT] },
-      { name: 'side', command: ['sh', '-c', 'echo side-ready; sleep 3600'] },
-    ]);
-    await cluster.call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'unbound' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
-    await waitFor('the app to log', async () => (await run(['logs', 'web', '-c', 'app'])).stdout.includes('line 1'), 15_000);
-  }, { timeout: 600_000 });
+  before(
+    async () => {
+      requireKubectl();
+      cluster = await startStreamingCluster();
+      work = await mkdtemp(join(tmpdir(), 'drover-kubectl-streaming-'));
+      await cluster.runPod('web', [
+        { name: 'app', command: ['sh', '-c', APP_SCRIPT] },
+        { name: 'side', command: ['sh', '-c', 'echo side-ready; sleep 3600'] },
+      ]);
+      await cluster.call('POST', '/api/v1/namespaces/default/pods', {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'unbound' },
+        spec: { containers: [{ name: 'c', image: 'x' }] },
+      });
+      await waitFor('the app to log', async () => (await run(['logs', 'web', '-c', 'app'])).stdout.includes('line 1'), 15_000);
+    },
+    { timeout: 600_000 },
+  );
 
   after(async () => {
     for (const r of running) await r.stop();
@@ -92,10 +104,14 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
 
   it('kubectl logs -f follows new lines', async () => {
     const follow = start(['logs', '-f', 'web', '-c', 'app', '--tail=1']);
-    const lines = await waitFor('followed lines', async () => {
-      const numbers = [...follow.output().matchAll(/line (\d+)/g)].map((m) => Number(m[1]));
-      return numbers.length >= 3 ? numbers : undefined;
-    }, 10_000);
+    const lines = await waitFor(
+      'followed lines',
+      async () => {
+        const numbers = [...follow.output().matchAll(/line (\d+)/g)].map((m) => Number(m[1]));
+        return numbers.length >= 3 ? numbers : undefined;
+      },
+      10_000,
+    );
     assert.deepEqual(lines.slice(1, 3), [lines[0]! + 1, lines[0]! + 2]);
     await follow.stop();
   });
@@ -123,7 +139,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
     assert.ok((await readFile(join(work, 'out.bin'))).equals(original));
   });
 
-  it('kubectl port-forward reaches the pod\'s port (WebSocket tunnel)', async () => {
+  it("kubectl port-forward reaches the pod's port (WebSocket tunnel)", async () => {
     const { port, pf } = await portForward();
     const bodies = await Promise.all([1, 2, 3].map(() => fetch(`http://127.0.0.1:${port}/`).then((r) => r.text())));
     assert.deepEqual(bodies, ['hello-from-pod\n', 'hello-from-pod\n', 'hello-from-pod\n']);
@@ -150,7 +166,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
     assert.ok(seen.has('exec spdy SPDY/3.1 v5.channel.k8s.io'), [...seen].join('; '));
   });
 
-  it('kubectl attach streams the main process\'s output', async () => {
+  it("kubectl attach streams the main process's output", async () => {
     const attach = start(['attach', 'web', '-c', 'app']);
     await waitFor(`attached output: ${attach.output()}`, async () => /line \d+/.test(attach.output()), 10_000);
     await attach.stop();

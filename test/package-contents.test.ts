@@ -21,16 +21,39 @@ describe('the published package', () => {
   it('holds the CLI, the compiled product and the dashboard, and no test code', async () => {
     const files = await packedFiles();
     for (const needed of ['bin/drover.js', 'dist/src/cli/main.js', 'dist/ui/index.html']) assert.ok(files.includes(needed), `${needed} is packed`);
-    assert.deepEqual(files.filter((path) => /\.test\.js(\.map)?$/.test(path)), [], 'no compiled unit tests');
-    assert.deepEqual(files.filter((path) => /^(dist\/)?(test|bench)\//.test(path)), [], 'no test support, end-to-end tests or benchmarks');
-    assert.deepEqual(files.filter((path) => /^src\/.*\.ts$/.test(path)), [], 'no TypeScript sources');
+    assert.deepEqual(
+      files.filter((path) => /\.test\.js(\.map)?$/.test(path)),
+      [],
+      'no compiled unit tests',
+    );
+    assert.deepEqual(
+      files.filter((path) => /^(dist\/)?(test|bench)\//.test(path)),
+      [],
+      'no test support, end-to-end tests or benchmarks',
+    );
+    assert.deepEqual(
+      files.filter((path) => /^src\/.*\.ts$/.test(path)),
+      [],
+      'no TypeScript sources',
+    );
   });
 
   it('is built from src/ alone: no product file imports test code', async () => {
     const { stdout } = await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--listFilesOnly'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-    const projectFiles = stdout.split('\n').filter((line) => line !== '' && !line.includes('/node_modules/')).map((line) => relative(ROOT, line));
+    const projectFiles = stdout
+      .split('\n')
+      .filter((line) => line !== '' && !line.includes('/node_modules/'))
+      .map((line) => relative(ROOT, line));
     assert.ok(projectFiles.includes('src/cli/main.ts'), 'the build compiles the CLI');
-    assert.deepEqual(projectFiles.filter((path) => !path.startsWith('src/')), [], 'every compiled file is under src/');
-    assert.deepEqual(projectFiles.filter((path) => path.endsWith('.test.ts')), [], 'no unit test is compiled');
+    assert.deepEqual(
+      projectFiles.filter((path) => !path.startsWith('src/')),
+      [],
+      'every compiled file is under src/',
+    );
+    assert.deepEqual(
+      projectFiles.filter((path) => path.endsWith('.test.ts')),
+      [],
+      'no unit test is compiled',
+    );
   });
 });

@@ -8,11 +8,15 @@ import { useCluster } from './support/cluster-fixture.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { waitFor } from './support/wait-for.js';
 
-interface PodItem { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { conditions?: Array<{ type: string; status: string }> } }
+interface PodItem {
+  metadata: { name: string; deletionTimestamp?: string };
+  spec: { nodeName?: string };
+  status: { conditions?: Array<{ type: string; status: string }> };
+}
 
 const PODS = '/api/v1/namespaces/default/pods';
 const PDB = '/apis/policy/v1/namespaces/default/poddisruptionbudgets/web';
-const MESSAGE = 'Cannot evict pod as it would violate the pod\'s disruption budget.';
+const MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 describe('PodDisruptionBudgets, evictions and kubectl drain', () => {
   const cluster = useCluster();
@@ -32,10 +36,15 @@ describe('PodDisruptionBudgets, evictions and kubectl drain', () => {
   const webPods = async (): Promise<PodItem[]> => (await cluster.api('GET', `${PODS}?labelSelector=app%3Dweb`)).body.items;
   const allowed = async (): Promise<number | undefined> => (await cluster.api('GET', PDB)).body.status?.disruptionsAllowed;
   /** Two Ready pods and a budget that allows one disruption again. */
-  const settled = (what: string) => waitFor(what, async () => {
-    const pods = (await webPods()).filter(isReady);
-    return pods.length === 2 && (await webPods()).length === 2 && (await allowed()) === 1 ? pods : undefined;
-  }, 30_000);
+  const settled = (what: string) =>
+    waitFor(
+      what,
+      async () => {
+        const pods = (await webPods()).filter(isReady);
+        return pods.length === 2 && (await webPods()).length === 2 && (await allowed()) === 1 ? pods : undefined;
+      },
+      30_000,
+    );
   const evict = (name: string) =>
     cluster.api('POST', `${PODS}/${name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } });
 
@@ -72,12 +81,17 @@ describe('PodDisruptionBudgets, evictions and kubectl drain', () => {
     await cluster.kubectl(drainArgs(drained), { timeoutMs: 70_000 });
     // Every web pod now runs on the other node.
     const moved = await settled('both pods on the other node');
-    assert.deepEqual(moved.map((p) => p.spec.nodeName), [other, other]);
+    assert.deepEqual(
+      moved.map((p) => p.spec.nodeName),
+      [other, other],
+    );
 
     // Both nodes cordoned: the first eviction's replacement has nowhere to go, the second waits.
     const started = Date.now();
     let finished = false;
-    const held = cluster.kubectlRaw(drainArgs(other), { timeoutMs: 70_000 }).finally(() => { finished = true; });
+    const held = cluster.kubectlRaw(drainArgs(other), { timeoutMs: 70_000 }).finally(() => {
+      finished = true;
+    });
     await waitFor('one pod evicted and the budget spent', async () => (await webPods()).filter(isReady).length === 1 && (await allowed()) === 0, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     assert.equal(finished, false, 'the drain waits for the budget');
@@ -85,9 +99,15 @@ describe('PodDisruptionBudgets, evictions and kubectl drain', () => {
     const result = await held;
     assert.equal(result.code, 0, result.stderr);
     assert.ok(Date.now() - started > 6_000);
-    assert.match(result.stderr, /error when evicting pods\/"web-[^"]+" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\./);
+    assert.match(
+      result.stderr,
+      /error when evicting pods\/"web-[^"]+" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\./,
+    );
     assert.match(result.stdout, new RegExp(`node/${other} drained`));
     const final = await settled('both pods on the uncordoned node');
-    assert.deepEqual(final.map((p) => p.spec.nodeName), [drained, drained]);
+    assert.deepEqual(
+      final.map((p) => p.spec.nodeName),
+      [drained, drained],
+    );
   });
 });

@@ -50,7 +50,7 @@ const RESTRICTED_CONTAINER = `    securityContext:
 const BASELINE_PRIVILEGED = 'violates PodSecurity "baseline:latest": privileged (container "app" must not set securityContext.privileged=true)';
 
 describe('Pod Security enforce', () => {
-  it('refuses a privileged pod in a baseline namespace with Kubernetes\' message', async () => {
+  it("refuses a privileged pod in a baseline namespace with Kubernetes' message", async () => {
     await namespace(cluster, 'enforced', { enforce: 'baseline' });
     const result = await cluster.kubectlRaw(['apply', '-f', '-'], { input: podYaml('priv', 'enforced', { container: PRIVILEGED }) });
     assert.notEqual(result.code, 0);
@@ -61,7 +61,11 @@ describe('Pod Security enforce', () => {
 
   it('refuses a hostPath pod, through create, server-side dry run and server-side apply alike', async () => {
     const manifest = podYaml('host', 'enforced', { spec: HOST_PATH });
-    for (const args of [['create', '-f', '-'], ['create', '--dry-run=server', '-f', '-'], ['apply', '--server-side', '-f', '-']]) {
+    for (const args of [
+      ['create', '-f', '-'],
+      ['create', '--dry-run=server', '-f', '-'],
+      ['apply', '--server-side', '-f', '-'],
+    ]) {
       const result = await cluster.kubectlRaw(args, { input: manifest });
       assert.notEqual(result.code, 0, `kubectl ${args.join(' ')}`);
       assert.ok(result.stderr.includes('pods "host" is forbidden: violates PodSecurity "baseline:latest": hostPath volumes (volume "host")'), result.stderr);
@@ -78,7 +82,9 @@ describe('Pod Security enforce', () => {
 
   it('accepts a pod that satisfies restricted, without warnings', async () => {
     await namespace(cluster, 'hardened', { enforce: 'restricted' });
-    const result = await cluster.kubectlRaw(['apply', '-f', '-'], { input: podYaml('good', 'hardened', { spec: RESTRICTED_POD, container: RESTRICTED_CONTAINER }) });
+    const result = await cluster.kubectlRaw(['apply', '-f', '-'], {
+      input: podYaml('good', 'hardened', { spec: RESTRICTED_POD, container: RESTRICTED_CONTAINER }),
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
   });
@@ -101,12 +107,15 @@ describe('Pod Security warn', () => {
     const result = await cluster.kubectlRaw(['apply', '-f', '-'], { input: podYaml('loose', 'warned') });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /pod\/loose created/);
-    assert.ok(result.stderr.includes(
-      'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), ' +
-        'unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), ' +
-        'runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), ' +
-        'seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
-    ), result.stderr);
+    assert.ok(
+      result.stderr.includes(
+        'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), ' +
+          'unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), ' +
+          'runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), ' +
+          'seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+      ),
+      result.stderr,
+    );
     assert.equal(await cluster.kubectl(['get', 'pod', 'loose', '-n', 'warned', '-o', 'jsonpath={.metadata.name}']), 'loose');
   });
 
@@ -140,9 +149,20 @@ describe('Pod Security namespace labels', () => {
     await cluster.kubectl(['apply', '-f', '-'], { input: podYaml('plain', 'existing') });
     const result = await cluster.kubectlRaw(['label', 'namespace', 'existing', `${P}/enforce=restricted`]);
     assert.equal(result.code, 0, result.stderr);
-    assert.ok(result.stderr.includes('Warning: existing pods in namespace "existing" violate the new PodSecurity enforce level "restricted:latest"'), result.stderr);
-    assert.ok(result.stderr.includes('Warning: first (and 1 other pod): privileged, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile'), result.stderr);
-    assert.ok(result.stderr.includes('Warning: plain: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile'), result.stderr);
+    assert.ok(
+      result.stderr.includes('Warning: existing pods in namespace "existing" violate the new PodSecurity enforce level "restricted:latest"'),
+      result.stderr,
+    );
+    assert.ok(
+      result.stderr.includes(
+        'Warning: first (and 1 other pod): privileged, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+      ),
+      result.stderr,
+    );
+    assert.ok(
+      result.stderr.includes('Warning: plain: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile'),
+      result.stderr,
+    );
     // The pods keep running: enforce applies to what is written from now on.
     assert.equal(await cluster.kubectl(['get', 'pods', '-n', 'existing', '-o', 'name']), 'pod/first\npod/plain\npod/second\n');
   });

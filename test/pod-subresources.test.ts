@@ -6,7 +6,12 @@ import { useCluster } from './support/cluster-fixture.js';
 const cluster = useCluster();
 const PODS = '/api/v1/namespaces/default/pods';
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'drover-test/busybox:1' }] } });
-const binding = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
+const binding = (name: string, node: string) => ({
+  apiVersion: 'v1',
+  kind: 'Binding',
+  metadata: { name },
+  target: { apiVersion: 'v1', kind: 'Node', name: node },
+});
 
 describe('pods/binding', () => {
   it('binds an unbound pod once and marks it scheduled', async () => {
@@ -33,11 +38,17 @@ describe('pods/binding', () => {
     const created = (await cluster.api('POST', PODS, pod('b3'))).body;
     const stranger = await cluster.api('POST', `${PODS}/b3/binding`, { ...binding('b3', 'node-a'), metadata: { name: 'b3', uid: 'not-the-pod' } });
     assert.equal(stranger.status, 409);
-    assert.equal(stranger.body.message, 'Operation cannot be fulfilled on pods "b3": StorageError: invalid object, Code: 4, Key: /registry/pods/default/b3, '
-      + `ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-pod, UID in object meta: ${created.metadata.uid}`);
+    assert.equal(
+      stranger.body.message,
+      'Operation cannot be fulfilled on pods "b3": StorageError: invalid object, Code: 4, Key: /registry/pods/default/b3, ' +
+        `ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-pod, UID in object meta: ${created.metadata.uid}`,
+    );
     const labelled = await cluster.api('PATCH', `${PODS}/b3`, { metadata: { labels: { moved: 'on' } } }, 'application/merge-patch+json');
     assert.equal(labelled.status, 200);
-    const stale = await cluster.api('POST', `${PODS}/b3/binding`, { ...binding('b3', 'node-a'), metadata: { name: 'b3', resourceVersion: created.metadata.resourceVersion } });
+    const stale = await cluster.api('POST', `${PODS}/b3/binding`, {
+      ...binding('b3', 'node-a'),
+      metadata: { name: 'b3', resourceVersion: created.metadata.resourceVersion },
+    });
     assert.equal(stale.status, 409);
     assert.match(stale.body.message, /Precondition failed: ResourceVersion in precondition: \d+, ResourceVersion in object meta: \d+/);
     assert.equal((await cluster.api('GET', `${PODS}/b3`)).body.spec.nodeName, undefined);
@@ -55,7 +66,7 @@ describe('pods/binding', () => {
     assert.deepEqual(loser.body.details, { name: 'b4', kind: 'pods/binding' });
   });
 
-  it('adds the binding\'s annotations, records no field manager on the pod, and writes nothing on a dry run', async () => {
+  it("adds the binding's annotations, records no field manager on the pod, and writes nothing on a dry run", async () => {
     assert.equal((await cluster.api('POST', PODS, pod('b5'))).status, 201);
     const dry = await cluster.api('POST', `${PODS}/b5/binding?dryRun=All`, binding('b5', 'node-a'));
     assert.equal(dry.status, 201);

@@ -12,7 +12,11 @@ import { waitFor } from './support/wait-for.js';
 const PODS = '/api/v1/namespaces/default/pods';
 const NODE = 'prio-0';
 
-interface PodItem { metadata: { name: string; uid: string }; spec: { nodeName?: string; priority?: number }; status: { phase?: string; nominatedNodeName?: string; conditions?: Array<{ type: string; status: string }> } }
+interface PodItem {
+  metadata: { name: string; uid: string };
+  spec: { nodeName?: string; priority?: number };
+  status: { phase?: string; nominatedNodeName?: string; conditions?: Array<{ type: string; status: string }> };
+}
 
 describe('priority and preemption', () => {
   const cluster = useCluster();
@@ -56,24 +60,43 @@ describe('priority and preemption', () => {
     await cluster.kubectl(['create', 'priorityclass', 'polite', '--value=1000', '--preemption-policy=Never']);
     const lows = [await createPod('low-0', 'low'), await createPod('low-1', 'low')];
     assert.equal(lows[0]!.spec.priority, 100);
-    await waitFor('the low pods running', async () => {
-      const pods = await Promise.all(['low-0', 'low-1'].map(getPod));
-      return pods.every((p) => p?.spec.nodeName === NODE && p.status.phase === 'Running');
-    }, 15_000);
+    await waitFor(
+      'the low pods running',
+      async () => {
+        const pods = await Promise.all(['low-0', 'low-1'].map(getPod));
+        return pods.every((p) => p?.spec.nodeName === NODE && p.status.phase === 'Running');
+      },
+      15_000,
+    );
 
     await createPod('polite', 'polite');
-    await waitFor('the polite pod unschedulable', async () => (await getPod('polite'))?.status.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False'), 15_000);
+    await waitFor(
+      'the polite pod unschedulable',
+      async () => (await getPod('polite'))?.status.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False'),
+      15_000,
+    );
 
     const high = await createPod('high', 'high');
-    const bound = await waitFor('the high pod bound', async () => {
-      const pod = await getPod('high');
-      return pod?.spec.nodeName ? pod : undefined;
-    }, 30_000);
+    const bound = await waitFor(
+      'the high pod bound',
+      async () => {
+        const pod = await getPod('high');
+        return pod?.spec.nodeName ? pod : undefined;
+      },
+      30_000,
+    );
     assert.equal(bound.spec.nodeName, NODE);
     assert.equal(bound.status.nominatedNodeName, NODE);
     const remaining = (await Promise.all(['low-0', 'low-1'].map(getPod))).filter((p) => p !== undefined);
     assert.equal(remaining.length, 1, 'exactly one low pod was preempted');
-    const events = await cluster.kubectl(['get', 'events', '--field-selector', 'reason=Preempted', '-o', 'jsonpath={range .items[*]}{.involvedObject.name} {.message}{"\\n"}{end}']);
+    const events = await cluster.kubectl([
+      'get',
+      'events',
+      '--field-selector',
+      'reason=Preempted',
+      '-o',
+      'jsonpath={range .items[*]}{.involvedObject.name} {.message}{"\\n"}{end}',
+    ]);
     assert.match(events, new RegExp(`^low-[01] Preempted by pod ${high.metadata.uid} on node ${NODE}$`, 'm'));
     // The Never pod took nothing: it still waits, and no pod of priority 1000 was touched.
     const polite = await getPod('polite');

@@ -20,8 +20,16 @@ import { ensureDocker, runRepoScript } from './support/repo.js';
 
 const run = promisify(execFile);
 
-interface Target { labels: Record<string, string>; health: string; lastError: string; scrapeUrl: string }
-interface QueryResult { metric: Record<string, string>; value: [number, string] }
+interface Target {
+  labels: Record<string, string>;
+  health: string;
+  lastError: string;
+  scrapeUrl: string;
+}
+interface QueryResult {
+  metric: Record<string, string>;
+  value: [number, string];
+}
 
 describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
   let cluster: UpProcess;
@@ -61,12 +69,15 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
     if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
   });
 
-  it('prints a configuration whose certificate is Prometheus\'s own and owner-only', async () => {
+  it("prints a configuration whose certificate is Prometheus's own and owner-only", async () => {
     const { stdout } = await run(DROVER_BIN, ['up', '--data-dir', cluster.dataDir, '--print-prometheus-config']);
     const config = parse(stdout) as { scrape_configs: Array<{ job_name: string; tls_config: { cert_file: string; key_file: string; ca_file: string } }> };
-    assert.deepEqual(config.scrape_configs.map((job) => job.job_name), ['drover-apiserver', 'drover-agents']);
+    assert.deepEqual(
+      config.scrape_configs.map((job) => job.job_name),
+      ['drover-apiserver', 'drover-agents'],
+    );
     const tls = config.scrape_configs[0]!.tls_config;
-    assert.equal((await stat(tls.key_file)).mode & 0o077, 0, 'the key is its owner\'s only');
+    assert.equal((await stat(tls.key_file)).mode & 0o077, 0, "the key is its owner's only");
     const { subject } = new X509Certificate(await readFile(tls.cert_file));
     assert.match(subject, /O=system:monitoring/);
     assert.match(subject, /CN=system:drover-prometheus/);
@@ -80,18 +91,23 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
   it('finds the API server and the agent and scrapes them all', async () => {
     const port = await freePort();
     prometheusUrl = `http://127.0.0.1:${port}`;
-    prometheus = spawn('prometheus', [
-      `--config.file=${join(workDir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(workDir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    prometheus = spawn(
+      'prometheus',
+      [`--config.file=${join(workDir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(workDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     prometheus.stdout!.on('data', (c: Buffer) => (prometheusOutput += c.toString()));
     prometheus.stderr!.on('data', (c: Buffer) => (prometheusOutput += c.toString()));
     await waitFor('Prometheus ready', async () => (await fetch(`${prometheusUrl}/-/ready`).catch(() => undefined))?.ok, 30_000);
-    const targets = await waitFor('both jobs discovered and every target up', async () => {
-      const { activeTargets } = await api<{ activeTargets: Target[] }>('/api/v1/targets?state=active');
-      const jobs = new Set(activeTargets.map((t) => t.labels['job']));
-      return jobs.has('drover-apiserver') && jobs.has('drover-agents') && activeTargets.every((t) => t.health === 'up') ? activeTargets : undefined;
-    }, 90_000).catch(async (error: Error) => {
+    const targets = await waitFor(
+      'both jobs discovered and every target up',
+      async () => {
+        const { activeTargets } = await api<{ activeTargets: Target[] }>('/api/v1/targets?state=active');
+        const jobs = new Set(activeTargets.map((t) => t.labels['job']));
+        return jobs.has('drover-apiserver') && jobs.has('drover-agents') && activeTargets.every((t) => t.health === 'up') ? activeTargets : undefined;
+      },
+      90_000,
+    ).catch(async (error: Error) => {
       const seen = await api<{ activeTargets: Target[] }>('/api/v1/targets').catch(() => undefined);
       throw new Error(`${error.message}\ntargets: ${JSON.stringify(seen)}\nprometheus:\n${prometheusOutput.slice(-3000)}`);
     });
@@ -102,48 +118,79 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
   it('answers PromQL with the series Kubernetes users query', async () => {
     await k(['run', 'scraped', '--image=drover-test/busybox:1', '--restart=Never', '--', 'sleep', '3600']);
     await waitFor('the pod Running', async () => (await k(['get', 'pod', 'scraped', '-o', 'jsonpath={.status.phase}'])) === 'Running', 90_000);
-    const requests = await waitFor('apiserver_request_total for pod creates', async () => {
-      const result = await query('sum(apiserver_request_total{job="drover-apiserver",verb="POST",resource="pods"})');
-      return result.length && Number(result[0]!.value[1]) >= 1 ? result : undefined;
-    }, 60_000);
+    const requests = await waitFor(
+      'apiserver_request_total for pod creates',
+      async () => {
+        const result = await query('sum(apiserver_request_total{job="drover-apiserver",verb="POST",resource="pods"})');
+        return result.length && Number(result[0]!.value[1]) >= 1 ? result : undefined;
+      },
+      60_000,
+    );
     assert.ok(Number(requests[0]!.value[1]) >= 1);
-    await waitFor('scheduler_schedule_attempts_total scheduled', async () => {
-      const result = await query('scheduler_schedule_attempts_total{result="scheduled"}');
-      return result.length && Number(result[0]!.value[1]) >= 1;
-    }, 60_000);
+    await waitFor(
+      'scheduler_schedule_attempts_total scheduled',
+      async () => {
+        const result = await query('scheduler_schedule_attempts_total{result="scheduled"}');
+        return result.length && Number(result[0]!.value[1]) >= 1;
+      },
+      60_000,
+    );
     await waitFor('a latency histogram', async () => (await query('apiserver_request_duration_seconds_count')).length > 0, 60_000);
     await waitFor('scheduler_pod_scheduling_duration_seconds', async () => (await query('scheduler_pod_scheduling_duration_seconds_count')).length > 0, 60_000);
     // The agent's cAdvisor-named series for the pod, and the kubelet's count of running pods.
-    const memory = await waitFor('container_memory_working_set_bytes of the pod', async () => {
-      const result = await query('container_memory_working_set_bytes{job="drover-agents",namespace="default",pod="scraped"}');
-      return result.length ? result : undefined;
-    }, 60_000);
+    const memory = await waitFor(
+      'container_memory_working_set_bytes of the pod',
+      async () => {
+        const result = await query('container_memory_working_set_bytes{job="drover-agents",namespace="default",pod="scraped"}');
+        return result.length ? result : undefined;
+      },
+      60_000,
+    );
     assert.ok(Number(memory[0]!.value[1]) > 0);
-    await waitFor('container_cpu_usage_seconds_total of the pod', async () => (await query('container_cpu_usage_seconds_total{pod="scraped"}')).length > 0, 60_000);
-    await waitFor('kube_pod_container_status_restarts_total of the pod', async () => (await query('kube_pod_container_status_restarts_total{pod="scraped",container="scraped"}')).length > 0, 60_000);
-    await waitFor('kubelet_pod_start_duration_seconds', async () => {
-      const result = await query(`kubelet_pod_start_duration_seconds_count{node="${cluster.nodeName}"}`);
-      return result.length > 0 && Number(result[0]!.value[1]) >= 1;
-    }, 60_000);
-    await waitFor('kubelet_running_pods', async () => {
-      const result = await query(`kubelet_running_pods{node="${cluster.nodeName}"}`);
-      return result.length > 0 && Number(result[0]!.value[1]) >= 1;
-    }, 60_000);
+    await waitFor(
+      'container_cpu_usage_seconds_total of the pod',
+      async () => (await query('container_cpu_usage_seconds_total{pod="scraped"}')).length > 0,
+      60_000,
+    );
+    await waitFor(
+      'kube_pod_container_status_restarts_total of the pod',
+      async () => (await query('kube_pod_container_status_restarts_total{pod="scraped",container="scraped"}')).length > 0,
+      60_000,
+    );
+    await waitFor(
+      'kubelet_pod_start_duration_seconds',
+      async () => {
+        const result = await query(`kubelet_pod_start_duration_seconds_count{node="${cluster.nodeName}"}`);
+        return result.length > 0 && Number(result[0]!.value[1]) >= 1;
+      },
+      60_000,
+    );
+    await waitFor(
+      'kubelet_running_pods',
+      async () => {
+        const result = await query(`kubelet_running_pods{node="${cluster.nodeName}"}`);
+        return result.length > 0 && Number(result[0]!.value[1]) >= 1;
+      },
+      60_000,
+    );
   });
 
   it('keeps what Prometheus may do on an agent to reading metrics', async () => {
-    const config = parse(await readFile(join(workDir, 'prometheus.yml'), 'utf8')) as { scrape_configs: Array<{ tls_config: { cert_file: string; key_file: string; ca_file: string } }> };
+    const config = parse(await readFile(join(workDir, 'prometheus.yml'), 'utf8')) as {
+      scrape_configs: Array<{ tls_config: { cert_file: string; key_file: string; ca_file: string } }>;
+    };
     const tls = config.scrape_configs[1]!.tls_config;
     const node = JSON.parse(await k(['get', 'node', cluster.nodeName, '-o', 'json'])) as { status: { daemonEndpoints: { kubeletEndpoint: { Port: number } } } };
     const base = `https://127.0.0.1:${node.status.daemonEndpoints.kubeletEndpoint.Port}`;
     const [ca, cert, key] = await Promise.all([tls.ca_file, tls.cert_file, tls.key_file].map((file) => readFile(file)));
-    const statusOf = (path: string) => new Promise<number>((done, fail) => {
-      httpsGet(`${base}${path}`, { ca, cert, key }, (res) => {
-        res.resume();
-        done(res.statusCode ?? 0);
-      }).on('error', fail);
-    });
+    const statusOf = (path: string) =>
+      new Promise<number>((done, fail) => {
+        httpsGet(`${base}${path}`, { ca, cert, key }, (res) => {
+          res.resume();
+          done(res.statusCode ?? 0);
+        }).on('error', fail);
+      });
     assert.equal(await statusOf('/metrics'), 200);
-    assert.equal(await statusOf('/containerLogs/default/scraped/scraped'), 403, 'logs are not a metrics reader\'s');
+    assert.equal(await statusOf('/containerLogs/default/scraped/scraped'), 403, "logs are not a metrics reader's");
   });
 });

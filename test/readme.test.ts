@@ -34,7 +34,8 @@ function planProblem({ command, comment }: ReadmeCommand): string | undefined {
   const step: Step | undefined = STEPS[command];
   if (RUNS_UNTIL_CTRL_C.test(comment) && !step?.untilCtrlC) return 'runs until Ctrl-C: give it an untilCtrlC step';
   if (RUNS_UNTIL_EXIT.test(comment) && step?.input === undefined) return 'runs until exit: give it the input that exits';
-  if (LOOKS_INTERACTIVE.test(command) && !EXITS_AT_ONCE.test(command) && !RUNS_UNTIL_CTRL_C.test(comment) && !RUNS_UNTIL_EXIT.test(comment)) return 'does not end by itself: mark it "(until Ctrl-C)" or "(until exit)" in the README';
+  if (LOOKS_INTERACTIVE.test(command) && !EXITS_AT_ONCE.test(command) && !RUNS_UNTIL_CTRL_C.test(comment) && !RUNS_UNTIL_EXIT.test(comment))
+    return 'does not end by itself: mark it "(until Ctrl-C)" or "(until exit)" in the README';
   // A Ctrl-C step checks what it shows while it runs; an `instead` step says why it cannot.
   if (comment && !step?.shows && !step?.untilCtrlC && !step?.instead) return `the README says it shows "${comment}": check that in a step`;
   return undefined;
@@ -47,7 +48,10 @@ function terminalEnvironment(): Record<string, string> {
     if (value === undefined || key.startsWith('npm_') || ['NODE_TEST_CONTEXT', 'KUBECONFIG', 'INIT_CWD'].includes(key)) continue;
     env[key] = value;
   }
-  env['PATH'] = (env['PATH'] ?? '').split(':').filter((dir) => !dir.includes('node_modules/.bin')).join(':');
+  env['PATH'] = (env['PATH'] ?? '')
+    .split(':')
+    .filter((dir) => !dir.includes('node_modules/.bin'))
+    .join(':');
   // No registry can be reached here; what the clone needs is already in its node_modules.
   env['npm_config_offline'] = 'true';
   return env;
@@ -94,7 +98,10 @@ async function typeCommand(session: ShellSession, ctx: StepContext, readme: Read
     return undefined;
   } catch (error) {
     const instead = step.instead ? `\n(run as \`${step.instead.command}\`: ${step.instead.why})` : '';
-    throw new Error(`README line ${readme.line} (${readme.section || 'top'}): ${readme.command}${instead}\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `README line ${readme.line} (${readme.section || 'top'}): ${readme.command}${instead}\n${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -109,7 +116,8 @@ describe('the README, typed into a fresh clone', () => {
   let ctx: StepContext;
   const kubeconfig = () => join(clone!.root, '.drover', 'kubeconfig');
   /** Whatever pods the README's commands left, gone while the cluster runs, so their containers stop. */
-  const deleteWorkloads = () => kubectlRaw(kubeconfig(), ['delete', 'deployments,pods', '--all', '--grace-period=1', '--wait=true', '--timeout=40s'], { timeoutMs: 60_000 });
+  const deleteWorkloads = () =>
+    kubectlRaw(kubeconfig(), ['delete', 'deployments,pods', '--all', '--grace-period=1', '--wait=true', '--timeout=40s'], { timeoutMs: 60_000 });
 
   before(async () => {
     requireKubectl();
@@ -132,7 +140,11 @@ describe('the README, typed into a fresh clone', () => {
     assert.ok(commands.length > 10, 'the README has its shell examples');
     assert.deepEqual(problems, []);
     const typed = new Set(commands.map((c) => c.command));
-    assert.deepEqual(Object.keys(STEPS).filter((command) => !typed.has(command)), [], 'steps for commands the README no longer has');
+    assert.deepEqual(
+      Object.keys(STEPS).filter((command) => !typed.has(command)),
+      [],
+      'steps for commands the README no longer has',
+    );
   });
 
   it('runs every command, from nothing to a running pod and a Deployment rolled forward and back', { timeout: 240_000 }, async () => {

@@ -65,7 +65,11 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`metrics-${process.pid}`, { extraArgs: ['--horizontal-pod-autoscaler-sync-period', '2'] });
-    await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+    await waitFor(
+      'the node Ready',
+      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+      30_000,
+    );
   });
 
   after(async () => {
@@ -77,10 +81,19 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
   });
 
-  it('kubectl top pod agrees with the container\'s cgroup CPU counter over the same window, within 10 %', async (t) => {
+  it("kubectl top pod agrees with the container's cgroup CPU counter over the same window, within 10 %", async (t) => {
     await k(['apply', '-f', '-'], burner('burn', 'app: single'));
     await k(['wait', '--for=condition=Ready', 'pod/burn', '--timeout=60s']);
-    const { stdout } = await run('docker', ['ps', '-q', '--filter', `label=drover.dev/node=${cluster.nodeName}`, '--filter', 'label=drover.dev/pod-name=burn', '--filter', 'label=drover.dev/kind=container']);
+    const { stdout } = await run('docker', [
+      'ps',
+      '-q',
+      '--filter',
+      `label=drover.dev/node=${cluster.nodeName}`,
+      '--filter',
+      'label=drover.dev/pod-name=burn',
+      '--filter',
+      'label=drover.dev/kind=container',
+    ]);
     const pid = Number((await run('docker', ['inspect', '-f', '{{.State.Pid}}', stdout.trim()])).stdout.trim());
     const counter = cpuCounterOf(pid);
     // The kernel's counter every 100 ms while the figures are asked for.
@@ -90,16 +103,25 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
       // The API server serves one fan-out for a few seconds: kubectl top and the raw read between
       // two identical raw reads saw the same figures, whose window the counter is compared over.
       // Its timestamp has whole seconds (metav1.Time), so its end lies within the second after.
-      const { top, metrics, end, windowMs } = await waitFor('kubectl top and the metrics API agreeing on one sample within the readings', async () => {
-        const raw = async () => JSON.parse(await k(['get', '--raw', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/burn'])) as PodMetrics;
-        const first = await raw();
-        const line = (await k(['top', 'pod', 'burn', '--no-headers'])).trim();
-        const second = await raw();
-        if (first.timestamp !== second.timestamp || first.window !== second.window) return undefined;
-        const seen = { top: line, metrics: second, end: Date.parse(second.timestamp), windowMs: Number(/^([\d.]+)s$/.exec(second.window)?.[1] ?? Number.NaN) * 1000 };
-        await new Promise((r) => setTimeout(r, 1200));
-        return readings.length > 0 && readings[0]!.t <= seen.end - seen.windowMs ? seen : undefined;
-      }, 90_000);
+      const { top, metrics, end, windowMs } = await waitFor(
+        'kubectl top and the metrics API agreeing on one sample within the readings',
+        async () => {
+          const raw = async () => JSON.parse(await k(['get', '--raw', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/burn'])) as PodMetrics;
+          const first = await raw();
+          const line = (await k(['top', 'pod', 'burn', '--no-headers'])).trim();
+          const second = await raw();
+          if (first.timestamp !== second.timestamp || first.window !== second.window) return undefined;
+          const seen = {
+            top: line,
+            metrics: second,
+            end: Date.parse(second.timestamp),
+            windowMs: Number(/^([\d.]+)s$/.exec(second.window)?.[1] ?? Number.NaN) * 1000,
+          };
+          await new Promise((r) => setTimeout(r, 1200));
+          return readings.length > 0 && readings[0]!.t <= seen.end - seen.windowMs ? seen : undefined;
+        },
+        90_000,
+      );
       assert.ok(windowMs >= 1000, `a window of at least a second: ${metrics.window}`);
       const rates: number[] = [];
       for (let offset = 0; offset <= 1000; offset += 100) {
@@ -114,15 +136,22 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
       // The cgroup's rate over the same window (wherever in its second it ended) closest to top's.
       const cgroupMillicores = rates.reduce((a, b) => (Math.abs(b - topMillicores) < Math.abs(a - topMillicores) ? b : a));
       assert.ok(cgroupMillicores > 20, `the burner burns: ${cgroupMillicores.toFixed(1)}m`);
-      assert.ok(Math.abs(topMillicores - cgroupMillicores) <= 0.1 * cgroupMillicores,
-        `kubectl top says ${cpu}, the cgroup ${rates.map((r) => r.toFixed(1)).join('/')}m over ${metrics.window} to ${metrics.timestamp}`);
+      assert.ok(
+        Math.abs(topMillicores - cgroupMillicores) <= 0.1 * cgroupMillicores,
+        `kubectl top says ${cpu}, the cgroup ${rates.map((r) => r.toFixed(1)).join('/')}m over ${metrics.window} to ${metrics.timestamp}`,
+      );
       t.diagnostic(`kubectl top: ${cpu}; the cgroup over ${metrics.window} to ${metrics.timestamp}: ${cgroupMillicores.toFixed(1)}m`);
       assert.match(memory, /^\d+Mi$/);
       const containers = (await k(['top', 'pod', 'burn', '--containers', '--no-headers'])).trim().split(/\s+/);
       assert.deepEqual(containers.slice(0, 2), ['burn', 'burn']);
       assert.match(await k(['top', 'pods', '-A']), /^default\s+burn\s+\d+m\s+\d+Mi\s*$/m);
       // Selectors are the pods' own; a pod without figures is NotFound, as metrics-server answers.
-      const byLabel = async (selector: string) => (JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/namespaces/default/pods?labelSelector=${encodeURIComponent(selector)}`])) as { items: unknown[] }).items.length;
+      const byLabel = async (selector: string) =>
+        (
+          JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/namespaces/default/pods?labelSelector=${encodeURIComponent(selector)}`])) as {
+            items: unknown[];
+          }
+        ).items.length;
       assert.deepEqual([await byLabel('app=single'), await byLabel('app=other')], [1, 0]);
       const missing = await kubectlRaw(cluster.kubeconfig, ['get', '--raw', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/nope']);
       assert.notEqual(missing.code, 0);
@@ -133,13 +162,27 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
   });
 
   it('kubectl top pod shows the memory a pod holds', async () => {
-    await k(['run', 'hold', '--image=drover-test/busybox:1', '--restart=Never', '--command', '--', 'sh', '-c', 'dd if=/dev/zero of=/dev/shm/fill bs=1048576 count=40 && sleep 3600']);
+    await k([
+      'run',
+      'hold',
+      '--image=drover-test/busybox:1',
+      '--restart=Never',
+      '--command',
+      '--',
+      'sh',
+      '-c',
+      'dd if=/dev/zero of=/dev/shm/fill bs=1048576 count=40 && sleep 3600',
+    ]);
     await k(['wait', '--for=condition=Ready', 'pod/hold', '--timeout=60s']);
-    const memory = await waitFor('40 MiB held', async () => {
-      const line = (await k(['top', 'pod', 'hold', '--no-headers'])).trim();
-      const value = mebibytes(line.split(/\s+/)[2] ?? '');
-      return value >= 40 ? value : undefined;
-    }, 30_000);
+    const memory = await waitFor(
+      '40 MiB held',
+      async () => {
+        const line = (await k(['top', 'pod', 'hold', '--no-headers'])).trim();
+        const value = mebibytes(line.split(/\s+/)[2] ?? '');
+        return value >= 40 ? value : undefined;
+      },
+      30_000,
+    );
     // tmpfs pages are the container's; a busybox adds a few MiB at most.
     assert.ok(memory < 40 + 16, `kubectl top says ${memory}Mi for 40 MiB written to /dev/shm`);
   });
@@ -147,20 +190,30 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
   it('kubectl top nodes lists the node with its CPU and memory', async () => {
     const lines = (await k(['top', 'nodes'])).trim().split('\n');
     assert.deepEqual(lines[0]!.trim().split(/\s+/), ['NAME', 'CPU(cores)', 'CPU(%)', 'MEMORY(bytes)', 'MEMORY(%)']);
-    const row = lines.find((line) => line.startsWith(`${cluster.nodeName} `))?.trim().split(/\s+/);
+    const row = lines
+      .find((line) => line.startsWith(`${cluster.nodeName} `))
+      ?.trim()
+      .split(/\s+/);
     assert.ok(row, `a row for ${cluster.nodeName} in:\n${lines.join('\n')}`);
     assert.match(row[1]!, /^\d+m$/);
     const memTotalMi = Number(/^MemTotal:\s+(\d+)/m.exec(readFileSync('/proc/meminfo', 'utf8'))![1]) / 1024;
     assert.ok(mebibytes(row[3]!) > 0 && mebibytes(row[3]!) <= memTotalMi, `node memory ${row[3]} of ${memTotalMi.toFixed(0)}Mi`);
-    const history = JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/nodes/${cluster.nodeName}/history`])) as { stepSeconds: number; points: unknown[] };
+    const history = JSON.parse(await k(['get', '--raw', `/apis/metrics.k8s.io/v1beta1/nodes/${cluster.nodeName}/history`])) as {
+      stepSeconds: number;
+      points: unknown[];
+    };
     assert.equal(history.stepSeconds, 15);
   });
 
-  it('the view role reads pod metrics, as Kubernetes\' aggregated metrics reader grants', async () => {
+  it("the view role reads pod metrics, as Kubernetes' aggregated metrics reader grants", async () => {
     await k(['create', 'serviceaccount', 'viewer']);
     await k(['create', 'rolebinding', 'viewer', '--clusterrole=view', '--serviceaccount=default:viewer']);
     const as = ['--as=system:serviceaccount:default:viewer'];
-    await waitFor('the binding in force', async () => (await kubectlRaw(cluster.kubeconfig, ['auth', 'can-i', 'list', 'pods.metrics.k8s.io', ...as])).stdout.trim() === 'yes', 15_000);
+    await waitFor(
+      'the binding in force',
+      async () => (await kubectlRaw(cluster.kubeconfig, ['auth', 'can-i', 'list', 'pods.metrics.k8s.io', ...as])).stdout.trim() === 'yes',
+      15_000,
+    );
     assert.match(await k(['top', 'pod', 'burn', ...as]), /^burn\s+\d+m/m);
     // Nodes are cluster-scoped: a namespace's binding does not reach them.
     const nodes = await kubectlRaw(cluster.kubeconfig, ['top', 'nodes', ...as]);
@@ -176,29 +229,56 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     // Each burner uses about 200% of its 100m request: the HPA wants more than 3, and is held at 3.
     await waitFor('3 replicas', async () => (await k(['get', 'deployment', 'burners', '-o', 'jsonpath={.spec.replicas}'])) === '3', 60_000);
     // REPLICAS is what the last pass saw: 3 from the pass after the rescale.
-    await waitFor('kubectl get hpa showing the reading and 3 replicas', async () => {
-      const line = (await k(['get', 'hpa', 'burners', '--no-headers'])).trim();
-      return /^burners\s+Deployment\/burners\s+cpu: \d+%\/50%\s+1\s+3\s+3\s+/.test(line) ? line : undefined;
-    }, 30_000);
+    await waitFor(
+      'kubectl get hpa showing the reading and 3 replicas',
+      async () => {
+        const line = (await k(['get', 'hpa', 'burners', '--no-headers'])).trim();
+        return /^burners\s+Deployment\/burners\s+cpu: \d+%\/50%\s+1\s+3\s+3\s+/.test(line) ? line : undefined;
+      },
+      30_000,
+    );
     const events = await k(['get', 'events', '--field-selector', 'involvedObject.name=burners,reason=SuccessfulRescale', '-o', 'jsonpath={.items[*].message}']);
     assert.match(events, /New size: 3; reason: cpu resource utilization \(percentage of request\) above target/);
     // The load stops (the pods sleep instead); a short scale-down window lets it come down soon.
     await k(['patch', 'hpa', 'burners', '--type=merge', '-p', JSON.stringify({ spec: { behavior: { scaleDown: { stabilizationWindowSeconds: 5 } } } })]);
-    await k(['patch', 'deployment', 'burners', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/command', value: ['sh', '-c', 'sleep 3600'] }])]);
+    await k([
+      'patch',
+      'deployment',
+      'burners',
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/command', value: ['sh', '-c', 'sleep 3600'] }]),
+    ]);
     await waitFor('1 replica', async () => (await k(['get', 'deployment', 'burners', '-o', 'jsonpath={.spec.replicas}'])) === '1', 90_000);
-    const status = JSON.parse(await k(['get', 'hpa', 'burners', '-o', 'jsonpath={.status}'])) as { desiredReplicas: number; conditions: Array<{ type: string; status: string }> };
+    const status = JSON.parse(await k(['get', 'hpa', 'burners', '-o', 'jsonpath={.status}'])) as {
+      desiredReplicas: number;
+      conditions: Array<{ type: string; status: string }>;
+    };
     assert.equal(status.desiredReplicas, 1);
     assert.deepEqual(status.conditions.find((c) => c.type === 'ScalingActive')?.status, 'True');
     // The v1 view of the same object, as kubectl autoscale made it.
-    const v1 = JSON.parse(await k(['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/burners'])) as { spec: { targetCPUUtilizationPercentage: number } };
+    const v1 = JSON.parse(await k(['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/burners'])) as {
+      spec: { targetCPUUtilizationPercentage: number };
+    };
     assert.equal(v1.spec.targetCPUUtilizationPercentage, 50);
     // kubectl apply of an autoscaling/v1 manifest patches through v1; the v2 behavior stays.
     const manifest = JSON.stringify({
-      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'burners', namespace: 'default' },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burners' }, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 60 },
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'burners', namespace: 'default' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burners' },
+        minReplicas: 1,
+        maxReplicas: 4,
+        targetCPUUtilizationPercentage: 60,
+      },
     });
     await k(['apply', '-f', '-'], manifest);
-    const spec = JSON.parse(await k(['get', 'hpa', 'burners', '-o', 'jsonpath={.spec}'])) as { maxReplicas: number; metrics: unknown[]; behavior: { scaleDown: { stabilizationWindowSeconds: number } } };
+    const spec = JSON.parse(await k(['get', 'hpa', 'burners', '-o', 'jsonpath={.spec}'])) as {
+      maxReplicas: number;
+      metrics: unknown[];
+      behavior: { scaleDown: { stabilizationWindowSeconds: number } };
+    };
     assert.equal(spec.maxReplicas, 4);
     assert.deepEqual(spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }]);
     assert.equal(spec.behavior.scaleDown.stabilizationWindowSeconds, 5);

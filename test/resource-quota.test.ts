@@ -26,7 +26,7 @@ function podJson(name: string, resources: Record<string, unknown> = {}): Record<
 }
 
 describe('discovery and explain', () => {
-  it('lists both kinds with Kubernetes\' short names and explains their fields', async () => {
+  it("lists both kinds with Kubernetes' short names and explains their fields", async () => {
     const resources = await cluster.kubectl(['api-resources']);
     assert.match(resources, /^limitranges\s+limits\s+v1\s+true\s+LimitRange$/m);
     assert.match(resources, /^resourcequotas\s+quota\s+v1\s+true\s+ResourceQuota$/m);
@@ -63,7 +63,7 @@ spec:
     assert.equal(note, 'LimitRanger plugin set: cpu, memory request for container app; cpu, memory limit for container app');
   });
 
-  it('refuses a pod over the max with Kubernetes\' message', async () => {
+  it("refuses a pod over the max with Kubernetes' message", async () => {
     const result = await cluster.kubectlRaw(['apply', '-f', '-'], {
       input: podYaml('big', 'limits', '    resources: {limits: {cpu: "1"}}'),
     });
@@ -73,7 +73,7 @@ spec:
 });
 
 describe('ResourceQuota', () => {
-  it('refuses the pod past pods=2 with Kubernetes\' message, and frees the quota after a delete', async () => {
+  it("refuses the pod past pods=2 with Kubernetes' message, and frees the quota after a delete", async () => {
     await cluster.kubectl(['create', 'namespace', 'quota']);
     await cluster.kubectl(['create', 'quota', 'small', '-n', 'quota', '--hard=pods=2,requests.cpu=1']);
     const resources = '    resources: {requests: {cpu: 100m}}';
@@ -92,10 +92,14 @@ describe('ResourceQuota', () => {
     assert.match(described, /Resource\s+Used\s+Hard\n\s*--------\s+----\s+----\npods\s+2\s+2\nrequests.cpu\s+200m\s+1\n/);
 
     await cluster.kubectl(['delete', 'pod', 'one', '-n', 'quota', '--wait=false']);
-    await waitFor('the quota freed', async () => {
-      assert.equal(await cluster.kubectl(['get', 'quota', 'small', '-n', 'quota', '-o', 'jsonpath={.status.used.pods}']), '1');
-      return true;
-    }, 15_000);
+    await waitFor(
+      'the quota freed',
+      async () => {
+        assert.equal(await cluster.kubectl(['get', 'quota', 'small', '-n', 'quota', '-o', 'jsonpath={.status.used.pods}']), '1');
+        return true;
+      },
+      15_000,
+    );
     await cluster.kubectl(['apply', '-f', '-'], { input: podYaml('three', 'quota', resources) });
   });
 
@@ -107,10 +111,14 @@ describe('ResourceQuota', () => {
     const third = await cluster.kubectlRaw(['create', 'secret', 'generic', 'c', '-n', 'quota-secrets', '--from-literal=k=v']);
     assert.ok(third.stderr.includes('exceeded quota: few, requested: secrets=1, used: secrets=2, limited: secrets=2'), third.stderr);
     await cluster.kubectl(['delete', 'secret', 'a', '-n', 'quota-secrets']);
-    await waitFor('the quota recounted', async () => {
-      assert.equal(await cluster.kubectl(['get', 'quota', 'few', '-n', 'quota-secrets', '-o', 'jsonpath={.status.used.secrets}']), '1');
-      return true;
-    }, 15_000);
+    await waitFor(
+      'the quota recounted',
+      async () => {
+        assert.equal(await cluster.kubectl(['get', 'quota', 'few', '-n', 'quota-secrets', '-o', 'jsonpath={.status.used.secrets}']), '1');
+        return true;
+      },
+      15_000,
+    );
     await cluster.kubectl(['create', 'secret', 'generic', 'c', '-n', 'quota-secrets', '--from-literal=k=v']);
   });
 
@@ -119,10 +127,16 @@ describe('ResourceQuota', () => {
     await cluster.kubectl(['create', 'quota', 'three-pods', '-n', 'burst', '--hard=pods=3,count/configmaps=4']);
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => cluster.api('POST', '/api/v1/namespaces/burst/pods', podJson(`p${i}`))));
     const codes = answers.map((answer) => answer.status).sort();
-    assert.deepEqual(codes, [201, 201, 201, 403, 403, 403, 403, 403, 403, 403], JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 403).map((a) => a.body)));
+    assert.deepEqual(
+      codes,
+      [201, 201, 201, 403, 403, 403, 403, 403, 403, 403],
+      JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 403).map((a) => a.body)),
+    );
     const pods = await cluster.api('GET', '/api/v1/namespaces/burst/pods');
     assert.equal(pods.body.items.length, 3);
-    const configMaps = await Promise.all(Array.from({ length: 10 }, (_, i) => cluster.api('POST', '/api/v1/namespaces/burst/configmaps', { metadata: { name: `c${i}` } })));
+    const configMaps = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => cluster.api('POST', '/api/v1/namespaces/burst/configmaps', { metadata: { name: `c${i}` } })),
+    );
     // kube-root-ca.crt may or may not be there yet: what is stored never passes 4.
     const stored = await cluster.api('GET', '/api/v1/namespaces/burst/configmaps');
     assert.ok(stored.body.items.length <= 4, `${stored.body.items.length} configmaps`);

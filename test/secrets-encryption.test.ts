@@ -39,7 +39,10 @@ async function stateBytes(dataDir: string): Promise<string> {
 function secretPrefixes(dataDir: string): Map<string, string> {
   const db = new Database(join(dataDir, 'state.db'), { readonly: true });
   try {
-    const rows = db.prepare(`SELECT key, CAST(substr(value, 1, 40) AS TEXT) FROM kv WHERE key >= '/registry/secrets/' AND key < '/registry/secrets0'`).raw().all() as Array<[string, string]>;
+    const rows = db
+      .prepare(`SELECT key, CAST(substr(value, 1, 40) AS TEXT) FROM kv WHERE key >= '/registry/secrets/' AND key < '/registry/secrets0'`)
+      .raw()
+      .all() as Array<[string, string]>;
     return new Map(rows.map(([key, head]) => [key, /^k8s:enc:\w+:v1:[^:]+:/.exec(head)?.[0] ?? 'plaintext']));
   } finally {
     db.close();
@@ -108,13 +111,20 @@ describe('drover server --encryption-provider-config', () => {
     for (const [name, text, message] of cases) {
       const path = join(dir, name);
       await writeFile(path, text, { mode: 0o600 });
-      const run = spawnSync(DROVER_BIN, ['server', '--data-dir', join(dir, 'refused'), '--port', '0', '--encryption-provider-config', path], { encoding: 'utf8', timeout: 20_000 });
+      const run = spawnSync(DROVER_BIN, ['server', '--data-dir', join(dir, 'refused'), '--port', '0', '--encryption-provider-config', path], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       assert.equal(run.status, 1, `${name}: ${run.stdout}${run.stderr}`);
       assert.equal(run.stdout, '', `${name} printed nothing about listening`);
       assert.match(run.stderr, new RegExp(`encryption provider config ${path.replace(/[.]/g, '\\.')}: `));
       assert.match(run.stderr, message);
     }
-    const missing = spawnSync(DROVER_BIN, ['server', '--data-dir', join(dir, 'refused'), '--port', '0', '--encryption-provider-config', join(dir, 'missing.yaml')], { encoding: 'utf8', timeout: 20_000 });
+    const missing = spawnSync(
+      DROVER_BIN,
+      ['server', '--data-dir', join(dir, 'refused'), '--port', '0', '--encryption-provider-config', join(dir, 'missing.yaml')],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /missing\.yaml: cannot be read: ENOENT/);
   });

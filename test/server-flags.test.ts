@@ -26,15 +26,25 @@ describe('drover server --event-ttl', () => {
   it('deletes an Event once it has not been seen for the TTL, and keeps a fresh one', async () => {
     const events = api.resource(resources.events, 'default');
     const event = (name: string, lastTimestamp: string) => ({
-      apiVersion: 'v1', kind: 'Event', metadata: { name },
-      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'Test', message: name, type: 'Normal',
-      firstTimestamp: lastTimestamp, lastTimestamp, count: 1,
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'Test',
+      message: name,
+      type: 'Normal',
+      firstTimestamp: lastTimestamp,
+      lastTimestamp,
+      count: 1,
     });
     const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     await events.create(event('old', now()));
     await waitFor('the old event expired', async () => (await events.list()).items.every((e) => e.metadata.name !== 'old'), 10_000);
     await events.create(event('fresh', now()));
-    assert.deepEqual((await events.list()).items.map((e) => e.metadata.name), ['fresh']);
+    assert.deepEqual(
+      (await events.list()).items.map((e) => e.metadata.name),
+      ['fresh'],
+    );
   });
 
   it('keeps its data dir to its owner: the dir 0700, state.db, its WAL and the kubeconfig 0600', async () => {
@@ -48,7 +58,10 @@ describe('drover server --event-ttl', () => {
     const spec = dns['spec'] as { clusterIP: string; selector?: unknown; ports: Array<{ name: string; port: number; protocol: string }> };
     assert.equal(spec.clusterIP, '10.43.0.10');
     assert.equal(spec.selector, undefined);
-    assert.deepEqual(spec.ports.map((p) => `${p.name} ${p.port}/${p.protocol}`), ['dns 53/UDP', 'dns-tcp 53/TCP']);
+    assert.deepEqual(
+      spec.ports.map((p) => `${p.name} ${p.port}/${p.protocol}`),
+      ['dns 53/UDP', 'dns-tcp 53/TCP'],
+    );
     assert.equal(dns.metadata.labels?.['k8s-app'], 'kube-dns');
   });
 });
@@ -61,7 +74,11 @@ describe('drover --data-dir that cannot be used', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  for (const args of [['server', '--port', '0'], ['up', '--port', '0', '--node-name', 'never-started'], ['agent', '--node-name', 'never-started', '--server', 'http://127.0.0.1:1']]) {
+  for (const args of [
+    ['server', '--port', '0'],
+    ['up', '--port', '0', '--node-name', 'never-started'],
+    ['agent', '--node-name', 'never-started', '--server', 'http://127.0.0.1:1'],
+  ]) {
     it(`stops drover ${args[0]} at the start with one line naming the flag, exit code 1`, () => {
       // Relative, from where the command runs: the message shows what it was taken to mean.
       const run = spawnSync(DROVER_BIN, [...args, '--data-dir', 'a-file/data'], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
@@ -81,8 +98,14 @@ describe('drover --service-cidr, --cluster-cidr and --cluster-dns that do not ma
 
   const cases: Array<[string[], string]> = [
     [['server', '--port', '0', '--service-cidr', 'nonsense'], '--service-cidr "nonsense" is not an IPv4 CIDR such as 10.42.0.0/16 (host bits must be zero)'],
-    [['up', '--port', '0', '--node-name', 'never-started', '--cluster-cidr', '10.43.0.0/16'], '--cluster-cidr 10.43.0.0/16 and --service-cidr 10.43.0.0/16 overlap'],
-    [['agent', '--node-name', 'never-started', '--server', 'http://127.0.0.1:1', '--cluster-dns', '10.42.0.10'], '--cluster-dns 10.42.0.10 is not inside --service-cidr 10.43.0.0/16'],
+    [
+      ['up', '--port', '0', '--node-name', 'never-started', '--cluster-cidr', '10.43.0.0/16'],
+      '--cluster-cidr 10.43.0.0/16 and --service-cidr 10.43.0.0/16 overlap',
+    ],
+    [
+      ['agent', '--node-name', 'never-started', '--server', 'http://127.0.0.1:1', '--cluster-dns', '10.42.0.10'],
+      '--cluster-dns 10.42.0.10 is not inside --service-cidr 10.43.0.0/16',
+    ],
   ];
   for (const [args, message] of cases) {
     it(`stops drover ${args[0]} at the start with the flag at fault, exit code 1`, () => {

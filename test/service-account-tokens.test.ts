@@ -69,25 +69,38 @@ describe('service-account tokens', () => {
   });
 
   it('every namespace has kube-root-ca.crt with the cluster CA', async () => {
-    const published = await waitFor('kube-root-ca.crt', async () => (await kubectlRaw(cluster.kubeconfig, ['-n', NS, 'get', 'configmap', 'kube-root-ca.crt', '-o', 'jsonpath={.data.ca\\.crt}'])).stdout || undefined, 10_000);
+    const published = await waitFor(
+      'kube-root-ca.crt',
+      async () =>
+        (await kubectlRaw(cluster.kubeconfig, ['-n', NS, 'get', 'configmap', 'kube-root-ca.crt', '-o', 'jsonpath={.data.ca\\.crt}'])).stdout || undefined,
+      10_000,
+    );
     assert.equal(published, await readFile(ca, 'utf8'));
   });
 
   it('a host-process pod calls the API with its projected token: allowed what its Role grants, 403 otherwise; the token dies with the pod', async () => {
     const pod = {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client', namespace: NS },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'client', namespace: NS },
       spec: {
-        runtimeClassName: 'process', serviceAccountName: 'reader', terminationGracePeriodSeconds: 1,
+        runtimeClassName: 'process',
+        serviceAccountName: 'reader',
+        terminationGracePeriodSeconds: 1,
         containers: [{ name: 'main', image: 'host', command: [process.execPath, '-e', CLIENT] }],
       },
     };
     await kubectl(cluster.kubeconfig, ['create', '-f', '-'], { input: JSON.stringify(pod) });
     const volumes = JSON.parse(await k('-n', NS, 'get', 'pod', 'client', '-o', 'jsonpath={.spec.volumes}')) as Array<{ name: string }>;
     assert.match(volumes[0]!.name, /^kube-api-access-/);
-    const logs = await waitFor('the pod to call the API', async () => {
-      const text = await k('-n', NS, 'logs', 'client');
-      return text.includes('secrets=') ? text : undefined;
-    }, 60_000);
+    const logs = await waitFor(
+      'the pod to call the API',
+      async () => {
+        const text = await k('-n', NS, 'logs', 'client');
+        return text.includes('secrets=') ? text : undefined;
+      },
+      60_000,
+    );
     assert.match(logs, new RegExp(`namespace=${NS}`));
     assert.match(logs, /configmaps=200/);
     assert.match(logs, /secrets=403/);
@@ -101,15 +114,29 @@ describe('service-account tokens', () => {
     assert.equal(whoami.stdout, `system:serviceaccount:${NS}:reader`, whoami.stderr);
 
     await k('-n', NS, 'delete', 'pod', 'client', '--wait=true', '--timeout=60s');
-    const refused = await waitFor('the token to be refused', async () => {
-      const answer = await asToken(token, 'auth', 'whoami');
-      return answer.code !== 0 ? answer : undefined;
-    }, 15_000);
+    const refused = await waitFor(
+      'the token to be refused',
+      async () => {
+        const answer = await asToken(token, 'auth', 'whoami');
+        return answer.code !== 0 ? answer : undefined;
+      },
+      15_000,
+    );
     assert.match(refused.stderr, /Unauthorized|must be logged in/);
   });
 
   it('a Docker pod sees token, ca.crt and namespace at /var/run/secrets/kubernetes.io/serviceaccount', async () => {
-    await k('-n', NS, 'run', 'mounted', '--image=drover-test/busybox:1', '--overrides={"spec":{"serviceAccountName":"reader","terminationGracePeriodSeconds":1}}', '--', 'sleep', '3600');
+    await k(
+      '-n',
+      NS,
+      'run',
+      'mounted',
+      '--image=drover-test/busybox:1',
+      '--overrides={"spec":{"serviceAccountName":"reader","terminationGracePeriodSeconds":1}}',
+      '--',
+      'sleep',
+      '3600',
+    );
     await waitFor('mounted Running', async () => (await k('-n', NS, 'get', 'pod', 'mounted', '-o', 'jsonpath={.status.phase}')) === 'Running', 60_000);
     const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
     assert.equal(await k('-n', NS, 'exec', 'mounted', '--', 'cat', `${dir}/namespace`), NS);
@@ -140,7 +167,9 @@ describe('service-account tokens', () => {
     const answer = JSON.parse(await kubectl(cluster.kubeconfig, ['create', '-f', '-', '-o', 'json'], { input: JSON.stringify(review) }));
     assert.equal(answer.status.authenticated, true);
     assert.equal(answer.status.user.username, `system:serviceaccount:${NS}:reader`);
-    const bad = JSON.parse(await kubectl(cluster.kubeconfig, ['create', '-f', '-', '-o', 'json'], { input: JSON.stringify({ ...review, spec: { token: `${token}x` } }) }));
+    const bad = JSON.parse(
+      await kubectl(cluster.kubeconfig, ['create', '-f', '-', '-o', 'json'], { input: JSON.stringify({ ...review, spec: { token: `${token}x` } }) }),
+    );
     assert.equal(bad.status.authenticated, false);
   });
 });

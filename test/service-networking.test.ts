@@ -19,9 +19,13 @@ const WEB = `mkdir -p /w && hostname > /w/index.html && exec httpd -f -p 8080 -h
 
 function webPod(name: string, labels: Record<string, string>, node: string, extra: Record<string, unknown> = {}) {
   return {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, labels },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels },
     spec: {
-      nodeName: node, terminationGracePeriodSeconds: 1, ...extra,
+      nodeName: node,
+      terminationGracePeriodSeconds: 1,
+      ...extra,
       containers: [{ name: 'web', image: IMAGE, command: ['sh', '-c', WEB], ports: [{ name: 'http', containerPort: 8080 }] }],
     },
   };
@@ -46,7 +50,7 @@ describe('service networking', { timeout: 300_000 }, () => {
     return { ok: result.code === 0, out: result.stdout.trim(), err: result.stderr.trim() };
   };
   // busybox wget -T crashes (this static build): the timeout comes from `timeout` instead.
-  const get = async (url: string) => (await inClient(`timeout 5 wget -q -O - ${url}`));
+  const get = async (url: string) => await inClient(`timeout 5 wget -q -O - ${url}`);
   const clusterIP = async (name: string) => k(['get', 'service', name, '-o', 'jsonpath={.spec.clusterIP}']);
   const natRules = () => execFileSync('iptables-save', ['-t', 'nat'], { encoding: 'utf8' });
 
@@ -56,28 +60,49 @@ describe('service networking', { timeout: 300_000 }, () => {
     server = await startServerProcess({ network });
     nodeA = await startAgentProcess(server, names.a, [], undefined, { network });
     nodeB = await startAgentProcess(server, names.b, [], undefined, { network });
-    await k(['apply', '-f', '-'], list(
-      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: {
-        replicas: 2, selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'web', image: IMAGE, command: ['sh', '-c', WEB], ports: [{ name: 'http', containerPort: 8080 }] }] } },
-      } },
-      // Serves like the others, but never ready: it must get no traffic.
-      webPod('web-unready', { app: 'web' }, names.a, {}),
-      service('web', { app: 'web' }, { type: 'NodePort' }),
-      service('web-headless', { app: 'web' }, { clusterIP: 'None' }),
-      webPod('backend', { app: 'backend' }, names.b, { hostname: 'backend-0', subdomain: 'backends' }),
-      service('backend', { app: 'backend' }),
-      service('backends', { app: 'backend' }, { clusterIP: 'None' }),
-      webPod('local-a', { app: 'local' }, names.a),
-      webPod('local-b', { app: 'local' }, names.b),
-      service('local', { app: 'local' }, { internalTrafficPolicy: 'Local' }),
-      service('sticky', { app: 'local' }, { sessionAffinity: 'ClientIP' }),
-      service('nobody', { app: 'nobody' }),
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec: {
-        nodeName: names.a, terminationGracePeriodSeconds: 1,
-        containers: [{ name: 'client', image: IMAGE, command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }],
-      } },
-    ));
+    await k(
+      ['apply', '-f', '-'],
+      list(
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'web' },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: 'web' } },
+            template: {
+              metadata: { labels: { app: 'web' } },
+              spec: {
+                terminationGracePeriodSeconds: 1,
+                containers: [{ name: 'web', image: IMAGE, command: ['sh', '-c', WEB], ports: [{ name: 'http', containerPort: 8080 }] }],
+              },
+            },
+          },
+        },
+        // Serves like the others, but never ready: it must get no traffic.
+        webPod('web-unready', { app: 'web' }, names.a, {}),
+        service('web', { app: 'web' }, { type: 'NodePort' }),
+        service('web-headless', { app: 'web' }, { clusterIP: 'None' }),
+        webPod('backend', { app: 'backend' }, names.b, { hostname: 'backend-0', subdomain: 'backends' }),
+        service('backend', { app: 'backend' }),
+        service('backends', { app: 'backend' }, { clusterIP: 'None' }),
+        webPod('local-a', { app: 'local' }, names.a),
+        webPod('local-b', { app: 'local' }, names.b),
+        service('local', { app: 'local' }, { internalTrafficPolicy: 'Local' }),
+        service('sticky', { app: 'local' }, { sessionAffinity: 'ClientIP' }),
+        service('nobody', { app: 'nobody' }),
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'client' },
+          spec: {
+            nodeName: names.a,
+            terminationGracePeriodSeconds: 1,
+            containers: [{ name: 'client', image: IMAGE, command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }],
+          },
+        },
+      ),
+    );
     // The unready pod: a readiness probe that always fails.
     await k(['delete', 'pod', 'web-unready', '--wait=true']);
     const unready = webPod('web-unready', { app: 'web' }, names.a);
@@ -99,12 +124,24 @@ describe('service networking', { timeout: 300_000 }, () => {
     }
   });
 
-  const readyWebPods = async () => (await k(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[?(@.status.conditions[1].status=="True")]}{.metadata.name}{" "}{end}'])).trim().split(' ').filter(Boolean);
-  const webPods = async () => JSON.parse(await k(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as Array<{ metadata: { name: string }; status: { podIP: string; conditions?: Array<{ type: string; status: string }> } }>;
-  const isReady = (pod: { status: { conditions?: Array<{ type: string; status: string }> } }) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+  const readyWebPods = async () =>
+    (await k(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[?(@.status.conditions[1].status=="True")]}{.metadata.name}{" "}{end}']))
+      .trim()
+      .split(' ')
+      .filter(Boolean);
+  const webPods = async () =>
+    JSON.parse(await k(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as Array<{
+      metadata: { name: string };
+      status: { podIP: string; conditions?: Array<{ type: string; status: string }> };
+    }>;
+  const isReady = (pod: { status: { conditions?: Array<{ type: string; status: string }> } }) =>
+    pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
   it('reaches the ready pods of a Service by its full name, its short name and its cluster IP, spread over them, never the unready one', async () => {
-    const ready = (await webPods()).filter(isReady).map((p) => p.metadata.name).sort();
+    const ready = (await webPods())
+      .filter(isReady)
+      .map((p) => p.metadata.name)
+      .sort();
     assert.equal(ready.length, 2);
     const ip = await clusterIP('web');
     for (const url of ['http://web.default.svc.cluster.local/', 'http://web/', `http://${ip}/`]) {
@@ -120,7 +157,10 @@ describe('service networking', { timeout: 300_000 }, () => {
   });
 
   it('answers a headless Service with every ready pod IP, and a pod by its hostname and subdomain', async () => {
-    const ready = (await webPods()).filter(isReady).map((p) => p.status.podIP).sort();
+    const ready = (await webPods())
+      .filter(isReady)
+      .map((p) => p.status.podIP)
+      .sort();
     const lookup = await inClient('nslookup web-headless.default.svc.cluster.local');
     assert.ok(lookup.ok, lookup.err);
     const ips = [...lookup.out.matchAll(/Address: (\d+\.\d+\.\d+\.\d+)/g)].map((m) => m[1]!).filter((ip) => ready.includes(ip) || !ip.endsWith('.10'));
@@ -133,13 +173,34 @@ describe('service networking', { timeout: 300_000 }, () => {
     assert.match(unknown.out + unknown.err, /NXDOMAIN|can't find/);
   });
 
-  it('resolves a training job\'s per-replica Services to their replicas', async () => {
-    const replica = { replicas: 1, restartPolicy: 'Never', template: { spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'pytorch', image: IMAGE, command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }] } } };
-    await k(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'dnsjob' }, spec: { pytorchReplicaSpecs: { Master: replica, Worker: replica } } }));
+  it("resolves a training job's per-replica Services to their replicas", async () => {
+    const replica = {
+      replicas: 1,
+      restartPolicy: 'Never',
+      template: {
+        spec: {
+          terminationGracePeriodSeconds: 1,
+          containers: [{ name: 'pytorch', image: IMAGE, command: ['sh', '-c', 'trap exit TERM; while true; do sleep 1; done'] }],
+        },
+      },
+    };
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'kubeflow.org/v1',
+        kind: 'PyTorchJob',
+        metadata: { name: 'dnsjob' },
+        spec: { pytorchReplicaSpecs: { Master: replica, Worker: replica } },
+      }),
+    );
     for (const name of ['dnsjob-master-0', 'dnsjob-worker-0']) {
       await k(['wait', '--for=condition=Ready', `pod/${name}`, '--timeout=60s']);
       const ip = await k(['get', 'pod', name, '-o', 'jsonpath={.status.podIP}']);
-      await waitFor(`${name} in the cluster DNS`, async () => (await inClient(`nslookup ${name}.default.svc.cluster.local`)).out.includes(`Address: ${ip}`), 10_000);
+      await waitFor(
+        `${name} in the cluster DNS`,
+        async () => (await inClient(`nslookup ${name}.default.svc.cluster.local`)).out.includes(`Address: ${ip}`),
+        10_000,
+      );
     }
     await k(['delete', 'pytorchjob', 'dnsjob', '--wait=false']);
   });
@@ -175,7 +236,7 @@ describe('service networking', { timeout: 300_000 }, () => {
     assert.ok(Date.now() - started < 2500, `failed after ${Date.now() - started} ms`);
   });
 
-  it('gives pods the cluster DNS, search domains and the Services\' variables', async () => {
+  it("gives pods the cluster DNS, search domains and the Services' variables", async () => {
     const resolv = await inClient('cat /etc/resolv.conf');
     assert.match(resolv.out, new RegExp(`nameserver ${network.clusterDns.replace(/\./g, '\\.')}`));
     assert.match(resolv.out, /search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local/);
@@ -200,20 +261,44 @@ describe('service networking', { timeout: 300_000 }, () => {
       "console.log('server ' + config.getCurrentCluster().server + ' user ' + review.status.userInfo.username);",
     ].join('\n');
     const host = (name: string, path: string, mountPath = path) => ({ volume: { name, hostPath: { path } }, mount: { name, mountPath, readOnly: true } });
-    const mounts = [host('node', process.execPath, '/usr/local/bin/node'), host('libs', '/lib/x86_64-linux-gnu'), host('loader', '/lib64'), host('modules', resolve(import.meta.dirname, '../../node_modules'), '/app/node_modules')];
-    await k(['apply', '-f', '-'], JSON.stringify({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'in-cluster' },
-      spec: {
-        nodeName: names.b, restartPolicy: 'Never', volumes: mounts.map((m) => m.volume),
-        containers: [{ name: 'client', image: IMAGE, workingDir: '/app', command: ['/usr/local/bin/node', '--input-type=module', '-e', program], volumeMounts: mounts.map((m) => m.mount) }],
-      },
-    }));
-    await waitFor('the in-cluster client done', async () => ['Succeeded', 'Failed'].includes(await k(['get', 'pod', 'in-cluster', '-o', 'jsonpath={.status.phase}'])), 60_000);
+    const mounts = [
+      host('node', process.execPath, '/usr/local/bin/node'),
+      host('libs', '/lib/x86_64-linux-gnu'),
+      host('loader', '/lib64'),
+      host('modules', resolve(import.meta.dirname, '../../node_modules'), '/app/node_modules'),
+    ];
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'in-cluster' },
+        spec: {
+          nodeName: names.b,
+          restartPolicy: 'Never',
+          volumes: mounts.map((m) => m.volume),
+          containers: [
+            {
+              name: 'client',
+              image: IMAGE,
+              workingDir: '/app',
+              command: ['/usr/local/bin/node', '--input-type=module', '-e', program],
+              volumeMounts: mounts.map((m) => m.mount),
+            },
+          ],
+        },
+      }),
+    );
+    await waitFor(
+      'the in-cluster client done',
+      async () => ['Succeeded', 'Failed'].includes(await k(['get', 'pod', 'in-cluster', '-o', 'jsonpath={.status.phase}'])),
+      60_000,
+    );
     const logs = await k(['logs', 'in-cluster']);
     assert.equal(logs.trim(), `server https://${await clusterIP('kubernetes')}:443 user system:serviceaccount:default:default`);
   });
 
-  it('removes a deleted Service\'s rules, and rebuilds every rule after an agent restart with nothing stale left', async () => {
+  it("removes a deleted Service's rules, and rebuilds every rule after an agent restart with nothing stale left", async () => {
     await k(['apply', '-f', '-'], JSON.stringify(service('doomed', { app: 'web' })));
     await waitFor('rules for default/doomed', async () => natRules().includes('default/doomed:http'), 5000);
     await k(['delete', 'service', 'doomed']);
@@ -230,14 +315,14 @@ describe('service networking', { timeout: 300_000 }, () => {
     assert.equal(natRules().includes('default/gone-while-down:http'), false, 'nothing stale after the restart');
   });
 
-  it('refuses a second cluster\'s agent on the same service range while this cluster\'s agents run', async () => {
+  it("refuses a second cluster's agent on the same service range while this cluster's agents run", async () => {
     const other = await startServerProcess({ network });
     try {
       await assert.rejects(
         startAgentProcess(other, `net-other-${process.pid}`, [], undefined, { network }),
         /the service range \S+ is in use on this machine by another cluster's agent/,
       );
-      assert.ok(natRules().includes('default/web:http'), 'this cluster\'s rules untouched');
+      assert.ok(natRules().includes('default/web:http'), "this cluster's rules untouched");
       assert.equal((await get('http://web/')).ok, true);
     } finally {
       await other.stop();
@@ -253,6 +338,10 @@ describe('service networking', { timeout: 300_000 }, () => {
     const cleanup = execFileSync(process.execPath, [DROVER_BIN, 'agent', '--cleanup', ...network.flags()], { encoding: 'utf8' });
     assert.match(cleanup, /removed the service rules of 2 agent\(s\)/);
     assert.equal(natRules().includes(network.serviceCidr), false, 'no rule left for the range');
-    assert.doesNotMatch(execFileSync('ip', ['-4', '-o', 'route', 'show'], { encoding: 'utf8' }), new RegExp(`^${ip.replace(/\./g, '\\.')} `, 'm'), 'no route left for the cluster IP');
+    assert.doesNotMatch(
+      execFileSync('ip', ['-4', '-o', 'route', 'show'], { encoding: 'utf8' }),
+      new RegExp(`^${ip.replace(/\./g, '\\.')} `, 'm'),
+      'no route left for the cluster IP',
+    );
   });
 });

@@ -11,9 +11,19 @@ import { waitFor } from './support/wait-for.js';
 const NODES = 50;
 const REPLICAS = 200;
 
-interface Condition { type: string; status: string }
-interface NodeItem { metadata: { name: string }; status: { conditions: Condition[]; addresses: Array<{ type: string; address: string }>; capacity: Record<string, string> } }
-interface PodItem { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase?: string; podIP?: string; hostIP?: string } }
+interface Condition {
+  type: string;
+  status: string;
+}
+interface NodeItem {
+  metadata: { name: string };
+  status: { conditions: Condition[]; addresses: Array<{ type: string; address: string }>; capacity: Record<string, string> };
+}
+interface PodItem {
+  metadata: { name: string; deletionTimestamp?: string };
+  spec: { nodeName?: string };
+  status: { phase?: string; podIP?: string; hostIP?: string };
+}
 
 const ready = (node: NodeItem) => node.status.conditions.find((c) => c.type === 'Ready')?.status;
 
@@ -39,26 +49,40 @@ describe('drover simulate', () => {
   it('registers the nodes Ready, on loopback, and renews their Leases', async () => {
     const nodes = await hollowNodes();
     assert.equal(nodes.length, NODES);
-    assert.deepEqual(nodes.filter((n) => ready(n) !== 'True').map((n) => n.metadata.name), []);
+    assert.deepEqual(
+      nodes.filter((n) => ready(n) !== 'True').map((n) => n.metadata.name),
+      [],
+    );
     assert.deepEqual(new Set(nodes.map((n) => n.status.addresses.find((a) => a.type === 'InternalIP')?.address)), new Set(['127.0.0.1']));
     assert.equal(nodes[0]!.status.capacity['pods'], '110');
-    const renewTime = async () => (await cluster.api('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/hollow-7')).body.spec.renewTime as string;
+    const renewTime = async () =>
+      (await cluster.api('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/hollow-7')).body.spec.renewTime as string;
     const first = await renewTime();
     await waitFor('the Lease of hollow-7 to be renewed', async () => (await renewTime()) > first, 5_000);
   });
 
   it('runs a Deployment on the hollow nodes with the real scheduler and controllers, and finalises its deleted pods', async () => {
     await cluster.kubectl(['create', 'deployment', 'web', '--image=drover-test/busybox:1', `--replicas=${REPLICAS}`]);
-    await waitFor(`${REPLICAS} available replicas`, async () => {
-      const deployment = await cluster.api('GET', '/apis/apps/v1/namespaces/default/deployments/web');
-      return deployment.body.status?.availableReplicas === REPLICAS;
-    }, 40_000);
+    await waitFor(
+      `${REPLICAS} available replicas`,
+      async () => {
+        const deployment = await cluster.api('GET', '/apis/apps/v1/namespaces/default/deployments/web');
+        return deployment.body.status?.availableReplicas === REPLICAS;
+      },
+      40_000,
+    );
     const pods = await webPods();
     assert.equal(pods.length, REPLICAS);
-    assert.deepEqual(pods.filter((p) => p.status.phase !== 'Running' || !p.spec.nodeName?.startsWith('hollow-')).map((p) => p.metadata.name), []);
+    assert.deepEqual(
+      pods.filter((p) => p.status.phase !== 'Running' || !p.spec.nodeName?.startsWith('hollow-')).map((p) => p.metadata.name),
+      [],
+    );
     assert.ok(new Set(pods.map((p) => p.spec.nodeName)).size > NODES / 2, 'the scheduler spreads the pods over the nodes');
     // Pod IPs are loopback addresses, unique per pod: nothing dialled leaves the machine.
-    assert.deepEqual(pods.filter((p) => !p.status.podIP?.startsWith('127.') || p.status.hostIP !== '127.0.0.1').map((p) => p.metadata.name), []);
+    assert.deepEqual(
+      pods.filter((p) => !p.status.podIP?.startsWith('127.') || p.status.hostIP !== '127.0.0.1').map((p) => p.metadata.name),
+      [],
+    );
     assert.equal(new Set(pods.map((p) => p.status.podIP)).size, REPLICAS);
 
     const deletedAt = Date.now();

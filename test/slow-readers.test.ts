@@ -28,7 +28,12 @@ describe('slow readers', () => {
     for (let i = 0; i < OBJECTS; i += 20) {
       await Promise.all(
         Array.from({ length: 20 }, async (_, j) => {
-          const res = await call('POST', `/api/v1/namespaces/${NAMESPACE}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i + j}` }, data });
+          const res = await call('POST', `/api/v1/namespaces/${NAMESPACE}/configmaps`, {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `cm-${i + j}` },
+            data,
+          });
           assert.equal(res.status, 201, await res.text());
         }),
       );

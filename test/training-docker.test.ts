@@ -49,7 +49,7 @@ describe('a PyTorchJob as Docker pods on the pod network', { timeout: 150_000 },
     assert.equal(master.spec.runtimeClassName, undefined, 'a Docker pod');
     const masterIP: string = master.status.podIP;
     assert.match(masterIP, /^\d+\.\d+\.\d+\.\d+$/);
-    assert.notEqual(masterIP, '127.0.0.1', 'on the pod network, not the host\'s');
+    assert.notEqual(masterIP, '127.0.0.1', "on the pod network, not the host's");
     const losses = await finalLosses(c, 'linreg', ['master-0', 'worker-0', 'worker-1', 'worker-2'], `${masterIP}:23456`);
     assert.equal(losses.size, 1, `every replica ends with the same loss: ${[...losses].join(', ')}`);
   });

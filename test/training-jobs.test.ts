@@ -31,13 +31,13 @@ describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout:
     assert.match(await c.k(['get', 'pytorchjob', 'linreg', '--no-headers']), /^linreg\s+Succeeded\s/);
     const master = await c.json(['get', 'pod', 'linreg-master-0']);
     const port = master.spec.containers[0].ports.find((p: any) => p.name === 'pytorchjob-port');
-    assert.equal(port.hostPort, port.containerPort, 'the master\'s port is declared as a host port');
+    assert.equal(port.hostPort, port.containerPort, "the master's port is declared as a host port");
     const losses = await finalLosses(c, 'linreg', ['master-0', 'worker-0', 'worker-1', 'worker-2'], `127.0.0.1:${port.containerPort}`);
     assert.equal(losses.size, 1, `every replica ends with the same loss: ${[...losses].join(', ')}`);
     assert.ok(Number([...losses][0]) < 0.01, 'the loss converged');
     const worker = await c.json(['get', 'pod', 'linreg-worker-2']);
     const env = Object.fromEntries(worker.spec.containers[0].env.map((e: any) => [e.name, e.value]));
-    assert.equal(env.MASTER_ADDR, 'linreg-master-0', 'the env carries Kubeflow\'s Service name; the agent resolves it for host processes');
+    assert.equal(env.MASTER_ADDR, 'linreg-master-0', "the env carries Kubeflow's Service name; the agent resolves it for host processes");
     assert.equal(env.RANK, '3');
     assert.equal(env.WORLD_SIZE, '4');
     assert.equal(worker.metadata.labels['scheduling.x-k8s.io/pod-group'], 'linreg');
@@ -48,14 +48,18 @@ describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout:
     assert.match(transactions, /PyTorchJob\/linreg\s+launch\s+Succeeded/);
   });
 
-  it('a TFJob\'s replicas reach each other at the addresses of TF_CONFIG, behind headless Services', async () => {
+  it("a TFJob's replicas reach each other at the addresses of TF_CONFIG, behind headless Services", async () => {
     await c.k(['wait', '--for=condition=Succeeded', 'tfjob/tfcheck', '--timeout=90s'], undefined, 100_000);
     const names = ['chief-0', 'ps-0', 'worker-0', 'worker-1'];
     for (const name of names) {
-      const log = await waitFor(`tfcheck-${name} to reach and hear its peers`, async () => {
-        const text = await c.k(['logs', `tfcheck-${name}`]);
-        return /all 3 peers reached and heard/.test(text) && text;
-      }, 30_000);
+      const log = await waitFor(
+        `tfcheck-${name} to reach and hear its peers`,
+        async () => {
+          const text = await c.k(['logs', `tfcheck-${name}`]);
+          return /all 3 peers reached and heard/.test(text) && text;
+        },
+        30_000,
+      );
       assert.equal(log.split('\n').filter((l) => / reached \S+ at /.test(l)).length, 3);
     }
     for (const name of names) {
@@ -64,8 +68,10 @@ describe('PyTorchJob and TFJob as host processes', { concurrency: true, timeout:
       assert.equal(service.spec.clusterIP, 'None');
       const [type, index] = name.split('-');
       assert.deepEqual(service.spec.selector, {
-        'training.kubeflow.org/job-name': 'tfcheck', 'training.kubeflow.org/operator-name': 'tfjob-controller',
-        'training.kubeflow.org/replica-type': type, 'training.kubeflow.org/replica-index': index,
+        'training.kubeflow.org/job-name': 'tfcheck',
+        'training.kubeflow.org/operator-name': 'tfjob-controller',
+        'training.kubeflow.org/replica-type': type,
+        'training.kubeflow.org/replica-index': index,
       });
       const port = pod.spec.containers[0].ports.find((p: any) => p.name === 'tfjob-port');
       assert.equal(service.spec.ports[0].port, port.hostPort);

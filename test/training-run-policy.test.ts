@@ -21,10 +21,14 @@ function pytorchJob(name: string, runPolicy: Record<string, unknown>, master: Re
   const spec = (r: Replica) => ({
     replicas: r.replicas ?? 1,
     restartPolicy: r.restartPolicy ?? 'OnFailure',
-    template: { spec: { runtimeClassName: 'process', terminationGracePeriodSeconds: 1, containers: [{ name: 'pytorch', image: 'sh', command: ['sh', '-c', r.command] }] } },
+    template: {
+      spec: { runtimeClassName: 'process', terminationGracePeriodSeconds: 1, containers: [{ name: 'pytorch', image: 'sh', command: ['sh', '-c', r.command] }] },
+    },
   });
   return JSON.stringify({
-    apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name },
+    apiVersion: 'kubeflow.org/v1',
+    kind: 'PyTorchJob',
+    metadata: { name },
     spec: { runPolicy, pytorchReplicaSpecs: { Master: spec(master), ...(worker ? { Worker: spec(worker) } : {}) } },
   });
 }
@@ -40,10 +44,15 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   const runs = (name: string) => Number(readFileSync(join(dir, name), 'utf8').trim());
   const job = (name: string) => c.json(['get', 'pytorchjob', name]);
   const conditionTypes = async (name: string) => ((await job(name)).status?.conditions ?? []).filter((x: any) => x.status === 'True').map((x: any) => x.type);
-  const podNames = async (name: string) => (await c.json(['get', 'pods', '-l', `training.kubeflow.org/job-name=${name}`])).items
-    .filter((p: any) => !p.metadata.deletionTimestamp).map((p: any) => p.metadata.name).sort();
-  const serviceNames = async (name: string) => (await c.json(['get', 'services', '-l', `training.kubeflow.org/job-name=${name}`])).items.map((s: any) => s.metadata.name).sort();
-  const waitForCondition = (name: string, condition: string) => c.k(['wait', `--for=condition=${condition}`, `pytorchjob/${name}`, '--timeout=60s'], undefined, 70_000);
+  const podNames = async (name: string) =>
+    (await c.json(['get', 'pods', '-l', `training.kubeflow.org/job-name=${name}`])).items
+      .filter((p: any) => !p.metadata.deletionTimestamp)
+      .map((p: any) => p.metadata.name)
+      .sort();
+  const serviceNames = async (name: string) =>
+    (await c.json(['get', 'services', '-l', `training.kubeflow.org/job-name=${name}`])).items.map((s: any) => s.metadata.name).sort();
+  const waitForCondition = (name: string, condition: string) =>
+    c.k(['wait', `--for=condition=${condition}`, `pytorchjob/${name}`, '--timeout=60s'], undefined, 70_000);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'drover-training-'));
@@ -71,7 +80,14 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     assert.match(events, /PyTorchJobRestarting/);
     assert.match(events, /ExitedWithCode/);
     // The recreated pod (same name, same host port) waited for its predecessor's cleanup on the node, not for a retry.
-    const podEvents = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=exit137-master-0', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+    const podEvents = await c.k([
+      'get',
+      'events',
+      '--field-selector',
+      'involvedObject.name=exit137-master-0',
+      '-o',
+      'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}',
+    ]);
     assert.doesNotMatch(podEvents, /FailedCreatePodSandBox/);
     assert.match(await c.k(['get', 'transactions', '--no-headers']), /PyTorchJob\/exit137\s+restart\s+Succeeded/);
   });
@@ -87,7 +103,10 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   });
 
   it('backoffLimit counts recreations: exit 137 forever stops after backoffLimit recreations (kubeflow/trainer#2045)', async () => {
-    await c.k(['apply', '-f', '-'], pytorchJob('backoff', { backoffLimit: 2 }, { restartPolicy: 'ExitCode', command: failFirst('backoff', 137, 99, 'exit 0') }));
+    await c.k(
+      ['apply', '-f', '-'],
+      pytorchJob('backoff', { backoffLimit: 2 }, { restartPolicy: 'ExitCode', command: failFirst('backoff', 137, 99, 'exit 0') }),
+    );
     await waitForCondition('backoff', 'Failed');
     const status = (await job('backoff')).status;
     assert.match(status.conditions.find((x: any) => x.type === 'Failed').message, /backoff limit/);
@@ -96,7 +115,10 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   });
 
   it('backoffLimit counts container restarts in place (OnFailure) through restartCount', async () => {
-    await c.k(['apply', '-f', '-'], pytorchJob('inplace', { backoffLimit: 1 }, { command: SLEEP }, { restartPolicy: 'OnFailure', command: failFirst('inplace', 1, 99, 'exit 0') }));
+    await c.k(
+      ['apply', '-f', '-'],
+      pytorchJob('inplace', { backoffLimit: 1 }, { command: SLEEP }, { restartPolicy: 'OnFailure', command: failFirst('inplace', 1, 99, 'exit 0') }),
+    );
     await waitForCondition('inplace', 'Failed');
     const status = (await job('inplace')).status;
     assert.match(status.conditions.find((x: any) => x.type === 'Failed').message, /backoff limit/);
@@ -107,8 +129,15 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
   });
 
   it('cleanPodPolicy None holds on the backoffLimit path: the running worker and the Services stay (kubeflow/trainer#3419)', async () => {
-    await c.k(['apply', '-f', '-'], pytorchJob('keep', { backoffLimit: 0, cleanPodPolicy: 'None' },
-      { restartPolicy: 'ExitCode', command: failFirst('keep', 137, 99, 'exit 0') }, { command: SLEEP }));
+    await c.k(
+      ['apply', '-f', '-'],
+      pytorchJob(
+        'keep',
+        { backoffLimit: 0, cleanPodPolicy: 'None' },
+        { restartPolicy: 'ExitCode', command: failFirst('keep', 137, 99, 'exit 0') },
+        { command: SLEEP },
+      ),
+    );
     await waitForCondition('keep', 'Failed');
     // The worker may still have been starting when the job failed: it goes on to run.
     await waitFor('the worker running on', async () => (await c.json(['get', 'pod', 'keep-worker-0'])).status.phase === 'Running', 15_000);
@@ -156,31 +185,58 @@ describe('training-job run policy', { concurrency: true, timeout: 120_000 }, () 
     await waitFor('its pods collected', async () => (await podNames('ttl')).length === 0, 20_000);
     // With pods left the garbage collector records the deletion; with none (cleanPodPolicy All), the controller does.
     for (const name of ['ttl', 'ttlclean']) {
-      await waitFor(`a delete Transaction of ${name}`, async () => new RegExp(`PyTorchJob/${name}\\s+delete\\s+Succeeded`).test(await c.k(['get', 'transactions', '--no-headers'])), 15_000);
+      await waitFor(
+        `a delete Transaction of ${name}`,
+        async () => new RegExp(`PyTorchJob/${name}\\s+delete\\s+Succeeded`).test(await c.k(['get', 'transactions', '--no-headers'])),
+        15_000,
+      );
     }
     assert.equal(await c.k(['get', 'pytorchjob', 'ttlclean', '--ignore-not-found']), '');
   });
 
   it('restartScope Gang: one failed worker restarts every pod of the job, counted once', async () => {
-    await c.k(['apply', '-f', '-'], pytorchJob('gang', { restartScope: 'Gang', backoffLimit: 3 },
-      { command: SLEEP }, { replicas: 2, command: `[ "$RANK" = 2 ] && { ${failFirst('gang', 137, 1, SLEEP)}; }; ${SLEEP}` }));
+    await c.k(
+      ['apply', '-f', '-'],
+      pytorchJob(
+        'gang',
+        { restartScope: 'Gang', backoffLimit: 3 },
+        { command: SLEEP },
+        { replicas: 2, command: `[ "$RANK" = 2 ] && { ${failFirst('gang', 137, 1, SLEEP)}; }; ${SLEEP}` },
+      ),
+    );
     const group = await waitFor('the PodGroup', async () => c.json(['get', 'podgroup', 'gang']).catch(() => undefined), 15_000);
     assert.equal(group.spec.minMember, 3);
     assert.equal(group.metadata.ownerReferences[0].kind, 'PyTorchJob');
-    const status = await waitFor('the gang restarted and running again', async () => {
-      const s = (await job('gang')).status;
-      return s?.restarts === 1 && s.conditions?.some((x: any) => x.type === 'Running' && x.status === 'True') && s;
-    }, 40_000);
+    const status = await waitFor(
+      'the gang restarted and running again',
+      async () => {
+        const s = (await job('gang')).status;
+        return s?.restarts === 1 && s.conditions?.some((x: any) => x.type === 'Running' && x.status === 'True') && s;
+      },
+      40_000,
+    );
     assert.equal(status.replicaStatuses.Worker.active, 2);
     await waitFor('the failed worker to run again with the new gang', async () => runs('gang') === 2, 15_000);
     const events = await c.k(['get', 'events', '--field-selector', 'involvedObject.name=gang', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}']);
-    for (const pod of ['gang-master-0', 'gang-worker-0', 'gang-worker-1']) assert.match(events, new RegExp(`Deleted pod: ${pod}`), `${pod} was recreated with the gang`);
+    for (const pod of ['gang-master-0', 'gang-worker-0', 'gang-worker-1'])
+      assert.match(events, new RegExp(`Deleted pod: ${pod}`), `${pod} was recreated with the gang`);
     assert.match(events, /restarting the whole gang/);
     // The PodGroup follows the job's scheduling policy.
-    await c.k(['patch', 'pytorchjob', 'gang', '--type=merge', '-p', '{"spec":{"runPolicy":{"schedulingPolicy":{"minAvailable":2,"scheduleTimeoutSeconds":30}}}}']);
-    await waitFor('the PodGroup updated', async () => {
-      const spec = (await c.json(['get', 'podgroup', 'gang'])).spec;
-      return spec.minMember === 2 && spec.scheduleTimeoutSeconds === 30;
-    }, 15_000);
+    await c.k([
+      'patch',
+      'pytorchjob',
+      'gang',
+      '--type=merge',
+      '-p',
+      '{"spec":{"runPolicy":{"schedulingPolicy":{"minAvailable":2,"scheduleTimeoutSeconds":30}}}}',
+    ]);
+    await waitFor(
+      'the PodGroup updated',
+      async () => {
+        const spec = (await c.json(['get', 'podgroup', 'gang'])).spec;
+        return spec.minMember === 2 && spec.scheduleTimeoutSeconds === 30;
+      },
+      15_000,
+    );
   });
 });

@@ -40,10 +40,13 @@ import { waitFor } from './support/wait-for.js';
 
 function replica(replicas: number, nodeSelector: Record<string, string>) {
   return {
-    replicas, restartPolicy: 'Never',
+    replicas,
+    restartPolicy: 'Never',
     template: {
       spec: {
-        runtimeClassName: 'process', terminationGracePeriodSeconds: 1, nodeSelector,
+        runtimeClassName: 'process',
+        terminationGracePeriodSeconds: 1,
+        nodeSelector,
         containers: [{ name: 'pytorch', image: 'python:3', command: ['python3', '-c', PROGRAM] }],
       },
     },
@@ -55,7 +58,10 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
   const agents: RunningNode[] = [];
   const dirs: string[] = [];
   const k = (args: string[], input?: string) => kubectl(server.kubeconfig, args, input === undefined ? {} : { input });
-  const nodes = [{ name: `tn-a-${process.pid}`, address: '127.0.0.2' }, { name: `tn-b-${process.pid}`, address: '127.0.0.3' }];
+  const nodes = [
+    { name: `tn-a-${process.pid}`, address: '127.0.0.2' },
+    { name: `tn-b-${process.pid}`, address: '127.0.0.3' },
+  ];
 
   before(async () => {
     requireKubectl();
@@ -63,10 +69,23 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
     for (const node of nodes) {
       const dir = mkdtempSync(join(tmpdir(), 'drover-training-node-'));
       dirs.push(dir);
-      agents.push(await startNode({ kubeconfig: server.kubeconfig, nodeName: node.name, dataDir: dir, nodeAddress: node.address, runtime: 'process', serviceProxy: false }));
+      agents.push(
+        await startNode({
+          kubeconfig: server.kubeconfig,
+          nodeName: node.name,
+          dataDir: dir,
+          nodeAddress: node.address,
+          runtime: 'process',
+          serviceProxy: false,
+        }),
+      );
     }
     for (const node of nodes) {
-      await waitFor(`${node.name} Ready`, async () => (await k(['get', 'node', node.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+      await waitFor(
+        `${node.name} Ready`,
+        async () => (await k(['get', 'node', node.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+        30_000,
+      );
     }
   });
 
@@ -81,24 +100,40 @@ describe('training replicas on two nodes', { timeout: 90_000 }, () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('workers wait for the master to be bound, then reach it at its node\'s address', async () => {
-    const [a, b] = nodes as [typeof nodes[0], typeof nodes[0]];
-    await k(['apply', '-f', '-'], JSON.stringify({
-      apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'spread' },
-      spec: {
-        runPolicy: { schedulingPolicy: { minAvailable: 2 } },
-        pytorchReplicaSpecs: {
-          Master: replica(1, { 'drover.dev/test-role': 'master' }),
-          Worker: replica(2, { 'kubernetes.io/hostname': a.name }),
+  it("workers wait for the master to be bound, then reach it at its node's address", async () => {
+    const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'kubeflow.org/v1',
+        kind: 'PyTorchJob',
+        metadata: { name: 'spread' },
+        spec: {
+          runPolicy: { schedulingPolicy: { minAvailable: 2 } },
+          pytorchReplicaSpecs: {
+            Master: replica(1, { 'drover.dev/test-role': 'master' }),
+            Worker: replica(2, { 'kubernetes.io/hostname': a.name }),
+          },
         },
-      },
-    }));
+      }),
+    );
     // No node is labelled for the master yet: the workers run on node a, waiting for its address.
-    await waitFor('worker 0 waiting in ContainerCreating', async () => {
-      const worker = JSON.parse(await k(['get', 'pod', 'spread-worker-0', '-o', 'json']));
-      return worker.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating';
-    }, 20_000);
-    const events = await k(['get', 'events', '--field-selector', 'involvedObject.name=spread-worker-0', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+    await waitFor(
+      'worker 0 waiting in ContainerCreating',
+      async () => {
+        const worker = JSON.parse(await k(['get', 'pod', 'spread-worker-0', '-o', 'json']));
+        return worker.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating';
+      },
+      20_000,
+    );
+    const events = await k([
+      'get',
+      'events',
+      '--field-selector',
+      'involvedObject.name=spread-worker-0',
+      '-o',
+      'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}',
+    ]);
     assert.match(events, /WaitingForReplica: waiting for replica spread-master-0 to be bound/);
 
     await k(['label', 'node', b.name, 'drover.dev/test-role=master']);

@@ -23,17 +23,26 @@ interface PodSample {
 }
 
 async function samplePod(cluster: UpProcess): Promise<PodSample> {
-  const out = await kubectl(cluster.kubeconfig, ['get', 'pod', POD, '-o',
-    'jsonpath={.metadata.uid} {.status.phase} {.status.containerStatuses[0].restartCount} {.status.containerStatuses[0].containerID}']);
+  const out = await kubectl(cluster.kubeconfig, [
+    'get',
+    'pod',
+    POD,
+    '-o',
+    'jsonpath={.metadata.uid} {.status.phase} {.status.containerStatuses[0].restartCount} {.status.containerStatuses[0].containerID}',
+  ]);
   const [uid = '', phase = '', restarts = '', containerId = ''] = out.trim().split(' ');
   return { uid, phase, restarts: Number(restarts), containerId: containerId.replace(/^docker:\/\//, '') };
 }
 
 async function runningSample(cluster: UpProcess, name: string): Promise<PodSample> {
-  return waitFor(`${POD} Running in cluster ${name}`, async () => {
-    const sample = await samplePod(cluster);
-    return sample.phase === 'Running' && sample.containerId !== '' ? sample : undefined;
-  }, 60_000);
+  return waitFor(
+    `${POD} Running in cluster ${name}`,
+    async () => {
+      const sample = await samplePod(cluster);
+      return sample.phase === 'Running' && sample.containerId !== '' ? sample : undefined;
+    },
+    60_000,
+  );
 }
 
 describe('two clusters on one Docker Engine', () => {
@@ -52,7 +61,7 @@ describe('two clusters on one Docker Engine', () => {
     await removeNodeObjects(nodeName);
   });
 
-  it('run side by side: neither agent touches the other cluster\'s containers', async () => {
+  it("run side by side: neither agent touches the other cluster's containers", async () => {
     // Cluster b starts while a's pod runs: a new agent's first orphan scan is at once.
     const first = new Map<string, PodSample>();
     for (const name of ['a', 'b']) {
@@ -72,7 +81,13 @@ describe('two clusters on one Docker Engine', () => {
         const was = first.get(name)!;
         const now = await samplePod(cluster);
         assert.deepEqual(now, { ...was, restarts: 0 }, `cluster ${name}'s pod changed ${elapsed} (restarted, or its container replaced)`);
-        const state = await docker.getContainer(now.containerId).inspect().then((i) => i.State.Status, () => 'gone');
+        const state = await docker
+          .getContainer(now.containerId)
+          .inspect()
+          .then(
+            (i) => i.State.Status,
+            () => 'gone',
+          );
         assert.equal(state, 'running', `cluster ${name}'s container ${now.containerId.slice(0, 12)} is ${state} ${elapsed}`);
       }
       await new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS));

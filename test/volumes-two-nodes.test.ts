@@ -20,10 +20,20 @@ const NODES = ['disk-a', 'disk-b'];
 
 function pod(name: string, nodeSelector?: Record<string, string>): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
     spec: {
-      terminationGracePeriodSeconds: 1, ...(nodeSelector ? { nodeSelector } : {}),
-      containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sh', '-c', `echo ${name} >> /data/log; trap exit TERM; while true; do sleep 1; done`], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+      terminationGracePeriodSeconds: 1,
+      ...(nodeSelector ? { nodeSelector } : {}),
+      containers: [
+        {
+          name: 'main',
+          image: 'drover-test/busybox:1',
+          command: ['sh', '-c', `echo ${name} >> /data/log; trap exit TERM; while true; do sleep 1; done`],
+          volumeMounts: [{ name: 'data', mountPath: '/data' }],
+        },
+      ],
       volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'shared' } }],
     },
   });
@@ -63,7 +73,15 @@ describe('local-path volumes on two agents', { timeout: 240_000 }, () => {
   });
 
   it('the volume is made where the first pod went; later pods using the claim can only go there', async () => {
-    await k(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'shared' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '8Mi' } } } }));
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'shared' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '8Mi' } } },
+      }),
+    );
     await k(['apply', '-f', '-'], pod('first', { 'kubernetes.io/hostname': 'disk-b' }));
     await k(['wait', '--for=condition=Ready', 'pod/first', '--timeout=80s']);
     const volume = await field(['get', 'pvc', 'shared'], '{.spec.volumeName}');
@@ -78,11 +96,17 @@ describe('local-path volumes on two agents', { timeout: 240_000 }, () => {
     assert.deepEqual((await readFile(join(path, 'log'), 'utf8')).trim().split('\n'), ['first', 'second']);
 
     await k(['apply', '-f', '-'], pod('elsewhere', { 'kubernetes.io/hostname': 'disk-a' }));
-    await waitFor('elsewhere unschedulable', async () => (await field(['get', 'pod', 'elsewhere'], '{.status.conditions[?(@.type=="PodScheduled")].message}'))
-      .includes("0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had volume node affinity conflict."), 20_000);
+    await waitFor(
+      'elsewhere unschedulable',
+      async () =>
+        (await field(['get', 'pod', 'elsewhere'], '{.status.conditions[?(@.type=="PodScheduled")].message}')).includes(
+          "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had volume node affinity conflict.",
+        ),
+      20_000,
+    );
   });
 
-  it('the claim\'s node removes the directory when the claim goes', async () => {
+  it("the claim's node removes the directory when the claim goes", async () => {
     const volume = await field(['get', 'pvc', 'shared'], '{.spec.volumeName}');
     const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
     await k(['delete', 'pod', 'second', 'elsewhere', '--wait=true', '--timeout=60s']);

@@ -22,15 +22,29 @@ const run = promisify(execFile);
 const IMAGE = 'drover-test/busybox:1';
 
 function claim(name: string, spec: Record<string, unknown> = {}): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '64Mi' } }, ...spec } });
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '64Mi' } }, ...spec },
+  });
 }
 
 function podWithClaim(name: string, claimName: string, script: string): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
     spec: {
       terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', `${script}; trap exit TERM; while true; do sleep 1; done`], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+      containers: [
+        {
+          name: 'main',
+          image: IMAGE,
+          command: ['sh', '-c', `${script}; trap exit TERM; while true; do sleep 1; done`],
+          volumeMounts: [{ name: 'data', mountPath: '/data' }],
+        },
+      ],
       volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }],
     },
   });
@@ -38,7 +52,9 @@ function podWithClaim(name: string, claimName: string, script: string): string {
 
 function hostPathVolume(name: string, path: string, spec: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name, labels: { tier: name } },
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name, labels: { tier: name } },
     spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path, type: 'DirectoryOrCreate' }, storageClassName: '', ...spec },
   });
 }
@@ -57,7 +73,11 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     ensureDocker();
     hostDir = await mkdtemp(join(tmpdir(), 'drover-pv-'));
     cluster = await startUpProcess(`volumes-${process.pid}`);
-    await waitFor('the node Ready', async () => (await field(['get', 'node', cluster.nodeName], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True', 30_000);
+    await waitFor(
+      'the node Ready',
+      async () => (await field(['get', 'node', cluster.nodeName], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True',
+      30_000,
+    );
   });
 
   after(async () => {
@@ -77,10 +97,14 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     assert.match(await k(['get', 'storageclass.storage.k8s.io', 'local-path', '-o', 'name']), /^storageclass\.storage\.k8s\.io\/local-path$/m);
   });
 
-  it('a claim waits for its first pod, is provisioned on that pod\'s node, and its data outlives the pod', async () => {
+  it("a claim waits for its first pod, is provisioned on that pod's node, and its data outlives the pod", async () => {
     await apply(claim('data'));
     assert.equal(await field(['get', 'pvc', 'data'], '{.spec.storageClassName}'), 'local-path');
-    await waitFor('the WaitForFirstConsumer event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=data'])).includes('WaitForFirstConsumer'), 20_000);
+    await waitFor(
+      'the WaitForFirstConsumer event',
+      async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=data'])).includes('WaitForFirstConsumer'),
+      20_000,
+    );
     assert.equal(await field(['get', 'pvc', 'data'], '{.status.phase}'), 'Pending');
 
     await apply(podWithClaim('writer', 'data', 'echo kept > /data/file'));
@@ -90,7 +114,18 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     const volume = `pvc-${uid}`;
     assert.equal(await field(['get', 'pvc', 'data'], '{.spec.volumeName}'), volume);
     const [pvHeader, pvRow] = (await k(['get', 'pv', volume])).trim().split('\n');
-    assert.deepEqual(pvHeader!.split(/\s{2,}/), ['NAME', 'CAPACITY', 'ACCESS MODES', 'RECLAIM POLICY', 'STATUS', 'CLAIM', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'REASON', 'AGE']);
+    assert.deepEqual(pvHeader!.split(/\s{2,}/), [
+      'NAME',
+      'CAPACITY',
+      'ACCESS MODES',
+      'RECLAIM POLICY',
+      'STATUS',
+      'CLAIM',
+      'STORAGECLASS',
+      'VOLUMEATTRIBUTESCLASS',
+      'REASON',
+      'AGE',
+    ]);
     assert.deepEqual(pvRow!.split(/\s{2,}/).slice(0, 8), [volume, '64Mi', 'RWO', 'Delete', 'Bound', 'default/data', 'local-path', '<unset>']);
     assert.equal(await field(['get', 'pv', volume], '{.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0]}'), cluster.nodeName);
     const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
@@ -101,7 +136,7 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await k(['delete', 'pod', 'writer', '--wait=true', '--timeout=60s']);
     await apply(podWithClaim('reader', 'data', 'cat /data/file'));
     await running('reader');
-    await waitFor('the reader\'s log', async () => (await k(['logs', 'reader'])).trim() === 'kept', 20_000);
+    await waitFor("the reader's log", async () => (await k(['logs', 'reader'])).trim() === 'kept', 20_000);
   });
 
   it('kubectl delete pvc waits while a pod uses the claim; then the Delete policy removes the volume and its directory', async () => {
@@ -111,7 +146,11 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     assert.deepEqual(JSON.parse(await field(['get', 'pvc', 'data'], '{.metadata.finalizers}')), ['kubernetes.io/pvc-protection']);
     await waitFor('the claim shown Terminating', async () => /^data\s+Terminating/m.test(await k(['get', 'pvc', 'data'])), 10_000);
     // The protection controller has looked at it, and kept it: the pod holds it.
-    await waitFor('the InUse event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=data,reason=InUse'])).includes('reader'), 20_000);
+    await waitFor(
+      'the InUse event',
+      async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=data,reason=InUse'])).includes('reader'),
+      20_000,
+    );
     assert.equal(await gone(['pvc', 'data']), false);
     await k(['delete', 'pod', 'reader', '--wait=true', '--timeout=60s']);
     await waitFor('the claim gone', () => gone(['pvc', 'data']), 30_000);
@@ -120,14 +159,35 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
   });
 
   it('a generic ephemeral volume gets its own claim and volume, which go with the pod', async () => {
-    await apply(JSON.stringify({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'scratch' },
-      spec: {
-        terminationGracePeriodSeconds: 1,
-        containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', 'echo temp > /scratch/t; trap exit TERM; while true; do sleep 1; done'], volumeMounts: [{ name: 'work', mountPath: '/scratch' }] }],
-        volumes: [{ name: 'work', ephemeral: { volumeClaimTemplate: { metadata: { labels: { kind: 'scratch' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '16Mi' } } } } } }],
-      },
-    }));
+    await apply(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'scratch' },
+        spec: {
+          terminationGracePeriodSeconds: 1,
+          containers: [
+            {
+              name: 'main',
+              image: IMAGE,
+              command: ['sh', '-c', 'echo temp > /scratch/t; trap exit TERM; while true; do sleep 1; done'],
+              volumeMounts: [{ name: 'work', mountPath: '/scratch' }],
+            },
+          ],
+          volumes: [
+            {
+              name: 'work',
+              ephemeral: {
+                volumeClaimTemplate: {
+                  metadata: { labels: { kind: 'scratch' } },
+                  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '16Mi' } } },
+                },
+              },
+            },
+          ],
+        },
+      }),
+    );
     await running('scratch');
     assert.equal(await field(['get', 'pvc', 'scratch-work'], '{.metadata.ownerReferences[0].name}'), 'scratch');
     assert.equal(await field(['get', 'pvc', 'scratch-work'], '{.status.phase}'), 'Bound');
@@ -158,7 +218,16 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
   });
 
   it('a deleted local-path volume of reclaim policy Retain is let go with its directory and data kept', async () => {
-    await apply(JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local-retain' }, provisioner: 'rancher.io/local-path', reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' }));
+    await apply(
+      JSON.stringify({
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'local-retain' },
+        provisioner: 'rancher.io/local-path',
+        reclaimPolicy: 'Retain',
+        volumeBindingMode: 'WaitForFirstConsumer',
+      }),
+    );
     await apply(claim('kept', { storageClassName: 'local-retain' }));
     await apply(podWithClaim('retainer', 'kept', 'echo retained > /data/file'));
     await running('retainer');
@@ -193,7 +262,15 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
   });
 
   it('an Immediate class without provisioner binds the smallest fitting volume its selector allows', async () => {
-    await apply(JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'by-hand' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'Immediate' }));
+    await apply(
+      JSON.stringify({
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'by-hand' },
+        provisioner: 'kubernetes.io/no-provisioner',
+        volumeBindingMode: 'Immediate',
+      }),
+    );
     await apply(hostPathVolume('big', join(hostDir, 'big'), { storageClassName: 'by-hand', capacity: { storage: '5Gi' } }));
     await apply(hostPathVolume('small', join(hostDir, 'small'), { storageClassName: 'by-hand', capacity: { storage: '1Gi' } }));
     await apply(claim('fits', { storageClassName: 'by-hand', resources: { requests: { storage: '500Mi' } } }));
@@ -203,7 +280,7 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await waitFor('picky Bound', async () => (await field(['get', 'pvc', 'picky'], '{.spec.volumeName}')) === 'big', 20_000);
   });
 
-  it('pods whose claims are missing or unbound Immediate stay Pending with the scheduler\'s reason', async () => {
+  it("pods whose claims are missing or unbound Immediate stay Pending with the scheduler's reason", async () => {
     await apply(podWithClaim('no-claim', 'nope', 'true'));
     await apply(claim('too-big', { storageClassName: 'by-hand', resources: { requests: { storage: '100Gi' } } }));
     await apply(podWithClaim('unbound', 'too-big', 'true'));
@@ -211,29 +288,52 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     await waitFor('no-claim unschedulable', async () => (await reason('no-claim')).includes('persistentvolumeclaim "nope" not found'), 20_000);
     await waitFor('unbound unschedulable', async () => (await reason('unbound')).includes('pod has unbound immediate PersistentVolumeClaims'), 20_000);
     assert.equal(await field(['get', 'pod', 'no-claim'], '{.spec.nodeName}'), '');
-    await waitFor('the FailedBinding event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big'])).includes('no persistent volumes available for this claim'), 20_000);
+    await waitFor(
+      'the FailedBinding event',
+      async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=too-big'])).includes('no persistent volumes available for this claim'),
+      20_000,
+    );
     // Bound to the node by hand, past the scheduler: the agent waits for the claim, as the kubelet does.
     const direct = JSON.parse(podWithClaim('direct', 'too-big', 'true'));
     direct.spec.nodeName = cluster.nodeName;
     await apply(JSON.stringify(direct));
-    await waitFor('the FailedMount event', async () => (await k(['get', 'events', '--field-selector', 'involvedObject.name=direct,reason=FailedMount'])).includes(
-      'error processing PVC default/too-big: PVC is not bound'), 30_000);
-    await waitFor('direct ContainerCreating', async () => (await field(['get', 'pod', 'direct'], '{.status.containerStatuses[0].state.waiting.reason}')) === 'ContainerCreating', 20_000);
+    await waitFor(
+      'the FailedMount event',
+      async () =>
+        (await k(['get', 'events', '--field-selector', 'involvedObject.name=direct,reason=FailedMount'])).includes(
+          'error processing PVC default/too-big: PVC is not bound',
+        ),
+      30_000,
+    );
+    await waitFor(
+      'direct ContainerCreating',
+      async () => (await field(['get', 'pod', 'direct'], '{.status.containerStatuses[0].state.waiting.reason}')) === 'ContainerCreating',
+      20_000,
+    );
     // The claim appears: the pod is scheduled and runs.
     await apply(claim('nope'));
     await running('no-claim');
     await k(['delete', 'pod', 'no-claim', 'unbound', 'direct', '--wait=true', '--timeout=60s']);
   });
 
-  it('refuses bad claims and volumes with Kubernetes\' field errors', async () => {
-    const bad = await kubectlRaw(cluster.kubeconfig, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: { accessModes: ['ReadWriteOnce'] } }) });
+  it("refuses bad claims and volumes with Kubernetes' field errors", async () => {
+    const bad = await kubectlRaw(cluster.kubeconfig, ['apply', '-f', '-'], {
+      input: JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: { accessModes: ['ReadWriteOnce'] } }),
+    });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /spec\.resources\[storage\]: Required value/);
     const change = await kubectlRaw(cluster.kubeconfig, ['patch', 'pvc', 'fits', '--type=merge', '-p', '{"spec":{"accessModes":["ReadWriteMany"]}}']);
     assert.match(change.stderr, /spec: Forbidden: spec is immutable after creation/);
     const grow = await kubectlRaw(cluster.kubeconfig, ['patch', 'pvc', 'fits', '--type=merge', '-p', '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}']);
     assert.match(grow.stderr, /only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize/);
-    const local = await kubectlRaw(cluster.kubeconfig, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'bad-local' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], local: { path: '/mnt' } } }) });
+    const local = await kubectlRaw(cluster.kubeconfig, ['apply', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: 'bad-local' },
+        spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], local: { path: '/mnt' } },
+      }),
+    });
     assert.match(local.stderr, /spec\.nodeAffinity: Required value: Local volume requires node affinity/);
   });
 
@@ -244,9 +344,14 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     const names = (await core.listNamespacedPersistentVolumeClaim({ namespace: 'default' })).items.map((c) => c.metadata?.name).sort();
     assert.deepEqual(names, ['fits', 'nope', 'picky', 'too-big']);
     const seen: string[] = [];
-    const request = await new Watch(config).watch('/api/v1/namespaces/default/persistentvolumeclaims', {}, (type, object: { metadata?: { name?: string }; status?: { phase?: string } }) => {
-      seen.push(`${type} ${object.metadata?.name ?? ''} ${object.status?.phase ?? ''}`);
-    }, () => undefined);
+    const request = await new Watch(config).watch(
+      '/api/v1/namespaces/default/persistentvolumeclaims',
+      {},
+      (type, object: { metadata?: { name?: string }; status?: { phase?: string } }) => {
+        seen.push(`${type} ${object.metadata?.name ?? ''} ${object.status?.phase ?? ''}`);
+      },
+      () => undefined,
+    );
     try {
       await core.createNamespacedPersistentVolumeClaim({ namespace: 'default', body: JSON.parse(claim('watched', { storageClassName: 'by-hand' })) });
       await waitFor('ADDED watched', () => seen.some((line) => line.startsWith('ADDED watched')), 10_000);

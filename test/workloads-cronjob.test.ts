@@ -14,7 +14,12 @@ import { ensureDocker } from './support/repo.js';
 const run = promisify(execFile);
 
 interface JobView {
-  metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }> };
+  metadata: {
+    name: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+    ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }>;
+  };
 }
 
 describe('CronJobs on drover up', { timeout: 150_000 }, () => {
@@ -26,7 +31,11 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`cronjob-${process.pid}`);
-    await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+    await waitFor(
+      'the node Ready',
+      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+      30_000,
+    );
     await k(['create', 'cronjob', 'report', '--image=drover-test/busybox:1', '--schedule=0 0 1 1 *', '--', 'sh', '-c', 'echo report done']);
   });
 
@@ -57,7 +66,10 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     await k(['create', 'job', 'report-by-hand', '--from=cronjob/report']);
     const job = await getJob('report-by-hand');
     assert.equal(job.metadata.annotations?.['cronjob.kubernetes.io/instantiate'], 'manual');
-    assert.deepEqual(job.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]), [['CronJob', 'report', true]]);
+    assert.deepEqual(
+      job.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]),
+      [['CronJob', 'report', true]],
+    );
     await k(['wait', '--for=condition=complete', 'job/report-by-hand', '--timeout=60s'], 70_000);
     assert.equal((await k(['logs', 'job/report-by-hand'])).trim(), 'report done');
   });
@@ -68,17 +80,29 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     // Without a zone the schedule is the controller's local time: pin it to keep the name known.
     await k(['patch', 'cronjob', 'report', '--type=merge', '-p', '{"spec":{"timeZone":"UTC"}}']);
     assert.match(await k(['get', 'cronjob', 'report', '--no-headers']), /^report\s+0 0 1 1 \*\s+UTC\s+False/);
-    await k(['patch', 'cronjob', 'report', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: `${year - 1}-12-31T00:00:00Z` } })]);
+    await k([
+      'patch',
+      'cronjob',
+      'report',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { lastScheduleTime: `${year - 1}-12-31T00:00:00Z` } }),
+    ]);
     const name = `report-${newYear / 60_000}`;
     await waitFor(`Job ${name}`, async () => (await kubectlRaw(cluster.kubeconfig, ['get', 'job', name])).code === 0, 20_000);
     const job = await getJob(name);
     assert.equal(job.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp'], `${year}-01-01T00:00:00Z`);
     assert.equal(await k(['get', 'cronjob', 'report', '-o', 'jsonpath={.status.lastScheduleTime}']), `${year}-01-01T00:00:00Z`);
     await k(['wait', '--for=condition=complete', `job/${name}`, '--timeout=60s'], 70_000);
-    await waitFor('active emptied and lastSuccessfulTime set', async () => {
-      const status = JSON.parse(await k(['get', 'cronjob', 'report', '-o', 'jsonpath={.status}']));
-      return (status.active ?? []).length === 0 && status.lastSuccessfulTime;
-    }, 20_000);
+    await waitFor(
+      'active emptied and lastSuccessfulTime set',
+      async () => {
+        const status = JSON.parse(await k(['get', 'cronjob', 'report', '-o', 'jsonpath={.status}']));
+        return (status.active ?? []).length === 0 && status.lastSuccessfulTime;
+      },
+      20_000,
+    );
     const events = await k(['get', 'events', '--field-selector', 'involvedObject.kind=CronJob', '-o', 'jsonpath={.items[*].reason}']);
     for (const reason of ['SuccessfulCreate', 'SawCompletedJob']) assert.ok(events.includes(reason), `${reason} in ${events}`);
   });

@@ -22,13 +22,17 @@ const container = (command: string) => ({ name: 'main', image: 'drover-test/busy
 
 function job(name: string, spec: Record<string, unknown>, command: string): string {
   return JSON.stringify({
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name },
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
     spec: { ...spec, template: { spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [container(command)] } } },
   });
 }
 
 const daemonSet = JSON.stringify({
-  apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'node-agent' },
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name: 'node-agent' },
   spec: {
     selector: { matchLabels: { app: 'node-agent' } },
     template: {
@@ -40,14 +44,19 @@ const daemonSet = JSON.stringify({
 
 describe('DaemonSets and Jobs on drover up', { timeout: 180_000 }, () => {
   let cluster: UpProcess;
-  const k = (args: string[], input?: string, timeoutMs?: number) => kubectl(cluster.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });
+  const k = (args: string[], input?: string, timeoutMs?: number) =>
+    kubectl(cluster.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });
   const pods = async (selector: string): Promise<PodView[]> => JSON.parse(await k(['get', 'pods', '-l', selector, '-o', 'json'])).items;
 
   before(async () => {
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`dsjob-${process.pid}`);
-    await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+    await waitFor(
+      'the node Ready',
+      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+      30_000,
+    );
     await k(['apply', '-f', '-'], daemonSet);
     await k(['apply', '-f', '-'], job('sleepy', { completions: 5, parallelism: 2 }, 'sleep 1'));
     await k(['apply', '-f', '-'], job('broken', { backoffLimit: 2 }, 'exit 1'));

@@ -14,7 +14,12 @@ const IMAGE_1 = 'drover-test/busybox:1';
 const IMAGE_2 = 'drover-test/busybox:2';
 
 interface PodView {
-  metadata: { name: string; deletionTimestamp?: string; labels?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }> };
+  metadata: {
+    name: string;
+    deletionTimestamp?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }>;
+  };
   spec: { containers: Array<{ image: string }> };
   status: { conditions?: Array<{ type: string; status: string }> };
 }
@@ -30,16 +35,25 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
   const live = async (app: string): Promise<PodView[]> =>
     (JSON.parse(await k(['get', 'pods', '-l', `app=${app}`, '-o', 'json'])).items as PodView[]).filter((p) => !p.metadata.deletionTimestamp);
   const ready = (p: PodView) => p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
-  const readyPods = (app: string, count: number, image = IMAGE_1) => waitFor(`${count} ready ${app} pods of ${image}`, async () => {
-    const pods = await live(app);
-    return pods.length === count && pods.every((p) => ready(p) && p.spec.containers[0]!.image === image) ? pods : undefined;
-  }, 90_000);
+  const readyPods = (app: string, count: number, image = IMAGE_1) =>
+    waitFor(
+      `${count} ready ${app} pods of ${image}`,
+      async () => {
+        const pods = await live(app);
+        return pods.length === count && pods.every((p) => ready(p) && p.spec.containers[0]!.image === image) ? pods : undefined;
+      },
+      90_000,
+    );
 
   before(async () => {
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`rcds-${process.pid}`);
-    await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+    await waitFor(
+      'the node Ready',
+      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+      30_000,
+    );
   });
 
   after(async () => {
@@ -53,11 +67,17 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
   });
 
   it('a ReplicationController is created, scaled and deleted with kubectl', async () => {
-    await k(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'legacy' }, spec: { replicas: 2, template: template('legacy') } }));
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'legacy' }, spec: { replicas: 2, template: template('legacy') } }),
+    );
     assert.equal(await k(['get', 'rc', 'legacy', '-o', 'jsonpath={.spec.selector.app}']), 'legacy', 'the selector defaults to the template labels');
     const pods = await readyPods('legacy', 2);
     for (const pod of pods) {
-      assert.deepEqual(pod.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]), [['ReplicationController', 'legacy', true]]);
+      assert.deepEqual(
+        pod.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]),
+        [['ReplicationController', 'legacy', true]],
+      );
       assert.match(pod.metadata.name, /^legacy-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     }
     const [header] = (await k(['get', 'rc'])).trim().split('\n');
@@ -79,7 +99,15 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
   });
 
   it('DaemonSet: rollout history lists two revisions after a template change; undo brings the first back', async () => {
-    await k(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } }));
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: 'agent' },
+        spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') },
+      }),
+    );
     await k(['rollout', 'status', 'ds/agent', '--timeout=90s']);
     const [first] = await readyPods('agent', 1);
     const firstHash = first!.metadata.labels?.['controller-revision-hash'];
@@ -101,7 +129,7 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
     assert.match(await k(['rollout', 'undo', 'ds/agent']), /rolled back/);
     await k(['rollout', 'status', 'ds/agent', '--timeout=90s']);
     const [restored] = await readyPods('agent', 1, IMAGE_1);
-    assert.equal(restored!.metadata.labels?.['controller-revision-hash'], firstHash, 'the first revision\'s pods again');
+    assert.equal(restored!.metadata.labels?.['controller-revision-hash'], firstHash, "the first revision's pods again");
     const after = await k(['rollout', 'history', 'ds/agent']);
     assert.match(after, /^2\s+image 2$/m);
     assert.match(after, /^3\s+<none>$/m);

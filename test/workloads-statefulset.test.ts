@@ -25,9 +25,13 @@ interface PodView {
 
 function statefulSet(name: string, spec: Record<string, unknown> = {}, containerExtra: Record<string, unknown> = {}) {
   return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name },
     spec: {
-      serviceName: name, replicas: 3, selector: { matchLabels: { app: name } },
+      serviceName: name,
+      replicas: 3,
+      selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
         spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: IMAGE_1, command: ['sleep', '3600'], ...containerExtra }] },
@@ -47,17 +51,26 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
   const live = async (app: string) => (await pods(app)).filter((p) => !p.metadata.deletionTimestamp);
   const byName = async (app: string) => new Map((await live(app)).map((p) => [p.metadata.name, p]));
   /** Exactly these pods, live and ready, with these images. */
-  const settled = (app: string, want: Record<string, string>) => waitFor(`${app}: ${JSON.stringify(want)}`, async () => {
-    const current = await live(app);
-    return current.length === Object.keys(want).length && current.every((p) => readyAt(p) && want[p.metadata.name] === p.spec.containers[0]!.image);
-  }, 90_000);
+  const settled = (app: string, want: Record<string, string>) =>
+    waitFor(
+      `${app}: ${JSON.stringify(want)}`,
+      async () => {
+        const current = await live(app);
+        return current.length === Object.keys(want).length && current.every((p) => readyAt(p) && want[p.metadata.name] === p.spec.containers[0]!.image);
+      },
+      90_000,
+    );
 
   before(async () => {
     requireKubectl();
     ensureDocker();
     network = reserveTestNetwork();
     cluster = await startUpProcess(`sts-${process.pid}`, { network });
-    await waitFor('the node Ready', async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+    await waitFor(
+      'the node Ready',
+      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+      30_000,
+    );
   });
 
   after(async () => {
@@ -72,7 +85,12 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
   });
 
   it('creates web-0, web-1, web-2 in order, each after the one before is ready', async () => {
-    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { clusterIP: 'None', selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] } };
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { clusterIP: 'None', selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] },
+    };
     await k(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [service, statefulSet('web')] }));
     // Sampled while they come up: a pod never exists before its predecessor is ready.
     let samples = 0;
@@ -122,10 +140,14 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
   it('a deleted pod comes back under the same name', async () => {
     const old = (await byName('web')).get('web-1')!;
     await k(['delete', 'pod', 'web-1', '--wait=false']);
-    const back = await waitFor('web-1 recreated', async () => {
-      const pod = (await byName('web')).get('web-1');
-      return pod && pod.metadata.uid !== old.metadata.uid && readyAt(pod) ? pod : undefined;
-    }, 60_000);
+    const back = await waitFor(
+      'web-1 recreated',
+      async () => {
+        const pod = (await byName('web')).get('web-1');
+        return pod && pod.metadata.uid !== old.metadata.uid && readyAt(pod) ? pod : undefined;
+      },
+      60_000,
+    );
     assert.equal(back.spec.hostname, 'web-1');
   });
 
@@ -142,10 +164,14 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     // Partition 0 finishes the rollout: the update revision becomes the current one.
     await k(['patch', 'sts', 'web', '-p', '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}']);
     await settled('web', { 'web-0': IMAGE_2, 'web-1': IMAGE_2, 'web-2': IMAGE_2 });
-    await waitFor('currentRevision = updateRevision', async () => {
-      const s = JSON.parse(await k(['get', 'sts', 'web', '-o', 'jsonpath={.status}']));
-      return s.currentRevision === s.updateRevision && s.currentReplicas === 3;
-    }, 30_000);
+    await waitFor(
+      'currentRevision = updateRevision',
+      async () => {
+        const s = JSON.parse(await k(['get', 'sts', 'web', '-o', 'jsonpath={.status}']));
+        return s.currentRevision === s.updateRevision && s.currentReplicas === 3;
+      },
+      30_000,
+    );
   });
 
   it('kubectl rollout history and undo restore the previous template', async () => {
@@ -166,10 +192,16 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     await k(['patch', 'sts', 'web', '--type=merge', '-p', '{"spec":{"updateStrategy":{"type":"OnDelete","rollingUpdate":null}}}']);
     const before = await byName('web');
     await k(['set', 'image', 'sts/web', `main=${IMAGE_2}`]);
-    await waitFor('the new update revision observed', async () => {
-      const s = JSON.parse(await k(['get', 'sts', 'web', '-o', 'jsonpath={.status}']));
-      return s.observedGeneration === Number(await k(['get', 'sts', 'web', '-o', 'jsonpath={.metadata.generation}'])) && s.updateRevision !== s.currentRevision;
-    }, 20_000);
+    await waitFor(
+      'the new update revision observed',
+      async () => {
+        const s = JSON.parse(await k(['get', 'sts', 'web', '-o', 'jsonpath={.status}']));
+        return (
+          s.observedGeneration === Number(await k(['get', 'sts', 'web', '-o', 'jsonpath={.metadata.generation}'])) && s.updateRevision !== s.currentRevision
+        );
+      },
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 3000));
     const still = await byName('web');
     assert.deepEqual([...still.values()].map((p) => p.metadata.uid).sort(), [...before.values()].map((p) => p.metadata.uid).sort(), 'no pod was replaced');
@@ -193,10 +225,14 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
   });
 
   it('records the launch, the rolling update and the scale as Transactions', async () => {
-    await waitFor('launch, update and scale Succeeded', async () => {
-      const transactions = await k(['get', 'transactions', '--no-headers']);
-      return ['launch', 'update', 'scale'].every((operation) => new RegExp(`StatefulSet/web\\s+${operation}\\s+Succeeded`).test(transactions));
-    }, 30_000);
+    await waitFor(
+      'launch, update and scale Succeeded',
+      async () => {
+        const transactions = await k(['get', 'transactions', '--no-headers']);
+        return ['launch', 'update', 'scale'].every((operation) => new RegExp(`StatefulSet/web\\s+${operation}\\s+Succeeded`).test(transactions));
+      },
+      30_000,
+    );
   });
 
   it('Parallel creates every pod at once, ready or not', async () => {
@@ -209,13 +245,23 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     await waitFor('par pods gone', async () => (await pods('par')).length === 0, 60_000);
   });
 
-  it('volumeClaimTemplates: each ordinal gets its claim, kept across the pod\'s replacement; whenScaled Delete removes the claims of removed pods', async () => {
+  it("volumeClaimTemplates: each ordinal gets its claim, kept across the pod's replacement; whenScaled Delete removes the claims of removed pods", async () => {
     const claimTemplate = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '16Mi' } } } };
     const mount = { volumeMounts: [{ name: 'data', mountPath: '/data' }] };
-    await k(['apply', '-f', '-'], JSON.stringify(statefulSet('db', {
-      replicas: 2, volumeClaimTemplates: [claimTemplate],
-      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
-    }, mount)));
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify(
+        statefulSet(
+          'db',
+          {
+            replicas: 2,
+            volumeClaimTemplates: [claimTemplate],
+            persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+          },
+          mount,
+        ),
+      ),
+    );
     await settled('db', { 'db-0': IMAGE_1, 'db-1': IMAGE_1 });
     // The default class (local-path) gave each claim a volume on the pod's node.
     const phases = await k(['get', 'pvc', 'data-db-0', 'data-db-1', '-o', 'jsonpath={.items[*].status.phase}']);
@@ -223,10 +269,14 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     await k(['exec', 'db-0', '--', 'sh', '-c', 'echo kept > /data/mark']);
     const first = (await byName('db')).get('db-0')!.metadata.uid;
     await k(['delete', 'pod', 'db-0', '--wait=false']);
-    await waitFor('db-0 replaced and ready', async () => {
-      const pod = (await byName('db')).get('db-0');
-      return pod !== undefined && pod.metadata.uid !== first && readyAt(pod) !== undefined;
-    }, 90_000);
+    await waitFor(
+      'db-0 replaced and ready',
+      async () => {
+        const pod = (await byName('db')).get('db-0');
+        return pod !== undefined && pod.metadata.uid !== first && readyAt(pod) !== undefined;
+      },
+      90_000,
+    );
     assert.equal((await k(['exec', 'db-0', '--', 'cat', '/data/mark'])).trim(), 'kept', 'the new db-0 mounts the same claim');
     await k(['scale', 'sts', 'db', '--replicas=1']);
     await waitFor('data-db-1 deleted with db-1', async () => !(await k(['get', 'pvc', '-o', 'name'])).includes('data-db-1'), 90_000);

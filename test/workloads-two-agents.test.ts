@@ -28,10 +28,12 @@ interface TxView {
 
 function deployment(name: string, replicas: number, extra: { image?: string; annotations?: Record<string, string> } = {}): string {
   return JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name, annotations: extra.annotations ?? {} },
     spec: {
-      replicas, selector: { matchLabels: { app: name } },
+      replicas,
+      selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
         spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: extra.image ?? 'drover-test/busybox:1', command: ['sleep', '3600'] }] },
@@ -75,7 +77,11 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
     await k(['apply', '-f', '-'], deployment('web', 3));
     await k(['rollout', 'status', 'deploy/web', '--timeout=90s']);
     assert.equal(await readyCount('app=web'), 3);
-    const launch = await waitFor('launch Succeeded', async () => (await transactions()).find((tx) => tx.spec.target.name === 'web' && tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'), 20_000);
+    const launch = await waitFor(
+      'launch Succeeded',
+      async () => (await transactions()).find((tx) => tx.spec.target.name === 'web' && tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
+      20_000,
+    );
     assert.equal(launch.status?.progress, '3/3');
     assert.match(await k(['get', 'tx']), /TARGET\s+OPERATION\s+PHASE\s+PROGRESS\s+AGE/);
   });
@@ -84,29 +90,45 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
     const [victim] = await live('app=web');
     const containerId = victim!.status.containerStatuses![0]!.containerID!.replace(/^docker:\/\//, '');
     await run('docker', ['kill', containerId]);
-    await waitFor('the container restarted', async () => {
-      const pod = (await pods('app=web')).find((p) => p.metadata.uid === victim!.metadata.uid);
-      return pod && isReady(pod) && pod.status.containerStatuses![0]!.restartCount >= 1;
-    }, 60_000);
+    await waitFor(
+      'the container restarted',
+      async () => {
+        const pod = (await pods('app=web')).find((p) => p.metadata.uid === victim!.metadata.uid);
+        return pod && isReady(pod) && pod.status.containerStatuses![0]!.restartCount >= 1;
+      },
+      60_000,
+    );
   });
 
   it('a deleted pod is replaced', async () => {
     const [victim] = await live('app=web');
     await k(['delete', 'pod', victim!.metadata.name, '--wait=false']);
-    await waitFor('three ready pods again, without the deleted one', async () => {
-      const now = await live('app=web');
-      return now.length === 3 && !now.some((p) => p.metadata.uid === victim!.metadata.uid) && now.filter(isReady).length === 3;
-    }, 60_000);
+    await waitFor(
+      'three ready pods again, without the deleted one',
+      async () => {
+        const now = await live('app=web');
+        return now.length === 3 && !now.some((p) => p.metadata.uid === victim!.metadata.uid) && now.filter(isReady).length === 3;
+      },
+      60_000,
+    );
   });
 
   it('a DaemonSet runs one pod on each agent', async () => {
-    await k(['apply', '-f', '-'], JSON.stringify({
-      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'logger' },
-      spec: {
-        selector: { matchLabels: { app: 'logger' } },
-        template: { metadata: { labels: { app: 'logger' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sleep', '3600'] }] } },
-      },
-    }));
+    await k(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: 'logger' },
+        spec: {
+          selector: { matchLabels: { app: 'logger' } },
+          template: {
+            metadata: { labels: { app: 'logger' } },
+            spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sleep', '3600'] }] },
+          },
+        },
+      }),
+    );
     await k(['rollout', 'status', 'ds/logger', '--timeout=60s']);
     const nodes = (await live('app=logger')).map((p) => p.spec.nodeName).sort();
     assert.deepEqual(nodes, NODES);
@@ -114,10 +136,21 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
 
   it('an operation that outlives its life period times out with a Warning event', async () => {
     // The image exists nowhere: the launch can never finish.
-    await k(['apply', '-f', '-'], deployment('stuck', 1, { image: 'drover-test/missing:1', annotations: { 'drover.dev/transaction-life-period-seconds': '3' } }));
-    const timedOut = await waitFor('a TimedOut transaction', async () => (await transactions()).find((tx) => tx.spec.target.name === 'stuck' && tx.status?.phase === 'TimedOut'), 30_000);
+    await k(
+      ['apply', '-f', '-'],
+      deployment('stuck', 1, { image: 'drover-test/missing:1', annotations: { 'drover.dev/transaction-life-period-seconds': '3' } }),
+    );
+    const timedOut = await waitFor(
+      'a TimedOut transaction',
+      async () => (await transactions()).find((tx) => tx.spec.target.name === 'stuck' && tx.status?.phase === 'TimedOut'),
+      30_000,
+    );
     assert.match(timedOut.status?.message ?? '', /did not finish within 3s/);
-    await waitFor('the Warning event', async () => (await k(['get', 'events', '--field-selector', 'reason=TransactionTimedOut,involvedObject.name=stuck'])).includes('TransactionTimedOut'), 20_000);
+    await waitFor(
+      'the Warning event',
+      async () => (await k(['get', 'events', '--field-selector', 'reason=TransactionTimedOut,involvedObject.name=stuck'])).includes('TransactionTimedOut'),
+      20_000,
+    );
     await k(['delete', 'deploy', 'stuck']);
   });
 
@@ -129,10 +162,14 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
 
     await agents.get(lost)!.stop('SIGKILL');
     agents.delete(lost);
-    await waitFor('both replicas running on the surviving node', async () => {
-      const now = await live('app=web');
-      return now.length === 2 && now.every((p) => p.spec.nodeName === survivor && isReady(p));
-    }, 120_000);
+    await waitFor(
+      'both replicas running on the surviving node',
+      async () => {
+        const now = await live('app=web');
+        return now.length === 2 && now.every((p) => p.spec.nodeName === survivor && isReady(p));
+      },
+      120_000,
+    );
     const reschedules = (await transactions()).filter((tx) => tx.spec.target.name === 'web' && tx.spec.operation === 'reschedule');
     assert.ok(reschedules.length >= 1, 'the replacements are recorded as reschedules');
   });

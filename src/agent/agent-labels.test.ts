@@ -52,15 +52,18 @@ describe('agent labels', () => {
     assert.deepEqual(filter.labels, { [CLUSTER_LABEL]: 'cluster-a', [NODE_LABEL]: 'node-1', [POD_UID]: 'uid-a', extra: 'x' });
   });
 
-  it('the orphan scan finds only its own cluster\'s pods, never another cluster\'s or an unlabelled one', async () => {
+  it("the orphan scan finds only its own cluster's pods, never another cluster's or an unlabelled one", async () => {
     const runtime = sharedEngine().fake.asRuntime();
-    assert.deepEqual([...await podUidsInRuntime(runtime, A)], ['uid-a']);
-    assert.deepEqual([...await podUidsInRuntime(runtime, B)], ['uid-b']);
+    assert.deepEqual([...(await podUidsInRuntime(runtime, A))], ['uid-a']);
+    assert.deepEqual([...(await podUidsInRuntime(runtime, B))], ['uid-b']);
   });
 
-  it('the resolver finds its own cluster\'s container of a pod whose namespace/name the other cluster shares', async () => {
+  it("the resolver finds its own cluster's container of a pod whose namespace/name the other cluster shares", async () => {
     const { fake, containerOf } = sharedEngine();
-    for (const [owner, uid, expected] of [[A, 'uid-a', containerOf.a], [B, 'uid-b', containerOf.b]] as const) {
+    for (const [owner, uid, expected] of [
+      [A, 'uid-a', containerOf.a],
+      [B, 'uid-b', containerOf.b],
+    ] as const) {
       const resolver = createResolver(owner, runtimeSet(fake), () => apiPod(uid));
       const found = await resolver.resolve('default', 'twin', 'main');
       assert.equal(found.containerId, expected);

@@ -107,9 +107,10 @@ export interface Agent {
 function runtimeSet(options: AgentOptions, nodeAddress: string, podCidr: string): { set: RuntimeSet; docker: DockerRuntime | undefined } {
   // Container cgroups are named by container id, so agents on one host share the parent.
   const processRuntime = new ProcessRuntime({ stateDir: join(options.dataDir, 'process'), hostIP: nodeAddress });
-  const docker = options.runtime === 'process'
-    ? undefined
-    : new DockerRuntime({ hostIP: nodeAddress, podCidr, ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}) });
+  const docker =
+    options.runtime === 'process'
+      ? undefined
+      : new DockerRuntime({ hostIP: nodeAddress, podCidr, ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}) });
   const primary: ContainerRuntime = docker ?? processRuntime;
   const set: RuntimeSet = {
     primary,
@@ -127,10 +128,12 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   const nodeAddress = options.nodeAddress ?? '127.0.0.1';
   const extended = options.extendedResources ?? {};
   const ownsApi = options.api === undefined;
-  const api = options.api ?? (await ApiClient.load(
-    { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
-    { userAgent: 'drover-agent' },
-  ));
+  const api =
+    options.api ??
+    (await ApiClient.load(
+      { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
+      { userAgent: 'drover-agent' },
+    ));
   // Known before any runtime object is listed or touched: it decides which are this agent's.
   const owner: Owner = { clusterId: await retryUntilDone('reading the cluster id', () => readClusterId(api), logger), nodeName: options.nodeName };
   const network = clusterNetwork(options.network);
@@ -147,9 +150,18 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   // The local-path provisioner names volumes' directories under it; this agent makes and removes them.
   const localPathDir = resolve(options.localPathDir ?? join(options.dataDir, 'storage'));
   const deps: PodDeps = {
-    api, owner, nodeAddress, dataDir: options.dataDir, localPathDir,
+    api,
+    owner,
+    nodeAddress,
+    dataDir: options.dataDir,
+    localPathDir,
     allocatable: capacityOf(await hostFacts(options.dataDir), deviceCounts),
-    runtimes, sources: new ConfigSource(api), tokens: new ServiceAccountTokenSource(api), devices, gpus: gpus.ids, events,
+    runtimes,
+    sources: new ConfigSource(api),
+    tokens: new ServiceAccountTokenSource(api),
+    devices,
+    gpus: gpus.ids,
+    events,
     puller: new ImagePuller(events),
     probes: new ProbeManager(events, (uid) => manager?.resync(uid)),
     cache: new InspectCache(),
@@ -167,8 +179,16 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   manager = new PodManager({ deps, api, logger, kernelLog, ...(options.workers ? { workers: options.workers } : {}) });
   let nodeNetwork: NodeNetwork | undefined;
   const node = new NodeManager({
-    api, nodeName: options.nodeName, nodeAddress, streamingPort: options.streamingPort ?? 0, dataDir: options.dataDir,
-    labels: options.labels ?? {}, annotations: { [ANN_NODE_LOCAL_PATH_DIR]: localPathDir }, extendedResources: extended, runtime: runtimes.primary, logger,
+    api,
+    nodeName: options.nodeName,
+    nodeAddress,
+    streamingPort: options.streamingPort ?? 0,
+    dataDir: options.dataDir,
+    labels: options.labels ?? {},
+    annotations: { [ANN_NODE_LOCAL_PATH_DIR]: localPathDir },
+    extendedResources: extended,
+    runtime: runtimes.primary,
+    logger,
     devices: gpus.monitor && nodeDevices(gpus.monitor),
     onRuntimeReady: () => manager?.resyncAll(),
     onPodCidr: () => nodeNetwork?.podCidrAssigned(),
@@ -177,10 +197,23 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   // The Services before any pod: containers' service variables, and the rules pods will use.
   await services.waitForSync();
   try {
-    nodeNetwork = await retryUntilDone('the node network', () => startNodeNetwork({
-      network, podNetwork: docker?.ctx.podNetwork, directory: services, clusterId: owner.clusterId, nodeName: options.nodeName,
-      nodeAddress, nodeRange: () => node.podCidr(), serviceProxy, logger,
-    }), logger, (error) => error instanceof ServiceRangeInUseError);
+    nodeNetwork = await retryUntilDone(
+      'the node network',
+      () =>
+        startNodeNetwork({
+          network,
+          podNetwork: docker?.ctx.podNetwork,
+          directory: services,
+          clusterId: owner.clusterId,
+          nodeName: options.nodeName,
+          nodeAddress,
+          nodeRange: () => node.podCidr(),
+          serviceProxy,
+          logger,
+        }),
+      logger,
+      (error) => error instanceof ServiceRangeInUseError,
+    );
   } catch (error) {
     // A misconfiguration: the agent does not start, and leaves no watch behind.
     await services.stop();
@@ -196,9 +229,15 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   // Once every consumer is in: the first read is the kernel's replay, which each consumer judges.
   kernelLog.start(logger);
   const pods = manager;
-  const metrics = agentRegistry(gpus.monitor, options.nodeName, gpuHolders(devices, (uid) => pods.podByUid(uid)));
+  const metrics = agentRegistry(
+    gpus.monitor,
+    options.nodeName,
+    gpuHolders(devices, (uid) => pods.podByUid(uid)),
+  );
   const resources = new ResourceSampler({
-    nodeName: options.nodeName, targets: runtimeTargets(() => runtimes.all(), owner), logger,
+    nodeName: options.nodeName,
+    targets: runtimeTargets(() => runtimes.all(), owner),
+    logger,
     ...(options.resourceSampleMs ? { intervalMs: options.resourceSampleMs } : {}),
   });
   resources.start();

@@ -66,16 +66,17 @@ function containerNameOf(pod: Readonly<Pod>, given: string | undefined): string 
   const annotated = pod.metadata.annotations?.[DEFAULT_CONTAINER];
   if (annotated && names.includes(annotated)) return annotated;
   if (pod.spec.containers.length === 1) return pod.spec.containers[0]!.name;
-  throw new ResolveError(400, `a container name must be specified for pod ${pod.metadata.name ?? ''}, choose one of: [${pod.spec.containers.map((c) => c.name).join(' ')}]`);
+  throw new ResolveError(
+    400,
+    `a container name must be specified for pod ${pod.metadata.name ?? ''}, choose one of: [${pod.spec.containers.map((c) => c.name).join(' ')}]`,
+  );
 }
 
 function dialDirect(pod: Readonly<Pod>, runtime: ContainerRuntime): boolean {
   return runtime.name === 'process' || pod.spec.hostNetwork === true;
 }
 
-export function createResolver(
-  owner: Owner, runtimes: RuntimeSet, podOf: (namespace: string, name: string) => Readonly<Pod> | undefined,
-): ContainerResolver {
+export function createResolver(owner: Owner, runtimes: RuntimeSet, podOf: (namespace: string, name: string) => Readonly<Pod> | undefined): ContainerResolver {
   const findPod = (namespace: string, name: string): Readonly<Pod> => {
     const pod = podOf(namespace, name);
     if (!pod) throw new ResolveError(404, `pods "${name}" not found`);
@@ -97,11 +98,20 @@ export function createResolver(
       const before = list[options.previous ? 2 : 1];
       if (!found) {
         const what = options.previous ? `previous terminated container "${name}"` : `container "${name}"`;
-        throw new ResolveError(options.previous ? 404 : 400, `${what} in pod "${podName}" ${options.previous ? 'not found' : 'is waiting to start: ContainerCreating'}`);
+        throw new ResolveError(
+          options.previous ? 404 : 400,
+          `${what} in pod "${podName}" ${options.previous ? 'not found' : 'is waiting to start: ContainerCreating'}`,
+        );
       }
       const sandboxId = await sandboxOf(runtime, uid);
       return {
-        pod, runtime, containerName: name, containerId: found.id, state: found.state, previousContainerId: before?.id, sandboxId,
+        pod,
+        runtime,
+        containerName: name,
+        containerId: found.id,
+        state: found.state,
+        previousContainerId: before?.id,
+        sandboxId,
         dialDirect: dialDirect(pod, runtime),
       };
     },
@@ -114,7 +124,6 @@ export function createResolver(
     },
   };
 }
-
 
 /**
  * The resolver in the shape the streaming server takes (src/agent/streaming/resolver.ts): like
@@ -131,7 +140,9 @@ export function streamingResolver(resolver: ContainerResolver): StreamingResolve
       }
       const found = await resolver.resolve(namespace, pod, container);
       return {
-        runtime: found.runtime, containerId: found.containerId, hostNetwork: found.dialDirect,
+        runtime: found.runtime,
+        containerId: found.containerId,
+        hostNetwork: found.dialDirect,
         ...(found.previousContainerId ? { previousContainerId: found.previousContainerId } : {}),
       };
     } catch (error) {

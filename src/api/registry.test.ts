@@ -13,9 +13,25 @@ function at(schema: unknown, ...path: string[]): JsonSchema | undefined {
 test('lookups by resource, kind and any name', () => {
   assert.equal(findResource('apps', 'v1', 'deployments')?.kind, 'Deployment');
   assert.equal(findByKind('', 'v1', 'Pod')?.plural, 'pods');
-  for (const [name, kind] of [['po', 'Pod'], ['pod', 'Pod'], ['pods', 'Pod'], ['deploy', 'Deployment'], ['svc', 'Service'], ['ev', 'Event'],
-    ['ns', 'Namespace'], ['no', 'Node'], ['cm', 'ConfigMap'], ['sa', 'ServiceAccount'], ['rs', 'ReplicaSet'], ['ds', 'DaemonSet'],
-    ['ep', 'Endpoints'], ['lease', 'Lease'], ['deployments.apps', 'Deployment'], ['jobs.v1.batch', 'Job'], ['Secret', 'Secret']]) {
+  for (const [name, kind] of [
+    ['po', 'Pod'],
+    ['pod', 'Pod'],
+    ['pods', 'Pod'],
+    ['deploy', 'Deployment'],
+    ['svc', 'Service'],
+    ['ev', 'Event'],
+    ['ns', 'Namespace'],
+    ['no', 'Node'],
+    ['cm', 'ConfigMap'],
+    ['sa', 'ServiceAccount'],
+    ['rs', 'ReplicaSet'],
+    ['ds', 'DaemonSet'],
+    ['ep', 'Endpoints'],
+    ['lease', 'Lease'],
+    ['deployments.apps', 'Deployment'],
+    ['jobs.v1.batch', 'Job'],
+    ['Secret', 'Secret'],
+  ]) {
     assert.equal(findByAnyName(name as string)?.kind, kind, name);
   }
   assert.equal(findByAnyName('deployments.batch'), undefined);
@@ -31,8 +47,22 @@ test('every definition is complete and consistent', () => {
     else assert.ok(def.verbs.includes('get') && def.verbs.includes('watch'), def.kind);
     assert.equal(def.table.columns.length > 0, true);
   }
-  const all = resourceDefinitions.filter((def) => def.categories.includes('all')).map((def) => def.plural).sort();
-  assert.deepEqual(all, ['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
+  const all = resourceDefinitions
+    .filter((def) => def.categories.includes('all'))
+    .map((def) => def.plural)
+    .sort();
+  assert.deepEqual(all, [
+    'cronjobs',
+    'daemonsets',
+    'deployments',
+    'horizontalpodautoscalers',
+    'jobs',
+    'pods',
+    'replicasets',
+    'replicationcontrollers',
+    'services',
+    'statefulsets',
+  ]);
   assert.ok(subresourceDefinitions.some((s) => s.resource === 'pods' && s.name === 'binding'));
   assert.ok(subresourceDefinitions.some((s) => s.resource === 'deployments' && s.name === 'scale'));
 });
@@ -40,13 +70,25 @@ test('every definition is complete and consistent', () => {
 test('field selectors read the object', () => {
   const pods = findByKind('', 'v1', 'Pod');
   assert.ok(pods);
-  const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'n1' }, status: { phase: 'Running', podIPs: [{ ip: '10.0.0.1' }] } };
+  const pod: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { nodeName: 'n1' },
+    status: { phase: 'Running', podIPs: [{ ip: '10.0.0.1' }] },
+  };
   assert.equal(pods.fieldSelectors['spec.nodeName']?.(pod), 'n1');
   assert.equal(pods.fieldSelectors['status.phase']?.(pod), 'Running');
   assert.equal(pods.fieldSelectors['status.podIP']?.(pod), '10.0.0.1');
   assert.equal(pods.fieldSelectors['spec.schedulerName']?.(pod), '');
   const events = findByKind('', 'v1', 'Event');
-  const event: KubeObject = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' }, source: { component: 'kubelet' } };
+  const event: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'e' },
+    involvedObject: { kind: 'Pod', name: 'p' },
+    source: { component: 'kubelet' },
+  };
   assert.equal(events?.fieldSelectors['involvedObject.kind']?.(event), 'Pod');
   assert.equal(events?.fieldSelectors['source']?.(event), 'kubelet');
 });

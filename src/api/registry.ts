@@ -21,10 +21,21 @@ import { BindingSchema, EvictionSchema } from './schemas/pod.js';
 import { DeleteOptions, Status } from './schemas/meta.js';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
-  ...coreDefinitions, ...workloadDefinitions, ...discoveryDefinitions, ...droverDefinitions, ...reviewDefinitions, ...trainingDefinitions,
-  ...rbacDefinitions, ...certificatesDefinitions, ...policyDefinitions, ...quotaDefinitions, ...schedulingDefinitions, ...apiextensionsDefinitions,
+  ...coreDefinitions,
+  ...workloadDefinitions,
+  ...discoveryDefinitions,
+  ...droverDefinitions,
+  ...reviewDefinitions,
+  ...trainingDefinitions,
+  ...rbacDefinitions,
+  ...certificatesDefinitions,
+  ...policyDefinitions,
+  ...quotaDefinitions,
+  ...schedulingDefinitions,
+  ...apiextensionsDefinitions,
   ...storageDefinitions,
-  ...autoscalingDefinitions, ...eventsDefinitions,
+  ...autoscalingDefinitions,
+  ...eventsDefinitions,
 ];
 
 /** A subresource as discovery lists it (`pods/binding`), with the kind its body has. */
@@ -57,22 +68,49 @@ function subresourcesOf(def: ResourceDefinition): SubresourceDefinition[] {
 }
 
 const POD_EXTRAS: SubresourceDefinition[] = [
-  { resource: 'pods', group: '', version: 'v1', name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'], schema: BindingSchema },
-  { resource: 'pods', group: '', version: 'v1', name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'], schema: EvictionSchema },
+  {
+    resource: 'pods',
+    group: '',
+    version: 'v1',
+    name: 'binding',
+    kind: { group: '', version: 'v1', kind: 'Binding' },
+    verbs: ['create'],
+    schema: BindingSchema,
+  },
+  {
+    resource: 'pods',
+    group: '',
+    version: 'v1',
+    name: 'eviction',
+    kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+    verbs: ['create'],
+    schema: EvictionSchema,
+  },
   { resource: 'pods', group: '', version: 'v1', name: 'log', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
   { resource: 'pods', group: '', version: 'v1', name: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
   { resource: 'pods', group: '', version: 'v1', name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
-  { resource: 'pods', group: '', version: 'v1', name: 'portforward', kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
+  {
+    resource: 'pods',
+    group: '',
+    version: 'v1',
+    name: 'portforward',
+    kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' },
+    verbs: ['create', 'get'],
+  },
   { resource: 'pods', group: '', version: 'v1', name: 'signal', kind: { group: '', version: 'v1', kind: 'Status' }, verbs: ['create'] },
-  { resource: 'serviceaccounts', group: '', version: 'v1', name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] },
+  {
+    resource: 'serviceaccounts',
+    group: '',
+    version: 'v1',
+    name: 'token',
+    kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+    verbs: ['create'],
+  },
   { resource: 'namespaces', group: '', version: 'v1', name: 'finalize', kind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
 ];
 
 /** Every subresource, for discovery (`kubectl api-resources` lists none, but clients read them). */
-export const subresourceDefinitions: readonly SubresourceDefinition[] = [
-  ...resourceDefinitions.flatMap(subresourcesOf),
-  ...POD_EXTRAS,
-];
+export const subresourceDefinitions: readonly SubresourceDefinition[] = [...resourceDefinitions.flatMap(subresourcesOf), ...POD_EXTRAS];
 
 /** The subresources of one resource: a built-in one's from the list above, a custom resource's from its definition. */
 export function subresourcesFor(def: ResourceDefinition): SubresourceDefinition[] {
@@ -114,6 +152,7 @@ export function findByAnyName(name: string): ResourceDefinition | undefined {
   if (dot < 0) return undefined;
   const head = lower.slice(0, dot);
   const rest = lower.slice(dot + 1);
-  return resourceDefinitions.find((def) => matchesName(def, head)
-    && (rest === def.group || rest === `${def.version}.${def.group}` || (def.group === '' && rest === def.version)));
+  return resourceDefinitions.find(
+    (def) => matchesName(def, head) && (rest === def.group || rest === `${def.version}.${def.group}` || (def.group === '' && rest === def.version)),
+  );
 }

@@ -41,23 +41,48 @@ test('a TFJob gets Never, port 2222 on every replica type and the default succes
 });
 
 test('validation names the field at fault', () => {
-  const fields = (object: KubeObject) => validateTrainingJob(object).map((e) => e.field).sort();
+  const fields = (object: KubeObject) =>
+    validateTrainingJob(object)
+      .map((e) => e.field)
+      .sort();
   assert.deepEqual(fields(job('PyTorchJob', {})), ['spec.pytorchReplicaSpecs']);
-  assert.deepEqual(fields(job('PyTorchJob', { Master: { replicas: 2, template: template() }, Boss: { template: template() } })),
-    ['spec.pytorchReplicaSpecs[Boss]', 'spec.pytorchReplicaSpecs[Master].replicas']);
+  assert.deepEqual(fields(job('PyTorchJob', { Master: { replicas: 2, template: template() }, Boss: { template: template() } })), [
+    'spec.pytorchReplicaSpecs[Boss]',
+    'spec.pytorchReplicaSpecs[Master].replicas',
+  ]);
   assert.deepEqual(fields(job('PyTorchJob', { Worker: { template: template('trainer') } })), ['spec.pytorchReplicaSpecs[Worker].template.spec.containers']);
-  assert.deepEqual(fields(job('TFJob', { Chief: { template: template('tensorflow') }, Master: { template: template('tensorflow') } })), ['spec.tfReplicaSpecs[Master]']);
-  assert.deepEqual(fields(job('PyTorchJob', { Worker: { template: template() } }, { runPolicy: { schedulingPolicy: { minResources: { gpu: 1 } } } })),
-    ['spec.runPolicy.schedulingPolicy.minResources[gpu]']);
+  assert.deepEqual(fields(job('TFJob', { Chief: { template: template('tensorflow') }, Master: { template: template('tensorflow') } })), [
+    'spec.tfReplicaSpecs[Master]',
+  ]);
+  assert.deepEqual(fields(job('PyTorchJob', { Worker: { template: template() } }, { runPolicy: { schedulingPolicy: { minResources: { gpu: 1 } } } })), [
+    'spec.runPolicy.schedulingPolicy.minResources[gpu]',
+  ]);
   const queued = (queue: string) => job('PyTorchJob', { Worker: { template: template() } }, { runPolicy: { schedulingPolicy: { queue } } });
-  assert.deepEqual(validateTrainingJob(queued('b'), queued('a')).map((e) => e.field), ['spec.runPolicy.schedulingPolicy.queue']);
+  assert.deepEqual(
+    validateTrainingJob(queued('b'), queued('a')).map((e) => e.field),
+    ['spec.runPolicy.schedulingPolicy.queue'],
+  );
 });
 
 test('tables: a job shows its latest condition, a group its phase, minMember and running members', () => {
   const now = new Date();
-  const pj = { ...job('PyTorchJob', {}), status: { conditions: [{ type: 'Created', status: 'True' }, { type: 'Running', status: 'True' }] } };
+  const pj = {
+    ...job('PyTorchJob', {}),
+    status: {
+      conditions: [
+        { type: 'Created', status: 'True' },
+        { type: 'Running', status: 'True' },
+      ],
+    },
+  };
   assert.deepEqual(trainingJobPrinter.row(pj, now).slice(0, 2), ['j', 'Running']);
-  const group: KubeObject = { apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', metadata: { name: 'g' }, spec: {}, status: { phase: 'Running', running: 3 } };
+  const group: KubeObject = {
+    apiVersion: 'scheduling.x-k8s.io/v1alpha1',
+    kind: 'PodGroup',
+    metadata: { name: 'g' },
+    spec: {},
+    status: { phase: 'Running', running: 3 },
+  };
   applyPodGroupDefaults(group);
   assert.deepEqual(podGroupPrinter.row(group, now).slice(0, 4), ['g', 'Running', 1, 3]);
 });

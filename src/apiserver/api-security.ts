@@ -60,8 +60,13 @@ export class ApiSecurity {
       // Priority before ResourceQuota, which may scope by it; ResourceQuota last, as in Kubernetes:
       // it charges the quota, so only a write every other step admitted.
       validating: [
-        nodeRestriction, escalationAdmission(this.rbac), certificateAdmission(this.rbac), priority, limitRanger,
-        storage, new ResourceQuotaAdmission(this.options.store, this.admissionObjects),
+        nodeRestriction,
+        escalationAdmission(this.rbac),
+        certificateAdmission(this.rbac),
+        priority,
+        limitRanger,
+        storage,
+        new ResourceQuotaAdmission(this.options.store, this.admissionObjects),
       ],
       mutating: [limitRanger, ...(this.options.serviceAccounts ? [new ServiceAccountAdmission(this.admissionObjects)] : []), priority, storage],
     };
@@ -93,7 +98,9 @@ export class ApiSecurity {
       await this.rootCa.start();
     }
     // The service-account authenticator reads this server's store, so it joins the chain here.
-    const authenticator = serviceAccounts ? this.options.authenticator.withTokens([new ServiceAccountAuthenticator(serviceAccounts, store)]) : this.options.authenticator;
+    const authenticator = serviceAccounts
+      ? this.options.authenticator.withTokens([new ServiceAccountAuthenticator(serviceAccounts, store)])
+      : this.options.authenticator;
     return {
       authenticator,
       // system:masters may do everything; agents what the node authorizer allows them; everyone

@@ -11,11 +11,16 @@ export async function ensureSystemNamespaces(registry: ObjectRegistry): Promise<
   for (const name of SYSTEM_NAMESPACES) {
     if (await registry.find(def, undefined, name)) continue;
     try {
-      await registry.create(def, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {
-        dryRun: false,
-        fieldManager: 'drover',
-        fieldValidation: 'Strict',
-      });
+      await registry.create(
+        def,
+        undefined,
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+        {
+          dryRun: false,
+          fieldManager: 'drover',
+          fieldValidation: 'Strict',
+        },
+      );
       made.push(name);
     } catch (error) {
       // Servers sharing etcd start together: another one made it between our read and create.

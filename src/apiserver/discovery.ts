@@ -70,13 +70,18 @@ export function apiResourceList(defs: readonly ResourceDefinition[], group: stri
 
 /** `pods/status`, `deployments/scale`, ... as discovery lists them. */
 function subresourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
-  return subresourcesFor(def)
-    .map((sub) => {
-      const entry: Record<string, unknown> = { name: `${def.plural}/${sub.name}`, singularName: '', namespaced: def.namespaced, kind: sub.kind.kind, verbs: sub.verbs };
-      if (sub.kind.group !== def.group || sub.kind.version !== def.version) {
-        entry['group'] = sub.kind.group;
-        entry['version'] = sub.kind.version;
-      }
-      return entry;
-    });
+  return subresourcesFor(def).map((sub) => {
+    const entry: Record<string, unknown> = {
+      name: `${def.plural}/${sub.name}`,
+      singularName: '',
+      namespaced: def.namespaced,
+      kind: sub.kind.kind,
+      verbs: sub.verbs,
+    };
+    if (sub.kind.group !== def.group || sub.kind.version !== def.version) {
+      entry['group'] = sub.kind.group;
+      entry['version'] = sub.kind.version;
+    }
+    return entry;
+  });
 }

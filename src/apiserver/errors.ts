@@ -70,26 +70,17 @@ function refDetails(ref: ResourceRef): StatusDetails {
   return details;
 }
 
-export const badRequest = (message: string, causes?: StatusCause[]) =>
-  new ApiError(400, 'BadRequest', message, causes ? { causes } : undefined);
+export const badRequest = (message: string, causes?: StatusCause[]) => new ApiError(400, 'BadRequest', message, causes ? { causes } : undefined);
 
-export const notFound = (ref: ResourceRef) =>
-  new ApiError(404, 'NotFound', `${qualified(ref)} "${ref.name ?? ''}" not found`, refDetails(ref));
+export const notFound = (ref: ResourceRef) => new ApiError(404, 'NotFound', `${qualified(ref)} "${ref.name ?? ''}" not found`, refDetails(ref));
 
 /** 404 for a URL that names no resource the server serves. */
-export const pathNotFound = (path: string) =>
-  new ApiError(404, 'NotFound', `the server could not find the requested resource (${path})`, {});
+export const pathNotFound = (path: string) => new ApiError(404, 'NotFound', `the server could not find the requested resource (${path})`, {});
 
-export const alreadyExists = (ref: ResourceRef) =>
-  new ApiError(409, 'AlreadyExists', `${qualified(ref)} "${ref.name ?? ''}" already exists`, refDetails(ref));
+export const alreadyExists = (ref: ResourceRef) => new ApiError(409, 'AlreadyExists', `${qualified(ref)} "${ref.name ?? ''}" already exists`, refDetails(ref));
 
 export const conflict = (ref: ResourceRef, why: string) =>
-  new ApiError(
-    409,
-    'Conflict',
-    `Operation cannot be fulfilled on ${qualified(ref)} "${ref.name ?? ''}": ${why}`,
-    refDetails(ref),
-  );
+  new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(ref)} "${ref.name ?? ''}": ${why}`, refDetails(ref));
 
 export const staleResourceVersion = (ref: ResourceRef) =>
   conflict(ref, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -99,8 +90,7 @@ export const expired = (message: string) => new ApiError(410, 'Expired', message
 /** 401: no credentials where they are needed, or credentials that do not verify. */
 export const unauthorized = () => new ApiError(401, 'Unauthorized', 'Unauthorized');
 
-export const forbidden = (message: string, ref?: ResourceRef) =>
-  new ApiError(403, 'Forbidden', message, ref ? refDetails(ref) : undefined);
+export const forbidden = (message: string, ref?: ResourceRef) => new ApiError(403, 'Forbidden', message, ref ? refDetails(ref) : undefined);
 
 export const methodNotAllowed = (method: string) =>
   new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
@@ -112,8 +102,7 @@ export const notAcceptable = (accept: string) =>
 export const tooLargeObject = (bytes: number) =>
   new ApiError(413, 'RequestEntityTooLarge', `the object is too large: ${bytes} bytes, limit is ${MAX_VALUE_BYTES}`);
 
-export const tooLarge = (limitBytes: number) =>
-  new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: limit is ${limitBytes} bytes`);
+export const tooLarge = (limitBytes: number) => new ApiError(413, 'RequestEntityTooLarge', `the request body is too large: limit is ${limitBytes} bytes`);
 
 export const unsupportedMediaType = (contentType: string, supported: string[]) =>
   new ApiError(
@@ -122,8 +111,7 @@ export const unsupportedMediaType = (contentType: string, supported: string[]) =
     `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')} (got ${JSON.stringify(contentType)})`,
   );
 
-export const internalError = (message: string) =>
-  new ApiError(500, 'InternalError', `Internal error occurred: ${message}`);
+export const internalError = (message: string) => new ApiError(500, 'InternalError', `Internal error occurred: ${message}`);
 
 /** 422 Invalid, with one cause per field as Kubernetes reports them. */
 export function invalid(kind: string, name: string, group: string, reported: FieldError[]): ApiError {
@@ -136,9 +124,7 @@ export function invalid(kind: string, name: string, group: string, reported: Fie
     return true;
   });
   const summary = errors.map((e) => `${e.field}: ${e.message}`);
-  const message =
-    `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ` +
-    (summary.length === 1 ? summary[0] : `[${summary.join(', ')}]`);
+  const message = `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ` + (summary.length === 1 ? summary[0] : `[${summary.join(', ')}]`);
   const details: StatusDetails = {
     name,
     kind,
@@ -157,7 +143,11 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof KeyNotFoundError) return new ApiError(404, 'NotFound', 'the object was deleted while the request was handled');
   // A write that lost every race it retried: the client's to make again, as Kubernetes answers.
   if (error instanceof RevisionConflictError) {
-    return new ApiError(409, 'Conflict', 'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');
+    return new ApiError(
+      409,
+      'Conflict',
+      'Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again',
+    );
   }
   // etcd down or slow: the request may succeed later, so it is the client's to retry (kube-apiserver answers the same).
   if (error instanceof StoreUnavailableError) return new ApiError(503, 'ServiceUnavailable', error.message);

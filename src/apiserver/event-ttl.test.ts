@@ -70,7 +70,10 @@ describe('event TTL', () => {
     const eventDef = findResource('', 'v1', 'events')!;
     const sweeper = new EventTtl(own, eventDef); // 1 h, swept by hand
     const put = (name: string, times: Record<string, unknown>) =>
-      own.create(`/registry/events/default/${name}`, { ...event(name, times), metadata: { name, namespace: 'default', uid: name, creationTimestamp: ago(7300) } });
+      own.create(`/registry/events/default/${name}`, {
+        ...event(name, times),
+        metadata: { name, namespace: 'default', uid: name, creationTimestamp: ago(7300) },
+      });
     await put('old', { lastTimestamp: ago(3700) });
     await put('bumped', { firstTimestamp: ago(7200), lastTimestamp: ago(60) });
     await put('new-api', { eventTime: ago(30) });

@@ -84,23 +84,32 @@ const NO_RESOURCE = { group: '', version: '', resource: '', subresource: '', sco
  * WATCH and APPLY for those), dry_run All when asked, and scope resource / namespace / cluster.
  */
 export function requestLabels(
-  method: string, verb: string, contentType: string | undefined, dryRun: boolean,
+  method: string,
+  verb: string,
+  contentType: string | undefined,
+  dryRun: boolean,
   path: { group: string; version: string; plural: string; namespace?: string; name?: string; subresource?: string } | undefined,
 ): RequestLabels {
   const upper = method.toUpperCase();
-  const metricVerb = verb === 'list' ? 'LIST' : verb === 'watch' ? 'WATCH'
-    : upper === 'PATCH' && contentType?.startsWith('application/apply-patch') ? 'APPLY' : upper;
+  const metricVerb =
+    verb === 'list' ? 'LIST' : verb === 'watch' ? 'WATCH' : upper === 'PATCH' && contentType?.startsWith('application/apply-patch') ? 'APPLY' : upper;
   if (!path) return { verb: metricVerb, dry_run: '', ...NO_RESOURCE };
   const scope = path.name !== undefined ? 'resource' : path.namespace !== undefined ? 'namespace' : 'cluster';
   return {
-    verb: metricVerb, dry_run: dryRun ? 'All' : '',
-    group: path.group, version: path.version, resource: path.plural, subresource: path.subresource ?? '', scope,
+    verb: metricVerb,
+    dry_run: dryRun ? 'All' : '',
+    group: path.group,
+    version: path.version,
+    resource: path.plural,
+    subresource: path.subresource ?? '',
+    scope,
   };
 }
 
 /** Wraps a store so that every operation's latency is recorded. */
 export function instrumentStore(store: Store, metrics: ApiMetrics): Store {
-  const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
+  const timed =
+    <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       const end = metrics.storeLatency.startTimer({ operation });
       try {

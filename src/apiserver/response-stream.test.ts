@@ -56,7 +56,7 @@ describe('response backpressure', () => {
       assert.ok(tail.endsWith('true'));
     } finally {
       server.closeAllConnections();
-    server.close();
+      server.close();
     }
   });
 

@@ -11,7 +11,8 @@ import { ROOT_CA_CONFIGMAP } from './admission/service-account-admission.js';
 import { prefixFor } from './registry/keys.js';
 import type { ObjectRegistry, WriteOptions } from './registry/object-registry.js';
 
-const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
+const DESCRIPTION =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 const RETRY_MS = 1000;
 const WRITE: WriteOptions = { dryRun: false, fieldManager: 'root-ca-cert-publisher', fieldValidation: 'Strict' };
 
@@ -25,7 +26,10 @@ export class RootCaPublisher {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly registry: ObjectRegistry, private readonly caPem: string) {
+  constructor(
+    private readonly registry: ObjectRegistry,
+    private readonly caPem: string,
+  ) {
     // Only the events matter: each namespace event, and each event of a kube-root-ca.crt, asks for a look.
     this.mirror = new StoreMirror<null>(registry.store, {
       name: 'root CA publisher',
@@ -96,8 +100,14 @@ export class RootCaPublisher {
     const existing = await this.registry.find(this.configMaps, name, ROOT_CA_CONFIGMAP);
     if (existing && (existing['data'] as Record<string, string> | undefined)?.['ca.crt'] === this.caPem) return;
     const body: KubeObject = {
-      apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { ...(existing?.metadata ?? {}), name: ROOT_CA_CONFIGMAP, namespace: name, annotations: { ...existing?.metadata.annotations, 'kubernetes.io/description': DESCRIPTION } },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        ...(existing?.metadata ?? {}),
+        name: ROOT_CA_CONFIGMAP,
+        namespace: name,
+        annotations: { ...existing?.metadata.annotations, 'kubernetes.io/description': DESCRIPTION },
+      },
       data: { 'ca.crt': this.caPem },
     };
     if (existing) await this.registry.update(this.configMaps, name, ROOT_CA_CONFIGMAP, body, WRITE);

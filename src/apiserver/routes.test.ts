@@ -6,23 +6,49 @@ describe('parseResourcePath', () => {
   it('parses core, named-group, namespaced and cluster paths', () => {
     assert.deepEqual(parseResourcePath('/api/v1/pods'), { group: '', version: 'v1', plural: 'pods', legacyWatch: false });
     assert.deepEqual(parseResourcePath('/api/v1/namespaces/default/pods/web/log'), {
-      group: '', version: 'v1', plural: 'pods', namespace: 'default', name: 'web', subresource: 'log', legacyWatch: false,
+      group: '',
+      version: 'v1',
+      plural: 'pods',
+      namespace: 'default',
+      name: 'web',
+      subresource: 'log',
+      legacyWatch: false,
     });
     assert.deepEqual(parseResourcePath('/apis/apps/v1/namespaces/x/deployments/d/scale'), {
-      group: 'apps', version: 'v1', plural: 'deployments', namespace: 'x', name: 'd', subresource: 'scale', legacyWatch: false,
+      group: 'apps',
+      version: 'v1',
+      plural: 'deployments',
+      namespace: 'x',
+      name: 'd',
+      subresource: 'scale',
+      legacyWatch: false,
     });
     assert.deepEqual(parseResourcePath('/api/v1/nodes/n1/status'), {
-      group: '', version: 'v1', plural: 'nodes', name: 'n1', subresource: 'status', legacyWatch: false,
+      group: '',
+      version: 'v1',
+      plural: 'nodes',
+      name: 'n1',
+      subresource: 'status',
+      legacyWatch: false,
     });
   });
 
   it('tells namespace subresources from namespaced collections', () => {
     assert.deepEqual(parseResourcePath('/api/v1/namespaces/team'), { group: '', version: 'v1', plural: 'namespaces', name: 'team', legacyWatch: false });
     assert.deepEqual(parseResourcePath('/api/v1/namespaces/team/finalize'), {
-      group: '', version: 'v1', plural: 'namespaces', name: 'team', subresource: 'finalize', legacyWatch: false,
+      group: '',
+      version: 'v1',
+      plural: 'namespaces',
+      name: 'team',
+      subresource: 'finalize',
+      legacyWatch: false,
     });
     assert.deepEqual(parseResourcePath('/api/v1/namespaces/team/configmaps'), {
-      group: '', version: 'v1', plural: 'configmaps', namespace: 'team', legacyWatch: false,
+      group: '',
+      version: 'v1',
+      plural: 'configmaps',
+      namespace: 'team',
+      legacyWatch: false,
     });
   });
 

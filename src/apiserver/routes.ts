@@ -60,7 +60,10 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 /** Parses a raw /api/... or /apis/... path; undefined when it is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
   // Leading and trailing slashes go, as in Kubernetes; an empty segment inside is no path.
-  const parts = path.replace(/^\/+|\/+$/g, '').split('/').map(decodePath);
+  const parts = path
+    .replace(/^\/+|\/+$/g, '')
+    .split('/')
+    .map(decodePath);
   let group: string;
   let version: string;
   let rest: string[];

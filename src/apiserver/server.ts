@@ -95,8 +95,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const audit = options.audit ? await Auditor.open(options.audit) : undefined;
   const metrics = new ApiMetrics();
   const security = new ApiSecurity({
-    store: options.store, authenticator: options.authenticator, caPem: options.tls.ca,
-    ...(options.serviceAccounts ? { serviceAccounts: options.serviceAccounts } : {}), ...(options.signer ? { signer: options.signer } : {}),
+    store: options.store,
+    authenticator: options.authenticator,
+    caPem: options.tls.ca,
+    ...(options.serviceAccounts ? { serviceAccounts: options.serviceAccounts } : {}),
+    ...(options.signer ? { signer: options.signer } : {}),
   });
   const registry = new ObjectRegistry(instrumentStore(options.store, metrics), {
     podSecurityDefault: options.podSecurityDefault ?? 'privileged',
@@ -123,7 +126,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...(options.subresources ?? new Map()),
   ]);
   const serving: Serving = {
-    registry, metrics, subresources, access, caPem: options.tls.ca, auditor: audit, custom, customOpenApi: new CustomResourceOpenApi(custom),
+    registry,
+    metrics,
+    subresources,
+    access,
+    caPem: options.tls.ca,
+    auditor: audit,
+    custom,
+    customOpenApi: new CustomResourceOpenApi(custom),
     resourceMetrics: options.resourceMetrics ? new AgentStats(registry, options.resourceMetrics) : undefined,
   };
   // Client certificates are asked for, not required: a request without one may still carry a
@@ -148,7 +158,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           // Custom resources are watched over WebSocket too (the dashboard lists them).
           const def = servedDefinition(custom, path.group, path.version, path.plural);
           serveWatchOverWebSocket(req, socket, head, ({ req: streamReq, res }) =>
-            serveResource({ req: streamReq, res, query: url.query, registry, verb: 'watch', user, access }, path, def, subresources));
+            serveResource({ req: streamReq, res, query: url.query, registry, verb: 'watch', user, access }, path, def, subresources),
+          );
         } else if (onUpgrade) {
           onUpgrade(req, socket, head, registry);
         } else {
@@ -225,7 +236,15 @@ interface Serving {
 async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
   const { registry, metrics } = serving;
   const started = process.hrtime.bigint();
-  const ctx: RequestContext = { req, res, query: new URLSearchParams(), registry, verb: (req.method ?? 'GET').toLowerCase(), user: ANONYMOUS_USER, access: serving.access };
+  const ctx: RequestContext = {
+    req,
+    res,
+    query: new URLSearchParams(),
+    registry,
+    verb: (req.method ?? 'GET').toLowerCase(),
+    user: ANONYMOUS_USER,
+    access: serving.access,
+  };
   let audit: AuditEntry | undefined;
   let path: ResourcePath | undefined;
   /** The path names a served resource: only then do the request metrics carry its group, version and resource. */
@@ -274,7 +293,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     audit?.end(res); // --- audit ---
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     // Labels from what the server serves, never from any path a client makes up (series without bound).
-    metrics.observeRequest(requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), served ? path : undefined), res.statusCode, seconds);
+    metrics.observeRequest(
+      requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), served ? path : undefined),
+      res.statusCode,
+      seconds,
+    );
   }
 }
 

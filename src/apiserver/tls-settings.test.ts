@@ -20,7 +20,14 @@ describe('serving TLS settings', () => {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', servername: 'localhost', ca: admin.ca, cert: admin.cert, key: admin.key });
+      const socket = connect({
+        port: (server.address() as AddressInfo).port,
+        host: '127.0.0.1',
+        servername: 'localhost',
+        ca: admin.ca,
+        cert: admin.cert,
+        key: admin.key,
+      });
       await once(socket, 'secureConnect');
       assert.equal(socket.authorized, true);
       assert.equal(socket.getProtocol(), 'TLSv1.3');
@@ -37,7 +44,15 @@ describe('serving TLS settings', () => {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', servername: 'localhost', ca: admin.ca, cert: admin.cert, key: admin.key, ciphers: 'TLS_AES_256_GCM_SHA384' });
+      const socket = connect({
+        port: (server.address() as AddressInfo).port,
+        host: '127.0.0.1',
+        servername: 'localhost',
+        ca: admin.ca,
+        cert: admin.cert,
+        key: admin.key,
+        ciphers: 'TLS_AES_256_GCM_SHA384',
+      });
       await once(socket, 'secureConnect');
       assert.equal(socket.getCipher().standardName, 'TLS_AES_256_GCM_SHA384');
       socket.destroy();

@@ -22,8 +22,22 @@ export function impersonated(req: IncomingMessage, user: UserInfo, authorizer: A
     return user;
   }
   const ask = (resource: string, name: string, namespace = '', apiGroup = '') => {
-    const attributes: RequestAttributes = { user, verb: 'impersonate', resourceRequest: true, apiGroup, apiVersion: '', resource, subresource: '', namespace, name, path: '' };
-    if (!authorizer.authorize(attributes).allowed) throw new ImpersonationRefused(`User "${user.username}" cannot impersonate resource "${resource}" in API group "${apiGroup}"${namespace ? ` in the namespace "${namespace}"` : ''}`);
+    const attributes: RequestAttributes = {
+      user,
+      verb: 'impersonate',
+      resourceRequest: true,
+      apiGroup,
+      apiVersion: '',
+      resource,
+      subresource: '',
+      namespace,
+      name,
+      path: '',
+    };
+    if (!authorizer.authorize(attributes).allowed)
+      throw new ImpersonationRefused(
+        `User "${user.username}" cannot impersonate resource "${resource}" in API group "${apiGroup}"${namespace ? ` in the namespace "${namespace}"` : ''}`,
+      );
   };
   const account = SERVICE_ACCOUNT.exec(target);
   if (account) ask('serviceaccounts', account[2]!, account[1]!);

@@ -32,8 +32,16 @@ export function resourceAttributes(user: UserInfo, method: string, path: Resourc
 
 export function nonResourceAttributes(user: UserInfo, method: string, pathname: string): RequestAttributes {
   return {
-    user, verb: method.toLowerCase(), resourceRequest: false,
-    apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path: pathname,
+    user,
+    verb: method.toLowerCase(),
+    resourceRequest: false,
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+    path: pathname,
   };
 }
 

@@ -22,7 +22,10 @@ export function accessReview(review: KubeObject, requester: Requester, subject?:
 
 export function subjectOf(review: KubeObject): UserInfo {
   const spec = (review['spec'] ?? {}) as Spec;
-  const user: UserInfo = { username: typeof spec['user'] === 'string' ? spec['user'] : '', groups: Array.isArray(spec['groups']) ? (spec['groups'] as string[]) : [] };
+  const user: UserInfo = {
+    username: typeof spec['user'] === 'string' ? spec['user'] : '',
+    groups: Array.isArray(spec['groups']) ? (spec['groups'] as string[]) : [],
+  };
   if (typeof spec['uid'] === 'string') user.uid = spec['uid'];
   if (spec['extra'] && typeof spec['extra'] === 'object') user.extra = spec['extra'] as Record<string, string[]>;
   return user;
@@ -31,7 +34,11 @@ export function subjectOf(review: KubeObject): UserInfo {
 export function rulesReview(review: KubeObject, requester: Requester): Record<string, unknown> {
   const namespace = String(((review['spec'] ?? {}) as Spec)['namespace'] ?? '');
   if (!requester.rules) {
-    return { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
+    return {
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    };
   }
   const { resourceRules, nonResourceRules, incomplete, evaluationError } = requester.rules.rulesFor(requester.user, namespace);
   return { resourceRules, nonResourceRules, incomplete, ...(evaluationError ? { evaluationError } : {}) };
@@ -43,17 +50,30 @@ function attributesOf(spec: Spec, user: UserInfo, reviewNamespace: string | unde
   const text = (section: Spec | undefined, field: string) => (typeof section?.[field] === 'string' ? (section[field] as string) : '');
   if (resource || !nonResource) {
     return {
-      user, verb: text(resource, 'verb'), resourceRequest: true,
-      apiGroup: text(resource, 'group'), apiVersion: text(resource, 'version'), resource: text(resource, 'resource'),
+      user,
+      verb: text(resource, 'verb'),
+      resourceRequest: true,
+      apiGroup: text(resource, 'group'),
+      apiVersion: text(resource, 'version'),
+      resource: text(resource, 'resource'),
       subresource: text(resource, 'subresource'),
       // A LocalSubjectAccessReview asks about its own namespace only.
       namespace: reviewNamespace ?? text(resource, 'namespace'),
-      name: text(resource, 'name'), path: '',
+      name: text(resource, 'name'),
+      path: '',
     };
   }
   return {
-    user, verb: text(nonResource, 'verb'), resourceRequest: false,
-    apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path: text(nonResource, 'path'),
+    user,
+    verb: text(nonResource, 'verb'),
+    resourceRequest: false,
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+    path: text(nonResource, 'path'),
   };
 }
 

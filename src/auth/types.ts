@@ -65,5 +65,8 @@ export interface NonResourceRule {
 }
 
 export interface RuleLister {
-  rulesFor(user: UserInfo, namespace: string): { resourceRules: ResourceRule[]; nonResourceRules: NonResourceRule[]; incomplete: boolean; evaluationError?: string };
+  rulesFor(
+    user: UserInfo,
+    namespace: string,
+  ): { resourceRules: ResourceRule[]; nonResourceRules: NonResourceRule[]; incomplete: boolean; evaluationError?: string };
 }

@@ -29,14 +29,15 @@ export function askAgent(node: KubeObject, method: 'GET' | 'DELETE', path: strin
   if (!address) return Promise.reject(new Error(`node ${node.metadata.name} publishes no agent endpoint`));
   return new Promise((resolve, reject) => {
     const options = { host: address.host, port: address.port, method, path, timeout: TIMEOUT_MS };
-    const send = (callback: (res: import('node:http').IncomingMessage) => void) => (tls
-      ? httpsRequest({ ...options, ...agentTlsOptions(tls, node.metadata.name ?? '', address.host), agent: false }, callback)
-      : request(options, callback));
+    const send = (callback: (res: import('node:http').IncomingMessage) => void) =>
+      tls ? httpsRequest({ ...options, ...agentTlsOptions(tls, node.metadata.name ?? '', address.host), agent: false }, callback) : request(options, callback);
     const req = send((res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => (res.statusCode === expect ? resolve(body) : reject(new Error(`agent of node ${node.metadata.name}: HTTP ${res.statusCode}: ${body.slice(0, 300)}`))));
+      res.on('end', () =>
+        res.statusCode === expect ? resolve(body) : reject(new Error(`agent of node ${node.metadata.name}: HTTP ${res.statusCode}: ${body.slice(0, 300)}`)),
+      );
       res.on('error', reject);
     });
     req.once('timeout', () => req.destroy(new Error(`agent of node ${node.metadata.name} did not answer within ${TIMEOUT_MS / 1000}s`)));
@@ -50,13 +51,15 @@ export async function askAgents(nodes: readonly KubeObject[], tls?: AgentClientT
   const reachable = nodes.filter((node) => agentAddressOf(node) !== undefined);
   const answers = new Map<string, AgentPods>();
   const unanswered: string[] = [];
-  await Promise.all(reachable.map(async (node) => {
-    const name = node.metadata.name ?? '';
-    try {
-      answers.set(name, JSON.parse(await askAgent(node, 'GET', '/pods', 200, tls)) as AgentPods);
-    } catch {
-      unanswered.push(name);
-    }
-  }));
+  await Promise.all(
+    reachable.map(async (node) => {
+      const name = node.metadata.name ?? '';
+      try {
+        answers.set(name, JSON.parse(await askAgent(node, 'GET', '/pods', 200, tls)) as AgentPods);
+      } catch {
+        unanswered.push(name);
+      }
+    }),
+  );
   return { answers, unanswered: unanswered.sort() };
 }

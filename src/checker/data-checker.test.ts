@@ -27,45 +27,73 @@ describe('data checker: finds and repairs inconsistencies made by hand', () => {
     // Pods Running on the silent node: one of a ReplicaSet's, one of a DaemonSet's.
     const rsOwner = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: 'rs-uid-that-exists', controller: true }];
     const rs = await api.resource(resources.replicasets, 'default').create({
-      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-rs', namespace: 'default' },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'lost' } }, template: { metadata: { labels: { app: 'lost' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-rs', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'lost' } },
+        template: { metadata: { labels: { app: 'lost' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
     });
     rsOwner[0]!.uid = rs.metadata.uid!;
     await addPod(api, { name: 'lost-1', node: 'silent', runningIp: '10.0.9.1', owner: rsOwner });
     const ds = await api.resource(resources.daemonsets, 'default').create({
-      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agentd', namespace: 'default' },
-      spec: { selector: { matchLabels: { app: 'agentd' } }, template: { metadata: { labels: { app: 'agentd' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agentd', namespace: 'default' },
+      spec: {
+        selector: { matchLabels: { app: 'agentd' } },
+        template: { metadata: { labels: { app: 'agentd' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
     });
     await addPod(api, {
-      name: 'daemon-1', node: 'silent', runningIp: '10.0.9.2',
+      name: 'daemon-1',
+      node: 'silent',
+      runningIp: '10.0.9.2',
       owner: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agentd', uid: ds.metadata.uid!, controller: true }],
     });
     // A ConfigMap whose only owner is gone.
     await api.resource(resources.configmaps, 'default').create({
-      apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: 'leftover', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone', uid: 'uid-of-a-deleted-deployment' }] },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'leftover',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone', uid: 'uid-of-a-deleted-deployment' }],
+      },
     });
     // A Service with a ready pod whose Endpoints list nobody, and no EndpointSlices at all.
     await api.resource(resources.services, 'default').create({
-      apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' },
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
       spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] },
     });
     await addPod(api, { name: 'web-1', node: 'n1', labels: { app: 'web' }, runningIp: '10.0.1.5' });
-    await api.resource(resources.endpoints, 'default').create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web', namespace: 'default' }, subsets: [] });
+    await api
+      .resource(resources.endpoints, 'default')
+      .create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web', namespace: 'default' }, subsets: [] });
     // A second Service on another's cluster IP, written behind the address book's back.
     const alpha = await api.resource(resources.services, 'default').create({
-      apiVersion: 'v1', kind: 'Service', metadata: { name: 'alpha', namespace: 'default' }, spec: { ports: [{ port: 80 }] },
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'alpha', namespace: 'default' },
+      spec: { ports: [{ port: 80 }] },
     });
     const clusterIP = (alpha['spec'] as { clusterIP: string }).clusterIP;
     await bed.server.store.create('/registry/services/default/twin', {
-      apiVersion: 'v1', kind: 'Service',
+      apiVersion: 'v1',
+      kind: 'Service',
       metadata: { name: 'twin', namespace: 'default', uid: 'twin-uid', creationTimestamp: metaTime() },
       spec: { clusterIP, clusterIPs: [clusterIP], ports: [{ port: 81, protocol: 'TCP', targetPort: 81 }], type: 'ClusterIP' },
     });
     // A Transaction Running an hour past its one-second life period.
     const txs = api.resource(resources.transactions, 'default');
     await txs.create({
-      apiVersion: 'drover.dev/v1', kind: 'Transaction', metadata: { name: 'stuck', namespace: 'default' },
+      apiVersion: 'drover.dev/v1',
+      kind: 'Transaction',
+      metadata: { name: 'stuck', namespace: 'default' },
       spec: { target: { kind: 'Deployment', name: 'web' }, operation: 'scale', lifePeriodSeconds: 1 },
     });
     await txs.patch('stuck', 'merge', { status: { phase: 'Running', startTime: metaTime(new Date(Date.now() - 3600_000)) } }, { subresource: 'status' });
@@ -126,7 +154,12 @@ describe('data checker: finds and repairs inconsistencies made by hand', () => {
     const report = await bed.round(true);
     watch.stop();
     const lines = findingLines(report);
-    for (const line of ['PodOnMissingNode orphan-bound Repaired', 'LostPod lost-1 Repaired', 'LostPod daemon-1 NoRepair', 'DanglingOwnerReference leftover Repaired']) {
+    for (const line of [
+      'PodOnMissingNode orphan-bound Repaired',
+      'LostPod lost-1 Repaired',
+      'LostPod daemon-1 NoRepair',
+      'DanglingOwnerReference leftover Repaired',
+    ]) {
       assert.ok(lines.includes(line), `${line} in ${lines.join(' | ')}`);
     }
     const { api } = bed;
@@ -189,7 +222,11 @@ describe('data checker: the store', () => {
   it('finds two stored objects with one uid', async () => {
     const bed = await startCheckerBed();
     try {
-      const copy = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', uid: 'same-uid', creationTimestamp: metaTime() } });
+      const copy = (name: string): KubeObject => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: 'default', uid: 'same-uid', creationTimestamp: metaTime() },
+      });
       await bed.server.store.create('/registry/configmaps/default/a', copy('a'));
       await bed.server.store.create('/registry/configmaps/default/b', copy('b'));
       const report = await bed.round(false);
@@ -239,7 +276,7 @@ describe('data checker: agents that do not answer', () => {
 });
 
 describe('data checker: schedule and leadership', () => {
-  it('runs scheduled rounds in the lease holder only, with the server\'s repair setting', async () => {
+  it("runs scheduled rounds in the lease holder only, with the server's repair setting", async () => {
     const bed = await startCheckerBed({ intervalSeconds: 0.3, repair: true });
     const { DataChecker } = await import('./data-checker.js');
     const { silentLogger } = await import('../client/index.js');
@@ -247,7 +284,11 @@ describe('data checker: schedule and leadership', () => {
     await second.start();
     try {
       const reports = api(bed);
-      await waitFor('three completed reports', async () => (await reports()).filter((r) => (r['status'] as { phase?: string } | undefined)?.phase === 'Completed').length >= 3, 5000);
+      await waitFor(
+        'three completed reports',
+        async () => (await reports()).filter((r) => (r['status'] as { phase?: string } | undefined)?.phase === 'Completed').length >= 3,
+        5000,
+      );
       assert.equal(second.isLeader(), false);
       for (const report of await reports()) {
         assert.deepEqual(report['spec'], { trigger: 'Scheduled', repair: true });

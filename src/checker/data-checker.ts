@@ -11,8 +11,19 @@
 // reads and writes goes through the API like any other component.
 import { metaTime } from '../api/meta.js';
 import {
-  consoleLogger, EventRecorder, Informer, isConflict, isNotFound, LeaderElector, LeaseLock, resources, runController, WorkQueue,
-  type ApiClient, type Logger, type RunningController,
+  consoleLogger,
+  EventRecorder,
+  Informer,
+  isConflict,
+  isNotFound,
+  LeaderElector,
+  LeaseLock,
+  resources,
+  runController,
+  WorkQueue,
+  type ApiClient,
+  type Logger,
+  type RunningController,
 } from '../client/index.js';
 import { TransactionRecorder } from '../controllers/transactions/recorder.js';
 import type { Transaction } from '../controllers/transactions/types.js';
@@ -64,14 +75,22 @@ export class DataChecker {
     // find one opened elsewhere, so its informer stays unstarted and the server caches none.
     const transactions = new TransactionRecorder(api, new Informer<Transaction>(api, resources.transactions), this.logger);
     this.deps = {
-      api, transactions, logger: this.logger,
+      api,
+      transactions,
+      logger: this.logger,
       options: { lostAfterMs: (options.lostAfterSeconds ?? 40) * 1000, settleMs: (options.settleSeconds ?? 30) * 1000 },
     };
     if (options.store) this.deps.store = options.store;
     const leaseDurationMs = options.leaseDurationMs ?? 15_000;
     this.elector = new LeaderElector({
-      lock: new LeaseLock(api), name: DATA_CHECKER_LEASE, namespace: 'kube-system', identity: options.identity, logger: this.logger,
-      leaseDurationMs, renewDeadlineMs: (leaseDurationMs * 2) / 3, retryPeriodMs: leaseDurationMs / 7.5,
+      lock: new LeaseLock(api),
+      name: DATA_CHECKER_LEASE,
+      namespace: 'kube-system',
+      identity: options.identity,
+      logger: this.logger,
+      leaseDurationMs,
+      renewDeadlineMs: (leaseDurationMs * 2) / 3,
+      retryPeriodMs: leaseDurationMs / 7.5,
       onStartedLeading: () => this.enqueuePending(),
     });
     this.reports.addEventHandler({
@@ -106,7 +125,10 @@ export class DataChecker {
   /** Asks for a round, as `drover check` does; the leader (maybe this server) runs it. */
   async request(trigger: 'Scheduled' | 'OnDemand', repair: boolean): Promise<ConsistencyReport> {
     const report: ConsistencyReport = {
-      apiVersion: 'drover.dev/v1', kind: 'ConsistencyReport', metadata: { generateName: 'check-' }, spec: { trigger, repair },
+      apiVersion: 'drover.dev/v1',
+      kind: 'ConsistencyReport',
+      metadata: { generateName: 'check-' },
+      spec: { trigger, repair },
     };
     return this.options.api.resource<ConsistencyReport>(resources.consistencyreports).create(report);
   }

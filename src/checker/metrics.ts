@@ -38,6 +38,7 @@ export function countRound(result: RoundResult): void {
   for (const { finding, repairState } of result.findings) {
     dataCheckFindings.inc({ kind: finding.kind });
     if (result.phase !== 'Skipped') dataCheckLastFindings.inc({ kind: finding.kind });
-    if (repairState === 'Repaired' || repairState === 'RepairFailed' || repairState === 'Resolved') dataCheckRepairs.inc({ kind: finding.kind, result: repairState });
+    if (repairState === 'Repaired' || repairState === 'RepairFailed' || repairState === 'Resolved')
+      dataCheckRepairs.inc({ kind: finding.kind, result: repairState });
   }
 }

@@ -44,11 +44,13 @@ export function reportStatus(result: RoundResult, startTime: Date, checker: stri
 
 /** A Warning Event per finding, on the object at fault, or on the report when there is none. */
 export function recordEvents(events: EventRecorder, report: Readonly<ConsistencyReport>, result: RoundResult): Promise<void[]> {
-  return Promise.all(result.findings.map(({ finding, repairState }) => {
-    const involved = finding.object ?? report;
-    const outcome = repairState === 'NoRepair' ? '' : ` (repair: ${repairState})`;
-    return events.record(involved, 'Warning', finding.kind, `${finding.message}${outcome}; see ConsistencyReport ${report.metadata.name}`);
-  }));
+  return Promise.all(
+    result.findings.map(({ finding, repairState }) => {
+      const involved = finding.object ?? report;
+      const outcome = repairState === 'NoRepair' ? '' : ` (repair: ${repairState})`;
+      return events.record(involved, 'Warning', finding.kind, `${finding.message}${outcome}; see ConsistencyReport ${report.metadata.name}`);
+    }),
+  );
 }
 
 /** A round Running this long was left by a checker that stopped (or lost its lease) midway. */
@@ -61,7 +63,9 @@ function isAbandoned(report: Readonly<ConsistencyReport>, now: number): boolean 
 
 /** Deletes the oldest finished (or abandoned) reports beyond the newest `keep`. */
 export async function pruneReports(api: ApiClient, reports: readonly Readonly<ConsistencyReport>[], keep: number, now = Date.now()): Promise<void> {
-  const finished = reports.filter((report) => isFinished(report) || isAbandoned(report, now)).sort((a, b) => Number(b.metadata.resourceVersion) - Number(a.metadata.resourceVersion));
+  const finished = reports
+    .filter((report) => isFinished(report) || isAbandoned(report, now))
+    .sort((a, b) => Number(b.metadata.resourceVersion) - Number(a.metadata.resourceVersion));
   const client = api.resource(resources.consistencyreports);
   for (const old of finished.slice(keep)) {
     await client.delete(old.metadata.name ?? '', { preconditions: { uid: old.metadata.uid ?? '' } }).catch((error: unknown) => {

@@ -64,8 +64,10 @@ export function agentsUnseen(snapshot: Snapshot, lostAfterMs: number): string | 
   const unanswered = new Set(snapshot.agentPods?.unanswered ?? []);
   const unseen = snapshot.nodes.filter((node) => snapshot.now - lastHeartbeat(snapshot, node) > lostAfterMs || unanswered.has(node.metadata.name ?? '')).length;
   if (unseen * 2 <= snapshot.nodes.length) return undefined;
-  return `${unseen} of ${snapshot.nodes.length} node agents have not reported for ${Math.round(lostAfterMs / 1000)}s or did not answer: `
-    + 'the checker cannot tell lost pods from agents it cannot hear';
+  return (
+    `${unseen} of ${snapshot.nodes.length} node agents have not reported for ${Math.round(lostAfterMs / 1000)}s or did not answer: ` +
+    'the checker cannot tell lost pods from agents it cannot hear'
+  );
 }
 
 function notChecked(findings: Finding[]): CheckedFinding[] {

@@ -17,7 +17,12 @@ export interface RunningDataChecker {
 }
 
 /** `api` is the checker's own client; it is closed with the checker. */
-export async function startServerDataChecker(params: { api: ApiClient; identity: string; store: StoreProbe; options: DataCheckOptions }): Promise<RunningDataChecker> {
+export async function startServerDataChecker(params: {
+  api: ApiClient;
+  identity: string;
+  store: StoreProbe;
+  options: DataCheckOptions;
+}): Promise<RunningDataChecker> {
   const { api } = params;
   const checker = new DataChecker({ api, identity: params.identity, store: params.store, ...params.options });
   try {

@@ -24,7 +24,10 @@ const POLL_MS = 250;
 export async function requestRound(api: ApiClient, repair: boolean, timeoutMs: number): Promise<ConsistencyReport> {
   const client = api.resource<ConsistencyReport>(resources.consistencyreports);
   const created = await client.create({
-    apiVersion: 'drover.dev/v1', kind: 'ConsistencyReport', metadata: { generateName: 'check-' }, spec: { trigger: 'OnDemand', repair },
+    apiVersion: 'drover.dev/v1',
+    kind: 'ConsistencyReport',
+    metadata: { generateName: 'check-' },
+    spec: { trigger: 'OnDemand', repair },
   });
   const name = created.metadata.name ?? '';
   const deadline = Date.now() + timeoutMs;
@@ -33,8 +36,10 @@ export async function requestRound(api: ApiClient, repair: boolean, timeoutMs: n
     const phase = report.status?.phase;
     if (phase === 'Completed' || phase === 'Skipped' || phase === 'Failed') return report;
     if (Date.now() > deadline) {
-      throw new Error(`ConsistencyReport ${name} is still ${phase ?? 'waiting for a data checker'} after ${Math.round(timeoutMs / 1000)}s `
-        + '(the checker runs in `drover server` and `drover up` with the control plane)');
+      throw new Error(
+        `ConsistencyReport ${name} is still ${phase ?? 'waiting for a data checker'} after ${Math.round(timeoutMs / 1000)}s ` +
+          '(the checker runs in `drover server` and `drover up` with the control plane)',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -50,7 +55,9 @@ function objectName(finding: ReportedFinding): string {
 export function formatReport(report: ConsistencyReport): string {
   const status = report.status ?? {};
   const findings = (status['findings'] as ReportedFinding[] | undefined) ?? [];
-  const lines = [`ConsistencyReport ${report.metadata.name}: ${String(status.phase)}, ${String(status['findingCount'] ?? 0)} finding(s), ${String(status['repairedCount'] ?? 0)} repaired`];
+  const lines = [
+    `ConsistencyReport ${report.metadata.name}: ${String(status.phase)}, ${String(status['findingCount'] ?? 0)} finding(s), ${String(status['repairedCount'] ?? 0)} repaired`,
+  ];
   if (status['message']) lines.push(String(status['message']));
   if (findings.length === 0) return lines.join('\n');
   const rows = [['KIND', 'OBJECT', 'REPAIR', 'MESSAGE'], ...findings.map((f) => [f.kind, objectName(f), f.repairState ?? '-', f.message])];

@@ -12,7 +12,15 @@ import { resolvePathOptions } from './paths.js';
 import { alreadyReported, startProgress, type StartProgress } from './start-progress.js';
 import { parseQuantity } from '../api/validation/quantity.js';
 import type { PodSecurityLevel } from '../apiserver/admission/pod-security/policy.js';
-import { clusterNetwork, DEFAULT_CLUSTER_DOMAIN, DEFAULT_POD_CIDR, DEFAULT_SERVICE_CIDR, NODE_PREFIX, parseCidr, type ClusterNetwork } from '../api/cluster-network.js';
+import {
+  clusterNetwork,
+  DEFAULT_CLUSTER_DOMAIN,
+  DEFAULT_POD_CIDR,
+  DEFAULT_SERVICE_CIDR,
+  NODE_PREFIX,
+  parseCidr,
+  type ClusterNetwork,
+} from '../api/cluster-network.js';
 
 function port(value: string): number {
   const number = Number(value);
@@ -49,7 +57,10 @@ function positiveInt(value: string): number {
 
 /** `--etcd-endpoints http://a:2379,http://b:2379`: client URLs (a bare host:port is http). */
 function endpointList(value: string): string[] {
-  const endpoints = value.split(',').map((endpoint) => endpoint.trim()).filter(Boolean);
+  const endpoints = value
+    .split(',')
+    .map((endpoint) => endpoint.trim())
+    .filter(Boolean);
   if (endpoints.length === 0) throw new InvalidArgumentError('expected comma-separated etcd client URLs, e.g. http://127.0.0.1:2379');
   for (const endpoint of endpoints) {
     // TLS to etcd (client certificates) is not supported yet: members listen on loopback or a private network.
@@ -68,14 +79,19 @@ function byteQuantity(value: string): number {
 
 /** `--pod-security baseline`, for `server` and `up` alike. */
 function podSecurityOption(): Option {
-  return new Option('--pod-security <level>', 'Pod Security level enforced, warned and audited in namespaces without pod-security.kubernetes.io labels (kube-system excepted)')
-    .choices(['privileged', 'baseline', 'restricted']).default('privileged');
+  return new Option(
+    '--pod-security <level>',
+    'Pod Security level enforced, warned and audited in namespaces without pod-security.kubernetes.io labels (kube-system excepted)',
+  )
+    .choices(['privileged', 'baseline', 'restricted'])
+    .default('privileged');
 }
 
 /** kube-controller-manager's flag (seconds here); tests set it low to see scaling within a minute. */
 function hpaSyncPeriodOption(): Option {
   return new Option('--horizontal-pod-autoscaler-sync-period <seconds>', 'seconds between passes of each HorizontalPodAutoscaler')
-    .argParser(positiveInt).default(15);
+    .argParser(positiveInt)
+    .default(15);
 }
 
 /** `--no-service-proxy`, for `agent` and `up`: a node that leaves Services and DNS to something else. */
@@ -85,23 +101,50 @@ function serviceProxyOption(): Option {
 
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
 function namePrefix(value: string): string {
-  if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value)) throw new InvalidArgumentError('expected lower-case letters, digits, "-" and ".", starting with a letter or digit');
+  if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value))
+    throw new InvalidArgumentError('expected lower-case letters, digits, "-" and ".", starting with a letter or digit');
   return value;
 }
 
 interface SimulateCommandOptions {
-  nodes: number; kubeconfig?: string; server?: string; namePrefix: string; nodeCpu: number; nodeMemory: number; maxPods: number;
-  nodeLabel: Record<string, string>; extendedResource: Record<string, number>; leaseRenewInterval: number;
+  nodes: number;
+  kubeconfig?: string;
+  server?: string;
+  namePrefix: string;
+  nodeCpu: number;
+  nodeMemory: number;
+  maxPods: number;
+  nodeLabel: Record<string, string>;
+  extendedResource: Record<string, number>;
+  leaseRenewInterval: number;
 }
 
 interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
-  dataDir: string; port: number; watchHistory: number; controlPlane: boolean; nodeMonitorGracePeriod: number; podEvictionTimeout: number;
-  eventTtl: number; dataCheckInterval: number; dataCheckRepair?: boolean; printPrometheusConfig?: boolean; horizontalPodAutoscalerSyncPeriod: number;
-  etcdEndpoints?: string[]; etcdPrefix: string; etcdCompactionInterval: number; etcdRequestTimeout: number; watchCache: boolean;
+  dataDir: string;
+  port: number;
+  watchHistory: number;
+  controlPlane: boolean;
+  nodeMonitorGracePeriod: number;
+  podEvictionTimeout: number;
+  eventTtl: number;
+  dataCheckInterval: number;
+  dataCheckRepair?: boolean;
+  printPrometheusConfig?: boolean;
+  horizontalPodAutoscalerSyncPeriod: number;
+  etcdEndpoints?: string[];
+  etcdPrefix: string;
+  etcdCompactionInterval: number;
+  etcdRequestTimeout: number;
+  watchCache: boolean;
 }
 
 /** `--audit-log` and its companions, on `drover server` and `drover up`. */
-interface AuditFlags { auditLog?: string; auditPolicyFile?: string; auditLogMaxsize: number; auditLogMaxbackup: number }
+interface AuditFlags {
+  auditLog?: string;
+  auditPolicyFile?: string;
+  auditLogMaxsize: number;
+  auditLogMaxbackup: number;
+}
 
 function auditOptions(flags: AuditFlags): { audit?: AuditOptions } {
   if (flags.auditLog === undefined) {
@@ -115,7 +158,10 @@ function auditOptions(flags: AuditFlags): { audit?: AuditOptions } {
 
 /** `--tls-san name`, repeatable or comma-separated, as k3s takes it. */
 function collectNames(value: string, previous: string[]): string[] {
-  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new InvalidArgumentError('expected a DNS name or an IP address');
   return [...previous, ...names];
 }
@@ -134,8 +180,14 @@ function withSecurityOptions(command: Command): Command {
     .option('--tls-san <name>', 'another DNS name or IP address the serving certificate covers (repeatable)', collectNames, [])
     .option('--token-auth-file <file>', 'static bearer tokens, one "token,user,uid,\"group1,group2\"" line each')
     .addOption(podSecurityOption())
-    .option('--encryption-provider-config <path>', "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)")
-    .option('--token <secret>', 'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)')
+    .option(
+      '--encryption-provider-config <path>',
+      "Kubernetes' EncryptionConfiguration file (YAML or JSON): the resources it names are encrypted at rest (aesgcm, aescbc)",
+    )
+    .option(
+      '--token <secret>',
+      'the join token secret; servers sharing an etcd must be given the same (default: made at first start, kept in <data-dir>/token)',
+    )
     .option('--audit-log <path>', 'write an audit log (audit.k8s.io/v1 Events, one JSON line each) to this file (mode 0600)')
     .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy (YAML or JSON) choosing what --audit-log records (default: every request at Metadata level)')
     .option('--audit-log-maxsize <megabytes>', 'rotate the audit log at this size, to NAME-<UTC time>.log (0: never)', nonNegativeInt, 100)
@@ -153,7 +205,12 @@ function securityOptions(options: SecurityCommandOptions): SecurityServerOptions
 }
 
 /** The cluster's address plan, as k3s' flags name it: on `drover server`, `drover up` and `drover agent`. */
-interface NetworkCommandOptions { clusterCidr: string; serviceCidr: string; clusterDns?: string; clusterDomain: string }
+interface NetworkCommandOptions {
+  clusterCidr: string;
+  serviceCidr: string;
+  clusterDns?: string;
+  clusterDomain: string;
+}
 
 function withNetworkOptions(command: Command): Command {
   return command
@@ -226,71 +283,114 @@ export function buildProgram(): Command {
   const program = new Command('drover').description('A container orchestrator that speaks the Kubernetes API').version('0.1.0');
   // At the door: every command's path options become absolute (and data dirs usable) first.
   program.hook('preAction', (_program, command) => resolvePathOptions(command));
-  withNetworkOptions(withSecurityOptions(program
-    .command('server')
-    .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
-    .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
-    .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
-    .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired (SQLite)', positiveInt, 10_000)
-    .option('--etcd-endpoints <urls>', 'keep state in etcd, at these comma-separated client URLs (e.g. http://127.0.0.1:2379)', endpointList)
-    .option('--etcd-prefix <prefix>', 'put before every etcd key, to keep clusters apart in one etcd', '')
-    .option('--etcd-compaction-interval <seconds>', 'seconds between compactions of etcd history (0: never)', nonNegativeInt, 300)
-    .option('--etcd-request-timeout <seconds>', 'seconds an etcd call may take before the request fails with 503', positiveInt, 5)
-    .option('--no-watch-cache', "on etcd, read every list from etcd instead of each resource's watch cache (kube-apiserver's --watch-cache=false)")
-    .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
-    .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
-    .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
-    .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
-    .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")
-    .addOption(hpaSyncPeriodOption())))
-    .action(async (options: ServerCommandOptions) => {
-      if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
-      const network = networkOptions(options);
-      const [{ startServer }, { serverPhases }] = await Promise.all([import('../cluster/server.js'), import('../cluster/start-phases.js')]);
-      const progress = startProgress('drover server', serverPhases(options.controlPlane !== false));
-      const server = await reportingProgress(progress, () => startServer({
+  withNetworkOptions(
+    withSecurityOptions(
+      program
+        .command('server')
+        .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
+        .option('--data-dir <dir>', 'where state and the kubeconfig live', '.drover')
+        .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
+        .option('--watch-history <revisions>', 'revisions of watch history kept; older watches get 410 Expired (SQLite)', positiveInt, 10_000)
+        .option('--etcd-endpoints <urls>', 'keep state in etcd, at these comma-separated client URLs (e.g. http://127.0.0.1:2379)', endpointList)
+        .option('--etcd-prefix <prefix>', 'put before every etcd key, to keep clusters apart in one etcd', '')
+        .option('--etcd-compaction-interval <seconds>', 'seconds between compactions of etcd history (0: never)', nonNegativeInt, 300)
+        .option('--etcd-request-timeout <seconds>', 'seconds an etcd call may take before the request fails with 503', positiveInt, 5)
+        .option('--no-watch-cache', "on etcd, read every list from etcd instead of each resource's watch cache (kube-apiserver's --watch-cache=false)")
+        .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
+        .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
+        .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
+        .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
+        .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
+        .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+        .option(
+          '--print-prometheus-config',
+          "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)",
+        )
+        .addOption(hpaSyncPeriodOption()),
+    ),
+  ).action(async (options: ServerCommandOptions) => {
+    if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
+    const network = networkOptions(options);
+    const [{ startServer }, { serverPhases }] = await Promise.all([import('../cluster/server.js'), import('../cluster/start-phases.js')]);
+    const progress = startProgress('drover server', serverPhases(options.controlPlane !== false));
+    const server = await reportingProgress(progress, () =>
+      startServer({
         onPhase: progress.onPhase,
-        ...securityOptions(options), network,
-        dataDir: options.dataDir, port: options.port, watchHistory: options.watchHistory, controlPlane: options.controlPlane, eventTtlSeconds: options.eventTtl,
+        ...securityOptions(options),
+        network,
+        dataDir: options.dataDir,
+        port: options.port,
+        watchHistory: options.watchHistory,
+        controlPlane: options.controlPlane,
+        eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
         controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
-        ...(options.etcdEndpoints === undefined ? {} : {
-          etcd: {
-            endpoints: options.etcdEndpoints, keyPrefix: options.etcdPrefix,
-            compactionIntervalSeconds: options.etcdCompactionInterval, requestTimeoutSeconds: options.etcdRequestTimeout,
-            watchCache: options.watchCache,
-          },
-        }),
-      }));
-      console.log(`drover API server listening on ${server.api.url}`);
-      console.log(`kubeconfig: ${server.kubeconfigPath}`);
-      console.log(`join token: ${server.tokenFile} (drover agent --server ${server.api.url} --token "$(cat ${server.tokenFile})")`);
-      console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
-      // Last, so it is the line a person sees; the token in it is the admin's (dashboard-token.ts).
-      console.log(await dashboardLineFor(server));
-      stopOnSignals(() => server.close());
-    });
-  withNetworkOptions(withSecurityOptions(program
-    .command('up')
-    .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
-    .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
-    .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
-    .option('--node-name <name>', "this machine's node name (default: the hostname)")
-    .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
-    .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
-    .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-    .option('--print-prometheus-config', "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)")
-    .addOption(hpaSyncPeriodOption())
-    .addOption(serviceProxyOption())))
-    .action(async (options: SecurityCommandOptions & NetworkCommandOptions & { dataDir: string; port: number; nodeName?: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; dataCheckInterval: number; dataCheckRepair?: boolean; serviceProxy: boolean; printPrometheusConfig?: boolean; horizontalPodAutoscalerSyncPeriod: number }) => {
+        ...(options.etcdEndpoints === undefined
+          ? {}
+          : {
+              etcd: {
+                endpoints: options.etcdEndpoints,
+                keyPrefix: options.etcdPrefix,
+                compactionIntervalSeconds: options.etcdCompactionInterval,
+                requestTimeoutSeconds: options.etcdRequestTimeout,
+                watchCache: options.watchCache,
+              },
+            }),
+      }),
+    );
+    console.log(`drover API server listening on ${server.api.url}`);
+    console.log(`kubeconfig: ${server.kubeconfigPath}`);
+    console.log(`join token: ${server.tokenFile} (drover agent --server ${server.api.url} --token "$(cat ${server.tokenFile})")`);
+    console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
+    // Last, so it is the line a person sees; the token in it is the admin's (dashboard-token.ts).
+    console.log(await dashboardLineFor(server));
+    stopOnSignals(() => server.close());
+  });
+  withNetworkOptions(
+    withSecurityOptions(
+      program
+        .command('up')
+        .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
+        .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
+        .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
+        .option('--node-name <name>', "this machine's node name (default: the hostname)")
+        .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
+        .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
+        .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
+        .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+        .option(
+          '--print-prometheus-config',
+          "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)",
+        )
+        .addOption(hpaSyncPeriodOption())
+        .addOption(serviceProxyOption()),
+    ),
+  ).action(
+    async (
+      options: SecurityCommandOptions &
+        NetworkCommandOptions & {
+          dataDir: string;
+          port: number;
+          nodeName?: string;
+          extendedResource: Record<string, number>;
+          nodeLabel: Record<string, string>;
+          dataCheckInterval: number;
+          dataCheckRepair?: boolean;
+          serviceProxy: boolean;
+          printPrometheusConfig?: boolean;
+          horizontalPodAutoscalerSyncPeriod: number;
+        },
+    ) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
       const upOptions: UpOptions = {
-        ...securityOptions(options), network: networkOptions(options), serviceProxy: options.serviceProxy,
-        dataDir: options.dataDir, port: options.port, extendedResources: options.extendedResource, labels: options.nodeLabel,
+        ...securityOptions(options),
+        network: networkOptions(options),
+        serviceProxy: options.serviceProxy,
+        dataDir: options.dataDir,
+        port: options.port,
+        extendedResources: options.extendedResource,
+        labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
         controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
       };
@@ -302,31 +402,63 @@ export function buildProgram(): Command {
       console.log(`drover API server listening on ${cluster.server.api.url}`);
       console.log(`node ${cluster.node.agent.nodeName} ready`);
       console.log(`kubeconfig: ${cluster.server.kubeconfigPath}`);
-      console.log(`join token: ${cluster.server.tokenFile} (more nodes: drover agent --server ${cluster.server.api.url} --token "$(cat ${cluster.server.tokenFile})")`);
-      console.log(`try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'trap exit TERM; while true; do date; sleep 2; done'`);
+      console.log(
+        `join token: ${cluster.server.tokenFile} (more nodes: drover agent --server ${cluster.server.api.url} --token "$(cat ${cluster.server.tokenFile})")`,
+      );
+      console.log(
+        `try: export KUBECONFIG=${cluster.server.kubeconfigPath}; kubectl run hello --image=drover-test/busybox:1 -- sh -c 'trap exit TERM; while true; do date; sleep 2; done'`,
+      );
       console.log(await dashboardLineFor(cluster.server));
       stopOnSignals(() => cluster.close());
-    });
+    },
+  );
 
-  withNetworkOptions(program
-    .command('agent')
-    .description('run a node agent that registers this machine and runs the pods bound to it')
-    .option('--node-name <name>', 'the Node this agent registers (required)')
-    .option('--cleanup', "remove every agent's service rules for --service-cidr on this machine and exit (an agent gone for good; kube-proxy's --cleanup)")
-    .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
-    .option('--token <token>', "the cluster's join token (the server's <data-dir>/token): join with --server, keeping the node's certificate in <data-dir>/pki")
-    .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
-    .option('--data-dir <dir>', 'pod volumes, runtime state and the node\'s certificate', '.drover-agent')
-    .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
-    .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable; nvidia.com/gpu=N overrides GPU discovery)', collectCounts, {})
-    .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
-    .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
-    .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
-    // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
-    .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
-    .option('--local-path-dir <dir>', 'where local-path volumes\' directories are made (default: <data-dir>/storage)')
-    .addOption(serviceProxyOption()))
-    .action(async (options: NetworkCommandOptions & { nodeName?: string; cleanup?: boolean; server?: string; token?: string; kubeconfig?: string; dataDir: string; runtime: string; extendedResource: Record<string, number>; nodeLabel: Record<string, string>; streamingPort: number; gpuPollInterval: number; kernelLog: string; serviceProxy: boolean; localPathDir?: string }) => {
+  withNetworkOptions(
+    program
+      .command('agent')
+      .description('run a node agent that registers this machine and runs the pods bound to it')
+      .option('--node-name <name>', 'the Node this agent registers (required)')
+      .option('--cleanup', "remove every agent's service rules for --service-cidr on this machine and exit (an agent gone for good; kube-proxy's --cleanup)")
+      .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
+      .option(
+        '--token <token>',
+        "the cluster's join token (the server's <data-dir>/token): join with --server, keeping the node's certificate in <data-dir>/pki",
+      )
+      .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+      .option('--data-dir <dir>', "pod volumes, runtime state and the node's certificate", '.drover-agent')
+      .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
+      .option(
+        '--extended-resource <name=count>',
+        'a device resource, e.g. example.com/gpu=2 (repeatable; nvidia.com/gpu=N overrides GPU discovery)',
+        collectCounts,
+        {},
+      )
+      .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
+      .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
+      .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
+      // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
+      .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
+      .option('--local-path-dir <dir>', "where local-path volumes' directories are made (default: <data-dir>/storage)")
+      .addOption(serviceProxyOption()),
+  ).action(
+    async (
+      options: NetworkCommandOptions & {
+        nodeName?: string;
+        cleanup?: boolean;
+        server?: string;
+        token?: string;
+        kubeconfig?: string;
+        dataDir: string;
+        runtime: string;
+        extendedResource: Record<string, number>;
+        nodeLabel: Record<string, string>;
+        streamingPort: number;
+        gpuPollInterval: number;
+        kernelLog: string;
+        serviceProxy: boolean;
+        localPathDir?: string;
+      },
+    ) => {
       if (options.cleanup) {
         const { removeRangeRules } = await import('../agent/network/host-rules.js');
         const { serviceCidr } = networkOptions(options);
@@ -359,13 +491,14 @@ export function buildProgram(): Command {
       const node = await startNode(nodeOptions);
       console.log(`node ${node.agent.nodeName} ready (streaming on ${node.streaming.url})`);
       stopOnSignals(() => node.close());
-    });
+    },
+  );
 
   program
     .command('signal <pod> <signal>')
     .description('send a signal (e.g. SIGUSR1, HUP, 10) to a container of a running pod')
     .option('-c, --container <name>', 'the container (default: the only one)')
-    .option('-n, --namespace <namespace>', 'the namespace (default: the kubeconfig context\'s)')
+    .option('-n, --namespace <namespace>', "the namespace (default: the kubeconfig context's)")
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
     .action(async (pod: string, signal: string, options: SignalOptions) => {
       const { sendSignal } = await import('./signal.js');
@@ -395,28 +528,43 @@ export function buildProgram(): Command {
     .option('--metrics-port <port>', 'serve /metrics on 127.0.0.1 at this port (0: any free port)', port)
     .option('--cluster-cidr <cidr>', `pod addresses, from which node IPAM gives each Node a /${NODE_PREFIX}`, podCidr, DEFAULT_POD_CIDR)
     .addOption(hpaSyncPeriodOption())
-    .action(async (options: { kubeconfig?: string; server?: string; identity?: string; shards: number; metricsPort?: number; clusterCidr: string; horizontalPodAutoscalerSyncPeriod: number }) => {
-      const configOptions: { kubeconfig?: string; server?: string } = {};
-      if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
-      if (options.server) configOptions.server = options.server;
-      const [{ ApiClient }, { startControllers }, { hostname }] = await Promise.all([
-        import('../client/index.js'), import('../cluster/controller-manager.js'), import('node:os'),
-      ]);
-      const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
-      const identity = options.identity ?? `${hostname()}-${process.pid}`;
-      const controllers = await startControllers({
-        api, identity, farm: { shards: options.shards }, podCidr: options.clusterCidr,
-        settings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
-      });
-      const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
-      console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
-      if (metrics) console.log(`metrics: ${metrics.url}`);
-      stopOnSignals(async () => {
-        await controllers.stop();
-        await metrics?.close();
-        api.close();
-      });
-    });
+    .action(
+      async (options: {
+        kubeconfig?: string;
+        server?: string;
+        identity?: string;
+        shards: number;
+        metricsPort?: number;
+        clusterCidr: string;
+        horizontalPodAutoscalerSyncPeriod: number;
+      }) => {
+        const configOptions: { kubeconfig?: string; server?: string } = {};
+        if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
+        if (options.server) configOptions.server = options.server;
+        const [{ ApiClient }, { startControllers }, { hostname }] = await Promise.all([
+          import('../client/index.js'),
+          import('../cluster/controller-manager.js'),
+          import('node:os'),
+        ]);
+        const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
+        const identity = options.identity ?? `${hostname()}-${process.pid}`;
+        const controllers = await startControllers({
+          api,
+          identity,
+          farm: { shards: options.shards },
+          podCidr: options.clusterCidr,
+          settings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+        });
+        const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
+        console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
+        if (metrics) console.log(`metrics: ${metrics.url}`);
+        stopOnSignals(async () => {
+          await controllers.stop();
+          await metrics?.close();
+          api.close();
+        });
+      },
+    );
 
   program
     .command('scheduler')
@@ -429,7 +577,9 @@ export function buildProgram(): Command {
       if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
       if (options.server) configOptions.server = options.server;
       const [{ ApiClient }, { startSchedulerGate, schedulerLeaseName }, { hostname }] = await Promise.all([
-        import('../client/index.js'), import('../cluster/scheduler.js'), import('node:os'),
+        import('../client/index.js'),
+        import('../cluster/scheduler.js'),
+        import('node:os'),
       ]);
       const api = await ApiClient.load(configOptions, { userAgent: 'drover-scheduler' });
       // Several schedulers of one name stand by for one another: only the Lease holder schedules.
@@ -456,8 +606,16 @@ export function buildProgram(): Command {
     .option('--lease-renew-interval <seconds>', "seconds between each node's Lease renewals (the agent's 10 s)", positiveInt, 10)
     .action(async (options: SimulateCommandOptions) => {
       const simulation: SimulationOptions = {
-        nodes: options.nodes, namePrefix: options.namePrefix, leaseRenewSeconds: options.leaseRenewInterval,
-        shape: { cpu: options.nodeCpu, memoryBytes: options.nodeMemory, maxPods: options.maxPods, labels: options.nodeLabel, extendedResources: options.extendedResource },
+        nodes: options.nodes,
+        namePrefix: options.namePrefix,
+        leaseRenewSeconds: options.leaseRenewInterval,
+        shape: {
+          cpu: options.nodeCpu,
+          memoryBytes: options.nodeMemory,
+          maxPods: options.maxPods,
+          labels: options.nodeLabel,
+          extendedResources: options.extendedResource,
+        },
         onProgress: (registered, total) => console.log(`registered ${registered} of ${total} hollow nodes`),
       };
       if (options.kubeconfig) simulation.kubeconfig = options.kubeconfig;

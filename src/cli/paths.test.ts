@@ -13,10 +13,7 @@ describe('CLI path options', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  const command = () => new Command('x')
-    .option('--data-dir <dir>', 'data')
-    .option('--kubeconfig <path>', 'file')
-    .option('--name <name>', 'not a path');
+  const command = () => new Command('x').option('--data-dir <dir>', 'data').option('--kubeconfig <path>', 'file').option('--name <name>', 'not a path');
 
   it('knows a path option by the name of its argument', () => {
     assert.equal(pathKind({ flags: '--data-dir <dir>' }), 'dir');

@@ -55,7 +55,10 @@ describe('ApiClient CRUD', () => {
     assert.ok(isConflict(stale), String(stale));
     const missing = await configmaps.get('nope').catch((e: unknown) => e);
     assert.ok(missing instanceof ApiStatusError && missing.reason === 'NotFound' && missing.status.kind === 'Status');
-    const bad = await client.resource(resources.pods, 'default').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [] } }).catch((e: unknown) => e);
+    const bad = await client
+      .resource(resources.pods, 'default')
+      .create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [] } })
+      .catch((e: unknown) => e);
     assert.ok(isInvalid(bad) && (bad as ApiStatusError).causes.length > 0);
     const precondition = await configmaps.delete('errs', { preconditions: { uid: 'not-the-uid' } }).catch((e: unknown) => e);
     assert.ok(isConflict(precondition), String(precondition));
@@ -74,8 +77,14 @@ describe('ApiClient CRUD', () => {
   it('reads and writes the scale subresource', async () => {
     const deployments = client.resource(resources.deployments, 'default');
     await deployments.create({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
     });
     const scale = await deployments.getSubresource<{ spec: { replicas: number } }>('web', 'scale');
     assert.equal(scale.spec.replicas, 1);
@@ -97,7 +106,10 @@ describe('ApiClient CRUD', () => {
     }
     const deleted = await configmaps.deleteCollection({ labelSelector: { group: 'a' } });
     assert.deepEqual(deleted.items.map((i) => i.metadata.name).sort(), ['dc-1', 'dc-2']);
-    assert.deepEqual((await configmaps.list({ labelSelector: 'group' })).items.map((i) => i.metadata.name), ['keep']);
+    assert.deepEqual(
+      (await configmaps.list({ labelSelector: 'group' })).items.map((i) => i.metadata.name),
+      ['keep'],
+    );
   });
 });
 
@@ -105,7 +117,9 @@ describe('ApiClient lists', () => {
   it('listAll follows continue tokens', async () => {
     await client.resource(resources.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paging' } });
     const configmaps = client.resource(resources.configmaps, 'paging');
-    await Promise.all(Array.from({ length: 23 }, (_, i) => configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(2, '0')}` } })));
+    await Promise.all(
+      Array.from({ length: 23 }, (_, i) => configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(2, '0')}` } })),
+    );
     const page = await configmaps.list({ limit: 5 });
     assert.equal(page.items.length, 5);
     assert.ok(page.metadata.continue);

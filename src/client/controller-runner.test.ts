@@ -12,7 +12,10 @@ describe('runController', () => {
     const queue = new WorkQueue<string>({ rateLimiter: new ExponentialRateLimiter(40) });
     const attempts: number[] = [];
     const controller = runController({
-      name: 'test', queue, workers: 2, logger: silentLogger,
+      name: 'test',
+      queue,
+      workers: 2,
+      logger: silentLogger,
       reconcile: async (key) => {
         attempts.push(Date.now());
         if (key === 'flaky' && attempts.length < 4) throw new Error('not yet');
@@ -32,7 +35,9 @@ describe('runController', () => {
     const queue = new WorkQueue<string>();
     const calls = new Map<string, number>();
     const controller = runController({
-      name: 'test', queue, logger: silentLogger,
+      name: 'test',
+      queue,
+      logger: silentLogger,
       reconcile: (key) => {
         calls.set(key, (calls.get(key) ?? 0) + 1);
         if (key === 'terminal') return Promise.reject(new TerminalError('bad spec'));
@@ -55,7 +60,9 @@ describe('runController', () => {
     let runs = 0;
     let inFlight = false;
     const controller = runController({
-      name: 'test', queue, logger: silentLogger,
+      name: 'test',
+      queue,
+      logger: silentLogger,
       reconcile: async () => {
         runs++;
         inFlight = true;

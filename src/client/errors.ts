@@ -30,7 +30,11 @@ export class ApiStatusError extends Error {
   readonly code: number;
   readonly reason: string;
 
-  constructor(readonly status: Status, readonly method = '', readonly path = '') {
+  constructor(
+    readonly status: Status,
+    readonly method = '',
+    readonly path = '',
+  ) {
     super(status.message || `${method} ${path}: HTTP ${status.code ?? 0}`);
     this.name = 'ApiStatusError';
     this.code = status.code ?? 0;

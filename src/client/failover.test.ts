@@ -42,7 +42,10 @@ describe('a client given several servers', () => {
     try {
       informer.start();
       await informer.waitForSync();
-      await server.client().resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-b' } });
+      await server
+        .client()
+        .resource(resources.configmaps, 'default')
+        .create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-b' } });
       await waitFor('condition', () => informer.getByName('default', 'failover-b') !== undefined, 5000);
     } finally {
       await informer.stop();
@@ -64,7 +67,16 @@ describe('a client given several servers', () => {
     const unavailable: Server = await servingHttps((_req, res) => {
       unavailableHits++;
       res.writeHead(503, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'ServiceUnavailable', code: 503, message: 'the storage backend is unavailable' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'ServiceUnavailable',
+          code: 503,
+          message: 'the storage backend is unavailable',
+        }),
+      );
     });
     await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
     const { port } = unavailable.address() as { port: number };

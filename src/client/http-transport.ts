@@ -9,7 +9,14 @@
 // never sent twice, and the caller's retry goes to the next server. Watches resume elsewhere
 // from their last resourceVersion (the informer does that), which on a shared etcd is the same
 // revision everywhere: nothing missed, nothing repeated.
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions as NodeRequestOptions } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestOptions as NodeRequestOptions,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ClientConfig, TlsConfig } from './config.js';
 import { ApiStatusError } from './errors.js';
@@ -70,7 +77,11 @@ export class HttpTransport {
   /** One request; resolves with any HTTP status (callers map non-2xx to errors). */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TransportResponse> {
     const idempotent = method === 'GET' || method === 'HEAD';
-    return this.failingOver((base) => this.requestOnce(base, method, path, options), idempotent, (res) => res.status === UNAVAILABLE);
+    return this.failingOver(
+      (base) => this.requestOnce(base, method, path, options),
+      idempotent,
+      (res) => res.status === UNAVAILABLE,
+    );
   }
 
   /** The server requests go to now (the first of the list until one fails). */
@@ -189,7 +200,11 @@ export class HttpTransport {
 
 /** The servers of a `server` setting: one URL, or several separated by commas. */
 export function serverUrls(server: string): URL[] {
-  const urls = server.split(',').map((url) => url.trim()).filter((url) => url !== '').map((url) => new URL(url));
+  const urls = server
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '')
+    .map((url) => new URL(url));
   if (urls.length === 0) throw new Error(`no API server URL in ${JSON.stringify(server)}`);
   return urls;
 }

@@ -3,13 +3,30 @@
 export { ApiClient, type ApiClientOptions, type RawRequestOptions } from './api-client.js';
 export { loadClientConfig, kubeconfigPath, type ClientConfig, type LoadClientConfigOptions, type TlsConfig } from './config.js';
 export {
-  ApiStatusError, isAlreadyExists, isConflict, isExpired, isGone, isInvalid, isNotFound, isStatus, isTooManyRequests,
-  type Status, type StatusCause,
+  ApiStatusError,
+  isAlreadyExists,
+  isConflict,
+  isExpired,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isStatus,
+  isTooManyRequests,
+  type Status,
+  type StatusCause,
 } from './errors.js';
 export {
-  ResourceClient, formatSelector,
-  type DeleteOptions, type ListAllOptions, type ListOptions, type PatchOptions, type PatchType, type Selector,
-  type SelectorOptions, type WatchOptions, type WriteOptions,
+  ResourceClient,
+  formatSelector,
+  type DeleteOptions,
+  type ListAllOptions,
+  type ListOptions,
+  type PatchOptions,
+  type PatchType,
+  type Selector,
+  type SelectorOptions,
+  type WatchOptions,
+  type WriteOptions,
 } from './resource-client.js';
 export { apiVersionOf, resourceForKind, resourceOf, resourcePath, resources, type ResourceRef } from './resources.js';
 export { type BookmarkObject, type WatchEnd, type WatchEvent, type WatchHandle } from './watch-stream.js';

@@ -64,7 +64,10 @@ describe('Informer', () => {
     await informer.waitForSync(5000);
     assert.ok(informer.hasSynced());
     assert.deepEqual(rec.log, ['add p1', 'add p2']);
-    assert.deepEqual(informer.byIndex('nodeName', 'node-a').map((p) => p.metadata.name), ['p1']);
+    assert.deepEqual(
+      informer.byIndex('nodeName', 'node-a').map((p) => p.metadata.name),
+      ['p1'],
+    );
 
     await pods.patch('p1', 'merge', { metadata: { labels: { x: '1' } } });
     await pods.create(testPod('p3') as KubeObject);
@@ -87,7 +90,11 @@ describe('Informer', () => {
   it('re-delivers everything as updates on resync', async () => {
     const informer = new Informer(client, resources.pods, { logger: silentLogger, resyncPeriodMs: 100, namespace: 'default' });
     let resyncs = 0;
-    informer.addEventHandler({ onUpdate: (old, next) => { if (old === next) resyncs++; } });
+    informer.addEventHandler({
+      onUpdate: (old, next) => {
+        if (old === next) resyncs++;
+      },
+    });
     informer.start();
     await informer.waitForSync(5000);
     await waitFor('two resyncs', () => resyncs >= 2 * informer.list().length, 3000);

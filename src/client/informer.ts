@@ -238,7 +238,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.watch = watch;
     this.stats.watches++;
     const started = Date.now();
-    const ready = await watch.ready.then(() => true, () => false);
+    const ready = await watch.ready.then(
+      () => true,
+      () => false,
+    );
     const end = await watch.done;
     // A watch that held for a while proves the server healthy; one that ends at once (or never
     // opened) counts as a failure, so a flapping server is not hammered in a tight loop.

@@ -62,8 +62,14 @@ describe('LeaseLock', () => {
 describe('LeaderElector', () => {
   function elector(identity: string, log: string[], extra: Partial<LeaderElectorOptions> = {}): LeaderElector {
     return new LeaderElector({
-      lock: new LeaseLock(client), name: 'controller-manager', namespace: 'default', identity,
-      leaseDurationMs: 1000, renewDeadlineMs: 700, retryPeriodMs: 100, logger: silentLogger,
+      lock: new LeaseLock(client),
+      name: 'controller-manager',
+      namespace: 'default',
+      identity,
+      leaseDurationMs: 1000,
+      renewDeadlineMs: 700,
+      retryPeriodMs: 100,
+      logger: silentLogger,
       onStartedLeading: () => void log.push(`${identity} leads`),
       onStoppedLeading: () => void log.push(`${identity} stops`),
       ...extra,

@@ -110,11 +110,14 @@ export class LeaderElector {
    */
   private armDeadline(at: number): void {
     clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = setTimeout(() => {
-      if (!this.leading) return;
-      this.logger.warn('no renewal within the renew deadline; giving up leadership');
-      this.loseLeadership();
-    }, Math.max(0, at - performance.now()));
+    this.deadlineTimer = setTimeout(
+      () => {
+        if (!this.leading) return;
+        this.logger.warn('no renewal within the renew deadline; giving up leadership');
+        this.loseLeadership();
+      },
+      Math.max(0, at - performance.now()),
+    );
     this.deadlineTimer.unref();
   }
 

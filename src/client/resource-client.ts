@@ -207,7 +207,9 @@ function nameOf(object: KubeObject): string {
 export function formatSelector(selector: Selector | undefined): string | undefined {
   if (selector === undefined) return undefined;
   if (typeof selector === 'string') return selector;
-  return Object.entries(selector).map(([key, value]) => `${key}=${value}`).join(',');
+  return Object.entries(selector)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
 }
 
 function joinSelectors(a: string | null, b: string): string {

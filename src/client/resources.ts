@@ -49,7 +49,13 @@ export const resources = {
   tfjobs: named('kubeflow.org', 'tfjobs', 'TFJob'),
   podgroups: { group: 'scheduling.x-k8s.io', version: 'v1alpha1', plural: 'podgroups', kind: 'PodGroup', namespaced: true },
   consistencyreports: { group: 'drover.dev', version: 'v1', plural: 'consistencyreports', kind: 'ConsistencyReport', namespaced: false },
-  customresourcedefinitions: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false },
+  customresourcedefinitions: {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+  },
 } as const satisfies Record<string, ResourceRef>;
 
 const byKind = new Map(Object.values(resources).map((ref) => [`${apiVersionOf(ref)}/${ref.kind}`, ref]));

@@ -17,9 +17,12 @@ describe('ApiClient.setTls', () => {
 
   it('sends later requests with the new client certificate', async () => {
     const client = server.client();
-    const whoAmI = async () => (await client.request<{ status: { userInfo: { username: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-    })).status.userInfo.username;
+    const whoAmI = async () =>
+      (
+        await client.request<{ status: { userInfo: { username: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+          body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+        })
+      ).status.userInfo.username;
     assert.equal(await whoAmI(), 'drover-admin');
     client.setTls(await (await testSecurity()).security.clientTls(nodeSubject('renewed')));
     assert.equal(await whoAmI(), 'system:node:renewed');

@@ -37,7 +37,14 @@ export class SharedInformerFactory {
    */
   informerFor<T extends KubeObject = KubeObject>(resource: ResourceRef, scope: InformerScope = {}): Informer<T> {
     const namespace = resource.namespaced ? (scope.namespace ?? this.options.namespace) : undefined;
-    const key = [resource.group, resource.version, resource.plural, namespace ?? '', formatSelector(scope.labelSelector) ?? '', formatSelector(scope.fieldSelector) ?? ''].join('|');
+    const key = [
+      resource.group,
+      resource.version,
+      resource.plural,
+      namespace ?? '',
+      formatSelector(scope.labelSelector) ?? '',
+      formatSelector(scope.fieldSelector) ?? '',
+    ].join('|');
     let informer = this.informers.get(key) as Informer<T> | undefined;
     if (!informer) {
       const options: InformerOptions = { ...scope };

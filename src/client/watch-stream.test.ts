@@ -10,7 +10,10 @@ describe('NdjsonParser', () => {
     for (let i = 0; i < text.length; i += 5) parser.push(text.slice(i, i + 5));
     assert.equal(values.length, 2);
     parser.end();
-    assert.deepEqual(values.map((v) => (v as { type: string }).type), ['ADDED', 'BOOKMARK', 'DELETED']);
+    assert.deepEqual(
+      values.map((v) => (v as { type: string }).type),
+      ['ADDED', 'BOOKMARK', 'DELETED'],
+    );
   });
 
   it('keeps multi-byte characters split between chunks intact when fed decoded text', () => {

@@ -11,9 +11,7 @@ export interface BookmarkObject {
 }
 
 export type WatchEvent<T extends KubeObject = KubeObject> =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
-  | { type: 'BOOKMARK'; object: BookmarkObject }
-  | { type: 'ERROR'; object: Status };
+  { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T } | { type: 'BOOKMARK'; object: BookmarkObject } | { type: 'ERROR'; object: Status };
 
 export interface WatchEnd {
   /** stopped: by stop(); closed: the server ended the stream; error: network or handler failure. */

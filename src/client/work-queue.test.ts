@@ -80,7 +80,10 @@ describe('WorkQueue', () => {
 
   it('backs off exponentially per key until forgotten', () => {
     const limiter = new ExponentialRateLimiter<string>();
-    assert.deepEqual([1, 2, 3, 4].map(() => limiter.when('a')), [5, 10, 20, 40]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => limiter.when('a')),
+      [5, 10, 20, 40],
+    );
     assert.equal(limiter.when('b'), 5);
     assert.equal(limiter.retries('a'), 4);
     for (let i = 0; i < 40; i++) limiter.when('a');

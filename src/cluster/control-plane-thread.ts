@@ -10,8 +10,7 @@ import type { ControlPlaneOptions } from './control-plane.js';
 /** Messages between the two threads. */
 export type ToControlPlane = { type: 'stop' } | { type: 'metrics'; id: number };
 export type FromControlPlane =
-  | { type: 'running' } | { type: 'stopped' } | { type: 'failed'; message: string }
-  | { type: 'metrics'; id: number; metrics: ComponentMetrics };
+  { type: 'running' } | { type: 'stopped' } | { type: 'failed'; message: string } | { type: 'metrics'; id: number; metrics: ComponentMetrics };
 
 export interface ControlPlaneThread {
   /** The scheduler's and the controllers' metrics (component-metrics.ts) as that thread holds them. */

@@ -31,8 +31,14 @@ export interface ControlPlane {
 }
 
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
-  const schedulerApi = new ApiClient({ server: options.server, namespace: 'default', tls: asBuffers(options.credentials.scheduler) }, { userAgent: 'drover-scheduler' });
-  const controllerApi = new ApiClient({ server: options.server, namespace: 'default', tls: asBuffers(options.credentials.controllers) }, { userAgent: 'drover-controller-manager' });
+  const schedulerApi = new ApiClient(
+    { server: options.server, namespace: 'default', tls: asBuffers(options.credentials.scheduler) },
+    { userAgent: 'drover-scheduler' },
+  );
+  const controllerApi = new ApiClient(
+    { server: options.server, namespace: 'default', tls: asBuffers(options.credentials.controllers) },
+    { userAgent: 'drover-controller-manager' },
+  );
   // One informer per kind for the scheduler and the controllers: every pod is watched, parsed
   // and cached once in this process, not twice.
   const informers = controllerInformers(controllerApi);
@@ -43,14 +49,23 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const timing = options.leaderTiming;
   const scheduler = startSchedulerGate({ api: schedulerApi, identity, informers, timing });
   // The farm's shard Leases follow the same timing, so a dead server's shards move as fast.
-  const farm = timing === undefined ? {} : {
-    leaseDurationSeconds: Math.ceil(timing.leaseDurationMs / 1000),
-    renewDeadlineMs: timing.renewDeadlineMs,
-    retryPeriodMs: timing.retryPeriodMs,
-  };
+  const farm =
+    timing === undefined
+      ? {}
+      : {
+          leaseDurationSeconds: Math.ceil(timing.leaseDurationMs / 1000),
+          renewDeadlineMs: timing.renewDeadlineMs,
+          retryPeriodMs: timing.retryPeriodMs,
+        };
   const controllers = await startControllers({
-    api: controllerApi, identity, informers, farm, leaderTiming: timing,
-    podCidr: options.podCidr ?? DEFAULT_POD_CIDR, nodeLifecycle: options.nodeLifecycle, settings: options.controllerSettings,
+    api: controllerApi,
+    identity,
+    informers,
+    farm,
+    leaderTiming: timing,
+    podCidr: options.podCidr ?? DEFAULT_POD_CIDR,
+    nodeLifecycle: options.nodeLifecycle,
+    settings: options.controllerSettings,
   });
   return {
     async stop() {

@@ -35,14 +35,17 @@ export interface RunningControllers {
 export async function startControllers(options: ControllersOptions): Promise<RunningControllers> {
   const { api, identity } = options;
   const shared = {
-    api, identity,
+    api,
+    identity,
     ...(options.informers === undefined ? {} : { informers: options.informers }),
     ...(options.leaderTiming === undefined ? {} : { timing: options.leaderTiming }),
   };
   const nodeLifecycle = startNodeLifecycleGate({ ...shared, ...(options.nodeLifecycle === undefined ? {} : { config: options.nodeLifecycle }) });
   const nodeIpam = startNodeIpamGate({ ...shared, podCidr: options.podCidr });
   const manager = await startControllerManager({
-    api, controllers: allControllers, farm: { ...options.farm, identity },
+    api,
+    controllers: allControllers,
+    farm: { ...options.farm, identity },
     ...(options.informers === undefined ? {} : { informers: options.informers }),
     ...(options.settings === undefined ? {} : { settings: options.settings }),
   });

@@ -21,10 +21,13 @@ async function hangableProxy(target: string): Promise<{ url: string; hang(): voi
   // It ends TLS with the cluster's serving certificate and goes on as the admin.
   const server = createServer({ cert: security.tls.cert, key: security.tls.key }, (req, res) => {
     if (hung) return;
-    const upstream = request({ host: base.hostname, port: base.port, path: req.url, method: req.method, headers: req.headers, ca: admin.ca, cert: admin.cert, key: admin.key }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: base.hostname, port: base.port, path: req.url, method: req.method, headers: req.headers, ca: admin.ca, cert: admin.cert, key: admin.key },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +42,7 @@ describe('leader gate', () => {
   });
   after(() => server.close());
 
-  it('stops the leader\'s component when it cannot renew, before the standby starts its own', async () => {
+  it("stops the leader's component when it cannot renew, before the standby starts its own", async () => {
     const proxy = await hangableProxy(server.url);
     const timeline: string[] = [];
     let running = 0;
@@ -69,14 +72,16 @@ describe('leader gate', () => {
     standbyApi.close();
   });
 
-  it('hands over at once on a clean stop, after the leader\'s component has stopped', async () => {
+  it("hands over at once on a clean stop, after the leader's component has stopped", async () => {
     const timeline: string[] = [];
     const component = (who: string) => async () => {
       timeline.push(`${who} start`);
-      return { stop: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        timeline.push(`${who} stop`);
-      } };
+      return {
+        stop: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          timeline.push(`${who} stop`);
+        },
+      };
     };
     const first = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'first', timing: TIMING, start: component('first') });
     await waitFor('the first gate to lead', () => first.isLeader(), 5000);

@@ -54,11 +54,12 @@ export function startLeaderGate(options: LeaderGateOptions): LeaderGate {
     chain = chain.then(step).catch((error: unknown) => logger.error('start/stop failed', { error }));
     return chain;
   };
-  const stopRunning = () => enqueue(async () => {
-    const component = running;
-    running = undefined;
-    await component?.stop();
-  });
+  const stopRunning = () =>
+    enqueue(async () => {
+      const component = running;
+      running = undefined;
+      await component?.stop();
+    });
   const lock = new LeaseLock(options.api);
   const elector = new LeaderElector({
     lock,

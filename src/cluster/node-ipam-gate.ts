@@ -16,7 +16,9 @@ export function startNodeIpamGate(params: {
   timing?: LeaderTiming;
 }): LeaderGate {
   return startLeaderGate({
-    api: params.api, name: 'drover-node-ipam', identity: params.identity,
+    api: params.api,
+    name: 'drover-node-ipam',
+    identity: params.identity,
     ...(params.timing === undefined ? {} : { timing: params.timing }),
     async start() {
       const ctx = createControllerContext(params.api, params.informers === undefined ? {} : { informers: params.informers });

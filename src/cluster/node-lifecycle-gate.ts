@@ -13,11 +13,15 @@ export function startNodeLifecycleGate(params: {
   timing?: LeaderTiming;
 }): LeaderGate {
   return startLeaderGate({
-    api: params.api, name: 'drover-node-lifecycle', identity: params.identity,
+    api: params.api,
+    name: 'drover-node-lifecycle',
+    identity: params.identity,
     ...(params.timing === undefined ? {} : { timing: params.timing }),
     async start() {
       const controller = new NodeLifecycleController({
-        ...params.config, api: params.api, ...(params.informers === undefined ? {} : { informers: params.informers }),
+        ...params.config,
+        api: params.api,
+        ...(params.informers === undefined ? {} : { informers: params.informers }),
       });
       await controller.start();
       return controller;

@@ -38,10 +38,12 @@ export async function startNode(given: NodeOptions): Promise<RunningNode> {
   if (joined) options.api = joined.api;
   // The client the agent will use, made here when it comes from --server/--kubeconfig: the
   // serving certificate is asked for with it.
-  const ownApi = options.api ? undefined : await ApiClient.load(
-    { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
-    { userAgent: 'drover-agent' },
-  );
+  const ownApi = options.api
+    ? undefined
+    : await ApiClient.load(
+        { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
+        { userAgent: 'drover-agent' },
+      );
   if (ownApi) options.api = ownApi;
   const logger = options.logger ?? consoleLogger(`agent ${options.nodeName}`);
   const closeClients = () => {
@@ -118,16 +120,22 @@ interface ServingTls {
 async function servingTls(options: NodeOptions, api: ApiClient, logger: ReturnType<typeof consoleLogger>): Promise<ServingTls> {
   if (options.servingTls) return { tls: options.servingTls };
   const ca = api.config.tls?.ca?.toString();
-  if (!ca) throw new Error('the agent\'s kubeconfig names no certificate authority: it needs the cluster CA to serve logs, exec and port-forward over TLS');
+  if (!ca) throw new Error("the agent's kubeconfig names no certificate authority: it needs the cluster CA to serve logs, exec and port-forward over TLS");
   const servingOptions = { nodeName: options.nodeName, dataDir: options.dataDir, altNames: [options.nodeAddress ?? '127.0.0.1'], logger };
   const first = await servingCertificate(api, servingOptions);
   return {
     tls: { cert: first.cert, key: first.key, ca },
-    rotate: (apply) => startRotation(first.cert, async () => {
-      const renewed = await servingCertificate(api, servingOptions, true);
-      apply(renewed.cert, renewed.key);
-      return renewed.cert;
-    }, logger, 'serving certificate'),
+    rotate: (apply) =>
+      startRotation(
+        first.cert,
+        async () => {
+          const renewed = await servingCertificate(api, servingOptions, true);
+          apply(renewed.cert, renewed.key);
+          return renewed.cert;
+        },
+        logger,
+        'serving certificate',
+      ),
   };
 }
 
@@ -140,7 +148,13 @@ async function joinedClient(options: NodeOptions): Promise<{ api: ApiClient; clo
   if (options.token === undefined && !existsSync(join(pkiDir(options.dataDir), 'client.crt'))) return undefined;
   if (!options.server) throw new Error('--token needs --server: the URL of an API server of the cluster to join');
   const logger = options.logger ?? consoleLogger(`agent ${options.nodeName}`);
-  const joinOptions = { servers: options.server, nodeName: options.nodeName, dataDir: options.dataDir, logger, ...(options.token === undefined ? {} : { token: options.token }) };
+  const joinOptions = {
+    servers: options.server,
+    nodeName: options.nodeName,
+    dataDir: options.dataDir,
+    logger,
+    ...(options.token === undefined ? {} : { token: options.token }),
+  };
   const files = await joinCluster(joinOptions);
   const api = new ApiClient({ server: options.server, namespace: 'default', tls: tlsOf(files) }, { userAgent: 'drover-agent' });
   const rotation: CertificateRotation = startCertificateRotation(api, files, joinOptions);

@@ -15,11 +15,16 @@ export function startSchedulerGate(options: {
 }): LeaderGate {
   const schedulerName = options.schedulerName ?? 'default-scheduler';
   return startLeaderGate({
-    api: options.api, name: schedulerLeaseName(schedulerName), identity: options.identity,
+    api: options.api,
+    name: schedulerLeaseName(schedulerName),
+    identity: options.identity,
     ...(options.timing === undefined ? {} : { timing: options.timing }),
-    start: () => startScheduler({
-      api: options.api, schedulerName, ...(options.informers === undefined ? {} : { informers: options.informers }),
-    }),
+    start: () =>
+      startScheduler({
+        api: options.api,
+        schedulerName,
+        ...(options.informers === undefined ? {} : { informers: options.informers }),
+      }),
   });
 }
 

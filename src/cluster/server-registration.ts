@@ -35,7 +35,11 @@ export interface ServerRegistration {
 }
 
 export function serverLeaseName(port: number): string {
-  const host = hostname().toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'host';
+  const host =
+    hostname()
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'host';
   return `${LEASE_PREFIX}${host}-${port}`;
 }
 
@@ -57,14 +61,15 @@ export async function startServerRegistration(options: ServerRegistrationOptions
   };
   // Failing every second while etcd is down says nothing new after the first time.
   let lastError = '';
-  const round = () => reconcile().then(
-    () => void (lastError = ''),
-    (error: unknown) => {
-      const message = (error as Error).message;
-      if (message !== lastError) console.error(`server registration: ${message}`);
-      lastError = message;
-    },
-  );
+  const round = () =>
+    reconcile().then(
+      () => void (lastError = ''),
+      (error: unknown) => {
+        const message = (error as Error).message;
+        if (message !== lastError) console.error(`server registration: ${message}`);
+        lastError = message;
+      },
+    );
   await round();
   const timer = setInterval(() => void round(), options.renewIntervalMs ?? 1000);
   timer.unref();
@@ -96,7 +101,8 @@ async function liveServers(api: ApiClient): Promise<string[]> {
 /** The `kubernetes` Service every cluster has: ClusterIP, port 443 to the servers' port. */
 async function ensureKubernetesService(api: ApiClient, port: number, network: ClusterNetwork): Promise<void> {
   await ensureService(api, {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: { type: 'ClusterIP', clusterIP: kubernetesServiceIP(network), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
   });
@@ -109,11 +115,16 @@ async function ensureKubernetesService(api: ApiClient, port: number, network: Cl
  */
 async function ensureDnsService(api: ApiClient, network: ClusterNetwork): Promise<void> {
   await ensureService(api, {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name: 'kube-dns', namespace: NAMESPACE, labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true' } },
     spec: {
-      type: 'ClusterIP', clusterIP: network.clusterDns,
-      ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 }],
+      type: 'ClusterIP',
+      clusterIP: network.clusterDns,
+      ports: [
+        { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
+      ],
     },
   });
 }
@@ -140,10 +151,12 @@ function subsetsFor(servers: string[]): unknown[] {
     const port = Number(server.slice(at + 1));
     byPort.set(port, [...(byPort.get(port) ?? []), server.slice(0, at)]);
   }
-  return [...byPort.entries()].sort(([a], [b]) => a - b).map(([port, ips]) => ({
-    addresses: ips.map((ip) => ({ ip })),
-    ports: [{ name: 'https', port, protocol: 'TCP' }],
-  }));
+  return [...byPort.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([port, ips]) => ({
+      addresses: ips.map((ip) => ({ ip })),
+      ports: [{ name: 'https', port, protocol: 'TCP' }],
+    }));
 }
 
 async function writeEndpoints(api: ApiClient, servers: string[]): Promise<void> {
@@ -175,10 +188,14 @@ async function writeEndpointSlices(api: ApiClient, servers: string[]): Promise<v
   (subsetsFor(servers) as Array<{ addresses: Array<{ ip: string }>; ports: Array<{ name: string; port: number; protocol: string }> }>).forEach((subset, i) => {
     const name = i === 0 ? 'kubernetes' : `kubernetes-${subset.ports[0]!.port}`;
     wanted.set(name, {
-      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
       metadata: { name, namespace: 'default', labels: { [SERVICE_NAME_LABEL]: 'kubernetes', [SLICE_MANAGER_LABEL]: SLICE_MANAGER } },
       addressType: 'IPv4',
-      endpoints: subset.addresses.map((a) => ({ addresses: [a.ip], conditions: { ready: true, serving: true, terminating: false } })) as EndpointSlice['endpoints'],
+      endpoints: subset.addresses.map((a) => ({
+        addresses: [a.ip],
+        conditions: { ready: true, serving: true, terminating: false },
+      })) as EndpointSlice['endpoints'],
       ports: subset.ports,
     });
   });
@@ -201,7 +218,9 @@ async function writeEndpointSlices(api: ApiClient, servers: string[]): Promise<v
 
 /** `ip:port` of every address in stored Endpoints, sorted as liveServers() sorts. */
 function serversIn(endpoints: KubeObject): string[] {
-  const subsets = Array.isArray(endpoints['subsets']) ? (endpoints['subsets'] as Array<{ addresses?: Array<{ ip?: string }>; ports?: Array<{ port?: number }> }>) : [];
+  const subsets = Array.isArray(endpoints['subsets'])
+    ? (endpoints['subsets'] as Array<{ addresses?: Array<{ ip?: string }>; ports?: Array<{ port?: number }> }>)
+    : [];
   const servers = subsets.flatMap((subset) => (subset.addresses ?? []).flatMap((a) => (subset.ports ?? []).map((p) => `${a.ip}:${p.port}`)));
   return [...new Set(servers)].sort();
 }

@@ -123,8 +123,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // (and the data checker's): src/apiserver/handlers/agent-dial.ts.
     const agentTls = await security.clientTls({ commonName: APISERVER_AGENT_CLIENT });
     const apiOptions: ApiServerOptions = {
-      store, port: options.port, subresources: podProxySubresources(agentTls), onUpgrade: podUpgradeHandler(agentTls),
-      tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: pki, network,
+      store,
+      port: options.port,
+      subresources: podProxySubresources(agentTls),
+      onUpgrade: podUpgradeHandler(agentTls),
+      tls: security.tls,
+      authenticator: security.authenticator,
+      serviceAccounts: security.serviceAccounts,
+      signer: pki,
+      network,
       resourceMetrics: { tls: agentTls },
     };
     if (options.host !== undefined) apiOptions.host = options.host;
@@ -151,7 +158,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     phase('registration');
     registration = await startServerRegistration({
-      api: systemApi, address: { ip: advertisedIp(options.host), port: api.port }, network,
+      api: systemApi,
+      address: { ip: advertisedIp(options.host), port: api.port },
+      network,
       ...(store.shared ? {} : { leaseDurationSeconds: 15, renewIntervalMs: 10_000 }),
     });
   } catch (error) {
@@ -238,8 +247,17 @@ async function openStore(options: ServerOptions, dataDir: string): Promise<Store
  * `kubernetes` Service's names and cluster IP (pods reach the API there), and --tls-san.
  */
 function servingNames(options: ServerOptions, network: ClusterNetwork): string[] {
-  const names = ['localhost', '127.0.0.1', '::1', hostname().toLowerCase(), kubernetesServiceIP(network),
-    'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${network.clusterDomain}`];
+  const names = [
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    hostname().toLowerCase(),
+    kubernetesServiceIP(network),
+    'kubernetes',
+    'kubernetes.default',
+    'kubernetes.default.svc',
+    `kubernetes.default.svc.${network.clusterDomain}`,
+  ];
   if (options.host && options.host !== '0.0.0.0' && options.host !== '::') names.push(options.host);
   return [...new Set([...names, ...(options.tlsSans ?? [])])];
 }

@@ -6,8 +6,16 @@
 // the keys of owned shards and re-enqueues every key of a shard the moment it is acquired.
 import type { KubeObject } from '../api/meta.js';
 import {
-  objectKey, runController, WorkQueue, type ApiClient, type EventRecorder, type Informer, type Logger,
-  type ReconcileResult, type RunningController, type SharedInformerFactory,
+  objectKey,
+  runController,
+  WorkQueue,
+  type ApiClient,
+  type EventRecorder,
+  type Informer,
+  type Logger,
+  type ReconcileResult,
+  type RunningController,
+  type SharedInformerFactory,
 } from '../client/index.js';
 import type { TransactionRecorder } from './transactions/recorder.js';
 

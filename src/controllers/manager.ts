@@ -1,9 +1,7 @@
 // The controller manager: builds the shared context (informers, event and transaction
 // recorders), constructs every controller, waits for the caches and starts them. It runs inside
 // `drover server` / `drover up`, and alone as `drover controller-manager`.
-import {
-  EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer, type Logger,
-} from '../client/index.js';
+import { EventRecorder, SharedInformerFactory, consoleLogger, resources, type ApiClient, type Informer, type Logger } from '../client/index.js';
 import { ownsEverything, type Controller, type ControllerContext, type ShardOwnership, type ControllerSettings } from './context.js';
 import { ShardCoordinator } from './farm/shard-coordinator.js';
 import { TransactionRecorder } from './transactions/recorder.js';
@@ -12,7 +10,13 @@ import type { Transaction } from './transactions/types.js';
 export type ControllerFactory = (ctx: ControllerContext) => Controller;
 
 /** A member of a controller farm: its name, the shard count every member agrees on, and the shard Leases' timing. */
-export interface FarmOptions { identity: string; shards?: number; retryPeriodMs?: number; leaseDurationSeconds?: number; renewDeadlineMs?: number }
+export interface FarmOptions {
+  identity: string;
+  shards?: number;
+  retryPeriodMs?: number;
+  leaseDurationSeconds?: number;
+  renewDeadlineMs?: number;
+}
 
 export interface ControllerManagerOptions {
   api: ApiClient;
@@ -81,7 +85,9 @@ export async function startControllerManager(options: ControllerManagerOptions):
   let coordinator: ShardCoordinator | undefined;
   if (options.farm) {
     const farmOptions: ConstructorParameters<typeof ShardCoordinator>[0] = {
-      api: options.api, identity: options.farm.identity, logger: loggerFor(options)('farm'),
+      api: options.api,
+      identity: options.farm.identity,
+      logger: loggerFor(options)('farm'),
     };
     if (options.farm.shards !== undefined) farmOptions.shards = options.farm.shards;
     if (options.farm.retryPeriodMs !== undefined) farmOptions.retryPeriodMs = options.farm.retryPeriodMs;

@@ -26,8 +26,7 @@ describe('node IPAM controller', () => {
   after(() => bed.close());
 
   const nodes = () => api.resource(resources.nodes);
-  const createNode = (name: string, spec: Record<string, unknown> = {}) =>
-    nodes().create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec });
+  const createNode = (name: string, spec: Record<string, unknown> = {}) => nodes().create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec });
   const podCidrOf = async (name: string) => {
     const spec = (await nodes().get(name))['spec'] as { podCIDR?: string; podCIDRs?: string[] };
     return spec.podCIDR ? { podCIDR: spec.podCIDR, podCIDRs: spec.podCIDRs } : undefined;
@@ -40,7 +39,7 @@ describe('node IPAM controller', () => {
     assert.deepEqual(await waitFor('a range for a', () => podCidrOf('a')), { podCIDR: '10.200.1.0/24', podCIDRs: ['10.200.1.0/24'] });
   });
 
-  it('leaves a Node\'s own range alone and counts it as held', async () => {
+  it("leaves a Node's own range alone and counts it as held", async () => {
     await createNode('own', { podCIDR: '10.200.2.0/24' });
     await createNode('b');
     assert.deepEqual(await waitFor('a range for b', () => podCidrOf('b')), { podCIDR: '10.200.3.0/24', podCIDRs: ['10.200.3.0/24'] });
@@ -75,9 +74,14 @@ describe('node IPAM controller', () => {
     assert.equal(new Set(held).size, 3, held.join(' '));
   });
 
-  it('refuses to change a Node\'s podCIDR once set, and a range that is not a CIDR', async () => {
-    await assert.rejects(nodes().patch('d', 'merge', { spec: { podCIDR: '10.200.9.0/24', podCIDRs: ['10.200.9.0/24'] } }),
-      /node updates may not change podCIDR except from "" to valid/);
-    await assert.rejects(createNode('bad', { podCIDR: 'ten-two-hundred' }), /spec\.podCIDRs\[0\]: Invalid value: "ten-two-hundred": must be a valid CIDR value/);
+  it("refuses to change a Node's podCIDR once set, and a range that is not a CIDR", async () => {
+    await assert.rejects(
+      nodes().patch('d', 'merge', { spec: { podCIDR: '10.200.9.0/24', podCIDRs: ['10.200.9.0/24'] } }),
+      /node updates may not change podCIDR except from "" to valid/,
+    );
+    await assert.rejects(
+      createNode('bad', { podCIDR: 'ten-two-hundred' }),
+      /spec\.podCIDRs\[0\]: Invalid value: "ten-two-hundred": must be a valid CIDR value/,
+    );
   });
 });

@@ -81,7 +81,10 @@ export class NodeIpamController implements Controller {
   private stopHandling: (() => void) | undefined;
   private running: RunningController | undefined;
 
-  constructor(private readonly ctx: ControllerContext, podCidr: string) {
+  constructor(
+    private readonly ctx: ControllerContext,
+    podCidr: string,
+  ) {
     const pool = parseCidr(podCidr);
     if (!pool || pool.prefix > NODE_PREFIX) throw new Error(`node IPAM: pod CIDR ${podCidr} holds no /${NODE_PREFIX}`);
     this.blocks = new BlockMap(pool);
@@ -100,7 +103,10 @@ export class NodeIpamController implements Controller {
     for (const node of this.nodes.list()) this.seen(node);
     this.running = runOwnedQueue(this.ctx, {
       // One worker: each pick sees the one before it.
-      name: this.name, primary: this.nodes, queue: this.queue, workers: 1,
+      name: this.name,
+      primary: this.nodes,
+      queue: this.queue,
+      workers: 1,
       reconcile: (name) => this.allocate(name),
     });
   }

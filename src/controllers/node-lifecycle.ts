@@ -59,9 +59,10 @@ export class NodeLifecycleController {
     if (this.running) return;
     this.running = true;
     try {
-      for (const node of this.nodes.list()) await this.check(node, now).catch((error: unknown) => {
-        console.error(`node-lifecycle: ${node.metadata.name}: ${(error as Error).message}`);
-      });
+      for (const node of this.nodes.list())
+        await this.check(node, now).catch((error: unknown) => {
+          console.error(`node-lifecycle: ${node.metadata.name}: ${(error as Error).message}`);
+        });
     } finally {
       this.running = false;
     }
@@ -83,13 +84,21 @@ export class NodeLifecycleController {
     const tainted = taints.some((t) => t.key === TAINT_UNREACHABLE);
     if (!stale) {
       this.unreachableSince.delete(name);
-      if (tainted) await this.setTaints(node, taints.filter((t) => t.key !== TAINT_UNREACHABLE));
+      if (tainted)
+        await this.setTaints(
+          node,
+          taints.filter((t) => t.key !== TAINT_UNREACHABLE),
+        );
       return;
     }
     if (!this.unreachableSince.has(name)) this.unreachableSince.set(name, now);
     if (!tainted) {
       await this.markUnknown(node, now);
-      await this.setTaints(node, [...taints, { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(now) }, { key: TAINT_UNREACHABLE, effect: 'NoExecute', timeAdded: rfc3339(now) }]);
+      await this.setTaints(node, [
+        ...taints,
+        { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(now) },
+        { key: TAINT_UNREACHABLE, effect: 'NoExecute', timeAdded: rfc3339(now) },
+      ]);
     }
     await this.evictPods(name, now, now - this.unreachableSince.get(name)!);
   }

@@ -19,7 +19,9 @@ describe('resource quota controller', () => {
   after(() => bed.close());
 
   const pod = (name: string, cpu: string, phase?: string): KubeObject => ({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
     spec: { containers: [{ name: 'app', image: 'busybox', resources: { requests: { cpu }, limits: { cpu } } }] },
     ...(phase ? { status: { phase } } : {}),
   });
@@ -30,13 +32,15 @@ describe('resource quota controller', () => {
       return wanted(quota['status']) ? (quota['status'] as any) : undefined;
     });
 
-  it('fills status from the namespace\'s objects, follows spec changes and frees what deleted objects used', async () => {
+  it("fills status from the namespace's objects, follows spec changes and frees what deleted objects used", async () => {
     const pods = api.resource(resources.pods, 'default');
     await pods.create(pod('a', '250m'));
     await pods.create(pod('b', '500m'));
     await api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
     await api.resource(resources.resourcequotas, 'default').create({
-      apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' },
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
       spec: { hard: { pods: '10', 'requests.cpu': '2', 'limits.cpu': '4', 'count/configmaps': '5' } },
     });
     const first = await statusWhen('q', (status) => status?.used?.pods === '2');

@@ -14,9 +14,7 @@ import type { KubeObject } from '../api/meta.js';
 import { compare, toResourceList, type QuantityMap } from '../api/quota/quantity.js';
 import { recalculateUsage, specHard, statusOf, type NamespaceLister } from '../api/quota/recalculate.js';
 import { objectUsage, type ResourceKind } from '../api/quota/usage.js';
-import {
-  indexers, isConflict, isNotFound, resources, WorkQueue, type Informer, type ResourceRef, type RunningController,
-} from '../client/index.js';
+import { indexers, isConflict, isNotFound, resources, WorkQueue, type Informer, type ResourceRef, type RunningController } from '../client/index.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from './context.js';
 import { jsonEqual } from '../util/json-equal.js';
 import { NAMESPACE_INDEX } from './shape/indexes.js';
@@ -32,8 +30,15 @@ const MAX_DEFERRAL_MS = 10_000;
  * too, as Kubernetes' quota controller watches them: a deleted Secret is given back at once.
  */
 const WATCHED: readonly ResourceRef[] = [
-  resources.pods, resources.services, resources.configmaps, resources.secrets, resources.resourcequotas,
-  resources.deployments, resources.replicasets, resources.daemonsets, resources.jobs,
+  resources.pods,
+  resources.services,
+  resources.configmaps,
+  resources.secrets,
+  resources.resourcequotas,
+  resources.deployments,
+  resources.replicasets,
+  resources.daemonsets,
+  resources.jobs,
 ];
 
 function kindOf(ref: ResourceRef): ResourceKind {
@@ -73,7 +78,10 @@ export class ResourceQuotaController implements Controller {
   /** When a namespace's recalculation was first put off, while it is. */
   private readonly deferredSince = new Map<string, number>();
 
-  constructor(private readonly ctx: ControllerContext, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     for (const ref of WATCHED) {
       const informer = ctx.factory.informerFor(ref);
       informer.addIndexer(NAMESPACE_INDEX, indexers.namespace);
@@ -102,7 +110,9 @@ export class ResourceQuotaController implements Controller {
 
   start(): void {
     this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.quotas, queue: this.queue,
+      name: this.name,
+      primary: this.quotas,
+      queue: this.queue,
       // A farm member that acquires a shard re-enqueues the quotas' own keys (namespace/name).
       reconcile: (key) => this.sync(key.split('/')[0]!),
     });

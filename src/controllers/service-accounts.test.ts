@@ -17,10 +17,13 @@ describe('service-account controller', () => {
   after(() => bed.close());
 
   const defaultAccount = (namespace: string) =>
-    api.resource(resources.serviceaccounts, namespace).get(DEFAULT_SERVICE_ACCOUNT).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    });
+    api
+      .resource(resources.serviceaccounts, namespace)
+      .get(DEFAULT_SERVICE_ACCOUNT)
+      .catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      });
 
   it('gives the namespaces that exist from the start, and a new one, a default ServiceAccount', async () => {
     for (const namespace of ['default', 'kube-system', 'kube-node-lease']) await waitFor(`default account in ${namespace}`, () => defaultAccount(namespace));

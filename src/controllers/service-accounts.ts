@@ -20,7 +20,9 @@ export class ServiceAccountsController extends WorkloadController<KubeObject> {
 
   constructor(ctx: ControllerContext) {
     super(ctx, {
-      name: 'serviceaccount-controller', resource: resources.namespaces, workers: 2,
+      name: 'serviceaccount-controller',
+      resource: resources.namespaces,
+      workers: 2,
       predicates: { delete: () => false },
     });
     this.accounts = this.watches(resources.serviceaccounts, {
@@ -37,7 +39,9 @@ export class ServiceAccountsController extends WorkloadController<KubeObject> {
     if (this.accounts.getByName(namespaceName, DEFAULT_SERVICE_ACCOUNT)) return;
     try {
       await this.ctx.api.resource(resources.serviceaccounts, namespaceName).create({
-        apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace: namespaceName },
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace: namespaceName },
       });
     } catch (error) {
       // Made meanwhile (the cache lags), or the namespace went: nothing left to do.

@@ -11,13 +11,15 @@ const PODS = 10_000;
 const REPLICAS = 10;
 
 function clusterNodes(): KubeObject[] {
-  return Array.from({ length: NODES }, (_, i) => makeNode({
-    name: `node-${i}`,
-    cpu: '8',
-    memory: '32Gi',
-    labels: { 'topology.kubernetes.io/zone': `zone-${i % 3}`, rack: `rack-${i % 50}` },
-    ...(i % 100 === 0 ? { taints: [{ key: 'dedicated', value: 'infra', effect: 'NoSchedule' as const }] } : {}),
-  }));
+  return Array.from({ length: NODES }, (_, i) =>
+    makeNode({
+      name: `node-${i}`,
+      cpu: '8',
+      memory: '32Gi',
+      labels: { 'topology.kubernetes.io/zone': `zone-${i % 3}`, rack: `rack-${i % 50}` },
+      ...(i % 100 === 0 ? { taints: [{ key: 'dedicated', value: 'infra', effect: 'NoSchedule' as const }] } : {}),
+    }),
+  );
 }
 
 function workloadPods(): KubeObject[] {

@@ -7,11 +7,7 @@
  * strings (Go's sort.Strings), which is why "1 node(s)…" comes before "2 Insufficient cpu".
  * A pre-filter rejection replaces the per-node histogram (it would repeat the same text N times).
  */
-export function fitErrorMessage(
-  numAllNodes: number,
-  reasonsPerNode: Readonly<Record<string, readonly string[]>>,
-  preFilterMessage?: string,
-): string {
+export function fitErrorMessage(numAllNodes: number, reasonsPerNode: Readonly<Record<string, readonly string[]>>, preFilterMessage?: string): string {
   let message = `0/${numAllNodes} nodes are available:`;
   if (preFilterMessage !== undefined) return `${message} ${preFilterMessage}.`;
   const histogram = new Map<string, number>();

@@ -36,13 +36,16 @@ describe('FailedScheduling message', () => {
   });
 
   it('explains cordon, taints, readiness, ports and resources in one message', () => {
-    const snapshot = snapshotOf([
-      makeNode({ name: 'cordoned', unschedulable: true }),
-      makeNode({ name: 'tainted', ready: 'Unknown', taints: [{ key: 'node.kubernetes.io/unreachable', value: '', effect: 'NoSchedule' }] }),
-      makeNode({ name: 'down', ready: 'False' }),
-      makeNode({ name: 'busy' }),
-      makeNode({ name: 'small', cpu: '1', memory: '1Gi' }),
-    ], [makePod({ name: 'web', nodeName: 'busy', containers: [{ ports: [{ containerPort: 80, hostPort: 80 }] }] })]);
+    const snapshot = snapshotOf(
+      [
+        makeNode({ name: 'cordoned', unschedulable: true }),
+        makeNode({ name: 'tainted', ready: 'Unknown', taints: [{ key: 'node.kubernetes.io/unreachable', value: '', effect: 'NoSchedule' }] }),
+        makeNode({ name: 'down', ready: 'False' }),
+        makeNode({ name: 'busy' }),
+        makeNode({ name: 'small', cpu: '1', memory: '1Gi' }),
+      ],
+      [makePod({ name: 'web', nodeName: 'busy', containers: [{ ports: [{ containerPort: 80, hostPort: 80 }] }] })],
+    );
     const pod = makePod({ name: 'p', containers: [{ requests: { cpu: '2', memory: '2Gi' }, ports: [{ containerPort: 80, hostPort: 80 }] }] });
     const result = createScheduler().schedulePod(pod, snapshot);
     assert.equal(
@@ -72,10 +75,7 @@ describe('FailedScheduling message', () => {
 
 describe('placement', () => {
   it('prefers the least allocated node and assumes the pod there', () => {
-    const snapshot = snapshotOf(
-      [makeNode({ name: 'full' }), makeNode({ name: 'empty' })],
-      [makePod({ name: 'x', cpu: '3', memory: '6Gi', nodeName: 'full' })],
-    );
+    const snapshot = snapshotOf([makeNode({ name: 'full' }), makeNode({ name: 'empty' })], [makePod({ name: 'x', cpu: '3', memory: '6Gi', nodeName: 'full' })]);
     const pod = makePod({ name: 'p', cpu: '500m', memory: '1Gi' });
     assert.equal(nodeOf(createScheduler({ random: seededRandom() }).schedulePod(pod, snapshot)), 'empty');
     assert.equal(snapshot.isAssumed(pod), true);
@@ -105,8 +105,14 @@ describe('sampling', () => {
     const seen: string[][] = [];
     const probe: Plugin = {
       name: 'Probe',
-      preFilter: () => { seen.push([]); return pass(undefined); },
-      filter: (_s, _p, node: NodeInfo) => { seen.at(-1)!.push(node.name); return undefined; },
+      preFilter: () => {
+        seen.push([]);
+        return pass(undefined);
+      },
+      filter: (_s, _p, node: NodeInfo) => {
+        seen.at(-1)!.push(node.name);
+        return undefined;
+      },
     };
     const snapshot = snapshotOf(Array.from({ length: 1000 }, (_, i) => makeNode({ name: `n${i}` })));
     const scheduler = buildPipeline([probe]);
@@ -126,7 +132,15 @@ describe('pinned pods', () => {
     const snapshot = snapshotOf(Array.from({ length: 1000 }, (_, i) => makeNode({ name: `n${i}` })));
     const pod = makePod({
       name: 'ds-x',
-      spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n777'] }] }] } } } },
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n777'] }] }],
+            },
+          },
+        },
+      },
     });
     const result = createScheduler({}, [probe]).schedulePod(pod, snapshot);
     assert.equal(nodeOf(result), 'n777');
@@ -174,8 +188,20 @@ describe('reserve, permit and bind', () => {
 
   it('binds through the first bind plugin that does not skip', async () => {
     const calls: string[] = [];
-    const skip: Plugin = { name: 'Skip', bind: async () => { calls.push('skip'); return SKIP; } };
-    const bind: Plugin = { name: 'Api', bind: async (pod, node) => { calls.push(`bind ${pod.metadata.name} ${node}`); return SUCCESS; } };
+    const skip: Plugin = {
+      name: 'Skip',
+      bind: async () => {
+        calls.push('skip');
+        return SKIP;
+      },
+    };
+    const bind: Plugin = {
+      name: 'Api',
+      bind: async (pod, node) => {
+        calls.push(`bind ${pod.metadata.name} ${node}`);
+        return SUCCESS;
+      },
+    };
     const scheduler = createScheduler({}, [skip, bind]);
     await scheduler.bind(makePod({ name: 'p' }), 'n1');
     assert.deepEqual(calls, ['skip', 'bind p n1']);

@@ -91,9 +91,7 @@ export function buildPipeline(plugins: readonly Plugin[], options: SchedulerOpti
     // 2. Filter — per node, until enough feasible nodes are found; the first rejection wins.
     filter: plugins.filter((p) => p.filter !== undefined),
     // 3. Score + NormalizeScore — per feasible node; each plugin's 0–100 score times its weight.
-    score: plugins
-      .filter((p) => p.score !== undefined)
-      .map((plugin) => ({ plugin, weight: options.weights?.[plugin.name] ?? plugin.weight ?? 1 })),
+    score: plugins.filter((p) => p.score !== undefined).map((plugin) => ({ plugin, weight: options.weights?.[plugin.name] ?? plugin.weight ?? 1 })),
     // 4. Reserve — the pod is assumed on the chosen node; plugins claim what they track.
     reserve: plugins.filter((p) => p.reserve !== undefined || p.unreserve !== undefined),
     // 5. Permit — allow (Success), reject, or hold the pod (Wait: gang scheduling) before it is bound.
@@ -172,7 +170,13 @@ class Pipeline implements Framework {
 
   private preFilter(pod: PodInfo, ctx: CycleContext): Cycle | Unschedulable {
     const cycle: Cycle = {
-      pod, states: new Map(), filters: [], scorers: [], nodeNames: undefined, exclusions: [], retryAfterMs: undefined,
+      pod,
+      states: new Map(),
+      filters: [],
+      scorers: [],
+      nodeNames: undefined,
+      exclusions: [],
+      retryAfterMs: undefined,
     };
     const skipFilter = new Set<Plugin>();
     const skipScore = new Set<Plugin>();
@@ -192,9 +196,7 @@ class Pipeline implements Framework {
 
   private narrow(cycle: Cycle, plugin: Plugin, result: PreFilterPass<unknown>): void {
     const names = result.nodeNames!;
-    cycle.nodeNames = cycle.nodeNames === undefined
-      ? new Set(names)
-      : new Set([...cycle.nodeNames].filter((n) => names.has(n)));
+    cycle.nodeNames = cycle.nodeNames === undefined ? new Set(names) : new Set([...cycle.nodeNames].filter((n) => names.has(n)));
     cycle.exclusions.push({ names, reason: result.excludedReason ?? `node(s) didn't satisfy plugin ${plugin.name}` });
   }
 
@@ -231,7 +233,7 @@ class Pipeline implements Framework {
         verdict = filters[i]!.filter!(states[i], pod, node);
       }
       if (verdict === undefined || verdict.code === 'Success') feasible.push(node);
-      else failed.nodes.push(node), failed.verdicts.push(verdict);
+      else (failed.nodes.push(node), failed.verdicts.push(verdict));
     }
     if (!restricted && total > 0) this.nextStartNodeIndex = (start + processed) % total;
     return { feasible, failed };
@@ -271,7 +273,7 @@ class Pipeline implements Framework {
     let best = 0;
     let ties = 1;
     for (let i = 1; i < n; i++) {
-      if (totals[i]! > totals[best]!) (best = i), (ties = 1);
+      if (totals[i]! > totals[best]!) ((best = i), (ties = 1));
       else if (totals[i] === totals[best] && this.random() * ++ties < 1) best = i;
     }
     return feasible[best]!;
@@ -287,12 +289,10 @@ class Pipeline implements Framework {
     let timeoutMs = Infinity;
     for (const plugin of this.stages.permit) {
       const status = plugin.permit!(pod, nodeName, snapshot);
-      if (status.code === 'Wait') waitingOn.push(plugin.name), (timeoutMs = Math.min(timeoutMs, status.timeoutMs ?? Infinity));
+      if (status.code === 'Wait') (waitingOn.push(plugin.name), (timeoutMs = Math.min(timeoutMs, status.timeoutMs ?? Infinity)));
       else if (!isSuccess(status)) return this.refused(pod, nodeName, snapshot, messageOf(status));
     }
-    return waitingOn.length === 0
-      ? { node: nodeName, permit: 'allow' }
-      : { node: nodeName, permit: 'wait', timeoutMs, waitingOn };
+    return waitingOn.length === 0 ? { node: nodeName, permit: 'allow' } : { node: nodeName, permit: 'wait', timeoutMs, waitingOn };
   }
 
   private refused(pod: PodInfo, nodeName: string, snapshot: ClusterSnapshot, message: string): Unschedulable {

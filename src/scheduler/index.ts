@@ -16,9 +16,7 @@ export { podInfoOf, siblingKeyOf, type HostPort, type PodInfo } from './pod-info
 export { podRequests, type PodRequests, type Resources } from './resources.js';
 export { fitErrorMessage } from './fit-error.js';
 export { numFeasibleNodesToFind } from './sampling.js';
-export {
-  defaultNormalizeScore, MAX_NODE_SCORE, pass, preFilterPassed, reject, type CycleContext, type Plugin, type PreFilterResult,
-} from './plugin.js';
+export { defaultNormalizeScore, MAX_NODE_SCORE, pass, preFilterPassed, reject, type CycleContext, type Plugin, type PreFilterResult } from './plugin.js';
 export * from './status.js';
 export * from './plugins/index.js';
 

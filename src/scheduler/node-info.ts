@@ -4,8 +4,17 @@
 import type { KubeObject } from '../api/meta.js';
 import type { Taint } from '../api/scheduling/taints.js';
 import {
-  ALLOC_EPHEMERAL, ALLOC_MEMORY, ALLOC_MILLI_CPU, ALLOC_PODS, NodeTable, NON_ZERO_MEMORY, NON_ZERO_MILLI_CPU,
-  POD_COUNT, REQ_EPHEMERAL, REQ_MEMORY, REQ_MILLI_CPU,
+  ALLOC_EPHEMERAL,
+  ALLOC_MEMORY,
+  ALLOC_MILLI_CPU,
+  ALLOC_PODS,
+  NodeTable,
+  NON_ZERO_MEMORY,
+  NON_ZERO_MILLI_CPU,
+  POD_COUNT,
+  REQ_EPHEMERAL,
+  REQ_MEMORY,
+  REQ_MILLI_CPU,
 } from './node-table.js';
 import { list, record, stringMap, text, type Obj } from './object-access.js';
 import { ANY_IP, type HostPort, type PodInfo } from './pod-info.js';
@@ -70,25 +79,54 @@ export class NodeInfo {
   /** Offset of this node's numbers in `table.data`. */
   readonly base: number;
 
-  constructor(readonly name: string, readonly table: NodeTable = new NodeTable()) {
+  constructor(
+    readonly name: string,
+    readonly table: NodeTable = new NodeTable(),
+  ) {
     this.base = table.allocate();
   }
 
-  get allocMilliCpu(): number { return this.table.data[this.base + ALLOC_MILLI_CPU]!; }
-  get allocMemory(): number { return this.table.data[this.base + ALLOC_MEMORY]!; }
-  get allocEphemeralStorage(): number { return this.table.data[this.base + ALLOC_EPHEMERAL]!; }
-  get allocPods(): number { return this.table.data[this.base + ALLOC_PODS]!; }
-  get reqMilliCpu(): number { return this.table.data[this.base + REQ_MILLI_CPU]!; }
-  get reqMemory(): number { return this.table.data[this.base + REQ_MEMORY]!; }
-  get reqEphemeralStorage(): number { return this.table.data[this.base + REQ_EPHEMERAL]!; }
-  get podCount(): number { return this.table.data[this.base + POD_COUNT]!; }
+  get allocMilliCpu(): number {
+    return this.table.data[this.base + ALLOC_MILLI_CPU]!;
+  }
+  get allocMemory(): number {
+    return this.table.data[this.base + ALLOC_MEMORY]!;
+  }
+  get allocEphemeralStorage(): number {
+    return this.table.data[this.base + ALLOC_EPHEMERAL]!;
+  }
+  get allocPods(): number {
+    return this.table.data[this.base + ALLOC_PODS]!;
+  }
+  get reqMilliCpu(): number {
+    return this.table.data[this.base + REQ_MILLI_CPU]!;
+  }
+  get reqMemory(): number {
+    return this.table.data[this.base + REQ_MEMORY]!;
+  }
+  get reqEphemeralStorage(): number {
+    return this.table.data[this.base + REQ_EPHEMERAL]!;
+  }
+  get podCount(): number {
+    return this.table.data[this.base + POD_COUNT]!;
+  }
   /** Requests with kube-scheduler's defaults for containers without any (scoring only). */
-  get nonZeroMilliCpu(): number { return this.table.data[this.base + NON_ZERO_MILLI_CPU]!; }
-  get nonZeroMemory(): number { return this.table.data[this.base + NON_ZERO_MEMORY]!; }
+  get nonZeroMilliCpu(): number {
+    return this.table.data[this.base + NON_ZERO_MILLI_CPU]!;
+  }
+  get nonZeroMemory(): number {
+    return this.table.data[this.base + NON_ZERO_MEMORY]!;
+  }
 
   /** A copy of what the node offers, for inspection; filters read the getters above. */
   get allocatable(): Allocatable {
-    return { milliCpu: this.allocMilliCpu, memory: this.allocMemory, ephemeralStorage: this.allocEphemeralStorage, scalar: this.allocatableScalar, pods: this.allocPods };
+    return {
+      milliCpu: this.allocMilliCpu,
+      memory: this.allocMemory,
+      ephemeralStorage: this.allocEphemeralStorage,
+      scalar: this.allocatableScalar,
+      pods: this.allocPods,
+    };
   }
 
   /** A copy of the summed filtering requests of the pods on this node. */

@@ -60,10 +60,7 @@ export interface Plugin<S = unknown> {
   bind?(pod: KubeObject, nodeName: string): Promise<Status>;
 }
 
-export function pass<S>(
-  state: S,
-  options: Omit<PreFilterPass<S>, 'status' | 'state'> & { readonly skipFilter?: boolean } = {},
-): PreFilterPass<S> {
+export function pass<S>(state: S, options: Omit<PreFilterPass<S>, 'status' | 'state'> & { readonly skipFilter?: boolean } = {}): PreFilterPass<S> {
   const { skipFilter, ...rest } = options;
   return { status: skipFilter === true ? SKIP : SUCCESS, state, ...rest };
 }

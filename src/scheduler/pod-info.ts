@@ -61,7 +61,10 @@ export function siblingKeyOf(meta: KubeObject['metadata']): string {
   const owner = (meta.ownerReferences ?? []).find((ref) => ref.controller === true);
   if (owner !== undefined) return `owner:${owner.uid}`;
   const labels = meta.labels ?? {};
-  const canonical = Object.keys(labels).sort().map((k) => `${k}=${labels[k] ?? ''}`).join(',');
+  const canonical = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k] ?? ''}`)
+    .join(',');
   return `labels:${meta.namespace ?? ''}:${canonical}`;
 }
 

@@ -89,14 +89,24 @@ class SchedulingLoop implements RunningScheduler {
     this.nodes = this.informers.informerFor(resources.nodes);
     this.pods = this.informers.informerFor(resources.pods);
     this.gang = new GangScheduling(
-      this.api, this.informers, this.pods, this.snapshot, this.waiting, this.recorder, (pod) => this.isOurs(pod), this.schedulerName === 'default-scheduler',
+      this.api,
+      this.informers,
+      this.pods,
+      this.snapshot,
+      this.waiting,
+      this.recorder,
+      (pod) => this.isOurs(pod),
+      this.schedulerName === 'default-scheduler',
     );
     this.volumes = new VolumeBinding(this.api, this.informers);
     // VolumeBinding's bind stage annotates late-binding claims, then hands the pod to the binder.
     this.framework = createScheduler({}, [this.gang.plugin, this.volumes.plugin, apiBinder(this.api)]);
     this.budgets = this.informers.informerFor(resources.poddisruptionbudgets);
     this.preemptor = new Preemptor({
-      api: this.api, framework: this.framework, recorder: this.recorder, schedulerName: this.schedulerName,
+      api: this.api,
+      framework: this.framework,
+      recorder: this.recorder,
+      schedulerName: this.schedulerName,
       budgets: () => this.budgets.list().map(budgetOf),
     });
     this.gang.manager.onUnblock = () => this.retrySoon();
@@ -112,19 +122,23 @@ class SchedulingLoop implements RunningScheduler {
 
   async start(): Promise<void> {
     // A shared informer's resync re-delivers unchanged objects (old === new): nothing to do.
-    this.unsubscribe.push(this.nodes.addEventHandler({
-      onAdd: (node) => this.nodeChanged(node),
-      onUpdate: (old, node) => old !== node && this.nodeChanged(node),
-      onDelete: (node) => {
-        this.snapshot.removeNode(node.metadata.name!);
-        this.retryUnschedulable();
-      },
-    }));
-    this.unsubscribe.push(this.pods.addEventHandler({
-      onAdd: (pod) => this.podChanged(pod, true),
-      onUpdate: (old, pod) => old !== pod && this.podChanged(pod, false),
-      onDelete: (pod) => this.podDeleted(pod),
-    }));
+    this.unsubscribe.push(
+      this.nodes.addEventHandler({
+        onAdd: (node) => this.nodeChanged(node),
+        onUpdate: (old, node) => old !== node && this.nodeChanged(node),
+        onDelete: (node) => {
+          this.snapshot.removeNode(node.metadata.name!);
+          this.retryUnschedulable();
+        },
+      }),
+    );
+    this.unsubscribe.push(
+      this.pods.addEventHandler({
+        onAdd: (pod) => this.podChanged(pod, true),
+        onUpdate: (old, pod) => old !== pod && this.podChanged(pod, false),
+        onDelete: (pod) => this.podDeleted(pod),
+      }),
+    );
     this.gang.start((group) => this.requeueGroup(group));
     this.unsubscribe.push(...this.volumes.start(() => this.retryUnschedulable()));
     this.informers.start();
@@ -255,7 +269,11 @@ class SchedulingLoop implements RunningScheduler {
       pending.push([key, pod]);
     }
     if (pending.length === 0) return;
-    const admission = this.gang.manager.admit(group, pending.map(([, pod]) => pod), this.snapshot);
+    const admission = this.gang.manager.admit(
+      group,
+      pending.map(([, pod]) => pod),
+      this.snapshot,
+    );
     podGroupAttempts.inc({ result: admission.admitted ? 'admitted' : admission.reason === 'NotEnoughResources' ? 'failed' : 'unschedulable' });
     if (!admission.admitted) {
       // One retry timer for the group is enough: a retry takes every parked pod. A member that
@@ -324,25 +342,28 @@ class SchedulingLoop implements RunningScheduler {
     const group = groupKeyOf(pod);
     this.inFlight.add(key);
     this.binding++;
-    this.framework.bind(pod, node).then(
-      () => {
-        this.bound++;
-        this.recordScheduled(key, pod);
-        if (group !== undefined) this.gang.memberBound(group);
-        void this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${node}`);
-      },
-      (error: unknown) => {
-        this.framework.abandon(pod, node, this.snapshot);
-        scheduleAttempts.inc({ result: 'error', profile: this.schedulerName });
-        // The pod may have been bound or deleted meanwhile; the informer will tell. Else retry.
-        if (this.pods.get(key)) this.unschedulable.set(key, Date.now());
-        console.error(`scheduler: binding ${key} to ${node} failed: ${(error as Error).message}`);
-      },
-    ).finally(() => {
-      this.inFlight.delete(key);
-      this.binding--;
-      this.kick();
-    });
+    this.framework
+      .bind(pod, node)
+      .then(
+        () => {
+          this.bound++;
+          this.recordScheduled(key, pod);
+          if (group !== undefined) this.gang.memberBound(group);
+          void this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${node}`);
+        },
+        (error: unknown) => {
+          this.framework.abandon(pod, node, this.snapshot);
+          scheduleAttempts.inc({ result: 'error', profile: this.schedulerName });
+          // The pod may have been bound or deleted meanwhile; the informer will tell. Else retry.
+          if (this.pods.get(key)) this.unschedulable.set(key, Date.now());
+          console.error(`scheduler: binding ${key} to ${node} failed: ${(error as Error).message}`);
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(key);
+        this.binding--;
+        this.kick();
+      });
   }
 
   private recordScheduled(key: string, pod: KubeObject): void {

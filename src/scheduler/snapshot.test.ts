@@ -7,8 +7,15 @@ describe('ClusterSnapshot', () => {
   it('parses allocatable, labels, taints, cordon and readiness', () => {
     const snapshot = snapshotOf([
       makeNode({
-        name: 'n1', cpu: '2', memory: '4Gi', pods: 10, extended: { 'example.com/gpu': '4' },
-        labels: { rack: 'r1' }, taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }], unschedulable: true, ready: 'False',
+        name: 'n1',
+        cpu: '2',
+        memory: '4Gi',
+        pods: 10,
+        extended: { 'example.com/gpu': '4' },
+        labels: { rack: 'r1' },
+        taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }],
+        unschedulable: true,
+        ready: 'False',
       }),
     ]);
     const node = snapshot.getNode('n1')!;
@@ -24,7 +31,12 @@ describe('ClusterSnapshot', () => {
 
   it('accounts bound pods on their node and releases them on delete or completion', () => {
     const snapshot = snapshotOf([makeNode({ name: 'n1' })]);
-    const pod = makePod({ name: 'a', cpu: '500m', nodeName: 'n1', containers: [{ requests: { cpu: '500m' }, ports: [{ containerPort: 80, hostPort: 8080 }] }] });
+    const pod = makePod({
+      name: 'a',
+      cpu: '500m',
+      nodeName: 'n1',
+      containers: [{ requests: { cpu: '500m' }, ports: [{ containerPort: 80, hostPort: 8080 }] }],
+    });
     snapshot.addPod(pod);
     const node = snapshot.getNode('n1')!;
     assert.equal(node.requested.milliCpu, 500);

@@ -10,7 +10,17 @@
 import type { KubeObject } from '../api/meta.js';
 import { NodeLease } from '../agent/node/node-lease.js';
 import { statusChanged, type ReportedNodeStatus } from '../agent/node/node-object.js';
-import { ExponentialRateLimiter, Informer, WorkQueue, isAlreadyExists, resources, runController, type ApiClient, type Logger, type RunningController } from '../client/index.js';
+import {
+  ExponentialRateLimiter,
+  Informer,
+  WorkQueue,
+  isAlreadyExists,
+  resources,
+  runController,
+  type ApiClient,
+  type Logger,
+  type RunningController,
+} from '../client/index.js';
 import { HOLLOW_LABEL, hollowLabels, hollowNodeObject, hollowNodeStatus, type HollowNodeShape } from './hollow-node.js';
 import { PeriodicCalls } from './periodic-calls.js';
 import { PodAddresses } from './pod-addresses.js';
@@ -38,7 +48,12 @@ export class HollowNode {
   readonly lease: NodeLease;
   readonly addresses: PodAddresses;
 
-  constructor(readonly name: string, readonly index: number, api: ApiClient, maxPods: number) {
+  constructor(
+    readonly name: string,
+    readonly index: number,
+    api: ApiClient,
+    maxPods: number,
+  ) {
     this.lease = new NodeLease(api, name, () => this.uid);
     this.addresses = new PodAddresses(index, maxPods);
   }
@@ -77,12 +92,18 @@ export class NodeFleet {
       onDelete: (node) => this.deleted(node),
     });
     this.leases = new PeriodicCalls({
-      name: 'lease renewal', intervalMs: opts.leaseRenewMs, concurrency: LEASE_CONCURRENCY, logger,
+      name: 'lease renewal',
+      intervalMs: opts.leaseRenewMs,
+      concurrency: LEASE_CONCURRENCY,
+      logger,
       call: (name) => this.nodes.get(name)?.lease.renew() ?? Promise.resolve(),
     });
     // The status "call" only queues the node: its worker decides whether a write is due.
     this.reports = new PeriodicCalls({
-      name: 'status report', intervalMs: opts.statusReportMs ?? 300_000, concurrency: Infinity, logger,
+      name: 'status report',
+      intervalMs: opts.statusReportMs ?? 300_000,
+      concurrency: Infinity,
+      logger,
       call: async (name) => this.queue.add(name),
     });
   }
@@ -91,7 +112,13 @@ export class NodeFleet {
   async start(): Promise<void> {
     this.informer.start();
     await this.informer.waitForSync();
-    this.controller = runController({ name: 'hollow-nodes', queue: this.queue, workers: NODE_WORKERS, logger: this.opts.logger, reconcile: (name) => this.reconcile(name) });
+    this.controller = runController({
+      name: 'hollow-nodes',
+      queue: this.queue,
+      workers: NODE_WORKERS,
+      logger: this.opts.logger,
+      reconcile: (name) => this.reconcile(name),
+    });
     for (const name of this.nodes.keys()) this.queue.add(name);
     this.leases.start();
     this.reports.start();
@@ -106,8 +133,10 @@ export class NodeFleet {
 
   stats(): FleetStats {
     return {
-      registered: this.registered(), ...this.counts,
-      leaseRenewals: this.leases.stats.calls - this.leases.stats.failures, leaseFailures: this.leases.stats.failures,
+      registered: this.registered(),
+      ...this.counts,
+      leaseRenewals: this.leases.stats.calls - this.leases.stats.failures,
+      leaseFailures: this.leases.stats.failures,
     };
   }
 

@@ -11,7 +11,11 @@ describe('PeriodicCalls', () => {
     let most = 0;
     const calls = new Map<string, number>();
     const periodic = new PeriodicCalls({
-      name: 'test', intervalMs: 200, concurrency: 3, tickMs: 5, logger: silentLogger,
+      name: 'test',
+      intervalMs: 200,
+      concurrency: 3,
+      tickMs: 5,
+      logger: silentLogger,
       call: async (key) => {
         inFlight++;
         most = Math.max(most, inFlight);
@@ -35,7 +39,11 @@ describe('PeriodicCalls', () => {
   it('does not call a member again while its last call runs, and counts failures', async () => {
     let calls = 0;
     const periodic = new PeriodicCalls({
-      name: 'test', intervalMs: 20, concurrency: 10, tickMs: 5, logger: silentLogger,
+      name: 'test',
+      intervalMs: 20,
+      concurrency: 10,
+      tickMs: 5,
+      logger: silentLogger,
       call: async () => {
         calls++;
         await sleep(100);

@@ -36,7 +36,8 @@ export class PodAddresses {
     const bits = blockBits(maxPods);
     this.size = 2 ** bits;
     this.base = FIRST + nodeIndex * this.size;
-    if (nodeIndex < 0 || this.base + this.size - 1 > LAST) throw new Error(`node ${nodeIndex}: no pod address block left (at most ${maxNodesFor(maxPods)} nodes)`);
+    if (nodeIndex < 0 || this.base + this.size - 1 > LAST)
+      throw new Error(`node ${nodeIndex}: no pod address block left (at most ${maxNodesFor(maxPods)} nodes)`);
   }
 
   /** The block, as a CIDR. */

@@ -6,8 +6,17 @@
 // deletionTimestamp, finalises it with a zero-grace delete, as a kubelet does when its
 // containers have stopped — here there are none to stop.
 import {
-  ExponentialRateLimiter, Informer, WorkQueue, isConflict, isNotFound, objectKey, resources, runController,
-  type ApiClient, type Logger, type RunningController,
+  ExponentialRateLimiter,
+  Informer,
+  WorkQueue,
+  isConflict,
+  isNotFound,
+  objectKey,
+  resources,
+  runController,
+  type ApiClient,
+  type Logger,
+  type RunningController,
 } from '../client/index.js';
 import { PodRecord } from '../agent/pods/record.js';
 import { isTerminalPhase } from '../agent/pods/types.js';
@@ -58,7 +67,10 @@ export class PodReporter {
     this.informer.start();
     await this.informer.waitForSync();
     this.controller = runController({
-      name: 'hollow-pods', queue: this.queue, workers: this.opts.workers ?? 64, logger: this.opts.logger,
+      name: 'hollow-pods',
+      queue: this.queue,
+      workers: this.opts.workers ?? 64,
+      logger: this.opts.logger,
       reconcile: (key) => this.reconcile(key),
     });
   }

@@ -44,13 +44,16 @@ export function hollowNodeNames(count: number, prefix = 'hollow-'): string[] {
 export async function startSimulation(options: SimulationOptions): Promise<Simulation> {
   const shape: HollowNodeShape = { ...DEFAULT_SHAPE, ...options.shape };
   if (!Number.isInteger(options.nodes) || options.nodes < 1) throw new Error('--nodes must be a positive integer');
-  if (options.nodes > maxNodesFor(shape.maxPods)) throw new Error(`at most ${maxNodesFor(shape.maxPods)} hollow nodes fit the pod address range with ${shape.maxPods} pods each`);
+  if (options.nodes > maxNodesFor(shape.maxPods))
+    throw new Error(`at most ${maxNodesFor(shape.maxPods)} hollow nodes fit the pod address range with ${shape.maxPods} pods each`);
   const logger = options.logger ?? consoleLogger('simulate');
   const ownsApi = options.api === undefined;
-  const api = options.api ?? (await ApiClient.load(
-    { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
-    { userAgent: 'drover-simulate' },
-  ));
+  const api =
+    options.api ??
+    (await ApiClient.load(
+      { ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.server ? { server: options.server } : {}) },
+      { userAgent: 'drover-simulate' },
+    ));
   const nodeNames = hollowNodeNames(options.nodes, options.namePrefix);
   const fleet = new NodeFleet({ api, names: nodeNames, shape, leaseRenewMs: (options.leaseRenewSeconds ?? 10) * 1000, logger });
   const pods = new PodReporter({ api, nodes: fleet.nodes, logger });

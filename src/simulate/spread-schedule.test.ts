@@ -4,7 +4,10 @@ import { SpreadSchedule } from './spread-schedule.js';
 
 describe('SpreadSchedule', () => {
   it('spreads N members evenly over the interval', () => {
-    assert.deepEqual([0, 1, 2, 3].map((i) => SpreadSchedule.phase(i, 4, 10_000)), [0, 2500, 5000, 7500]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => SpreadSchedule.phase(i, 4, 10_000)),
+      [0, 2500, 5000, 7500],
+    );
     assert.equal(SpreadSchedule.phase(4999, 5000, 10_000), 9998);
   });
 

@@ -1,7 +1,10 @@
 // Errors a Store raises. The API server maps each to its Kubernetes Status (404, 409, 410).
 
 export class StoreError extends Error {
-  constructor(message: string, readonly key: string) {
+  constructor(
+    message: string,
+    readonly key: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -22,7 +25,10 @@ export class KeyNotFoundError extends StoreError {
 export const MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
 
 export class ValueTooLargeError extends StoreError {
-  constructor(key: string, readonly bytes: number) {
+  constructor(
+    key: string,
+    readonly bytes: number,
+  ) {
     super(`the object is too large: ${bytes} bytes, limit is ${MAX_VALUE_BYTES}`, key);
   }
 }
@@ -36,14 +42,21 @@ export class KeyExistsError extends StoreError {
 
 /** update()/delete() whose expectedRevision is not the object's current revision. */
 export class RevisionConflictError extends StoreError {
-  constructor(key: string, readonly expected: number, readonly actual: number) {
+  constructor(
+    key: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
     super(`revision conflict on ${key}: expected ${expected}, current ${actual}`, key);
   }
 }
 
 /** watch() or a continued list() from a revision the store has already compacted away. */
 export class RevisionExpiredError extends StoreError {
-  constructor(readonly requested: number, readonly oldest: number) {
+  constructor(
+    readonly requested: number,
+    readonly oldest: number,
+  ) {
     super(`revision ${requested} has been compacted; oldest available is ${oldest}`, '');
   }
 }

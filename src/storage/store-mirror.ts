@@ -26,7 +26,10 @@ export class StoreMirror<S> {
   private resyncTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly store: Store, private readonly options: MirrorOptions<S>) {
+  constructor(
+    private readonly store: Store,
+    private readonly options: MirrorOptions<S>,
+  ) {
     this.current = options.fresh();
   }
 
@@ -56,7 +59,13 @@ export class StoreMirror<S> {
       for (const [index, prefix] of this.options.prefixes.entries()) {
         const { items, revision } = await this.store.list({ prefix });
         for (const object of items) this.options.apply(next, index, { type: 'ADDED', key: '', object });
-        watches.push(this.store.watch({ prefix, fromRevision: revision }, (event) => this.options.apply(next, index, event), () => this.scheduleResync()));
+        watches.push(
+          this.store.watch(
+            { prefix, fromRevision: revision },
+            (event) => this.options.apply(next, index, event),
+            () => this.scheduleResync(),
+          ),
+        );
       }
     } catch (error) {
       for (const watch of watches) watch.stop();

@@ -80,15 +80,26 @@ describe('WatchHub', () => {
     await settle();
     hub.publish(added(2));
     await settle();
-    assert.deepEqual(errors.map((error) => error.message), ['handler broke']);
+    assert.deepEqual(
+      errors.map((error) => error.message),
+      ['handler broke'],
+    );
     assert.equal(hub.size, 1);
-    assert.deepEqual(healthy.map((event) => event.revision), [1, 2]);
+    assert.deepEqual(
+      healthy.map((event) => event.revision),
+      [1, 2],
+    );
   });
 
   it('endAll delivers what is queued, then the error, then nothing', async () => {
     const hub = new WatchHub();
     const log: string[] = [];
-    hub.add({ prefix: '/', afterRevision: 0 }, [], (event) => log.push(`event ${event.revision}`), (error) => log.push(error.message));
+    hub.add(
+      { prefix: '/', afterRevision: 0 },
+      [],
+      (event) => log.push(`event ${event.revision}`),
+      (error) => log.push(error.message),
+    );
     hub.publish(added(1));
     hub.endAll(new Error('closed'));
     hub.publish(added(2));

@@ -33,9 +33,13 @@ export async function joinToken(server: ServerProcess): Promise<string> {
  * service rules this machine's other test clusters share. `dataDir`: a killed agent's, to start it again.
  */
 export async function startAgentProcess(
-  server: ServerProcess, nodeName: string, extraArgs: string[] = [], servers = server.url, options: { network?: ClusterNetwork; dataDir?: string } = {},
+  server: ServerProcess,
+  nodeName: string,
+  extraArgs: string[] = [],
+  servers = server.url,
+  options: { network?: ClusterNetwork; dataDir?: string } = {},
 ): Promise<AgentProcess> {
-  const dataDir = options.dataDir ?? await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), `drover-agent-${nodeName}-`)));
   const network = options.network ? networkFlags(options.network) : ['--no-service-proxy'];
   const args = ['agent', '--server', servers, '--token', await joinToken(server), '--node-name', nodeName, '--data-dir', dataDir, ...network, ...extraArgs];
   const agent = await startDroverProcess(args, `node ${nodeName} ready`);

@@ -43,8 +43,13 @@ export async function launchChromium(serverUrl: string, ca: Buffer | string): Pr
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--headless', '--no-sandbox', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-domain-reliability',
+      '--headless',
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-domain-reliability',
       `--ignore-certificate-errors-spki-list=${await servingKeyPin(serverUrl, ca)}`,
     ],
   });

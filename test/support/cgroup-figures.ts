@@ -49,7 +49,16 @@ export function counterAt(readings: ReadonlyArray<{ t: number; ns: number }>, t:
 
 /** The main process of a pod's container on a `drover up` node, found by the labels the agent gives it. */
 export async function containerPid(nodeName: string, podName: string): Promise<number> {
-  const { stdout } = await run('docker', ['ps', '-q', '--filter', `label=drover.dev/node=${nodeName}`, '--filter', `label=drover.dev/pod-name=${podName}`, '--filter', 'label=drover.dev/kind=container']);
+  const { stdout } = await run('docker', [
+    'ps',
+    '-q',
+    '--filter',
+    `label=drover.dev/node=${nodeName}`,
+    '--filter',
+    `label=drover.dev/pod-name=${podName}`,
+    '--filter',
+    'label=drover.dev/kind=container',
+  ]);
   const id = stdout.trim().split('\n')[0];
   if (!id) throw new Error(`no running container of pod ${podName} on ${nodeName}`);
   return Number((await run('docker', ['inspect', '-f', '{{.State.Pid}}', id])).stdout.trim());

@@ -19,11 +19,15 @@ export async function startDroverProcess(args: string[], readyText: string, time
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(`drover ${args[0]} to print "${readyText}"`, () => {
-    if (output.includes(readyText)) return true;
-    if (child.exitCode !== null) throw new StopWaiting(`drover ${args[0]} exited (${child.exitCode}) before printing "${readyText}"`);
-    return undefined;
-  }, timeoutMs).catch((error: Error) => {
+  await waitFor(
+    `drover ${args[0]} to print "${readyText}"`,
+    () => {
+      if (output.includes(readyText)) return true;
+      if (child.exitCode !== null) throw new StopWaiting(`drover ${args[0]} exited (${child.exitCode}) before printing "${readyText}"`);
+      return undefined;
+    },
+    timeoutMs,
+  ).catch((error: Error) => {
     child.kill('SIGKILL');
     throw new Error(`${error.message}:\n${output}`);
   });

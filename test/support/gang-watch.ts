@@ -24,7 +24,12 @@ export class GangWatch {
   events = 0;
 
   /** `labelSelector` narrows the watch (default: every pod with the group label). */
-  constructor(readonly api: ApiClient, namespace: string, private readonly settleMs = 2_000, labelSelector = POD_GROUP_LABEL) {
+  constructor(
+    readonly api: ApiClient,
+    namespace: string,
+    private readonly settleMs = 2_000,
+    labelSelector = POD_GROUP_LABEL,
+  ) {
     this.informer = new Informer(api, resources.pods, { namespace, labelSelector });
     // Counting a group's pods must not scan every pod on every event (the benchmark has 18,000).
     this.informer.addIndexer(BY_GROUP, (pod) => [pod.metadata.labels?.[POD_GROUP_LABEL] ?? '']);

@@ -37,9 +37,23 @@ export function hostileRequests(collections: string[], wideJsonKeys = 20_000): H
     for (const poison of POISONS) {
       const inner = poison.slice(1, -1);
       const object = `{"metadata":{"name":"p",${inner},"labels":${poison},"annotations":${poison}},${inner},"spec":${poison},"data":${poison}}`;
-      requests.push({ method: 'POST', path: collection, body: object }, { method: 'POST', path: collection, body: object, headers: { 'Content-Type': 'application/yaml' } });
-      for (const type of PATCH_TYPES) requests.push({ method: 'PATCH', path: `${collection}/p?fieldManager=h&force=${type.includes('apply')}`, body: object, headers: { 'Content-Type': type } });
-      requests.push({ method: 'PATCH', path: `${collection}/p`, body: `[{"op":"add","path":"/__proto__/polluted","value":"yes"},{"op":"add","path":"/metadata/__proto__","value":${poison}}]`, headers: { 'Content-Type': 'application/json-patch+json' } });
+      requests.push(
+        { method: 'POST', path: collection, body: object },
+        { method: 'POST', path: collection, body: object, headers: { 'Content-Type': 'application/yaml' } },
+      );
+      for (const type of PATCH_TYPES)
+        requests.push({
+          method: 'PATCH',
+          path: `${collection}/p?fieldManager=h&force=${type.includes('apply')}`,
+          body: object,
+          headers: { 'Content-Type': type },
+        });
+      requests.push({
+        method: 'PATCH',
+        path: `${collection}/p`,
+        body: `[{"op":"add","path":"/__proto__/polluted","value":"yes"},{"op":"add","path":"/metadata/__proto__","value":${poison}}]`,
+        headers: { 'Content-Type': 'application/json-patch+json' },
+      });
     }
   }
   const cm = '/api/v1/namespaces/default/configmaps';
@@ -47,10 +61,19 @@ export function hostileRequests(collections: string[], wideJsonKeys = 20_000): H
   requests.push(
     { method: 'POST', path: cm, body: `{"metadata":{"name":"deep"},"x":${'['.repeat(deep)}${']'.repeat(deep)}}` },
     { method: 'POST', path: cm, body: `metadata:\n  name: deep\nx: ${'['.repeat(deep)}${']'.repeat(deep)}\n`, headers: { 'Content-Type': 'application/yaml' } },
-    { method: 'POST', path: cm, body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep-mf","managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":${'{"f:a":'.repeat(3450)}{}${'}'.repeat(3450)}}]}}` },
+    {
+      method: 'POST',
+      path: cm,
+      body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep-mf","managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":${'{"f:a":'.repeat(3450)}{}${'}'.repeat(3450)}}]}}`,
+    },
     { method: 'POST', path: cm, body: wideConfigMap('wide-yaml', 20_000, 'yaml'), headers: { 'Content-Type': 'application/yaml' } },
     { method: 'POST', path: cm, body: wideConfigMap('wide-json', wideJsonKeys, 'json') },
-    { method: 'PATCH', path: `${cm}/wide-json?fieldManager=h`, body: wideConfigMap('wide-json', wideJsonKeys, 'json'), headers: { 'Content-Type': 'application/apply-patch+yaml' } },
+    {
+      method: 'PATCH',
+      path: `${cm}/wide-json?fieldManager=h`,
+      body: wideConfigMap('wide-json', wideJsonKeys, 'json'),
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    },
     { method: 'GET', path: cm, headers: { Accept: 'application/yaml;q=0.1, */*;q=0' } },
     { method: 'GET', path: `${cm}?watch=true&timeoutSeconds=1` },
     { method: 'GET', path: `${cm}?watch=true&timeoutSeconds=99999999999999999999` },

@@ -7,10 +7,13 @@ import type { TlsConfig } from '../../src/client/config.js';
 export function pausedGet(baseUrl: string, tls: TlsConfig, path: string): Promise<TLSSocket> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), ca: tls.ca, cert: tls.cert, key: tls.key, servername: hostname === '127.0.0.1' ? undefined : hostname }, () => {
-      socket.pause();
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: application/json\r\n\r\n`, () => resolve(socket));
-    });
+    const socket = connect(
+      { host: hostname, port: Number(port), ca: tls.ca, cert: tls.cert, key: tls.key, servername: hostname === '127.0.0.1' ? undefined : hostname },
+      () => {
+        socket.pause();
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: application/json\r\n\r\n`, () => resolve(socket));
+      },
+    );
     socket.once('error', reject);
   });
 }

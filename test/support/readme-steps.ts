@@ -52,7 +52,10 @@ function suitePassed(output: string): void {
 /** A benchmark loads the machine for minutes by design: the test checks that its script and its built entry (from `npm run build` before it) exist. */
 function benchmarkExists(script: string, entry: string): Step {
   return {
-    instead: { command: `grep -q '"${script}": "npm run build && node ${entry}"' package.json && test -f ${entry}`, why: 'a benchmark loads the machine for minutes' },
+    instead: {
+      command: `grep -q '"${script}": "npm run build && node ${entry}"' package.json && test -f ${entry}`,
+      why: 'a benchmark loads the machine for minutes',
+    },
   };
 }
 
@@ -68,8 +71,10 @@ export const STEPS: Record<string, Step> = {
       assert.ok(output.includes(`kubeconfig: ${ctx.root}/.drover/kubeconfig`), 'the kubeconfig is where the README exports it from');
       const lines = output.split('\n');
       // Run in a pipe, it prints the address and the token's file (the token itself only on a terminal).
-      const dashboard = lines.findIndex((line) => line === `dashboard: https://127.0.0.1:6443/ui/ (sign in with the admin token in ${ctx.root}/.drover/dashboard-token; keep it private)`);
-      assert.ok(dashboard > lines.findIndex((line) => line.startsWith('try: export KUBECONFIG=')), 'it ends by printing the dashboard\'s address');
+      const dashboard = lines.findIndex(
+        (line) => line === `dashboard: https://127.0.0.1:6443/ui/ (sign in with the admin token in ${ctx.root}/.drover/dashboard-token; keep it private)`,
+      );
+      assert.ok(dashboard > lines.findIndex((line) => line.startsWith('try: export KUBECONFIG=')), "it ends by printing the dashboard's address");
     },
   },
   'kubectl get hpa burn': {
@@ -92,12 +97,18 @@ export const STEPS: Record<string, Step> = {
       ready: /Server is ready to receive web requests/,
       // Discovery and the first scrapes come at the configuration's 15 s interval.
       async whileRunning() {
-        await waitFor('both jobs discovered and every target up', async () => {
-          const res = await fetch('http://127.0.0.1:9091/api/v1/targets?state=active').catch(() => undefined);
-          const targets = ((await res?.json()) as { data?: { activeTargets?: Array<{ labels: Record<string, string>; health: string }> } } | undefined)?.data?.activeTargets ?? [];
-          const jobs = new Set(targets.map((t) => t.labels['job']));
-          return jobs.has('drover-apiserver') && jobs.has('drover-agents') && targets.every((t) => t.health === 'up');
-        }, 90_000);
+        await waitFor(
+          'both jobs discovered and every target up',
+          async () => {
+            const res = await fetch('http://127.0.0.1:9091/api/v1/targets?state=active').catch(() => undefined);
+            const targets =
+              ((await res?.json()) as { data?: { activeTargets?: Array<{ labels: Record<string, string>; health: string }> } } | undefined)?.data
+                ?.activeTargets ?? [];
+            const jobs = new Set(targets.map((t) => t.labels['job']));
+            return jobs.has('drover-apiserver') && jobs.has('drover-agents') && targets.every((t) => t.health === 'up');
+          },
+          90_000,
+        );
       },
     },
     timeoutMs: 120_000,
@@ -143,7 +154,12 @@ export const STEPS: Record<string, Step> = {
     timeoutMs: 120_000,
     async shows(output, ctx) {
       rolledOut(output);
-      const status = await ctx.kubectl('get', 'deploy/web', '-o', 'jsonpath={.status.availableReplicas} {.spec.strategy.rollingUpdate.maxSurge} {.spec.strategy.rollingUpdate.maxUnavailable}');
+      const status = await ctx.kubectl(
+        'get',
+        'deploy/web',
+        '-o',
+        'jsonpath={.status.availableReplicas} {.spec.strategy.rollingUpdate.maxSurge} {.spec.strategy.rollingUpdate.maxUnavailable}',
+      );
       assert.equal(status, '3 25% 25%', 'available replicas, maxSurge, maxUnavailable');
     },
   },
@@ -187,7 +203,10 @@ export const STEPS: Record<string, Step> = {
     shows(output) {
       const web = output.split('\n').filter((line) => /\bweb\b/.test(line));
       for (const operation of ['launch', 'update', 'scale']) {
-        assert.ok(web.some((line) => new RegExp(`\\b${operation}\\b`, 'i').test(line)), `a ${operation} of web in:\n${output}`);
+        assert.ok(
+          web.some((line) => new RegExp(`\\b${operation}\\b`, 'i').test(line)),
+          `a ${operation} of web in:\n${output}`,
+        );
       }
     },
   },
@@ -196,8 +215,19 @@ export const STEPS: Record<string, Step> = {
     async shows(_output, ctx) {
       await waitFor('the ReplicaSets gone', async () => (await ctx.kubectl('get', 'rs', '-l', 'app=web', '-o', 'name')) === '', 30_000);
       // Pods go through their grace period (`sleep` ignores SIGTERM): deleted, if not yet gone.
-      const pods = await ctx.kubectl('get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.deletionTimestamp}{"\\n"}{end}');
-      assert.deepEqual(pods.split('\n').filter((line) => line && line.endsWith('=')), [], 'pods not being deleted');
+      const pods = await ctx.kubectl(
+        'get',
+        'pods',
+        '-l',
+        'app=web',
+        '-o',
+        'jsonpath={range .items[*]}{.metadata.name}={.metadata.deletionTimestamp}{"\\n"}{end}',
+      );
+      assert.deepEqual(
+        pods.split('\n').filter((line) => line && line.endsWith('=')),
+        [],
+        'pods not being deleted',
+      );
     },
   },
 
@@ -218,7 +248,7 @@ export const STEPS: Record<string, Step> = {
     retryMs: 30_000,
     async shows(output, ctx) {
       assert.match(output, /^linreg\s+Succeeded\s/m);
-      assert.equal(await ctx.kubectl('get', 'podgroups', '-o', 'name'), '', 'a finished job\'s PodGroup is deleted');
+      assert.equal(await ctx.kubectl('get', 'podgroups', '-o', 'name'), '', "a finished job's PodGroup is deleted");
     },
   },
   'npx drover agent --node-name gpu-node --data-dir .drover/gpu-node --extended-resource nvidia.com/gpu=4': {
@@ -250,7 +280,9 @@ export const STEPS: Record<string, Step> = {
   'kubectl logs first-worker-1': {
     async shows(output, ctx) {
       assert.match(output, /^rank 2 of 3 on GPU \d$/m);
-      const gpus = await Promise.all(['first-master-0', 'first-worker-0', 'first-worker-1'].map(async (pod) => /on GPU (\d)/.exec(await ctx.kubectl('logs', pod))?.[1]));
+      const gpus = await Promise.all(
+        ['first-master-0', 'first-worker-0', 'first-worker-1'].map(async (pod) => /on GPU (\d)/.exec(await ctx.kubectl('logs', pod))?.[1]),
+      );
       assert.equal(new Set(gpus).size, 3, `each replica on its own GPU: ${gpus.join(', ')}`);
     },
   },

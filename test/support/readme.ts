@@ -20,20 +20,22 @@ export function readmeCommands(path: string): ReadmeCommand[] {
   let section = '';
   let inShell = false;
   let inOtherFence = false;
-  readFileSync(path, 'utf8').split('\n').forEach((text, index) => {
-    if (text.startsWith('```')) {
-      if (inShell || inOtherFence) inShell = inOtherFence = false;
-      else if (text.trim() === '```sh') inShell = true;
-      else inOtherFence = true;
-      return;
-    }
-    if (inShell) {
-      const { command, comment } = splitComment(text);
-      if (command) commands.push({ command, comment, section, line: index + 1 });
-    } else if (!inOtherFence && /^#+ /.test(text)) {
-      section = text.replace(/^#+ /, '').trim();
-    }
-  });
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.startsWith('```')) {
+        if (inShell || inOtherFence) inShell = inOtherFence = false;
+        else if (text.trim() === '```sh') inShell = true;
+        else inOtherFence = true;
+        return;
+      }
+      if (inShell) {
+        const { command, comment } = splitComment(text);
+        if (command) commands.push({ command, comment, section, line: index + 1 });
+      } else if (!inOtherFence && /^#+ /.test(text)) {
+        section = text.replace(/^#+ /, '').trim();
+      }
+    });
   return commands;
 }
 

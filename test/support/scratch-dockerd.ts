@@ -43,9 +43,22 @@ export async function startScratchDockerd(dir: string, bridge: string, subnet: s
   ip('link', 'set', bridge, 'up');
 
   const args = [
-    '--data-root', join(dir, 'root'), '--exec-root', join(dir, 'exec'), '--pidfile', join(dir, 'docker.pid'),
-    '--host', `unix://${socket}`, '--bridge', bridge, '--iptables=false', '--ip6tables=false',
-    '--containerd-namespace', bridge, '--containerd-plugins-namespace', `${bridge}-plugins`,
+    '--data-root',
+    join(dir, 'root'),
+    '--exec-root',
+    join(dir, 'exec'),
+    '--pidfile',
+    join(dir, 'docker.pid'),
+    '--host',
+    `unix://${socket}`,
+    '--bridge',
+    bridge,
+    '--iptables=false',
+    '--ip6tables=false',
+    '--containerd-namespace',
+    bridge,
+    '--containerd-plugins-namespace',
+    `${bridge}-plugins`,
   ];
   let daemon: ChildProcess | undefined;
 
@@ -64,11 +77,15 @@ export async function startScratchDockerd(dir: string, bridge: string, subnet: s
     child.stdout!.pipe(log);
     child.stderr!.pipe(log);
     daemon = child;
-    await waitFor(`the scratch dockerd to answer (see ${join(dir, 'dockerd.log')})`, () => {
-      if (answers()) return true;
-      if (child.exitCode !== null) throw new StopWaiting(`scratch dockerd exited with ${child.exitCode}; see ${join(dir, 'dockerd.log')}`);
-      return undefined;
-    }, 60_000);
+    await waitFor(
+      `the scratch dockerd to answer (see ${join(dir, 'dockerd.log')})`,
+      () => {
+        if (answers()) return true;
+        if (child.exitCode !== null) throw new StopWaiting(`scratch dockerd exited with ${child.exitCode}; see ${join(dir, 'dockerd.log')}`);
+        return undefined;
+      },
+      60_000,
+    );
   };
 
   const stop = async () => {
@@ -96,7 +113,9 @@ export async function startScratchDockerd(dir: string, bridge: string, subnet: s
         const ids = execFileSync('docker', ['ps', '-aq'], { env, encoding: 'utf8' }).split('\n').filter(Boolean);
         if (ids.length > 0) execFileSync('docker', ['rm', '-f', ...ids], { env, stdio: 'ignore' });
         // The pod network an agent made on it: its bridge lives on the machine, not in `dir`.
-        const networks = execFileSync('docker', ['network', 'ls', '-q', '--filter', 'label=drover.dev/pod-cidr'], { env, encoding: 'utf8' }).split('\n').filter(Boolean);
+        const networks = execFileSync('docker', ['network', 'ls', '-q', '--filter', 'label=drover.dev/pod-cidr'], { env, encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean);
         if (networks.length > 0) execFileSync('docker', ['network', 'rm', ...networks], { env, stdio: 'ignore' });
       }
       await stop();

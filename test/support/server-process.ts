@@ -37,7 +37,9 @@ export function spawnDrover(args: string[], env?: NodeJS.ProcessEnv): ChildProce
 }
 
 /** `network`: the cluster's address plan (reserveTestNetwork()); default: Drover's defaults. */
-export async function startServerProcess(options: { dataDir?: string; port?: number; extraArgs?: string[]; network?: ClusterNetwork } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  options: { dataDir?: string; port?: number; extraArgs?: string[]; network?: ClusterNetwork } = {},
+): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'drover-e2e-')));
   const network = options.network ? networkFlags(options.network) : [];
   const child = spawnDrover(['server', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...network, ...(options.extraArgs ?? [])]);

@@ -26,7 +26,10 @@ export class ShellSession {
   private readonly envFile: string;
   private readonly background = new Set<BackgroundCommand>();
 
-  constructor(public cwd: string, public env: Record<string, string>) {
+  constructor(
+    public cwd: string,
+    public env: Record<string, string>,
+  ) {
     this.envFile = join(mkdtempSync(join(tmpdir(), 'drover-shell-')), 'env');
   }
 
@@ -51,12 +54,16 @@ export class ShellSession {
     const running: BackgroundCommand = {
       output,
       async waitFor(pattern, timeoutMs) {
-        return waitFor(`\`${command}\` to show ${pattern}`, () => {
-          const match = pattern.exec(output());
-          if (match) return match;
-          if (child.exitCode !== null || child.signalCode !== null) throw new StopWaiting(`\`${command}\` exited before showing ${pattern}:\n${output()}`);
-          throw new Error(`it printed:\n${output()}`);
-        }, timeoutMs);
+        return waitFor(
+          `\`${command}\` to show ${pattern}`,
+          () => {
+            const match = pattern.exec(output());
+            if (match) return match;
+            if (child.exitCode !== null || child.signalCode !== null) throw new StopWaiting(`\`${command}\` exited before showing ${pattern}:\n${output()}`);
+            throw new Error(`it printed:\n${output()}`);
+          },
+          timeoutMs,
+        );
       },
       interrupt: async (timeoutMs = 30_000) => {
         killGroup(child, 'SIGINT');

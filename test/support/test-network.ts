@@ -77,5 +77,14 @@ export function reserveTestNetwork(): TestNetwork {
 
 /** The four flags that give `network` to `drover server`, `up` or `agent`. */
 export function networkFlags(network: ClusterNetwork): string[] {
-  return ['--cluster-cidr', network.podCidr, '--service-cidr', network.serviceCidr, '--cluster-dns', network.clusterDns, '--cluster-domain', network.clusterDomain];
+  return [
+    '--cluster-cidr',
+    network.podCidr,
+    '--service-cidr',
+    network.serviceCidr,
+    '--cluster-dns',
+    network.clusterDns,
+    '--cluster-domain',
+    network.clusterDomain,
+  ];
 }

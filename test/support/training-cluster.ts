@@ -17,7 +17,11 @@ export async function startTrainingCluster(prefix: string): Promise<TrainingClus
   const up = await startUpProcess(`${prefix}-${process.pid}`);
   const k = (args: string[], input?: string, timeoutMs?: number) =>
     kubectl(up.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });
-  await waitFor('the node Ready', async () => (await k(['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True', 30_000);
+  await waitFor(
+    'the node Ready',
+    async () => (await k(['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
+    30_000,
+  );
   return {
     up,
     k,
@@ -39,10 +43,14 @@ export async function startTrainingCluster(prefix: string): Promise<TrainingClus
 export async function finalLosses(c: TrainingCluster, job: string, replicas: readonly string[], rendezvous: string): Promise<Set<string>> {
   const losses = new Set<string>();
   for (const [rank, replica] of replicas.entries()) {
-    const log = await waitFor(`${job}-${replica}'s final loss`, async () => {
-      const text = await c.k(['logs', `${job}-${replica}`]);
-      return /final loss/.test(text) && text;
-    }, 30_000);
+    const log = await waitFor(
+      `${job}-${replica}'s final loss`,
+      async () => {
+        const text = await c.k(['logs', `${job}-${replica}`]);
+        return /final loss/.test(text) && text;
+      },
+      30_000,
+    );
     const joined = `rank ${rank} of ${replicas.length} joined the rendezvous at ${rendezvous}`;
     if (!log.includes(joined)) throw new Error(`${job}-${replica} did not log "${joined}":\n${log}`);
     losses.add(/final loss (\S+)/.exec(log)![1]!);

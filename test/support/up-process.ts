@@ -25,16 +25,22 @@ export interface UpProcess {
 export async function startUpProcess(nodeName: string, options: { network?: ClusterNetwork; extraArgs?: string[] } = {}): Promise<UpProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-up-'));
   const network = options.network ? networkFlags(options.network) : ['--no-service-proxy'];
-  const child = spawn(DROVER_BIN, ['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, ...network, ...(options.extraArgs ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(DROVER_BIN, ['up', '--data-dir', dataDir, '--port', '0', '--node-name', nodeName, ...network, ...(options.extraArgs ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(`drover up to print "node ${nodeName} ready"`, () => {
-    if (output.includes(`node ${nodeName} ready`)) return true;
-    if (child.exitCode !== null) throw new StopWaiting(`drover up exited (${child.exitCode})`);
-    return undefined;
-  }, 60_000).catch((error: Error) => {
+  await waitFor(
+    `drover up to print "node ${nodeName} ready"`,
+    () => {
+      if (output.includes(`node ${nodeName} ready`)) return true;
+      if (child.exitCode !== null) throw new StopWaiting(`drover up exited (${child.exitCode})`);
+      return undefined;
+    },
+    60_000,
+  ).catch((error: Error) => {
     throw new Error(`drover up did not become ready (${error.message}):\n${output}`);
   });
   return {

@@ -27,9 +27,13 @@ function App() {
       <nav class="nav">
         <span class="brand">Drover</span>
         {PAGES.map(([id, title]) => (
-          <a key={id} href={href(id)} class={page === id || (id === 'pods' && page === 'pod') ? 'active' : ''}>{title}</a>
+          <a key={id} href={href(id)} class={page === id || (id === 'pods' && page === 'pod') ? 'active' : ''}>
+            {title}
+          </a>
         ))}
-        <button type="button" class="link sign-out" onClick={signOut}>Sign out</button>
+        <button type="button" class="link sign-out" onClick={signOut}>
+          Sign out
+        </button>
       </nav>
       <main class="content">{pageFor(page, rest)}</main>
     </div>
@@ -38,12 +42,18 @@ function App() {
 
 function pageFor(page: string, rest: string[]) {
   switch (page) {
-    case 'workloads': return <Workloads />;
-    case 'pods': return <PodsPage />;
-    case 'pod': return <PodPage key={rest.join('/')} namespace={rest[0] ?? ''} name={rest[1] ?? ''} />;
-    case 'transactions': return <Transactions target={rest[0]} />;
-    case 'configmaps': return <ConfigMaps />;
-    default: return <Overview />;
+    case 'workloads':
+      return <Workloads />;
+    case 'pods':
+      return <PodsPage />;
+    case 'pod':
+      return <PodPage key={rest.join('/')} namespace={rest[0] ?? ''} name={rest[1] ?? ''} />;
+    case 'transactions':
+      return <Transactions target={rest[0]} />;
+    case 'configmaps':
+      return <ConfigMaps />;
+    default:
+      return <Overview />;
   }
 }
 

@@ -17,6 +17,6 @@ export function formatBytes(bytes: number | undefined): string {
   const units = ['B', 'Ki', 'Mi', 'Gi', 'Ti'];
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) (value /= 1024), unit++;
+  while (value >= 1024 && unit < units.length - 1) ((value /= 1024), unit++);
   return `${Number(value.toFixed(value < 10 && unit > 0 ? 1 : 0))}${units[unit]}`;
 }

@@ -15,7 +15,10 @@ let server: DnsServer;
 before(async () => {
   const view = new MemoryDnsView()
     .addService(service('default', 'web', { clusterIP: '10.96.0.10', ports: ports({ name: 'http', port: 80, protocol: 'TCP' }) }))
-    .addService(service('default', 'db', { clusterIP: 'None' }), slice('default', 'db', [endpoint('10.1.0.1', { hostname: 'db-0' })], [{ name: 'pg', port: 5432, protocol: 'TCP' }]));
+    .addService(
+      service('default', 'db', { clusterIP: 'None' }),
+      slice('default', 'db', [endpoint('10.1.0.1', { hostname: 'db-0' })], [{ name: 'pg', port: 5432, protocol: 'TCP' }]),
+    );
   server = await startDnsServer({ host: '127.0.0.1', port: 0, view, domain: 'cluster.local' });
 });
 after(async () => {

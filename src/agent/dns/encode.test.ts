@@ -13,7 +13,14 @@ const message: ResponseMessage = {
     { type: 'SRV', name: 'Db.Default.svc.cluster.local', ttl: 5, data: { priority: 0, weight: 100, port: 5432, target: `db-0.${name}` } },
     { type: 'CNAME', name, ttl: 5, data: 'example.com' },
   ],
-  authority: [{ type: 'SOA', name: 'cluster.local', ttl: 5, data: { mname: 'ns.dns.cluster.local', rname: 'hostmaster.cluster.local', serial: 42, refresh: 7200, retry: 1800, expire: 86400, minimum: 5 } }],
+  authority: [
+    {
+      type: 'SOA',
+      name: 'cluster.local',
+      ttl: 5,
+      data: { mname: 'ns.dns.cluster.local', rname: 'hostmaster.cluster.local', serial: 42, refresh: 7200, retry: 1800, expire: 86400, minimum: 5 },
+    },
+  ],
   additionals: [
     { type: 'A', name: `db-0.${name}`, ttl: 5, data: '10.1.0.1' },
     { type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] },
@@ -30,7 +37,17 @@ test('encodeResponse writes what dns-packet reads back, with compressed names', 
   assert.deepEqual(strip(decoded.authorities), strip([...message.authority]));
   assert.deepEqual(strip(decoded.additionals?.slice(0, 1)), strip(message.additionals.slice(0, 1)));
   assert.equal(decoded.additionals?.[1]?.type, 'OPT');
-  assert.ok(wire.length < dnsPacket.encodingLength({ ...message, type: 'response', questions: [{ name: message.question.name, type: 'SRV' }], authorities: [...message.authority], answers: [...message.answers], additionals: [...message.additionals] }));
+  assert.ok(
+    wire.length <
+      dnsPacket.encodingLength({
+        ...message,
+        type: 'response',
+        questions: [{ name: message.question.name, type: 'SRV' }],
+        authorities: [...message.authority],
+        answers: [...message.answers],
+        additionals: [...message.additionals],
+      }),
+  );
   // RFC 2782: the SRV target is written whole, never as a pointer.
   assert.ok(wire.includes(Buffer.from('\x04db-0\x02db\x07default\x03svc\x07cluster\x05local\x00', 'latin1')));
 });

@@ -19,18 +19,34 @@ const view = new MemoryDnsView()
 const ask = (name: string, type: string) => answer({ name, type: type as 'A' }, view, 'Cluster.Local.');
 
 test('an ExternalName Service is a CNAME whatever type is asked, and its named ports have SRV records', () => {
-  assert.deepEqual(ask('ext.default.svc.cluster.local', 'AAAA').answers.map((a) => [a.type, 'data' in a ? a.data : '']), [['CNAME', 'db.example.com']]);
+  assert.deepEqual(
+    ask('ext.default.svc.cluster.local', 'AAAA').answers.map((a) => [a.type, 'data' in a ? a.data : '']),
+    [['CNAME', 'db.example.com']],
+  );
   const srv = ask('_pg._tcp.ext.default.svc.cluster.local', 'SRV');
-  assert.deepEqual(srv.answers.map((a) => ('data' in a ? a.data : '')), [{ priority: 0, weight: 100, port: 5432, target: 'db.example.com' }]);
+  assert.deepEqual(
+    srv.answers.map((a) => ('data' in a ? a.data : '')),
+    [{ priority: 0, weight: 100, port: 5432, target: 'db.example.com' }],
+  );
 });
 
 test('an address listed by two slices is answered once', () => {
-  assert.deepEqual(ask('db.default.svc.cluster.local', 'A').answers.map((a) => ('data' in a ? a.data : '')), ['10.1.0.1', '10.1.0.2']);
+  assert.deepEqual(
+    ask('db.default.svc.cluster.local', 'A').answers.map((a) => ('data' in a ? a.data : '')),
+    ['10.1.0.1', '10.1.0.2'],
+  );
   assert.equal(ask('_pg._tcp.db.default.svc.cluster.local', 'SRV').answers.length, 2);
 });
 
 test('the parents of existing names are NODATA, not NXDOMAIN', () => {
-  for (const name of ['cluster.local', 'svc.cluster.local', 'default.svc.cluster.local', 'pod.cluster.local', 'default.pod.cluster.local', '_tcp.web.default.svc.cluster.local']) {
+  for (const name of [
+    'cluster.local',
+    'svc.cluster.local',
+    'default.svc.cluster.local',
+    'pod.cluster.local',
+    'default.pod.cluster.local',
+    '_tcp.web.default.svc.cluster.local',
+  ]) {
     const result = ask(name, 'A');
     assert.deepEqual([result.rcode, result.answers.length, result.authority[0]?.type], ['NOERROR', 0, 'SOA'], name);
   }

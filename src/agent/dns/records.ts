@@ -114,7 +114,11 @@ class Records {
       : clusterIPv4s(service);
     // A headless Service without ready endpoints still exists: NOERROR and no records.
     if (addresses.length === 0) return this.nodata();
-    return reply('NOERROR', true, uniqueAddresses(addresses).map((address) => aRecord(name, address)));
+    return reply(
+      'NOERROR',
+      true,
+      uniqueAddresses(addresses).map((address) => aRecord(name, address)),
+    );
   }
 
   private externalName(service: Readonly<Service>): DnsAnswer {
@@ -133,7 +137,11 @@ class Records {
     const matching = endpoints.filter((e) => e.label === label || (dashed !== undefined && e.address === dashed));
     if (matching.length === 0) return this.nxdomain();
     if (!this.wantsAddress()) return this.nodata();
-    return reply('NOERROR', true, matching.map((e) => aRecord(this.question.name, e.address)));
+    return reply(
+      'NOERROR',
+      true,
+      matching.map((e) => aRecord(this.question.name, e.address)),
+    );
   }
 
   /** `_<port>._<proto>.<svc>.<ns>.svc.<domain>`. */
@@ -156,7 +164,8 @@ class Records {
     const slices = this.view.slicesOf(namespace, serviceName);
     const targets = headlessSrvTargets(publishedEndpoints(service, slices), portName, protocol);
     // The name exists when a port of that name exists, on the Service or its slices, ready endpoints or not.
-    if (targets.length === 0 && !findServicePort(service, portName, protocol) && !slices.some((s) => findSlicePort(s, portName, protocol))) return this.nxdomain();
+    if (targets.length === 0 && !findServicePort(service, portName, protocol) && !slices.some((s) => findSlicePort(s, portName, protocol)))
+      return this.nxdomain();
     if (!this.wantsSrv() || targets.length === 0) return this.nodata();
     const answers: Answer[] = [];
     const additionals: Answer[] = [];

@@ -13,7 +13,13 @@ const pgPort = [{ name: 'pg', port: 5432, protocol: 'TCP' }];
 
 function clusterView(): MemoryDnsView {
   const view = new MemoryDnsView();
-  view.addService(service('default', 'web', { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10', 'fd00::10'], ports: ports({ name: 'http', port: 80, protocol: 'TCP' }, { name: 'dns', port: 53, protocol: 'UDP' }) }));
+  view.addService(
+    service('default', 'web', {
+      clusterIP: '10.96.0.10',
+      clusterIPs: ['10.96.0.10', 'fd00::10'],
+      ports: ports({ name: 'http', port: 80, protocol: 'TCP' }, { name: 'dns', port: 53, protocol: 'UDP' }),
+    }),
+  );
   const dbEndpoints = [endpoint('10.1.0.1', { hostname: 'db-0' }), endpoint('10.1.0.2', { hostname: 'db-1' }), endpoint('10.1.0.3', { ready: false })];
   view.addService(service('default', 'db', { clusterIP: 'None', ports: ports({ name: 'pg', port: 5432 }) }), slice('default', 'db', dbEndpoints, pgPort));
   view.addService(service('default', 'db-all', { clusterIP: 'None', publishNotReadyAddresses: true }), slice('default', 'db-all', dbEndpoints, pgPort));
@@ -51,7 +57,10 @@ test('a ClusterIP Service answers its IPv4 cluster IP, authoritatively, with TTL
   assert.equal(reply.rcode, 'NOERROR');
   assert.equal(reply.flag_aa, true);
   assert.equal(reply.flag_qr, true);
-  assert.deepEqual(reply.answers?.map((a) => [a.type, a.name, 'ttl' in a ? a.ttl : 0, 'data' in a ? a.data : '']), [['A', 'web.default.svc.cluster.local', 5, '10.96.0.10']]);
+  assert.deepEqual(
+    reply.answers?.map((a) => [a.type, a.name, 'ttl' in a ? a.ttl : 0, 'data' in a ? a.data : '']),
+    [['A', 'web.default.svc.cluster.local', 5, '10.96.0.10']],
+  );
 });
 
 test('a headless Service answers its ready endpoints, or all with publishNotReadyAddresses, and an empty one NODATA', async () => {
@@ -63,14 +72,20 @@ test('a headless Service answers its ready endpoints, or all with publishNotRead
 test('an ExternalName Service answers a CNAME to its external name, and resolves nothing further', async () => {
   const reply = await ask('ext.default.svc.cluster.local');
   assert.equal(reply.rcode, 'NOERROR');
-  assert.deepEqual(reply.answers?.map((a) => [a.type, 'data' in a ? a.data : '']), [['CNAME', 'example.com']]);
+  assert.deepEqual(
+    reply.answers?.map((a) => [a.type, 'data' in a ? a.data : '']),
+    [['CNAME', 'example.com']],
+  );
 });
 
 test('SRV of a ClusterIP Service names the Service with its port, and its A record as an additional', async () => {
   const reply = await ask('_http._tcp.web.default.svc.cluster.local', 'SRV');
   assert.equal(reply.rcode, 'NOERROR');
   assert.deepEqual(data(reply.answers), [{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
-  assert.deepEqual(reply.additionals?.map((a) => [a.type, a.name, 'data' in a ? a.data : '']), [['A', 'web.default.svc.cluster.local', '10.96.0.10']]);
+  assert.deepEqual(
+    reply.additionals?.map((a) => [a.type, a.name, 'data' in a ? a.data : '']),
+    [['A', 'web.default.svc.cluster.local', '10.96.0.10']],
+  );
   const udp = await ask('_dns._udp.web.default.svc.cluster.local', 'SRV');
   assert.equal((udp.answers?.[0] as SrvAnswer).data.port, 53);
   assertNegative(await ask('_dns._tcp.web.default.svc.cluster.local', 'SRV'), 'NXDOMAIN');
@@ -82,7 +97,10 @@ test('SRV of a headless Service names each ready endpoint by hostname or dashed 
   assert.equal(reply.rcode, 'NOERROR');
   const targets = (reply.answers as SrvAnswer[]).map((a) => [a.data.target, a.data.port]);
   assert.deepEqual(sorted(targets.map((t) => t.join(':'))), ['db-0.db.default.svc.cluster.local:5432', 'db-1.db.default.svc.cluster.local:5432']);
-  assert.deepEqual(sorted((reply.additionals ?? []).map((a) => `${a.name}=${'data' in a ? a.data : ''}`)), ['db-0.db.default.svc.cluster.local=10.1.0.1', 'db-1.db.default.svc.cluster.local=10.1.0.2']);
+  assert.deepEqual(sorted((reply.additionals ?? []).map((a) => `${a.name}=${'data' in a ? a.data : ''}`)), [
+    'db-0.db.default.svc.cluster.local=10.1.0.1',
+    'db-1.db.default.svc.cluster.local=10.1.0.2',
+  ]);
   const all = await ask('_pg._tcp.db-all.default.svc.cluster.local', 'SRV');
   assert.ok((all.answers as SrvAnswer[]).some((a) => a.data.target === '10-1-0-3.db-all.default.svc.cluster.local'));
 });
@@ -126,7 +144,10 @@ test('matching ignores case and the answers echo the name as asked', async () =>
   const reply = await ask('WeB.DeFault.SVC.Cluster.Local.');
   assert.equal(reply.rcode, 'NOERROR');
   assert.equal(reply.questions?.[0]?.name, 'WeB.DeFault.SVC.Cluster.Local');
-  assert.deepEqual(reply.answers?.map((a) => [a.name, 'data' in a ? a.data : '']), [['WeB.DeFault.SVC.Cluster.Local', '10.96.0.10']]);
+  assert.deepEqual(
+    reply.answers?.map((a) => [a.name, 'data' in a ? a.data : '']),
+    [['WeB.DeFault.SVC.Cluster.Local', '10.96.0.10']],
+  );
   assert.deepEqual(data((await ask('DB-0.DB.default.svc.CLUSTER.local')).answers), ['10.1.0.1']);
 });
 
@@ -150,8 +171,19 @@ test('an answer too big for UDP comes back truncated with TC, and whole over TCP
 
 test('several queries on one TCP connection are answered in order', async () => {
   const names = ['web.default.svc.cluster.local', 'nope.default.svc.cluster.local', 'example.com', 'db-0.db.default.svc.cluster.local'];
-  const replies = await tcpQueries(server.port, names.map((name, i) => query(name, 'A', { id: 100 + i })));
-  assert.deepEqual(replies.map((r) => [r.id, r.rcode]), [[100, 'NOERROR'], [101, 'NXDOMAIN'], [102, 'REFUSED'], [103, 'NOERROR']]);
+  const replies = await tcpQueries(
+    server.port,
+    names.map((name, i) => query(name, 'A', { id: 100 + i })),
+  );
+  assert.deepEqual(
+    replies.map((r) => [r.id, r.rcode]),
+    [
+      [100, 'NOERROR'],
+      [101, 'NXDOMAIN'],
+      [102, 'REFUSED'],
+      [103, 'NOERROR'],
+    ],
+  );
 });
 
 test('malformed messages get FORMERR when they have a header, are dropped otherwise, and the server keeps serving', async () => {
@@ -161,7 +193,13 @@ test('malformed messages get FORMERR when they have a header, are dropped otherw
   const formerr = decodeReply((await udpExchange(server.port, garbage))!);
   assert.deepEqual([formerr.id, formerr.rcode, formerr.flag_qr], [0x1234, 'FORMERR', true]);
   // Two questions in one query: allowed by the format, answered by nobody.
-  const two = dnsPacket.encode({ ...query('web.default.svc.cluster.local', 'A'), questions: [{ name: 'a.cluster.local', type: 'A' }, { name: 'b.cluster.local', type: 'A' }] });
+  const two = dnsPacket.encode({
+    ...query('web.default.svc.cluster.local', 'A'),
+    questions: [
+      { name: 'a.cluster.local', type: 'A' },
+      { name: 'b.cluster.local', type: 'A' },
+    ],
+  });
   assert.equal(decodeReply((await udpExchange(server.port, two))!).rcode, 'FORMERR');
   // A 64-octet label breaks RFC 1035's limit; the label-length bits make it unreadable.
   const longLabel = Buffer.concat([Buffer.from([0, 1, 0x01, 0, 0, 1, 0, 0, 0, 0, 0, 0, 64]), Buffer.alloc(64, 0x61), Buffer.from([0, 0, 1, 0, 1])]);

@@ -60,7 +60,17 @@ const TCP_ANSWERS_PER_TURN = 16;
 export async function startDnsServer(options: DnsServerOptions): Promise<DnsServer> {
   const domain = normalizeDomain(options.domain);
   const logger = options.logger ?? silentLogger;
-  const stats: DnsServerStats = { queries: 0, udpQueries: 0, tcpQueries: 0, rcodes: {}, malformed: 0, truncated: 0, errors: 0, tcpConnections: 0, openTcpConnections: 0 };
+  const stats: DnsServerStats = {
+    queries: 0,
+    udpQueries: 0,
+    tcpQueries: 0,
+    rcodes: {},
+    malformed: 0,
+    truncated: 0,
+    errors: 0,
+    tcpConnections: 0,
+    openTcpConnections: 0,
+  };
 
   const reply = (message: Buffer, transport: 'udp' | 'tcp'): Buffer | undefined => {
     const result: Reply = handleMessage(message, options.view, domain, transport);
@@ -105,7 +115,12 @@ export async function startDnsServer(options: DnsServerOptions): Promise<DnsServ
     connections.add(socket);
     stats.tcpConnections++;
     stats.openTcpConnections++;
-    serveConnection(socket, idleTimeoutMs, (message) => reply(message, 'tcp'), () => stats.malformed++);
+    serveConnection(
+      socket,
+      idleTimeoutMs,
+      (message) => reply(message, 'tcp'),
+      () => stats.malformed++,
+    );
     socket.on('error', () => stats.errors++);
     socket.on('close', () => {
       connections.delete(socket);

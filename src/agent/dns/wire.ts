@@ -50,7 +50,8 @@ export function handleMessage(message: Buffer, view: DnsView, domain: string, tr
     return { outcome: 'malformed', rcode: 'FORMERR', message: headerOnly(message, 'FORMERR') };
   }
   const clientOpt = opts[0];
-  if (clientOpt && clientOpt.ednsVersion > 0) return { outcome: 'unsupported', rcode: 'BADVERS', message: badVersion(message, query.id ?? 0, flags, question.name) };
+  if (clientOpt && clientOpt.ednsVersion > 0)
+    return { outcome: 'unsupported', rcode: 'BADVERS', message: badVersion(message, query.id ?? 0, flags, question.name) };
 
   let result;
   try {
@@ -136,7 +137,10 @@ function truncate(response: ResponseMessage, withOpt: boolean, limit: number): B
  */
 function badVersion(message: Buffer, id: number, flags: number, name: string): Buffer {
   const opt = { ...serverOpt(), extendedRcode: 1 } as Answer;
-  return encodeResponse({ id, flags: flags & (RD_BIT | CD_BIT), question: { name, ...questionCodes(message) }, answers: [], authority: [], additionals: [opt] }, TCP_MESSAGE_LIMIT)!;
+  return encodeResponse(
+    { id, flags: flags & (RD_BIT | CD_BIT), question: { name, ...questionCodes(message) }, answers: [], authority: [], additionals: [opt] },
+    TCP_MESSAGE_LIMIT,
+  )!;
 }
 
 /** A reply of header alone, for a message whose question cannot be trusted or read. */

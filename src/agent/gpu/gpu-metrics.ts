@@ -20,8 +20,11 @@ const LABELS = ['gpu', 'UUID', 'device', 'modelName', 'Hostname', 'namespace', '
 const FIELDS: Array<[string, string, (s: GpuSample) => number | undefined]> = [
   ['DCGM_FI_DEV_GPU_UTIL', 'GPU utilization (in %).', (s) => s.utilizationPercent],
   ['DCGM_FI_DEV_FB_USED', 'Framebuffer memory used (in MiB).', (s) => s.memoryUsedMiB],
-  ['DCGM_FI_DEV_FB_FREE', 'Framebuffer memory free (in MiB).',
-    (s) => (s.memoryTotalMiB !== undefined && s.memoryUsedMiB !== undefined ? s.memoryTotalMiB - s.memoryUsedMiB : undefined)],
+  [
+    'DCGM_FI_DEV_FB_FREE',
+    'Framebuffer memory free (in MiB).',
+    (s) => (s.memoryTotalMiB !== undefined && s.memoryUsedMiB !== undefined ? s.memoryTotalMiB - s.memoryUsedMiB : undefined),
+  ],
   ['DCGM_FI_DEV_GPU_TEMP', 'GPU temperature (in C).', (s) => s.temperatureC],
   ['DCGM_FI_DEV_POWER_USAGE', 'Power draw (in W).', (s) => s.powerW],
 ];
@@ -30,7 +33,10 @@ export function gpuRegistry(monitor: GpuMonitor, hostname: string, holderOf: Hol
   const registry = new Registry();
   for (const [name, help, value] of FIELDS) {
     new Gauge({
-      name, help, labelNames: LABELS, registers: [registry],
+      name,
+      help,
+      labelNames: LABELS,
+      registers: [registry],
       collect() {
         this.reset();
         monitor.gpus.forEach((gpu, i) => {
@@ -38,10 +44,19 @@ export function gpuRegistry(monitor: GpuMonitor, hostname: string, holderOf: Hol
           const v = sample && value(sample);
           if (v === undefined) return;
           const holder = holderOf(i);
-          this.set({
-            gpu: String(i), UUID: gpu.uuid, device: `nvidia${gpu.index}`, modelName: gpu.name, Hostname: hostname,
-            namespace: holder?.namespace ?? '', pod: holder?.pod ?? '', container: holder?.container ?? '',
-          }, v);
+          this.set(
+            {
+              gpu: String(i),
+              UUID: gpu.uuid,
+              device: `nvidia${gpu.index}`,
+              modelName: gpu.name,
+              Hostname: hostname,
+              namespace: holder?.namespace ?? '',
+              pod: holder?.pod ?? '',
+              container: holder?.container ?? '',
+            },
+            v,
+          );
         });
       },
     });

@@ -33,7 +33,11 @@ test('a GPU that vanishes or reports an NVML error is unhealthy until it answers
   const lines = smi.lines();
   const uuids = smi.uuids();
   try {
-    smi.write(lines.filter((l) => !l.includes(uuids[3]!)).map((l) => (l.includes(uuids[5]!) ? l.replace(/, 31, 70\.77$/, ', [GPU requires reset], [GPU requires reset]') : l)));
+    smi.write(
+      lines
+        .filter((l) => !l.includes(uuids[3]!))
+        .map((l) => (l.includes(uuids[5]!) ? l.replace(/, 31, 70\.77$/, ', [GPU requires reset], [GPU requires reset]') : l)),
+    );
     assert.equal(await monitor.poll(), true);
     assert.deepEqual(monitor.unhealthyIndices(), [3, 5]);
     assert.equal(monitor.healthyCount(), 6);
@@ -78,11 +82,20 @@ test('metrics: dcgm-exporter names and labels, the holder pod where there is one
     assert.equal(text.split('\n').filter((l) => l.startsWith(`${name}{`)).length, 8, name);
   }
   const uuid = smi.uuids()[2]!;
-  assert.ok(text.includes(`DCGM_FI_DEV_FB_FREE{gpu="2",UUID="${uuid}",device="nvidia2",modelName="NVIDIA H100 80GB HBM3",Hostname="node-a",namespace="ml",pod="train",container="main"} 81559`), text);
-  assert.ok(text.includes(`DCGM_FI_DEV_POWER_USAGE{gpu="0",UUID="${smi.uuids()[0]}",device="nvidia0",modelName="NVIDIA H100 80GB HBM3",Hostname="node-a",namespace="",pod="",container=""} 69.88`));
+  assert.ok(
+    text.includes(
+      `DCGM_FI_DEV_FB_FREE{gpu="2",UUID="${uuid}",device="nvidia2",modelName="NVIDIA H100 80GB HBM3",Hostname="node-a",namespace="ml",pod="train",container="main"} 81559`,
+    ),
+    text,
+  );
+  assert.ok(
+    text.includes(
+      `DCGM_FI_DEV_POWER_USAGE{gpu="0",UUID="${smi.uuids()[0]}",device="nvidia0",modelName="NVIDIA H100 80GB HBM3",Hostname="node-a",namespace="",pod="",container=""} 69.88`,
+    ),
+  );
 });
 
-test('the index-to-UUID table survives a restart: a GPU gone meanwhile keeps its index, unhealthy, and nvidia-smi\'s renumbering changes nothing', async () => {
+test("the index-to-UUID table survives a restart: a GPU gone meanwhile keeps its index, unhealthy, and nvidia-smi's renumbering changes nothing", async () => {
   const tableFile = join(smi.dir, 'gpus.json');
   const first = (await discoverGpus({ logger, path: smi.dir, tableFile }))!;
   const lines = smi.lines();
@@ -91,7 +104,10 @@ test('the index-to-UUID table survives a restart: a GPU gone meanwhile keeps its
     // GPU 0 fell off the bus; nvidia-smi numbers the other seven 0..6.
     smi.write([lines[0]!, ...lines.slice(2).map((l, i) => l.replace(/^\d+,/, `${i},`))]);
     const restarted = (await discoverGpus({ logger, path: smi.dir, tableFile }))!;
-    assert.deepEqual(restarted.gpus.map((g) => g.uuid), first.gpus.map((g) => g.uuid));
+    assert.deepEqual(
+      restarted.gpus.map((g) => g.uuid),
+      first.gpus.map((g) => g.uuid),
+    );
     assert.deepEqual(restarted.unhealthyIndices(), [0]);
     assert.deepEqual(restarted.uuidsOf([1]), [uuids[1]]);
   } finally {
@@ -99,7 +115,7 @@ test('the index-to-UUID table survives a restart: a GPU gone meanwhile keeps its
   }
 });
 
-test('a fatal Xid takes the GPU at that PCI address out until the agent restarts; an application Xid or another node\'s address changes nothing', async () => {
+test("a fatal Xid takes the GPU at that PCI address out until the agent restarts; an application Xid or another node's address changes nothing", async () => {
   const own = (await discoverGpus({ logger, path: smi.dir }))!;
   const uuids = smi.uuids();
   let told = 0;
@@ -109,8 +125,10 @@ test('a fatal Xid takes the GPU at that PCI address out until the agent restarts
   assert.equal(own.markXid(parseXid('NVRM: Xid (PCI:0000:ab:00): 79, pid=1234, name=python3, GPU has fallen off the bus.')!), true);
   assert.equal(told, 1);
   assert.deepEqual(own.unhealthyIndices(), [5]);
-  assert.equal(own.condition().message,
-    `unhealthy GPUs, not allocatable: ${uuids[5]} (PCI 0000:ab:00): Xid 79 GPU has fallen off the bus; unhealthy until the GPU is reset and the agent restarted`);
+  assert.equal(
+    own.condition().message,
+    `unhealthy GPUs, not allocatable: ${uuids[5]} (PCI 0000:ab:00): Xid 79 GPU has fallen off the bus; unhealthy until the GPU is reset and the agent restarted`,
+  );
   assert.equal(await own.poll(), false, 'nvidia-smi still lists it: it stays out');
   assert.deepEqual(own.unhealthyIndices(), [5]);
   assert.equal(own.markXid(parseXid('NVRM: Xid (PCI:0000:ab:00): 48, An uncorrectable double bit error (DBE) has been detected.')!), false, 'already out');
@@ -118,6 +136,15 @@ test('a fatal Xid takes the GPU at that PCI address out until the agent restarts
 
 test('a table saved before the PCI bus id was read takes it from the GPUs found now', () => {
   const gpu = { index: 0, uuid: 'GPU-a', name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 };
-  assert.deepEqual(mergeTable([gpu], [{ ...gpu, busId: '0000:18:00' }, { ...gpu, index: 1, uuid: 'GPU-b', busId: '0000:2a:00' }]).map((g) => g.busId), ['0000:18:00', '0000:2a:00']);
+  assert.deepEqual(
+    mergeTable(
+      [gpu],
+      [
+        { ...gpu, busId: '0000:18:00' },
+        { ...gpu, index: 1, uuid: 'GPU-b', busId: '0000:2a:00' },
+      ],
+    ).map((g) => g.busId),
+    ['0000:18:00', '0000:2a:00'],
+  );
   assert.deepEqual(mergeTable([gpu], []), [gpu], 'a GPU not found keeps what the table says');
 });

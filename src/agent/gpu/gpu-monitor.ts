@@ -50,7 +50,10 @@ export class GpuMonitor {
   private loop: Loop | undefined;
   private readonly listeners: Array<() => void> = [];
 
-  constructor(private readonly opts: GpuMonitorOptions, readonly gpus: readonly GpuInfo[]) {}
+  constructor(
+    private readonly opts: GpuMonitorOptions,
+    readonly gpus: readonly GpuInfo[],
+  ) {}
 
   get count(): number {
     return this.gpus.length;
@@ -144,9 +147,14 @@ export class GpuMonitor {
   }
 
   start(): void {
-    this.loop = startLoop('gpu poll', this.opts.pollMs ?? DEFAULT_GPU_POLL_MS, async () => {
-      if (await this.poll()) for (const l of this.listeners) l();
-    }, this.opts.logger);
+    this.loop = startLoop(
+      'gpu poll',
+      this.opts.pollMs ?? DEFAULT_GPU_POLL_MS,
+      async () => {
+        if (await this.poll()) for (const l of this.listeners) l();
+      },
+      this.opts.logger,
+    );
   }
 
   async stop(): Promise<void> {

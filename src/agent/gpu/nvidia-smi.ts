@@ -49,7 +49,11 @@ export function isFault(value: string): boolean {
 }
 
 function rows(text: string): string[][] {
-  return text.split('\n').map((l) => l.trim()).filter((l) => l !== '').map((l) => l.split(',').map((f) => f.trim()));
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .map((l) => l.split(',').map((f) => f.trim()));
 }
 
 function num(value: string | undefined): number | undefined {
@@ -80,7 +84,11 @@ export function parseSamples(text: string): GpuSample[] {
     if (i === undefined || uuid === undefined) continue;
     const sample: GpuSample = { index: i, uuid };
     const values: Array<[keyof GpuSample, string | undefined]> = [
-      ['utilizationPercent', util], ['memoryUsedMiB', used], ['memoryTotalMiB', total], ['temperatureC', temp], ['powerW', power],
+      ['utilizationPercent', util],
+      ['memoryUsedMiB', used],
+      ['memoryTotalMiB', total],
+      ['temperatureC', temp],
+      ['powerW', power],
     ];
     for (const [key, raw] of values) {
       const n = num(raw);

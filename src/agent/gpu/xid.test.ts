@@ -3,15 +3,32 @@ import { test } from 'node:test';
 import { isFatalXid, normaliseBusId, parseXid } from './xid.js';
 
 test('Xid lines as the driver logs them: with and without pid/name, unknown process, MIG instance', () => {
-  assert.deepEqual(parseXid('NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python3, GPU has fallen off the bus.'),
-    { busId: '0000:3b:00', xid: 79, text: 'GPU has fallen off the bus' });
-  assert.deepEqual(parseXid('NVRM: Xid (PCI:0000:07:00): 79, GPU has fallen off the bus.'),
-    { busId: '0000:07:00', xid: 79, text: 'GPU has fallen off the bus' });
-  assert.deepEqual(parseXid("NVRM: Xid (PCI:0000:00:1e): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
-    { busId: '0000:00:1e', xid: 79, text: 'GPU has fallen off the bus' });
-  assert.deepEqual(parseXid('NVRM: Xid (PCI:0000:ca:00 GPU-I:05): 31, pid=4242, name=train, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS'),
-    { busId: '0000:ca:00', xid: 31, text: 'Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS' });
-  assert.equal(parseXid('NVRM: Xid (PCI:0000:3b:00): 48, pid=77, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.')?.xid, 48);
+  assert.deepEqual(parseXid('NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python3, GPU has fallen off the bus.'), {
+    busId: '0000:3b:00',
+    xid: 79,
+    text: 'GPU has fallen off the bus',
+  });
+  assert.deepEqual(parseXid('NVRM: Xid (PCI:0000:07:00): 79, GPU has fallen off the bus.'), {
+    busId: '0000:07:00',
+    xid: 79,
+    text: 'GPU has fallen off the bus',
+  });
+  assert.deepEqual(parseXid("NVRM: Xid (PCI:0000:00:1e): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."), {
+    busId: '0000:00:1e',
+    xid: 79,
+    text: 'GPU has fallen off the bus',
+  });
+  assert.deepEqual(parseXid('NVRM: Xid (PCI:0000:ca:00 GPU-I:05): 31, pid=4242, name=train, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS'), {
+    busId: '0000:ca:00',
+    xid: 31,
+    text: 'Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS',
+  });
+  assert.equal(
+    parseXid(
+      'NVRM: Xid (PCI:0000:3b:00): 48, pid=77, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.',
+    )?.xid,
+    48,
+  );
 });
 
 test('lines that are not Xid errors are not', () => {
@@ -25,7 +42,7 @@ test('fatal Xids need a GPU reset; application-level ones do not', () => {
   for (const xid of [13, 31, 43, 45, 94]) assert.equal(isFatalXid(xid), false, `Xid ${xid}`);
 });
 
-test('nvidia-smi\'s pci.bus_id and the kernel log\'s PCI address normalise alike', () => {
+test("nvidia-smi's pci.bus_id and the kernel log's PCI address normalise alike", () => {
   assert.equal(normaliseBusId('00000000:3B:00.0'), '0000:3b:00');
   assert.equal(normaliseBusId('0000:3b:00'), '0000:3b:00');
   assert.equal(normaliseBusId('00000001:DB:00.0'), '0001:db:00');

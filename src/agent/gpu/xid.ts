@@ -37,7 +37,11 @@ export function parseXid(message: string): XidError | undefined {
   if (!match) return undefined;
   const busId = normaliseBusId(match[1]!);
   if (!busId) return undefined;
-  const text = match[3]!.replace(/^pid=[^,]*, /, '').replace(/^name=[^,]*, /, '').replace(/\.$/, '').trim();
+  const text = match[3]!
+    .replace(/^pid=[^,]*, /, '')
+    .replace(/^name=[^,]*, /, '')
+    .replace(/\.$/, '')
+    .trim();
   return { busId, xid: Number(match[2]), text };
 }
 

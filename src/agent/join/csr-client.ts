@@ -21,7 +21,12 @@ export interface CertificateAsk {
 }
 
 /** Key and certificate (PEM) once issued; throws when the request is denied or fails. */
-export async function requestCertificate(api: ApiClient, ask: CertificateAsk, logger: Logger, signal?: AbortSignal): Promise<{ keyPem: string; certPem: string }> {
+export async function requestCertificate(
+  api: ApiClient,
+  ask: CertificateAsk,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<{ keyPem: string; certPem: string }> {
   const pair = await generateKeyPair();
   const request = await createCertificateRequest(pair, ask.subject, ask.altNames ?? []);
   const name = `${ask.namePrefix}-${randomBytes(4).toString('hex')}`;
@@ -43,7 +48,10 @@ async function waitForCertificate(api: ApiClient, name: string, logger: Logger, 
     const csr = await api.request<KubeObject>('GET', `${PATH}/${name}`);
     const status = (csr['status'] ?? {}) as { certificate?: string; conditions?: Array<{ type?: string; reason?: string; message?: string }> };
     const refused = (status.conditions ?? []).find((c) => c.type === 'Denied' || c.type === 'Failed');
-    if (refused) throw new Error(`certificate request ${name} was ${refused.type === 'Denied' ? 'denied' : 'not signed'}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim());
+    if (refused)
+      throw new Error(
+        `certificate request ${name} was ${refused.type === 'Denied' ? 'denied' : 'not signed'}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim(),
+      );
     if (status.certificate) return Buffer.from(status.certificate, 'base64').toString('utf8');
     if (Date.now() >= remindAt) {
       logger.info(`waiting for certificate request ${name} to be approved: kubectl certificate approve ${name}`);

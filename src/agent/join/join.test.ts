@@ -28,7 +28,8 @@ let api: TestServer;
 let token: string;
 let admin: ApiClient;
 
-const csrNames = async () => (await admin.request<{ items: KubeObject[] }>('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests')).items.map((csr) => csr.metadata.name!);
+const csrNames = async () =>
+  (await admin.request<{ items: KubeObject[] }>('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests')).items.map((csr) => csr.metadata.name!);
 const daysLeftOf = (certPem: string) => (Date.parse(new X509Certificate(certPem).validTo) - Date.now()) / 86_400_000;
 
 /** Credentials for `node` whose certificate runs out `seconds` from now (issued backdated, as every certificate is). */
@@ -61,7 +62,9 @@ describe('joining with a token', () => {
     assert.equal((await stat(join(dataDir, 'pki'))).mode & 0o777, 0o700);
     assert.equal((await stat(join(dataDir, 'pki', 'client.key'))).mode & 0o777, 0o600);
     const client = new ApiClient({ server: api.url, namespace: 'default', tls: tlsOf(files) });
-    const review = await client.request<{ status: { userInfo: { username: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    const review = await client.request<{ status: { userInfo: { username: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
     client.close();
     assert.equal(review.status.userInfo.username, 'system:node:a');
     // Joined again (a restart): the same files, no new request.
@@ -71,11 +74,17 @@ describe('joining with a token', () => {
     assert.deepEqual(await csrNames(), before);
   });
 
-  it('refuses a CA that is not the token\'s, and credentials of another cluster', async () => {
+  it("refuses a CA that is not the token's, and credentials of another cluster", async () => {
     const wrong = formatJoinToken({ caHash: 'f'.repeat(64), secret: SECRET });
-    await assert.rejects(joinCluster({ servers: api.url, token: wrong, nodeName: 'b', dataDir: join(dir, 'b'), logger: silentLogger }), (error: Error) => error instanceof JoinError && /does not match the join token/.test(error.message));
+    await assert.rejects(
+      joinCluster({ servers: api.url, token: wrong, nodeName: 'b', dataDir: join(dir, 'b'), logger: silentLogger }),
+      (error: Error) => error instanceof JoinError && /does not match the join token/.test(error.message),
+    );
     assert.equal(await readPkiFiles(join(dir, 'b')), undefined);
-    await assert.rejects(joinCluster({ servers: api.url, token: wrong, nodeName: 'a', dataDir: join(dir, 'a'), logger: silentLogger }), /not the one the token names/);
+    await assert.rejects(
+      joinCluster({ servers: api.url, token: wrong, nodeName: 'a', dataDir: join(dir, 'a'), logger: silentLogger }),
+      /not the one the token names/,
+    );
     await assert.rejects(joinCluster({ servers: api.url, nodeName: 'c', dataDir: join(dir, 'c'), logger: silentLogger }), /start the agent with --token/);
   });
 
@@ -87,8 +96,9 @@ describe('joining with a token', () => {
     assert.notEqual(files.certPem, before!.certPem);
     assert.notEqual(files.keyPem, before!.keyPem, 'a new key');
     assert.ok(daysLeftOf(files.certPem) > 364);
-    const renewal = (await admin.request<{ items: KubeObject[] }>('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests')).items
-      .find((csr) => csr.metadata.name!.startsWith('node-csr-d-'))!;
+    const renewal = (await admin.request<{ items: KubeObject[] }>('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests')).items.find((csr) =>
+      csr.metadata.name!.startsWith('node-csr-d-'),
+    )!;
     assert.equal((renewal['spec'] as { username: string }).username, 'system:node:d', 'asked as the node itself');
   });
 
@@ -100,7 +110,11 @@ describe('joining with a token', () => {
     const client = new ApiClient({ server: api.url, namespace: 'default', tls: tlsOf(files) });
     const rotation = startCertificateRotation(client, files, { servers: api.url, nodeName: 'e', dataDir, logger: silentLogger });
     try {
-      const renewed = await waitFor('the renewed certificate', () => (client.config.tls?.cert?.toString() !== files.certPem ? client.config.tls!.cert!.toString() : undefined), 10_000);
+      const renewed = await waitFor(
+        'the renewed certificate',
+        () => (client.config.tls?.cert?.toString() !== files.certPem ? client.config.tls!.cert!.toString() : undefined),
+        10_000,
+      );
       assert.ok(daysLeftOf(renewed) > 364);
       assert.equal((await readPkiFiles(dataDir))!.certPem, renewed);
       await client.request('GET', '/api/v1/nodes');

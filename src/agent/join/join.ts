@@ -49,11 +49,13 @@ export function tlsOf(files: PkiFiles): TlsConfig {
 export async function joinCluster(options: JoinOptions): Promise<PkiFiles> {
   const token = options.token === undefined ? undefined : parseJoinToken(options.token);
   if (token && token.caHash === '') {
-    throw new JoinError('the join token has no CA hash: use the full token (D10<hash>::<secret>) from the server\'s <data-dir>/token');
+    throw new JoinError("the join token has no CA hash: use the full token (D10<hash>::<secret>) from the server's <data-dir>/token");
   }
   const existing = await readPkiFiles(options.dataDir);
   if (existing && token && pemHash(existing.caPem) !== token.caHash) {
-    throw new JoinError(`the CA in ${pkiDir(options.dataDir)}/ca.crt is not the one the token names: this agent belonged to another cluster; remove ${pkiDir(options.dataDir)} to join this one`);
+    throw new JoinError(
+      `the CA in ${pkiDir(options.dataDir)}/ca.crt is not the one the token names: this agent belonged to another cluster; remove ${pkiDir(options.dataDir)} to join this one`,
+    );
   }
   const usable = existing && certificateSubject(existing.certPem).commonName === nodeSubject(options.nodeName).commonName && lifetimeLeft(existing.certPem) > 0;
   if (existing && usable) {
@@ -70,7 +72,10 @@ export async function joinCluster(options: JoinOptions): Promise<PkiFiles> {
     throw new JoinError(`no usable client certificate in ${pkiDir(options.dataDir)}: start the agent with --token (the server's <data-dir>/token) to join`);
   }
   const caPem = await fetchTrustedCa(options.servers, token.caHash, options.logger);
-  const api = new ApiClient({ server: options.servers, namespace: 'default', token: token.secret, tls: { ca: Buffer.from(caPem) } }, { userAgent: 'drover-agent-bootstrap' });
+  const api = new ApiClient(
+    { server: options.servers, namespace: 'default', token: token.secret, tls: { ca: Buffer.from(caPem) } },
+    { userAgent: 'drover-agent-bootstrap' },
+  );
   try {
     const issued = await requestNodeCertificate(api, options);
     const files = { caPem, ...issued };
@@ -83,7 +88,11 @@ export async function joinCluster(options: JoinOptions): Promise<PkiFiles> {
 }
 
 /** A new key and certificate, asked for with the current certificate, written to the data dir. */
-export async function renewCertificate(options: Pick<JoinOptions, 'servers' | 'nodeName' | 'dataDir' | 'logger'>, current: PkiFiles, api?: ApiClient): Promise<PkiFiles> {
+export async function renewCertificate(
+  options: Pick<JoinOptions, 'servers' | 'nodeName' | 'dataDir' | 'logger'>,
+  current: PkiFiles,
+  api?: ApiClient,
+): Promise<PkiFiles> {
   const client = api ?? new ApiClient({ server: options.servers, namespace: 'default', tls: tlsOf(current) }, { userAgent: 'drover-agent' });
   try {
     const files = { caPem: current.caPem, ...(await requestNodeCertificate(client, options)) };
@@ -96,12 +105,16 @@ export async function renewCertificate(options: Pick<JoinOptions, 'servers' | 'n
 }
 
 function requestNodeCertificate(api: ApiClient, options: Pick<JoinOptions, 'nodeName' | 'logger'>): Promise<{ keyPem: string; certPem: string }> {
-  return requestCertificate(api, {
-    subject: nodeSubject(options.nodeName),
-    signerName: KUBE_APISERVER_CLIENT_KUBELET,
-    usages: CLIENT_USAGES,
-    namePrefix: `node-csr-${options.nodeName}`.slice(0, 200),
-  }, options.logger);
+  return requestCertificate(
+    api,
+    {
+      subject: nodeSubject(options.nodeName),
+      signerName: KUBE_APISERVER_CLIENT_KUBELET,
+      usages: CLIENT_USAGES,
+      namePrefix: `node-csr-${options.nodeName}`.slice(0, 200),
+    },
+    options.logger,
+  );
 }
 
 /**
@@ -120,7 +133,9 @@ export async function fetchTrustedCa(servers: string, caHash: string, logger: Lo
         continue;
       }
       if (pemHash(pem) !== caHash) {
-        throw new JoinError(`the CA that ${url.origin} serves does not match the join token (sha256 ${pemHash(pem)}, the token names ${caHash}): refusing to join; check the token and the --server URL`);
+        throw new JoinError(
+          `the CA that ${url.origin} serves does not match the join token (sha256 ${pemHash(pem)}, the token names ${caHash}): refusing to join; check the token and the --server URL`,
+        );
       }
       return pem;
     }

@@ -32,7 +32,11 @@ export async function writePkiFiles(dataDir: string, files: PkiFiles): Promise<v
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   // The certificate last: a reader that finds it finds the key it belongs to.
-  for (const [file, text] of [['ca.crt', files.caPem], ['client.key', files.keyPem], ['client.crt', files.certPem]] as const) {
+  for (const [file, text] of [
+    ['ca.crt', files.caPem],
+    ['client.key', files.keyPem],
+    ['client.crt', files.certPem],
+  ] as const) {
     const path = join(dir, file);
     await writeFile(`${path}.tmp`, text, { mode: 0o600 });
     await rename(`${path}.tmp`, path);

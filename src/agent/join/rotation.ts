@@ -49,11 +49,20 @@ export function startRotation(certPem: string, renew: () => Promise<string>, log
 }
 
 /** The client certificate's rotation: renewed files go to the data dir and to `api`. */
-export function startCertificateRotation(api: ApiClient, files: PkiFiles, options: Pick<JoinOptions, 'servers' | 'nodeName' | 'dataDir' | 'logger'>): CertificateRotation {
+export function startCertificateRotation(
+  api: ApiClient,
+  files: PkiFiles,
+  options: Pick<JoinOptions, 'servers' | 'nodeName' | 'dataDir' | 'logger'>,
+): CertificateRotation {
   let current = files;
-  return startRotation(files.certPem, async () => {
-    current = await renewCertificate(options, current, api);
-    api.setTls(tlsOf(current));
-    return current.certPem;
-  }, options.logger, 'client certificate');
+  return startRotation(
+    files.certPem,
+    async () => {
+      current = await renewCertificate(options, current, api);
+      api.setTls(tlsOf(current));
+      return current.certPem;
+    },
+    options.logger,
+    'client certificate',
+  );
 }

@@ -34,13 +34,17 @@ export async function servingCertificate(api: ApiClient, options: ServingOptions
     const existing = await readServing(dir);
     if (existing && usable(existing.cert, options)) return existing;
   }
-  const issued = await requestCertificate(api, {
-    subject: nodeSubject(options.nodeName),
-    signerName: KUBELET_SERVING,
-    usages: SERVING_USAGES,
-    altNames: options.altNames,
-    namePrefix: `node-serving-${options.nodeName}`.slice(0, 200),
-  }, options.logger);
+  const issued = await requestCertificate(
+    api,
+    {
+      subject: nodeSubject(options.nodeName),
+      signerName: KUBELET_SERVING,
+      usages: SERVING_USAGES,
+      altNames: options.altNames,
+      namePrefix: `node-serving-${options.nodeName}`.slice(0, 200),
+    },
+    options.logger,
+  );
   const serving = { cert: issued.certPem, key: issued.keyPem };
   await writeServing(dir, serving);
   return serving;
@@ -48,9 +52,11 @@ export async function servingCertificate(api: ApiClient, options: ServingOptions
 
 function usable(cert: string, options: ServingOptions): boolean {
   const covered = new Set(altNamesOf(cert));
-  return certificateSubject(cert).commonName === nodeSubject(options.nodeName).commonName
-    && options.altNames.every((name) => covered.has(name))
-    && lifetimeLeft(cert) >= RENEW_AT_LIFETIME_LEFT;
+  return (
+    certificateSubject(cert).commonName === nodeSubject(options.nodeName).commonName &&
+    options.altNames.every((name) => covered.has(name)) &&
+    lifetimeLeft(cert) >= RENEW_AT_LIFETIME_LEFT
+  );
 }
 
 async function readServing(dir: string): Promise<ServingCertificate | undefined> {
@@ -65,7 +71,10 @@ async function readServing(dir: string): Promise<ServingCertificate | undefined>
 async function writeServing(dir: string, serving: ServingCertificate): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
-  for (const [file, text] of [['serving.key', serving.key], ['serving.crt', serving.cert]] as const) {
+  for (const [file, text] of [
+    ['serving.key', serving.key],
+    ['serving.crt', serving.cert],
+  ] as const) {
     await writeFile(join(dir, `${file}.tmp`), text, { mode: 0o600 });
     await rename(join(dir, `${file}.tmp`), join(dir, file));
   }

@@ -47,8 +47,10 @@ export interface HostIdentity {
 /** Another cluster's live agent programs the same service range on this machine. */
 export class ServiceRangeInUseError extends Error {
   constructor(range: string, holders: readonly string[]) {
-    super(`the service range ${range} is in use on this machine by another cluster's agent (${holders.join('; ')}): `
-      + 'give this cluster a --service-cidr (and --cluster-cidr) of its own, or stop that cluster');
+    super(
+      `the service range ${range} is in use on this machine by another cluster's agent (${holders.join('; ')}): ` +
+        'give this cluster a --service-cidr (and --cluster-cidr) of its own, or stop that cluster',
+    );
   }
 }
 
@@ -57,7 +59,10 @@ function jumpSpec(jump: Jump, comment: string): string[] {
 }
 
 async function hasRule(chain: string, spec: string[]): Promise<boolean> {
-  return run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-C', chain, ...spec]).then(() => true, () => false);
+  return run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-C', chain, ...spec]).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The nat table's chains and rules as iptables-save prints them. */
@@ -87,12 +92,23 @@ async function chainsInTable(key: string): Promise<string[]> {
  * the table has (a full write: nothing stale survives it). Jumps to removed chains must be gone,
  * or go in the same transaction (a rewritten chain that no longer jumps there).
  */
-export async function writeChains(identity: HostIdentity, chains: ReadonlyMap<string, readonly string[]>, options: { remove?: readonly string[]; sweep?: boolean } = {}): Promise<void> {
+export async function writeChains(
+  identity: HostIdentity,
+  chains: ReadonlyMap<string, readonly string[]>,
+  options: { remove?: readonly string[]; sweep?: boolean } = {},
+): Promise<void> {
   const remove = new Set(options.remove ?? []);
   if (options.sweep) for (const chain of await chainsInTable(identity.key)) if (!chains.has(chain)) remove.add(chain);
   const declared = [...chains.keys(), ...remove];
   if (declared.length === 0) return;
-  const input = ['*nat', ...declared.map((chain) => `:${chain} - [0:0]`), ...[...chains.values()].flat(), ...[...remove].map((chain) => `-X ${chain}`), 'COMMIT', ''].join('\n');
+  const input = [
+    '*nat',
+    ...declared.map((chain) => `:${chain} - [0:0]`),
+    ...[...chains.values()].flat(),
+    ...[...remove].map((chain) => `-X ${chain}`),
+    'COMMIT',
+    '',
+  ].join('\n');
   await run('iptables-restore', ['-w', XTABLES_WAIT_SECONDS, '--noflush'], input);
 }
 
@@ -140,7 +156,10 @@ export async function removeRules(identity: HostIdentity): Promise<void> {
 async function removeAgents(jumps: readonly ForeignJump[]): Promise<string[]> {
   const comments = [...new Set(jumps.map((jump) => jump.comment))];
   for (const comment of comments) {
-    const key = jumps.find((jump) => jump.comment === comment)!.spec.at(-1)!.split('-')[1]!;
+    const key = jumps
+      .find((jump) => jump.comment === comment)!
+      .spec.at(-1)!
+      .split('-')[1]!;
     await removeAgent(key, comment);
   }
   return comments;
@@ -173,7 +192,8 @@ export async function removeOtherClustersRules(identity: HostIdentity, clusterId
 export async function removeRangeRules(serviceCidr: string): Promise<string[]> {
   const removed = await removeAgents(await jumpsOf((comment) => rangeOf(comment) === serviceCidr));
   const range = parseCidr(serviceCidr);
-  const routes = (await run('ip', ['-4', '-o', 'route', 'show'])).stdout.split('\n')
+  const routes = (await run('ip', ['-4', '-o', 'route', 'show'])).stdout
+    .split('\n')
     .map((line) => /^(\d+\.\d+\.\d+\.\d+) dev (drv-[0-9a-f]{8}) /.exec(line))
     .filter((match): match is RegExpExecArray => match !== null && range !== undefined && cidrContains(range, match[1]!));
   if (routes.length > 0) await run('ip', ['-force', '-batch', '-'], routes.map((m) => `route del ${m[1]}/32 dev ${m[2]}`).join('\n') + '\n');

@@ -9,8 +9,17 @@ import type { ClusterNetwork } from '../../api/cluster-network.js';
 import type { Logger } from '../../client/index.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import {
-  allowLoopbackRouting, ensureJumps, removeEarlierJumps, ensureUnreachableRoute, otherAgentsOfCluster, removeOtherClustersRules, removeRules,
-  syncServiceRoutes, writeChains, type HostIdentity, type Jump,
+  allowLoopbackRouting,
+  ensureJumps,
+  removeEarlierJumps,
+  ensureUnreachableRoute,
+  otherAgentsOfCluster,
+  removeOtherClustersRules,
+  removeRules,
+  syncServiceRoutes,
+  writeChains,
+  type HostIdentity,
+  type Jump,
 } from './host-rules.js';
 import type { ServiceDirectory } from './service-directory.js';
 import { buildRules, chainPrefix } from './service-rules.js';

@@ -17,7 +17,9 @@ interface EndpointInput {
 
 function slice(name: string, port: { name?: string; port: number; protocol?: string }, endpoints: EndpointInput[]): EndpointSlice {
   return {
-    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: `${name}-abc`, namespace: 'default' },
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: `${name}-abc`, namespace: 'default' },
     addressType: 'IPv4',
     ports: [{ name: port.name ?? '', port: port.port, protocol: port.protocol ?? 'TCP' }],
     endpoints: endpoints.map((e) => ({
@@ -39,14 +41,28 @@ const dnats = (lines: string[]): string[] => lines.filter((l) => l.includes('DNA
 
 describe('service rules', () => {
   const web = service('web', { clusterIP: '10.43.0.20', ports: [{ port: 80, targetPort: 8080 }] });
-  const webSlice = slice('web', { port: 8080 }, [{ ip: '10.42.1.2', node: 'a' }, { ip: '10.42.2.2', node: 'b' }, { ip: '10.42.1.3', node: 'a', ready: false }]);
+  const webSlice = slice('web', { port: 8080 }, [
+    { ip: '10.42.1.2', node: 'a' },
+    { ip: '10.42.2.2', node: 'b' },
+    { ip: '10.42.1.3', node: 'a', ready: false },
+  ]);
 
   it('sends a cluster IP to the ready endpoints only, spread at random, and routes the cluster IP', () => {
-    const set = buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services: [{ service: web, slices: [webSlice] }] });
+    const set = buildRules({
+      key: 'abcd1234',
+      nodeName: 'a',
+      nodeAddress: '127.0.0.1',
+      bridge: 'drv-1',
+      serviceCidr: '10.43.0.0/16',
+      services: [{ service: web, slices: [webSlice] }],
+    });
     const all = lines(set);
     assert.deepEqual(dnats(all), ['10.42.1.2:8080', '10.42.2.2:8080']);
     assert.ok(all.some((l) => l.startsWith('-A DRV-abcd1234-SVC -d 10.43.0.20/32 -p tcp -m tcp --dport 80')));
-    assert.ok(all.some((l) => l.includes('--probability 0.5000000000')), 'the first of two endpoints takes half');
+    assert.ok(
+      all.some((l) => l.includes('--probability 0.5000000000')),
+      'the first of two endpoints takes half',
+    );
     assert.deepEqual(set.routedIPs, ['10.43.0.20']);
     // Every chain a rule jumps to is in the set, and every rule sits in its own chain's list.
     for (const target of all.map((l) => / -j (DRV-\S+)/.exec(l)?.[1]).filter((t) => t !== undefined)) assert.ok(set.chains.has(target), target);
@@ -54,9 +70,20 @@ describe('service rules', () => {
   });
 
   it('writes nothing for a Service without ready endpoints: its address is left to the unreachable route', () => {
-    const set = buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services: [{ service: web, slices: [slice('web', { port: 8080 }, [{ ip: '10.42.1.3', ready: false }])] }] });
+    const set = buildRules({
+      key: 'abcd1234',
+      nodeName: 'a',
+      nodeAddress: '127.0.0.1',
+      bridge: 'drv-1',
+      serviceCidr: '10.43.0.0/16',
+      services: [{ service: web, slices: [slice('web', { port: 8080 }, [{ ip: '10.42.1.3', ready: false }])] }],
+    });
     assert.equal(dnats(lines(set)).length, 0);
-    assert.equal(set.chains.get('DRV-abcd1234-SVC')!.at(-1), '-A DRV-abcd1234-SVC -d 10.43.0.0/16 -j ACCEPT', 'the range ends the nat table for service addresses');
+    assert.equal(
+      set.chains.get('DRV-abcd1234-SVC')!.at(-1),
+      '-A DRV-abcd1234-SVC -d 10.43.0.0/16 -j ACCEPT',
+      'the range ends the nat table for service addresses',
+    );
   });
 
   it('falls back to serving terminating endpoints when none is ready', () => {
@@ -85,7 +112,12 @@ describe('service rules', () => {
   });
 
   it('remembers clients with sessionAffinity ClientIP', () => {
-    const sticky = service('web', { clusterIP: '10.43.0.20', sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] });
+    const sticky = service('web', {
+      clusterIP: '10.43.0.20',
+      sessionAffinity: 'ClientIP',
+      sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } },
+      ports: [{ port: 80 }],
+    });
     const all = rules([{ service: sticky, slices: [webSlice] }]);
     assert.equal(all.filter((l) => l.includes('--rcheck --seconds 60 --reap') && l.includes('DNAT')).length, 2);
     // The client is remembered only by the endpoint the spread chose: `recent --set` after `statistic`.
@@ -94,7 +126,13 @@ describe('service rules', () => {
   });
 
   it('matches slice ports by name and protocol', () => {
-    const dns = service('dns', { clusterIP: '10.43.0.30', ports: [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }] });
+    const dns = service('dns', {
+      clusterIP: '10.43.0.30',
+      ports: [
+        { name: 'dns', port: 53, protocol: 'UDP' },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP' },
+      ],
+    });
     const udp = slice('dns', { name: 'dns', port: 5353, protocol: 'UDP' }, [{ ip: '10.42.1.5' }]);
     const tcp = slice('dns', { name: 'dns-tcp', port: 5354, protocol: 'TCP' }, [{ ip: '10.42.1.5' }]);
     const lines = rules([{ service: dns, slices: [udp, tcp] }]);
@@ -106,9 +144,16 @@ describe('service rules', () => {
     const headless = service('h', { clusterIP: 'None', ports: [{ port: 80 }] });
     const external = service('x', { type: 'ExternalName', externalName: 'example.com' });
     const set = buildRules({
-      key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16',
+      key: 'abcd1234',
+      nodeName: 'a',
+      nodeAddress: '127.0.0.1',
+      bridge: 'drv-1',
+      serviceCidr: '10.43.0.0/16',
       dns: { serviceIP: '10.43.0.10', listen: '10.42.0.1:40000' },
-      services: [{ service: headless, slices: [webSlice] }, { service: external, slices: [] }],
+      services: [
+        { service: headless, slices: [webSlice] },
+        { service: external, slices: [] },
+      ],
     });
     assert.deepEqual(dnats(lines(set)), ['10.42.0.1:40000', '10.42.0.1:40000']);
     assert.deepEqual(set.routedIPs, ['10.43.0.10']);
@@ -117,7 +162,10 @@ describe('service rules', () => {
   it('masquerades hairpin traffic and the node loopback, and is the same whatever order the slices come in', () => {
     const lines = rules([{ service: web, slices: [webSlice] }]);
     assert.ok(lines.includes('-A DRV-abcd1234-POST -s 127.0.0.0/8 -o drv-1 -j MASQUERADE'));
-    assert.ok(lines.some((l) => l.includes('-s 10.42.1.2/32 -j MARK --or-mark 0x8000')), 'an endpoint calling its own Service is masqueraded');
+    assert.ok(
+      lines.some((l) => l.includes('-s 10.42.1.2/32 -j MARK --or-mark 0x8000')),
+      'an endpoint calling its own Service is masqueraded',
+    );
     const reversed = { ...webSlice, endpoints: [...(webSlice.endpoints ?? [])].reverse() };
     assert.deepEqual(rules([{ service: web, slices: [reversed] }]), lines);
   });

@@ -128,7 +128,10 @@ export function buildRules(input: RuleInput): RuleSet {
   const routed = new Set<string>();
   if (input.dns) {
     for (const protocol of ['udp', 'tcp']) {
-      out.rule(services, `-d ${input.dns.serviceIP}/32 -p ${protocol} -m ${protocol} --dport 53 -m comment --comment ${quote('cluster DNS')} -j DNAT --to-destination ${input.dns.listen}`);
+      out.rule(
+        services,
+        `-d ${input.dns.serviceIP}/32 -p ${protocol} -m ${protocol} --dport 53 -m comment --comment ${quote('cluster DNS')} -j DNAT --to-destination ${input.dns.listen}`,
+      );
     }
     routed.add(input.dns.serviceIP);
   }
@@ -172,7 +175,10 @@ function writeService(out: Writer, input: RuleInput, entry: ServiceEntry, routed
     if (port.nodePort && hasNodePorts(service)) {
       const externalChain = external === internal ? internalChain : portChain(out, input, entry, label, port, 'X', external);
       if (externalChain) {
-        out.rule(`${chainPrefix(input.key)}SVC`, `-d ${input.nodeAddress}/32 ${match} --dport ${port.nodePort} -m comment --comment ${quote(`${label} nodePort`)} -j ${externalChain}`);
+        out.rule(
+          `${chainPrefix(input.key)}SVC`,
+          `-d ${input.nodeAddress}/32 ${match} --dport ${port.nodePort} -m comment --comment ${quote(`${label} nodePort`)} -j ${externalChain}`,
+        );
       }
     }
   }
@@ -186,7 +192,15 @@ function writeService(out: Writer, input: RuleInput, entry: ServiceEntry, routed
  * of the port is marked (its own Service's calls lose their source address; kube-proxy keeps it
  * at the cost of a chain per endpoint).
  */
-function portChain(out: Writer, input: RuleInput, entry: ServiceEntry, label: string, port: ServicePort, kind: string, endpoints: Endpoint[]): string | undefined {
+function portChain(
+  out: Writer,
+  input: RuleInput,
+  entry: ServiceEntry,
+  label: string,
+  port: ServicePort,
+  kind: string,
+  endpoints: Endpoint[],
+): string | undefined {
   if (endpoints.length === 0) return undefined;
   const prefix = chainPrefix(input.key);
   const chain = out.chain(`${prefix}S${kind}${digest(label)}`);
@@ -197,7 +211,9 @@ function portChain(out: Writer, input: RuleInput, entry: ServiceEntry, label: st
   const dnat = (endpoint: Endpoint) => `-j DNAT --to-destination ${endpoint.ip}:${endpoint.port}`;
   for (const endpoint of endpoints) out.rule(chain, `-s ${endpoint.ip}/32 -j MARK --or-mark ${MASQUERADE_MARK}`);
   // A client seen lately goes back to the endpoint it had.
-  if (affinity) for (const endpoint of endpoints) out.rule(chain, `-p ${protocol} -m ${protocol} -m recent --name ${memory(endpoint)} --rcheck --seconds ${seconds} --reap ${dnat(endpoint)}`);
+  if (affinity)
+    for (const endpoint of endpoints)
+      out.rule(chain, `-p ${protocol} -m ${protocol} -m recent --name ${memory(endpoint)} --rcheck --seconds ${seconds} --reap ${dnat(endpoint)}`);
   endpoints.forEach((endpoint, i) => {
     const left = endpoints.length - i;
     const spread = left > 1 ? `-m statistic --mode random --probability ${(1 / left).toFixed(10)} ` : '';

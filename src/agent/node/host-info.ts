@@ -32,7 +32,10 @@ export interface Pressure {
 }
 
 async function readText(path: string): Promise<string | undefined> {
-  return readFile(path, 'utf8').then((t) => t.trim(), () => undefined);
+  return readFile(path, 'utf8').then(
+    (t) => t.trim(),
+    () => undefined,
+  );
 }
 
 async function osImage(): Promise<string> {

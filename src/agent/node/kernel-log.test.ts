@@ -7,7 +7,10 @@ import { KernelLog, kernelMessage } from './kernel-log.js';
 
 describe('kernel log follower', () => {
   it('strips the /dev/kmsg prefix; a line without one stays as it is', () => {
-    assert.equal(kernelMessage('4,1021,88812345,-;NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.'), 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.');
+    assert.equal(
+      kernelMessage('4,1021,88812345,-;NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.'),
+      'NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.',
+    );
     assert.equal(kernelMessage('NVRM: a; b'), 'NVRM: a; b');
   });
 
@@ -27,9 +30,12 @@ describe('kernel log follower', () => {
       appendFileSync(file, ' written\n');
       await log.poll();
       assert.deepEqual(seen, [
-        ['a', ['old line'], true], ['b', ['old line'], true],
-        ['a', ['new line'], false], ['b', ['new line'], false],
-        ['a', ['half written'], false], ['b', ['half written'], false],
+        ['a', ['old line'], true],
+        ['b', ['old line'], true],
+        ['a', ['new line'], false],
+        ['b', ['new line'], false],
+        ['a', ['half written'], false],
+        ['b', ['half written'], false],
       ]);
     } finally {
       await log.stop();

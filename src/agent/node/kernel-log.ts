@@ -67,7 +67,11 @@ export class KernelLog {
     // A plain file may end in a line still being written: keep it for the next read.
     const end = text.lastIndexOf('\n') + 1;
     this.partial = text.slice(end);
-    return text.slice(0, end).split('\n').filter((l) => l !== '' && !l.startsWith(' ')).map(kernelMessage);
+    return text
+      .slice(0, end)
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith(' '))
+      .map(kernelMessage);
   }
 
   /** One read, handed to every consumer. */

@@ -7,7 +7,7 @@ import { oomKilledContainer, oomKilledContainers } from './kernel-oom-log.js';
 const ID = 'eda9c17557fc1276539b86f464b4b7c87bdaf1045a49c224c4613c08f44864d2';
 
 describe('kernel OOM log', () => {
-  it('finds the container in the kernel\'s oom-kill record (cgroupfs and systemd drivers)', () => {
+  it("finds the container in the kernel's oom-kill record (cgroupfs and systemd drivers)", () => {
     const record = (memcg: string) =>
       `6,84650,2995074142,-;oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=${ID},mems_allowed=0,oom_memcg=${memcg},task_memcg=${memcg},task=sh,pid=4240,uid=0`;
     const oom = (r: string) => oomKilledContainer(kernelMessage(r));
@@ -22,8 +22,24 @@ describe('kernel OOM log', () => {
     const log = new KernelLog();
     try {
       await log.read(); // what the kernel still remembers
-      const id = execFileSync('docker', ['run', '-d', '--label', 'drover.dev/test=kernel-oom', '-m', '16m', '--memory-swap', '16m',
-        'drover-test/busybox:1', 'sh', '-c', 'a=$(head -c 67108864 /dev/zero | tr "\\0" a); echo ${#a}'], { encoding: 'utf8' }).trim();
+      const id = execFileSync(
+        'docker',
+        [
+          'run',
+          '-d',
+          '--label',
+          'drover.dev/test=kernel-oom',
+          '-m',
+          '16m',
+          '--memory-swap',
+          '16m',
+          'drover-test/busybox:1',
+          'sh',
+          '-c',
+          'a=$(head -c 67108864 /dev/zero | tr "\\0" a); echo ${#a}',
+        ],
+        { encoding: 'utf8' },
+      ).trim();
       try {
         execFileSync('docker', ['wait', id]);
         const killed = oomKilledContainers(await log.read());

@@ -86,7 +86,9 @@ export class NodeManager {
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       // A re-registration keeps what others set (taints, cordon, user labels) and refreshes ours.
-      node = await this.nodes.patch(this.opts.nodeName, 'merge', { metadata: { labels, ...(this.opts.annotations ? { annotations: this.opts.annotations } : {}) } });
+      node = await this.nodes.patch(this.opts.nodeName, 'merge', {
+        metadata: { labels, ...(this.opts.annotations ? { annotations: this.opts.annotations } : {}) },
+      });
     }
     this.noteNode(node);
     await this.heartbeat(true);
@@ -100,10 +102,15 @@ export class NodeManager {
     this.loops.push(startLoop('node lease', this.opts.leaseRenewMs ?? 10_000, () => this.lease.renew(), logger));
     if (!this.cidr) {
       const until = Date.now() + POD_CIDR_POLL_FOR_MS;
-      this.podCidrLoop = startLoop('node pod CIDR', POD_CIDR_POLL_MS, async () => {
-        if (Date.now() > until) return this.stopPodCidrPoll();
-        this.noteNode(await this.nodes.get(this.opts.nodeName));
-      }, logger);
+      this.podCidrLoop = startLoop(
+        'node pod CIDR',
+        POD_CIDR_POLL_MS,
+        async () => {
+          if (Date.now() > until) return this.stopPodCidrPoll();
+          this.noteNode(await this.nodes.get(this.opts.nodeName));
+        },
+        logger,
+      );
       this.loops.push(this.podCidrLoop);
     }
   }

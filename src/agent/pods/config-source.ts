@@ -39,11 +39,14 @@ export class ConfigSource {
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && now - hit.at < TTL_MS) return hit.value;
-    const value = this.api.resource(ref, namespace).get(name).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      this.cache.delete(key);
-      throw error;
-    });
+    const value = this.api
+      .resource(ref, namespace)
+      .get(name)
+      .catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        this.cache.delete(key);
+        throw error;
+      });
     this.cache.set(key, { at: now, value });
     if (this.cache.size > 1000) this.prune(now);
     return value;

@@ -49,10 +49,13 @@ test('containers get slices of the pod set, and env names them', () => {
   assert.deepEqual(deviceEnv({ [GPU]: [5, 6] }), { DROVER_VISIBLE_DEVICES_EXAMPLE_COM_GPU: '5,6', DROVER_VISIBLE_DEVICES: '5,6' });
 });
 
-test('on a GPU node: CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES are the GPUs\' ids, or none', () => {
+test("on a GPU node: CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES are the GPUs' ids, or none", () => {
   const ids = { ids: (indices: readonly number[]) => indices.map((i) => `GPU-${i}`) };
   assert.deepEqual(deviceEnv({ [GPU_RESOURCE]: [2, 3] }, ids), {
-    DROVER_VISIBLE_DEVICES_NVIDIA_COM_GPU: '2,3', DROVER_VISIBLE_DEVICES: '2,3', CUDA_VISIBLE_DEVICES: 'GPU-2,GPU-3', NVIDIA_VISIBLE_DEVICES: 'GPU-2,GPU-3',
+    DROVER_VISIBLE_DEVICES_NVIDIA_COM_GPU: '2,3',
+    DROVER_VISIBLE_DEVICES: '2,3',
+    CUDA_VISIBLE_DEVICES: 'GPU-2,GPU-3',
+    NVIDIA_VISIBLE_DEVICES: 'GPU-2,GPU-3',
   });
   assert.deepEqual(deviceEnv({}, ids), { CUDA_VISIBLE_DEVICES: '', NVIDIA_VISIBLE_DEVICES: 'void' }, 'a container without GPUs sees none');
   assert.deepEqual(deviceEnv({}), {}, 'a node without GPUs sets nothing');
@@ -67,7 +70,13 @@ test('unavailable (unhealthy) devices are not handed out; their holders keep the
     alloc.setUnavailable(GPU_RESOURCE, [1, 2]);
     assert.deepEqual(alloc.allocate('a', two('a')), { [GPU_RESOURCE]: [0, 1] });
     assert.throws(() => alloc.allocate('b', two('b')), /Requested: 2, Available: 1/);
-    assert.deepEqual([...alloc.holders(GPU_RESOURCE)], [[0, 'a'], [1, 'a']]);
+    assert.deepEqual(
+      [...alloc.holders(GPU_RESOURCE)],
+      [
+        [0, 'a'],
+        [1, 'a'],
+      ],
+    );
     alloc.setUnavailable(GPU_RESOURCE, []);
     assert.deepEqual(alloc.allocate('b', two('b')), { [GPU_RESOURCE]: [2, 3] });
   } finally {

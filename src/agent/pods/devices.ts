@@ -130,7 +130,9 @@ export class DeviceAllocator {
     for (const [name, need] of Object.entries(needs)) {
       const free = this.free(name);
       if (free.length < need) {
-        throw new InsufficientDevicesError(`Allocate failed due to requested number of devices unavailable for ${name}. Requested: ${need}, Available: ${free.length}`);
+        throw new InsufficientDevicesError(
+          `Allocate failed due to requested number of devices unavailable for ${name}. Requested: ${need}, Available: ${free.length}`,
+        );
       }
       set[name] = free.slice(0, need);
     }

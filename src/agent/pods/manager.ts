@@ -5,8 +5,14 @@
 // after a restart as well: that, with adoption by labels in every sync, is the whole of
 // "restart without duplicates".
 import {
-  ExponentialRateLimiter, Informer, WorkQueue, resources, runController,
-  type ApiClient, type Logger, type RunningController,
+  ExponentialRateLimiter,
+  Informer,
+  WorkQueue,
+  resources,
+  runController,
+  type ApiClient,
+  type Logger,
+  type RunningController,
 } from '../../client/index.js';
 import { ownerFilter } from '../agent-labels.js';
 import type { KernelLog } from '../node/kernel-log.js';
@@ -102,18 +108,29 @@ export class PodManager {
     await this.informer.waitForSync();
     deps.devices.retain(new Set(this.pods.keys()));
     this.controller = runController({
-      name: 'pod-workers', queue: this.queue, workers: this.opts.workers ?? 16, logger,
+      name: 'pod-workers',
+      queue: this.queue,
+      workers: this.opts.workers ?? 16,
+      logger,
       reconcile: (uid) => this.reconcile(uid),
     });
     for (const runtime of deps.runtimes.all()) {
-      this.eventLoops.push(followRuntimeEvents(runtime, deps.owner, (uid, event) => {
-        // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
-        // can be after the exit was seen and its inspection cached: read it again.
-        if (event.type === 'oom') deps.cache.sawOomKill(event.id);
-        // Killed by SIGKILL: perhaps by the OOM killer in a way Docker missed (kernel-oom-log.ts).
-        if (event.type === 'die' && event.exitCode === 137) this.opts.kernelLog.kick();
-        this.queue.add(uid);
-      }, this.abort.signal, logger));
+      this.eventLoops.push(
+        followRuntimeEvents(
+          runtime,
+          deps.owner,
+          (uid, event) => {
+            // Docker marks a container OOMKilled when the kernel's OOM event reaches it, which
+            // can be after the exit was seen and its inspection cached: read it again.
+            if (event.type === 'oom') deps.cache.sawOomKill(event.id);
+            // Killed by SIGKILL: perhaps by the OOM killer in a way Docker missed (kernel-oom-log.ts).
+            if (event.type === 'die' && event.exitCode === 137) this.opts.kernelLog.kick();
+            this.queue.add(uid);
+          },
+          this.abort.signal,
+          logger,
+        ),
+      );
     }
     this.opts.kernelLog.consume(async (messages) => {
       const killed = await this.ownContainers(oomKilledContainers(messages));

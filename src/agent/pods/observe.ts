@@ -81,18 +81,24 @@ export async function observePod(runtime: ContainerRuntime, owner: Owner, uid: s
   for (const list of containers.values()) {
     list.sort((a, b) => b.attempt - a.attempt || b.summary.createdAt.getTime() - a.summary.createdAt.getTime());
     for (const instance of list.slice(0, 2)) {
-      inspections.push(cache.inspect(runtime, instance.id).then(
-        (status) => void (instance.status = status),
-        (error: unknown) => {
-          // Removed between list and inspect: it simply is not there. Anything else (the
-          // engine went away) must fail the whole read, or a status would be built blind.
-          if (!(error instanceof ContainerNotFoundError)) throw error;
-        },
-      ));
+      inspections.push(
+        cache.inspect(runtime, instance.id).then(
+          (status) => void (instance.status = status),
+          (error: unknown) => {
+            // Removed between list and inspect: it simply is not there. Anything else (the
+            // engine went away) must fail the whole read, or a status would be built blind.
+            if (!(error instanceof ContainerNotFoundError)) throw error;
+          },
+        ),
+      );
     }
   }
   await Promise.all(inspections);
-  for (const [name, list] of containers) containers.set(name, list.filter((i, n) => n >= 2 || i.status !== undefined));
+  for (const [name, list] of containers)
+    containers.set(
+      name,
+      list.filter((i, n) => n >= 2 || i.status !== undefined),
+    );
   return { sandboxes, containers };
 }
 

@@ -11,7 +11,11 @@ const REOPEN_MS = 1000;
 const INTERESTING = new Set(['die', 'oom']);
 
 export function followRuntimeEvents(
-  runtime: ContainerRuntime, owner: Owner, onPod: (uid: string, event: RuntimeEvent) => void, signal: AbortSignal, logger: Logger,
+  runtime: ContainerRuntime,
+  owner: Owner,
+  onPod: (uid: string, event: RuntimeEvent) => void,
+  signal: AbortSignal,
+  logger: Logger,
 ): Promise<void> {
   return (async () => {
     let failures = 0;

@@ -44,7 +44,11 @@ export class RuntimeUnavailableError extends RuntimeError {
  */
 export class ImageNotFoundError extends RuntimeError {
   override readonly code = 'ImageNotFound';
-  constructor(readonly image: string, message: string, opts?: Opts) {
+  constructor(
+    readonly image: string,
+    message: string,
+    opts?: Opts,
+  ) {
     super(message, opts);
   }
 }
@@ -52,14 +56,21 @@ export class ImageNotFoundError extends RuntimeError {
 /** A pull that failed for another reason: registry unreachable, access denied. */
 export class ImagePullError extends RuntimeError {
   override readonly code = 'ImagePullFailed';
-  constructor(readonly image: string, message: string, opts?: Opts) {
+  constructor(
+    readonly image: string,
+    message: string,
+    opts?: Opts,
+  ) {
     super(message, opts);
   }
 }
 
 export class ContainerNotFoundError extends RuntimeError {
   override readonly code = 'ContainerNotFound';
-  constructor(readonly id: string, opts?: Opts) {
+  constructor(
+    readonly id: string,
+    opts?: Opts,
+  ) {
     super(opts?.engineMessage || `no such container: ${id}`, opts);
   }
 }
@@ -67,7 +78,10 @@ export class ContainerNotFoundError extends RuntimeError {
 /** A container with the same pod, name and attempt already exists. */
 export class NameConflictError extends RuntimeError {
   override readonly code = 'NameConflict';
-  constructor(readonly runtimeName: string, opts?: Opts) {
+  constructor(
+    readonly runtimeName: string,
+    opts?: Opts,
+  ) {
     super(opts?.engineMessage || `container name already in use: ${runtimeName}`, opts);
   }
 }

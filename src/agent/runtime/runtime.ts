@@ -103,8 +103,7 @@ export interface PodObjects {
 }
 
 export type Mount =
-  | { type: 'bind'; source: string; target: string; readOnly?: boolean }
-  | { type: 'tmpfs'; target: string; sizeBytes?: number; readOnly?: boolean };
+  { type: 'bind'; source: string; target: string; readOnly?: boolean } | { type: 'tmpfs'; target: string; sizeBytes?: number; readOnly?: boolean };
 
 /** Runtime-level resource numbers; the agent converts Kubernetes quantities. */
 export interface ContainerResources {

@@ -5,13 +5,20 @@ import { registerContainerMetrics } from './cadvisor-metrics.js';
 import type { ResourceSampler } from './resource-sampler.js';
 
 describe('cAdvisor-named container metrics', () => {
-  it('carry the sampler\'s newest counters under cAdvisor\'s names and labels, and the running pods', async () => {
+  it("carry the sampler's newest counters under cAdvisor's names and labels, and the running pods", async () => {
     const registry = new Registry();
     const sampler = {
-      newestCounters: () => [{ pod: { namespace: 'ns', name: 'web', uid: 'u1' }, container: 'app', usage: { time: 0, windowSeconds: 15, usageCoreNanoSeconds: 2.5e9, workingSetBytes: 4096 } }],
+      newestCounters: () => [
+        {
+          pod: { namespace: 'ns', name: 'web', uid: 'u1' },
+          container: 'app',
+          usage: { time: 0, windowSeconds: 15, usageCoreNanoSeconds: 2.5e9, workingSetBytes: 4096 },
+        },
+      ],
     } as unknown as ResourceSampler;
     const pod = {
-      metadata: { namespace: 'ns', name: 'web' }, spec: { containers: [] },
+      metadata: { namespace: 'ns', name: 'web' },
+      spec: { containers: [] },
       status: { containerStatuses: [{ name: 'app', restartCount: 2, ready: true, image: 'i', imageID: '', state: {}, lastState: {} }] },
     };
     const { podStarted } = registerContainerMetrics(registry, sampler, { running: async () => 3, bound: () => [pod as never] });

@@ -29,7 +29,10 @@ export function registerContainerMetrics(registry: Registry, sampler: ResourceSa
   // A counter whose value is set from the kernel's: prom-client's Counter only increments, so a
   // gauge collects it, with the counter type announced (as cAdvisor's exporter does).
   const cpu = new Gauge({
-    name: 'container_cpu_usage_seconds_total', help: 'Cumulative cpu time consumed in seconds.', labelNames: LABELS, registers: [registry],
+    name: 'container_cpu_usage_seconds_total',
+    help: 'Cumulative cpu time consumed in seconds.',
+    labelNames: LABELS,
+    registers: [registry],
     collect() {
       this.reset();
       for (const { pod, container, usage } of sampler.newestCounters()) {
@@ -39,7 +42,10 @@ export function registerContainerMetrics(registry: Registry, sampler: ResourceSa
   });
   (cpu as unknown as { type: string }).type = 'counter';
   new Gauge({
-    name: 'container_memory_working_set_bytes', help: 'Current working set in bytes.', labelNames: LABELS, registers: [registry],
+    name: 'container_memory_working_set_bytes',
+    help: 'Current working set in bytes.',
+    labelNames: LABELS,
+    registers: [registry],
     collect() {
       this.reset();
       for (const { pod, container, usage } of sampler.newestCounters()) {
@@ -48,14 +54,18 @@ export function registerContainerMetrics(registry: Registry, sampler: ResourceSa
     },
   });
   new Gauge({
-    name: 'kubelet_running_pods', help: 'Number of pods that have a running pod sandbox', registers: [registry],
+    name: 'kubelet_running_pods',
+    help: 'Number of pods that have a running pod sandbox',
+    registers: [registry],
     async collect() {
       this.set(await pods.running());
     },
   });
   const restarts = new Gauge({
-    name: 'kube_pod_container_status_restarts_total', help: 'The number of container restarts per container.',
-    labelNames: ['namespace', 'pod', 'container'] as const, registers: [registry],
+    name: 'kube_pod_container_status_restarts_total',
+    help: 'The number of container restarts per container.',
+    labelNames: ['namespace', 'pod', 'container'] as const,
+    registers: [registry],
     collect() {
       this.reset();
       for (const pod of pods.bound()) {
@@ -67,8 +77,10 @@ export function registerContainerMetrics(registry: Registry, sampler: ResourceSa
   });
   (restarts as unknown as { type: string }).type = 'counter';
   const podStart = new Histogram({
-    name: 'kubelet_pod_start_duration_seconds', help: 'Duration in seconds from the agent seeing a pod for the first time to the pod starting to run',
-    buckets: POD_START_BUCKETS, registers: [registry],
+    name: 'kubelet_pod_start_duration_seconds',
+    help: 'Duration in seconds from the agent seeing a pod for the first time to the pod starting to run',
+    buckets: POD_START_BUCKETS,
+    registers: [registry],
   });
   return { podStarted: (seconds) => podStart.observe(seconds) };
 }

@@ -10,9 +10,15 @@ import { cpuNsFromProcStat, readNodeUsage, workingSetFromMeminfo } from './node-
 // cpuacct co-mounted) and v2 (one unified tree), with the files' real formats.
 const ID = 'b48005f592dd';
 const V1_PROC_CGROUP = [
-  '12:pids:/docker/' + ID, `4:memory:/docker/${ID}`, `3:cpu,cpuacct:/docker/${ID}`, '1:name=systemd:/docker/' + ID, `0::/docker/${ID}`, '',
+  '12:pids:/docker/' + ID,
+  `4:memory:/docker/${ID}`,
+  `3:cpu,cpuacct:/docker/${ID}`,
+  '1:name=systemd:/docker/' + ID,
+  `0::/docker/${ID}`,
+  '',
 ].join('\n');
-const V1_MEMORY_STAT = 'cache 8192\nrss 20480\ninactive_file 4096\nactive_file 0\ntotal_cache 12288\ntotal_rss 20480\ntotal_inactive_file 8192\ntotal_active_file 4096\n';
+const V1_MEMORY_STAT =
+  'cache 8192\nrss 20480\ninactive_file 4096\nactive_file 0\ntotal_cache 12288\ntotal_rss 20480\ntotal_inactive_file 8192\ntotal_active_file 4096\n';
 const V2_PROC_CGROUP = `0::/system.slice/docker-${ID}.scope\n`;
 const V2_CPU_STAT = 'usage_usec 1500250\nuser_usec 1000000\nsystem_usec 500250\nnr_periods 10\nnr_throttled 2\nthrottled_usec 700\n';
 const V2_MEMORY_STAT = 'anon 20480\nfile 12288\nkernel 4096\nactive_anon 20480\ninactive_anon 0\nactive_file 4096\ninactive_file 8192\n';
@@ -38,7 +44,10 @@ describe('cgroup figures', () => {
     await put(join(v2, 'system.slice', `docker-${ID}.scope`, 'memory.stat'), V2_MEMORY_STAT);
     await put(join(dir, 'proc', '41', 'cgroup'), V1_PROC_CGROUP);
     await put(join(dir, 'proc', 'stat'), 'cpu  3080453 1773 820555 3267291 35018 10 45239 1168 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n');
-    await put(join(dir, 'proc', 'meminfo'), 'MemTotal:       16000000 kB\nMemFree:         4000000 kB\nMemAvailable:    9000000 kB\nInactive(file):  3000000 kB\n');
+    await put(
+      join(dir, 'proc', 'meminfo'),
+      'MemTotal:       16000000 kB\nMemFree:         4000000 kB\nMemAvailable:    9000000 kB\nInactive(file):  3000000 kB\n',
+    );
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -47,12 +56,12 @@ describe('cgroup figures', () => {
     assert.equal(await cgroupVersionAt(join(dir, 'v2')), 2);
   });
 
-  it('finds a v1 container\'s cpuacct and memory directories from /proc/<pid>/cgroup', () => {
+  it("finds a v1 container's cpuacct and memory directories from /proc/<pid>/cgroup", () => {
     const paths = cgroupPathsFrom(V1_PROC_CGROUP, '/sys/fs/cgroup', 1);
     assert.deepEqual(paths, { version: 1, cpu: `/sys/fs/cgroup/cpu,cpuacct/docker/${ID}`, memory: `/sys/fs/cgroup/memory/docker/${ID}` });
   });
 
-  it('finds a v2 container\'s one directory', () => {
+  it("finds a v2 container's one directory", () => {
     const dirName = `/sys/fs/cgroup/system.slice/docker-${ID}.scope`;
     assert.deepEqual(cgroupPathsFrom(V2_PROC_CGROUP, '/sys/fs/cgroup', 2), { version: 2, cpu: dirName, memory: dirName });
   });

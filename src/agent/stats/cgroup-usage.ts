@@ -25,7 +25,10 @@ export interface CgroupUsage {
 
 /** v2 when the root is the unified hierarchy; v1 (or hybrid: controllers on v1) otherwise. */
 export async function cgroupVersionAt(root: string): Promise<1 | 2> {
-  return access(join(root, 'cgroup.controllers')).then(() => 2 as const, () => 1 as const);
+  return access(join(root, 'cgroup.controllers')).then(
+    () => 2 as const,
+    () => 1 as const,
+  );
 }
 
 /**

@@ -27,11 +27,12 @@ interface Located {
 export function runtimeTargets(runtimes: () => ContainerRuntime[], owner: Owner, cgroupRoot = '/sys/fs/cgroup'): () => Promise<ContainerTarget[]> {
   const located = new Map<string, Located>();
   let layout: Promise<{ version: 1 | 2; own: CgroupPaths }> | undefined;
-  const layoutOnce = () => (layout ??= (async () => {
-    const version = await cgroupVersionAt(cgroupRoot);
-    const own = cgroupPathsFrom(await readFile('/proc/self/cgroup', 'utf8').catch(() => ''), cgroupRoot, version);
-    return { version, own };
-  })());
+  const layoutOnce = () =>
+    (layout ??= (async () => {
+      const version = await cgroupVersionAt(cgroupRoot);
+      const own = cgroupPathsFrom(await readFile('/proc/self/cgroup', 'utf8').catch(() => ''), cgroupRoot, version);
+      return { version, own };
+    })());
   const locate = async (runtime: ContainerRuntime, id: string): Promise<Located | undefined> => {
     const known = located.get(id);
     if (known) return known;
@@ -57,7 +58,12 @@ export function runtimeTargets(runtimes: () => ContainerRuntime[], owner: Owner,
         const where = await locate(runtime, summary.id);
         if (!where?.cgroups) continue;
         targets.push({
-          id: summary.id, namespace: pod.namespace, pod: pod.name, uid: pod.uid, container, cgroups: where.cgroups,
+          id: summary.id,
+          namespace: pod.namespace,
+          pod: pod.name,
+          uid: pod.uid,
+          container,
+          cgroups: where.cgroups,
           ...(where.startedAt === undefined ? {} : { startedAt: where.startedAt }),
         });
       }

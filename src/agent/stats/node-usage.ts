@@ -32,10 +32,7 @@ export function workingSetFromMeminfo(text: string): number | undefined {
 }
 
 export async function readNodeUsage(proc = '/proc'): Promise<CgroupUsage> {
-  const [stat, meminfo] = await Promise.all([
-    readFile(join(proc, 'stat'), 'utf8').catch(() => ''),
-    readFile(join(proc, 'meminfo'), 'utf8').catch(() => ''),
-  ]);
+  const [stat, meminfo] = await Promise.all([readFile(join(proc, 'stat'), 'utf8').catch(() => ''), readFile(join(proc, 'meminfo'), 'utf8').catch(() => '')]);
   const usage: CgroupUsage = {};
   const cpuNs = cpuNsFromProcStat(stat);
   const memory = workingSetFromMeminfo(meminfo);

@@ -30,10 +30,14 @@ describe('process runtime: container figures from its cgroups', { timeout: 30_00
     const target = targets.find((x) => x.id === id);
     assert.ok(target, `the container among ${JSON.stringify(targets)}`);
     assert.deepEqual([target.namespace, target.pod, target.container], [h.pod.namespace, h.pod.name, 'burn']);
-    const usage = await waitFor('CPU time counted in its own cgroup', async () => {
-      const read = await readCgroupUsage(target.cgroups);
-      return (read.cpuNs ?? 0) > 0.2e9 ? read : undefined;
-    }, 15_000);
+    const usage = await waitFor(
+      'CPU time counted in its own cgroup',
+      async () => {
+        const read = await readCgroupUsage(target.cgroups);
+        return (read.cpuNs ?? 0) > 0.2e9 ? read : undefined;
+      },
+      15_000,
+    );
     assert.ok((usage.memoryWorkingSetBytes ?? 0) > 0, `a working set: ${JSON.stringify(usage)}`);
   });
 });

@@ -15,7 +15,13 @@ function fakeHost() {
     return { cpuNs: counters.get(key)!, memoryWorkingSetBytes: 4096 };
   };
   const target = (name: string, startedAt = Date.now() - 2000): ContainerTarget => ({
-    id: `id-${name}`, namespace: 'ns', pod: name, uid: `uid-${name}`, container: 'app', startedAt, cgroups: { version: 2, cpu: `/x/${name}`, memory: `/x/${name}` },
+    id: `id-${name}`,
+    namespace: 'ns',
+    pod: name,
+    uid: `uid-${name}`,
+    container: 'app',
+    startedAt,
+    cgroups: { version: 2, cpu: `/x/${name}`, memory: `/x/${name}` },
   });
   return { read, target, set: (list: ContainerTarget[]) => (targets = list), targets: async () => targets };
 }
@@ -23,7 +29,13 @@ function fakeHost() {
 describe('resource sampler', () => {
   it('a summary request samples on demand, so a container started since the last round has a figure', async () => {
     const host = fakeHost();
-    const sampler = new ResourceSampler({ nodeName: 'n1', targets: host.targets, readContainer: host.read, readNode: async () => ({ cpuNs: 1, memoryWorkingSetBytes: 2 }), freshMs: 0 });
+    const sampler = new ResourceSampler({
+      nodeName: 'n1',
+      targets: host.targets,
+      readContainer: host.read,
+      readNode: async () => ({ cpuNs: 1, memoryWorkingSetBytes: 2 }),
+      freshMs: 0,
+    });
     host.set([host.target('web')]);
     const summary = await sampler.summary();
     assert.equal(summary.node.nodeName, 'n1');
@@ -38,7 +50,14 @@ describe('resource sampler', () => {
 
   it('keeps a bounded history per container and drops the series of pods gone', async () => {
     const host = fakeHost();
-    const sampler = new ResourceSampler({ nodeName: 'n1', targets: host.targets, readContainer: host.read, readNode: async () => ({}), historySteps: 2, intervalMs: 1 });
+    const sampler = new ResourceSampler({
+      nodeName: 'n1',
+      targets: host.targets,
+      readContainer: host.read,
+      readNode: async () => ({}),
+      historySteps: 2,
+      intervalMs: 1,
+    });
     host.set([host.target('a'), host.target('b')]);
     const round = () => (sampler as unknown as { sample(r: string): Promise<void> }).sample('periodic');
     for (let i = 0; i < 4; i++) {
@@ -46,11 +65,17 @@ describe('resource sampler', () => {
       await new Promise((r) => setTimeout(r, 1100));
     }
     const history = sampler.history({ pod: 'a' });
-    assert.deepEqual(history.pods.map((p) => p.podRef.name), ['a']);
+    assert.deepEqual(
+      history.pods.map((p) => p.podRef.name),
+      ['a'],
+    );
     assert.equal(history.pods[0]!.containers[0]!.points.length, 2);
     host.set([host.target('b')]);
     await round();
-    assert.deepEqual(sampler.history().pods.map((p) => p.podRef.name), ['b']);
+    assert.deepEqual(
+      sampler.history().pods.map((p) => p.podRef.name),
+      ['b'],
+    );
   });
   it('a failed round prunes nothing: the series of every container stays', async () => {
     const host = fakeHost();
@@ -65,7 +90,10 @@ describe('resource sampler', () => {
     await round();
     failing = true;
     await assert.rejects(round(), /connection reset/);
-    assert.deepEqual(sampler.history().pods.map((p) => p.podRef.name), ['a']);
+    assert.deepEqual(
+      sampler.history().pods.map((p) => p.podRef.name),
+      ['a'],
+    );
   });
 
   it('a periodic tick during an on-demand round takes its own round after it: the step is in the history', async () => {
@@ -76,7 +104,13 @@ describe('resource sampler', () => {
       if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
       return host.targets();
     };
-    const sampler = new ResourceSampler({ nodeName: 'n1', targets, readContainer: host.read, readNode: async () => ({ cpuNs: 1, memoryWorkingSetBytes: 2 }), freshMs: 0 });
+    const sampler = new ResourceSampler({
+      nodeName: 'n1',
+      targets,
+      readContainer: host.read,
+      readNode: async () => ({ cpuNs: 1, memoryWorkingSetBytes: 2 }),
+      freshMs: 0,
+    });
     host.set([host.target('a')]);
     const sample = (round: string) => (sampler as unknown as { sample(r: string): Promise<void> }).sample(round);
     release = () => undefined;

@@ -113,9 +113,11 @@ export class ResourceSampler {
     const after = running ? running.done.catch(() => undefined) : Promise.resolve();
     const entry: { round: Round; done: Promise<void> } = {
       round,
-      done: after.then(() => this.takeRound(round)).finally(() => {
-        if (this.inFlight === entry) this.inFlight = undefined;
-      }),
+      done: after
+        .then(() => this.takeRound(round))
+        .finally(() => {
+          if (this.inFlight === entry) this.inFlight = undefined;
+        }),
     };
     this.inFlight = entry;
     return entry.done;
@@ -124,10 +126,7 @@ export class ResourceSampler {
   private async takeRound(round: Round): Promise<void> {
     const targets = await this.options.targets();
     const read = this.options.readContainer ?? readCgroupUsage;
-    const [nodeUsage, usages] = await Promise.all([
-      (this.options.readNode ?? readNodeUsage)(),
-      Promise.all(targets.map((t) => read(t.cgroups))),
-    ]);
+    const [nodeUsage, usages] = await Promise.all([(this.options.readNode ?? readNodeUsage)(), Promise.all(targets.map((t) => read(t.cgroups)))]);
     const time = Date.now();
     record(this.node, round, { time, instance: 'node', ...nodeUsage });
     const live = new Set<string>();
@@ -155,7 +154,8 @@ function figures(point: UsagePoint) {
   const time = new Date(point.time).toISOString();
   return {
     cpu: {
-      time, windowSeconds: point.windowSeconds,
+      time,
+      windowSeconds: point.windowSeconds,
       ...(point.usageNanoCores === undefined ? {} : { usageNanoCores: point.usageNanoCores }),
       ...(point.usageCoreNanoSeconds === undefined ? {} : { usageCoreNanoSeconds: point.usageCoreNanoSeconds }),
     },

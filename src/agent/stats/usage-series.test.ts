@@ -5,9 +5,13 @@ import { UsageSeries, usageBetween } from './usage-series.js';
 const s = (time: number, cpuNs: number, memory = 100, instance = 'a') => ({ time, instance, cpuNs, memoryWorkingSetBytes: memory });
 
 describe('usage series', () => {
-  it('a rate is the counter\'s growth over the window', () => {
+  it("a rate is the counter's growth over the window", () => {
     assert.deepEqual(usageBetween(s(0, 0), s(15_000, 3e9)), {
-      time: 15_000, windowSeconds: 15, usageNanoCores: 2e8, usageCoreNanoSeconds: 3e9, workingSetBytes: 100,
+      time: 15_000,
+      windowSeconds: 15,
+      usageNanoCores: 2e8,
+      usageCoreNanoSeconds: 3e9,
+      workingSetBytes: 100,
     });
   });
 
@@ -28,7 +32,10 @@ describe('usage series', () => {
     // A newer periodic sample supersedes the on-demand one.
     series.recordPeriodic(s(30_000, 4e9));
     assert.equal(series.current()?.time, 30_000);
-    assert.deepEqual(series.history().map((p) => p.usageNanoCores), [1e8, 166666667]);
+    assert.deepEqual(
+      series.history().map((p) => p.usageNanoCores),
+      [1e8, 166666667],
+    );
   });
 
   it('a container with one sample is measured from its start', () => {

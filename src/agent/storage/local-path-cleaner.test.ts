@@ -22,17 +22,26 @@ describe('local-path cleaner', () => {
   let dir: string;
   let cleaner: LocalPathCleaner;
   const volumes = () => api.resource(resources.persistentvolumes);
-  const gone = (name: string) => volumes().get(name).then(() => false, (error: unknown) => isNotFound(error));
+  const gone = (name: string) =>
+    volumes()
+      .get(name)
+      .then(
+        () => false,
+        (error: unknown) => isNotFound(error),
+      );
 
   /** A volume as the provisioner makes it, its directory made as a pod's first mount makes it. */
   async function provisioned(name: string, policy: 'Delete' | 'Retain', phase: string): Promise<string> {
     const path = join(dir, `${name}_default_claim`);
     await mkdir(path);
     const created = await volumes().create({
-      apiVersion: 'v1', kind: 'PersistentVolume',
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
       metadata: {
-        name, labels: { 'drover.io/local-path-node': NODE },
-        annotations: { 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path' }, finalizers: ['drover.io/local-path-directory'],
+        name,
+        labels: { 'drover.io/local-path-node': NODE },
+        annotations: { 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path' },
+        finalizers: ['drover.io/local-path-directory'],
       },
       spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: policy, hostPath: { path } },
     });
@@ -43,7 +52,10 @@ describe('local-path cleaner', () => {
   /** What the pv-protection controller does once the volume is not Bound. */
   async function releaseProtection(name: string): Promise<void> {
     const volume = await volumes().get(name);
-    await volumes().update({ ...volume, metadata: { ...volume.metadata, finalizers: (volume.metadata.finalizers ?? []).filter((f) => f !== 'kubernetes.io/pv-protection') } });
+    await volumes().update({
+      ...volume,
+      metadata: { ...volume.metadata, finalizers: (volume.metadata.finalizers ?? []).filter((f) => f !== 'kubernetes.io/pv-protection') },
+    });
   }
 
   before(async () => {
@@ -68,7 +80,7 @@ describe('local-path cleaner', () => {
     await volumes().delete('pvc-later');
     await releaseProtection('pvc-later');
     await waitFor('the later volume cleaned up', async () => (await gone('pvc-later')) && !existsSync(later), 20_000);
-    assert.ok(existsSync(bound), 'a Bound volume\'s data must survive its deletion');
+    assert.ok(existsSync(bound), "a Bound volume's data must survive its deletion");
     assert.deepEqual((await volumes().get('pvc-bound')).metadata.finalizers?.sort(), ['drover.io/local-path-directory', 'kubernetes.io/pv-protection']);
 
     await volumes().updateStatus({ ...(await volumes().get('pvc-bound')), status: { phase: 'Released' } } as KubeObject);
@@ -81,7 +93,7 @@ describe('local-path cleaner', () => {
     await volumes().delete('pvc-retained');
     await releaseProtection('pvc-retained');
     await waitFor('the Retain volume gone', () => gone('pvc-retained'), 20_000);
-    assert.ok(existsSync(path), 'a Retain volume\'s data must be kept');
+    assert.ok(existsSync(path), "a Retain volume's data must be kept");
   });
 
   it('keeps the data of a volume local-path did not provision', async () => {

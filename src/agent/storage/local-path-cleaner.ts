@@ -12,10 +12,23 @@ import { rm } from 'node:fs/promises';
 import type { KubeObject } from '../../api/meta.js';
 import { reclaimPolicy, volumePhase } from '../../api/volumes/claims.js';
 import {
-  ANN_PROVISIONED_BY, LABEL_LOCAL_PATH_NODE, LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER, PV_PROTECTION_FINALIZER,
+  ANN_PROVISIONED_BY,
+  LABEL_LOCAL_PATH_NODE,
+  LOCAL_PATH_CLEANUP_FINALIZER,
+  LOCAL_PATH_PROVISIONER,
+  PV_PROTECTION_FINALIZER,
 } from '../../api/volumes/names.js';
 import {
-  Informer, isConflict, isNotFound, objectKey, resources, runController, WorkQueue, type ApiClient, type Logger, type ReconcileResult,
+  Informer,
+  isConflict,
+  isNotFound,
+  objectKey,
+  resources,
+  runController,
+  WorkQueue,
+  type ApiClient,
+  type Logger,
+  type ReconcileResult,
   type RunningController,
 } from '../../client/index.js';
 import { isInside } from './local-path-dir.js';
@@ -23,8 +36,12 @@ import { isInside } from './local-path-dir.js';
 /** Deleted, released by pv-protection (so no longer Bound), and still holding our finalizer. */
 function awaitsCleanup(volume: Readonly<KubeObject>): boolean {
   const finalizers = volume.metadata.finalizers ?? [];
-  return Boolean(volume.metadata.deletionTimestamp) && finalizers.includes(LOCAL_PATH_CLEANUP_FINALIZER)
-    && !finalizers.includes(PV_PROTECTION_FINALIZER) && volumePhase(volume) !== 'Bound';
+  return (
+    Boolean(volume.metadata.deletionTimestamp) &&
+    finalizers.includes(LOCAL_PATH_CLEANUP_FINALIZER) &&
+    !finalizers.includes(PV_PROTECTION_FINALIZER) &&
+    volumePhase(volume) !== 'Bound'
+  );
 }
 
 /** Only a volume local-path made, whose policy is Delete, has its data removed. */
@@ -37,7 +54,12 @@ export class LocalPathCleaner {
   private readonly queue = new WorkQueue<string>();
   private running: RunningController | undefined;
 
-  constructor(private readonly api: ApiClient, nodeName: string, private readonly dir: string, private readonly logger: Logger) {
+  constructor(
+    private readonly api: ApiClient,
+    nodeName: string,
+    private readonly dir: string,
+    private readonly logger: Logger,
+  ) {
     this.volumes = new Informer(api, resources.persistentvolumes, { labelSelector: `${LABEL_LOCAL_PATH_NODE}=${nodeName}`, logger });
     const changed = (volume: Readonly<KubeObject>) => awaitsCleanup(volume) && this.queue.add(objectKey(volume));
     this.volumes.addEventHandler({ onAdd: changed, onUpdate: (_old, volume) => changed(volume) });

@@ -22,10 +22,7 @@ export const Channel = {
   close: 255,
 } as const;
 
-export type ChannelMessage =
-  | { kind: 'data'; channel: number; data: Buffer }
-  | { kind: 'close'; channel: number }
-  | { kind: 'invalid'; reason: string };
+export type ChannelMessage = { kind: 'data'; channel: number; data: Buffer } | { kind: 'close'; channel: number } | { kind: 'invalid'; reason: string };
 
 /** The protocol to answer with: ours in preference order, among those the client offers. */
 export function selectChannelProtocol(offered: Iterable<string>): string | undefined {

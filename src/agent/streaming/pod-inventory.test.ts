@@ -8,7 +8,10 @@ describe('streaming server: the pod inventory the data checker reads', () => {
   const cleaned: string[] = [];
   const inventory: PodInventory = {
     nodeName: 'n1',
-    list: async () => [{ uid: 'a', state: 'running' }, { uid: 'b', state: 'unknown' }],
+    list: async () => [
+      { uid: 'a', state: 'running' },
+      { uid: 'b', state: 'unknown' },
+    ],
     cleanUp: (uid) => {
       if (uid === 'a') return 'known';
       cleaned.push(uid);
@@ -22,10 +25,16 @@ describe('streaming server: the pod inventory the data checker reads', () => {
 
   after(() => server.close());
 
-  it('lists the pods of the node\'s containers', async () => {
+  it("lists the pods of the node's containers", async () => {
     const res = await fetch(`${server.url}/pods`);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { node: 'n1', pods: [{ uid: 'a', state: 'running' }, { uid: 'b', state: 'unknown' }] });
+    assert.deepEqual(await res.json(), {
+      node: 'n1',
+      pods: [
+        { uid: 'a', state: 'running' },
+        { uid: 'b', state: 'unknown' },
+      ],
+    });
   });
 
   it('cleans up an unknown pod, and refuses one the agent has', async () => {

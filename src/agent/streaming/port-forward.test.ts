@@ -27,7 +27,10 @@ const echoDialer: PortDialer = async (_target, port) => {
 async function forwardOnce(peer: TestPeer, port: number, requestId: string, payload: string): Promise<{ data: string; error: string }> {
   const errorId = await peer.open({ streamtype: 'error', port: String(port), requestid: requestId }, true);
   const dataId = await peer.open({ streamtype: 'data', port: String(port), requestid: requestId });
-  await peer.until('replies', () => peer.frames.filter((f) => f.kind === 'syn_reply_headers' && (f.streamId === errorId || f.streamId === dataId)).length === 2);
+  await peer.until(
+    'replies',
+    () => peer.frames.filter((f) => f.kind === 'syn_reply_headers' && (f.streamId === errorId || f.streamId === dataId)).length === 2,
+  );
   peer.data(dataId, payload, true);
   await peer.until('both streams closed', () => peer.finished(dataId) && peer.finished(errorId));
   return { data: peer.dataOf(dataId).toString(), error: peer.dataOf(errorId).toString() };
@@ -98,7 +101,7 @@ describe('port-forward', () => {
     peer.close();
   });
 
-  it('reaches host-network pods on the node\'s loopback', async () => {
+  it("reaches host-network pods on the node's loopback", async () => {
     const { peer, socket } = await spdyUpgrade(server.port, 'POST', '/portForward/ns/host', ['portforward.k8s.io']);
     assert.deepEqual(await forwardOnce(peer, hostPort, '0', 'hi'), { data: 'host:hi', error: '' });
     socket.destroy();

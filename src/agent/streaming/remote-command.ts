@@ -70,7 +70,10 @@ export async function runExec(channel: CommandChannel, target: CommandTarget, op
   if (!(await bridge(channel, session))) return;
   // Only now ask for the code: the process has closed its output, so it is ending or ended.
   const outcome = await Promise.race([
-    session.exitCode().then((code) => ({ code }), (error: unknown) => ({ error })),
+    session.exitCode().then(
+      (code) => ({ code }),
+      (error: unknown) => ({ error }),
+    ),
     channel.gone.then(() => undefined),
   ]);
   if (!outcome) return session.close();

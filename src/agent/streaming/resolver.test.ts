@@ -25,7 +25,7 @@ describe('labelResolver', () => {
     fake.addContainer({ uid: 'new', name: 'web', namespace: 'ns' }, 'app', 0, new Date(5000));
     const resolved = await labelResolver(fake.asRuntime())('ns', 'web', 'app');
     assert.equal(resolved?.containerId, 'app-new-0');
-    assert.equal(resolved?.previousContainerId, undefined, 'the old pod\'s container is not this one\'s past');
+    assert.equal(resolved?.previousContainerId, undefined, "the old pod's container is not this one's past");
   });
 
   it('gives the running sandbox for pod-level requests, and marks process pods as host-network', async () => {

@@ -43,7 +43,12 @@ function byAttemptDescending(a: Candidate<ContainerSummary>, b: Candidate<Contai
   return attempts !== 0 ? attempts : b.item.createdAt.getTime() - a.item.createdAt.getTime();
 }
 
-async function resolveContainer(runtimes: readonly ContainerRuntime[], namespace: string, pod: string, container: string): Promise<ResolvedContainer | undefined> {
+async function resolveContainer(
+  runtimes: readonly ContainerRuntime[],
+  namespace: string,
+  pod: string,
+  container: string,
+): Promise<ResolvedContainer | undefined> {
   const labels = { [POD_NAMESPACE]: namespace, [POD_NAME]: pod, [CONTAINER_NAME]: container, [ATTEMPT]: true as const };
   const found = await collect(runtimes, (runtime) => runtime.listContainers({ labels, all: true }));
   const uid = newestUid(found);
@@ -76,6 +81,5 @@ async function resolveSandbox(runtimes: readonly ContainerRuntime[], namespace: 
  */
 export function labelResolver(runtimes: ContainerRuntime | readonly ContainerRuntime[]): ContainerResolver {
   const list: readonly ContainerRuntime[] = Array.isArray(runtimes) ? runtimes : [runtimes as ContainerRuntime];
-  return (namespace, pod, container) =>
-    container === undefined ? resolveSandbox(list, namespace, pod) : resolveContainer(list, namespace, pod, container);
+  return (namespace, pod, container) => (container === undefined ? resolveSandbox(list, namespace, pod) : resolveContainer(list, namespace, pod, container));
 }

@@ -36,7 +36,10 @@ function route(kind: RouteKind, namespace: string, pod: string, rest: string[]):
 export function parseStreamingPath(pathname: string): StreamingRoute | undefined {
   let parts: string[];
   try {
-    parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+    parts = pathname
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeURIComponent);
   } catch {
     return undefined;
   }

@@ -97,6 +97,8 @@ export function rejectUpgrade(socket: Duplex, error: StreamingError, extraHeader
   if (socket.destroyed) return;
   const body = JSON.stringify(error.toStatus());
   const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close', ...extraHeaders };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${error.code} ${STATUS_CODES[error.code] ?? 'Error'}\r\n${head}\r\n${body}`);
 }

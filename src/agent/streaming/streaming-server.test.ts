@@ -53,7 +53,7 @@ describe('streaming server', () => {
   });
   after(() => server.close());
 
-  it('streams a container log with the kubelet\'s parameters', async () => {
+  it("streams a container log with the kubelet's parameters", async () => {
     const res = await fetch(`${server.url}/containerLogs/ns/web/app?tailLines=2&timestamps=true&follow=true&sinceSeconds=60`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/plain/);
@@ -90,7 +90,10 @@ describe('streaming server', () => {
     const result = await wsSession(`${ws}/exec/ns/web/app?command=fail&command=3&output=1&error=1`, ['v5.channel.k8s.io', 'v4.channel.k8s.io']);
     assert.equal(result.protocol, 'v5.channel.k8s.io');
     assert.equal(result.closeCode, 1000);
-    assert.ok(result.messages.every((m) => m.length > 1 || m[0] === 255), 'no empty message opens a v5 session');
+    assert.ok(
+      result.messages.every((m) => m.length > 1 || m[0] === 255),
+      'no empty message opens a v5 session',
+    );
     assert.equal(channel(result.messages, 2), 'oops\n');
     const outcome = status(result.messages);
     assert.equal(outcome.status, 'Failure');
@@ -100,7 +103,7 @@ describe('streaming server', () => {
     assert.deepEqual(sessions.at(-1), { kind: 'exec', namespace: 'ns', pod: 'web', container: 'app', transport: 'websocket', protocol: 'v5.channel.k8s.io' });
   });
 
-  it('feeds stdin and ends it at the client\'s CLOSE message (v5)', async () => {
+  it("feeds stdin and ends it at the client's CLOSE message (v5)", async () => {
     const result = await wsSession(`${ws}/exec/ns/web/app?command=cat&input=1&output=1`, ['v5.channel.k8s.io'], (conn) => {
       conn.send(Buffer.from([0, ...Buffer.from('hello ')]));
       conn.send(Buffer.from([0, ...Buffer.from('world')]));
@@ -121,7 +124,7 @@ describe('streaming server', () => {
     assert.equal(fake.execCalls.at(-1)!.options.tty, true);
   });
 
-  it('attaches to a container\'s output', async () => {
+  it("attaches to a container's output", async () => {
     const result = await wsSession(`${ws}/attach/ns/web/app?output=1`, ['v5.channel.k8s.io']);
     assert.equal(channel(result.messages, 1), 'attached output\n');
     assert.equal(status(result.messages).status, 'Success');
@@ -146,7 +149,7 @@ describe('streaming server', () => {
     assert.equal((await plain.json()).message, 'Upgrade request required');
   });
 
-  it('keeps the HTTP code of a resolver\'s own errors', async () => {
+  it("keeps the HTTP code of a resolver's own errors", async () => {
     const resolve = async () => {
       throw Object.assign(new Error('a container name must be specified for pod web, choose one of: [a b]'), { code: 400 });
     };

@@ -116,7 +116,11 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
   const host = options.host ?? '127.0.0.1';
   const sockets = new Set<Socket | Duplex>();
   const websockets = createWebSocketServer();
-  const upgradeContext = { resolve: options.resolve, dialPort: options.dialPort ?? defaultPortDialer, ...(options.onSession ? { onSession: options.onSession } : {}) };
+  const upgradeContext = {
+    resolve: options.resolve,
+    dialPort: options.dialPort ?? defaultPortDialer,
+    ...(options.onSession ? { onSession: options.onSession } : {}),
+  };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     serveRequest(req, res, options).catch((error: unknown) => writeStatus(res, toStreamingError(error)));
   };
@@ -155,7 +159,14 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
     host,
     port,
     setCertificate(cert, key) {
-      if (tls) (server as unknown as { setSecureContext(options: object): void }).setSecureContext({ cert, key, ca: tls.ca, requestCert: true, rejectUnauthorized: true });
+      if (tls)
+        (server as unknown as { setSecureContext(options: object): void }).setSecureContext({
+          cert,
+          key,
+          ca: tls.ca,
+          requestCert: true,
+          rejectUnauthorized: true,
+        });
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -43,7 +43,12 @@ const TUNNEL_PROTOCOL = `${TUNNEL_PREFIX}${PORT_FORWARD_PROTOCOL}`;
 /** One server for every WebSocket upgrade; the sub-protocol is chosen per request before it. */
 export function createWebSocketServer(): { wss: WebSocketServer; choose(req: IncomingMessage, protocol: string): void } {
   const chosen = new WeakMap<IncomingMessage, string>();
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, handleProtocols: (_offered, req) => chosen.get(req) ?? false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    perMessageDeflate: false,
+    handleProtocols: (_offered, req) => chosen.get(req) ?? false,
+  });
   return {
     wss,
     choose(req, protocol) {
@@ -128,7 +133,13 @@ async function upgradeSpdy(up: Upgrade, ctx: UpgradeContext): Promise<void> {
   else onCommandSpdy(session, route, target, query);
 }
 
-export async function handleStreamingUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, ws: ReturnType<typeof createWebSocketServer>, ctx: UpgradeContext): Promise<void> {
+export async function handleStreamingUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  ws: ReturnType<typeof createWebSocketServer>,
+  ctx: UpgradeContext,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://agent');
   const route = parseStreamingPath(url.pathname);
   if (!route || route.kind === 'containerLogs' || route.kind === 'signal') throw notFound(`no upgrade is served at ${url.pathname}`);

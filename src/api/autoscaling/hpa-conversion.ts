@@ -101,14 +101,23 @@ export function hpaV2ToV1(v2: KubeObject): KubeObject {
   const carry = (annotation: string, value: unknown) => {
     if (value !== undefined && !(Array.isArray(value) && value.length === 0)) annotations[annotation] = JSON.stringify(value);
   };
-  carry(CARRIED.metrics, metrics.filter((m) => m !== cpu));
+  carry(
+    CARRIED.metrics,
+    metrics.filter((m) => m !== cpu),
+  );
   carry(CARRIED.behavior, spec['behavior']);
-  carry(CARRIED.currentMetrics, currentMetrics.filter((m) => m !== currentCpu));
+  carry(
+    CARRIED.currentMetrics,
+    currentMetrics.filter((m) => m !== currentCpu),
+  );
   carry(CARRIED.conditions, status['conditions']);
   const metadata: KubeObject['metadata'] = { ...v2.metadata };
   if (Object.keys(annotations).length) metadata.annotations = annotations;
   return {
-    ...v2, apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata,
+    ...v2,
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata,
     spec: {
       scaleTargetRef: spec['scaleTargetRef'],
       ...(spec['minReplicas'] === undefined ? {} : { minReplicas: spec['minReplicas'] }),

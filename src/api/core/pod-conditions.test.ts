@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  isPodAvailable, isPodReady, msUntilNextAvailable, msUntilPodAvailable, podCondition, podReadySince, type PodWithStatus,
-} from './pod-conditions.js';
+import { isPodAvailable, isPodReady, msUntilNextAvailable, msUntilPodAvailable, podCondition, podReadySince, type PodWithStatus } from './pod-conditions.js';
 import type { PodCondition } from './pod.js';
 
 const withConditions = (...conditions: PodCondition[]): PodWithStatus => ({ status: { conditions } });

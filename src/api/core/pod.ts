@@ -179,4 +179,3 @@ export interface PodTemplateSpec {
   metadata?: ObjectMeta;
   spec?: PodSpec;
 }
-

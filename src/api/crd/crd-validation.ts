@@ -30,7 +30,12 @@ export function validateCrd(crd: KubeObject, old?: KubeObject): FieldError[] {
     if (!group.includes('.')) errors.push(invalid('spec.group', group, 'should be a domain with at least one dot'));
     // Kubernetes' own groups take a CRD only with the API review's approval noted (KEP-1111).
     if (isProtectedGroup(group) && !crd.metadata.annotations?.[API_APPROVED_ANNOTATION]) {
-      errors.push(required(`metadata.annotations[${API_APPROVED_ANNOTATION}]`, `protected groups must have approval annotation "${API_APPROVED_ANNOTATION}", see https://github.com/kubernetes/enhancements/pull/1111`));
+      errors.push(
+        required(
+          `metadata.annotations[${API_APPROVED_ANNOTATION}]`,
+          `protected groups must have approval annotation "${API_APPROVED_ANNOTATION}", see https://github.com/kubernetes/enhancements/pull/1111`,
+        ),
+      );
     }
   }
   const scope = spec['scope'];
@@ -40,7 +45,9 @@ export function validateCrd(crd: KubeObject, old?: KubeObject): FieldError[] {
   errors.push(...validateVersions(arr(spec['versions']), 'spec.versions'));
   errors.push(...validateConversion(spec['conversion']));
   if (spec['preserveUnknownFields'] === true) {
-    errors.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+    errors.push(
+      invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'),
+    );
   }
   if (old) errors.push(...validateUpdate(spec, obj(old['spec'])));
   return errors;
@@ -60,7 +67,8 @@ export function validateNames(names: Record<string, unknown>, path: string): Fie
       errors.push(invalid(`${path}.${field}`, value, `may have mixed case, but should otherwise match: ${isDns1035Label(value.toLowerCase()).join(',')}`));
     }
   }
-  if (text(names['kind']) !== '' && names['kind'] === names['listKind']) errors.push(invalid(`${path}.listKind`, names['listKind'], 'kind and listKind may not be the same'));
+  if (text(names['kind']) !== '' && names['kind'] === names['listKind'])
+    errors.push(invalid(`${path}.listKind`, names['listKind'], 'kind and listKind may not be the same'));
   for (const field of ['shortNames', 'categories'] as const) {
     arr(names[field]).forEach((value, i) => {
       errors.push(...invalidEach(`${path}.${field}[${i}]`, value, isDns1035Label(text(value))));
@@ -87,8 +95,22 @@ function validateVersions(versions: unknown[], path: string): FieldError[] {
     errors.push(...validateSubresources(obj(version['subresources']), `${at}.subresources`));
     arr(version['additionalPrinterColumns']).forEach((column, j) => errors.push(...validateColumn(obj(column), `${at}.additionalPrinterColumns[${j}]`)));
   });
-  if (storage !== 1) errors.push(invalid(path, versions.map((v) => text(obj(v)['name'])), 'must have exactly one version marked as storage version'));
-  if (!versions.some((v) => obj(v)['served'] === true)) errors.push(invalid(path, versions.map((v) => text(obj(v)['name'])), 'must have at least one version marked as served'));
+  if (storage !== 1)
+    errors.push(
+      invalid(
+        path,
+        versions.map((v) => text(obj(v)['name'])),
+        'must have exactly one version marked as storage version',
+      ),
+    );
+  if (!versions.some((v) => obj(v)['served'] === true))
+    errors.push(
+      invalid(
+        path,
+        versions.map((v) => text(obj(v)['name'])),
+        'must have at least one version marked as served',
+      ),
+    );
   return errors;
 }
 
@@ -121,7 +143,8 @@ function validateColumn(column: Record<string, unknown>, path: string): FieldErr
   const jsonPath = text(column['jsonPath']);
   if (jsonPath === '') errors.push(required(`${path}.jsonPath`));
   else if (!parseJsonPath(jsonPath)) errors.push(invalid(`${path}.jsonPath`, jsonPath, 'must be a simple json path'));
-  if (typeof column['priority'] === 'number' && column['priority'] < 0) errors.push(invalid(`${path}.priority`, column['priority'], 'must be greater than or equal to 0'));
+  if (typeof column['priority'] === 'number' && column['priority'] < 0)
+    errors.push(invalid(`${path}.priority`, column['priority'], 'must be greater than or equal to 0'));
   return errors;
 }
 
@@ -130,7 +153,12 @@ function validateConversion(conversion: unknown): FieldError[] {
   const strategy = obj(conversion)['strategy'];
   if (strategy === 'None') return [];
   if (strategy === 'Webhook') {
-    return [forbidden('spec.conversion.strategy', 'conversion webhooks are not supported by this server: use strategy None (versions that differ only in apiVersion)')];
+    return [
+      forbidden(
+        'spec.conversion.strategy',
+        'conversion webhooks are not supported by this server: use strategy None (versions that differ only in apiVersion)',
+      ),
+    ];
   }
   return [notSupported('spec.conversion.strategy', strategy ?? '', ['None', 'Webhook'])];
 }

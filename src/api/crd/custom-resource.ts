@@ -31,7 +31,9 @@ export interface CustomResourceDefinitionInfo extends ResourceDefinition {
 /** The conditions of a CRD, by type. */
 export function crdCondition(crd: KubeObject, type: string): Record<string, unknown> | undefined {
   const status = obj(crd['status']);
-  return arr(status['conditions']).map(obj).find((condition) => condition['type'] === type);
+  return arr(status['conditions'])
+    .map(obj)
+    .find((condition) => condition['type'] === type);
 }
 
 export function isEstablished(crd: KubeObject): boolean {
@@ -45,32 +47,41 @@ export function customResourceDefinitions(crd: KubeObject): CustomResourceDefini
   const names = obj(obj(crd['status'])['acceptedNames']);
   const versions = arr(spec['versions']).map(obj);
   const storageVersion = text(versions.find((version) => version['storage'] === true)?.['name']);
-  return versions.filter((version) => version['served'] === true).map((version) => {
-    const versionSchema = obj(obj(version['schema'])['openAPIV3Schema']);
-    const subresources = obj(version['subresources']);
-    const kind = text(names['kind']);
-    const def: CustomResourceDefinitionInfo = {
-      group: text(spec['group']), version: text(version['name']), kind, listKind: text(names['listKind']) || `${kind}List`,
-      plural: text(names['plural']), singular: text(names['singular']) || kind.toLowerCase(), namespaced: spec['scope'] === 'Namespaced',
-      shortNames: arr(names['shortNames']).map(text), categories: arr(names['categories']).map(text), verbs: ALL_VERBS,
-      subresources: subresourcesOf(subresources),
-      schema: objectSchema(versionSchema),
-      checkSchema: (object) => pruneObject(versionSchema, object),
-      applyDefaults: (object) => applyDefaults(versionSchema, object),
-      validate: (object, old) => validateValue(versionSchema, object, '', old),
-      table: customResourcePrinter(arr(version['additionalPrinterColumns']).map((column) => obj(column) as unknown as PrinterColumn)),
-      fieldSelectors: selectableFields(version),
-      strategicMergePatch: false,
-      crdName: crd.metadata.name ?? '',
-      storageVersion,
-      versionSchema,
-      terminating: crdCondition(crd, 'Terminating')?.['status'] === 'True',
-    };
-    if (version['deprecated'] === true) {
-      def.deprecationWarning = text(version['deprecationWarning']) || `${text(spec['group'])}/${def.version} ${kind} is deprecated`;
-    }
-    return def;
-  });
+  return versions
+    .filter((version) => version['served'] === true)
+    .map((version) => {
+      const versionSchema = obj(obj(version['schema'])['openAPIV3Schema']);
+      const subresources = obj(version['subresources']);
+      const kind = text(names['kind']);
+      const def: CustomResourceDefinitionInfo = {
+        group: text(spec['group']),
+        version: text(version['name']),
+        kind,
+        listKind: text(names['listKind']) || `${kind}List`,
+        plural: text(names['plural']),
+        singular: text(names['singular']) || kind.toLowerCase(),
+        namespaced: spec['scope'] === 'Namespaced',
+        shortNames: arr(names['shortNames']).map(text),
+        categories: arr(names['categories']).map(text),
+        verbs: ALL_VERBS,
+        subresources: subresourcesOf(subresources),
+        schema: objectSchema(versionSchema),
+        checkSchema: (object) => pruneObject(versionSchema, object),
+        applyDefaults: (object) => applyDefaults(versionSchema, object),
+        validate: (object, old) => validateValue(versionSchema, object, '', old),
+        table: customResourcePrinter(arr(version['additionalPrinterColumns']).map((column) => obj(column) as unknown as PrinterColumn)),
+        fieldSelectors: selectableFields(version),
+        strategicMergePatch: false,
+        crdName: crd.metadata.name ?? '',
+        storageVersion,
+        versionSchema,
+        terminating: crdCondition(crd, 'Terminating')?.['status'] === 'True',
+      };
+      if (version['deprecated'] === true) {
+        def.deprecationWarning = text(version['deprecationWarning']) || `${text(spec['group'])}/${def.version} ${kind} is deprecated`;
+      }
+      return def;
+    });
 }
 
 function subresourcesOf(subresources: Record<string, unknown>): ResourceDefinition['subresources'] {
@@ -104,7 +115,10 @@ function pruneObject(versionSchema: SchemaNode, object: KubeObject): { errors: F
   for (const key of Object.keys(object)) if (key !== 'metadata' && !Object.hasOwn(rest, key)) delete object[key];
   Object.assign(object, rest, { metadata });
   const meta = checkSchema(ObjectMeta, metadata, { unknownFields: 'prune' });
-  return { errors: meta.errors.map((error) => ({ ...error, field: `metadata.${error.field}` })), unknownFields: [...unknownFields, ...meta.unknownFields.map((field) => `metadata.${field}`)] };
+  return {
+    errors: meta.errors.map((error) => ({ ...error, field: `metadata.${error.field}` })),
+    unknownFields: [...unknownFields, ...meta.unknownFields.map((field) => `metadata.${field}`)],
+  };
 }
 
 function selectableFields(version: Record<string, unknown>): ResourceDefinition['fieldSelectors'] {

@@ -13,7 +13,11 @@ const schema = {
         note: { type: 'string', nullable: true },
         nested: { type: 'object', default: {}, properties: { level: { type: 'integer', default: 3 } } },
         items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, weight: { type: 'integer', default: 10 } } } },
-        open: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'object', properties: { a: { type: 'string' } } } } },
+        open: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { known: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
         labels: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'string' } } } },
         template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } },
       },
@@ -23,9 +27,14 @@ const schema = {
 
 test('pruning drops undeclared fields and disallowed nulls, keeping what preserve-unknown-fields and embedded resources keep', () => {
   const object = {
-    apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' }, status: { gone: true },
+    apiVersion: 'x/v1',
+    kind: 'X',
+    metadata: { name: 'a' },
+    status: { gone: true },
     spec: {
-      extra: 1, size: null, note: null,
+      extra: 1,
+      size: null,
+      note: null,
       items: [{ name: 'a', colour: 'red' }],
       open: { anything: [1], known: { a: 'x', b: 'y' } },
       labels: { one: { v: 'x', w: 'y' } },
@@ -35,7 +44,9 @@ test('pruning drops undeclared fields and disallowed nulls, keeping what preserv
   const unknown = prune(schema, object);
   assert.deepEqual(unknown.sort(), ['spec.extra', 'spec.items[0].colour', 'spec.labels[one].w', 'spec.open.known.b', 'spec.template.other', 'status'].sort());
   assert.deepEqual(object, {
-    apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' },
+    apiVersion: 'x/v1',
+    kind: 'X',
+    metadata: { name: 'a' },
     spec: {
       note: null,
       items: [{ name: 'a' }],
@@ -49,7 +60,17 @@ test('pruning drops undeclared fields and disallowed nulls, keeping what preserv
 test('defaults fill missing fields top down, into defaulted objects and list items, and never overwrite', () => {
   const object: Record<string, unknown> = { spec: { replicas: 0, items: [{ name: 'a' }, { name: 'b', weight: 1 }] } };
   applyDefaults(schema, object);
-  assert.deepEqual(object, { spec: { size: 'medium', replicas: 0, nested: { level: 3 }, items: [{ name: 'a', weight: 10 }, { name: 'b', weight: 1 }] } });
+  assert.deepEqual(object, {
+    spec: {
+      size: 'medium',
+      replicas: 0,
+      nested: { level: 3 },
+      items: [
+        { name: 'a', weight: 10 },
+        { name: 'b', weight: 1 },
+      ],
+    },
+  });
   const nothing: Record<string, unknown> = {};
   applyDefaults(schema, nothing);
   assert.deepEqual(nothing, {});

@@ -15,7 +15,18 @@ const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const UNSUPPORTED = ['$ref', '$schema', 'id', 'definitions', 'dependencies', 'additionalItems', 'patternProperties'];
 const COMBINATORS = ['allOf', 'anyOf', 'oneOf'];
 /** What a value validation (inside allOf/anyOf/oneOf/not) may not say: it only validates. */
-const NOT_IN_VALUE_VALIDATION = ['type', 'nullable', 'default', 'additionalProperties', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type'];
+const NOT_IN_VALUE_VALIDATION = [
+  'type',
+  'nullable',
+  'default',
+  'additionalProperties',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+];
 
 export function validateStructuralSchema(schema: unknown, path: string): FieldError[] {
   const errors: FieldError[] = [];
@@ -50,13 +61,16 @@ function checkNode(node: SchemaNode, path: string, place: Place, errors: FieldEr
   if (!typeless && !TYPES.includes(String(type))) errors.push(notSupported(`${path}.type`, type, TYPES));
   if (isIntOrString(node) && !typeless) errors.push(invalid(`${path}.type`, type, 'must be empty if x-kubernetes-int-or-string is true'));
   if (isEmbedded(node) && type !== 'object') errors.push(invalid(`${path}.type`, type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
-  if (node['x-kubernetes-preserve-unknown-fields'] === false) errors.push(invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
-  if (node['uniqueItems'] === true) errors.push(forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  if (node['x-kubernetes-preserve-unknown-fields'] === false)
+    errors.push(invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
+  if (node['uniqueItems'] === true)
+    errors.push(forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   if (node['additionalProperties'] === false) errors.push(forbidden(`${path}.additionalProperties`, 'additionalProperties cannot be set to false'));
   if (node['properties'] !== undefined && isObject(node['additionalProperties'])) {
     errors.push(forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
   }
-  if (typeof node['pattern'] === 'string' && !patternOf(node['pattern'])) errors.push(invalid(`${path}.pattern`, node['pattern'], 'must be a valid regular expression'));
+  if (typeof node['pattern'] === 'string' && !patternOf(node['pattern']))
+    errors.push(invalid(`${path}.pattern`, node['pattern'], 'must be a valid regular expression'));
   if (type === 'array' && !isObject(node['items'])) errors.push(required(`${path}.items`, 'must be specified'));
   if (Array.isArray(node['items'])) errors.push(forbidden(`${path}.items`, 'items must be a schema object and not an array'));
   checkChildren(node, path, errors);

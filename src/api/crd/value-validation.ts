@@ -64,7 +64,13 @@ function check(schema: SchemaNode, value: unknown, path: string, errors: FieldEr
 function checkEnum(schema: SchemaNode, value: unknown, path: string, errors: FieldError[]): void {
   const options = schema['enum'];
   if (!Array.isArray(options) || options.some((option) => jsonEqual(option, value))) return;
-  errors.push(notSupported(path, value, options.map((option) => (typeof option === 'string' ? option : JSON.stringify(option)))));
+  errors.push(
+    notSupported(
+      path,
+      value,
+      options.map((option) => (typeof option === 'string' ? option : JSON.stringify(option))),
+    ),
+  );
 }
 
 function checkNumber(schema: SchemaNode, value: number, path: string, errors: FieldError[]): void {

@@ -23,14 +23,20 @@ test('image pull policy follows the tag', () => {
 
 test('pod defaults', () => {
   const pod = defaulted('', 'Pod', {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
     spec: {
-      containers: [{
-        name: 'web', image: 'nginx', ports: [{ containerPort: 80 }],
-        resources: { limits: { cpu: '1', memory: '1Gi' } },
-        livenessProbe: { httpGet: { port: 80 } },
-        env: [{ name: 'N', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
-      }],
+      containers: [
+        {
+          name: 'web',
+          image: 'nginx',
+          ports: [{ containerPort: 80 }],
+          resources: { limits: { cpu: '1', memory: '1Gi' } },
+          livenessProbe: { httpGet: { port: 80 } },
+          env: [{ name: 'N', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+        },
+      ],
       volumes: [{ name: 'v' }, { name: 's', secret: { secretName: 's' } }],
     },
   });
@@ -49,7 +55,11 @@ test('pod defaults', () => {
   assert.equal(container.ports[0].protocol, 'TCP');
   assert.deepEqual(container.resources.requests, { cpu: '1', memory: '1Gi' });
   assert.deepEqual(container.livenessProbe, {
-    httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3,
+    httpGet: { port: 80, path: '/', scheme: 'HTTP' },
+    timeoutSeconds: 1,
+    periodSeconds: 10,
+    successThreshold: 1,
+    failureThreshold: 3,
   });
   assert.equal(container.env[0].valueFrom.fieldRef.apiVersion, 'v1');
   assert.deepEqual(spec.volumes[0].emptyDir, {});
@@ -61,7 +71,9 @@ test('pod defaults', () => {
 
 test('deployment defaults include its pod template', () => {
   const deployment = defaulted('apps', 'Deployment', {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd' },
     spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } } },
   });
   const spec = deployment['spec'];
@@ -84,7 +96,9 @@ test('daemonset and replicaset defaults', () => {
 
 test('job defaults and generated selector', () => {
   const job = defaulted('batch', 'Job', {
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi', uid: 'uid-1' },
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'pi', uid: 'uid-1' },
     spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } },
   });
   const spec = job['spec'];
@@ -100,14 +114,22 @@ test('job defaults and generated selector', () => {
 
 test('service defaults and preserved allocations', () => {
   const service = defaulted('', 'Service', {
-    apiVersion: 'v1', kind: 'Service', metadata: { name: 's' },
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 's' },
     spec: { type: 'NodePort', ports: [{ port: 80 }, { port: 443, targetPort: 'https' }] },
   });
   const spec = service['spec'];
   assert.equal(spec.sessionAffinity, 'None');
   assert.equal(spec.externalTrafficPolicy, 'Cluster');
-  assert.deepEqual(spec.ports, [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 443, targetPort: 'https', protocol: 'TCP' }]);
-  const old = { ...service, spec: { ...spec, clusterIP: '10.96.0.9', clusterIPs: ['10.96.0.9'], ports: [{ port: 80, protocol: 'TCP', nodePort: 30080 }] } } as unknown as KubeObject;
+  assert.deepEqual(spec.ports, [
+    { port: 80, protocol: 'TCP', targetPort: 80 },
+    { port: 443, targetPort: 'https', protocol: 'TCP' },
+  ]);
+  const old = {
+    ...service,
+    spec: { ...spec, clusterIP: '10.96.0.9', clusterIPs: ['10.96.0.9'], ports: [{ port: 80, protocol: 'TCP', nodePort: 30080 }] },
+  } as unknown as KubeObject;
   const update: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'NodePort', ports: [{ port: 80 }] } };
   preserveServiceAllocations(update, old);
   assert.equal((update['spec'] as any).clusterIP, '10.96.0.9');

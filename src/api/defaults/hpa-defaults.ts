@@ -8,7 +8,14 @@ import { ensureObject, setDefault, type Obj } from './util.js';
 export const DEFAULT_CPU_UTILIZATION = 80;
 
 export function defaultScaleUpRules(): Obj {
-  return { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] };
+  return {
+    stabilizationWindowSeconds: 0,
+    selectPolicy: 'Max',
+    policies: [
+      { type: 'Pods', value: 4, periodSeconds: 15 },
+      { type: 'Percent', value: 100, periodSeconds: 15 },
+    ],
+  };
 }
 
 export function defaultScaleDownRules(): Obj {

@@ -118,8 +118,12 @@ const DEFAULT_TOLERATIONS = [
 function defaultTolerations(spec: Obj): void {
   const tolerations = Array.isArray(spec['tolerations']) ? spec['tolerations'] : [];
   for (const wanted of DEFAULT_TOLERATIONS) {
-    const covered = tolerations.some((t) => isObject(t) && (t['key'] === wanted.key || (t['key'] === undefined && t['operator'] === 'Exists'))
-      && (t['effect'] === undefined || t['effect'] === '' || t['effect'] === 'NoExecute'));
+    const covered = tolerations.some(
+      (t) =>
+        isObject(t) &&
+        (t['key'] === wanted.key || (t['key'] === undefined && t['operator'] === 'Exists')) &&
+        (t['effect'] === undefined || t['effect'] === '' || t['effect'] === 'NoExecute'),
+    );
     if (!covered) tolerations.push({ ...wanted });
   }
   spec['tolerations'] = tolerations;
@@ -145,8 +149,10 @@ export function applyPodDefaults(pod: KubeObject): void {
 
 /** Guaranteed when every container has equal cpu and memory requests and limits, BestEffort when none has any. */
 export function qosClassOf(spec: Obj): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const containers = [...(Array.isArray(spec['initContainers']) ? spec['initContainers'] : []), ...(Array.isArray(spec['containers']) ? spec['containers'] : [])]
-    .filter(isObject);
+  const containers = [
+    ...(Array.isArray(spec['initContainers']) ? spec['initContainers'] : []),
+    ...(Array.isArray(spec['containers']) ? spec['containers'] : []),
+  ].filter(isObject);
   let any = false;
   let guaranteed = true;
   for (const container of containers) {

@@ -7,10 +7,21 @@ import { applyCrdDefaults, validateCrd } from '../crd/crd-validation.js';
 import { ALL_VERBS } from './helpers.js';
 
 const customResourceDefinitions: ResourceDefinition = {
-  group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', listKind: 'CustomResourceDefinitionList',
-  plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false,
-  shortNames: ['crd', 'crds'], categories: ['api-extensions'], verbs: ALL_VERBS, subresources: { status: true },
-  schema: CustomResourceDefinitionSchema, applyDefaults: applyCrdDefaults, validate: validateCrd, table: printerFor('CustomResourceDefinition'),
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  listKind: 'CustomResourceDefinitionList',
+  plural: 'customresourcedefinitions',
+  singular: 'customresourcedefinition',
+  namespaced: false,
+  shortNames: ['crd', 'crds'],
+  categories: ['api-extensions'],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: CustomResourceDefinitionSchema,
+  applyDefaults: applyCrdDefaults,
+  validate: validateCrd,
+  table: printerFor('CustomResourceDefinition'),
   fieldSelectors: {},
 };
 

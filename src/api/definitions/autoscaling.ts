@@ -12,10 +12,21 @@ import { ensureObject, setDefault } from '../defaults/util.js';
 import { ALL_VERBS } from './helpers.js';
 
 const hpaV2: ResourceDefinition = {
-  group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList',
-  plural: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler', namespaced: true,
-  shortNames: ['hpa'], categories: ['all'], verbs: ALL_VERBS, subresources: { status: true },
-  schema: HorizontalPodAutoscalerSchema, applyDefaults: applyHpaDefaults, validate: validateHpa, table: printerFor('HorizontalPodAutoscaler'),
+  group: 'autoscaling',
+  version: 'v2',
+  kind: 'HorizontalPodAutoscaler',
+  listKind: 'HorizontalPodAutoscalerList',
+  plural: 'horizontalpodautoscalers',
+  singular: 'horizontalpodautoscaler',
+  namespaced: true,
+  shortNames: ['hpa'],
+  categories: ['all'],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: HorizontalPodAutoscalerSchema,
+  applyDefaults: applyHpaDefaults,
+  validate: validateHpa,
+  table: printerFor('HorizontalPodAutoscaler'),
   fieldSelectors: {},
 };
 
@@ -33,7 +44,10 @@ function applyHpaV1Defaults(hpa: KubeObject): void {
 
 // v1 is checked and printed as what it is stored as: the same rules, the same columns.
 const hpaV1: ResourceDefinition = {
-  ...hpaV2, version: 'v1', categories: [], schema: HorizontalPodAutoscalerV1Schema,
+  ...hpaV2,
+  version: 'v1',
+  categories: [],
+  schema: HorizontalPodAutoscalerV1Schema,
   applyDefaults: applyHpaV1Defaults,
   validate: (hpa) => validateHpa(hpaV1ToV2(hpa)),
   table: { columns: hpaV2.table.columns, row: (hpa, now) => hpaV2.table.row(hpaV1ToV2(hpa), now) },

@@ -10,10 +10,20 @@ import { applyCsrDefaults, validateCertificateSigningRequest } from '../validati
 import { ALL_VERBS, field } from './helpers.js';
 
 const certificateSigningRequests: ResourceDefinition = {
-  group: CERTIFICATES_GROUP, version: 'v1', kind: 'CertificateSigningRequest', listKind: 'CertificateSigningRequestList',
-  plural: 'certificatesigningrequests', singular: 'certificatesigningrequest', namespaced: false,
-  shortNames: ['csr'], categories: [], verbs: ALL_VERBS, subresources: { status: true, approval: true },
-  schema: CertificateSigningRequestSchema, applyDefaults: applyCsrDefaults, validate: validateCertificateSigningRequest,
+  group: CERTIFICATES_GROUP,
+  version: 'v1',
+  kind: 'CertificateSigningRequest',
+  listKind: 'CertificateSigningRequestList',
+  plural: 'certificatesigningrequests',
+  singular: 'certificatesigningrequest',
+  namespaced: false,
+  shortNames: ['csr'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: { status: true, approval: true },
+  schema: CertificateSigningRequestSchema,
+  applyDefaults: applyCsrDefaults,
+  validate: validateCertificateSigningRequest,
   table: printerFor('CertificateSigningRequest'),
   fieldSelectors: { 'spec.signerName': field('spec.signerName') },
 };

@@ -10,15 +10,11 @@ import { ReplicationControllerSchema } from '../schemas/replication-controller.j
 import { applyReplicationControllerDefaults } from '../defaults/statefulset-defaults.js';
 import { validateReplicationController } from '../validation/replication-controller-validation.js';
 import { applyPodDefaults } from '../defaults/pod-defaults.js';
-import {
-  applyEndpointsDefaults, applyNamespaceDefaults, applyNodeDefaults, applySecretDefaults, applyServiceDefaults,
-} from '../defaults/core-defaults.js';
+import { applyEndpointsDefaults, applyNamespaceDefaults, applyNodeDefaults, applySecretDefaults, applyServiceDefaults } from '../defaults/core-defaults.js';
 import { validatePodSpec } from '../validation/pod-validation.js';
 import { validatePodUpdate } from '../validation/pod-update.js';
 import { validateEndpoints, validateService } from '../validation/service-validation.js';
-import {
-  validateConfigMap, validateEvent, validateNamespace, validateNode, validateSecret, validateServiceAccount,
-} from '../validation/core-validation.js';
+import { validateConfigMap, validateEvent, validateNamespace, validateNode, validateSecret, validateServiceAccount } from '../validation/core-validation.js';
 import { ALL_VERBS, field, fieldText, noDefaults } from './helpers.js';
 import { obj } from '../validation/util.js';
 
@@ -35,9 +31,21 @@ function podIP(pod: KubeObject): string {
 }
 
 const pods: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Pod', listKind: 'PodList', plural: 'pods', singular: 'pod', namespaced: true,
-  shortNames: ['po'], categories: ['all'], verbs: ALL_VERBS, subresources: { status: true },
-  schema: PodSchema, applyDefaults: applyPodDefaults, validate: validatePod, table: printerFor('Pod'),
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  listKind: 'PodList',
+  plural: 'pods',
+  singular: 'pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: PodSchema,
+  applyDefaults: applyPodDefaults,
+  validate: validatePod,
+  table: printerFor('Pod'),
   fieldSelectors: {
     'spec.nodeName': field('spec.nodeName'),
     'spec.restartPolicy': field('spec.restartPolicy'),
@@ -51,51 +59,135 @@ const pods: ResourceDefinition = {
 };
 
 const services: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Service', listKind: 'ServiceList', plural: 'services', singular: 'service', namespaced: true,
-  shortNames: ['svc'], categories: ['all'], verbs: ALL_VERBS, subresources: { status: true },
-  schema: ServiceSchema, applyDefaults: applyServiceDefaults, validate: validateService, table: printerFor('Service'),
+  group: '',
+  version: 'v1',
+  kind: 'Service',
+  listKind: 'ServiceList',
+  plural: 'services',
+  singular: 'service',
+  namespaced: true,
+  shortNames: ['svc'],
+  categories: ['all'],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: ServiceSchema,
+  applyDefaults: applyServiceDefaults,
+  validate: validateService,
+  table: printerFor('Service'),
   fieldSelectors: { 'spec.clusterIP': field('spec.clusterIP'), 'spec.type': field('spec.type') },
 };
 
 const endpoints: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Endpoints', listKind: 'EndpointsList', plural: 'endpoints', singular: 'endpoints', namespaced: true,
-  shortNames: ['ep'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: EndpointsSchema, applyDefaults: applyEndpointsDefaults, validate: validateEndpoints, table: printerFor('Endpoints'),
+  group: '',
+  version: 'v1',
+  kind: 'Endpoints',
+  listKind: 'EndpointsList',
+  plural: 'endpoints',
+  singular: 'endpoints',
+  namespaced: true,
+  shortNames: ['ep'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: EndpointsSchema,
+  applyDefaults: applyEndpointsDefaults,
+  validate: validateEndpoints,
+  table: printerFor('Endpoints'),
   fieldSelectors: {},
 };
 
 const nodes: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Node', listKind: 'NodeList', plural: 'nodes', singular: 'node', namespaced: false,
-  shortNames: ['no'], categories: [], verbs: ALL_VERBS, subresources: { status: true },
-  schema: NodeSchema, applyDefaults: applyNodeDefaults, validate: validateNode, table: printerFor('Node'),
+  group: '',
+  version: 'v1',
+  kind: 'Node',
+  listKind: 'NodeList',
+  plural: 'nodes',
+  singular: 'node',
+  namespaced: false,
+  shortNames: ['no'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: NodeSchema,
+  applyDefaults: applyNodeDefaults,
+  validate: validateNode,
+  table: printerFor('Node'),
   fieldSelectors: { 'spec.unschedulable': (node) => String(obj(node['spec'])['unschedulable'] === true) },
 };
 
 const namespaces: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Namespace', listKind: 'NamespaceList', plural: 'namespaces', singular: 'namespace', namespaced: false,
-  shortNames: ['ns'], categories: [], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: { status: true },
-  schema: NamespaceSchema, applyDefaults: applyNamespaceDefaults, validate: validateNamespace, table: printerFor('Namespace'),
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  listKind: 'NamespaceList',
+  plural: 'namespaces',
+  singular: 'namespace',
+  namespaced: false,
+  shortNames: ['ns'],
+  categories: [],
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: { status: true },
+  schema: NamespaceSchema,
+  applyDefaults: applyNamespaceDefaults,
+  validate: validateNamespace,
+  table: printerFor('Namespace'),
   fieldSelectors: { 'status.phase': field('status.phase') },
 };
 
 const configMaps: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'ConfigMap', listKind: 'ConfigMapList', plural: 'configmaps', singular: 'configmap', namespaced: true,
-  shortNames: ['cm'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: ConfigMapSchema, applyDefaults: noDefaults, validate: validateConfigMap, table: printerFor('ConfigMap'),
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  listKind: 'ConfigMapList',
+  plural: 'configmaps',
+  singular: 'configmap',
+  namespaced: true,
+  shortNames: ['cm'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: ConfigMapSchema,
+  applyDefaults: noDefaults,
+  validate: validateConfigMap,
+  table: printerFor('ConfigMap'),
   fieldSelectors: {},
 };
 
 const secrets: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', plural: 'secrets', singular: 'secret', namespaced: true,
-  shortNames: [], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: SecretSchema, applyDefaults: applySecretDefaults, validate: validateSecret, table: printerFor('Secret'),
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  listKind: 'SecretList',
+  plural: 'secrets',
+  singular: 'secret',
+  namespaced: true,
+  shortNames: [],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: SecretSchema,
+  applyDefaults: applySecretDefaults,
+  validate: validateSecret,
+  table: printerFor('Secret'),
   fieldSelectors: { type: (secret) => fieldText(secret, 'type') },
 };
 
 export const events: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'Event', listKind: 'EventList', plural: 'events', singular: 'event', namespaced: true,
-  shortNames: ['ev'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: EventSchema, applyDefaults: noDefaults, validate: validateEvent, table: printerFor('Event'),
+  group: '',
+  version: 'v1',
+  kind: 'Event',
+  listKind: 'EventList',
+  plural: 'events',
+  singular: 'event',
+  namespaced: true,
+  shortNames: ['ev'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: EventSchema,
+  applyDefaults: noDefaults,
+  validate: validateEvent,
+  table: printerFor('Event'),
   fieldSelectors: {
     'involvedObject.kind': field('involvedObject.kind'),
     'involvedObject.namespace': field('involvedObject.namespace'),
@@ -112,20 +204,55 @@ export const events: ResourceDefinition = {
 };
 
 const serviceAccounts: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'ServiceAccount', listKind: 'ServiceAccountList', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true,
-  shortNames: ['sa'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: ServiceAccountSchema, applyDefaults: noDefaults, validate: validateServiceAccount, table: printerFor('ServiceAccount'),
+  group: '',
+  version: 'v1',
+  kind: 'ServiceAccount',
+  listKind: 'ServiceAccountList',
+  plural: 'serviceaccounts',
+  singular: 'serviceaccount',
+  namespaced: true,
+  shortNames: ['sa'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: ServiceAccountSchema,
+  applyDefaults: noDefaults,
+  validate: validateServiceAccount,
+  table: printerFor('ServiceAccount'),
   fieldSelectors: {},
 };
 
 const replicationControllers: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'ReplicationController', listKind: 'ReplicationControllerList', plural: 'replicationcontrollers', singular: 'replicationcontroller', namespaced: true,
-  shortNames: ['rc'], categories: ['all'], verbs: ALL_VERBS,
-  subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector', selectorIsMap: true } },
-  schema: ReplicationControllerSchema, applyDefaults: applyReplicationControllerDefaults, validate: validateReplicationController, table: printerFor('ReplicationController'),
+  group: '',
+  version: 'v1',
+  kind: 'ReplicationController',
+  listKind: 'ReplicationControllerList',
+  plural: 'replicationcontrollers',
+  singular: 'replicationcontroller',
+  namespaced: true,
+  shortNames: ['rc'],
+  categories: ['all'],
+  verbs: ALL_VERBS,
+  subresources: {
+    status: true,
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector', selectorIsMap: true },
+  },
+  schema: ReplicationControllerSchema,
+  applyDefaults: applyReplicationControllerDefaults,
+  validate: validateReplicationController,
+  table: printerFor('ReplicationController'),
   fieldSelectors: { 'status.replicas': (rc) => String(obj(rc['status'])['replicas'] ?? 0) },
 };
 
 export const coreDefinitions: readonly ResourceDefinition[] = [
-  pods, services, endpoints, nodes, namespaces, configMaps, secrets, events, serviceAccounts, replicationControllers,
+  pods,
+  services,
+  endpoints,
+  nodes,
+  namespaces,
+  configMaps,
+  secrets,
+  events,
+  serviceAccounts,
+  replicationControllers,
 ];

@@ -17,9 +17,21 @@ export function applyEndpointSliceDefaults(slice: KubeObject): void {
 }
 
 const endpointSlices: ResourceDefinition = {
-  group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', listKind: 'EndpointSliceList', plural: 'endpointslices', singular: 'endpointslice', namespaced: true,
-  shortNames: [], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: EndpointSliceSchema, applyDefaults: applyEndpointSliceDefaults, validate: validateEndpointSlice, table: printerFor('EndpointSlice'),
+  group: 'discovery.k8s.io',
+  version: 'v1',
+  kind: 'EndpointSlice',
+  listKind: 'EndpointSliceList',
+  plural: 'endpointslices',
+  singular: 'endpointslice',
+  namespaced: true,
+  shortNames: [],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: EndpointSliceSchema,
+  applyDefaults: applyEndpointSliceDefaults,
+  validate: validateEndpointSlice,
+  table: printerFor('EndpointSlice'),
   fieldSelectors: {},
 };
 

@@ -9,7 +9,6 @@ import { invalid } from '../validation/field-errors.js';
 import { obj } from '../validation/util.js';
 import { ALL_VERBS, field, noDefaults } from './helpers.js';
 
-
 function applyTransactionDefaults(tx: KubeObject): void {
   const spec = obj(tx['spec']);
   const operation = spec['operation'];
@@ -29,18 +28,42 @@ function validateTransaction(tx: KubeObject): FieldError[] {
 }
 
 const transactions: ResourceDefinition = {
-  group: 'drover.dev', version: 'v1', kind: 'Transaction', listKind: 'TransactionList', plural: 'transactions', singular: 'transaction', namespaced: true,
-  shortNames: ['tx'], categories: [], verbs: ALL_VERBS, subresources: { status: true },
-  schema: TransactionSchema, applyDefaults: applyTransactionDefaults, validate: validateTransaction, table: printerFor('Transaction'),
+  group: 'drover.dev',
+  version: 'v1',
+  kind: 'Transaction',
+  listKind: 'TransactionList',
+  plural: 'transactions',
+  singular: 'transaction',
+  namespaced: true,
+  shortNames: ['tx'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: TransactionSchema,
+  applyDefaults: applyTransactionDefaults,
+  validate: validateTransaction,
+  table: printerFor('Transaction'),
   fieldSelectors: { 'status.phase': field('status.phase'), 'spec.operation': field('spec.operation') },
 };
 
 // Cluster-scoped: a round looks at the whole cluster. Created with an empty status, it asks the
 // leading server's data checker for a round (see src/checker/).
 const consistencyReports: ResourceDefinition = {
-  group: 'drover.dev', version: 'v1', kind: 'ConsistencyReport', listKind: 'ConsistencyReportList', plural: 'consistencyreports', singular: 'consistencyreport', namespaced: false,
-  shortNames: [], categories: [], verbs: ALL_VERBS, subresources: { status: true },
-  schema: ConsistencyReportSchema, applyDefaults: noDefaults, validate: () => [], table: printerFor('ConsistencyReport'),
+  group: 'drover.dev',
+  version: 'v1',
+  kind: 'ConsistencyReport',
+  listKind: 'ConsistencyReportList',
+  plural: 'consistencyreports',
+  singular: 'consistencyreport',
+  namespaced: false,
+  shortNames: [],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: ConsistencyReportSchema,
+  applyDefaults: noDefaults,
+  validate: () => [],
+  table: printerFor('ConsistencyReport'),
   fieldSelectors: { 'status.phase': field('status.phase') },
 };
 

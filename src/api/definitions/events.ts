@@ -10,9 +10,21 @@ import { events as coreEvents } from './core.js';
 import { ALL_VERBS, field, noDefaults } from './helpers.js';
 
 const eventsV1: ResourceDefinition = {
-  group: 'events.k8s.io', version: 'v1', kind: 'Event', listKind: 'EventList', plural: 'events', singular: 'event', namespaced: true,
-  shortNames: ['ev'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: EventsV1Schema, applyDefaults: noDefaults, validate: validateEventV1, table: printerFor('Event'),
+  group: 'events.k8s.io',
+  version: 'v1',
+  kind: 'Event',
+  listKind: 'EventList',
+  plural: 'events',
+  singular: 'event',
+  namespaced: true,
+  shortNames: ['ev'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: EventsV1Schema,
+  applyDefaults: noDefaults,
+  validate: validateEventV1,
+  table: printerFor('Event'),
   // Selectors are matched against the stored (core/v1) objects: the v1 names read their core fields,
   // and the core names work too, as in Kubernetes, where both APIs share one storage.
   fieldSelectors: {

@@ -9,16 +9,40 @@ import { limitRangePrinter, resourceQuotaPrinter } from '../printers/quota.js';
 import { ALL_VERBS, noDefaults } from './helpers.js';
 
 const limitRanges: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'LimitRange', listKind: 'LimitRangeList', plural: 'limitranges', singular: 'limitrange', namespaced: true,
-  shortNames: ['limits'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: LimitRangeSchema, applyDefaults: applyLimitRangeDefaults, validate: validateLimitRange, table: limitRangePrinter,
+  group: '',
+  version: 'v1',
+  kind: 'LimitRange',
+  listKind: 'LimitRangeList',
+  plural: 'limitranges',
+  singular: 'limitrange',
+  namespaced: true,
+  shortNames: ['limits'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: LimitRangeSchema,
+  applyDefaults: applyLimitRangeDefaults,
+  validate: validateLimitRange,
+  table: limitRangePrinter,
   fieldSelectors: {},
 };
 
 const resourceQuotas: ResourceDefinition = {
-  group: '', version: 'v1', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', plural: 'resourcequotas', singular: 'resourcequota', namespaced: true,
-  shortNames: ['quota'], categories: [], verbs: ALL_VERBS, subresources: { status: true },
-  schema: ResourceQuotaSchema, applyDefaults: noDefaults, validate: validateResourceQuota, table: resourceQuotaPrinter,
+  group: '',
+  version: 'v1',
+  kind: 'ResourceQuota',
+  listKind: 'ResourceQuotaList',
+  plural: 'resourcequotas',
+  singular: 'resourcequota',
+  namespaced: true,
+  shortNames: ['quota'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: { status: true },
+  schema: ResourceQuotaSchema,
+  applyDefaults: noDefaults,
+  validate: validateResourceQuota,
+  table: resourceQuotaPrinter,
   fieldSelectors: {},
 };
 

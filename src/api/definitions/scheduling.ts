@@ -15,10 +15,21 @@ function applyPriorityClassDefaults(pc: KubeObject): void {
 }
 
 const priorityClasses: ResourceDefinition = {
-  group: PRIORITY_CLASS_GROUP, version: 'v1', kind: 'PriorityClass', listKind: 'PriorityClassList',
-  plural: 'priorityclasses', singular: 'priorityclass', namespaced: false,
-  shortNames: ['pc'], categories: [], verbs: ALL_VERBS, subresources: {},
-  schema: PriorityClassSchema, applyDefaults: applyPriorityClassDefaults, validate: validatePriorityClass, table: printerFor('PriorityClass'),
+  group: PRIORITY_CLASS_GROUP,
+  version: 'v1',
+  kind: 'PriorityClass',
+  listKind: 'PriorityClassList',
+  plural: 'priorityclasses',
+  singular: 'priorityclass',
+  namespaced: false,
+  shortNames: ['pc'],
+  categories: [],
+  verbs: ALL_VERBS,
+  subresources: {},
+  schema: PriorityClassSchema,
+  applyDefaults: applyPriorityClassDefaults,
+  validate: validatePriorityClass,
+  table: printerFor('PriorityClass'),
   fieldSelectors: {},
 };
 

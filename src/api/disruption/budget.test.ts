@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../meta.js';
-import {
-  countHealthy, DELETION_TIMEOUT_MS, desiredHealth, disruptionAllowedCondition, disruptionsAllowed, pendingDisruptions, scaledValue,
-} from './budget.js';
+import { countHealthy, DELETION_TIMEOUT_MS, desiredHealth, disruptionAllowedCondition, disruptionsAllowed, pendingDisruptions, scaledValue } from './budget.js';
 
 const noController = () => assert.fail('an integer minAvailable counts the selected pods, not the controllers');
 
@@ -28,14 +26,32 @@ describe('disruption budget arithmetic', () => {
     assert.deepEqual(desiredHealth({ minAvailable: 5 }, 2, noController), { expectedPods: 2, desiredHealthy: 5 });
   });
 
-  it('a percentage minAvailable and any maxUnavailable expect the controllers\' scale', () => {
-    assert.deepEqual(desiredHealth({ minAvailable: '50%' }, 2, () => 3), { expectedPods: 3, desiredHealthy: 2 });
+  it("a percentage minAvailable and any maxUnavailable expect the controllers' scale", () => {
+    assert.deepEqual(
+      desiredHealth({ minAvailable: '50%' }, 2, () => 3),
+      { expectedPods: 3, desiredHealthy: 2 },
+    );
     // maxUnavailable rounds up as well: 50% of 3 may be unavailable = 2, so 1 must stay.
-    assert.deepEqual(desiredHealth({ maxUnavailable: '50%' }, 3, () => 3), { expectedPods: 3, desiredHealthy: 1 });
-    assert.deepEqual(desiredHealth({ maxUnavailable: 1 }, 1, () => 4), { expectedPods: 4, desiredHealthy: 3 });
-    assert.deepEqual(desiredHealth({ maxUnavailable: 5 }, 2, () => 2), { expectedPods: 2, desiredHealthy: 0 });
+    assert.deepEqual(
+      desiredHealth({ maxUnavailable: '50%' }, 3, () => 3),
+      { expectedPods: 3, desiredHealthy: 1 },
+    );
+    assert.deepEqual(
+      desiredHealth({ maxUnavailable: 1 }, 1, () => 4),
+      { expectedPods: 4, desiredHealthy: 3 },
+    );
+    assert.deepEqual(
+      desiredHealth({ maxUnavailable: 5 }, 2, () => 2),
+      { expectedPods: 2, desiredHealthy: 0 },
+    );
     assert.deepEqual(desiredHealth({}, 2, noController), { expectedPods: 0, desiredHealthy: 0 });
-    assert.throws(() => desiredHealth({ maxUnavailable: 1 }, 1, () => { throw new Error('found no controllers for pod "x"'); }), /no controllers/);
+    assert.throws(
+      () =>
+        desiredHealth({ maxUnavailable: 1 }, 1, () => {
+          throw new Error('found no controllers for pod "x"');
+        }),
+      /no controllers/,
+    );
   });
 
   it('allows what is healthy beyond the desired, never below zero, nothing when no pod is expected', () => {

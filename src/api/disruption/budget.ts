@@ -41,8 +41,13 @@ export interface BudgetCondition {
 export const DISRUPTION_ALLOWED = 'DisruptionAllowed';
 
 /** A budget's status, zeros where the controller has not written yet. */
-export const budgetStatusOf = (pdb: Readonly<KubeObject>): BudgetStatus =>
-  ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, ...(pdb['status'] as object | undefined) });
+export const budgetStatusOf = (pdb: Readonly<KubeObject>): BudgetStatus => ({
+  disruptionsAllowed: 0,
+  currentHealthy: 0,
+  desiredHealthy: 0,
+  expectedPods: 0,
+  ...(pdb['status'] as object | undefined),
+});
 
 const isSet = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
@@ -94,7 +99,6 @@ export function disruptionsAllowed(currentHealthy: number, desiredHealthy: numbe
   const allowed = currentHealthy - desiredHealthy;
   return expectedPods <= 0 || allowed <= 0 ? 0 : allowed;
 }
-
 
 const isTerminating = (pod: Readonly<KubeObject>) => isSet(pod.metadata.deletionTimestamp);
 
@@ -165,10 +169,14 @@ export function withDisruptionCondition(
 /** DisruptionAllowed from the number of disruptions allowed (pdbhelper.UpdateDisruptionAllowedCondition). */
 export function disruptionAllowedCondition(status: BudgetStatus, now: string): BudgetCondition[] {
   const allowed = status.disruptionsAllowed > 0;
-  return withDisruptionCondition(status.conditions, {
-    type: DISRUPTION_ALLOWED,
-    status: allowed ? 'True' : 'False',
-    reason: allowed ? 'SufficientPods' : 'InsufficientPods',
-    message: '',
-  }, now);
+  return withDisruptionCondition(
+    status.conditions,
+    {
+      type: DISRUPTION_ALLOWED,
+      status: allowed ? 'True' : 'False',
+      reason: allowed ? 'SufficientPods' : 'InsufficientPods',
+      message: '',
+    },
+    now,
+  );
 }

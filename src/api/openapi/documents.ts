@@ -145,5 +145,9 @@ export function buildV2(defs: readonly ResourceDefinition[], kinds: DocumentKind
 }
 
 function sortKeys(record: Record<string, Node>): Record<string, Node> {
-  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key] as Node]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key] as Node]),
+  );
 }

@@ -40,7 +40,7 @@ function serialize(document: object): Serialized {
 
 function v3Documents(): Map<string, Serialized> {
   if (v3) return v3;
-  const byGroupVersion = new Map<string, typeof resourceDefinitions[number][]>();
+  const byGroupVersion = new Map<string, (typeof resourceDefinitions)[number][]>();
   for (const def of resourceDefinitions) {
     const key = groupVersionPath(def.group, def.version);
     byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);

@@ -18,8 +18,25 @@ function resolve(doc: Node, node: Node): Node {
 test('the v3 index lists every group/version with a hashed URL', () => {
   const index = openApiV3Index();
   assert.deepEqual(Object.keys(index.paths).sort(), [
-    'api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apps/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/certificates.k8s.io/v1',
-    'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/drover.dev/v1', 'apis/events.k8s.io/v1', 'apis/kubeflow.org/v1', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/scheduling.k8s.io/v1', 'apis/scheduling.x-k8s.io/v1alpha1', 'apis/storage.k8s.io/v1',
+    'api/v1',
+    'apis/apiextensions.k8s.io/v1',
+    'apis/apps/v1',
+    'apis/authentication.k8s.io/v1',
+    'apis/authorization.k8s.io/v1',
+    'apis/autoscaling/v1',
+    'apis/autoscaling/v2',
+    'apis/batch/v1',
+    'apis/certificates.k8s.io/v1',
+    'apis/coordination.k8s.io/v1',
+    'apis/discovery.k8s.io/v1',
+    'apis/drover.dev/v1',
+    'apis/events.k8s.io/v1',
+    'apis/kubeflow.org/v1',
+    'apis/policy/v1',
+    'apis/rbac.authorization.k8s.io/v1',
+    'apis/scheduling.k8s.io/v1',
+    'apis/scheduling.x-k8s.io/v1alpha1',
+    'apis/storage.k8s.io/v1',
   ]);
   const serialized = openApiV3Serialized('apis/apps/v1');
   assert.ok(serialized);
@@ -38,14 +55,20 @@ test('apps/v1: deployments PATCH carries fieldValidation and the GVK (kubectl se
   // Every PATCH operation for the kind must agree, whichever one kubectl happens to look at first.
   for (const [path, item] of Object.entries(apps['paths'] as Record<string, Node>)) {
     const op = item['patch'];
-    if (op) assert.ok(op['parameters'].some((p: Node) => p['name'] === 'fieldValidation'), path);
+    if (op)
+      assert.ok(
+        op['parameters'].some((p: Node) => p['name'] === 'fieldValidation'),
+        path,
+      );
   }
 });
 
 test('apps/v1: the Deployment schema is found by GVK and explains spec.replicas', () => {
   const schemas = apps['components']['schemas'] as Record<string, Node>;
   const gvk = { group: 'apps', kind: 'Deployment', version: 'v1' };
-  const matches = Object.values(schemas).filter((s) => (s['x-kubernetes-group-version-kind'] ?? []).some((g: Node) => JSON.stringify(g) === JSON.stringify(gvk)));
+  const matches = Object.values(schemas).filter((s) =>
+    (s['x-kubernetes-group-version-kind'] ?? []).some((g: Node) => JSON.stringify(g) === JSON.stringify(gvk)),
+  );
   assert.equal(matches.length, 1);
   const spec = resolve(apps, (matches[0] as Node)['properties']['spec']);
   const replicas = spec['properties']['replicas'];
@@ -59,8 +82,16 @@ test('apps/v1: the Deployment schema is found by GVK and explains spec.replicas'
 test('api/v1: pods have status, binding and eviction operations', () => {
   const paths = core['paths'] as Record<string, Node>;
   assert.ok(paths['/api/v1/namespaces/{namespace}/pods/{name}/status']?.['patch']);
-  assert.deepEqual(paths['/api/v1/namespaces/{namespace}/pods/{name}/binding']?.['post']['x-kubernetes-group-version-kind'], { group: '', kind: 'Binding', version: 'v1' });
-  assert.deepEqual(paths['/api/v1/namespaces/{namespace}/pods/{name}/eviction']?.['post']['x-kubernetes-group-version-kind'], { group: 'policy', kind: 'Eviction', version: 'v1' });
+  assert.deepEqual(paths['/api/v1/namespaces/{namespace}/pods/{name}/binding']?.['post']['x-kubernetes-group-version-kind'], {
+    group: '',
+    kind: 'Binding',
+    version: 'v1',
+  });
+  assert.deepEqual(paths['/api/v1/namespaces/{namespace}/pods/{name}/eviction']?.['post']['x-kubernetes-group-version-kind'], {
+    group: 'policy',
+    kind: 'Eviction',
+    version: 'v1',
+  });
   assert.ok(paths['/api/v1/nodes/{name}']?.['get'], 'cluster-scoped paths have no namespace');
   assert.equal(paths['/api/v1/namespaces']?.['delete'], undefined, 'namespaces have no deletecollection');
   assert.ok(core['components']['schemas']['io.k8s.api.core.v1.PodSpec']);

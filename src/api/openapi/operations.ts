@@ -6,7 +6,11 @@ import { subresourcesFor } from '../registry.js';
 import { apiPackage } from '../schemas/meta.js';
 import { DELETE_COLLECTION_PARAMS, DELETE_PARAMS, LIST_PARAMS, LOG_PARAMS, PATCH_PARAMS, WRITE_PARAMS } from './parameters.js';
 
-export interface Gvk { group: string; version: string; kind: string }
+export interface Gvk {
+  group: string;
+  version: string;
+  kind: string;
+}
 
 export interface OperationSpec {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -43,13 +47,13 @@ export function groupVersionPath(group: string, version: string): string {
 
 /** CoreV1, AppsV1, CoordinationV1 ... as used in Kubernetes operation IDs. */
 function idPrefix(group: string, version: string): string {
-  const name = group === '' ? 'core' : group.split('.')[0] ?? group;
+  const name = group === '' ? 'core' : (group.split('.')[0] ?? group);
   const cap = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
   return `${cap(name)}${cap(version)}`;
 }
 
 export function tagOf(group: string, version: string): string {
-  return `${group === '' ? 'core' : group.split('.')[0] ?? group}_${version}`;
+  return `${group === '' ? 'core' : (group.split('.')[0] ?? group)}_${version}`;
 }
 
 function mainPaths(def: ResourceDefinition): PathSpec[] {
@@ -61,15 +65,74 @@ function mainPaths(def: ResourceDefinition): PathSpec[] {
   const self = definitionName(gvk);
   const list = `${self}List`;
   const collection: OperationSpec[] = [
-    { method: 'get', action: 'list', operationId: `list${id}`, description: `list or watch objects of kind ${def.kind}`, gvk, query: LIST_PARAMS, response: list, alsoReturns: [] },
-    { method: 'post', action: 'post', operationId: `create${id}`, description: `create a ${def.kind}`, gvk, query: WRITE_PARAMS, body: { definition: self }, response: self, alsoReturns: ['201', '202'] },
-    { method: 'delete', action: 'deletecollection', operationId: `deleteCollection${id}`, description: `delete collection of ${def.kind}`, gvk, query: DELETE_COLLECTION_PARAMS, body: { definition: DELETE_OPTIONS_DEF, optional: true }, response: STATUS_DEF, alsoReturns: [] },
+    {
+      method: 'get',
+      action: 'list',
+      operationId: `list${id}`,
+      description: `list or watch objects of kind ${def.kind}`,
+      gvk,
+      query: LIST_PARAMS,
+      response: list,
+      alsoReturns: [],
+    },
+    {
+      method: 'post',
+      action: 'post',
+      operationId: `create${id}`,
+      description: `create a ${def.kind}`,
+      gvk,
+      query: WRITE_PARAMS,
+      body: { definition: self },
+      response: self,
+      alsoReturns: ['201', '202'],
+    },
+    {
+      method: 'delete',
+      action: 'deletecollection',
+      operationId: `deleteCollection${id}`,
+      description: `delete collection of ${def.kind}`,
+      gvk,
+      query: DELETE_COLLECTION_PARAMS,
+      body: { definition: DELETE_OPTIONS_DEF, optional: true },
+      response: STATUS_DEF,
+      alsoReturns: [],
+    },
   ].filter((op) => def.verbs.includes(op.action === 'post' ? 'create' : op.action)) as OperationSpec[];
   const item: OperationSpec[] = [
     { method: 'get', action: 'get', operationId: `read${id}`, description: `read the specified ${def.kind}`, gvk, query: [], response: self, alsoReturns: [] },
-    { method: 'put', action: 'put', operationId: `replace${id}`, description: `replace the specified ${def.kind}`, gvk, query: WRITE_PARAMS, body: { definition: self }, response: self, alsoReturns: ['201'] },
-    { method: 'patch', action: 'patch', operationId: `patch${id}`, description: `partially update the specified ${def.kind}`, gvk, query: PATCH_PARAMS, body: { definition: PATCH_DEF, patch: true }, response: self, alsoReturns: ['201'] },
-    { method: 'delete', action: 'delete', operationId: `delete${id}`, description: `delete a ${def.kind}`, gvk, query: DELETE_PARAMS, body: { definition: DELETE_OPTIONS_DEF, optional: true }, response: self, alsoReturns: ['202'] },
+    {
+      method: 'put',
+      action: 'put',
+      operationId: `replace${id}`,
+      description: `replace the specified ${def.kind}`,
+      gvk,
+      query: WRITE_PARAMS,
+      body: { definition: self },
+      response: self,
+      alsoReturns: ['201'],
+    },
+    {
+      method: 'patch',
+      action: 'patch',
+      operationId: `patch${id}`,
+      description: `partially update the specified ${def.kind}`,
+      gvk,
+      query: PATCH_PARAMS,
+      body: { definition: PATCH_DEF, patch: true },
+      response: self,
+      alsoReturns: ['201'],
+    },
+    {
+      method: 'delete',
+      action: 'delete',
+      operationId: `delete${id}`,
+      description: `delete a ${def.kind}`,
+      gvk,
+      query: DELETE_PARAMS,
+      body: { definition: DELETE_OPTIONS_DEF, optional: true },
+      response: self,
+      alsoReturns: ['202'],
+    },
   ];
   const paths: PathSpec[] = [
     { path: `${scope}/${def.plural}`, pathParams: scopeParams, operations: collection },
@@ -77,8 +140,20 @@ function mainPaths(def: ResourceDefinition): PathSpec[] {
   ];
   if (def.namespaced) {
     paths.push({
-      path: `${base}/${def.plural}`, pathParams: [],
-      operations: [{ method: 'get', action: 'list', operationId: `list${idPrefix(def.group, def.version)}${def.kind}ForAllNamespaces`, description: `list or watch objects of kind ${def.kind} in every namespace`, gvk, query: LIST_PARAMS, response: list, alsoReturns: [] }],
+      path: `${base}/${def.plural}`,
+      pathParams: [],
+      operations: [
+        {
+          method: 'get',
+          action: 'list',
+          operationId: `list${idPrefix(def.group, def.version)}${def.kind}ForAllNamespaces`,
+          description: `list or watch objects of kind ${def.kind} in every namespace`,
+          gvk,
+          query: LIST_PARAMS,
+          response: list,
+          alsoReturns: [],
+        },
+      ],
     });
   }
   return paths;
@@ -96,17 +171,75 @@ function subresourcePaths(def: ResourceDefinition): PathSpec[] {
     const ops: OperationSpec[] = [];
     const gvk = sub.kind;
     if (sub.name === 'log') {
-      ops.push({ method: 'get', action: 'get', operationId: `read${id}Log`, description: `read log of the specified ${def.kind}`, gvk, query: LOG_PARAMS, response: 'string', alsoReturns: [] });
+      ops.push({
+        method: 'get',
+        action: 'get',
+        operationId: `read${id}Log`,
+        description: `read log of the specified ${def.kind}`,
+        gvk,
+        query: LOG_PARAMS,
+        response: 'string',
+        alsoReturns: [],
+      });
     } else if (sub.verbs.includes('get') && sub.verbs.includes('update')) {
       ops.push(
-        { method: 'get', action: 'get', operationId: `read${id}${suffix}`, description: `read ${sub.name} of the specified ${def.kind}`, gvk, query: [], response: body, alsoReturns: [] },
-        { method: 'put', action: 'put', operationId: `replace${id}${suffix}`, description: `replace ${sub.name} of the specified ${def.kind}`, gvk, query: WRITE_PARAMS, body: { definition: body }, response: body, alsoReturns: ['201'] },
-        { method: 'patch', action: 'patch', operationId: `patch${id}${suffix}`, description: `partially update ${sub.name} of the specified ${def.kind}`, gvk, query: PATCH_PARAMS, body: { definition: PATCH_DEF, patch: true }, response: body, alsoReturns: ['201'] },
+        {
+          method: 'get',
+          action: 'get',
+          operationId: `read${id}${suffix}`,
+          description: `read ${sub.name} of the specified ${def.kind}`,
+          gvk,
+          query: [],
+          response: body,
+          alsoReturns: [],
+        },
+        {
+          method: 'put',
+          action: 'put',
+          operationId: `replace${id}${suffix}`,
+          description: `replace ${sub.name} of the specified ${def.kind}`,
+          gvk,
+          query: WRITE_PARAMS,
+          body: { definition: body },
+          response: body,
+          alsoReturns: ['201'],
+        },
+        {
+          method: 'patch',
+          action: 'patch',
+          operationId: `patch${id}${suffix}`,
+          description: `partially update ${sub.name} of the specified ${def.kind}`,
+          gvk,
+          query: PATCH_PARAMS,
+          body: { definition: PATCH_DEF, patch: true },
+          response: body,
+          alsoReturns: ['201'],
+        },
       );
     } else if (sub.verbs.includes('update')) {
-      ops.push({ method: 'put', action: 'put', operationId: `replace${id}${suffix}`, description: `replace ${sub.name} of the specified ${def.kind}`, gvk, query: WRITE_PARAMS, body: { definition: body }, response: body, alsoReturns: ['201'] });
+      ops.push({
+        method: 'put',
+        action: 'put',
+        operationId: `replace${id}${suffix}`,
+        description: `replace ${sub.name} of the specified ${def.kind}`,
+        gvk,
+        query: WRITE_PARAMS,
+        body: { definition: body },
+        response: body,
+        alsoReturns: ['201'],
+      });
     } else if (sub.schema && sub.verbs.includes('create')) {
-      ops.push({ method: 'post', action: 'post', operationId: `create${id}${suffix}`, description: `create ${sub.name} of a ${def.kind}`, gvk, query: WRITE_PARAMS, body: { definition: body }, response: body, alsoReturns: ['201', '202'] });
+      ops.push({
+        method: 'post',
+        action: 'post',
+        operationId: `create${id}${suffix}`,
+        description: `create ${sub.name} of a ${def.kind}`,
+        gvk,
+        query: WRITE_PARAMS,
+        body: { definition: body },
+        response: body,
+        alsoReturns: ['201', '202'],
+      });
     }
     if (ops.length > 0) out.push({ path: `${scope}/${def.plural}/{name}/${sub.name}`, pathParams, operations: ops });
   }

@@ -22,7 +22,11 @@ function any(writer: ProtoWriter, field: number, value: unknown): void {
 
 function vendorExtensions(writer: ProtoWriter, field: number, node: Node): void {
   for (const [key, value] of Object.entries(node)) {
-    if (key.startsWith('x-')) writer.message(field, (named) => { named.string(1, key); any(named, 2, value); });
+    if (key.startsWith('x-'))
+      writer.message(field, (named) => {
+        named.string(1, key);
+        any(named, 2, value);
+      });
   }
 }
 
@@ -56,26 +60,40 @@ function writeParameter(w: ProtoWriter, parameter: Node): void {
   w.message(1, (p) => {
     if (parameter['in'] === 'body') {
       p.message(1, (body) => {
-        body.string(1, text(parameter['description'])).string(2, text(parameter['name'])).string(3, 'body').bool(4, parameter['required'] === true);
+        body
+          .string(1, text(parameter['description']))
+          .string(2, text(parameter['name']))
+          .string(3, 'body')
+          .bool(4, parameter['required'] === true);
         if (isObject(parameter['schema'])) body.message(5, (s) => writeSchema(s, parameter['schema'] as Node));
       });
       return;
     }
     const inPath = parameter['in'] === 'path';
-    p.message(2, (nonBody) => nonBody.message(inPath ? 4 : 3, (sub) => {
-      sub.bool(1, parameter['required'] === true).string(2, text(parameter['in'])).string(3, text(parameter['description'])).string(4, text(parameter['name']));
-      sub.string(inPath ? 5 : 6, text(parameter['type'])).bool(inPath ? 19 : 20, parameter['uniqueItems'] === true);
-    }));
+    p.message(2, (nonBody) =>
+      nonBody.message(inPath ? 4 : 3, (sub) => {
+        sub
+          .bool(1, parameter['required'] === true)
+          .string(2, text(parameter['in']))
+          .string(3, text(parameter['description']))
+          .string(4, text(parameter['name']));
+        sub.string(inPath ? 5 : 6, text(parameter['type'])).bool(inPath ? 19 : 20, parameter['uniqueItems'] === true);
+      }),
+    );
   });
 }
 
 function writeResponses(w: ProtoWriter, responses: Node): void {
   for (const [code, response] of Object.entries(responses)) {
     if (!isObject(response)) continue;
-    w.message(1, (named) => named.string(1, code).message(2, (value) => value.message(1, (r) => {
-      r.string(1, text(response['description']));
-      if (isObject(response['schema'])) r.message(2, (item) => item.message(1, (s) => writeSchema(s, response['schema'] as Node)));
-    })));
+    w.message(1, (named) =>
+      named.string(1, code).message(2, (value) =>
+        value.message(1, (r) => {
+          r.string(1, text(response['description']));
+          if (isObject(response['schema'])) r.message(2, (item) => item.message(1, (s) => writeSchema(s, response['schema'] as Node)));
+        }),
+      ),
+    );
   }
 }
 
@@ -108,9 +126,13 @@ function writeSecurity(w: ProtoWriter, doc: Node): void {
   w.message(13, (defs) => {
     for (const [name, def] of Object.entries(definitions)) {
       if (!isObject(def)) continue;
-      defs.message(1, (n) => n.string(1, name).message(2, (item) => item.message(2, (key) => {
-        key.string(1, text(def['type'])).string(2, text(def['name'])).string(3, text(def['in'])).string(4, text(def['description']));
-      })));
+      defs.message(1, (n) =>
+        n.string(1, name).message(2, (item) =>
+          item.message(2, (key) => {
+            key.string(1, text(def['type'])).string(2, text(def['name'])).string(3, text(def['in'])).string(4, text(def['description']));
+          }),
+        ),
+      );
     }
   });
 }

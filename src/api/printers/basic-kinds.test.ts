@@ -43,9 +43,14 @@ describe('service account printer', () => {
 describe('lease printer', () => {
   it('prints the holder', () => {
     assert.deepEqual(columnNames(leasePrinter).normal, ['Name', 'Holder', 'Age']);
-    const lease = object('coordination.k8s.io/v1', 'Lease', { name: 'drover-scheduler', namespace: 'kube-system', creationTimestamp: ago('5h') }, {
-      spec: { holderIdentity: 'server-1_8f2c', leaseDurationSeconds: 15 },
-    });
+    const lease = object(
+      'coordination.k8s.io/v1',
+      'Lease',
+      { name: 'drover-scheduler', namespace: 'kube-system', creationTimestamp: ago('5h') },
+      {
+        spec: { holderIdentity: 'server-1_8f2c', leaseDurationSeconds: 15 },
+      },
+    );
     assert.deepEqual(cells(leasePrinter, lease), { Name: 'drover-scheduler', Holder: 'server-1_8f2c', Age: '5h' });
     assert.equal(cells(leasePrinter, object('coordination.k8s.io/v1', 'Lease', { name: 'free' }, { spec: {} }))['Holder'], '');
   });

@@ -22,11 +22,7 @@ export const NAME_COLUMN: TableColumn = {
   priority: 0,
 };
 
-export const AGE_COLUMN: TableColumn = column(
-  'Age',
-  'string',
-  'CreationTimestamp is a timestamp representing the server time when this object was created.',
-);
+export const AGE_COLUMN: TableColumn = column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.');
 
 /** The wide Containers / Images / Selector trio that every workload kind shares. */
 export const TEMPLATE_COLUMNS: readonly TableColumn[] = [

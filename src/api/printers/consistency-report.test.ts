@@ -6,12 +6,21 @@ import { ago, cells, columnNames, NOW, object } from '../../../test/support/api/
 describe('ConsistencyReport printer', () => {
   it('shows NAME PHASE FINDINGS REPAIRED AGE', () => {
     assert.deepEqual(columnNames(consistencyReportPrinter).normal, ['Name', 'Phase', 'Findings', 'Repaired', 'Age']);
-    const report = object('drover.dev/v1', 'ConsistencyReport', { name: 'check-abcde', creationTimestamp: ago('5m') }, {
-      status: { phase: 'Completed', findingCount: 4, repairedCount: 1 },
-    });
+    const report = object(
+      'drover.dev/v1',
+      'ConsistencyReport',
+      { name: 'check-abcde', creationTimestamp: ago('5m') },
+      {
+        status: { phase: 'Completed', findingCount: 4, repairedCount: 1 },
+      },
+    );
     assert.deepEqual(consistencyReportPrinter.row(report, NOW), ['check-abcde', 'Completed', 4, 1, '5m']);
     assert.deepEqual(cells(consistencyReportPrinter, object('drover.dev/v1', 'ConsistencyReport', { name: 'new', creationTimestamp: ago('2s') })), {
-      Name: 'new', Phase: 'Pending', Findings: '<none>', Repaired: '<none>', Age: '2s',
+      Name: 'new',
+      Phase: 'Pending',
+      Findings: '<none>',
+      Repaired: '<none>',
+      Age: '2s',
     });
   });
 });

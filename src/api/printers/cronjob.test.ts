@@ -15,16 +15,37 @@ describe('cronjob printer', () => {
     const template = { spec: { template: { spec: { containers: [{ name: 'main', image: 'busybox:1' }] } } } };
     const fresh = object('batch/v1', 'CronJob', { name: 'nightly' }, { spec: { schedule: '0 3 * * *', suspend: false, jobTemplate: template } });
     assert.deepEqual(cells(cronJobPrinter, fresh), {
-      Name: 'nightly', Schedule: '0 3 * * *', Timezone: '<none>', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Age: '10m',
-      Containers: 'main', Images: 'busybox:1', Selector: '<none>',
+      Name: 'nightly',
+      Schedule: '0 3 * * *',
+      Timezone: '<none>',
+      Suspend: 'False',
+      Active: 0,
+      'Last Schedule': '<none>',
+      Age: '10m',
+      Containers: 'main',
+      Images: 'busybox:1',
+      Selector: '<none>',
     });
-    const running = object('batch/v1', 'CronJob', { name: 'nightly' }, {
-      spec: { schedule: '@hourly', timeZone: 'Europe/Berlin', suspend: true, jobTemplate: template },
-      status: { active: [{ name: 'nightly-1' }], lastScheduleTime: ago('2m') },
-    });
+    const running = object(
+      'batch/v1',
+      'CronJob',
+      { name: 'nightly' },
+      {
+        spec: { schedule: '@hourly', timeZone: 'Europe/Berlin', suspend: true, jobTemplate: template },
+        status: { active: [{ name: 'nightly-1' }], lastScheduleTime: ago('2m') },
+      },
+    );
     assert.deepEqual(cells(cronJobPrinter, running), {
-      Name: 'nightly', Schedule: '@hourly', Timezone: 'Europe/Berlin', Suspend: 'True', Active: 1, 'Last Schedule': '2m', Age: '10m',
-      Containers: 'main', Images: 'busybox:1', Selector: '<none>',
+      Name: 'nightly',
+      Schedule: '@hourly',
+      Timezone: 'Europe/Berlin',
+      Suspend: 'True',
+      Active: 1,
+      'Last Schedule': '2m',
+      Age: '10m',
+      Containers: 'main',
+      Images: 'busybox:1',
+      Selector: '<none>',
     });
   });
 });

@@ -4,6 +4,9 @@ import type { TablePrinter } from '../resource.js';
 import { NAME_COLUMN, column } from './columns.js';
 
 export const customResourceDefinitionPrinter: TablePrinter = {
-  columns: [NAME_COLUMN, { ...column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.'), format: '' }],
+  columns: [
+    NAME_COLUMN,
+    { ...column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.'), format: '' },
+  ],
   row: (crd) => [crd.metadata.name ?? '', crd.metadata.creationTimestamp ?? ''],
 };

@@ -15,7 +15,10 @@ describe('endpointslice printer', () => {
   it('prints ports and every address, ready or not', () => {
     const s = slice({
       ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
-      endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true } }, { addresses: ['10.0.0.2'], conditions: { ready: false } }],
+      endpoints: [
+        { addresses: ['10.0.0.1'], conditions: { ready: true } },
+        { addresses: ['10.0.0.2'], conditions: { ready: false } },
+      ],
     });
     assert.deepEqual(cells(endpointSlicePrinter, s), { Name: 'web-abcde', AddressType: 'IPv4', Ports: '8080', Endpoints: '10.0.0.1,10.0.0.2', Age: '10m' });
   });
@@ -29,8 +32,11 @@ describe('endpointslice printer', () => {
     assert.equal(cells(endpointSlicePrinter, s)['Endpoints'], '10.0.0.1,10.0.0.2,10.0.0.3 + 1 more...');
   });
 
-  it('prints a port\'s name (or *) without a number, and <unset> for empty lists', () => {
+  it("prints a port's name (or *) without a number, and <unset> for empty lists", () => {
     assert.equal(cells(endpointSlicePrinter, slice({ ports: [{ name: 'dns', protocol: 'UDP' }, { protocol: 'TCP' }] }))['Ports'], 'dns,*');
-    assert.deepEqual([cells(endpointSlicePrinter, slice({}))['Ports'], cells(endpointSlicePrinter, slice({ endpoints: null }))['Endpoints']], ['<unset>', '<unset>']);
+    assert.deepEqual(
+      [cells(endpointSlicePrinter, slice({}))['Ports'], cells(endpointSlicePrinter, slice({ endpoints: null }))['Endpoints']],
+      ['<unset>', '<unset>'],
+    );
   });
 });

@@ -41,7 +41,11 @@ export function formatSliceEndpoints(slice: KubeObject): string {
 export const endpointSlicePrinter: TablePrinter = {
   columns: [
     NAME_COLUMN,
-    column('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation.'),
+    column(
+      'AddressType',
+      'string',
+      'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation.',
+    ),
     column('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name.'),
     column('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.'),
     AGE_COLUMN,

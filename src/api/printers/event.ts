@@ -57,7 +57,11 @@ export const eventPrinter: TablePrinter = {
   columns: [
     column('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
     column('Type', 'string', 'Type of this event (Normal, Warning).'),
-    column('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    column(
+      'Reason',
+      'string',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
     column('Object', 'string', 'The object that this event is about.'),
     wide('Subobject', 'string', 'The field of the object (e.g. a container) that triggered the event.'),
     wide('Source', 'string', 'The component reporting this event.'),

@@ -72,7 +72,10 @@ describe('label formatting', () => {
   });
 
   it('formats selector objects as kubectl does', () => {
-    assert.equal(formatLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['b', 'a'] }] }), 'app=web,env in (a,b)');
+    assert.equal(
+      formatLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['b', 'a'] }] }),
+      'app=web,env in (a,b)',
+    );
     assert.equal(formatLabelSelector({}), '<none>');
     assert.equal(formatLabelSelector(undefined), '<none>');
     assert.equal(formatLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Bogus' }] }), '<error>');
@@ -83,7 +86,12 @@ describe('label formatting', () => {
 
 describe('containerCells and joinHostPort', () => {
   it('joins container names and images', () => {
-    const spec = { containers: [{ name: 'app', image: 'web:1' }, { name: 'proxy', image: 'envoy:1.30' }] };
+    const spec = {
+      containers: [
+        { name: 'app', image: 'web:1' },
+        { name: 'proxy', image: 'envoy:1.30' },
+      ],
+    };
     assert.deepEqual(containerCells(spec), { names: 'app,proxy', images: 'web:1,envoy:1.30' });
     assert.deepEqual(containerCells(undefined), { names: '', images: '' });
   });

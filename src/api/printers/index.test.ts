@@ -4,7 +4,23 @@ import { defaultPrinter, printerFor } from './index.js';
 import { transactionPrinter } from './transaction.js';
 import { ago, cells, columnNames, NOW, object } from '../../../test/support/api/printer-fixtures.js';
 
-const KINDS = ['Pod', 'Service', 'Endpoints', 'Node', 'Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Lease', 'Event', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Job', 'Transaction'];
+const KINDS = [
+  'Pod',
+  'Service',
+  'Endpoints',
+  'Node',
+  'Namespace',
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Lease',
+  'Event',
+  'Deployment',
+  'ReplicaSet',
+  'DaemonSet',
+  'Job',
+  'Transaction',
+];
 
 describe('printerFor', () => {
   it('has a printer for every listed kind, and NAME + AGE for the rest', () => {
@@ -38,12 +54,22 @@ describe('printerFor', () => {
 describe('transaction printer', () => {
   it('prints NAME TARGET OPERATION PHASE PROGRESS AGE', () => {
     assert.deepEqual(columnNames(transactionPrinter), { normal: ['Name', 'Target', 'Operation', 'Phase', 'Progress', 'Age'], wide: [] });
-    const tx = object('drover.dev/v1', 'Transaction', { name: 'scale-web-42', namespace: 'default', creationTimestamp: ago('90s') }, {
-      spec: { target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, operation: 'Scale', deadlineSeconds: 300 },
-      status: { phase: 'Running', progress: '2/5' },
-    });
+    const tx = object(
+      'drover.dev/v1',
+      'Transaction',
+      { name: 'scale-web-42', namespace: 'default', creationTimestamp: ago('90s') },
+      {
+        spec: { target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, operation: 'Scale', deadlineSeconds: 300 },
+        status: { phase: 'Running', progress: '2/5' },
+      },
+    );
     assert.deepEqual(cells(transactionPrinter, tx), {
-      Name: 'scale-web-42', Target: 'Deployment/web', Operation: 'Scale', Phase: 'Running', Progress: '2/5', Age: '90s',
+      Name: 'scale-web-42',
+      Target: 'Deployment/web',
+      Operation: 'Scale',
+      Phase: 'Running',
+      Progress: '2/5',
+      Age: '90s',
     });
   });
 

@@ -26,15 +26,28 @@ describe('node printer', () => {
     const n = node(
       { 'kubernetes.io/hostname': 'node-a', 'node-role.kubernetes.io/control-plane': '' },
       {
-        conditions: [{ type: 'MemoryPressure', status: 'False' }, { type: 'Ready', status: 'True' }],
-        addresses: [{ type: 'Hostname', address: 'node-a' }, { type: 'InternalIP', address: '127.0.0.1' }],
+        conditions: [
+          { type: 'MemoryPressure', status: 'False' },
+          { type: 'Ready', status: 'True' },
+        ],
+        addresses: [
+          { type: 'Hostname', address: 'node-a' },
+          { type: 'InternalIP', address: '127.0.0.1' },
+        ],
         nodeInfo: info,
       },
     );
     assert.deepEqual(cells(nodePrinter, n), {
-      Name: 'node-a', Status: 'Ready', Roles: 'control-plane', Age: '3d', Version: 'v1.32.0-drover',
-      'Internal-IP': '127.0.0.1', 'External-IP': '<none>', 'OS-Image': 'Debian GNU/Linux 12 (bookworm)',
-      'Kernel-Version': '6.1.0-18-amd64', 'Container-Runtime': 'docker://24.0.7',
+      Name: 'node-a',
+      Status: 'Ready',
+      Roles: 'control-plane',
+      Age: '3d',
+      Version: 'v1.32.0-drover',
+      'Internal-IP': '127.0.0.1',
+      'External-IP': '<none>',
+      'OS-Image': 'Debian GNU/Linux 12 (bookworm)',
+      'Kernel-Version': '6.1.0-18-amd64',
+      'Container-Runtime': 'docker://24.0.7',
     });
   });
 
@@ -65,6 +78,9 @@ describe('node printer', () => {
   it('prints <unknown> for missing node info and the external address when present', () => {
     const n = node({}, { addresses: [{ type: 'ExternalIP', address: '198.51.100.4' }] });
     const r = cells(nodePrinter, n);
-    assert.deepEqual([r['Version'], r['Internal-IP'], r['External-IP'], r['OS-Image'], r['Container-Runtime']], ['', '<none>', '198.51.100.4', '<unknown>', '<unknown>']);
+    assert.deepEqual(
+      [r['Version'], r['Internal-IP'], r['External-IP'], r['OS-Image'], r['Container-Runtime']],
+      ['', '<none>', '198.51.100.4', '<unknown>', '<unknown>'],
+    );
   });
 });

@@ -15,10 +15,15 @@ function status(name: string, state: Json, extra: Json = {}): Json {
 }
 
 function pod(containers: string[], podStatus: Json, spec: Json = {}, metadata: Json = {}): KubeObject {
-  return object('v1', 'Pod', { name: 'web-1', namespace: 'default', ...metadata }, {
-    spec: { containers: containers.map((name) => ({ name, image: 'img' })), ...spec },
-    status: podStatus,
-  });
+  return object(
+    'v1',
+    'Pod',
+    { name: 'web-1', namespace: 'default', ...metadata },
+    {
+      spec: { containers: containers.map((name) => ({ name, image: 'img' })), ...spec },
+      status: podStatus,
+    },
+  );
 }
 
 function row(p: KubeObject): Record<string, unknown> {
@@ -36,16 +41,27 @@ describe('pod printer columns', () => {
 
 describe('pod printer: running and pending pods', () => {
   it('prints a healthy running pod', () => {
-    const p = pod(['app'], {
-      phase: 'Running',
-      podIP: '10.244.0.5',
-      podIPs: [{ ip: '10.244.0.5' }, { ip: 'fd00::5' }],
-      conditions: [{ type: 'Ready', status: 'True' }],
-      containerStatuses: [status('app', running, { ready: true })],
-    }, { nodeName: 'node-a' });
+    const p = pod(
+      ['app'],
+      {
+        phase: 'Running',
+        podIP: '10.244.0.5',
+        podIPs: [{ ip: '10.244.0.5' }, { ip: 'fd00::5' }],
+        conditions: [{ type: 'Ready', status: 'True' }],
+        containerStatuses: [status('app', running, { ready: true })],
+      },
+      { nodeName: 'node-a' },
+    );
     assert.deepEqual(row(p), {
-      Name: 'web-1', Ready: '1/1', Status: 'Running', Restarts: '0', Age: '10m',
-      IP: '10.244.0.5', Node: 'node-a', 'Nominated Node': '<none>', 'Readiness Gates': '<none>',
+      Name: 'web-1',
+      Ready: '1/1',
+      Status: 'Running',
+      Restarts: '0',
+      Age: '10m',
+      IP: '10.244.0.5',
+      Node: 'node-a',
+      'Nominated Node': '<none>',
+      'Readiness Gates': '<none>',
     });
   });
 
@@ -145,27 +161,44 @@ describe('pod printer: terminated containers', () => {
 });
 
 describe('pod printer: init containers', () => {
-  const initSpec = { initContainers: [{ name: 'migrate', image: 'img' }, { name: 'seed', image: 'img' }] };
+  const initSpec = {
+    initContainers: [
+      { name: 'migrate', image: 'img' },
+      { name: 'seed', image: 'img' },
+    ],
+  };
 
   it('prints Init:N/M while init containers run', () => {
-    const first = pod(['app'], {
-      phase: 'Pending',
-      initContainerStatuses: [status('migrate', running), status('seed', waiting('PodInitializing'))],
-      containerStatuses: [status('app', waiting('PodInitializing'))],
-    }, initSpec);
+    const first = pod(
+      ['app'],
+      {
+        phase: 'Pending',
+        initContainerStatuses: [status('migrate', running), status('seed', waiting('PodInitializing'))],
+        containerStatuses: [status('app', waiting('PodInitializing'))],
+      },
+      initSpec,
+    );
     assert.equal(row(first)['Status'], 'Init:0/2');
-    const second = pod(['app'], {
-      phase: 'Pending',
-      initContainerStatuses: [status('migrate', terminated({ reason: 'Completed' })), status('seed', running)],
-    }, initSpec);
+    const second = pod(
+      ['app'],
+      {
+        phase: 'Pending',
+        initContainerStatuses: [status('migrate', terminated({ reason: 'Completed' })), status('seed', running)],
+      },
+      initSpec,
+    );
     assert.equal(row(second)['Status'], 'Init:1/2');
   });
 
   it('prints Init:<reason> for waiting and failed init containers', () => {
-    const crash = pod(['app'], {
-      phase: 'Pending',
-      initContainerStatuses: [status('migrate', waiting('CrashLoopBackOff'), { restartCount: 2 }), status('seed', waiting('PodInitializing'))],
-    }, initSpec);
+    const crash = pod(
+      ['app'],
+      {
+        phase: 'Pending',
+        initContainerStatuses: [status('migrate', waiting('CrashLoopBackOff'), { restartCount: 2 }), status('seed', waiting('PodInitializing'))],
+      },
+      initSpec,
+    );
     assert.deepEqual([row(crash)['Status'], row(crash)['Restarts']], ['Init:CrashLoopBackOff', '2']);
     const error = pod(['app'], { phase: 'Pending', initContainerStatuses: [status('migrate', terminated({ exitCode: 1, reason: 'Error' }))] }, initSpec);
     assert.equal(row(error)['Status'], 'Init:Error');
@@ -176,27 +209,38 @@ describe('pod printer: init containers', () => {
   });
 
   it('moves on to the main containers once init containers succeeded', () => {
-    const p = pod(['app'], {
-      phase: 'Running',
-      initContainerStatuses: [
-        status('migrate', terminated({ reason: 'Completed' }), { restartCount: 1 }),
-        status('seed', terminated({ reason: 'Completed' })),
-      ],
-      containerStatuses: [status('app', running, { ready: true })],
-    }, initSpec);
+    const p = pod(
+      ['app'],
+      {
+        phase: 'Running',
+        initContainerStatuses: [
+          status('migrate', terminated({ reason: 'Completed' }), { restartCount: 1 }),
+          status('seed', terminated({ reason: 'Completed' })),
+        ],
+        containerStatuses: [status('app', running, { ready: true })],
+      },
+      initSpec,
+    );
     // Restarts of finished init containers no longer count.
     assert.deepEqual([row(p)['Ready'], row(p)['Status'], row(p)['Restarts']], ['1/1', 'Running', '0']);
   });
 
   it('counts sidecars (restartPolicy Always) as containers', () => {
-    const p = pod(['app'], {
-      phase: 'Running',
-      conditions: [{ type: 'Initialized', status: 'True' }, { type: 'Ready', status: 'True' }],
-      initContainerStatuses: [
-        status('proxy', running, { started: true, ready: true, restartCount: 2, lastState: { terminated: { exitCode: 1, finishedAt: ago('3m') } } }),
-      ],
-      containerStatuses: [status('app', running, { ready: true, restartCount: 1, lastState: { terminated: { exitCode: 1, finishedAt: ago('1h') } } })],
-    }, { initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }] });
+    const p = pod(
+      ['app'],
+      {
+        phase: 'Running',
+        conditions: [
+          { type: 'Initialized', status: 'True' },
+          { type: 'Ready', status: 'True' },
+        ],
+        initContainerStatuses: [
+          status('proxy', running, { started: true, ready: true, restartCount: 2, lastState: { terminated: { exitCode: 1, finishedAt: ago('3m') } } }),
+        ],
+        containerStatuses: [status('app', running, { ready: true, restartCount: 1, lastState: { terminated: { exitCode: 1, finishedAt: ago('1h') } } })],
+      },
+      { initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }] },
+    );
     assert.deepEqual([row(p)['Ready'], row(p)['Status'], row(p)['Restarts']], ['2/2', 'Running', '3 (3m ago)']);
   });
 });
@@ -208,7 +252,12 @@ describe('pod printer: deletion', () => {
   });
 
   it('keeps the final status of a finished pod being deleted', () => {
-    const p = pod(['job'], { phase: 'Succeeded', containerStatuses: [status('job', terminated({ reason: 'Completed' }))] }, {}, { deletionTimestamp: ago('5s') });
+    const p = pod(
+      ['job'],
+      { phase: 'Succeeded', containerStatuses: [status('job', terminated({ reason: 'Completed' }))] },
+      {},
+      { deletionTimestamp: ago('5s') },
+    );
     assert.equal(row(p)['Status'], 'Completed');
   });
 
@@ -221,10 +270,17 @@ describe('pod printer: deletion', () => {
 
 describe('pod printer: wide columns', () => {
   it('counts satisfied readiness gates', () => {
-    const p = pod(['app'], {
-      phase: 'Running',
-      conditions: [{ type: 'example.com/lb-ready', status: 'True' }, { type: 'example.com/dns', status: 'False' }],
-    }, { readinessGates: [{ conditionType: 'example.com/lb-ready' }, { conditionType: 'example.com/dns' }, { conditionType: 'example.com/x' }] });
+    const p = pod(
+      ['app'],
+      {
+        phase: 'Running',
+        conditions: [
+          { type: 'example.com/lb-ready', status: 'True' },
+          { type: 'example.com/dns', status: 'False' },
+        ],
+      },
+      { readinessGates: [{ conditionType: 'example.com/lb-ready' }, { conditionType: 'example.com/dns' }, { conditionType: 'example.com/x' }] },
+    );
     assert.equal(row(p)['Readiness Gates'], '1/3');
   });
 

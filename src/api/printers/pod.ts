@@ -39,11 +39,7 @@ export const podPrinter: TablePrinter = {
     NAME_COLUMN,
     column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
     column('Status', 'string', 'The aggregate status of the containers in this pod.'),
-    column(
-      'Restarts',
-      'string',
-      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
-    ),
+    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
     AGE_COLUMN,
     wide('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster.'),
     wide('Node', 'string', 'NodeName indicates in which node this pod is scheduled.'),

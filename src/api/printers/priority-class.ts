@@ -7,7 +7,11 @@ import { at, numberAt, stringAt } from './read.js';
 export const priorityClassPrinter: TablePrinter = {
   columns: [
     NAME_COLUMN,
-    column('Value', 'integer', 'The value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.'),
+    column(
+      'Value',
+      'integer',
+      'The value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.',
+    ),
     column('Global-Default', 'boolean', 'Whether this priority class is the one pods without a priorityClassName get.'),
     AGE_COLUMN,
     column('PreemptionPolicy', 'string', 'The Policy for preempting pods with lower priority.'),

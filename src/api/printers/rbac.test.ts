@@ -12,17 +12,27 @@ describe('rbac printers', () => {
 
   it('prints bindings as NAME ROLE AGE, and their subjects with -o wide', () => {
     assert.deepEqual(columnNames(roleBindingPrinter), { normal: ['Name', 'Role', 'Age'], wide: ['Users', 'Groups', 'ServiceAccounts'] });
-    const binding = object('rbac.authorization.k8s.io/v1', 'RoleBinding', { name: 'dev-view', namespace: 'dev', creationTimestamp: ago('5h') }, {
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [
-        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
-        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' },
-        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' },
-        { kind: 'ServiceAccount', name: 'ci', namespace: 'dev' },
-      ],
-    });
+    const binding = object(
+      'rbac.authorization.k8s.io/v1',
+      'RoleBinding',
+      { name: 'dev-view', namespace: 'dev', creationTimestamp: ago('5h') },
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [
+          { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+          { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' },
+          { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' },
+          { kind: 'ServiceAccount', name: 'ci', namespace: 'dev' },
+        ],
+      },
+    );
     assert.deepEqual(cells(roleBindingPrinter, binding), {
-      Name: 'dev-view', Role: 'ClusterRole/view', Age: '5h', Users: 'alice, bob', Groups: 'devs', ServiceAccounts: 'dev/ci',
+      Name: 'dev-view',
+      Role: 'ClusterRole/view',
+      Age: '5h',
+      Users: 'alice, bob',
+      Groups: 'devs',
+      ServiceAccounts: 'dev/ci',
     });
   });
 });

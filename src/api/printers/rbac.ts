@@ -26,10 +26,17 @@ function subjectsOf(binding: KubeObject): { users: string[]; groups: string[]; s
   for (const subject of listAt(binding, 'subjects')) {
     const name = stringAt(subject, 'name');
     switch (stringAt(subject, 'kind')) {
-      case 'User': out.users.push(name); break;
-      case 'Group': out.groups.push(name); break;
-      case 'ServiceAccount': out.serviceAccounts.push(`${stringAt(subject, 'namespace')}/${name}`); break;
-      default: break;
+      case 'User':
+        out.users.push(name);
+        break;
+      case 'Group':
+        out.groups.push(name);
+        break;
+      case 'ServiceAccount':
+        out.serviceAccounts.push(`${stringAt(subject, 'namespace')}/${name}`);
+        break;
+      default:
+        break;
     }
   }
   return out;

@@ -25,20 +25,36 @@ describe('service printer', () => {
       clusterIP: '10.96.0.10',
       clusterIPs: ['10.96.0.10'],
       selector: { tier: 'fe', app: 'web' },
-      ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }, { name: 'dns', port: 53, protocol: 'UDP' }],
+      ports: [
+        { name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 },
+        { name: 'dns', port: 53, protocol: 'UDP' },
+      ],
     });
     assert.deepEqual(cells(servicePrinter, svc), {
-      Name: 'web', Type: 'ClusterIP', 'Cluster-IP': '10.96.0.10', 'External-IP': '<none>',
-      'Port(s)': '80/TCP,53/UDP', Age: '10m', Selector: 'app=web,tier=fe',
+      Name: 'web',
+      Type: 'ClusterIP',
+      'Cluster-IP': '10.96.0.10',
+      'External-IP': '<none>',
+      'Port(s)': '80/TCP,53/UDP',
+      Age: '10m',
+      Selector: 'app=web,tier=fe',
     });
   });
 
   it('prints node ports, external IPs, headless and selector-less services', () => {
-    const nodePort = service({ type: 'NodePort', clusterIPs: ['10.96.1.1'], externalIPs: ['192.0.2.7'], ports: [{ port: 443, nodePort: 30443, protocol: 'TCP' }] });
+    const nodePort = service({
+      type: 'NodePort',
+      clusterIPs: ['10.96.1.1'],
+      externalIPs: ['192.0.2.7'],
+      ports: [{ port: 443, nodePort: 30443, protocol: 'TCP' }],
+    });
     assert.equal(cells(servicePrinter, nodePort)['Port(s)'], '443:30443/TCP');
     assert.equal(cells(servicePrinter, nodePort)['External-IP'], '192.0.2.7');
     const headless = service({ type: 'ClusterIP', clusterIP: 'None', ports: [] });
-    assert.deepEqual([cells(servicePrinter, headless)['Cluster-IP'], cells(servicePrinter, headless)['Port(s)'], cells(servicePrinter, headless)['Selector']], ['None', '<none>', '<none>']);
+    assert.deepEqual(
+      [cells(servicePrinter, headless)['Cluster-IP'], cells(servicePrinter, headless)['Port(s)'], cells(servicePrinter, headless)['Selector']],
+      ['None', '<none>', '<none>'],
+    );
   });
 
   it('prints <none> when no cluster IP is allocated yet', () => {

@@ -10,13 +10,18 @@ import { since } from './format.js';
 import { at, listAt, recordAt, stringAt } from './read.js';
 
 const SHORT_MODES: ReadonlyArray<[string, string]> = [
-  ['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP'],
+  ['ReadWriteOnce', 'RWO'],
+  ['ReadOnlyMany', 'ROX'],
+  ['ReadWriteMany', 'RWX'],
+  ['ReadWriteOncePod', 'RWOP'],
 ];
 const UNSET = '<unset>';
 
 /** Kubernetes' GetAccessModesAsString: a fixed order, each mode once. */
 export function accessModesText(modes: readonly unknown[]): string {
-  return SHORT_MODES.filter(([mode]) => modes.includes(mode)).map(([, short]) => short).join(',');
+  return SHORT_MODES.filter(([mode]) => modes.includes(mode))
+    .map(([, short]) => short)
+    .join(',');
 }
 
 function storageText(value: unknown): string {
@@ -34,7 +39,7 @@ const ATTRIBUTES_CLASS = column('VolumeAttributesClass', 'string', 'Name of the 
 export const persistentVolumePrinter: TablePrinter = {
   columns: [
     NAME_COLUMN,
-    column('Capacity', 'string', 'capacity is the description of the persistent volume\'s resources and capacity.'),
+    column('Capacity', 'string', "capacity is the description of the persistent volume's resources and capacity."),
     column('Access Modes', 'string', 'accessModes contains all ways the volume can be mounted.'),
     column('Reclaim Policy', 'string', 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.'),
     column('Status', 'string', 'phase indicates if a volume is available, bound to a claim, or released by a claim.'),
@@ -49,10 +54,17 @@ export const persistentVolumePrinter: TablePrinter = {
     const ref = recordAt(volume, 'spec', 'claimRef');
     const claim = at(volume, 'spec', 'claimRef') === undefined ? '' : `${stringAt(ref, 'namespace')}/${stringAt(ref, 'name')}`;
     return [
-      volume.metadata.name ?? '', storageText(at(volume, 'spec', 'capacity', 'storage')), accessModesText(listAt(volume, 'spec', 'accessModes')),
-      stringAt(volume, 'spec', 'persistentVolumeReclaimPolicy'), phaseOf(volume), claim, volumeClass(volume),
-      stringAt(volume, 'spec', 'volumeAttributesClassName') || UNSET, stringAt(volume, 'status', 'reason'),
-      since(volume.metadata.creationTimestamp, now), stringAt(volume, 'spec', 'volumeMode') || UNSET,
+      volume.metadata.name ?? '',
+      storageText(at(volume, 'spec', 'capacity', 'storage')),
+      accessModesText(listAt(volume, 'spec', 'accessModes')),
+      stringAt(volume, 'spec', 'persistentVolumeReclaimPolicy'),
+      phaseOf(volume),
+      claim,
+      volumeClass(volume),
+      stringAt(volume, 'spec', 'volumeAttributesClassName') || UNSET,
+      stringAt(volume, 'status', 'reason'),
+      since(volume.metadata.creationTimestamp, now),
+      stringAt(volume, 'spec', 'volumeMode') || UNSET,
     ];
   },
 };
@@ -73,10 +85,15 @@ export const persistentVolumeClaimPrinter: TablePrinter = {
     const volumeName = stringAt(claim, 'spec', 'volumeName');
     const bound = volumeName !== '';
     return [
-      claim.metadata.name ?? '', phaseOf(claim), volumeName,
-      bound ? storageText(at(claim, 'status', 'capacity', 'storage')) : '', bound ? accessModesText(listAt(claim, 'status', 'accessModes')) : '',
-      claimClass(claim), stringAt(claim, 'spec', 'volumeAttributesClassName') || UNSET,
-      since(claim.metadata.creationTimestamp, now), stringAt(claim, 'spec', 'volumeMode') || UNSET,
+      claim.metadata.name ?? '',
+      phaseOf(claim),
+      volumeName,
+      bound ? storageText(at(claim, 'status', 'capacity', 'storage')) : '',
+      bound ? accessModesText(listAt(claim, 'status', 'accessModes')) : '',
+      claimClass(claim),
+      stringAt(claim, 'spec', 'volumeAttributesClassName') || UNSET,
+      since(claim.metadata.creationTimestamp, now),
+      stringAt(claim, 'spec', 'volumeMode') || UNSET,
     ];
   },
 };
@@ -93,8 +110,12 @@ export const storageClassPrinter: TablePrinter = {
   row(storageClass: KubeObject, now) {
     const name = `${storageClass.metadata.name ?? ''}${isDefaultClass(storageClass) ? ' (default)' : ''}`;
     return [
-      name, stringAt(storageClass, 'provisioner'), stringAt(storageClass, 'reclaimPolicy') || 'Delete',
-      stringAt(storageClass, 'volumeBindingMode') || 'Immediate', at(storageClass, 'allowVolumeExpansion') === true, since(storageClass.metadata.creationTimestamp, now),
+      name,
+      stringAt(storageClass, 'provisioner'),
+      stringAt(storageClass, 'reclaimPolicy') || 'Delete',
+      stringAt(storageClass, 'volumeBindingMode') || 'Immediate',
+      at(storageClass, 'allowVolumeExpansion') === true,
+      since(storageClass.metadata.creationTimestamp, now),
     ];
   },
 };

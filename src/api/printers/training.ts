@@ -9,15 +9,13 @@ import { at, listAt, numberAt, stringAt } from './read.js';
 function currentState(job: KubeObject): string {
   const conditions = listAt(job, 'status', 'conditions');
   const last = conditions[conditions.length - 1];
-  return typeof last === 'object' && last !== null && typeof (last as { type?: unknown }).type === 'string'
-    ? (last as { type: string }).type
-    : '';
+  return typeof last === 'object' && last !== null && typeof (last as { type?: unknown }).type === 'string' ? (last as { type: string }).type : '';
 }
 
 export const trainingJobPrinter: TablePrinter = {
   columns: [
     NAME_COLUMN,
-    column('State', 'string', 'The type of the job\'s latest condition: Created, Running, Restarting, Succeeded, Suspended or Failed.'),
+    column('State', 'string', "The type of the job's latest condition: Created, Running, Restarting, Succeeded, Suspended or Failed."),
     AGE_COLUMN,
   ],
   row: (job, now) => [job.metadata.name ?? '', currentState(job), since(job.metadata.creationTimestamp, now)],

@@ -15,7 +15,7 @@ describe('quota quantities', () => {
     assert.equal(parseQuantity('12Kb'), undefined);
   });
 
-  test('print in Kubernetes\' canonical form, keeping the format', () => {
+  test("print in Kubernetes' canonical form, keeping the format", () => {
     assert.equal(formatQuantity(q('1000m')), '1');
     assert.equal(formatQuantity(q('1.5')), '1500m');
     assert.equal(formatQuantity(q('1000')), '1k');

@@ -166,7 +166,10 @@ export function mask(map: QuantityMap, names: Iterable<string>): QuantityMap {
 
 /** "pods=1,requests.cpu=100m", names in order: how quota messages print a ResourceList. */
 export function prettyPrint(map: QuantityMap): string {
-  return [...map.keys()].sort().map((name) => `${name}=${formatQuantity(map.get(name)!)}`).join(',');
+  return [...map.keys()]
+    .sort()
+    .map((name) => `${name}=${formatQuantity(map.get(name)!)}`)
+    .join(',');
 }
 
 export function isZero(map: QuantityMap): boolean {

@@ -48,22 +48,33 @@ function crossNamespaceAffinity(pod: KubeObject): boolean {
 function matches(requirement: ScopeRequirement, pod: KubeObject): boolean {
   const spec = podSpec(pod);
   switch (requirement.scope) {
-    case 'Terminating': return typeof spec['activeDeadlineSeconds'] === 'number' && spec['activeDeadlineSeconds'] >= 0;
-    case 'NotTerminating': return !(typeof spec['activeDeadlineSeconds'] === 'number' && spec['activeDeadlineSeconds'] >= 0);
-    case 'BestEffort': return qosClassOf(spec) === 'BestEffort';
-    case 'NotBestEffort': return qosClassOf(spec) !== 'BestEffort';
-    case 'CrossNamespacePodAffinity': return crossNamespaceAffinity(pod);
+    case 'Terminating':
+      return typeof spec['activeDeadlineSeconds'] === 'number' && spec['activeDeadlineSeconds'] >= 0;
+    case 'NotTerminating':
+      return !(typeof spec['activeDeadlineSeconds'] === 'number' && spec['activeDeadlineSeconds'] >= 0);
+    case 'BestEffort':
+      return qosClassOf(spec) === 'BestEffort';
+    case 'NotBestEffort':
+      return qosClassOf(spec) !== 'BestEffort';
+    case 'CrossNamespacePodAffinity':
+      return crossNamespaceAffinity(pod);
     case 'PriorityClass': {
       const name = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
       switch (requirement.operator) {
-        case 'In': return requirement.values.includes(name);
-        case 'NotIn': return !requirement.values.includes(name);
-        case 'Exists': return name !== '';
-        case 'DoesNotExist': return name === '';
-        default: return false;
+        case 'In':
+          return requirement.values.includes(name);
+        case 'NotIn':
+          return !requirement.values.includes(name);
+        case 'Exists':
+          return name !== '';
+        case 'DoesNotExist':
+          return name === '';
+        default:
+          return false;
       }
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 

@@ -142,7 +142,8 @@ export function kindCounted(resource: string): ResourceKind | undefined {
   }
   if (LEGACY_COUNTS.has(resource)) return { group: '', plural: resource };
   if (resource.startsWith('services.')) return { group: '', plural: 'services' };
-  if (resource === 'requests.storage' || resource.endsWith('.storageclass.storage.k8s.io/requests.storage')) return { group: '', plural: 'persistentvolumeclaims' };
+  if (resource === 'requests.storage' || resource.endsWith('.storageclass.storage.k8s.io/requests.storage'))
+    return { group: '', plural: 'persistentvolumeclaims' };
   // cpu, memory, requests.*, limits.*, hugepages-*, ephemeral-storage: what pods use.
   return { group: '', plural: 'pods' };
 }
@@ -155,7 +156,10 @@ export function missingDeclarations(pod: KubeObject, limited: Iterable<string>):
   for (const name of needed) {
     const kind = name.startsWith('limits.') ? 'limits' : 'requests';
     const resource = name.includes('.') ? name.slice(name.indexOf('.') + 1) : name;
-    const missing = containers.filter((c) => !containerResources(c, kind).has(resource)).map((c) => String(c['name'] ?? '')).sort();
+    const missing = containers
+      .filter((c) => !containerResources(c, kind).has(resource))
+      .map((c) => String(c['name'] ?? ''))
+      .sort();
     if (missing.length > 0) messages.push(`must specify ${name} for: ${[...new Set(missing)].join(',')}`);
   }
   return messages;

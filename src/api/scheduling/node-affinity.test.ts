@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  compileNodeSelector, compileNodeSelectorTerm, compileRequiredNodeAffinity, pinnedNodeNames, type NodeFields, type NodeSelectorTerm,
+  compileNodeSelector,
+  compileNodeSelectorTerm,
+  compileRequiredNodeAffinity,
+  pinnedNodeNames,
+  type NodeFields,
+  type NodeSelectorTerm,
 } from './node-affinity.js';
 
 const nodes: NodeFields[] = [
@@ -46,11 +51,19 @@ describe('NodeSelectorTerm matchFields', () => {
 describe('NodeSelector', () => {
   it('terms are ORed, requirements within a term ANDed, and an empty term matches nothing', () => {
     const either = selector(
-      { matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu-1'] }, { key: 'disk', operator: 'In', values: ['hdd'] }] },
+      {
+        matchExpressions: [
+          { key: 'zone', operator: 'In', values: ['eu-1'] },
+          { key: 'disk', operator: 'In', values: ['hdd'] },
+        ],
+      },
       expression('zone', 'In', ['us-1']),
     );
     assert.deepEqual(matching(either), ['c']);
-    const labelAndName = selector({ matchExpressions: [{ key: 'disk', operator: 'Exists' }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['a'] }] });
+    const labelAndName = selector({
+      matchExpressions: [{ key: 'disk', operator: 'Exists' }],
+      matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['a'] }],
+    });
     assert.deepEqual(matching(labelAndName), ['c']);
     assert.deepEqual(matching(selector({})), []);
     assert.deepEqual(matching(selector({}, expression('disk', 'Exists'))), ['a', 'c']);
@@ -85,7 +98,10 @@ describe('compileRequiredNodeAffinity', () => {
   it('nodeSelector and required affinity must both hold', () => {
     const both = compileRequiredNodeAffinity({ nodeSelector: { disk: 'ssd' }, affinity: { nodeAffinity: required(expression('zone', 'In', ['eu-2'])) } });
     assert.deepEqual(matching(both!), []);
-    const ssdInEu = compileRequiredNodeAffinity({ nodeSelector: { disk: 'ssd' }, affinity: { nodeAffinity: required(expression('zone', 'In', ['eu-1', 'eu-2'])) } });
+    const ssdInEu = compileRequiredNodeAffinity({
+      nodeSelector: { disk: 'ssd' },
+      affinity: { nodeAffinity: required(expression('zone', 'In', ['eu-1', 'eu-2'])) },
+    });
     assert.deepEqual(matching(ssdInEu!), ['a']);
     // Required terms that are there but empty match nothing, unlike absent ones.
     assert.deepEqual(matching(compileRequiredNodeAffinity({ affinity: { nodeAffinity: required() } })!), []);

@@ -62,8 +62,7 @@ const NEVER: NodeTest = () => false;
 
 type Fields = Readonly<Record<string, unknown>>;
 const EMPTY: Fields = Object.freeze({});
-const record = (value: unknown): Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : EMPTY;
+const record = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : EMPTY);
 const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 const strings = (value: unknown): string[] => list(value).filter((v): v is string => typeof v === 'string');
 

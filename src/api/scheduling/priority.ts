@@ -26,11 +26,13 @@ export interface SystemPriorityClass {
 /** The classes every cluster has from the start, with Kubernetes' values and descriptions. */
 export const SYSTEM_PRIORITY_CLASSES: readonly SystemPriorityClass[] = [
   {
-    name: 'system-node-critical', value: 2_000_001_000,
+    name: 'system-node-critical',
+    value: 2_000_001_000,
     description: 'Used for system critical pods that must not be moved from their current node.',
   },
   {
-    name: 'system-cluster-critical', value: 2_000_000_000,
+    name: 'system-cluster-critical',
+    value: 2_000_000_000,
     description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
   },
 ];

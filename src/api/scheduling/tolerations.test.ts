@@ -36,7 +36,10 @@ describe('tolerates (Kubernetes ToleratesTaint)', () => {
   });
 
   it('toleratesAny: one matching toleration is enough', () => {
-    const tolerations: Toleration[] = [{ key: 'a', operator: 'Exists' }, { key: 'gpu', value: 'true', effect: 'NoSchedule' }];
+    const tolerations: Toleration[] = [
+      { key: 'a', operator: 'Exists' },
+      { key: 'gpu', value: 'true', effect: 'NoSchedule' },
+    ];
     assert.equal(toleratesAny(tolerations, gpu), true);
     assert.equal(toleratesAny(tolerations, unreachable), false);
     assert.equal(toleratesAny([], gpu), false);
@@ -53,7 +56,13 @@ describe('parseTolerations', () => {
   });
 
   it('leaves out tolerations that can tolerate nothing, and reads malformed input as absent', () => {
-    assert.deepEqual(parseTolerations([{ key: 'a', operator: 'Gt' }, { key: 'b', effect: 'Sometimes' }]), []);
+    assert.deepEqual(
+      parseTolerations([
+        { key: 'a', operator: 'Gt' },
+        { key: 'b', effect: 'Sometimes' },
+      ]),
+      [],
+    );
     assert.deepEqual(parseTolerations(undefined), []);
     assert.deepEqual(parseTolerations({ key: 'a' }), []);
     assert.deepEqual(parseTolerations([null, { key: 7, operator: null }]), [
@@ -63,7 +72,11 @@ describe('parseTolerations', () => {
   });
 
   it('gives the same verdicts as tolerates on the raw tolerations', () => {
-    const raw: Toleration[] = [{ key: 'gpu', operator: 'Exists' }, { key: 'x', value: 'y', effect: 'NoExecute' }, { operator: 'Exists', effect: 'NoSchedule' }];
+    const raw: Toleration[] = [
+      { key: 'gpu', operator: 'Exists' },
+      { key: 'x', value: 'y', effect: 'NoExecute' },
+      { operator: 'Exists', effect: 'NoSchedule' },
+    ];
     for (const taint of [gpu, unreachable, { key: 'x', value: 'y', effect: 'NoExecute' } as Taint]) {
       assert.equal(toleratesAny(parseTolerations(raw), taint), toleratesAny(raw, taint), taint.key);
     }

@@ -43,8 +43,7 @@ export function toleratesAny(tolerations: readonly Readonly<Toleration>[], taint
   return false;
 }
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
@@ -63,7 +62,10 @@ export function parseTolerations(tolerations: unknown): ParsedToleration[] {
     if (effect !== '' && effect !== 'NoSchedule' && effect !== 'PreferNoSchedule' && effect !== 'NoExecute') continue;
     const seconds = t['tolerationSeconds'];
     out.push({
-      key: textOf(t['key']), operator, value: textOf(t['value']), effect,
+      key: textOf(t['key']),
+      operator,
+      value: textOf(t['value']),
+      effect,
       ...(typeof seconds === 'number' ? { tolerationSeconds: seconds } : {}),
     });
   }

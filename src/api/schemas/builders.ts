@@ -34,12 +34,7 @@ export function field<T extends Schema>(schema: T, description: string, extensio
  * A closed object: properties are optional unless named in `required`.
  * `extensions` carries x-kubernetes-* keys (e.g. x-kubernetes-map-type).
  */
-export function struct(
-  description: string,
-  properties: Record<string, Schema>,
-  required: readonly string[] = [],
-  extensions: Extensions = {},
-): Schema {
+export function struct(description: string, properties: Record<string, Schema>, required: readonly string[] = [], extensions: Extensions = {}): Schema {
   const props: Record<string, Schema> = {};
   for (const [key, value] of Object.entries(properties)) {
     props[key] = required.includes(key) ? value : Type.Optional(value);

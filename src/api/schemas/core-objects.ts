@@ -1,8 +1,6 @@
 // core/v1 Namespace, ConfigMap, Secret, ServiceAccount and Event.
 import { Type } from '@sinclair/typebox';
-import {
-  atomicList, bool, field, int32, keyedList, map, microTime, named, enumStr, str, stringList, struct, time,
-} from './builders.js';
+import { atomicList, bool, field, int32, keyedList, map, microTime, named, enumStr, str, stringList, struct, time } from './builders.js';
 import { kindSchema } from './meta.js';
 import { LocalObjectReference, ObjectReference } from './object-reference.js';
 
@@ -12,19 +10,42 @@ export const NamespaceSchema = kindSchema(
   { group: '', version: 'v1', kind: 'Namespace' },
   'A scope for names. Namespaced objects live in exactly one namespace; deleting a namespace deletes its content.',
   {
-    spec: field(named(`${CORE}.NamespaceSpec`, struct('Attributes of a namespace.', {
-      finalizers: stringList('Opaque values that must be empty before the namespace is removed from storage. Defaults to ["kubernetes"].'),
-    })), 'Attributes of the namespace.'),
-    status: field(named(`${CORE}.NamespaceStatus`, struct('Observed state of a namespace.', {
-      phase: enumStr('Active, or Terminating while its content is being deleted.', ['Active', 'Terminating']),
-      conditions: keyedList('Latest observations of the namespace\'s state.', named(`${CORE}.NamespaceCondition`, struct('A condition of a namespace.', {
-        type: str('Type of the condition.'),
-        status: enumStr('True, False or Unknown.', ['True', 'False', 'Unknown']),
-        lastTransitionTime: time('When the condition last changed status.'),
-        reason: str('Machine-readable reason.'),
-        message: str('Human-readable details.'),
-      }, ['type', 'status'])), 'type'),
-    })), 'Observed state of the namespace. Read-only.'),
+    spec: field(
+      named(
+        `${CORE}.NamespaceSpec`,
+        struct('Attributes of a namespace.', {
+          finalizers: stringList('Opaque values that must be empty before the namespace is removed from storage. Defaults to ["kubernetes"].'),
+        }),
+      ),
+      'Attributes of the namespace.',
+    ),
+    status: field(
+      named(
+        `${CORE}.NamespaceStatus`,
+        struct('Observed state of a namespace.', {
+          phase: enumStr('Active, or Terminating while its content is being deleted.', ['Active', 'Terminating']),
+          conditions: keyedList(
+            "Latest observations of the namespace's state.",
+            named(
+              `${CORE}.NamespaceCondition`,
+              struct(
+                'A condition of a namespace.',
+                {
+                  type: str('Type of the condition.'),
+                  status: enumStr('True, False or Unknown.', ['True', 'False', 'Unknown']),
+                  lastTransitionTime: time('When the condition last changed status.'),
+                  reason: str('Machine-readable reason.'),
+                  message: str('Human-readable details.'),
+                },
+                ['type', 'status'],
+              ),
+            ),
+            'type',
+          ),
+        }),
+      ),
+      'Observed state of the namespace. Read-only.',
+    ),
   },
 );
 
@@ -44,7 +65,9 @@ export const SecretSchema = kindSchema(
   {
     data: map('Secret data: base64-encoded values, keyed by names of alphanumerics, "-", "_" or ".".', Type.String({ format: 'byte' })),
     stringData: map('Write-only convenience: plain-text values merged into data (and taking precedence) on write. Never returned.'),
-    type: str('Kind of secret, used to check its keys: Opaque (the default), kubernetes.io/tls, kubernetes.io/dockerconfigjson, kubernetes.io/basic-auth, kubernetes.io/ssh-auth, kubernetes.io/service-account-token, ...'),
+    type: str(
+      'Kind of secret, used to check its keys: Opaque (the default), kubernetes.io/tls, kubernetes.io/dockerconfigjson, kubernetes.io/basic-auth, kubernetes.io/ssh-auth, kubernetes.io/service-account-token, ...',
+    ),
     immutable: bool('When true, data can no longer be changed (only the object deleted). Cannot be unset.'),
   },
 );
@@ -55,19 +78,25 @@ export const ServiceAccountSchema = kindSchema(
   {
     secrets: keyedList('Deprecated: secrets holding tokens of this account (legacy, non-projected tokens).', ObjectReference, 'name'),
     imagePullSecrets: atomicList('Registry credentials added to every pod that runs as this account.', LocalObjectReference),
-    automountServiceAccountToken: bool('Whether pods running as this account get an API token mounted; a pod\'s own setting wins.'),
+    automountServiceAccountToken: bool("Whether pods running as this account get an API token mounted; a pod's own setting wins."),
   },
 );
 
-export const EventSource = named(`${CORE}.EventSource`, struct('Component that reported an event.', {
-  component: str('Component name, e.g. default-scheduler or kubelet.'),
-  host: str('Node name on which the event was generated.'),
-}));
+export const EventSource = named(
+  `${CORE}.EventSource`,
+  struct('Component that reported an event.', {
+    component: str('Component name, e.g. default-scheduler or kubelet.'),
+    host: str('Node name on which the event was generated.'),
+  }),
+);
 
-const EventSeries = named(`${CORE}.EventSeries`, struct('Data about a series of repeated events.', {
-  count: int32('Number of occurrences so far.'),
-  lastObservedTime: microTime('When the last occurrence was observed.'),
-}));
+const EventSeries = named(
+  `${CORE}.EventSeries`,
+  struct('Data about a series of repeated events.', {
+    count: int32('Number of occurrences so far.'),
+    lastObservedTime: microTime('When the last occurrence was observed.'),
+  }),
+);
 
 export const EventSchema = kindSchema(
   { group: '', version: 'v1', kind: 'Event' },

@@ -7,10 +7,17 @@ import { EventSource } from './core-objects.js';
 
 const EVENTS = 'io.k8s.api.events.v1';
 
-const EventSeries = named(`${EVENTS}.EventSeries`, struct('Data about a series of repeated events.', {
-  count: int32('Number of occurrences in this series up to the last heartbeat time.'),
-  lastObservedTime: microTime('When the last occurrence was observed.'),
-}, ['count', 'lastObservedTime']));
+const EventSeries = named(
+  `${EVENTS}.EventSeries`,
+  struct(
+    'Data about a series of repeated events.',
+    {
+      count: int32('Number of occurrences in this series up to the last heartbeat time.'),
+      lastObservedTime: microTime('When the last occurrence was observed.'),
+    },
+    ['count', 'lastObservedTime'],
+  ),
+);
 
 export const EventsV1Schema = kindSchema(
   { group: 'events.k8s.io', version: 'v1', kind: 'Event' },

@@ -9,7 +9,7 @@ export const PriorityClassSchema = kindSchema(
   'A mapping from a priority class name to the integer priority of the pods that name it. Higher is more important.',
   {
     value: int32('The integer priority of pods of this class. User-defined classes go up to 1000000000; higher values are reserved for the system classes.'),
-    globalDefault: bool('Whether pods without a priorityClassName get this class\'s value. At most one class may be the default.'),
+    globalDefault: bool("Whether pods without a priorityClassName get this class's value. At most one class may be the default."),
     description: str('When this class should be used.'),
     preemptionPolicy: enumStr('Whether pods of this class may preempt lower-priority pods: PreemptLowerPriority (the default) or Never.', PREEMPTION_POLICIES),
   },

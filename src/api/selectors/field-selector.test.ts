@@ -21,7 +21,10 @@ describe('parseFieldSelector', () => {
 
   it('ANDs comma-separated terms, kept in sorted term order', () => {
     const selector = parseFieldSelector('status.phase=Running,metadata.name!=web-2');
-    assert.deepEqual(selector.requirements.map((r) => r.field), ['metadata.name', 'status.phase']);
+    assert.deepEqual(
+      selector.requirements.map((r) => r.field),
+      ['metadata.name', 'status.phase'],
+    );
     assert.equal(selector.matches(get), true);
     assert.equal(parseFieldSelector('status.phase=Running,spec.nodeName=node-b').matches(get), false);
   });
@@ -37,7 +40,10 @@ describe('parseFieldSelector', () => {
   it('treats empty text and empty terms as no restriction', () => {
     const empty = parseFieldSelector('');
     assert.equal(empty.isEmpty(), true);
-    assert.equal(empty.matches(() => undefined), true);
+    assert.equal(
+      empty.matches(() => undefined),
+      true,
+    );
     assert.equal(empty.toString(), '');
     assert.equal(parseFieldSelector('a=b,,c=d').requirements.length, 2);
     assert.equal(parseFieldSelector(',').isEmpty(), true);

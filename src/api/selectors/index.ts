@@ -14,11 +14,4 @@ export {
   type LabelSelectorObject,
   type Labels,
 } from './label-selector.js';
-export {
-  escapeFieldValue,
-  parseFieldSelector,
-  unescapeFieldValue,
-  type FieldOperator,
-  type FieldRequirement,
-  type FieldSelector,
-} from './field-selector.js';
+export { escapeFieldValue, parseFieldSelector, unescapeFieldValue, type FieldOperator, type FieldRequirement, type FieldSelector } from './field-selector.js';

@@ -2,19 +2,7 @@
 // operator characters, as in apimachinery's lexer, so `a=b`, `a = b` and `a in(b)` all lex alike.
 
 export type TokenKind =
-  | 'end'
-  | 'identifier'
-  | 'in'
-  | 'notin'
-  | 'openPar'
-  | 'closePar'
-  | 'comma'
-  | 'not'
-  | 'equals'
-  | 'doubleEquals'
-  | 'notEquals'
-  | 'gt'
-  | 'lt';
+  'end' | 'identifier' | 'in' | 'notin' | 'openPar' | 'closePar' | 'comma' | 'not' | 'equals' | 'doubleEquals' | 'notEquals' | 'gt' | 'lt';
 
 export interface Token {
   kind: TokenKind;

@@ -227,7 +227,10 @@ describe('fromLabelSelectorObject', () => {
     const bad: Array<[unknown, RegExp]> = [
       [{ matchExpressions: [{ key: 'a', operator: 'Equals', values: ['b'] }] }, /"Equals" is not a valid label selector operator/],
       [{ matchExpressions: [{ key: 'a', operator: 'constructor' }] }, /"constructor" is not a valid label selector operator/],
-      [{ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, /values: Invalid value: \[\]string\{\}: for 'in', 'notin' operators, values set can't be empty/],
+      [
+        { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] },
+        /values: Invalid value: \[\]string\{\}: for 'in', 'notin' operators, values set can't be empty/,
+      ],
       [{ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }, /values set must be empty for exists and does not exist/],
       [{ matchLabels: { 'bad key': 'x' } }, /key: Invalid value: "bad key"/],
       [{ matchLabels: { app: 'bad value' } }, /values\[0\]\[app\]: Invalid value: "bad value"/],
@@ -237,7 +240,10 @@ describe('fromLabelSelectorObject', () => {
       [{ matchExpressions: [{ key: 'a', operator: 'In', values: [1] }] }, /matchExpressions\[0\].values: must be a list of strings/],
     ];
     for (const [object, message] of bad) {
-      assert.throws(() => fromLabelSelectorObject(object as Record<string, unknown>), (e: unknown) => e instanceof SelectorError && message.test(e.message));
+      assert.throws(
+        () => fromLabelSelectorObject(object as Record<string, unknown>),
+        (e: unknown) => e instanceof SelectorError && message.test(e.message),
+      );
     }
   });
 

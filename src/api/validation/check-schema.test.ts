@@ -14,16 +14,29 @@ function deployment(spec: Record<string, unknown>): KubeObject {
 
 function samplePod(): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u1', controller: true }] },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'web-1',
+      namespace: 'default',
+      labels: { app: 'web' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u1', controller: true }],
+    },
     spec: {
-      containers: [{
-        name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80, protocol: 'TCP' }],
-        env: [{ name: 'A', value: '1' }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
-        resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: 1, memory: '256Mi' } },
-        volumeMounts: [{ name: 'data', mountPath: '/data' }],
-        readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 10 },
-      }],
+      containers: [
+        {
+          name: 'web',
+          image: 'nginx:1.27',
+          ports: [{ containerPort: 80, protocol: 'TCP' }],
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          ],
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: 1, memory: '256Mi' } },
+          volumeMounts: [{ name: 'data', mountPath: '/data' }],
+          readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 10 },
+        },
+      ],
       volumes: [{ name: 'data', emptyDir: {} }],
       restartPolicy: 'Always',
       tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
@@ -70,11 +83,14 @@ test('minimum, enum, type and required errors use Kubernetes messages', () => {
     template: { spec: { containers: [{ name: 'web', image: 'nginx', imagePullPolicy: 'Foo' }], restartPolicy: 5 } },
   });
   const { errors } = checkSchema(deploymentDef.schema, object, { unknownFields: 'report' });
-  assert.deepEqual(errors.map((e) => `${e.field}: ${e.message}`), [
-    'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
-    'spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "Foo": supported values: "Always", "IfNotPresent", "Never"',
-    'spec.template.spec.restartPolicy: Invalid value: "integer": must be of type string',
-  ]);
+  assert.deepEqual(
+    errors.map((e) => `${e.field}: ${e.message}`),
+    [
+      'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+      'spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "Foo": supported values: "Always", "IfNotPresent", "Never"',
+      'spec.template.spec.restartPolicy: Invalid value: "integer": must be of type string',
+    ],
+  );
   const missing = checkSchema(deploymentDef.schema, deployment({ template: {} }), { unknownFields: 'report' });
   assert.deepEqual(missing.errors, [{ field: 'spec.selector', type: 'FieldValueRequired', message: 'Required value' }]);
 });

@@ -60,15 +60,22 @@ function build(schema: Node): Check {
   if (schema['format'] === 'quantity') return quantityCheck;
   if (schema['x-kubernetes-preserve-unknown-fields'] === true) return anyObject;
   switch (schema['type']) {
-    case 'object': return buildObject(schema);
-    case 'array': return buildArray(schema);
-    case 'string': return buildString(schema);
-    case 'integer': return buildNumber(schema, true);
-    case 'number': return buildNumber(schema, false);
-    case 'boolean': return (value, ctx) => {
-      if (typeof value !== 'boolean' && value !== null) ctx.errors.push(wrongType(ctx, value, 'boolean'));
-    };
-    default: return () => undefined;
+    case 'object':
+      return buildObject(schema);
+    case 'array':
+      return buildArray(schema);
+    case 'string':
+      return buildString(schema);
+    case 'integer':
+      return buildNumber(schema, true);
+    case 'number':
+      return buildNumber(schema, false);
+    case 'boolean':
+      return (value, ctx) => {
+        if (typeof value !== 'boolean' && value !== null) ctx.errors.push(wrongType(ctx, value, 'boolean'));
+      };
+    default:
+      return () => undefined;
   }
 }
 
@@ -160,12 +167,19 @@ const anyObject: Check = (value, ctx) => {
  */
 function zeroValueOf(schema: Node): () => unknown {
   switch (schema['type']) {
-    case 'object': return () => ({});
-    case 'array': return () => [];
-    case 'string': return () => '';
-    case 'integer': case 'number': return () => 0;
-    case 'boolean': return () => false;
-    default: return () => null;
+    case 'object':
+      return () => ({});
+    case 'array':
+      return () => [];
+    case 'string':
+      return () => '';
+    case 'integer':
+    case 'number':
+      return () => 0;
+    case 'boolean':
+      return () => false;
+    default:
+      return () => null;
   }
 }
 
@@ -200,7 +214,13 @@ function buildString(schema: Node): Check {
     }
     // "" means unset in Kubernetes (defaulters fill it in), so it never fails the enum check.
     if (allowed && value !== '' && !allowed.includes(value)) {
-      ctx.errors.push(notSupported(pathOf(ctx), value, allowed.filter((item) => item !== '')));
+      ctx.errors.push(
+        notSupported(
+          pathOf(ctx),
+          value,
+          allowed.filter((item) => item !== ''),
+        ),
+      );
     } else if (dateTime && value !== '' && Number.isNaN(Date.parse(value))) {
       ctx.errors.push(invalid(pathOf(ctx), value, 'must be an RFC 3339 date-time, e.g. 2006-01-02T15:04:05Z'));
     }

@@ -1,9 +1,7 @@
 // Rules for one container that the schema cannot express (core/v1 validateContainers and friends).
 import type { FieldError } from '../meta.js';
 import { duplicate, forbidden, invalid, invalidEach, notFound, notSupported, required } from './field-errors.js';
-import {
-  isConfigMapKey, isDns1123Label, isDns1123Subdomain, isEnvVarName, isQualifiedName, isValidPortName, isValidPortNum,
-} from './name-rules.js';
+import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isEnvVarName, isQualifiedName, isValidPortName, isValidPortNum } from './name-rules.js';
 import { validateHandler, validateProbe } from './probe-validation.js';
 import { validateResources } from './resources-validation.js';
 import { arr, obj, objects, text, type Obj } from './util.js';
@@ -71,12 +69,17 @@ function validatePorts(container: Obj, path: string, pod: PodContext): FieldErro
 }
 
 const ENV_FIELD_PATHS = [
-  'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
-  'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.serviceAccountName',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
 ];
-const RESOURCE_FIELDS = [
-  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
-];
+const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
 
 function validateEnv(container: Obj, path: string): FieldError[] {
   const errors: FieldError[] = [];
@@ -116,12 +119,21 @@ function validateEnvSource(source: Obj, path: string): FieldError[] {
     const fieldPath = text(ref['fieldPath']);
     if (fieldPath === '') return [required(`${at}.fieldPath`)];
     if (/^metadata\.(labels|annotations)\['.+'\]$/.test(fieldPath) || ENV_FIELD_PATHS.includes(fieldPath)) return [];
-    return [notSupported(`${at}.fieldPath`, fieldPath, [...ENV_FIELD_PATHS.slice(0, 3), 'metadata.labels[\'<KEY>\']', 'metadata.annotations[\'<KEY>\']', ...ENV_FIELD_PATHS.slice(3)])];
+    return [
+      notSupported(`${at}.fieldPath`, fieldPath, [
+        ...ENV_FIELD_PATHS.slice(0, 3),
+        "metadata.labels['<KEY>']",
+        "metadata.annotations['<KEY>']",
+        ...ENV_FIELD_PATHS.slice(3),
+      ]),
+    ];
   }
   if (kind === 'resourceFieldRef') {
     const resource = text(ref['resource']);
     if (resource === '') return [required(`${at}.resource`)];
-    return RESOURCE_FIELDS.includes(resource) || /^(limits|requests)\.hugepages-/.test(resource) ? [] : [notSupported(`${at}.resource`, resource, RESOURCE_FIELDS)];
+    return RESOURCE_FIELDS.includes(resource) || /^(limits|requests)\.hugepages-/.test(resource)
+      ? []
+      : [notSupported(`${at}.resource`, resource, RESOURCE_FIELDS)];
   }
   const errors: FieldError[] = [];
   if (text(ref['name']) === '') errors.push(required(`${at}.name`));
@@ -148,7 +160,7 @@ function validateVolumeMounts(container: Obj, path: string, volumes: Set<string>
       errors.push(invalid(`${at}.subPathExpr`, mount['subPathExpr'], 'subPathExpr and subPath are mutually exclusive'));
     }
     if (subPath.startsWith('/')) errors.push(invalid(`${at}.subPath`, subPath, 'must be a relative path'));
-    if (subPath.split('/').includes('..')) errors.push(invalid(`${at}.subPath`, subPath, 'must not contain \'..\''));
+    if (subPath.split('/').includes('..')) errors.push(invalid(`${at}.subPath`, subPath, "must not contain '..'"));
   });
   return errors;
 }

@@ -80,9 +80,9 @@ export function validateSecret(secret: KubeObject, old?: KubeObject): FieldError
 
 export function validateNamespace(namespace: KubeObject): FieldError[] {
   const finalizers = arr(obj(namespace['spec'])['finalizers']);
-  return finalizers.flatMap((finalizer, i) => (typeof finalizer === 'string'
-    ? invalidEach(`spec.finalizers[${i}]`, finalizer, isQualifiedName(finalizer))
-    : []));
+  return finalizers.flatMap((finalizer, i) =>
+    typeof finalizer === 'string' ? invalidEach(`spec.finalizers[${i}]`, finalizer, isQualifiedName(finalizer)) : [],
+  );
 }
 
 /** Kubernetes' IsValidCIDR: an IPv4 or IPv6 address and a prefix length that fits it. */
@@ -175,7 +175,7 @@ export function validateBinding(binding: KubeObject): FieldError[] {
   const target = obj(binding['target']);
   const errors: FieldError[] = [];
   const kind = text(target['kind']);
-  if (kind !== '' && kind !== 'Node') errors.push(invalid('target.kind', kind, 'must be empty or \'Node\''));
+  if (kind !== '' && kind !== 'Node') errors.push(invalid('target.kind', kind, "must be empty or 'Node'"));
   if (text(target['name']) === '') errors.push(required('target.name'));
   return errors;
 }

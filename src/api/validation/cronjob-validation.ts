@@ -57,7 +57,8 @@ function validateTimeZone(timeZone: unknown): FieldError[] {
   if (timeZone === undefined || timeZone === null) return [];
   const zone = String(timeZone);
   if (zone === '') return [invalid('spec.timeZone', zone, 'timeZone must be nil or non-empty string')];
-  if (zone.toLowerCase() === 'local') return [invalid('spec.timeZone', zone, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones')];
+  if (zone.toLowerCase() === 'local')
+    return [invalid('spec.timeZone', zone, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones')];
   if (!isKnownTimeZone(zone)) return [invalid('spec.timeZone', zone, `unknown time zone ${zone}`)];
   return [];
 }
@@ -73,7 +74,12 @@ function validateJobTemplate(template: Obj): FieldError[] {
     errors.push(invalid('spec.jobTemplate.spec.selector', jobSpec['selector'], '`selector` will be auto-generated'));
   }
   if (jobSpec['manualSelector'] === true) errors.push(notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
-  const asJob: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: obj(template['metadata']) as KubeObject['metadata'], spec: { ...jobSpec, selector: undefined } };
+  const asJob: KubeObject = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: obj(template['metadata']) as KubeObject['metadata'],
+    spec: { ...jobSpec, selector: undefined },
+  };
   for (const error of validateJob(asJob)) {
     if (error.field === 'spec.selector' || error.field.startsWith('spec.selector.')) continue;
     errors.push({ ...error, field: error.field.replace(/^spec\./, 'spec.jobTemplate.spec.') });

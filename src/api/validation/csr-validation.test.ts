@@ -13,7 +13,9 @@ const certificate = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CER
 
 function csr(spec: Record<string, unknown> = {}, status?: Record<string, unknown>): KubeObject {
   const object: KubeObject = {
-    apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'c' },
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: { name: 'c' },
     spec: { request, signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'], ...spec },
   };
   if (status) object['status'] = status;
@@ -32,7 +34,9 @@ describe('CertificateSigningRequest validation', () => {
 
   it('needs a PKCS#10 request that parses', () => {
     assert.deepEqual(errorsOf(csr({ request: '' })), ['spec.request: Required value']);
-    assert.deepEqual(errorsOf(csr({ request: Buffer.from('hello').toString('base64') })), ['spec.request: Invalid value: "<certificate request>": PEM block type must be CERTIFICATE REQUEST']);
+    assert.deepEqual(errorsOf(csr({ request: Buffer.from('hello').toString('base64') })), [
+      'spec.request: Invalid value: "<certificate request>": PEM block type must be CERTIFICATE REQUEST',
+    ]);
     const broken = Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n').toString('base64');
     assert.match(errorsOf(csr({ request: broken })).join('\n'), /^spec\.request: Invalid value: "<certificate request>": not a certificate request/);
   });
@@ -41,7 +45,9 @@ describe('CertificateSigningRequest validation', () => {
     assert.deepEqual(errorsOf(csr({ signerName: '' })), ['spec.signerName: Required value']);
     assert.match(errorsOf(csr({ signerName: 'my-signer' }))[0]!, /fully qualified domain and path/);
     assert.deepEqual(errorsOf(csr({ signerName: 'example.com/custom' })), []);
-    assert.deepEqual(errorsOf(csr({ expirationSeconds: 599 })), ['spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 600 seconds']);
+    assert.deepEqual(errorsOf(csr({ expirationSeconds: 599 })), [
+      'spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 600 seconds',
+    ]);
     assert.deepEqual(errorsOf(csr({ expirationSeconds: 600 })), []);
     assert.deepEqual(errorsOf(csr({ usages: [] })), ['spec.usages: Required value: usages must be provided']);
     assert.match(errorsOf(csr({ usages: ['client auth', 'flying'] }))[0]!, /^spec\.usages\[1\]: Unsupported value: "flying"/);
@@ -52,23 +58,33 @@ describe('CertificateSigningRequest validation', () => {
     assert.deepEqual(errorsOf(csr({}, { conditions: [approved] })), []);
     assert.deepEqual(errorsOf(csr({}, { conditions: [{ type: 'Approved' }] })), [], 'status defaults to True');
     assert.deepEqual(errorsOf(csr({}, { conditions: [approved, approved] })), ['status.conditions[1].type: Duplicate value: "Approved"']);
-    assert.deepEqual(errorsOf(csr({}, { conditions: [{ ...approved, status: 'False' }] })), ['status.conditions[0].status: Unsupported value: "False": supported values: "True"']);
-    assert.deepEqual(errorsOf(csr({}, { conditions: [approved, denied] })), ['status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive']);
+    assert.deepEqual(errorsOf(csr({}, { conditions: [{ ...approved, status: 'False' }] })), [
+      'status.conditions[0].status: Unsupported value: "False": supported values: "True"',
+    ]);
+    assert.deepEqual(errorsOf(csr({}, { conditions: [approved, denied] })), [
+      'status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
+    ]);
   });
 
   it('keeps the spec, the approval and the certificate once set', () => {
     const old = csr({}, { conditions: [approved], certificate });
-    assert.deepEqual(errorsOf(csr({ signerName: 'example.com/other' }, { conditions: [approved], certificate }), old), ['spec: Invalid value: "<spec>": field is immutable']);
+    assert.deepEqual(errorsOf(csr({ signerName: 'example.com/other' }, { conditions: [approved], certificate }), old), [
+      'spec: Invalid value: "<spec>": field is immutable',
+    ]);
     assert.deepEqual(errorsOf(csr({}, { certificate }), old), [
       'status.certificate: Forbidden: may only be set on an approved request that has not failed',
       'status.conditions: Forbidden: updates may not remove or change the Approved condition',
     ]);
     const other = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n').toString('base64');
-    assert.deepEqual(errorsOf(csr({}, { conditions: [approved], certificate: other }), old), ['status.certificate: Invalid value: "<certificate data>": updates may not modify existing certificate content']);
+    assert.deepEqual(errorsOf(csr({}, { conditions: [approved], certificate: other }), old), [
+      'status.certificate: Invalid value: "<certificate data>": updates may not modify existing certificate content',
+    ]);
   });
 
   it('issues a certificate only on an approved request', () => {
     assert.deepEqual(errorsOf(csr({}, { certificate })), ['status.certificate: Forbidden: may only be set on an approved request that has not failed']);
-    assert.deepEqual(errorsOf(csr({}, { conditions: [approved], certificate: Buffer.from('junk').toString('base64') })), ['status.certificate: Invalid value: "<certificate data>": must contain at least one CERTIFICATE PEM block']);
+    assert.deepEqual(errorsOf(csr({}, { conditions: [approved], certificate: Buffer.from('junk').toString('base64') })), [
+      'status.certificate: Invalid value: "<certificate data>": must contain at least one CERTIFICATE PEM block',
+    ]);
   });
 });

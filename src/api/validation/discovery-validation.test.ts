@@ -21,7 +21,15 @@ describe('EndpointSlice validation', () => {
   it('accepts what the controller writes, and defaults port names and protocols', () => {
     const ok = slice({
       addressType: 'IPv4',
-      endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true, serving: true, terminating: false }, nodeName: 'node-1', zone: 'a', targetRef: { kind: 'Pod', name: 'p', namespace: 'default', uid: 'u' } }],
+      endpoints: [
+        {
+          addresses: ['10.0.0.1'],
+          conditions: { ready: true, serving: true, terminating: false },
+          nodeName: 'node-1',
+          zone: 'a',
+          targetRef: { kind: 'Pod', name: 'p', namespace: 'default', uid: 'u' },
+        },
+      ],
       ports: [{ port: 80 }],
     });
     assert.deepEqual(check(ok), []);
@@ -37,16 +45,21 @@ describe('EndpointSlice validation', () => {
   });
 
   it('checks addresses against the address type, with field paths', () => {
-    assert.deepEqual(check(slice({
-      addressType: 'IPv4',
-      endpoints: [{ addresses: ['fd00::1', '0.0.0.0', '169.254.1.1'] }, { addresses: [] }, { addresses: ['10.0.0.1'], hostname: 'Bad_Name' }],
-    })), [
-      'endpoints[0].addresses[0]: Invalid value: "fd00::1": must be a valid IPv4 address',
-      'endpoints[0].addresses[1]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
-      'endpoints[0].addresses[2]: Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
-      'endpoints[1].addresses: Required value: must contain at least 1 address',
-      'endpoints[2].hostname: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
-    ]);
+    assert.deepEqual(
+      check(
+        slice({
+          addressType: 'IPv4',
+          endpoints: [{ addresses: ['fd00::1', '0.0.0.0', '169.254.1.1'] }, { addresses: [] }, { addresses: ['10.0.0.1'], hostname: 'Bad_Name' }],
+        }),
+      ),
+      [
+        'endpoints[0].addresses[0]: Invalid value: "fd00::1": must be a valid IPv4 address',
+        'endpoints[0].addresses[1]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
+        'endpoints[0].addresses[2]: Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
+        'endpoints[1].addresses: Required value: must contain at least 1 address',
+        "endpoints[2].hostname: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    );
     assert.deepEqual(check(slice({ addressType: 'IPv6', endpoints: [{ addresses: ['fe80::1', 'ff02::1', '::', '10.0.0.1'] }] })), [
       'endpoints[0].addresses[0]: Invalid value: "fe80::1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
       'endpoints[0].addresses[1]: Invalid value: "ff02::1": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
@@ -68,15 +81,20 @@ describe('EndpointSlice validation', () => {
   });
 
   it('checks port names, protocols and app protocols', () => {
-    assert.deepEqual(check(slice({
-      addressType: 'IPv4',
-      ports: [{ port: 80 }, { port: 81 }, { name: 'HTTP', port: 82, protocol: 'ICMP' }, { name: 'web', appProtocol: 'a/b/c' }],
-    })), [
-      'ports[2].protocol: Unsupported value: "ICMP": supported values: "TCP", "UDP", "SCTP"',
-      'ports[1].name: Duplicate value: ""',
-      'ports[2].name: Invalid value: "HTTP": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
-      'ports[3].appProtocol: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\') with an optional DNS subdomain prefix and \'/\' (e.g. \'example.com/MyName\')',
-    ]);
+    assert.deepEqual(
+      check(
+        slice({
+          addressType: 'IPv4',
+          ports: [{ port: 80 }, { port: 81 }, { name: 'HTTP', port: 82, protocol: 'ICMP' }, { name: 'web', appProtocol: 'a/b/c' }],
+        }),
+      ),
+      [
+        'ports[2].protocol: Unsupported value: "ICMP": supported values: "TCP", "UDP", "SCTP"',
+        'ports[1].name: Duplicate value: ""',
+        "ports[2].name: Invalid value: \"HTTP\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        "ports[3].appProtocol: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      ],
+    );
   });
 
   it('keeps addressType immutable', () => {

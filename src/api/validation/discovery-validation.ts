@@ -86,8 +86,10 @@ function ipBytes(address: string): number[] | undefined {
   if (isIPv4(address)) return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...address.split('.').map(Number)];
   if (!isIPv6(address)) return undefined;
   // An embedded IPv4 tail (::ffff:10.0.0.1) becomes two hex groups.
-  const hex = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+  const hex = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a: string, b: string, c: string, d: string) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  );
   const [head = '', rest] = hex.split('::');
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
   const before = parse(head);
@@ -117,7 +119,10 @@ function fullyQualifiedDomainName(address: string, at: string): FieldError[] {
 
 function validateHints(hints: Obj, at: string): FieldError[] {
   const errors: FieldError[] = [];
-  const lists: Array<[string, (name: string) => string[]]> = [['forZones', isLabelValue], ['forNodes', isDns1123Subdomain]];
+  const lists: Array<[string, (name: string) => string[]]> = [
+    ['forZones', isLabelValue],
+    ['forNodes', isDns1123Subdomain],
+  ];
   for (const [key, check] of lists) {
     const entries = objects(hints[key]);
     if (entries.length > MAX_HINTS) {

@@ -38,7 +38,8 @@ export function validateEventV1(event: KubeObject, old?: KubeObject): FieldError
   if (Buffer.byteLength(text(event['note'])) > MAX_NOTE_BYTES) errors.push(tooLong('note', MAX_NOTE_BYTES));
   const regardingNamespace = text(obj(event['regarding'])['namespace']);
   const own = text(event.metadata.namespace);
-  if (regardingNamespace !== '' && own !== '' && regardingNamespace !== own) errors.push(invalid('regarding.namespace', regardingNamespace, 'does not match event.namespace'));
+  if (regardingNamespace !== '' && own !== '' && regardingNamespace !== own)
+    errors.push(invalid('regarding.namespace', regardingNamespace, 'does not match event.namespace'));
   if (old) {
     for (const name of IMMUTABLE) {
       if (!semanticEqual(event[name], old[name])) errors.push(forbidden(name, 'field is immutable'));

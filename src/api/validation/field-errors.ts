@@ -13,8 +13,10 @@ export function formatValue(value: unknown): string {
   if (typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.every(([, item]) => typeof item === 'string')) {
-      const body = entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, item]) => `${JSON.stringify(key)}:${JSON.stringify(item)}`).join(', ');
+      const body = entries
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, item]) => `${JSON.stringify(key)}:${JSON.stringify(item)}`)
+        .join(', ');
       return `map[string]string{${body}}`;
     }
   }

@@ -7,7 +7,9 @@ import { validateObject } from './index.js';
 
 function hpa(spec: Record<string, unknown>): KubeObject {
   return {
-    apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'default' },
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web', namespace: 'default' },
     spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3, ...spec },
   };
 }
@@ -21,14 +23,21 @@ function check(object: KubeObject): string[] {
 }
 
 describe('HorizontalPodAutoscaler defaults and validation', () => {
-  it('defaults minReplicas 1 and 80% CPU; a given behavior gets Kubernetes\' defaults where unset', () => {
+  it("defaults minReplicas 1 and 80% CPU; a given behavior gets Kubernetes' defaults where unset", () => {
     const object = hpa({ behavior: { scaleDown: { stabilizationWindowSeconds: 5 } } });
     assert.deepEqual(check(object), []);
     const spec = object['spec'] as Record<string, unknown>;
     assert.equal(spec['minReplicas'], 1);
     assert.deepEqual(spec['metrics'], [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
     assert.deepEqual(spec['behavior'], {
-      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+      scaleUp: {
+        stabilizationWindowSeconds: 0,
+        selectPolicy: 'Max',
+        policies: [
+          { type: 'Pods', value: 4, periodSeconds: 15 },
+          { type: 'Percent', value: 100, periodSeconds: 15 },
+        ],
+      },
       scaleDown: { stabilizationWindowSeconds: 5, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
     });
     // No behavior stays none (the controller applies the same defaults).
@@ -40,12 +49,15 @@ describe('HorizontalPodAutoscaler defaults and validation', () => {
   it('refuses bounds, targets and policies as Kubernetes does', () => {
     assert.deepEqual(check(hpa({ minReplicas: 4 })), ['spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`']);
     assert.deepEqual(check(hpa({ minReplicas: 0 })), ['spec.minReplicas: Invalid value: 0: must be greater than or equal to 1']);
-    assert.deepEqual(check(hpa({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 0 } } }] })),
-      ['spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0']);
-    assert.deepEqual(check(hpa({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Value', value: '1' } } }] })),
-      ['spec.metrics[0].resource.target.type: Invalid value: "Value": must be either Utilization or AverageValue']);
-    assert.deepEqual(check(hpa({ metrics: [{ type: 'Resource' }] })),
-      ['spec.metrics[0].resource: Required value: must populate information for the given metric source (type Resource)']);
+    assert.deepEqual(check(hpa({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 0 } } }] })), [
+      'spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0',
+    ]);
+    assert.deepEqual(check(hpa({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Value', value: '1' } } }] })), [
+      'spec.metrics[0].resource.target.type: Invalid value: "Value": must be either Utilization or AverageValue',
+    ]);
+    assert.deepEqual(check(hpa({ metrics: [{ type: 'Resource' }] })), [
+      'spec.metrics[0].resource: Required value: must populate information for the given metric source (type Resource)',
+    ]);
     assert.deepEqual(check(hpa({ behavior: { scaleUp: { policies: [{ type: 'Pods', value: 0, periodSeconds: 1801 }] } } })), [
       'spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero',
       'spec.behavior.scaleUp.policies[0].periodSeconds: Invalid value: 1801: must be less than or equal to 1800',
@@ -55,12 +67,20 @@ describe('HorizontalPodAutoscaler defaults and validation', () => {
 
   it('converts autoscaling/v1 to v2 and back through the CPU utilization metric', () => {
     const v1: KubeObject = {
-      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' },
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web' },
       spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
     };
     const v2 = hpaV1ToV2(v1);
-    assert.deepEqual((v2['spec'] as Record<string, unknown>)['metrics'], [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
-    v2['status'] = { currentReplicas: 2, desiredReplicas: 3, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 120, averageValue: '120m' } } }] };
+    assert.deepEqual((v2['spec'] as Record<string, unknown>)['metrics'], [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+    ]);
+    v2['status'] = {
+      currentReplicas: 2,
+      desiredReplicas: 3,
+      currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 120, averageValue: '120m' } } }],
+    };
     const back = hpaV2ToV1(v2);
     assert.deepEqual(back['spec'], v1['spec']);
     assert.deepEqual(back['status'], { currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 120 });

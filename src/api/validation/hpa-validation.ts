@@ -22,7 +22,8 @@ export function validateHpa(hpa: KubeObject): FieldError[] {
   metrics.forEach((metric, i) => errors.push(...validateMetric(obj(metric), `spec.metrics[${i}]`)));
   const behavior = obj(spec['behavior']);
   for (const direction of ['scaleUp', 'scaleDown']) {
-    if (behavior[direction] !== undefined && behavior[direction] !== null) errors.push(...validateRules(obj(behavior[direction]), `spec.behavior.${direction}`));
+    if (behavior[direction] !== undefined && behavior[direction] !== null)
+      errors.push(...validateRules(obj(behavior[direction]), `spec.behavior.${direction}`));
   }
   return errors;
 }
@@ -32,7 +33,8 @@ function validateTargetRef(ref: Obj, path: string): FieldError[] {
   for (const key of ['kind', 'name']) {
     const value = ref[key];
     if (typeof value !== 'string' || value === '') errors.push(required(`${path}.${key}`));
-    else if (value === '.' || value === '..' || /[/%]/.test(value)) errors.push(invalid(`${path}.${key}`, value, `may not be '${value}' or contain '/' or '%'`));
+    else if (value === '.' || value === '..' || /[/%]/.test(value))
+      errors.push(invalid(`${path}.${key}`, value, `may not be '${value}' or contain '/' or '%'`));
   }
   return errors;
 }
@@ -67,12 +69,14 @@ function validateMetric(metric: Obj, path: string): FieldError[] {
   if (source === undefined || source === null) return [required(`${path}.${key}`, `must populate information for the given metric source (type ${type})`)];
   const errors: FieldError[] = [];
   for (const other of ['resource', 'containerResource', 'pods', 'object', 'external']) {
-    if (other !== key && metric[other] !== undefined && metric[other] !== null) errors.push(invalid(`${path}.${other}`, '', 'must populate the given metric source only'));
+    if (other !== key && metric[other] !== undefined && metric[other] !== null)
+      errors.push(invalid(`${path}.${other}`, '', 'must populate the given metric source only'));
   }
   const body = obj(source);
   if (type === 'Resource' || type === 'ContainerResource') {
     if (typeof body['name'] !== 'string' || body['name'] === '') errors.push(required(`${path}.${key}.name`, 'must specify a resource name'));
-    if (type === 'ContainerResource' && (typeof body['container'] !== 'string' || body['container'] === '')) errors.push(required(`${path}.${key}.container`, 'must specify a container'));
+    if (type === 'ContainerResource' && (typeof body['container'] !== 'string' || body['container'] === ''))
+      errors.push(required(`${path}.${key}.container`, 'must specify a container'));
     errors.push(...validateResourceTarget(obj(body['target']), `${path}.${key}.target`));
   }
   return errors;
@@ -85,7 +89,8 @@ function validateRules(rules: Obj, path: string): FieldError[] {
     errors.push(invalid(`${path}.stabilizationWindowSeconds`, window, `must be less than or equal to ${MAX_STABILIZATION_SECONDS}`));
   }
   const select = rules['selectPolicy'];
-  if (select !== undefined && !['Max', 'Min', 'Disabled'].includes(String(select))) errors.push(notSupported(`${path}.selectPolicy`, select, ['Disabled', 'Max', 'Min']));
+  if (select !== undefined && !['Max', 'Min', 'Disabled'].includes(String(select)))
+    errors.push(notSupported(`${path}.selectPolicy`, select, ['Disabled', 'Max', 'Min']));
   const policies = Array.isArray(rules['policies']) ? rules['policies'] : [];
   if (policies.length === 0) errors.push(required(`${path}.policies`, 'must specify at least one Policy'));
   policies.forEach((raw, i) => {

@@ -31,7 +31,15 @@ export function isDns1123Label(value: string): string[] {
   if (value.length > 63) errors.push(maxLenError(63));
   if (!dns1123Label.test(value)) {
     if (dns1123Subdomain.test(value)) errors.push('must not contain dots');
-    else errors.push(regexError('a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character', DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+    else
+      errors.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          DNS1123_LABEL_FMT,
+          'my-name',
+          '123-abc',
+        ),
+      );
   }
   return errors;
 }
@@ -40,7 +48,13 @@ export function isDns1123Subdomain(value: string): string[] {
   const errors: string[] = [];
   if (value.length > 253) errors.push(maxLenError(253));
   if (!dns1123Subdomain.test(value)) {
-    errors.push(regexError('a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character', DNS1123_SUBDOMAIN_FMT, 'example.com'));
+    errors.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_FMT,
+        'example.com',
+      ),
+    );
   }
   return errors;
 }
@@ -49,12 +63,19 @@ export function isDns1035Label(value: string): string[] {
   const errors: string[] = [];
   if (value.length > 63) errors.push(maxLenError(63));
   if (!dns1035Label.test(value)) {
-    errors.push(regexError('a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character', DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+    errors.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        DNS1035_LABEL_FMT,
+        'my-name',
+        'abc-123',
+      ),
+    );
   }
   return errors;
 }
 
-const QUALIFIED_MSG = 'must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character';
+const QUALIFIED_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** Label keys, annotation keys, finalizers: an optional DNS subdomain prefix, '/', and a name. */
 export function isQualifiedName(value: string): string[] {
@@ -69,7 +90,9 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errors.push('prefix part must be non-empty');
     else errors.push(...isDns1123Subdomain(prefix).map((message) => `prefix part ${message}`));
   } else {
-    return [`a qualified name ${regexError(QUALIFIED_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(QUALIFIED_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errors.push('name part must be non-empty');
   else if (name.length > 63) errors.push(`name part ${maxLenError(63)}`);
@@ -81,7 +104,15 @@ export function isLabelValue(value: string): string[] {
   const errors: string[] = [];
   if (value.length > 63) errors.push(maxLenError(63));
   if (!labelValue.test(value)) {
-    errors.push(regexError('a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character', LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+    errors.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        LABEL_VALUE_FMT,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
   }
   return errors;
 }
@@ -91,11 +122,11 @@ export function isConfigMapKey(value: string): string[] {
   const errors: string[] = [];
   if (value.length > 253) errors.push(maxLenError(253));
   if (!configKey.test(value)) {
-    errors.push(regexError('a valid config key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'', CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
+    errors.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
   }
-  if (value === '.') errors.push('must not be \'.\'');
-  else if (value === '..') errors.push('must not be \'..\'');
-  else if (value.startsWith('..')) errors.push('must not start with \'..\'');
+  if (value === '.') errors.push("must not be '.'");
+  else if (value === '..') errors.push("must not be '..'");
+  else if (value.startsWith('..')) errors.push("must not start with '..'");
   return errors;
 }
 
@@ -105,7 +136,7 @@ export function isEnvVarName(value: string): string[] {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     if (code < 32 || code > 126 || value[i] === '=') {
-      return ['a valid environment variable name must consist only of printable ASCII characters other than \'=\''];
+      return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
     }
   }
   return [];

@@ -85,7 +85,7 @@ function validateOwnerReferences(references: unknown, path: string): FieldError[
   for (const reference of references) {
     if (!isObject(reference)) continue;
     const apiVersion = String(reference['apiVersion'] ?? '');
-    const version = apiVersion.includes('/') ? apiVersion.split('/')[1] ?? '' : apiVersion;
+    const version = apiVersion.includes('/') ? (apiVersion.split('/')[1] ?? '') : apiVersion;
     if (version === '') errors.push(invalid(`${path}.apiVersion`, apiVersion, 'version must not be empty'));
     for (const fieldName of ['kind', 'name', 'uid'] as const) {
       const value = String(reference[fieldName] ?? '');

@@ -14,7 +14,11 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   const pod: PodContext = { volumes, names: new Set(), portNames: new Set(), hostNetwork: spec['hostNetwork'] === true };
   const containers = objects(spec['containers']);
   if (containers.length === 0) errors.push(required(`${path}.containers`));
-  const lists: Array<[string, ContainerKind]> = [['initContainers', 'init'], ['containers', 'container'], ['ephemeralContainers', 'ephemeral']];
+  const lists: Array<[string, ContainerKind]> = [
+    ['initContainers', 'init'],
+    ['containers', 'container'],
+    ['ephemeralContainers', 'ephemeral'],
+  ];
   for (const [key, kind] of lists) {
     objects(spec[key]).forEach((container, i) => errors.push(...validateContainer(container, `${path}.${key}[${i}]`, kind, pod)));
   }
@@ -77,10 +81,10 @@ export function validateTolerations(value: unknown, path: string): FieldError[] 
       errors.push(invalid(`${at}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     }
     if (toleration['tolerationSeconds'] !== undefined && toleration['tolerationSeconds'] !== null && toleration['effect'] !== 'NoExecute') {
-      errors.push(invalid(`${at}.effect`, text(toleration['effect']), 'effect must be \'NoExecute\' when `tolerationSeconds` is set'));
+      errors.push(invalid(`${at}.effect`, text(toleration['effect']), "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
     if (operator === 'Equal') errors.push(...invalidEach(`${at}.value`, tolValue, isLabelValue(tolValue)));
-    else if (tolValue !== '') errors.push(invalid(`${at}.operator`, tolValue, 'value must be empty when `operator` is \'Exists\''));
+    else if (tolValue !== '') errors.push(invalid(`${at}.operator`, tolValue, "value must be empty when `operator` is 'Exists'"));
   });
   return errors;
 }
@@ -122,7 +126,12 @@ function validateMisc(spec: Obj, path: string): FieldError[] {
     const skew = constraint['maxSkew'];
     if (typeof skew === 'number' && skew <= 0) errors.push(invalid(`${path}.topologySpreadConstraints[${i}].maxSkew`, skew, 'must be greater than zero'));
   });
-  errors.push(...validateQualifiedNames(objects(spec['schedulingGates']).map((gate) => gate['name']), `${path}.schedulingGates`));
+  errors.push(
+    ...validateQualifiedNames(
+      objects(spec['schedulingGates']).map((gate) => gate['name']),
+      `${path}.schedulingGates`,
+    ),
+  );
   if (spec['schedulingGates'] !== undefined && arr(spec['schedulingGates']).length > 0 && text(spec['nodeName']) !== '') {
     errors.push(forbidden(`${path}.nodeName`, 'cannot be set until all schedulingGates have been cleared'));
   }

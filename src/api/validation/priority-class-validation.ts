@@ -4,9 +4,7 @@
 // creation. Only one class may be the global default: that takes a look at the other classes,
 // so the Priority admission step checks it (admission/priority-admission.ts).
 import type { FieldError, KubeObject } from '../meta.js';
-import {
-  HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASS_PREFIX, systemPriorityClass,
-} from '../scheduling/priority.js';
+import { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASS_PREFIX, systemPriorityClass } from '../scheduling/priority.js';
 import { forbidden } from './field-errors.js';
 
 export function validatePriorityClass(pc: KubeObject, old?: KubeObject): FieldError[] {
@@ -16,7 +14,9 @@ export function validatePriorityClass(pc: KubeObject, old?: KubeObject): FieldEr
   if (name.startsWith(SYSTEM_PRIORITY_CLASS_PREFIX)) {
     const reason = systemClassMismatch(name, value, pc['globalDefault'] === true);
     if (reason !== undefined) {
-      errors.push(forbidden('metadata.name', `priority class names with '${SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for system use only. error: ${reason}`));
+      errors.push(
+        forbidden('metadata.name', `priority class names with '${SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for system use only. error: ${reason}`),
+      );
     }
   } else if (typeof value === 'number' && value > HIGHEST_USER_DEFINABLE_PRIORITY) {
     errors.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));

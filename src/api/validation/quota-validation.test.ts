@@ -4,12 +4,16 @@ import type { KubeObject } from '../meta.js';
 import { validateLimitRange, validateResourceQuota } from './quota-validation.js';
 
 const quota = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec }) as KubeObject;
-const limitRange = (...limits: Record<string, unknown>[]) => ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits } }) as KubeObject;
+const limitRange = (...limits: Record<string, unknown>[]) =>
+  ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits } }) as KubeObject;
 const messages = (errors: { field: string; message: string }[]) => errors.map((e) => `${e.field}: ${e.message}`);
 
 describe('quota validation', () => {
   test('accepts compute, counts and extended resources', () => {
-    assert.deepEqual(validateResourceQuota(quota({ hard: { pods: '2', 'requests.cpu': '1', 'count/deployments.apps': '3', 'requests.nvidia.com/gpu': '4' } })), []);
+    assert.deepEqual(
+      validateResourceQuota(quota({ hard: { pods: '2', 'requests.cpu': '1', 'count/deployments.apps': '3', 'requests.nvidia.com/gpu': '4' } })),
+      [],
+    );
   });
 
   test('refuses negative or malformed quantities, conflicting scopes, resources a scope cannot count', () => {
@@ -18,7 +22,9 @@ describe('quota validation', () => {
       'spec.hard[cpu]: Invalid value: "lots": must be a valid quantity, e.g. 500m or 1Gi',
     ]);
     assert.equal(validateResourceQuota(quota({ hard: { pods: '1' }, scopes: ['BestEffort', 'NotBestEffort'] })).length, 1);
-    assert.deepEqual(messages(validateResourceQuota(quota({ hard: { cpu: '1' }, scopes: ['BestEffort'] }))), ['spec.hard[cpu]: Invalid value: "cpu": unsupported scope applied to resource']);
+    assert.deepEqual(messages(validateResourceQuota(quota({ hard: { cpu: '1' }, scopes: ['BestEffort'] }))), [
+      'spec.hard[cpu]: Invalid value: "cpu": unsupported scope applied to resource',
+    ]);
     assert.deepEqual(validateResourceQuota(quota({ hard: { 'requests.cpu': '1' }, scopes: ['NotBestEffort', 'Terminating'] })), []);
   });
 

@@ -41,28 +41,62 @@ export function validateLimitRange(limitRange: KubeObject): FieldError[] {
     const defaults = quantities(item['default'], `${path}.default`, errors);
     const defaultRequests = quantities(item['defaultRequest'], `${path}.defaultRequest`, errors);
     const ratios = quantities(item['maxLimitRequestRatio'], `${path}.maxLimitRequestRatio`, errors);
-    if (type === 'Pod' && defaults.size > 0) errors.push(invalid(`${path}.default`, item['default'], 'may not be specified when `type` is \'Pod\''));
-    if (type === 'Pod' && defaultRequests.size > 0) errors.push(invalid(`${path}.defaultRequest`, item['defaultRequest'], 'may not be specified when `type` is \'Pod\''));
+    if (type === 'Pod' && defaults.size > 0) errors.push(invalid(`${path}.default`, item['default'], "may not be specified when `type` is 'Pod'"));
+    if (type === 'Pod' && defaultRequests.size > 0)
+      errors.push(invalid(`${path}.defaultRequest`, item['defaultRequest'], "may not be specified when `type` is 'Pod'"));
     for (const [name, low] of min) {
       const high = max.get(name);
-      if (high && compare(low, high) > 0) errors.push(invalid(`${path}.min[${name}]`, formatQuantity(low), `min value ${formatQuantity(low)} is greater than max value ${formatQuantity(high)}`));
+      if (high && compare(low, high) > 0)
+        errors.push(invalid(`${path}.min[${name}]`, formatQuantity(low), `min value ${formatQuantity(low)} is greater than max value ${formatQuantity(high)}`));
     }
     for (const [name, request] of defaultRequests) {
       const low = min.get(name);
       const high = max.get(name);
       const limit = defaults.get(name);
-      if (low && compare(low, request) > 0) errors.push(invalid(`${path}.defaultRequest[${name}]`, formatQuantity(request), `min value ${formatQuantity(low)} is greater than default request value ${formatQuantity(request)}`));
-      if (high && compare(request, high) > 0) errors.push(invalid(`${path}.defaultRequest[${name}]`, formatQuantity(request), `default request value ${formatQuantity(request)} is greater than max value ${formatQuantity(high)}`));
-      if (limit && compare(request, limit) > 0) errors.push(invalid(`${path}.defaultRequest[${name}]`, formatQuantity(request), `default request value ${formatQuantity(request)} is greater than default limit value ${formatQuantity(limit)}`));
+      if (low && compare(low, request) > 0)
+        errors.push(
+          invalid(
+            `${path}.defaultRequest[${name}]`,
+            formatQuantity(request),
+            `min value ${formatQuantity(low)} is greater than default request value ${formatQuantity(request)}`,
+          ),
+        );
+      if (high && compare(request, high) > 0)
+        errors.push(
+          invalid(
+            `${path}.defaultRequest[${name}]`,
+            formatQuantity(request),
+            `default request value ${formatQuantity(request)} is greater than max value ${formatQuantity(high)}`,
+          ),
+        );
+      if (limit && compare(request, limit) > 0)
+        errors.push(
+          invalid(
+            `${path}.defaultRequest[${name}]`,
+            formatQuantity(request),
+            `default request value ${formatQuantity(request)} is greater than default limit value ${formatQuantity(limit)}`,
+          ),
+        );
     }
     for (const [name, limit] of defaults) {
       const low = min.get(name);
       const high = max.get(name);
-      if (low && compare(low, limit) > 0) errors.push(invalid(`${path}.default[${name}]`, formatQuantity(limit), `min value ${formatQuantity(low)} is greater than default value ${formatQuantity(limit)}`));
-      if (high && compare(limit, high) > 0) errors.push(invalid(`${path}.default[${name}]`, formatQuantity(limit), `default value ${formatQuantity(limit)} is greater than max value ${formatQuantity(high)}`));
+      if (low && compare(low, limit) > 0)
+        errors.push(
+          invalid(`${path}.default[${name}]`, formatQuantity(limit), `min value ${formatQuantity(low)} is greater than default value ${formatQuantity(limit)}`),
+        );
+      if (high && compare(limit, high) > 0)
+        errors.push(
+          invalid(
+            `${path}.default[${name}]`,
+            formatQuantity(limit),
+            `default value ${formatQuantity(limit)} is greater than max value ${formatQuantity(high)}`,
+          ),
+        );
     }
     for (const [name, ratio] of ratios) {
-      if (ratio.nano < 10n ** 9n) errors.push(invalid(`${path}.maxLimitRequestRatio[${name}]`, formatQuantity(ratio), 'ratio must be greater than or equal to 1'));
+      if (ratio.nano < 10n ** 9n)
+        errors.push(invalid(`${path}.maxLimitRequestRatio[${name}]`, formatQuantity(ratio), 'ratio must be greater than or equal to 1'));
     }
   });
   return errors;
@@ -88,8 +122,10 @@ export function validateResourceQuota(quota: KubeObject): FieldError[] {
     else scopes.add(scope);
     if (!OPERATORS.includes(operator)) errors.push(notSupported(`${path}.operator`, operator, OPERATORS));
     const values = Array.isArray(expression['values']) ? expression['values'] : [];
-    if ((operator === 'In' || operator === 'NotIn') && values.length === 0) errors.push(required(`${path}.values`, 'must be at least one value when `operator` is \'In\' or \'NotIn\' for scope selector'));
-    if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) errors.push(invalid(`${path}.values`, values, 'must be no value when `operator` is \'Exist\' or \'DoesNotExist\' for scope selector'));
+    if ((operator === 'In' || operator === 'NotIn') && values.length === 0)
+      errors.push(required(`${path}.values`, "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+    if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0)
+      errors.push(invalid(`${path}.values`, values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
   });
   if (scopes.has('Terminating') && scopes.has('NotTerminating')) errors.push(invalid('spec.scopes', [...scopes], 'conflicting scopes'));
   if (scopes.has('BestEffort') && scopes.has('NotBestEffort')) errors.push(invalid('spec.scopes', [...scopes], 'conflicting scopes'));

@@ -23,39 +23,66 @@ describe('rbac validation', () => {
   });
 
   it('needs verbs, and either resources or non-resource URLs', () => {
-    assert.deepEqual(errorsOf('roles', { metadata: { name: 'r', namespace: 'ns' }, rules: [{ verbs: [], apiGroups: [''], resources: ['pods'] }] }),
-      ['rules[0].verbs: Required value: verbs must contain at least one value']);
+    assert.deepEqual(errorsOf('roles', { metadata: { name: 'r', namespace: 'ns' }, rules: [{ verbs: [], apiGroups: [''], resources: ['pods'] }] }), [
+      'rules[0].verbs: Required value: verbs must contain at least one value',
+    ]);
     assert.deepEqual(errorsOf('roles', { metadata: { name: 'r', namespace: 'ns' }, rules: [{ verbs: ['get'] }] }), [
       'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
       'rules[0].resources: Required value: resource rules must supply at least one resource',
     ]);
-    assert.deepEqual(errorsOf('roles', { metadata: { name: 'r', namespace: 'ns' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }),
-      ['rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs']);
+    assert.deepEqual(errorsOf('roles', { metadata: { name: 'r', namespace: 'ns' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }), [
+      'rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs',
+    ]);
     assert.deepEqual(errorsOf('clusterroles', { metadata: { name: 'c' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }), []);
-    assert.deepEqual(errorsOf('clusterroles', { metadata: { name: 'c' }, rules: [{ verbs: ['get'], resources: ['pods'], nonResourceURLs: ['/healthz'] }] }),
-      ['rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs']);
+    assert.deepEqual(errorsOf('clusterroles', { metadata: { name: 'c' }, rules: [{ verbs: ['get'], resources: ['pods'], nonResourceURLs: ['/healthz'] }] }), [
+      'rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs',
+    ]);
   });
 
   it('needs a selector in an aggregation rule', () => {
-    assert.deepEqual(errorsOf('clusterroles', { metadata: { name: 'c' }, aggregationRule: { clusterRoleSelectors: [] } }),
-      ['aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil']);
+    assert.deepEqual(errorsOf('clusterroles', { metadata: { name: 'c' }, aggregationRule: { clusterRoleSelectors: [] } }), [
+      'aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil',
+    ]);
   });
 
   it('checks the role reference and the subjects of bindings', () => {
-    assert.deepEqual(errorsOf('rolebindings', { metadata: { name: 'b', namespace: 'ns' }, roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', name: 'ci' }] }), []);
-    assert.deepEqual(errorsOf('clusterrolebindings', { metadata: { name: 'b' }, roleRef: { apiGroup: RBAC, kind: 'Role', name: 'r' } }),
-      ['roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"']);
-    assert.deepEqual(errorsOf('clusterrolebindings', { metadata: { name: 'b' }, roleRef, subjects: [{ kind: 'ServiceAccount', name: 'ci' }] }),
-      ['subjects[0].namespace: Required value']);
-    assert.deepEqual(errorsOf('clusterrolebindings', { metadata: { name: 'b' }, roleRef, subjects: [{ kind: 'ServiceAccount', apiGroup: RBAC, name: 'ci', namespace: 'x' }, { kind: 'Robot', name: 'r2' }] }), [
-      'subjects[0].apiGroup: Unsupported value: "rbac.authorization.k8s.io": supported values: ""',
-      'subjects[1].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"',
+    assert.deepEqual(
+      errorsOf('rolebindings', {
+        metadata: { name: 'b', namespace: 'ns' },
+        roleRef: { kind: 'Role', name: 'r' },
+        subjects: [
+          { kind: 'User', name: 'alice' },
+          { kind: 'ServiceAccount', name: 'ci' },
+        ],
+      }),
+      [],
+    );
+    assert.deepEqual(errorsOf('clusterrolebindings', { metadata: { name: 'b' }, roleRef: { apiGroup: RBAC, kind: 'Role', name: 'r' } }), [
+      'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
     ]);
+    assert.deepEqual(errorsOf('clusterrolebindings', { metadata: { name: 'b' }, roleRef, subjects: [{ kind: 'ServiceAccount', name: 'ci' }] }), [
+      'subjects[0].namespace: Required value',
+    ]);
+    assert.deepEqual(
+      errorsOf('clusterrolebindings', {
+        metadata: { name: 'b' },
+        roleRef,
+        subjects: [
+          { kind: 'ServiceAccount', apiGroup: RBAC, name: 'ci', namespace: 'x' },
+          { kind: 'Robot', name: 'r2' },
+        ],
+      }),
+      [
+        'subjects[0].apiGroup: Unsupported value: "rbac.authorization.k8s.io": supported values: ""',
+        'subjects[1].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"',
+      ],
+    );
   });
 
   it('refuses to change roleRef', () => {
     const old = { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'b', namespace: 'ns' }, roleRef };
-    assert.deepEqual(errorsOf('rolebindings', { metadata: { name: 'b', namespace: 'ns' }, roleRef: { ...roleRef, name: 'edit' } }, old),
-      ['roleRef: Invalid value: map[string]string{"apiGroup":"rbac.authorization.k8s.io", "kind":"ClusterRole", "name":"edit"}: cannot change roleRef']);
+    assert.deepEqual(errorsOf('rolebindings', { metadata: { name: 'b', namespace: 'ns' }, roleRef: { ...roleRef, name: 'edit' } }, old), [
+      'roleRef: Invalid value: map[string]string{"apiGroup":"rbac.authorization.k8s.io", "kind":"ClusterRole", "name":"edit"}: cannot change roleRef',
+    ]);
   });
 });

@@ -51,10 +51,10 @@ function validateSelector(selector: Obj, at: string): FieldError[] {
     const operator = text(expression['operator']);
     const values = arr(expression['values']);
     if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
-      errors.push(required(`${path}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
+      errors.push(required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
     }
     if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
-      errors.push(invalid(`${path}.values`, values, 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
+      errors.push(invalid(`${path}.values`, values, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     }
   });
   return errors;

@@ -19,7 +19,7 @@ export function validateService(service: KubeObject, old?: KubeObject): FieldErr
   errors.push(...validateLabels(spec['selector'], 'spec.selector'));
   const policy = spec['externalTrafficPolicy'];
   if (policy !== undefined && policy !== null && policy !== '' && type !== 'NodePort' && type !== 'LoadBalancer') {
-    errors.push(invalid('spec.externalTrafficPolicy', policy, 'may only be set when `type` is \'NodePort\' or \'LoadBalancer\''));
+    errors.push(invalid('spec.externalTrafficPolicy', policy, "may only be set when `type` is 'NodePort' or 'LoadBalancer'"));
   }
   const timeout = obj(obj(spec['sessionAffinityConfig'])['clientIP'])['timeoutSeconds'];
   if (typeof timeout === 'number' && (timeout <= 0 || timeout > 86400)) {
@@ -75,7 +75,7 @@ function validateServicePorts(ports: Obj[], type: string, clusterIP: string): Fi
 function validateClusterIPs(spec: Obj, clusterIP: string): FieldError[] {
   const errors: FieldError[] = [];
   if (clusterIP !== '' && clusterIP !== 'None' && !isValidIP(clusterIP)) {
-    errors.push(invalid('spec.clusterIP', clusterIP, 'must be empty, \'None\', or a valid IP address'));
+    errors.push(invalid('spec.clusterIP', clusterIP, "must be empty, 'None', or a valid IP address"));
   }
   const clusterIPs = arr(spec['clusterIPs']);
   if (clusterIPs.length > 0 && clusterIP !== '' && clusterIPs[0] !== clusterIP) {

@@ -4,13 +4,24 @@ import { findByKind } from '../registry.js';
 import type { KubeObject } from '../meta.js';
 import { validateObject } from './index.js';
 
-const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'main', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }] } };
+const template = {
+  metadata: { labels: { app: 'db' } },
+  spec: { containers: [{ name: 'main', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }] },
+};
 const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
 
 function statefulSet(spec: Record<string, unknown>): KubeObject {
   return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' },
-    spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: structuredClone(template), volumeClaimTemplates: [structuredClone(claim)], ...spec },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'default' },
+    spec: {
+      serviceName: 'db',
+      selector: { matchLabels: { app: 'db' } },
+      template: structuredClone(template),
+      volumeClaimTemplates: [structuredClone(claim)],
+      ...spec,
+    },
   };
 }
 
@@ -40,50 +51,81 @@ describe('StatefulSet defaults and validation', () => {
   });
 
   it('rejects a selector that misses the template, bad policies and bad claim templates', () => {
-    const errors = check('apps', 'StatefulSet', statefulSet({
-      selector: { matchLabels: { app: 'other' } },
-      podManagementPolicy: 'Random',
-      updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } },
-      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Keep' },
-      ordinals: { start: -1 },
-      volumeClaimTemplates: [{ metadata: {}, spec: {} }],
-    }));
-    assert.ok(errors.includes('spec.template.metadata.labels: Invalid value: map[string]string{"app":"db"}: `selector` does not match template `labels`'), errors.join('\n'));
+    const errors = check(
+      'apps',
+      'StatefulSet',
+      statefulSet({
+        selector: { matchLabels: { app: 'other' } },
+        podManagementPolicy: 'Random',
+        updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } },
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Keep' },
+        ordinals: { start: -1 },
+        volumeClaimTemplates: [{ metadata: {}, spec: {} }],
+      }),
+    );
+    assert.ok(
+      errors.includes('spec.template.metadata.labels: Invalid value: map[string]string{"app":"db"}: `selector` does not match template `labels`'),
+      errors.join('\n'),
+    );
     assert.ok(errors.includes('spec.podManagementPolicy: Unsupported value: "Random": supported values: "OrderedReady", "Parallel"'), errors.join('\n'));
-    assert.ok(errors.some((e) => e.startsWith('spec.updateStrategy.rollingUpdate: Invalid value') && e.endsWith('only allowed for updateStrategy \'RollingUpdate\'')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.startsWith('spec.updateStrategy.rollingUpdate: Invalid value') && e.endsWith("only allowed for updateStrategy 'RollingUpdate'")),
+      errors.join('\n'),
+    );
     assert.ok(errors.includes('spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"'));
     assert.ok(errors.includes('spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0'));
     assert.ok(errors.includes('spec.volumeClaimTemplates[0].spec.accessModes: Required value: at least 1 access mode is required'));
     assert.ok(errors.includes('spec.volumeClaimTemplates[0].spec.resources[storage]: Required value'));
     // The mount of "data" no longer has a claim template behind it.
-    assert.ok(errors.some((e) => e.startsWith('spec.template.spec.containers[0].volumeMounts[0].name: Not found')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.startsWith('spec.template.spec.containers[0].volumeMounts[0].name: Not found')),
+      errors.join('\n'),
+    );
   });
 
   it('lets an update change replicas, template, strategy and retention, and nothing else', () => {
     const old = statefulSet({});
-    const scaled = statefulSet({ replicas: 5, updateStrategy: { type: 'OnDelete' }, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' }, minReadySeconds: 3 });
+    const scaled = statefulSet({
+      replicas: 5,
+      updateStrategy: { type: 'OnDelete' },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+      minReadySeconds: 3,
+    });
     assert.deepEqual(check('apps', 'StatefulSet', scaled, old), []);
     const renamed = statefulSet({ serviceName: 'other' });
     assert.deepEqual(check('apps', 'StatefulSet', renamed, statefulSet({})), [
-      'spec: Forbidden: updates to statefulset spec for fields other than \'replicas\', \'ordinals\', \'template\', \'updateStrategy\', \'revisionHistoryLimit\', \'persistentVolumeClaimRetentionPolicy\' and \'minReadySeconds\' are forbidden',
+      "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ]);
   });
 });
 
 describe('ControllerRevision validation', () => {
-  const revision = (data: unknown, number = 1): KubeObject => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'db-abc', namespace: 'default' }, data, revision: number });
+  const revision = (data: unknown, number = 1): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: { name: 'db-abc', namespace: 'default' },
+    data,
+    revision: number,
+  });
 
   it('needs data and a non-negative revision; data never changes', () => {
     assert.deepEqual(check('apps', 'ControllerRevision', revision({ spec: {} })), []);
-    assert.deepEqual(check('apps', 'ControllerRevision', revision(undefined, -1)), ['data: Required value: data is mandatory', 'revision: Invalid value: -1: must be greater than or equal to 0']);
-    assert.deepEqual(check('apps', 'ControllerRevision', revision({ spec: { a: 1 } }, 3), revision({ spec: {} })), ['data: Invalid value: {"spec":{"a":1}}: field is immutable']);
+    assert.deepEqual(check('apps', 'ControllerRevision', revision(undefined, -1)), [
+      'data: Required value: data is mandatory',
+      'revision: Invalid value: -1: must be greater than or equal to 0',
+    ]);
+    assert.deepEqual(check('apps', 'ControllerRevision', revision({ spec: { a: 1 } }, 3), revision({ spec: {} })), [
+      'data: Invalid value: {"spec":{"a":1}}: field is immutable',
+    ]);
     assert.deepEqual(check('apps', 'ControllerRevision', revision({ spec: {} }, 4), revision({ spec: {} })), [], 'the revision number may change');
   });
 });
 
 describe('ReplicationController defaults and validation', () => {
   const rc = (spec: Record<string, unknown>): KubeObject => ({
-    apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'old', namespace: 'default' },
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'old', namespace: 'default' },
     spec: { template: { metadata: { labels: { app: 'old' } }, spec: { containers: [{ name: 'main', image: 'busybox' }] } }, ...spec },
   });
 

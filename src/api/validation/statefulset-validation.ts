@@ -10,9 +10,18 @@ import { semanticEqual } from '../../util/json-equal.js';
 
 const ACCESS_MODES = ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'];
 /** The spec fields an update may change; the others are fixed at creation. */
-const MUTABLE_SPEC_FIELDS = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
-const IMMUTABLE_MESSAGE = 'updates to statefulset spec for fields other than \'replicas\', \'ordinals\', \'template\', \'updateStrategy\', '
-  + '\'revisionHistoryLimit\', \'persistentVolumeClaimRetentionPolicy\' and \'minReadySeconds\' are forbidden';
+const MUTABLE_SPEC_FIELDS = [
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'revisionHistoryLimit',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+];
+const IMMUTABLE_MESSAGE =
+  "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', " +
+  "'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 function isSet(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
@@ -34,7 +43,7 @@ function validateUpdateStrategy(strategy: Obj): FieldError[] {
   const rolling = strategy['rollingUpdate'];
   if (!isSet(rolling)) return errors;
   if (strategy['type'] !== 'RollingUpdate') {
-    errors.push(invalid(`${path}.rollingUpdate`, rolling, 'only allowed for updateStrategy \'RollingUpdate\''));
+    errors.push(invalid(`${path}.rollingUpdate`, rolling, "only allowed for updateStrategy 'RollingUpdate'"));
     return errors;
   }
   errors.push(...nonNegative(obj(rolling), 'partition', `${path}.rollingUpdate.partition`));
@@ -71,7 +80,9 @@ function withClaimVolumes(spec: Obj, claims: Obj[]): Obj {
   const podSpec = obj(template['spec']);
   const volumes = objects(podSpec['volumes']);
   const named = new Set(volumes.map((v) => text(v['name'])));
-  const added = claims.map((c) => text(obj(c['metadata'])['name'])).filter((name) => name !== '' && !named.has(name))
+  const added = claims
+    .map((c) => text(obj(c['metadata'])['name']))
+    .filter((name) => name !== '' && !named.has(name))
     .map((name) => ({ name, persistentVolumeClaim: { claimName: name } }));
   return { ...spec, template: { ...template, spec: { ...podSpec, volumes: [...volumes, ...added] } } };
 }

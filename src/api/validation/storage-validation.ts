@@ -41,7 +41,7 @@ function volumeModeErrors(mode: unknown, path: string): FieldError[] {
 function hostPathErrors(path: unknown, at: string): FieldError[] {
   const value = text(path);
   if (value === '') return [required(at)];
-  return value.split('/').includes('..') ? [invalid(at, value, 'must not contain \'..\'')] : [];
+  return value.split('/').includes('..') ? [invalid(at, value, "must not contain '..'")] : [];
 }
 
 function nodeAffinityErrors(affinity: unknown, path: string): FieldError[] {
@@ -74,7 +74,8 @@ export function validatePersistentVolume(volume: KubeObject, old?: KubeObject): 
     else errors.push(...quantityErrors(value, `spec.capacity[${name}]`, true));
   }
   const policy = spec['persistentVolumeReclaimPolicy'];
-  if (policy !== undefined && !PV_RECLAIM_POLICIES.includes(text(policy))) errors.push(notSupported('spec.persistentVolumeReclaimPolicy', policy, PV_RECLAIM_POLICIES));
+  if (policy !== undefined && !PV_RECLAIM_POLICIES.includes(text(policy)))
+    errors.push(notSupported('spec.persistentVolumeReclaimPolicy', policy, PV_RECLAIM_POLICIES));
   errors.push(...classNameErrors(spec['storageClassName'], 'spec.storageClassName'));
   errors.push(...volumeModeErrors(spec['volumeMode'], 'spec.volumeMode'));
   errors.push(...nodeAffinityErrors(spec['nodeAffinity'], 'spec.nodeAffinity'));
@@ -86,8 +87,10 @@ export function validatePersistentVolume(volume: KubeObject, old?: KubeObject): 
 function persistentVolumeUpdateErrors(spec: Obj, oldSpec: Obj): FieldError[] {
   const errors: FieldError[] = [];
   const source = (s: Obj) => PERSISTENT_VOLUME_SOURCE_FIELDS.map((name) => s[name] ?? null);
-  if (!semanticEqual(source(spec), source(oldSpec))) errors.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
-  if ((spec['volumeMode'] ?? 'Filesystem') !== (oldSpec['volumeMode'] ?? 'Filesystem')) errors.push(invalid('spec.volumeMode', spec['volumeMode'] ?? null, 'field is immutable'));
+  if (!semanticEqual(source(spec), source(oldSpec)))
+    errors.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
+  if ((spec['volumeMode'] ?? 'Filesystem') !== (oldSpec['volumeMode'] ?? 'Filesystem'))
+    errors.push(invalid('spec.volumeMode', spec['volumeMode'] ?? null, 'field is immutable'));
   if (oldSpec['nodeAffinity'] !== undefined && !semanticEqual(spec['nodeAffinity'], oldSpec['nodeAffinity'])) {
     errors.push(invalid('spec.nodeAffinity', '<nodeAffinity>', 'field is immutable'));
   }
@@ -129,7 +132,10 @@ export function validatePersistentVolumeClaim(claim: KubeObject, old?: KubeObjec
 function claimUpdateErrors(spec: Obj, oldSpec: Obj, bound: boolean): FieldError[] {
   const errors: FieldError[] = [];
   const frozen = (s: Obj, volumeName: unknown) => ({
-    ...s, resources: bound ? { ...obj(s['resources']), requests: undefined } : s['resources'], volumeName, volumeAttributesClassName: undefined,
+    ...s,
+    resources: bound ? { ...obj(s['resources']), requests: undefined } : s['resources'],
+    volumeName,
+    volumeAttributesClassName: undefined,
   });
   const volumeName = text(oldSpec['volumeName']) === '' ? spec['volumeName'] : oldSpec['volumeName'];
   if (!semanticEqual(JSON.parse(JSON.stringify(frozen(spec, spec['volumeName']))), JSON.parse(JSON.stringify(frozen(oldSpec, volumeName))))) {

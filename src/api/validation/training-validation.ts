@@ -56,7 +56,8 @@ function validateLeaders(framework: TrainingFramework, specs: Obj, path: string)
   const errors: FieldError[] = [];
   for (const type of present) {
     const replicas = obj(specs[type])['replicas'];
-    if (typeof replicas === 'number' && replicas > 1) errors.push(invalid(`${path}[${type}].replicas`, replicas, `there must be only 1 ${type.toLowerCase()} replica`));
+    if (typeof replicas === 'number' && replicas > 1)
+      errors.push(invalid(`${path}[${type}].replicas`, replicas, `there must be only 1 ${type.toLowerCase()} replica`));
   }
   if (present.length > 1) errors.push(forbidden(`${path}[Master]`, 'a TFJob has either a Chief or a Master, not both'));
   return errors;

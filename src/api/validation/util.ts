@@ -38,11 +38,20 @@ export function selectorMatches(selector: unknown, labels: Record<string, string
     const values = arr(expression['values']);
     const has = Object.prototype.hasOwnProperty.call(labels, key);
     switch (expression['operator']) {
-      case 'In': if (!has || !values.includes(labels[key])) return false; break;
-      case 'NotIn': if (has && values.includes(labels[key])) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
-      default: return false;
+      case 'In':
+        if (!has || !values.includes(labels[key])) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(labels[key])) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
     }
   }
   return true;
@@ -59,4 +68,3 @@ export function stringMap(value: unknown): Record<string, string> {
   for (const [key, item] of Object.entries(obj(value))) if (typeof item === 'string') out[key] = item;
   return out;
 }
-

@@ -30,7 +30,7 @@ function deployment(spec: Record<string, unknown>): KubeObject {
 test('metadata: name rules use the exact Kubernetes messages', () => {
   assert.deepEqual(check('Pod', pod({ containers: [{ name: 'a', image: 'x' }] }, '')), ['metadata.name: Required value: name or generateName is required']);
   assert.deepEqual(check('Pod', pod({ containers: [{ name: 'a', image: 'x' }] }, 'Web_1')), [
-    'metadata.name: Invalid value: "Web_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+    "metadata.name: Invalid value: \"Web_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
   ]);
   const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } };
   assert.deepEqual(check('Namespace', ns), ['metadata.name: Invalid value: "a.b": must not contain dots']);
@@ -51,30 +51,39 @@ test('metadata: labels and annotations', () => {
 });
 
 test('pod: containers need unique DNS-label names and an image; mounts need volumes', () => {
-  const errors = check('Pod', pod({
-    containers: [
-      { name: 'web', image: 'nginx', volumeMounts: [{ name: 'missing', mountPath: '/x' }], ports: [{ containerPort: 0 }] },
-      { name: 'web', image: '' },
-      { name: 'Bad', image: 'x' },
-    ],
-  }));
+  const errors = check(
+    'Pod',
+    pod({
+      containers: [
+        { name: 'web', image: 'nginx', volumeMounts: [{ name: 'missing', mountPath: '/x' }], ports: [{ containerPort: 0 }] },
+        { name: 'web', image: '' },
+        { name: 'Bad', image: 'x' },
+      ],
+    }),
+  );
   assert.deepEqual(errors, [
     'spec.containers[0].ports[0].containerPort: Required value',
     'spec.containers[0].volumeMounts[0].name: Not found: "missing"',
     'spec.containers[1].name: Duplicate value: "web"',
     'spec.containers[1].image: Required value',
-    'spec.containers[2].name: Invalid value: "Bad": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
+    "spec.containers[2].name: Invalid value: \"Bad\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
   ]);
 });
 
 test('pod: requests may not exceed limits; probes need one handler', () => {
-  const errors = check('Pod', pod({
-    containers: [{
-      name: 'web', image: 'nginx',
-      resources: { requests: { cpu: '2' }, limits: { cpu: '1' } },
-      livenessProbe: { periodSeconds: 5 },
-    }],
-  }));
+  const errors = check(
+    'Pod',
+    pod({
+      containers: [
+        {
+          name: 'web',
+          image: 'nginx',
+          resources: { requests: { cpu: '2' }, limits: { cpu: '1' } },
+          livenessProbe: { periodSeconds: 5 },
+        },
+      ],
+    }),
+  );
   assert.deepEqual(errors, [
     'spec.containers[0].livenessProbe: Required value: must specify a handler type',
     'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
@@ -98,16 +107,25 @@ test('deployment: selector must match the template and is immutable', () => {
     'spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
   ]);
   const good = deployment({ ...spec(), template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } });
-  const changed = deployment({ ...spec(), selector: { matchLabels: { app: 'web', v: '2' } }, template: { metadata: { labels: { app: 'web', v: '2' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } });
+  const changed = deployment({
+    ...spec(),
+    selector: { matchLabels: { app: 'web', v: '2' } },
+    template: { metadata: { labels: { app: 'web', v: '2' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+  });
   assert.match(check('Deployment', changed, good, 'apps')[0] ?? '', /^spec\.selector: Invalid value: .*: field is immutable$/);
 });
 
 test('deployment: template restartPolicy must be Always; rolling update may not be 0/0', () => {
-  const errors = check('Deployment', deployment({
-    selector: { matchLabels: { app: 'web' } },
-    strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'web', image: 'nginx' }] } },
-  }), undefined, 'apps');
+  const errors = check(
+    'Deployment',
+    deployment({
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'web', image: 'nginx' }] } },
+    }),
+    undefined,
+    'apps',
+  );
   assert.deepEqual(errors, [
     'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
     'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
@@ -116,7 +134,9 @@ test('deployment: template restartPolicy must be Always; rolling update may not 
 
 test('job: restartPolicy must be OnFailure or Never; template is immutable', () => {
   const job = (image: string, restartPolicy?: string): KubeObject => ({
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi', namespace: 'default', uid: 'u-1' },
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'pi', namespace: 'default', uid: 'u-1' },
     spec: { template: { spec: { containers: [{ name: 'pi', image }], ...(restartPolicy ? { restartPolicy } : {}) } } },
   });
   assert.deepEqual(check('Job', job('perl'), undefined, 'batch'), [
@@ -149,7 +169,7 @@ test('service: ports, names and immutable clusterIP', () => {
 test('configmap and secret data', () => {
   const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { 'a b': 'x', ok: 'y' } };
   assert.deepEqual(check('ConfigMap', cm), [
-    'data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, \'-\', \'_\' or \'.\' (e.g. \'key.name\',  or \'KEY_NAME\',  or \'key-name\', regex used for validation is \'[-._a-zA-Z0-9]+\')',
+    "data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
   ]);
   const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'not base64!' } };
   assert.deepEqual(check('Secret', secret), [

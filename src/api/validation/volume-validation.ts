@@ -14,7 +14,7 @@ function checkMode(value: unknown, path: string): FieldError[] {
 function checkLocalPath(value: string, path: string): FieldError[] {
   if (value === '') return [required(path)];
   if (value.startsWith('/')) return [invalid(path, value, 'must be a relative path')];
-  if (value.split('/').includes('..')) return [invalid(path, value, 'must not contain \'..\'')];
+  if (value.split('/').includes('..')) return [invalid(path, value, "must not contain '..'")];
   return [];
 }
 
@@ -72,8 +72,9 @@ function validateProjected(source: Obj, path: string): FieldError[] {
   const errors: FieldError[] = checkMode(source['defaultMode'], `${path}.defaultMode`);
   objects(source['sources']).forEach((projection, i) => {
     const at = `${path}.sources[${i}]`;
-    const kinds = ['secret', 'configMap', 'downwardAPI', 'serviceAccountToken', 'clusterTrustBundle']
-      .filter((key) => projection[key] !== undefined && projection[key] !== null);
+    const kinds = ['secret', 'configMap', 'downwardAPI', 'serviceAccountToken', 'clusterTrustBundle'].filter(
+      (key) => projection[key] !== undefined && projection[key] !== null,
+    );
     if (kinds.length > 1) errors.push(forbidden(`${at}.${kinds[1] ?? ''}`, 'may not specify more than 1 volume type per source'));
     if (kinds.length === 0) errors.push(required(at, 'must specify exactly 1 volume type'));
     const token = projection['serviceAccountToken'] as Obj | undefined;

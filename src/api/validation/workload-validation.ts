@@ -15,10 +15,10 @@ export function validateLabelSelector(selector: Obj, path: string): FieldError[]
     const operator = text(expression['operator']);
     const values = arr(expression['values']);
     if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
-      errors.push(required(`${at}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
+      errors.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
     }
     if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
-      errors.push(forbidden(`${at}.values`, 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
+      errors.push(forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     }
     errors.push(...validateLabels({ [text(expression['key'])]: '' }, `${at}.key`));
   });
@@ -77,7 +77,7 @@ export function validateIntOrPercent(value: unknown, path: string, capAt100: boo
   if (typeof value === 'number') return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
   const textValue = String(value);
   if (!PERCENT.test(textValue)) {
-    return [invalid(path, textValue, regexError('a valid percent string must be a numeric string followed by an ending \'%\'', '[0-9]+%', '1%', '93%'))];
+    return [invalid(path, textValue, regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%'))];
   }
   if (capAt100 && Number(textValue.slice(0, -1)) > 100) return [invalid(path, textValue, 'must not be greater than 100%')];
   return [];
@@ -105,7 +105,7 @@ export function validateDeployment(deployment: KubeObject, old?: KubeObject): Fi
   const strategy = obj(spec['strategy']);
   const rolling = strategy['rollingUpdate'];
   if (strategy['type'] === 'Recreate' && rolling !== undefined && rolling !== null) {
-    errors.push(forbidden('spec.strategy.rollingUpdate', 'may not be specified when strategy `type` is \'Recreate\''));
+    errors.push(forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
   } else if (rolling) {
     errors.push(...validateRollingUpdate(obj(rolling), 'spec.strategy.rollingUpdate'));
   }
@@ -131,7 +131,7 @@ export function validateDaemonSet(daemonSet: KubeObject, old?: KubeObject): Fiel
   const strategy = obj(spec['updateStrategy']);
   const rolling = strategy['rollingUpdate'];
   if (strategy['type'] === 'OnDelete' && rolling !== undefined && rolling !== null) {
-    errors.push(forbidden('spec.updateStrategy.rollingUpdate', 'may not be specified when strategy `type` is \'OnDelete\''));
+    errors.push(forbidden('spec.updateStrategy.rollingUpdate', "may not be specified when strategy `type` is 'OnDelete'"));
   } else if (rolling) {
     errors.push(...validateRollingUpdate(obj(rolling), 'spec.updateStrategy.rollingUpdate'));
   }

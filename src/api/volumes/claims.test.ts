@@ -4,18 +4,24 @@ import type { KubeObject } from '../meta.js';
 import { findMatchingVolume } from './claims.js';
 
 const claim = (spec: Record<string, unknown> = {}): KubeObject => ({
-  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'dev', uid: 'u1' },
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'data', namespace: 'dev', uid: 'u1' },
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '', ...spec },
 });
 const volume = (name: string, size: string, spec: Record<string, unknown> = {}, extra: Partial<KubeObject> = {}): KubeObject => ({
-  apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name, ...(extra.metadata ?? {}) },
+  apiVersion: 'v1',
+  kind: 'PersistentVolume',
+  metadata: { name, ...(extra.metadata ?? {}) },
   spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], hostPath: { path: `/v/${name}` }, ...spec },
   status: { phase: 'Available' },
 });
 const names = (found: Readonly<KubeObject> | undefined) => found?.metadata.name;
-const pinned = (node: string) => ({ required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } });
+const pinned = (node: string) => ({
+  required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] },
+});
 
-describe('findMatchingVolume (the binder\'s choice)', () => {
+describe("findMatchingVolume (the binder's choice)", () => {
   test('the smallest Available volume that is big enough', () => {
     const volumes = [volume('big', '10Gi'), volume('small', '500Mi'), volume('fits', '2Gi'), volume('exact', '1Gi')];
     assert.equal(names(findMatchingVolume(claim(), volumes)), 'exact');

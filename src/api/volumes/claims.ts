@@ -127,7 +127,11 @@ export interface MatchOptions {
  * volume of the claim's class and volume mode with enough capacity, the access modes asked
  * for, labels the claim's selector matches and (given a node) an affinity that node meets.
  */
-export function findMatchingVolume(claim: Readonly<KubeObject>, volumes: Iterable<Readonly<KubeObject>>, options: MatchOptions = {}): Readonly<KubeObject> | undefined {
+export function findMatchingVolume(
+  claim: Readonly<KubeObject>,
+  volumes: Iterable<Readonly<KubeObject>>,
+  options: MatchOptions = {},
+): Readonly<KubeObject> | undefined {
   const requested = storageRequest(claim);
   const wantedClass = claimClass(claim);
   const selects = claimSelector(claim);

@@ -45,7 +45,10 @@ function applyTo(map: ByNamespace, event: MirrorEvent): void {
 
 export class AdmissionObjects {
   private readonly mirror: StoreMirror<Picture>;
-  private readonly definitions = Object.fromEntries(KIND_NAMES.map((kind) => [kind, findResource(KINDS[kind][0], 'v1', KINDS[kind][1])!])) as Record<Kind, ResourceDefinition>;
+  private readonly definitions = Object.fromEntries(KIND_NAMES.map((kind) => [kind, findResource(KINDS[kind][0], 'v1', KINDS[kind][1])!])) as Record<
+    Kind,
+    ResourceDefinition
+  >;
   /** What the store had none of, until when: `${kind}/${namespace}`, or `${kind}/${namespace}/${name}` for one object. */
   private readonly none = new Map<string, number>();
   /** Events the mirror has applied: tells a store read whether the mirror moved during it. */
@@ -121,7 +124,10 @@ export class AdmissionObjects {
   private async list(kind: Kind, namespace: string): Promise<KubeObject[]> {
     const mirrored = this.mirror.state[kind].get(namespace);
     if (mirrored && mirrored.size > 0) return [...mirrored.values()];
-    return this.readUnlessNone(`${kind}/${namespace}`, async () => (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items);
+    return this.readUnlessNone(
+      `${kind}/${namespace}`,
+      async () => (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items,
+    );
   }
 
   /** The store's answer, unless it said "none" for `key` less than NONE_KEPT_MS ago. */

@@ -37,9 +37,9 @@ describe('LimitRanger admission', () => {
     assert.deepEqual(spec.containers[1].resources, { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '256Mi' } });
     assert.equal(
       p.metadata.annotations?.[LIMIT_RANGER_ANNOTATION],
-      'LimitRanger plugin set: cpu request for container app; cpu limit for container app; '
-        + 'cpu, memory request for container side; cpu, memory limit for container side; '
-        + 'cpu, memory request for init container init; cpu, memory limit for init container init',
+      'LimitRanger plugin set: cpu request for container app; cpu limit for container app; ' +
+        'cpu, memory request for container side; cpu, memory limit for container side; ' +
+        'cpu, memory request for init container init; cpu, memory limit for init container init',
     );
   });
 
@@ -49,15 +49,16 @@ describe('LimitRanger admission', () => {
     assert.equal(p.metadata.annotations, undefined);
   });
 
-  test('min, max and ratio refusals read as Kubernetes\' messages', () => {
+  test("min, max and ratio refusals read as Kubernetes' messages", () => {
     const lr = limitRange({ type: 'Container', min: { cpu: '100m' }, max: { cpu: '500m', memory: '1Gi' }, maxLimitRequestRatio: { memory: '2' } });
-    assert.deepEqual(limitRangeViolations(pod([{ name: 'a', resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '200m', memory: '512Mi' } } }]), [lr]), [
-      'maximum cpu usage per Container is 500m, but limit is 1',
-    ]);
-    assert.deepEqual(limitRangeViolations(pod([{ name: 'a', resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '50m', memory: '256Mi' } } }]), [lr]), [
-      'minimum cpu usage per Container is 100m, but request is 50m',
-      'memory max limit to request ratio per Container is 2, but provided ratio is 4.000000',
-    ]);
+    assert.deepEqual(
+      limitRangeViolations(pod([{ name: 'a', resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '200m', memory: '512Mi' } } }]), [lr]),
+      ['maximum cpu usage per Container is 500m, but limit is 1'],
+    );
+    assert.deepEqual(
+      limitRangeViolations(pod([{ name: 'a', resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '50m', memory: '256Mi' } } }]), [lr]),
+      ['minimum cpu usage per Container is 100m, but request is 50m', 'memory max limit to request ratio per Container is 2, but provided ratio is 4.000000'],
+    );
     assert.deepEqual(limitRangeViolations(pod([{ name: 'a' }]), [lr]), [
       'minimum cpu usage per Container is 100m.  No request is specified',
       'maximum cpu usage per Container is 500m.  No limit is specified',
@@ -69,7 +70,16 @@ describe('LimitRanger admission', () => {
   test('a Pod item bounds the sum of the containers', () => {
     const lr = limitRange({ type: 'Pod', max: { cpu: '1' } });
     const resources = { limits: { cpu: '600m' }, requests: { cpu: '600m' } };
-    assert.deepEqual(limitRangeViolations(pod([{ name: 'a', resources }, { name: 'b', resources }]), [lr]), ['maximum cpu usage per Pod is 1, but limit is 1200m']);
+    assert.deepEqual(
+      limitRangeViolations(
+        pod([
+          { name: 'a', resources },
+          { name: 'b', resources },
+        ]),
+        [lr],
+      ),
+      ['maximum cpu usage per Pod is 1, but limit is 1200m'],
+    );
     assert.deepEqual(limitRangeViolations(pod([{ name: 'a', resources }]), [lr]), []);
   });
 });

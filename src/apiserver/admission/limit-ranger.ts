@@ -47,7 +47,9 @@ function fillContainer(container: Obj, defaults: { requests: Obj; limits: Obj },
   const resources = isObject(container['resources']) ? container['resources'] : {};
   const set = (kind: 'requests' | 'limits'): string[] => {
     const own: Obj = isObject(resources[kind]) ? resources[kind] : {};
-    const added = Object.keys(defaults[kind]).filter((name) => own[name] === undefined).sort();
+    const added = Object.keys(defaults[kind])
+      .filter((name) => own[name] === undefined)
+      .sort();
     for (const name of added) own[name] = defaults[kind][name];
     if (Object.keys(own).length > 0) resources[kind] = own;
     return added;

@@ -65,7 +65,10 @@ describe('priority admission', () => {
 
   test('a priority that disagrees with the class is refused; one that agrees is kept', async () => {
     const error = await refusal(createPod('d', { priorityClassName: 'high', priority: 7 }));
-    assert.equal(error.message, 'pods "d" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name');
+    assert.equal(
+      error.message,
+      'pods "d" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name',
+    );
     assert.equal((await createPod('e', { priorityClassName: 'high', priority: 1000 })).spec.priority, 1000);
   });
 
@@ -77,7 +80,10 @@ describe('priority admission', () => {
     assert.equal(pod.spec.priorityClassName, 'everyone');
     const error = await refusal(createClass('second', 20, { globalDefault: true }));
     assert.equal(error.code, 403);
-    assert.equal(error.message, 'priorityclasses.scheduling.k8s.io "second" is forbidden: PriorityClass everyone is already marked as default. Only one default can exist');
+    assert.equal(
+      error.message,
+      'priorityclasses.scheduling.k8s.io "second" is forbidden: PriorityClass everyone is already marked as default. Only one default can exist',
+    );
   });
 
   test('system-*-critical only in kube-system', async () => {

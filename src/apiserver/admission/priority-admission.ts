@@ -29,7 +29,10 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
   private readonly classes = findResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
 
   /** `objects`: the mirrored classes pod creates read; `store`: the fresh list a class's write checks the default against. */
-  constructor(private readonly store: Store, private readonly objects: AdmissionObjects) {}
+  constructor(
+    private readonly store: Store,
+    private readonly objects: AdmissionObjects,
+  ) {}
 
   async admit(request: AdmissionRequest): Promise<void> {
     const { def, object } = request;
@@ -37,7 +40,8 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
     const spec = object['spec'];
     // Malformed fields are left for validation to report, after the mutating steps.
     if (!isObject(spec) || (spec['priority'] !== undefined && typeof spec['priority'] !== 'number')) return;
-    const refuse = (message: string) => forbidden(`pods "${object.metadata.name ?? ''}" is forbidden: ${message}`, { group: '', plural: 'pods', name: object.metadata.name ?? '' });
+    const refuse = (message: string) =>
+      forbidden(`pods "${object.metadata.name ?? ''}" is forbidden: ${message}`, { group: '', plural: 'pods', name: object.metadata.name ?? '' });
     const named = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
     let computed: ComputedPriority;
     if (named === '') {
@@ -52,10 +56,14 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
       throw refuse(`insufficient quota to match these scopes: [{PriorityClass In [${names}]}]`);
     }
     if (typeof spec['priority'] === 'number' && spec['priority'] !== computed.value) {
-      throw refuse(`the integer value of priority (${spec['priority']}) must not be provided in pod spec; priority admission controller computed ${computed.value} from the given PriorityClass name`);
+      throw refuse(
+        `the integer value of priority (${spec['priority']}) must not be provided in pod spec; priority admission controller computed ${computed.value} from the given PriorityClass name`,
+      );
     }
     if (typeof spec['preemptionPolicy'] === 'string' && spec['preemptionPolicy'] !== computed.preemptionPolicy) {
-      throw refuse(`the string value of PreemptionPolicy (${spec['preemptionPolicy']}) must not be provided in pod spec; priority admission controller computed ${computed.preemptionPolicy} from the given PriorityClass name`);
+      throw refuse(
+        `the string value of PreemptionPolicy (${spec['preemptionPolicy']}) must not be provided in pod spec; priority admission controller computed ${computed.preemptionPolicy} from the given PriorityClass name`,
+      );
     }
     if (computed.className !== '') spec['priorityClassName'] = computed.className;
     spec['priority'] = computed.value;
@@ -80,9 +88,12 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
   private async defaultPriority(): Promise<ComputedPriority> {
     const pc = globalDefaultOf(await this.objects.priorityClasses());
     if (pc === undefined) return { className: '', value: DEFAULT_PRIORITY, preemptionPolicy: 'PreemptLowerPriority' };
-    return { className: pc.metadata.name!, value: pc['value'] as number, preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority' };
+    return {
+      className: pc.metadata.name!,
+      value: pc['value'] as number,
+      preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority',
+    };
   }
-
 }
 
 /** The class marked globalDefault; with several (written before this check), the lowest value, as Kubernetes picks. */

@@ -56,9 +56,14 @@ async function used(namespace: string, name: string): Promise<Record<string, str
 describe('pod usage', () => {
   test('init containers count at their peak, sidecars alongside the containers, overhead on top', () => {
     const pod = {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
       spec: {
-        containers: [{ name: 'a', resources: { requests: { cpu: '100m' } } }, { name: 'b', resources: { requests: { cpu: '200m' } } }],
+        containers: [
+          { name: 'a', resources: { requests: { cpu: '100m' } } },
+          { name: 'b', resources: { requests: { cpu: '200m' } } },
+        ],
         initContainers: [
           { name: 'side', restartPolicy: 'Always', resources: { requests: { cpu: '50m' } } },
           { name: 'big', resources: { requests: { cpu: '1' } } },
@@ -81,7 +86,7 @@ describe('pod usage', () => {
 });
 
 describe('ResourceQuota admission', () => {
-  test('charges status.used and refuses past the hard limit with Kubernetes\' message', async () => {
+  test("charges status.used and refuses past the hard limit with Kubernetes' message", async () => {
     await quota('a', 'q', { hard: { pods: '2', 'requests.cpu': '1' } });
     await registry.create(pods, 'a', podBody('one', { requests: { cpu: '400m' } }), WRITE);
     assert.deepEqual(await used('a', 'q'), { pods: '1', 'requests.cpu': '400m' });
@@ -103,7 +108,10 @@ describe('ResourceQuota admission', () => {
     assert.equal((await registry.get(quotas, 'c', 'count'))['status'], undefined, 'nothing written');
     await registry.create(configMaps, 'c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }, WRITE);
     const message = await refusal(registry.create(configMaps, 'c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'y' } }, WRITE));
-    assert.equal(message, 'configmaps "y" is forbidden: exceeded quota: count, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1');
+    assert.equal(
+      message,
+      'configmaps "y" is forbidden: exceeded quota: count, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1',
+    );
   });
 
   test('scopes: a Terminating quota counts only pods with an active deadline', async () => {
@@ -121,7 +129,10 @@ describe('ResourceQuota admission', () => {
     await registry.create(services, 'f', service('api', 'ClusterIP'), WRITE);
     assert.deepEqual(await used('f', 'ports'), { services: '2', 'services.nodeports': '1' });
     const message = await refusal(registry.patch(services, 'f', 'api', 'merge', { spec: { type: 'NodePort' } }, { ...WRITE, force: false }));
-    assert.equal(message, 'services "api" is forbidden: exceeded quota: ports, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1');
+    assert.equal(
+      message,
+      'services "api" is forbidden: exceeded quota: ports, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1',
+    );
   });
 
   test('concurrent creates never take more than the quota allows', async () => {

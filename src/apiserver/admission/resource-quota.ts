@@ -13,9 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/meta.js';
 import { findResource, resourceDefinitions } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
-import {
-  addMaps, compare, isZero, mask, prettyPrint, subtractMapsNonNegative, toResourceList, ZERO, type QuantityMap,
-} from '../../api/quota/quantity.js';
+import { addMaps, compare, isZero, mask, prettyPrint, subtractMapsNonNegative, toResourceList, ZERO, type QuantityMap } from '../../api/quota/quantity.js';
 import { recalculateUsage, specHard, statusOf, type NamespaceLister } from '../../api/quota/recalculate.js';
 import { quotaCounts } from '../../api/quota/scopes.js';
 import { limitedUsage, missingDeclarations, objectUsage, type ResourceKind } from '../../api/quota/usage.js';
@@ -45,7 +43,11 @@ function qualifiedName(def: ResourceDefinition): string {
 export class ResourceQuotaAdmission implements ValidatingAdmission {
   private readonly quotas = findResource('', 'v1', 'resourcequotas')!;
 
-  constructor(private readonly store: Store, private readonly policies: AdmissionObjects, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: Store,
+    private readonly policies: AdmissionObjects,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async validate(request: AdmissionRequest): Promise<string[]> {
     const { def, object } = request;
@@ -74,13 +76,21 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
         await sleep(Math.random() * Math.min(50, 2 * (attempt + 1)));
       }
     }
-    throw conflict({ group: '', plural: 'resourcequotas', name: '' }, 'too many concurrent changes to the namespace\'s quotas; try again');
+    throw conflict({ group: '', plural: 'resourcequotas', name: '' }, "too many concurrent changes to the namespace's quotas; try again");
   }
 
-  private async charge(request: AdmissionRequest, kind: ResourceKind, delta: QuantityMap, quotas: KubeObject[], charged: Set<string>, now: Date): Promise<void> {
+  private async charge(
+    request: AdmissionRequest,
+    kind: ResourceKind,
+    delta: QuantityMap,
+    quotas: KubeObject[],
+    charged: Set<string>,
+    now: Date,
+  ): Promise<void> {
     const { def, object } = request;
     const name = object.metadata.name ?? '';
-    const refuse = (message: string) => forbidden(`${qualifiedName(def)} ${JSON.stringify(name)} is forbidden: ${message}`, { group: def.group, plural: def.plural, name });
+    const refuse = (message: string) =>
+      forbidden(`${qualifiedName(def)} ${JSON.stringify(name)} is forbidden: ${message}`, { group: def.group, plural: def.plural, name });
     const charges: Charge[] = [];
     const sorted = [...quotas].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
     for (const quota of sorted) {
@@ -97,7 +107,9 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
       const after = addMaps(used, requested);
       const exceeded = [...requested.keys()].filter((resource) => compare(after.get(resource) ?? ZERO, hard.get(resource)!) > 0);
       if (exceeded.length > 0) {
-        throw refuse(`exceeded quota: ${quotaName}, requested: ${prettyPrint(mask(requested, exceeded))}, used: ${prettyPrint(mask(used, exceeded))}, limited: ${prettyPrint(mask(hard, exceeded))}`);
+        throw refuse(
+          `exceeded quota: ${quotaName}, requested: ${prettyPrint(mask(requested, exceeded))}, used: ${prettyPrint(mask(used, exceeded))}, limited: ${prettyPrint(mask(hard, exceeded))}`,
+        );
       }
       charges.push({ quota, hard, used: after });
     }
@@ -106,7 +118,9 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
       const updated = structuredClone(quota);
       const spec = (updated['spec'] ?? {}) as Record<string, unknown>;
       updated['status'] = { hard: { ...(spec['hard'] as Record<string, unknown>) }, used: toResourceList(used) };
-      await this.store.update(keyFor(this.quotas, quota.metadata.namespace, quota.metadata.name!), updated, { expectedRevision: Number(quota.metadata.resourceVersion) });
+      await this.store.update(keyFor(this.quotas, quota.metadata.namespace, quota.metadata.name!), updated, {
+        expectedRevision: Number(quota.metadata.resourceVersion),
+      });
       charged.add(quota.metadata.name!);
     }
   }

@@ -18,7 +18,12 @@ before(async () => {
   await objects.start();
   registry = new ObjectRegistry(t.store, { mutating: [new ServiceAccountAdmission(objects)] });
   await t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'dev' } });
-  await t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'quiet', namespace: 'dev' }, automountServiceAccountToken: false } as KubeObject);
+  await t.create({
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'quiet', namespace: 'dev' },
+    automountServiceAccountToken: false,
+  } as KubeObject);
 });
 after(async () => {
   objects.stop();
@@ -71,10 +76,7 @@ describe('service-account admission', () => {
 
   test('a container that mounts the path itself is left alone', () => {
     const spec: Record<string, any> = {
-      containers: [
-        { name: 'own', volumeMounts: [{ name: 'mine', mountPath: SERVICE_ACCOUNT_MOUNT_PATH }] },
-        { name: 'other' },
-      ],
+      containers: [{ name: 'own', volumeMounts: [{ name: 'mine', mountPath: SERVICE_ACCOUNT_MOUNT_PATH }] }, { name: 'other' }],
       volumes: [{ name: 'mine', emptyDir: {} }],
     };
     projectToken(spec);

@@ -45,30 +45,53 @@ describe('audit log of the API server', () => {
     await writeFile(join(dir, 'policy.yaml'), POLICY);
     store = await openSqliteStore({ path: join(dir, 'state.db') });
     const api = await startApiServer({
-      store, port: 0, onUpgrade: handlePodUpgrade,
+      store,
+      port: 0,
+      onUpgrade: handlePodUpgrade,
       subresources: new Map([
-        ['/pods/boom', async () => { throw new Error('a bug in a handler'); }],
-        ['/pods/noted', async (ctx: ResourceRequest) => {
-          // As Pod Security admission in audit mode does.
-          ctx.auditAnnotations = { ...ctx.auditAnnotations, 'pod-security.kubernetes.io/audit-violations': 'would violate "restricted"' };
-          writeJson(ctx.res, 200, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 200 });
-        }],
+        [
+          '/pods/boom',
+          async () => {
+            throw new Error('a bug in a handler');
+          },
+        ],
+        [
+          '/pods/noted',
+          async (ctx: ResourceRequest) => {
+            // As Pod Security admission in audit mode does.
+            ctx.auditAnnotations = { ...ctx.auditAnnotations, 'pod-security.kubernetes.io/audit-violations': 'would violate "restricted"' };
+            writeJson(ctx.res, 200, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 200 });
+          },
+        ],
       ]),
       audit: { logPath: join(dir, 'audit.log'), policyFile: join(dir, 'policy.yaml') },
       ...(await testServing()),
     });
     const call = (method: string, path: string, body?: unknown) => callJson(api.url, method, path, body);
     await call('GET', '/healthz');
-    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } })).status, 201);
-    assert.equal((await call('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } })).status, 201);
+    assert.equal(
+      (await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } })).status,
+      201,
+    );
+    assert.equal(
+      (await call('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } })).status,
+      201,
+    );
     assert.equal((await call('GET', '/api/v1/namespaces/default/pods/nope')).status, 404);
-    assert.equal((await call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [] } })).status, 422);
+    assert.equal(
+      (await call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [] } }))
+        .status,
+      422,
+    );
     assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1')).status, 200);
     assert.equal((await call('POST', '/api/v1/namespaces/default/pods/p/boom', {})).status, 500);
     assert.equal((await call('GET', '/api/v1/namespaces/default/pods/p/noted')).status, 200);
     await upgrade(api.port, '/api/v1/namespaces/default/pods/nope/exec?command=sh');
     await api.close();
-    events = (await readFile(join(dir, 'audit.log'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Event);
+    events = (await readFile(join(dir, 'audit.log'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Event);
   });
   after(async () => {
     await store.close();
@@ -77,7 +100,10 @@ describe('audit log of the API server', () => {
 
   it('writes Events with both stages of a request, sharing an auditID', () => {
     const create = events.filter((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps');
-    assert.deepEqual(create.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
+    assert.deepEqual(
+      create.map((e) => e.stage),
+      ['RequestReceived', 'ResponseComplete'],
+    );
     const [received, complete] = create as [Event, Event];
     assert.equal(received.auditID, complete.auditID);
     assert.equal(complete.kind, 'Event');
@@ -100,7 +126,11 @@ describe('audit log of the API server', () => {
     assert.ok(complete.responseObject.metadata.uid);
     assert.equal(complete.responseObject.metadata.managedFields, undefined);
     const secret = events.filter((e) => e.objectRef?.resource === 'secrets');
-    assert.deepEqual(secret.map((e) => e.stage), ['ResponseComplete'], 'the rule omits RequestReceived');
+    assert.deepEqual(
+      secret.map((e) => e.stage),
+      ['ResponseComplete'],
+      'the rule omits RequestReceived',
+    );
     assert.equal(secret[0]!.level, 'Request');
     assert.deepEqual(secret[0]!.requestObject.stringData, { k: 'v' });
     assert.equal(secret[0]!.responseObject, undefined);
@@ -126,21 +156,30 @@ describe('audit log of the API server', () => {
 
   it('gives a watch ResponseStarted, and ResponseComplete when it ends', () => {
     const watch = events.filter((e) => e.verb === 'watch');
-    assert.deepEqual(watch.map((e) => e.stage), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+    assert.deepEqual(
+      watch.map((e) => e.stage),
+      ['RequestReceived', 'ResponseStarted', 'ResponseComplete'],
+    );
     assert.equal(watch[2]!.responseStatus.code, 200);
     assert.equal(watch[2]!.responseObject, undefined, 'a stream has no one response object');
   });
 
   it('writes Panic, not ResponseComplete, for a 500 a handler did not mean', () => {
     const boom = events.filter((e) => e.objectRef?.subresource === 'boom');
-    assert.deepEqual(boom.map((e) => e.stage), ['RequestReceived', 'Panic']);
+    assert.deepEqual(
+      boom.map((e) => e.stage),
+      ['RequestReceived', 'Panic'],
+    );
     assert.equal(boom[1]!.responseStatus.code, 500);
     assert.match(boom[1]!.responseStatus.message, /^APIServer panic'd: /);
   });
 
   it('audits upgrades (exec) with the status the client got', () => {
     const exec = events.filter((e) => e.objectRef?.subresource === 'exec');
-    assert.deepEqual(exec.map((e) => e.stage), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+    assert.deepEqual(
+      exec.map((e) => e.stage),
+      ['RequestReceived', 'ResponseStarted', 'ResponseComplete'],
+    );
     // The verb it was authorized as: opening a stream into a container is a create, GET or POST.
     assert.equal(exec[0]!.verb, 'create');
     assert.equal(exec[2]!.responseStatus.code, 404);
@@ -149,7 +188,10 @@ describe('audit log of the API server', () => {
 
   it('copies the annotations the request gathered (admission, authorization) into its event', () => {
     const noted = events.filter((e) => e.objectRef?.subresource === 'noted');
-    assert.deepEqual(noted.map((e) => e.annotations), [undefined, { 'pod-security.kubernetes.io/audit-violations': 'would violate "restricted"' }]);
+    assert.deepEqual(
+      noted.map((e) => e.annotations),
+      [undefined, { 'pod-security.kubernetes.io/audit-violations': 'would violate "restricted"' }],
+    );
   });
 
   it('refuses to start on a malformed policy', async () => {

@@ -12,7 +12,16 @@ import { AuditLogFile } from './log-file.js';
 import { DEFAULT_POLICY, evaluatePolicy, loadPolicyFile } from './policy.js';
 import { isLongRunning, objectRefOf, sourceIPs } from './request-info.js';
 import { captureResponses, type ResponseBody } from './response-capture.js';
-import { levelAtLeast, type AuditAttributes, type AuditEvent, type AuditRecorder, type Policy, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
+import {
+  levelAtLeast,
+  type AuditAttributes,
+  type AuditEvent,
+  type AuditRecorder,
+  type Policy,
+  type RequestAuditConfig,
+  type ResponseStatus,
+  type Stage,
+} from './types.js';
 
 export interface AuditOptions {
   /** The log file (kube-apiserver's --audit-log-path). */
@@ -177,7 +186,7 @@ export class AuditEntry implements AuditRecorder {
   private emit(stage: Stage): void {
     if (this.config.omitStages.has(stage)) return;
     const agent = this.req.headers['user-agent'];
-    const status = stage === 'RequestReceived' ? undefined : this.status ?? (this.code === undefined ? undefined : { metadata: {}, code: this.code });
+    const status = stage === 'RequestReceived' ? undefined : (this.status ?? (this.code === undefined ? undefined : { metadata: {}, code: this.code }));
     const annotations = this.annotations();
     const event: AuditEvent = {
       kind: 'Event',

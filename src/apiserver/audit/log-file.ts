@@ -127,5 +127,8 @@ async function openLog(path: string): Promise<{ handle: FileHandle; size: number
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -7,11 +7,34 @@ import type { AuditAttributes } from './types.js';
 const admin = { username: 'admin', groups: ['system:masters', 'system:authenticated'] };
 
 function resource(verb: string, resource: string, extra: Partial<AuditAttributes> = {}): AuditAttributes {
-  return { user: admin, verb, resourceRequest: true, apiGroup: '', apiVersion: 'v1', resource, subresource: '', namespace: 'default', name: '', path: '', ...extra };
+  return {
+    user: admin,
+    verb,
+    resourceRequest: true,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource,
+    subresource: '',
+    namespace: 'default',
+    name: '',
+    path: '',
+    ...extra,
+  };
 }
 
 function nonResource(path: string): AuditAttributes {
-  return { user: ANONYMOUS_USER, verb: 'get', resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
+  return {
+    user: ANONYMOUS_USER,
+    verb: 'get',
+    resourceRequest: false,
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+    path,
+  };
 }
 
 const POLICY = `
@@ -83,7 +106,9 @@ describe('audit policy', () => {
   });
 
   it('treats "*" as every resource and subresource, and resource/* as the resource and its subresources', () => {
-    const p = parsePolicy('{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"Request","resources":[{"group":"","resources":["pods/*"]}]},{"level":"Metadata","resources":[{"group":"","resources":["*"]}]}]}');
+    const p = parsePolicy(
+      '{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"Request","resources":[{"group":"","resources":["pods/*"]}]},{"level":"Metadata","resources":[{"group":"","resources":["*"]}]}]}',
+    );
     assert.equal(evaluatePolicy(p, resource('get', 'pods')).level, 'Request');
     assert.equal(evaluatePolicy(p, resource('get', 'pods', { subresource: 'log' })).level, 'Request');
     assert.equal(evaluatePolicy(p, resource('get', 'services', { subresource: 'proxy' })).level, 'Metadata');
@@ -96,7 +121,10 @@ describe('audit policy', () => {
     bad('apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules: [{level: None}]', /apiVersion: Unsupported value/);
     bad('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: []', /rules: Required value/);
     bad('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Everything}]', /rules\[0\]\.level: Unsupported value: "Everything"/);
-    bad('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: None, nonResourceURLs: ["/a"], resources: [{group: ""}]}]', /both regular resources and non-resource URLs/);
+    bad(
+      'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: None, nonResourceURLs: ["/a"], resources: [{group: ""}]}]',
+      /both regular resources and non-resource URLs/,
+    );
     bad('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: None, nonResourceURLs: ["/a*b"]}]', /must be the final character/);
     bad('apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [Done]\nrules: [{level: None}]', /omitStages\[0\]: Unsupported value: "Done"/);
     bad('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: None, resources: [{resourceNames: [x]}]}]', /requires at least one resource/);

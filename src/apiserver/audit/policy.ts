@@ -3,7 +3,17 @@
 // k8s.io/apiserver/pkg/audit/policy/checker.go. A request no rule matches is not logged (None).
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { LEVELS, STAGES, type AuditAttributes, type GroupResources, type Level, type Policy, type PolicyRule, type RequestAuditConfig, type Stage } from './types.js';
+import {
+  LEVELS,
+  STAGES,
+  type AuditAttributes,
+  type GroupResources,
+  type Level,
+  type Policy,
+  type PolicyRule,
+  type RequestAuditConfig,
+  type Stage,
+} from './types.js';
 
 /** Without a policy file every request is logged at Metadata: who did what to which object, and the answer. */
 export const DEFAULT_POLICY: Policy = { rules: [{ level: 'Metadata' }] };
@@ -52,7 +62,8 @@ function stringList(value: unknown, field: string, errors: string[]): string[] |
 function stages(value: unknown, field: string, errors: string[]): Stage[] | undefined {
   const list = stringList(value, field, errors);
   for (const [i, stage] of (list ?? []).entries()) {
-    if (!STAGES.includes(stage as Stage)) errors.push(`${field}[${i}]: Unsupported value: "${stage}": supported values: ${STAGES.map((s) => `"${s}"`).join(', ')}`);
+    if (!STAGES.includes(stage as Stage))
+      errors.push(`${field}[${i}]: Unsupported value: "${stage}": supported values: ${STAGES.map((s) => `"${s}"`).join(', ')}`);
   }
   return list as Stage[] | undefined;
 }
@@ -68,7 +79,8 @@ function validatePolicy(document: unknown, errors: string[]): Policy {
     errors.push('must be an audit.k8s.io/v1 Policy object');
     return { rules: [] };
   }
-  if (document['apiVersion'] !== 'audit.k8s.io/v1') errors.push(`apiVersion: Unsupported value: ${JSON.stringify(document['apiVersion'])}: supported values: "audit.k8s.io/v1"`);
+  if (document['apiVersion'] !== 'audit.k8s.io/v1')
+    errors.push(`apiVersion: Unsupported value: ${JSON.stringify(document['apiVersion'])}: supported values: "audit.k8s.io/v1"`);
   if (document['kind'] !== 'Policy') errors.push(`kind: Unsupported value: ${JSON.stringify(document['kind'])}: supported values: "Policy"`);
   const policy: Policy = { rules: [] };
   const omitStages = stages(document['omitStages'], 'omitStages', errors);
@@ -90,7 +102,8 @@ function validateRule(value: unknown, at: string, errors: string[]): PolicyRule 
   const known = new Set(['level', 'users', 'userGroups', 'verbs', 'resources', 'namespaces', 'nonResourceURLs', 'omitStages', 'omitManagedFields']);
   for (const key of Object.keys(value)) if (!known.has(key)) errors.push(`${at}.${key}: unknown field`);
   const level = value['level'];
-  if (!LEVELS.includes(level as Level)) errors.push(`${at}.level: Unsupported value: ${JSON.stringify(level)}: supported values: ${LEVELS.map((l) => `"${l}"`).join(', ')}`);
+  if (!LEVELS.includes(level as Level))
+    errors.push(`${at}.level: Unsupported value: ${JSON.stringify(level)}: supported values: ${LEVELS.map((l) => `"${l}"`).join(', ')}`);
   const rule: PolicyRule = { level: level as Level };
   for (const field of ['users', 'userGroups', 'verbs', 'namespaces', 'nonResourceURLs'] as const) {
     const list = stringList(value[field], `${at}.${field}`, errors);
@@ -98,7 +111,8 @@ function validateRule(value: unknown, at: string, errors: string[]): PolicyRule 
   }
   for (const [i, url] of (rule.nonResourceURLs ?? []).entries()) {
     if (url !== '*' && !url.startsWith('/')) errors.push(`${at}.nonResourceURLs[${i}]: Invalid value: "${url}": non-resource URL rules must begin with "/"`);
-    else if (url.slice(0, -1).includes('*')) errors.push(`${at}.nonResourceURLs[${i}]: Invalid value: "${url}": non-resource URL wildcards ("*") must be the final character`);
+    else if (url.slice(0, -1).includes('*'))
+      errors.push(`${at}.nonResourceURLs[${i}]: Invalid value: "${url}": non-resource URL wildcards ("*") must be the final character`);
   }
   if (value['resources'] !== undefined && value['resources'] !== null) {
     if (!Array.isArray(value['resources'])) errors.push(`${at}.resources: Invalid value: must be a list`);

@@ -26,7 +26,7 @@ export function objectRefOf(attrs: AuditAttributes): ObjectReference | undefined
 export function sourceIPs(req: IncomingMessage): string[] {
   const ips: string[] = [];
   const forwarded = req.headers['x-forwarded-for'];
-  for (const part of (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',')) {
+  for (const part of (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',')) {
     if (part.trim()) ips.push(part.trim());
   }
   const real = req.headers['x-real-ip'];

@@ -21,12 +21,18 @@ const MANAGER = 'apiextensions-apiserver';
 type Condition = { type: string; status: string; reason: string; message: string; lastTransitionTime?: string };
 
 export class CrdController {
-  private readonly passes = new RetryingPasses((name) => this.sync(name), (name, error) => {
-    const code = (error as { code?: number }).code;
-    if (code !== 409 && code !== 404) console.error(`crd controller: ${name}: ${(error as Error).message}`);
-  });
+  private readonly passes = new RetryingPasses(
+    (name) => this.sync(name),
+    (name, error) => {
+      const code = (error as { code?: number }).code;
+      if (code !== 409 && code !== 404) console.error(`crd controller: ${name}: ${(error as Error).message}`);
+    },
+  );
 
-  constructor(private readonly registry: ObjectRegistry, private readonly resources: CustomResources) {
+  constructor(
+    private readonly registry: ObjectRegistry,
+    private readonly resources: CustomResources,
+  ) {
     resources.onChange((crd, deleted) => {
       if (!deleted) this.passes.add(crd.metadata.name!);
     });
@@ -46,13 +52,15 @@ export class CrdController {
     const names = obj(obj(crd['spec'])['names']);
     const conditions: Condition[] = conflict
       ? [
-        { type: 'NamesAccepted', status: 'False', reason: conflict.reason, message: conflict.message },
-        ...(crdCondition(crd, 'Established')?.['status'] === 'True' ? [] : [{ type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }]),
-      ]
+          { type: 'NamesAccepted', status: 'False', reason: conflict.reason, message: conflict.message },
+          ...(crdCondition(crd, 'Established')?.['status'] === 'True'
+            ? []
+            : [{ type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }]),
+        ]
       : [
-        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
-        { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
-      ];
+          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
+          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+        ];
     const acceptedNames = conflict ? status['acceptedNames'] : names;
     await this.writeStatus(crd, conditions, acceptedNames);
     return true;
@@ -75,8 +83,14 @@ export class CrdController {
     for (const other of items) {
       if (other.metadata.name === crd.metadata.name || text(obj(other['spec'])['group']) !== group) continue;
       const accepted = obj(obj(other['status'])['acceptedNames']);
-      [accepted['plural'], accepted['singular'], ...arr(accepted['shortNames'])].map(text).filter(Boolean).forEach((n) => taken.resources.add(n));
-      [accepted['kind'], accepted['listKind']].map(text).filter(Boolean).forEach((k) => taken.kinds.add(k));
+      [accepted['plural'], accepted['singular'], ...arr(accepted['shortNames'])]
+        .map(text)
+        .filter(Boolean)
+        .forEach((n) => taken.resources.add(n));
+      [accepted['kind'], accepted['listKind']]
+        .map(text)
+        .filter(Boolean)
+        .forEach((k) => taken.kinds.add(k));
     }
     for (const resourceName of [names['plural'], names['singular'], ...arr(names['shortNames'])].map(text)) {
       if (resourceName && taken.resources.has(resourceName)) return { reason: 'NameConflict', message: `"${resourceName}" is already in use` };
@@ -104,7 +118,11 @@ export class CrdController {
     const current = await this.registry.find(this.resources.crdDef, undefined, crd.metadata.name!);
     if (!current) return true;
     current.metadata.finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
-    await this.registry.update(this.resources.crdDef, undefined, crd.metadata.name!, current, { dryRun: false, fieldManager: MANAGER, fieldValidation: 'Ignore' });
+    await this.registry.update(this.resources.crdDef, undefined, crd.metadata.name!, current, {
+      dryRun: false,
+      fieldManager: MANAGER,
+      fieldValidation: 'Ignore',
+    });
     return true;
   }
 
@@ -124,7 +142,10 @@ export class CrdController {
     if (jsonEqual(updated, status)) return;
     const body = { ...crd, status: updated };
     await this.registry.update(this.resources.crdDef, undefined, crd.metadata.name!, body, {
-      dryRun: false, fieldManager: MANAGER, fieldValidation: 'Ignore', subresource: 'status',
+      dryRun: false,
+      fieldManager: MANAGER,
+      fieldValidation: 'Ignore',
+      subresource: 'status',
     });
   }
 }

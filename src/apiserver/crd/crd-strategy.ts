@@ -9,7 +9,9 @@ import type { Strategy } from '../registry/strategies.js';
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 function storageVersionOf(crd: KubeObject): string | undefined {
-  const version = arr(obj(crd['spec'])['versions']).map(obj).find((v) => v['storage'] === true);
+  const version = arr(obj(crd['spec'])['versions'])
+    .map(obj)
+    .find((v) => v['storage'] === true);
   return version ? text(version['name']) : undefined;
 }
 

@@ -31,13 +31,17 @@ export class CustomResources {
     for (const crd of items) this.byCrd.set(crd.metadata.name!, this.build(crd));
     this.reindex();
     for (const crd of items) this.notify(crd, false);
-    this.watch = this.store.watch({ prefix: prefixFor(this.crdDef), fromRevision: revision }, (event) => {
-      const name = event.object.metadata.name!;
-      if (event.type === 'DELETED') this.byCrd.delete(name);
-      else this.byCrd.set(name, this.build(event.object));
-      this.reindex();
-      this.notify(event.object, event.type === 'DELETED');
-    }, () => this.restart());
+    this.watch = this.store.watch(
+      { prefix: prefixFor(this.crdDef), fromRevision: revision },
+      (event) => {
+        const name = event.object.metadata.name!;
+        if (event.type === 'DELETED') this.byCrd.delete(name);
+        else this.byCrd.set(name, this.build(event.object));
+        this.reindex();
+        this.notify(event.object, event.type === 'DELETED');
+      },
+      () => this.restart(),
+    );
   }
 
   /** A broken watch (history compacted, store unavailable) starts again from a fresh list. */

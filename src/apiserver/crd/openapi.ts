@@ -18,8 +18,16 @@ const CUSTOM_PATCH_TYPES = ['application/json-patch+json', 'application/merge-pa
 
 type Node = Record<string, unknown>;
 
-const API_VERSION = { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.' };
-const KIND = { type: 'string', description: 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.' };
+const API_VERSION = {
+  type: 'string',
+  description:
+    'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+};
+const KIND = {
+  type: 'string',
+  description:
+    'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.',
+};
 
 function addCustomKinds(set: DefinitionSet, defs: readonly ResourceDefinition[]): void {
   for (const def of defs as readonly CustomResourceDefinitionInfo[]) {
@@ -27,7 +35,7 @@ function addCustomKinds(set: DefinitionSet, defs: readonly ResourceDefinition[])
     const schema = def.versionSchema;
     const properties = { ...(schema['properties'] as Node | undefined) };
     delete properties['metadata'];
-    const metadata = described(set, set.add(OBJECT_META), 'Standard object\'s metadata.');
+    const metadata = described(set, set.add(OBJECT_META), "Standard object's metadata.");
     set.addRaw(name, {
       ...schema,
       type: 'object',
@@ -76,10 +84,12 @@ export class CustomResourceOpenApi {
       const key = groupVersionPath(def.group, def.version);
       byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
     }
-    this.documents = new Map([...byGroupVersion].map(([key, defs]) => {
-      const json = JSON.stringify(buildV3(defs, CUSTOM_KINDS));
-      return [key, { json, hash: createHash('sha256').update(json).digest('hex').toUpperCase() }];
-    }));
+    this.documents = new Map(
+      [...byGroupVersion].map(([key, defs]) => {
+        const json = JSON.stringify(buildV3(defs, CUSTOM_KINDS));
+        return [key, { json, hash: createHash('sha256').update(json).digest('hex').toUpperCase() }];
+      }),
+    );
     this.builtFor = this.resources.generation;
     return this.documents;
   }

@@ -14,17 +14,18 @@ describe('the dashboard files', () => {
   let server: Server;
   let missing: string;
 
-  const get = (path: string, method = 'GET', from = root) => new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    // The path goes as written (a URL object would resolve the dot segments before sending).
-    const target = `${path}${path.includes('?') ? '&' : '?'}root=${encodeURIComponent(from)}`;
-    const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: target, method }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+  const get = (path: string, method = 'GET', from = root) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      // The path goes as written (a URL object would resolve the dot segments before sending).
+      const target = `${path}${path.includes('?') ? '&' : '?'}root=${encodeURIComponent(from)}`;
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: target, method }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'drover-ui-'));

@@ -20,7 +20,9 @@ test('the stored size of a created or applied object is never below the estimate
       const created = await sendRaw(server.url, 'POST', `${cm}?fieldManager=creator`, JSON.stringify(body));
       assert.equal(created.status, 201);
       assert.ok(storedSizeLowerBound(body, true) <= Buffer.byteLength(created.text), `create of shape ${i}`);
-      const applied = await sendRaw(server.url, 'PATCH', `${cm}/cm-${i}?fieldManager=applier&force=true`, JSON.stringify(body), { 'Content-Type': 'application/apply-patch+yaml' });
+      const applied = await sendRaw(server.url, 'PATCH', `${cm}/cm-${i}?fieldManager=applier&force=true`, JSON.stringify(body), {
+        'Content-Type': 'application/apply-patch+yaml',
+      });
       assert.equal(applied.status, 200);
       assert.ok(storedSizeLowerBound(body, true) <= Buffer.byteLength(applied.text), `apply of shape ${i}`);
     }

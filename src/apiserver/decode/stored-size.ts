@@ -37,7 +37,7 @@ export function storedSizeLowerBound(body: Record<string, unknown>, tracksFields
       bytes += 2;
       for (const key in value) {
         // "key": and a comma; the tracked form repeats the key as "f:key":{}, (8 more).
-        bytes += (key.length + 3) + (perMember === 0 ? 0 : key.length + perMember);
+        bytes += key.length + 3 + (perMember === 0 ? 0 : key.length + perMember);
         stack.push(value[key]);
       }
     }

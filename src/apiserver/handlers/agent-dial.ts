@@ -20,7 +20,9 @@ export const APISERVER_AGENT_CLIENT = 'system:drover-apiserver';
 /** TLS options for connecting to the agent of `node` at `host`. */
 export function agentTlsOptions(tls: AgentClientTls, node: string, host: string): ConnectionOptions {
   return {
-    ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}),
+    ...(tls.ca ? { ca: tls.ca } : {}),
+    ...(tls.cert ? { cert: tls.cert } : {}),
+    ...(tls.key ? { key: tls.key } : {}),
     rejectUnauthorized: true,
     ...(isIP(host) ? {} : { servername: host }),
     checkServerIdentity: (hostname: string, cert: PeerCertificate) => {

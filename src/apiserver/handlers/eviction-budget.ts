@@ -18,7 +18,7 @@ const EVICTION_RETRIES = 20;
 /** Beyond this many unconfirmed evictions the budget refuses more (MaxDisruptedPodSize). */
 const MAX_DISRUPTED_PODS = 2000;
 
-const TOO_MANY = 'Cannot evict pod as it would violate the pod\'s disruption budget.';
+const TOO_MANY = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 function tooManyRequests(cause: string, retryAfterSeconds: number): ApiError {
   const details: StatusDetails = { causes: [{ reason: 'DisruptionBudget', message: cause }] };
@@ -67,7 +67,11 @@ export async function spendDisruption(request: SpendRequest): Promise<void> {
     if (request.dryRun) return;
     try {
       await request.registry.update(budgets, pdb.metadata.namespace, pdb.metadata.name!, updated, {
-        dryRun: false, fieldManager: '', fieldValidation: 'Ignore', subresource: 'status', user: request.user,
+        dryRun: false,
+        fieldManager: '',
+        fieldValidation: 'Ignore',
+        subresource: 'status',
+        user: request.user,
       });
       return;
     } catch (error) {

@@ -66,7 +66,9 @@ describe('pod proxy', () => {
   const call = (method: string, path: string, body?: unknown) => callJson(api.url, method, path, body);
 
   const pod = (name: string, nodeName: string | undefined, containers: string[]) => ({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
     spec: { ...(nodeName ? { nodeName } : {}), containers: containers.map((c) => ({ name: c, image: 'img' })) },
   });
 
@@ -76,12 +78,24 @@ describe('pod proxy', () => {
     api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, ...(await testServing()) });
     agent = await fakeAgent(seen);
     const port = (agent.address() as { port: number }).port;
-    const status = { addresses: [{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } };
+    const status = {
+      addresses: [
+        { type: 'Hostname', address: 'n1' },
+        { type: 'InternalIP', address: '127.0.0.1' },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: port } },
+    };
     const node = await call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
     await call('PUT', '/api/v1/nodes/n1/status', { ...node.body, status });
     await call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'bare' } });
     await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } });
-    for (const [name, node, containers] of [['web', 'n1', ['app']], ['duo', 'n1', ['a', 'b']], ['loose', undefined, ['c']], ['stray', 'bare', ['c']], ['lost', 'gone', ['c']]] as const) {
+    for (const [name, node, containers] of [
+      ['web', 'n1', ['app']],
+      ['duo', 'n1', ['a', 'b']],
+      ['loose', undefined, ['c']],
+      ['stray', 'bare', ['c']],
+      ['lost', 'gone', ['c']],
+    ] as const) {
       const created = await call('POST', '/api/v1/namespaces/ns/pods', pod(name, node, [...containers]));
       assert.equal(created.status, 201, JSON.stringify(created.body));
     }
@@ -100,7 +114,7 @@ describe('pod proxy', () => {
     assert.equal(seen.at(-1)!.url, '/containerLogs/ns/web/app?follow=true&timestamps=true&tailLines=5&sinceSeconds=10');
   });
 
-  it('answers log requests it cannot place with Kubernetes\' errors', async () => {
+  it("answers log requests it cannot place with Kubernetes' errors", async () => {
     const cases: Array<[string, number, string]> = [
       ['/api/v1/namespaces/ns/pods/duo/log', 400, 'a container name must be specified for pod duo, choose one of: [a b]'],
       ['/api/v1/namespaces/ns/pods/web/log?container=zzz', 400, 'container zzz is not valid for pod web'],
@@ -131,14 +145,14 @@ describe('pod proxy', () => {
     assert.equal((await call('GET', '/api/v1/namespaces/ns/pods/web/signal?signal=TERM')).status, 405);
   });
 
-  it('splices an exec upgrade to the agent\'s kubelet-style path', async () => {
+  it("splices an exec upgrade to the agent's kubelet-style path", async () => {
     const path = '/api/v1/namespaces/ns/pods/web/exec?command=sh&command=-c&command=echo%20hi&stdin=true&stdout=true&tty=false&container=app';
     const received = await rawUpgrade(api.port, path, 'ping', /echo:ping/);
     assert.match(received, /^HTTP\/1\.1 101 Switching Protocols/);
     const request = seen.at(-1)!;
     assert.equal(request.url, '/exec/ns/web/app?command=sh&command=-c&command=echo+hi&input=1&output=1');
     assert.equal(request.headers['host'], `127.0.0.1:${(agent.address() as { port: number }).port}`);
-    assert.equal(request.headers['authorization'], undefined, 'the user\'s credentials stay with the API server');
+    assert.equal(request.headers['authorization'], undefined, "the user's credentials stay with the API server");
     assert.equal(request.headers['upgrade'], 'test');
   });
 
@@ -162,10 +176,23 @@ describe('pod proxy', () => {
 
   it('finds the agent by address type preference', () => {
     const node = (addresses: Array<{ type: string; address: string }>, port?: number): KubeObject => ({
-      apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' },
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n' },
       status: { addresses, ...(port ? { daemonEndpoints: { kubeletEndpoint: { Port: port } } } : {}) },
     });
-    assert.deepEqual(agentAddressOf(node([{ type: 'Hostname', address: 'h' }, { type: 'InternalIP', address: '10.0.0.1' }], 10250)), { host: '10.0.0.1', port: 10250 });
+    assert.deepEqual(
+      agentAddressOf(
+        node(
+          [
+            { type: 'Hostname', address: 'h' },
+            { type: 'InternalIP', address: '10.0.0.1' },
+          ],
+          10250,
+        ),
+      ),
+      { host: '10.0.0.1', port: 10250 },
+    );
     assert.deepEqual(agentAddressOf(node([{ type: 'Hostname', address: 'h' }], 1)), { host: 'h', port: 1 });
     assert.equal(agentAddressOf(node([{ type: 'InternalIP', address: '10.0.0.1' }])), undefined);
     assert.equal(agentAddressOf(node([], 10250)), undefined);

@@ -72,7 +72,10 @@ async function locateAgent(registry: ObjectRegistry, namespace: string, name: st
     throw error;
   }
   const address = agentAddressOf(node);
-  if (!address) throw serviceUnavailable(`node "${nodeName}" of pod ${name} reports no streaming endpoint (status.addresses and status.daemonEndpoints.kubeletEndpoint.Port)`);
+  if (!address)
+    throw serviceUnavailable(
+      `node "${nodeName}" of pod ${name} reports no streaming endpoint (status.addresses and status.daemonEndpoints.kubeletEndpoint.Port)`,
+    );
   return { pod, agent: { node: nodeName, ...address } };
 }
 
@@ -200,7 +203,12 @@ function agentUpgradePath(kind: UpgradeKind, namespace: string, pod: KubeObject,
   const container = containerOf(pod, query.get('container'));
   const out = new URLSearchParams();
   if (kind === 'exec') for (const part of query.getAll('command')) out.append('command', part);
-  const names: Array<[string, string]> = [['stdin', 'input'], ['stdout', 'output'], ['stderr', 'error'], ['tty', 'tty']];
+  const names: Array<[string, string]> = [
+    ['stdin', 'input'],
+    ['stdout', 'output'],
+    ['stderr', 'error'],
+    ['tty', 'tty'],
+  ];
   for (const [api, kubelet] of names) if (parseBoolean(query, api)) out.set(kubelet, '1');
   return `/${kind}/${base}/${segment(container)}?${out}`;
 }

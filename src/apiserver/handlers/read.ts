@@ -77,9 +77,11 @@ async function listOrExplain<T>(list: () => Promise<T>, continued: boolean): Pro
     return await list();
   } catch (error) {
     if (error instanceof RevisionExpiredError) {
-      throw expired(continued
-        ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
-        : 'The resourceVersion for the provided list is too old.');
+      throw expired(
+        continued
+          ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
+          : 'The resourceVersion for the provided list is too old.',
+      );
     }
     if (error instanceof InvalidContinueTokenError) throw badRequest(error.message);
     throw error;

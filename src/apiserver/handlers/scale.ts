@@ -27,7 +27,8 @@ function scaleOf(parent: KubeObject, spec: ScaleSubresource): Record<string, unk
     spec: { replicas: readPath(parent, spec.specReplicasPath) ?? 0 },
     status: {
       replicas: readPath(parent, spec.statusReplicasPath) ?? 0,
-      selector: typeof selector === 'string' ? selector : isObject(selector) ? labelSelectorToString(spec.selectorIsMap ? { matchLabels: selector } : selector) : '',
+      selector:
+        typeof selector === 'string' ? selector : isObject(selector) ? labelSelectorToString(spec.selectorIsMap ? { matchLabels: selector } : selector) : '',
     },
   };
 }

@@ -34,9 +34,17 @@ export function tokenRequestSpec(body: Record<string, unknown>, apiAudiences: st
   if (typeof expiration !== 'number' || !Number.isInteger(expiration)) {
     errors.push({ field: 'spec.expirationSeconds', type: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(expiration)}: must be an integer` });
   } else if (expiration < MIN_EXPIRATION_SECONDS) {
-    errors.push({ field: 'spec.expirationSeconds', type: 'FieldValueInvalid', message: `Invalid value: ${expiration}: may not specify a duration less than 10 minutes` });
+    errors.push({
+      field: 'spec.expirationSeconds',
+      type: 'FieldValueInvalid',
+      message: `Invalid value: ${expiration}: may not specify a duration less than 10 minutes`,
+    });
   } else if (expiration > 2 ** 32) {
-    errors.push({ field: 'spec.expirationSeconds', type: 'FieldValueInvalid', message: `Invalid value: ${expiration}: may not specify a duration larger than 2^32 seconds` });
+    errors.push({
+      field: 'spec.expirationSeconds',
+      type: 'FieldValueInvalid',
+      message: `Invalid value: ${expiration}: may not specify a duration larger than 2^32 seconds`,
+    });
   }
   const spec: TokenRequestSpec = { audiences: audiences as string[], expirationSeconds: expiration as number };
   const bound = given['boundObjectRef'];
@@ -44,9 +52,18 @@ export function tokenRequestSpec(body: Record<string, unknown>, apiAudiences: st
     const fields = isObject(bound) ? bound : {};
     const kind = typeof fields['kind'] === 'string' ? fields['kind'] : '';
     const name = typeof fields['name'] === 'string' ? fields['name'] : '';
-    if (!BOUND_KINDS.has(kind)) errors.push({ field: 'spec.boundObjectRef.kind', type: 'FieldValueNotSupported', message: `Unsupported value: "${kind}": supported values: "Pod", "Secret"` });
+    if (!BOUND_KINDS.has(kind))
+      errors.push({
+        field: 'spec.boundObjectRef.kind',
+        type: 'FieldValueNotSupported',
+        message: `Unsupported value: "${kind}": supported values: "Pod", "Secret"`,
+      });
     if (fields['apiVersion'] !== undefined && fields['apiVersion'] !== 'v1') {
-      errors.push({ field: 'spec.boundObjectRef.apiVersion', type: 'FieldValueNotSupported', message: `Unsupported value: "${String(fields['apiVersion'])}": supported values: "v1"` });
+      errors.push({
+        field: 'spec.boundObjectRef.apiVersion',
+        type: 'FieldValueNotSupported',
+        message: `Unsupported value: "${String(fields['apiVersion'])}": supported values: "v1"`,
+      });
     }
     if (!name) errors.push({ field: 'spec.boundObjectRef.name', type: 'FieldValueRequired', message: 'Required value' });
     spec.boundObjectRef = { kind, apiVersion: 'v1', name, ...(typeof fields['uid'] === 'string' && fields['uid'] ? { uid: fields['uid'] } : {}) };
@@ -81,7 +98,8 @@ export function tokenRequestHandler(tokens: ServiceAccountTokens): (ctx: Resourc
     }
     const issued = parseDryRun(ctx.query) ? { token: '', expiresAt: tokens.now() + spec.expirationSeconds } : tokens.issue({ ...subject, ...spec });
     const answer = {
-      kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      apiVersion: 'authentication.k8s.io/v1',
       metadata: { ...(isObject(body['metadata']) ? body['metadata'] : {}), name, namespace, creationTimestamp: null },
       spec,
       status: { token: issued.token, expirationTimestamp: new Date(issued.expiresAt * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
@@ -95,7 +113,10 @@ async function boundObject(ctx: ResourceRequest, namespace: string, reference: N
   const def = findResource('', 'v1', reference.kind === 'Pod' ? 'pods' : 'secrets')!;
   const object = await ctx.registry.get(def, namespace, reference.name);
   if (reference.uid && object.metadata.uid !== reference.uid) {
-    throw conflict(ref(def, reference.name), `the UID in the bound object reference (${reference.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+    throw conflict(
+      ref(def, reference.name),
+      `the UID in the bound object reference (${reference.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+    );
   }
   return object;
 }

@@ -58,7 +58,12 @@ describe('watch over a WebSocket, with the token in a sub-protocol', () => {
     const serving = await testServing();
     ca = Buffer.from(serving.tls.ca);
     api = await startApiServer({ store, port: 0, ...serving, authenticator: serving.authenticator.withTokens([{ authenticateToken: (t) => TOKENS.get(t) }]) });
-    await callJson(api.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first' }, data: { a: '1' } });
+    await callJson(api.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'first' },
+      data: { a: '1' },
+    });
   });
 
   after(async () => {
@@ -83,7 +88,10 @@ describe('watch over a WebSocket, with the token in a sub-protocol', () => {
 
   it('a watch from a resourceVersion sends only what changed after it', async () => {
     const list = await callJson(api.url, 'GET', '/api/v1/namespaces/default/configmaps');
-    const { messages } = await open(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`, [bearer('admin-token'), 'watch']);
+    const { messages } = await open(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`, [
+      bearer('admin-token'),
+      'watch',
+    ]);
     await callJson(api.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'second' } });
     const event = await until('the ADDED of the new one', () => messages.find((m) => m.type === 'ADDED'));
     assert.equal(event.object.metadata.name, 'second');

@@ -43,11 +43,21 @@ export function isWebSocketWatch(req: IncomingMessage, path: ResourcePath | unde
  * serveWatch) with a response that sends each event line as one message. A failure after the
  * handshake is sent as an ERROR event carrying the Status, as a watch stream reports one.
  */
-export function serveWatchOverWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, serve: (ctx: Pick<RequestContext, 'req' | 'res'>) => Promise<void>): void {
+export function serveWatchOverWebSocket(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  serve: (ctx: Pick<RequestContext, 'req' | 'res'>) => Promise<void>,
+): void {
   wss.handleUpgrade(req, socket, head, (ws) => {
     const res = new MessageResponse(ws);
     // The handlers listen for the request's 'close' to stop the watch: it is the socket's.
-    const request = Object.assign(new EventEmitter(), { headers: req.headers, method: req.method, url: req.url, socket: req.socket }) as unknown as IncomingMessage;
+    const request = Object.assign(new EventEmitter(), {
+      headers: req.headers,
+      method: req.method,
+      url: req.url,
+      socket: req.socket,
+    }) as unknown as IncomingMessage;
     ws.once('close', () => {
       request.emit('close');
       res.destroy();

@@ -194,7 +194,11 @@ interface InitialEvents {
 
 const ADDED_LINE_START = '{"type":"ADDED","object":';
 
-async function initialEvents(objects: Collection, settings: StreamSettings, encode: (type: EventType, object: unknown) => string | Buffer): Promise<InitialEvents> {
+async function initialEvents(
+  objects: Collection,
+  settings: StreamSettings,
+  encode: (type: EventType, object: unknown) => string | Buffer,
+): Promise<InitialEvents> {
   // The stored JSON, framed into ADDED lines by the store a page at a time: a watcher that does
   // not read holds one page, not the collection parsed (100 such watchers of a 14 MB list did).
   const stream = !settings.filter && !settings.asTable ? objects.listStream({ separator: `}\n${ADDED_LINE_START}` }) : undefined;

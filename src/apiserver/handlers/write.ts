@@ -101,7 +101,12 @@ export async function answerReview(ctx: ResourceRequest): Promise<void> {
   if (errors.length > 0) throw invalid(def.kind, '', def.group, errors);
   const { authorizer, rules, tokens } = ctx.access;
   // Awaited: a TokenReview reads the store (does the token's account still exist?).
-  review['status'] = await def.answer!(review, { user: ctx.user, ...(authorizer ? { authorizer } : {}), ...(rules ? { rules } : {}), ...(tokens ? { tokens } : {}) });
+  review['status'] = await def.answer!(review, {
+    user: ctx.user,
+    ...(authorizer ? { authorizer } : {}),
+    ...(rules ? { rules } : {}),
+    ...(tokens ? { tokens } : {}),
+  });
   writeJson(ctx.res, 201, review, negotiate(ctx.req.headers.accept, false));
 }
 

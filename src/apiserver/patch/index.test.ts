@@ -42,15 +42,33 @@ describe('applyPatch', () => {
       metadata: { name: 'web', labels: { a: '1', b: '2' } },
       spec: { list: [1, 2] },
     });
-    assert.equal(reason(() => applyPatch('application/merge-patch+json', current, Buffer.from('{nope'), undefined)), 'BadRequest');
-    assert.equal(reason(() => applyPatch('application/json-patch+json', current, new Uint8Array(0), undefined)), 'BadRequest');
+    assert.equal(
+      reason(() => applyPatch('application/merge-patch+json', current, Buffer.from('{nope'), undefined)),
+      'BadRequest',
+    );
+    assert.equal(
+      reason(() => applyPatch('application/json-patch+json', current, new Uint8Array(0), undefined)),
+      'BadRequest',
+    );
   });
 
   it('tells malformed patches (400) from inapplicable ones (422)', () => {
-    assert.equal(reason(() => applyPatch('application/json-patch+json', current, { op: 'add' }, undefined)), 'BadRequest');
-    assert.equal(reason(() => applyPatch('application/json-patch+json', current, [{ op: 'remove', path: '/nope' }], undefined)), 'Invalid');
-    assert.equal(reason(() => applyPatch('application/strategic-merge-patch+json', current, [1], undefined)), 'BadRequest');
-    assert.equal(reason(() => applyPatch('application/apply-patch+yaml', current, {}, undefined)), 'BadRequest');
+    assert.equal(
+      reason(() => applyPatch('application/json-patch+json', current, { op: 'add' }, undefined)),
+      'BadRequest',
+    );
+    assert.equal(
+      reason(() => applyPatch('application/json-patch+json', current, [{ op: 'remove', path: '/nope' }], undefined)),
+      'Invalid',
+    );
+    assert.equal(
+      reason(() => applyPatch('application/strategic-merge-patch+json', current, [1], undefined)),
+      'BadRequest',
+    );
+    assert.equal(
+      reason(() => applyPatch('application/apply-patch+yaml', current, {}, undefined)),
+      'BadRequest',
+    );
   });
 
   it('turns absurd nesting into BadRequest, not a crash', () => {
@@ -62,6 +80,9 @@ describe('applyPatch', () => {
     } catch {
       return; // this engine's JSON parser already refuses it
     }
-    assert.equal(reason(() => applyPatch('application/merge-patch+json', {}, patch, undefined)), 'BadRequest');
+    assert.equal(
+      reason(() => applyPatch('application/merge-patch+json', {}, patch, undefined)),
+      'BadRequest',
+    );
   });
 });

@@ -98,7 +98,13 @@ describe('JSON patch: pointers and arrays', () => {
   });
 
   it('appends with "-" and inserts at the length', () => {
-    assert.deepEqual(applyJsonPatch({ a: [1] }, [{ op: 'add', path: '/a/-', value: 2 }, { op: 'add', path: '/a/2', value: 3 }]), { a: [1, 2, 3] });
+    assert.deepEqual(
+      applyJsonPatch({ a: [1] }, [
+        { op: 'add', path: '/a/-', value: 2 },
+        { op: 'add', path: '/a/2', value: 3 },
+      ]),
+      { a: [1, 2, 3] },
+    );
   });
 
   it('checks array bounds for every operation', () => {
@@ -115,8 +121,16 @@ describe('JSON patch: pointers and arrays', () => {
   });
 
   it('reports missing paths for remove and replace', () => {
-    rejects(() => applyJsonPatch({ spec: {} }, [{ op: 'remove', path: '/spec/replicas' }]), 'Invalid', /^the "remove" operation failed at \/spec\/replicas: the path does not exist$/);
-    rejects(() => applyJsonPatch({ spec: {} }, [{ op: 'replace', path: '/spec/replicas', value: 1 }]), 'Invalid', /"replace" operation failed at \/spec\/replicas/);
+    rejects(
+      () => applyJsonPatch({ spec: {} }, [{ op: 'remove', path: '/spec/replicas' }]),
+      'Invalid',
+      /^the "remove" operation failed at \/spec\/replicas: the path does not exist$/,
+    );
+    rejects(
+      () => applyJsonPatch({ spec: {} }, [{ op: 'replace', path: '/spec/replicas', value: 1 }]),
+      'Invalid',
+      /"replace" operation failed at \/spec\/replicas/,
+    );
     rejects(() => applyJsonPatch({ spec: 3 }, [{ op: 'add', path: '/spec/x', value: 1 }]), 'Invalid', /not an object or an array/);
   });
 
@@ -192,7 +206,14 @@ describe('JSON patch: validation and purity', () => {
     rejects(() => applyJsonPatch({}, [{ op: 'remove', path: '/a~2b' }]), 'BadRequest', /"~" must be followed by "0" or "1"/);
     rejects(() => applyJsonPatch({}, [{ op: 'remove', path: '/a~' }]), 'BadRequest');
     // The bad operation comes after one that would fail on this document: still a 400.
-    rejects(() => applyJsonPatch({}, [{ op: 'remove', path: '/missing' }, { op: 'nope', path: '' }]), 'BadRequest');
+    rejects(
+      () =>
+        applyJsonPatch({}, [
+          { op: 'remove', path: '/missing' },
+          { op: 'nope', path: '' },
+        ]),
+      'BadRequest',
+    );
   });
 
   it('treats a null value as a value', () => {
@@ -218,7 +239,14 @@ describe('JSON patch: validation and purity', () => {
 
   it('leaves the input as it was when a later operation fails', () => {
     const doc = { a: 1 };
-    rejects(() => applyJsonPatch(doc, [{ op: 'remove', path: '/a' }, { op: 'test', path: '/a', value: 1 }]), 'Invalid');
+    rejects(
+      () =>
+        applyJsonPatch(doc, [
+          { op: 'remove', path: '/a' },
+          { op: 'test', path: '/a', value: 1 },
+        ]),
+      'Invalid',
+    );
     assert.deepEqual(doc, { a: 1 });
   });
 });

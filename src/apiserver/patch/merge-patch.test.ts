@@ -14,7 +14,11 @@ describe('JSON merge patch: RFC 7386', () => {
       [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
       [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
       [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-      [['a', 'b'], ['c', 'd'], ['c', 'd']],
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+        ['c', 'd'],
+      ],
       [{ a: 'b' }, ['c'], ['c']],
       [{ a: 'foo' }, null, null],
       [{ a: 'foo' }, 'bar', 'bar'],
@@ -44,7 +48,17 @@ describe('JSON merge patch on Kubernetes objects', () => {
   it('scales and relabels a Deployment, replacing lists whole', () => {
     const current = {
       metadata: { name: 'web', labels: { app: 'web', tier: 'front' } },
-      spec: { replicas: 2, template: { spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] } } },
+      spec: {
+        replicas: 2,
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', image: 'a:1' },
+              { name: 'b', image: 'b:1' },
+            ],
+          },
+        },
+      },
     };
     const patch = { metadata: { labels: { tier: null, team: 'x' } }, spec: { replicas: 5, template: { spec: { containers: [{ name: 'c', image: 'c:1' }] } } } };
     assert.deepEqual(applyMergePatch(current, patch), {

@@ -61,7 +61,15 @@ describe('strategic merge patch: lists merged by key', () => {
 
   it('deletes every item with the key and ignores unknown keys', () => {
     const current = withContainers([{ name: 'a' }, { name: 'b' }, { name: 'a', image: 'dup' }]);
-    const spec = patchPodSpec({ containers: [{ name: 'a', $patch: 'delete' }, { name: 'zzz', $patch: 'delete' }] }, current);
+    const spec = patchPodSpec(
+      {
+        containers: [
+          { name: 'a', $patch: 'delete' },
+          { name: 'zzz', $patch: 'delete' },
+        ],
+      },
+      current,
+    );
     assert.deepEqual(spec['containers'], [{ name: 'b' }]);
   });
 
@@ -84,36 +92,67 @@ describe('strategic merge patch: lists merged by key', () => {
 
   it('merges ports by containerPort (a number)', () => {
     const spec = patchPodSpec({
-      containers: [{ name: 'app', '$setElementOrder/ports': [{ containerPort: 80 }, { containerPort: 443 }], ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443, name: 'https' }] }],
+      containers: [
+        {
+          name: 'app',
+          '$setElementOrder/ports': [{ containerPort: 80 }, { containerPort: 443 }],
+          ports: [
+            { containerPort: 80, name: 'http' },
+            { containerPort: 443, name: 'https' },
+          ],
+        },
+      ],
     });
-    assert.deepEqual(spec['containers'][0].ports, [{ containerPort: 80, protocol: 'TCP', name: 'http' }, { containerPort: 443, name: 'https' }]);
+    assert.deepEqual(spec['containers'][0].ports, [
+      { containerPort: 80, protocol: 'TCP', name: 'http' },
+      { containerPort: 443, name: 'https' },
+    ]);
   });
 
   it('applies a kubectl edit of env: change one, delete one, add one', () => {
     const spec = patchPodSpec({
-      containers: [{
-        name: 'app',
-        '$setElementOrder/env': [{ name: 'A' }, { name: 'C' }],
-        env: [{ name: 'A', value: '10' }, { name: 'B', $patch: 'delete' }, { name: 'C', value: '3' }],
-      }],
+      containers: [
+        {
+          name: 'app',
+          '$setElementOrder/env': [{ name: 'A' }, { name: 'C' }],
+          env: [
+            { name: 'A', value: '10' },
+            { name: 'B', $patch: 'delete' },
+            { name: 'C', value: '3' },
+          ],
+        },
+      ],
       '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }],
     });
-    assert.deepEqual(spec['containers'][0].env, [{ name: 'A', value: '10' }, { name: 'C', value: '3' }]);
+    assert.deepEqual(spec['containers'][0].env, [
+      { name: 'A', value: '10' },
+      { name: 'C', value: '3' },
+    ]);
   });
 
   it('merges volumeMounts by mountPath and imagePullSecrets by name', () => {
     const current = withContainers([{ name: 'app', volumeMounts: [{ name: 'v', mountPath: '/data' }] }]);
-    const spec = patchPodSpec({
-      containers: [{ name: 'app', volumeMounts: [{ mountPath: '/data', readOnly: true }] }],
-      imagePullSecrets: [{ name: 'regcred' }],
-    }, current);
+    const spec = patchPodSpec(
+      {
+        containers: [{ name: 'app', volumeMounts: [{ mountPath: '/data', readOnly: true }] }],
+        imagePullSecrets: [{ name: 'regcred' }],
+      },
+      current,
+    );
     assert.deepEqual(spec['containers'][0].volumeMounts, [{ name: 'v', mountPath: '/data', readOnly: true }]);
     assert.deepEqual(spec['imagePullSecrets'], [{ name: 'regcred' }]);
   });
 
   it('merges ownerReferences by uid', () => {
     const current = { metadata: { ownerReferences: [{ uid: 'u1', name: 'rs-1', kind: 'ReplicaSet' }] } };
-    const patch = { metadata: { ownerReferences: [{ uid: 'u1', controller: true }, { uid: 'u2', name: 'rs-2', kind: 'ReplicaSet' }] } };
+    const patch = {
+      metadata: {
+        ownerReferences: [
+          { uid: 'u1', controller: true },
+          { uid: 'u2', name: 'rs-2', kind: 'ReplicaSet' },
+        ],
+      },
+    };
     const result = applyStrategicMergePatch(current, patch, podSchema) as Obj;
     assert.deepEqual(result['metadata'].ownerReferences, [
       { uid: 'u1', name: 'rs-1', kind: 'ReplicaSet', controller: true },
@@ -137,16 +176,37 @@ describe('strategic merge patch: list order', () => {
   it('slots server-only items in by their live order (env example of the design)', () => {
     const live = ['ENV2', 'ENV5', 'ENV1', 'ENV3', 'ENV4'].map((name) => ({ name, value: name.toLowerCase() }));
     const current = withContainers([{ name: 'app', env: live }]);
-    const spec = patchPodSpec({
-      containers: [{ name: 'app', '$setElementOrder/env': [{ name: 'ENV1' }, { name: 'ENV2' }, { name: 'ENV6' }], env: [{ name: 'ENV3', $patch: 'delete' }, { name: 'ENV6', value: 'new' }] }],
-    }, current);
+    const spec = patchPodSpec(
+      {
+        containers: [
+          {
+            name: 'app',
+            '$setElementOrder/env': [{ name: 'ENV1' }, { name: 'ENV2' }, { name: 'ENV6' }],
+            env: [
+              { name: 'ENV3', $patch: 'delete' },
+              { name: 'ENV6', value: 'new' },
+            ],
+          },
+        ],
+      },
+      current,
+    );
     // Kubernetes interleaves (it does not put every server-only item first, as the design text says).
     assert.deepEqual(names(spec['containers'][0].env), ['ENV5', 'ENV1', 'ENV2', 'ENV6', 'ENV4']);
   });
 
   it('orders a list the server extended', () => {
     const current = withContainers(['C', 'B', 'D', 'A', 'E'].map((name) => ({ name })));
-    const spec = patchPodSpec({ '$setElementOrder/containers': [{ name: 'A' }, { name: 'B' }], containers: [{ name: 'A', image: 'a' }, { name: 'B', image: 'b' }] }, current);
+    const spec = patchPodSpec(
+      {
+        '$setElementOrder/containers': [{ name: 'A' }, { name: 'B' }],
+        containers: [
+          { name: 'A', image: 'a' },
+          { name: 'B', image: 'b' },
+        ],
+      },
+      current,
+    );
     assert.deepEqual(names(spec['containers']), ['C', 'D', 'A', 'B', 'E']);
   });
 
@@ -162,7 +222,10 @@ describe('strategic merge patch: list order', () => {
   });
 
   it('rejects a patch list that does not follow $setElementOrder', () => {
-    badRequest(() => patchPodSpec({ '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }], containers: [{ name: 'sidecar' }, { name: 'app' }] }), /do not follow the order given by spec\.template\.spec\.\$setElementOrder\/containers/);
+    badRequest(
+      () => patchPodSpec({ '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }], containers: [{ name: 'sidecar' }, { name: 'app' }] }),
+      /do not follow the order given by spec\.template\.spec\.\$setElementOrder\/containers/,
+    );
     badRequest(() => patchPodSpec({ '$setElementOrder/containers': [{ name: 'app' }], containers: [{ name: 'new' }] }), /do not follow/);
     badRequest(() => patchPodSpec({ '$setElementOrder/containers': ['app'] }), /must be an object with the merge key "name"/);
   });

@@ -122,7 +122,11 @@ function mergeKeyedList(live: unknown[], patch: unknown[], strategy: ListStrateg
     else positions.set(id, merged.push(result) - 1);
   });
   // Live items are merged in place, so object identity finds their live position.
-  return orderMergedList(merged, positionIn(split.items.map(identity), identity), positionIn(kept, (item) => item));
+  return orderMergedList(
+    merged,
+    positionIn(split.items.map(identity), identity),
+    positionIn(kept, (item) => item),
+  );
 }
 
 function mergeValueSet(live: unknown[], patch: unknown[], path: string): unknown[] {
@@ -166,9 +170,7 @@ export function mergeOrderedList(
   if (patchList !== undefined) checkPatchFollowsOrder(patchList, orderIds, identity, where);
   // Keyed items are merged in place, so object identity finds their live position.
   const livePosition =
-    strategy.mergeKey === undefined
-      ? positionIn((liveList ?? []).map(identityKey), identityKey)
-      : positionIn(liveList ?? [], (item) => item);
+    strategy.mergeKey === undefined ? positionIn((liveList ?? []).map(identityKey), identityKey) : positionIn(liveList ?? [], (item) => item);
   return orderMergedList(merged, positionIn(orderIds, identity), livePosition);
 }
 
@@ -183,7 +185,12 @@ function orderEntryIdentity(entry: unknown, strategy: ListStrategy, identity: (i
 }
 
 /** The patch list's items must appear in the directive, in the same relative order. */
-function checkPatchFollowsOrder(patchList: unknown[], orderIds: string[], identity: (item: unknown) => string | undefined, where: { path: string; directive: string }): void {
+function checkPatchFollowsOrder(
+  patchList: unknown[],
+  orderIds: string[],
+  identity: (item: unknown) => string | undefined,
+  where: { path: string; directive: string },
+): void {
   let at = 0;
   for (const item of patchList) {
     if (isObject(item) && (item['$patch'] === 'delete' || item['$patch'] === 'replace')) continue;

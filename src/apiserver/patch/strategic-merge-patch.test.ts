@@ -60,19 +60,35 @@ describe('strategic merge patch: maps and scalars', () => {
   });
 
   it('replaces a map whose field has patch strategy "replace"', () => {
-    const schema: JsonSchema = { type: 'object', properties: { data: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-patch-strategy': 'replace' } } };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { data: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-patch-strategy': 'replace' } },
+    };
     assert.deepEqual(applyStrategicMergePatch({ data: { a: '1', b: '2' } }, { data: { c: '3' } }, schema), { data: { c: '3' } });
   });
 
   it('lets a value change type', () => {
-    assert.deepEqual(applyStrategicMergePatch({ a: { b: 1 }, c: [1], d: 'x' }, { a: 'flat', c: { k: 1 }, d: [1] }, undefined), { a: 'flat', c: { k: 1 }, d: [1] });
+    assert.deepEqual(applyStrategicMergePatch({ a: { b: 1 }, c: [1], d: 'x' }, { a: 'flat', c: { k: 1 }, d: [1] }, undefined), {
+      a: 'flat',
+      c: { k: 1 },
+      d: [1],
+    });
   });
 
   it('leaves no directive or null inside the values it adds', () => {
     const current = { metadata: { name: 'p' } };
     const patch = {
       spec: {
-        containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1', valueFrom: null }, { name: 'Y', $patch: 'delete' }] }],
+        containers: [
+          {
+            name: 'a',
+            image: 'a:1',
+            env: [
+              { name: 'X', value: '1', valueFrom: null },
+              { name: 'Y', $patch: 'delete' },
+            ],
+          },
+        ],
         '$setElementOrder/volumes': [{ name: 'v' }],
         volumes: [{ name: 'v', emptyDir: { $patch: 'replace', medium: 'Memory' } }],
         tolerations: [{ key: 'k', value: null }],
@@ -91,7 +107,18 @@ describe('strategic merge patch: maps and scalars', () => {
 
   it('never changes its inputs, and shares nothing with them', () => {
     const current = deepFreeze(deployment());
-    const patch = deepFreeze({ spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2' }, { name: 'new', image: 'n:1' }] } } } });
+    const patch = deepFreeze({
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'app', image: 'app:2' },
+              { name: 'new', image: 'n:1' },
+            ],
+          },
+        },
+      },
+    });
     const result = patchDeployment(patch, current);
     assert.equal(podTemplate(result).containers.length, 3);
     assert.notEqual(podTemplate(result).containers[0], patch.spec.template.spec.containers[1]);
@@ -128,7 +155,10 @@ describe('strategic merge patch: $retainKeys', () => {
   });
 
   it('rejects a patch that sets a field its $retainKeys leaves out, or a malformed list', () => {
-    badRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: ['type'], type: 'Recreate', rollingUpdate: {} } } }), /spec\.strategy: the patch sets "rollingUpdate"/);
+    badRequest(
+      () => patchDeployment({ spec: { strategy: { $retainKeys: ['type'], type: 'Recreate', rollingUpdate: {} } } }),
+      /spec\.strategy: the patch sets "rollingUpdate"/,
+    );
     badRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: 'type' } } }), /\$retainKeys must be a list/);
     badRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: [1] } } }));
   });

@@ -135,6 +135,10 @@ function deleteFromPrimitiveLists(target: JsonObject, patch: JsonObject, path: s
     const live = getOwn(target, field);
     if (!Array.isArray(live)) continue;
     const doomed = new Set(values.map(identityKey));
-    setOwn(target, field, live.filter((item) => !doomed.has(identityKey(item))));
+    setOwn(
+      target,
+      field,
+      live.filter((item) => !doomed.has(identityKey(item))),
+    );
   }
 }

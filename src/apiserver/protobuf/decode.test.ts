@@ -63,7 +63,12 @@ describe('decodeMessage lists and maps', () => {
   });
 
   it('reads map entries, filling in values the wire left out', () => {
-    const out = decode(entry(9, 'app', s(2, 'web')), entry(9, 'tier', new Uint8Array(0)), entry(10, 'cpu', sub(2, s(1, '500m'))), entry(10, 'gpu', new Uint8Array(0)));
+    const out = decode(
+      entry(9, 'app', s(2, 'web')),
+      entry(9, 'tier', new Uint8Array(0)),
+      entry(10, 'cpu', sub(2, s(1, '500m'))),
+      entry(10, 'gpu', new Uint8Array(0)),
+    );
     assert.deepEqual(out, { labels: { app: 'web', tier: '' }, limits: { cpu: '500m', gpu: '0' } });
   });
 
@@ -88,12 +93,15 @@ describe('decodeMessage robustness', () => {
   });
 
   it('names the field when the wire type does not match the table', () => {
-    assert.throws(() => decode(int(1, 3)), (error: unknown) => {
-      assert.ok(error instanceof ProtobufDecodeError);
-      assert.equal(error.code, 400);
-      assert.match(error.message, /Sample\.plain: field 1 has wire type 0, expected 2/);
-      return true;
-    });
+    assert.throws(
+      () => decode(int(1, 3)),
+      (error: unknown) => {
+        assert.ok(error instanceof ProtobufDecodeError);
+        assert.equal(error.code, 400);
+        assert.match(error.message, /Sample\.plain: field 1 has wire type 0, expected 2/);
+        return true;
+      },
+    );
   });
 
   it('reports a truncated nested message', () => {

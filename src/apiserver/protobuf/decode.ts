@@ -13,14 +13,7 @@
 import { malformed } from './errors.js';
 import type { FieldSpec, FieldType, MapType, MessageSchema } from './messages/schema.js';
 import { type Tag, WireReader, WireType } from './wire.js';
-import {
-  formatDuration,
-  formatIntOrString,
-  formatMicroTime,
-  formatQuantity,
-  formatTime,
-  parseRawJson,
-} from './well-known.js';
+import { formatDuration, formatIntOrString, formatMicroTime, formatQuantity, formatTime, parseRawJson } from './well-known.js';
 
 export type JsonObject = Record<string, unknown>;
 

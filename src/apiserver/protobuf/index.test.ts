@@ -13,7 +13,11 @@ import { concat, envelope, int, msg, str } from '../../../test/support/apiserver
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 const decodeHex = (fixture: KubectlFixture) => decodeKubernetesProtobuf(Buffer.from(fixture.protobufHex, 'hex'));
@@ -28,9 +32,12 @@ describe('decodeKubernetesProtobuf on bodies captured from kubectl v1.32', () =>
   it('rejects every captured body cut short by one byte', () => {
     for (const fixture of KUBECTL_CREATE_FIXTURES) {
       const body = Buffer.from(fixture.protobufHex, 'hex');
-      assert.throws(() => decodeKubernetesProtobuf(body.subarray(0, body.length - 1)), (error: unknown) => {
-        return error instanceof ProtobufDecodeError && error.code === 400 && error.reason === 'BadRequest';
-      });
+      assert.throws(
+        () => decodeKubernetesProtobuf(body.subarray(0, body.length - 1)),
+        (error: unknown) => {
+          return error instanceof ProtobufDecodeError && error.code === 400 && error.reason === 'BadRequest';
+        },
+      );
     }
   });
 });
@@ -47,13 +54,16 @@ describe('decodeKubernetesProtobuf envelope handling', () => {
 
   it('answers 415 for a kind without a table, naming it', () => {
     const body = envelope('apps/v1', 'ControllerRevisionX', new Uint8Array(0));
-    assert.throws(() => decodeKubernetesProtobuf(body), (error: unknown) => {
-      assert.ok(error instanceof ProtobufDecodeError);
-      assert.equal(error.code, 415);
-      assert.equal(error.reason, 'UnsupportedMediaType');
-      assert.match(error.message, /ControllerRevisionX \(apps\/v1\)/);
-      return true;
-    });
+    assert.throws(
+      () => decodeKubernetesProtobuf(body),
+      (error: unknown) => {
+        assert.ok(error instanceof ProtobufDecodeError);
+        assert.equal(error.code, 415);
+        assert.equal(error.reason, 'UnsupportedMediaType');
+        assert.match(error.message, /ControllerRevisionX \(apps\/v1\)/);
+        return true;
+      },
+    );
   });
 
   it('rejects envelopes without a kind, with an encoding, or carrying another content type', () => {

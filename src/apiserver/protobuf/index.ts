@@ -25,10 +25,7 @@ export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unkno
   }
   const schema = schemaFor(apiVersion, kind);
   if (schema === undefined) {
-    throw new ProtobufDecodeError(
-      'unsupported-kind',
-      `${kind} (${apiVersion}) cannot be sent as protobuf to this server; send it as application/json`,
-    );
+    throw new ProtobufDecodeError('unsupported-kind', `${kind} (${apiVersion}) cannot be sent as protobuf to this server; send it as application/json`);
   }
   return { apiVersion, kind, ...decodeMessage(envelope.raw, schema, kind) };
 }

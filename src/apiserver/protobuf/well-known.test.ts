@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtobufDecodeError } from './errors.js';
 import { concat, int, str } from '../../../test/support/apiserver/protobuf/wire-writer.js';
-import {
-  formatDuration,
-  formatGoDuration,
-  formatIntOrString,
-  formatMicroTime,
-  formatQuantity,
-  formatTime,
-  parseRawJson,
-} from './well-known.js';
+import { formatDuration, formatGoDuration, formatIntOrString, formatMicroTime, formatQuantity, formatTime, parseRawJson } from './well-known.js';
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 

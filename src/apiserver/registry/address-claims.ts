@@ -39,7 +39,15 @@ interface ClaimRecord extends KubeObject {
 }
 
 function recordFor(kind: AddressKind, value: string | number, who: Claimant, now: number): ClaimRecord {
-  return { apiVersion: 'drover.dev/v1', kind: 'ServiceAddressClaim', metadata: { name: `${kind}-${value}` }, owner: who.key, uid: who.uid, storageKey: who.storageKey, reservedAt: now };
+  return {
+    apiVersion: 'drover.dev/v1',
+    kind: 'ServiceAddressClaim',
+    metadata: { name: `${kind}-${value}` },
+    owner: who.key,
+    uid: who.uid,
+    storageKey: who.storageKey,
+    reservedAt: now,
+  };
 }
 
 /**
@@ -47,7 +55,12 @@ function recordFor(kind: AddressKind, value: string | number, who: Claimant, now
  * (younger than `reservationMs`) does.
  */
 export async function claimAddress(
-  store: Store, kind: AddressKind, value: string | number, who: Claimant, holds: (service: KubeObject) => boolean, reservationMs: number,
+  store: Store,
+  kind: AddressKind,
+  value: string | number,
+  who: Claimant,
+  holds: (service: KubeObject) => boolean,
+  reservationMs: number,
 ): Promise<boolean> {
   const key = claimKey(kind, value);
   const now = Date.now();

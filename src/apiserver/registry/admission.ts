@@ -39,9 +39,7 @@ export function reconcileNamespace(object: KubeObject, def: ResourceDefinition, 
   }
   const own = object.metadata.namespace;
   if (own !== undefined && own !== '' && own !== namespace) {
-    throw badRequest(
-      `the namespace of the provided object (${own}) does not match the namespace sent on the request (${namespace ?? ''})`,
-    );
+    throw badRequest(`the namespace of the provided object (${own}) does not match the namespace sent on the request (${namespace ?? ''})`);
   }
   if (namespace !== undefined) object.metadata.namespace = namespace;
 }

@@ -12,7 +12,12 @@ import { ANNOTATION_CHANGED_BY } from './changed-by.js';
 import { ObjectRegistry, type WriteOptions } from './object-registry.js';
 
 const as = (user: string, subresource?: string): WriteOptions & { force: boolean } => ({
-  dryRun: false, fieldManager: 'test', fieldValidation: 'Strict', force: false, user: { username: user, groups: [] }, ...(subresource ? { subresource } : {}),
+  dryRun: false,
+  fieldManager: 'test',
+  fieldValidation: 'Strict',
+  force: false,
+  user: { username: user, groups: [] },
+  ...(subresource ? { subresource } : {}),
 });
 
 describe('drover.dev/changed-by', () => {
@@ -25,7 +30,12 @@ describe('drover.dev/changed-by', () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-changed-by-'));
     store = await openSqliteStore({ path: join(dir, 'state.db') });
     registry = new ObjectRegistry(store);
-    await registry.create(findResource('', 'v1', 'namespaces')!, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, as('admin'));
+    await registry.create(
+      findResource('', 'v1', 'namespaces')!,
+      undefined,
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } },
+      as('admin'),
+    );
     deployments = findResource('apps', 'v1', 'deployments')!;
   });
   after(async () => {
@@ -36,8 +46,14 @@ describe('drover.dev/changed-by', () => {
 
   const changedBy = async (name: string) => (await registry.get(deployments, 'default', name)).metadata.annotations?.[ANNOTATION_CHANGED_BY];
   const deployment = (name: string, annotations?: Record<string, string>) => ({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, ...(annotations ? { annotations } : {}) },
-    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'img:1' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, ...(annotations ? { annotations } : {}) },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'img:1' }] } },
+    },
   });
 
   it('names the creator, then whoever changes the spec; other writes keep the name', async () => {

@@ -11,7 +11,16 @@ import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 export { ANNOTATION_CHANGED_BY };
 
 /** The workloads controllers record Transactions for: only these carry the annotation. */
-const TRACKED = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'apps/statefulsets', 'batch/jobs', '/replicationcontrollers', 'kubeflow.org/pytorchjobs', 'kubeflow.org/tfjobs']);
+const TRACKED = new Set([
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/daemonsets',
+  'apps/statefulsets',
+  'batch/jobs',
+  '/replicationcontrollers',
+  'kubeflow.org/pytorchjobs',
+  'kubeflow.org/tfjobs',
+]);
 
 export function tracksChanges(def: ResourceDefinition): boolean {
   return TRACKED.has(`${def.group}/${def.plural}`);

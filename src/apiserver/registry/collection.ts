@@ -2,9 +2,7 @@
 // fast paths, and watch. The registry hands these out (ObjectRegistry.collection) so that a
 // handler never names a store, a key prefix or a kind's stored form: the registry picked the
 // kind's store view (converting-store.ts) and the prefix once, here.
-import type {
-  ListOptions, ListResult, ListStream, ListStreamOptions, RawListResult, Store, StoreEvent, Watch, WatchOptions,
-} from '../../storage/store.js';
+import type { ListOptions, ListResult, ListStream, ListStreamOptions, RawListResult, Store, StoreEvent, Watch, WatchOptions } from '../../storage/store.js';
 
 export type CollectionListOptions = Omit<ListOptions, 'prefix'>;
 export type CollectionStreamOptions = Omit<ListStreamOptions, 'prefix'>;

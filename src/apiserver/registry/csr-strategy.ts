@@ -36,7 +36,7 @@ function stampConditions(list: Condition[], old: Condition[]): void {
     const before = old.find((o) => o['type'] === condition['type']);
     condition['lastUpdateTime'] ??= now;
     if (!condition['lastTransitionTime']) {
-      condition['lastTransitionTime'] = before && before['status'] === condition['status'] ? before['lastTransitionTime'] ?? now : now;
+      condition['lastTransitionTime'] = before && before['status'] === condition['status'] ? (before['lastTransitionTime'] ?? now) : now;
     }
   }
 }

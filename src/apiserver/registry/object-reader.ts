@@ -56,7 +56,6 @@ export class ObjectReader {
     if (!bytes) throw notFound(ref(def, name));
     return bytes;
   }
-
 }
 
 export function ref(def: ResourceDefinition, name?: string): ResourceRef {

@@ -76,7 +76,10 @@ export class ObjectRegistry extends ObjectReader {
 
   constructor(store: Store, options: RegistryOptions = {}) {
     super(store);
-    this.deletion = new DeletionHandler((def) => this.storeFor(def), (def, ns) => this.requireNamespace(def, ns, false));
+    this.deletion = new DeletionHandler(
+      (def) => this.storeFor(def),
+      (def, ns) => this.requireNamespace(def, ns, false),
+    );
     this.namespaces = new NamespaceCache(store);
     this.namespaces.start();
     const pods = findResource('', 'v1', 'pods')!;
@@ -90,7 +93,13 @@ export class ObjectRegistry extends ObjectReader {
     this.serviceRange = options.serviceRange ?? clusterNetwork();
   }
 
-  async create(def: ResourceDefinition, namespace: string | undefined, body: unknown, options: WriteOptions, slice = new EventLoopSlice()): Promise<WriteResult> {
+  async create(
+    def: ResourceDefinition,
+    namespace: string | undefined,
+    body: unknown,
+    options: WriteOptions,
+    slice = new EventLoopSlice(),
+  ): Promise<WriteResult> {
     slice.consider(body);
     // Kind and apiVersion missing from the body are the URL's, as Kubernetes' decoder defaults them.
     const object = asObjectOfKind(body, def, true);
@@ -102,7 +111,8 @@ export class ObjectRegistry extends ObjectReader {
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
     def.applyDefaults(object);
     initialiseMetadata(object, timestamp());
-    for (const step of this.mutating) await step.admit({ operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {}, ...(options.user ? { user: options.user } : {}) });
+    for (const step of this.mutating)
+      await step.admit({ operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {}, ...(options.user ? { user: options.user } : {}) });
     await slice.pause();
     const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
@@ -284,7 +294,14 @@ export class ObjectRegistry extends ObjectReader {
     return object;
   }
 
-  private async createByApply(def: ResourceDefinition, namespace: string | undefined, name: string, patchBody: unknown, options: WriteOptions & { force: boolean }, slice: EventLoopSlice): Promise<WriteResult> {
+  private async createByApply(
+    def: ResourceDefinition,
+    namespace: string | undefined,
+    name: string,
+    patchBody: unknown,
+    options: WriteOptions & { force: boolean },
+    slice: EventLoopSlice,
+  ): Promise<WriteResult> {
     const applied = asObjectOfKind(applyConfigurationCopy(patchBody), def);
     reconcileNamespace(applied, def, namespace);
     if (applied.metadata.name !== name) {
@@ -442,7 +459,6 @@ function contentTypeOf(type: Exclude<PatchType, 'apply'>): string {
     strategic: 'application/strategic-merge-patch+json',
   }[type];
 }
-
 
 /**
  * Runs the rest of a write after its strategy's prepare step: what that step took (addresses it

@@ -56,9 +56,7 @@ export function assignPod(pod: KubeObject, binding: KubeObject): KubeObject {
   const annotations = bindingAnnotations(binding);
   if (Object.keys(annotations).length > 0) pod.metadata.annotations = { ...pod.metadata.annotations, ...annotations };
   const status = isObject(pod['status']) ? pod['status'] : (pod['status'] = {});
-  const conditions = (Array.isArray(status['conditions']) ? status['conditions'] : []).filter(
-    (c: unknown) => !(isObject(c) && c['type'] === 'PodScheduled'),
-  );
+  const conditions = (Array.isArray(status['conditions']) ? status['conditions'] : []).filter((c: unknown) => !(isObject(c) && c['type'] === 'PodScheduled'));
   conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp() });
   status['conditions'] = conditions;
   return pod;

@@ -56,11 +56,19 @@ export function propagationPolicyOf(body: Record<string, unknown>, query: URLSea
   const orphan = body['orphanDependents'] ?? booleanParam(query.get('orphanDependents'));
   const errors: FieldError[] = [];
   if (policy !== undefined && policy !== null && orphan !== undefined && orphan !== null) {
-    errors.push({ field: 'propagationPolicy', type: 'FieldValueInvalid', message: `Invalid value: "${String(policy)}": orphanDependents and deletionPropagation cannot be both set` });
+    errors.push({
+      field: 'propagationPolicy',
+      type: 'FieldValueInvalid',
+      message: `Invalid value: "${String(policy)}": orphanDependents and deletionPropagation cannot be both set`,
+    });
   }
   if (policy !== undefined && policy !== null && !isPropagationPolicy(policy)) {
     const supported = [...PROPAGATION_POLICIES, 'nil'].map((p) => `"${p}"`).join(', ');
-    errors.push({ field: 'propagationPolicy', type: 'FieldValueNotSupported', message: `Unsupported value: "${String(policy)}": supported values: ${supported}` });
+    errors.push({
+      field: 'propagationPolicy',
+      type: 'FieldValueNotSupported',
+      message: `Unsupported value: "${String(policy)}": supported values: ${supported}`,
+    });
   }
   if (orphan !== undefined && orphan !== null && typeof orphan !== 'boolean') {
     errors.push({ field: 'orphanDependents', type: 'FieldValueTypeInvalid', message: `Invalid value: ${JSON.stringify(orphan)}: must be true or false` });

@@ -26,7 +26,10 @@ describe('service address allocation', () => {
 
   it('gives concurrently created Services distinct cluster IPs and node ports', async () => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => create(service(`svc-${i}`, { type: 'NodePort' }))));
-    assert.deepEqual(results.map((r) => r.status), results.map(() => 201));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      results.map(() => 201),
+    );
     const ips = results.map((r) => r.body.spec.clusterIP as string);
     const ports = results.map((r) => r.body.spec.ports[0].nodePort as number);
     assert.equal(new Set(ips).size, 40, `cluster IPs: ${ips.join(' ')}`);
@@ -34,14 +37,16 @@ describe('service address allocation', () => {
     for (const port of ports) assert.ok(port >= 30000 && port <= 32767);
   });
 
-  it('keeps a Service\'s own addresses on update, and gives node ports to one changed to NodePort', async () => {
+  it("keeps a Service's own addresses on update, and gives node ports to one changed to NodePort", async () => {
     const created = await create(service('changer'));
     assert.equal(created.status, 201);
     const ip = created.body.spec.clusterIP as string;
     const put = await callJson(server.url, 'PUT', `${SERVICES}/changer`, { ...created.body, metadata: { ...created.body.metadata, labels: { a: 'b' } } });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const patch = await fetchWithTls(`${server.url}${SERVICES}/changer`, server.adminTls, {
-      method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { type: 'NodePort' } }),
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { type: 'NodePort' } }),
     });
     const changed = (await patch.json()) as { spec: { clusterIP: string; ports: Array<{ nodePort?: number }> } };
     assert.equal(patch.status, 200, JSON.stringify(changed));
@@ -49,7 +54,7 @@ describe('service address allocation', () => {
     const nodePort = changed.spec.ports[0]!.nodePort ?? 0;
     assert.ok(nodePort >= 30000 && nodePort <= 32767, `node port ${nodePort}`);
     const other = await create(service('other-nodeport', { type: 'NodePort', ports: [{ port: 80, nodePort }] }));
-    assert.equal(other.status, 422, 'the node port is the changed Service\'s now');
+    assert.equal(other.status, 422, "the node port is the changed Service's now");
   });
 
   it('refuses an address another Service holds, with the field at fault, and frees it on delete', async () => {
@@ -77,11 +82,22 @@ describe('service address allocation', () => {
     const base = await create(service('immutable', { clusterIP: '10.43.2.1' }));
     assert.equal(base.status, 201);
     // Changing clusterIP is refused as immutable; the address it asked for must not stay taken.
-    const refused = await callJson(server.url, 'PUT', `${SERVICES}/immutable`, { ...base.body, spec: { ...base.body.spec, clusterIP: '10.43.2.2', clusterIPs: ['10.43.2.2'] } });
+    const refused = await callJson(server.url, 'PUT', `${SERVICES}/immutable`, {
+      ...base.body,
+      spec: { ...base.body.spec, clusterIP: '10.43.2.2', clusterIPs: ['10.43.2.2'] },
+    });
     assert.equal(refused.status, 422, JSON.stringify(refused.body));
-    const dryRun = await callJson(server.url, 'POST', `${SERVICES}?dryRun=All`, service('dry', { clusterIP: '10.43.2.3', type: 'NodePort', ports: [{ port: 80, nodePort: 31222 }] }));
+    const dryRun = await callJson(
+      server.url,
+      'POST',
+      `${SERVICES}?dryRun=All`,
+      service('dry', { clusterIP: '10.43.2.3', type: 'NodePort', ports: [{ port: 80, nodePort: 31222 }] }),
+    );
     assert.equal(dryRun.status, 201);
-    for (const [name, ip, nodePort] of [['after-refused', '10.43.2.2', 31223], ['after-dry-run', '10.43.2.3', 31222]] as const) {
+    for (const [name, ip, nodePort] of [
+      ['after-refused', '10.43.2.2', 31223],
+      ['after-dry-run', '10.43.2.3', 31222],
+    ] as const) {
       const taken = await create(service(name, { clusterIP: ip, type: 'NodePort', ports: [{ port: 80, nodePort }] }));
       assert.equal(taken.status, 201, `${name}: ${JSON.stringify(taken.body)}`);
     }

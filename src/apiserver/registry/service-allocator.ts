@@ -111,7 +111,10 @@ class ServiceAddressBook {
    */
   private readonly dnsOffset: number | undefined;
 
-  private constructor(private readonly store: Store, private readonly range: ServiceRange) {
+  private constructor(
+    private readonly store: Store,
+    private readonly range: ServiceRange,
+  ) {
     this.cidr = parseCidr(range.serviceCidr)!;
     const dns = ipToNumber(range.clusterDns);
     this.dnsOffset = dns === undefined ? undefined : dns - this.cidr.base;
@@ -126,7 +129,11 @@ class ServiceAddressBook {
     const { items, revision } = await store.list({ prefix });
     for (const service of items) book.hold(service);
     // A closed store ends the watch; nothing is allocated after that.
-    book.watch = store.watch({ prefix, fromRevision: revision }, (event) => book.apply(event), () => undefined);
+    book.watch = store.watch(
+      { prefix, fromRevision: revision },
+      (event) => book.apply(event),
+      () => undefined,
+    );
     return book;
   }
 
@@ -187,10 +194,15 @@ class ServiceAddressBook {
       for (const ip of requested) {
         // What the Service already holds stays its own, even from a range the server had before.
         if (this.ips.owner(ip) !== key && !cidrContains(this.cidr, ip)) {
-          throw alreadyAllocated(service, 'spec.clusterIPs', ip,
-            `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.range.serviceCidr}`);
+          throw alreadyAllocated(
+            service,
+            'spec.clusterIPs',
+            ip,
+            `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.range.serviceCidr}`,
+          );
         }
-        if (this.ips.taken(ip, now, key)) throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
+        if (this.ips.taken(ip, now, key))
+          throw alreadyAllocated(service, 'spec.clusterIPs', ip, `failed to allocate IP ${ip}: provided IP is already allocated`);
       }
       for (const ip of requested) {
         if (this.ips.owner(ip) === key) continue;
@@ -251,7 +263,9 @@ class ServiceAddressBook {
 }
 
 function alreadyAllocated(service: KubeObject, field: string, value: unknown, message: string) {
-  return invalid('Service', service.metadata.name ?? '', '', [{ field, type: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${message}` }]);
+  return invalid('Service', service.metadata.name ?? '', '', [
+    { field, type: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${message}` },
+  ]);
 }
 
 const books = new WeakMap<Store, Promise<ServiceAddressBook>>();
@@ -275,7 +289,11 @@ function bookFor(store: Store, def: ResourceDefinition, range: ServiceRange): Pr
  * store's book keeps the range it was opened with.
  */
 export async function allocateServiceAddresses(
-  service: KubeObject, store: Store, def: ResourceDefinition, range: ServiceRange, uid = service.metadata.uid ?? '',
+  service: KubeObject,
+  store: Store,
+  def: ResourceDefinition,
+  range: ServiceRange,
+  uid = service.metadata.uid ?? '',
 ): Promise<() => void> {
   if (!isObject(service['spec'])) service['spec'] = {};
   const book = await bookFor(store, def, range);
@@ -311,7 +329,12 @@ export async function allocateServiceAddresses(
  * asked for by value and another Service holds is refused, as on one server.
  */
 async function claimAll(
-  store: Store, book: ServiceAddressBook, service: KubeObject, claimant: Claimant, made: Reservations, requested: Reservations,
+  store: Store,
+  book: ServiceAddressBook,
+  service: KubeObject,
+  claimant: Claimant,
+  made: Reservations,
+  requested: Reservations,
 ): Promise<boolean> {
   const spec = specOf(service);
   let complete = true;
@@ -339,5 +362,8 @@ async function claimAll(
 export function closeServiceAddresses(store: Store): void {
   const book = books.get(store);
   books.delete(store);
-  void book?.then((b) => b.close(), () => undefined);
+  void book?.then(
+    (b) => b.close(),
+    () => undefined,
+  );
 }

@@ -38,7 +38,11 @@ describe('service addresses across API servers on one etcd', () => {
 
   it('gives Services created at once through two servers distinct cluster IPs and node ports', async () => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i % 2, service(`spread-${i}`, { type: 'NodePort' }))));
-    assert.deepEqual(results.map((r) => r.status), results.map(() => 201), JSON.stringify(results.find((r) => r.status !== 201)?.body));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      results.map(() => 201),
+      JSON.stringify(results.find((r) => r.status !== 201)?.body),
+    );
     const ips = results.map((r) => r.body.spec.clusterIP as string);
     const ports = results.map((r) => r.body.spec.ports[0].nodePort as number);
     assert.equal(new Set(ips).size, 40, `cluster IPs: ${ips.join(' ')}`);
@@ -53,7 +57,7 @@ describe('service addresses across API servers on one etcd', () => {
     }
   });
 
-  it('frees a deleted Service\'s addresses for the other server', async () => {
+  it("frees a deleted Service's addresses for the other server", async () => {
     const spec = { clusterIP: '10.43.201.1', type: 'NodePort', ports: [{ port: 80, nodePort: 31500 }] };
     assert.equal((await create(0, service('first', spec))).status, 201);
     assert.equal((await create(1, service('second', spec))).status, 422);

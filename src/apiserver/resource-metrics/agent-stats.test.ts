@@ -7,11 +7,13 @@ import type { ObjectRegistry } from '../registry/object-registry.js';
 import { AgentStats } from './agent-stats.js';
 
 const node = (name: string, port: number): KubeObject => ({
-  apiVersion: 'v1', kind: 'Node', metadata: { name },
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name },
   status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } },
 });
 
-describe('the API server\'s reads of agents\' figures', () => {
+describe("the API server's reads of agents' figures", () => {
   let answering: Server;
   let silent: Server;
   let calls = 0;
@@ -27,7 +29,11 @@ describe('the API server\'s reads of agents\' figures', () => {
     // Takes the request and never answers, as a hung agent would.
     silent = createServer(() => undefined);
     await Promise.all([answering, silent].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))));
-    nodes = [node('up', (answering.address() as AddressInfo).port), node('hung', (silent.address() as AddressInfo).port), { apiVersion: 'v1', kind: 'Node', metadata: { name: 'no-address' } }];
+    nodes = [
+      node('up', (answering.address() as AddressInfo).port),
+      node('hung', (silent.address() as AddressInfo).port),
+      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'no-address' } },
+    ];
   });
   after(() => {
     answering.closeAllConnections();
@@ -39,7 +45,10 @@ describe('the API server\'s reads of agents\' figures', () => {
   it('leaves out a node that does not answer in time, and serves one fan-out to many readers', async () => {
     const stats = new AgentStats(registry, { timeoutMs: 500, cacheMs: 60_000 });
     const [first, second] = await Promise.all([stats.summaries(), stats.summaries()]);
-    assert.deepEqual(first.map((s) => s.summary.node.nodeName), ['up']);
+    assert.deepEqual(
+      first.map((s) => s.summary.node.nodeName),
+      ['up'],
+    );
     assert.equal(first, second);
     await stats.summaries();
     assert.equal(calls, 1);

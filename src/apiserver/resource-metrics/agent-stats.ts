@@ -31,7 +31,7 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 async function readJson<T>(response: IncomingMessage, deadline: number): Promise<T> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  const timer = setTimeout(() => response.destroy(new Error('timed out reading the agent\'s answer')), Math.max(1, deadline - Date.now()));
+  const timer = setTimeout(() => response.destroy(new Error("timed out reading the agent's answer")), Math.max(1, deadline - Date.now()));
   try {
     for await (const chunk of response) {
       bytes += (chunk as Buffer).length;
@@ -81,12 +81,14 @@ export class AgentStats {
   private async fanOut(): Promise<NodeSummary[]> {
     const nodesDef = findResource('', 'v1', 'nodes')!;
     const { items } = await this.registry.collection(nodesDef).list();
-    const answers = await Promise.all(items.map(async (node) => {
-      const agent = this.addressOf(node);
-      if (!agent) return undefined;
-      const summary = await this.fetch<StatsSummary>(agent, '/stats/summary').catch(() => undefined);
-      return summary ? { node, summary } : undefined;
-    }));
+    const answers = await Promise.all(
+      items.map(async (node) => {
+        const agent = this.addressOf(node);
+        if (!agent) return undefined;
+        const summary = await this.fetch<StatsSummary>(agent, '/stats/summary').catch(() => undefined);
+        return summary ? { node, summary } : undefined;
+      }),
+    );
     return answers.filter((a): a is NodeSummary => a !== undefined);
   }
 
@@ -108,7 +110,10 @@ export class AgentStats {
       return await readJson<T>(response, deadline);
     } catch (error) {
       // An answer that comes after the deadline is closed, not left holding its socket.
-      request.then((response) => response.destroy(), () => undefined);
+      request.then(
+        (response) => response.destroy(),
+        () => undefined,
+      );
       throw error;
     } finally {
       clearTimeout(timer);

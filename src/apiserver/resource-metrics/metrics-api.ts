@@ -34,7 +34,9 @@ export const METRICS_RESOURCES = ['nodes', 'pods', 'nodes/history', 'pods/histor
 /** /apis/metrics.k8s.io/v1beta1, as metrics-server's discovery lists it. */
 export function metricsResourceList() {
   return {
-    kind: 'APIResourceList', apiVersion: 'v1', groupVersion: API_VERSION,
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: API_VERSION,
     resources: [
       { name: 'nodes', singularName: '', namespaced: false, kind: 'NodeMetrics', verbs: READ_VERBS },
       { name: 'pods', singularName: '', namespaced: true, kind: 'PodMetrics', verbs: READ_VERBS },
@@ -59,7 +61,11 @@ function usageOf(figures: UsageFigures): Usage | undefined {
   const cpu = figures.cpu;
   const memory = figures.memory?.workingSetBytes;
   if (!cpu || cpu.usageNanoCores === undefined || memory === undefined) return undefined;
-  return { timestamp: rfc3339(cpu.time), window: goDuration(cpu.windowSeconds), usage: { cpu: cpuQuantity(cpu.usageNanoCores), memory: memoryQuantity(memory) } };
+  return {
+    timestamp: rfc3339(cpu.time),
+    window: goDuration(cpu.windowSeconds),
+    usage: { cpu: cpuQuantity(cpu.usageNanoCores), memory: memoryQuantity(memory) },
+  };
 }
 
 /** metav1.Time's form: whole seconds. */
@@ -127,7 +133,11 @@ async function podMetrics(ctx: RequestContext, path: ResourcePath, stats: AgentS
     if (containers.length === 0 || containers.some((c) => !c.measured)) continue;
     const newest = containers.reduce((a, b) => (b.measured!.timestamp > a.measured!.timestamp ? b : a)).measured!;
     items.push({
-      kind: 'PodMetrics', apiVersion: API_VERSION, metadata: metadataOf(pod, now), timestamp: newest.timestamp, window: newest.window,
+      kind: 'PodMetrics',
+      apiVersion: API_VERSION,
+      metadata: metadataOf(pod, now),
+      timestamp: newest.timestamp,
+      window: newest.window,
       containers: containers.map((c) => ({ name: c.name, usage: c.measured!.usage })),
     });
   }
@@ -147,19 +157,32 @@ async function historyOf(ctx: RequestContext, path: ResourcePath, stats: AgentSt
   if (path.plural === 'nodes') {
     const node = await ctx.registry.get(nodesDef, undefined, name);
     // No pod is in the empty namespace: the agent sends the node's series alone.
-    const history = await stats.history(node, { namespace: '', pod: '' }).catch((e: Error) => { throw unavailable(e.message); });
+    const history = await stats.history(node, { namespace: '', pod: '' }).catch((e: Error) => {
+      throw unavailable(e.message);
+    });
     if (!history) throw unavailable(`node "${name}" reports no streaming endpoint`);
-    return { kind: 'NodeMetricsHistory', apiVersion: API_VERSION, metadata: { name }, stepSeconds: history.stepSeconds, points: historyPoints(history.node.points) };
+    return {
+      kind: 'NodeMetricsHistory',
+      apiVersion: API_VERSION,
+      metadata: { name },
+      stepSeconds: history.stepSeconds,
+      points: historyPoints(history.node.points),
+    };
   }
   const pod = await ctx.registry.get(findResource('', 'v1', 'pods')!, path.namespace, name);
   const nodeName = (pod as Pod).spec?.nodeName;
   if (!nodeName) throw notFound({ group: METRICS_GROUP, plural: 'pods', name });
   const node = await ctx.registry.get(nodesDef, undefined, nodeName);
-  const history = await stats.history(node, { namespace: path.namespace!, pod: name }).catch((e: Error) => { throw unavailable(e.message); });
+  const history = await stats.history(node, { namespace: path.namespace!, pod: name }).catch((e: Error) => {
+    throw unavailable(e.message);
+  });
   if (!history) throw unavailable(`node "${nodeName}" reports no streaming endpoint`);
   const own = history.pods.find((p) => p.podRef.uid === pod.metadata.uid);
   return {
-    kind: 'PodMetricsHistory', apiVersion: API_VERSION, metadata: { name, namespace: path.namespace }, stepSeconds: history.stepSeconds,
+    kind: 'PodMetricsHistory',
+    apiVersion: API_VERSION,
+    metadata: { name, namespace: path.namespace },
+    stepSeconds: history.stepSeconds,
     containers: (own?.containers ?? []).map((c) => ({ name: c.name, points: historyPoints(c.points) })),
   };
 }

@@ -20,7 +20,13 @@ export function goDuration(seconds: number): string {
   const hours = Math.floor(ms / 3_600_000);
   const minutes = Math.floor((ms % 3_600_000) / 60_000);
   const secMs = ms % 60_000;
-  const secText = `${Math.floor(secMs / 1000)}${secMs % 1000 ? `.${String(secMs % 1000).padStart(3, '0').replace(/0+$/, '')}` : ''}s`;
+  const secText = `${Math.floor(secMs / 1000)}${
+    secMs % 1000
+      ? `.${String(secMs % 1000)
+          .padStart(3, '0')
+          .replace(/0+$/, '')}`
+      : ''
+  }s`;
   if (hours > 0) return `${hours}h${minutes}m${secText}`;
   if (minutes > 0) return `${minutes}m${secText}`;
   return secText;

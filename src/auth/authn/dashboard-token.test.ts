@@ -42,7 +42,10 @@ describe("the dashboard's admin token", () => {
 
   it('prints the token only to a terminal; a log gets the address and the file', () => {
     const dashboard = { token: 'secret-token', path: '/data/dashboard-token' };
-    assert.equal(dashboardLine('https://127.0.0.1:6443', dashboard, true), 'dashboard (signs in as the admin; keep this address private): https://127.0.0.1:6443/ui/#token=secret-token');
+    assert.equal(
+      dashboardLine('https://127.0.0.1:6443', dashboard, true),
+      'dashboard (signs in as the admin; keep this address private): https://127.0.0.1:6443/ui/#token=secret-token',
+    );
     const logged = dashboardLine('https://127.0.0.1:6443', dashboard, false);
     assert.equal(logged, 'dashboard: https://127.0.0.1:6443/ui/ (sign in with the admin token in /data/dashboard-token; keep it private)');
     assert.ok(!logged.includes('secret-token'));

@@ -19,12 +19,20 @@ async function account(name: string) {
 }
 
 async function pod(name: string, serviceAccountName: string) {
-  return t.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'dev' }, spec: { serviceAccountName, containers: [{ name: 'c', image: 'busybox' }] } } as never);
+  return t.create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'dev' },
+    spec: { serviceAccountName, containers: [{ name: 'c', image: 'busybox' }] },
+  } as never);
 }
 
 function issue(sa: { metadata: { name?: string; uid?: string } }, bound?: { metadata: { name?: string; uid?: string } }, audiences = [DEFAULT_ISSUER]) {
   return tokens.issue({
-    namespace: 'dev', serviceAccount: { name: sa.metadata.name!, uid: sa.metadata.uid! }, audiences, expirationSeconds: 3600,
+    namespace: 'dev',
+    serviceAccount: { name: sa.metadata.name!, uid: sa.metadata.uid! },
+    audiences,
+    expirationSeconds: 3600,
     ...(bound ? { pod: { name: bound.metadata.name!, uid: bound.metadata.uid! } } : {}),
   }).token;
 }
@@ -35,7 +43,8 @@ describe('service-account token authenticator', () => {
     const sa = await account('robot');
     const p = await pod('worker', 'robot');
     assert.deepEqual(await authn.authenticateToken(issue(sa)), {
-      username: 'system:serviceaccount:dev:robot', uid: sa.metadata.uid,
+      username: 'system:serviceaccount:dev:robot',
+      uid: sa.metadata.uid,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:dev', 'system:authenticated'],
     });
     const user = await authn.authenticateToken(issue(sa, p));

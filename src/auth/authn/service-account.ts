@@ -31,7 +31,11 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
   private readonly cache = new Map<string, { user: UserInfo; until: number }>();
   private readonly cacheMs: number;
 
-  constructor(private readonly tokens: ServiceAccountTokens, private readonly store: Store, options: ServiceAccountAuthenticatorOptions = {}) {
+  constructor(
+    private readonly tokens: ServiceAccountTokens,
+    private readonly store: Store,
+    options: ServiceAccountAuthenticatorOptions = {},
+  ) {
     this.cacheMs = options.cacheMs ?? DEFAULT_CACHE_MS;
   }
 

@@ -18,7 +18,15 @@ export function parseTokenFile(text: string, source = 'token file'): Map<string,
     const fields = csvFields(line);
     const [token, username, uid, groups] = fields;
     if (!token || !username || fields.length < 3) throw new Error(`${source}:${index + 1}: expected token,user,uid[,"group1,group2"]`);
-    const user: UserInfo = { username, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] };
+    const user: UserInfo = {
+      username,
+      groups: groups
+        ? groups
+            .split(',')
+            .map((g) => g.trim())
+            .filter(Boolean)
+        : [],
+    };
     if (uid) user.uid = uid;
     users.set(token, user);
   });
@@ -33,11 +41,11 @@ function csvFields(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const char = line[i]!;
     if (quoted) {
-      if (char === '"' && line[i + 1] === '"') (field += '"'), i++;
+      if (char === '"' && line[i + 1] === '"') ((field += '"'), i++);
       else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') fields.push(field.trim()), (field = '');
+    else if (char === ',') (fields.push(field.trim()), (field = ''));
     else field += char;
   }
   fields.push(field.trim());

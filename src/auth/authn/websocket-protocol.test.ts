@@ -7,7 +7,7 @@ import { BEARER_PROTOCOL_PREFIX, takeWebSocketBearerToken } from './websocket-pr
 function upgrade(protocols: string | undefined, upgradeTo = 'websocket'): IncomingMessage {
   const headers: Record<string, string> = { upgrade: upgradeTo, connection: 'Upgrade' };
   const rawHeaders = ['Upgrade', upgradeTo, 'Connection', 'Upgrade'];
-  if (protocols !== undefined) (headers['sec-websocket-protocol'] = protocols), rawHeaders.push('Sec-WebSocket-Protocol', protocols);
+  if (protocols !== undefined) ((headers['sec-websocket-protocol'] = protocols), rawHeaders.push('Sec-WebSocket-Protocol', protocols));
   return { headers, rawHeaders } as unknown as IncomingMessage;
 }
 

@@ -15,7 +15,10 @@ export const BEARER_PROTOCOL_PREFIX = 'base64url.bearer.authorization.k8s.io.';
  */
 export function takeWebSocketBearerToken(req: IncomingMessage): string | undefined {
   if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return undefined;
-  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const offered = (req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const tokens = offered.filter((p) => p.startsWith(BEARER_PROTOCOL_PREFIX));
   if (tokens.length === 0) return undefined;
   // Out of the headers before anything is judged: a refused token is not forwarded either.
@@ -38,7 +41,7 @@ function setProtocols(req: IncomingMessage, protocols: string[]): void {
   let written = false;
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() !== 'sec-websocket-protocol') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    else if (!written) (written = true), raw.push(req.rawHeaders[i]!, value);
+    else if (!written) ((written = true), raw.push(req.rawHeaders[i]!, value));
   }
   req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
 }

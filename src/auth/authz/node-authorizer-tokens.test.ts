@@ -14,7 +14,9 @@ let nodes: NodeAuthorizer;
 before(async () => {
   t = await openTestStore(['dev']);
   await t.create({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'dev' },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'dev' },
     spec: { nodeName: 'n1', serviceAccountName: 'robot', containers: [{ name: 'c', image: 'busybox' }], volumes: [apiAccessVolume('kube-api-access-abcde')] },
   } as never);
   nodes = createNodeAuthorizer(t.store);
@@ -28,11 +30,19 @@ after(async () => {
 function asNode(node: string, verb: string, resource: string, name: string, subresource = ''): RequestAttributes {
   return {
     user: { username: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] },
-    verb, resourceRequest: true, apiGroup: '', apiVersion: 'v1', resource, subresource, namespace: 'dev', name, path: '',
+    verb,
+    resourceRequest: true,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource,
+    subresource,
+    namespace: 'dev',
+    name,
+    path: '',
   };
 }
 
-test('a node may request its pods\' account tokens and read kube-root-ca.crt; not other accounts, not other nodes', () => {
+test("a node may request its pods' account tokens and read kube-root-ca.crt; not other accounts, not other nodes", () => {
   assert.equal(nodes.authorize(asNode('n1', 'create', 'serviceaccounts', 'robot', 'token')).allowed, true);
   assert.equal(nodes.authorize(asNode('n1', 'get', 'configmaps', 'kube-root-ca.crt')).allowed, true);
   assert.equal(nodes.authorize(asNode('n1', 'create', 'serviceaccounts', 'admin', 'token')).allowed, false);

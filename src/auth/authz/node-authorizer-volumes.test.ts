@@ -22,7 +22,16 @@ function asNode(node: string, verb: string, extra: Partial<RequestAttributes> = 
   const subject = nodeSubject(node);
   return {
     user: { username: subject.commonName, groups: [...subject.organizations!, 'system:authenticated'] },
-    verb, resourceRequest: true, apiGroup: '', apiVersion: 'v1', resource: 'persistentvolumes', subresource: '', namespace: '', name: '', path: '', ...extra,
+    verb,
+    resourceRequest: true,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource: 'persistentvolumes',
+    subresource: '',
+    namespace: '',
+    name: '',
+    path: '',
+    ...extra,
   };
 }
 
@@ -35,18 +44,42 @@ describe('node authorizer: persistent volumes', () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-node-authz-pv-'));
     store = await openSqliteStore({ path: join(dir, 'state.db') });
     await store.create(keyFor(pods, 'ns', 'user'), {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'user', namespace: 'ns' },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'user', namespace: 'ns' },
       spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
     });
-    await store.create(keyFor(claims, 'ns', 'data'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'ns' }, spec: { volumeName: 'pv-data' } });
-    await store.create(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: { claimRef: { namespace: 'ns', name: 'data' } } });
+    await store.create(keyFor(claims, 'ns', 'data'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'ns' },
+      spec: { volumeName: 'pv-data' },
+    });
+    await store.create(keyFor(volumes, undefined, 'pv-data'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-data' },
+      spec: { claimRef: { namespace: 'ns', name: 'data' } },
+    });
     // A claim that names a volume bound elsewhere proves nothing: its creator set that field.
     await store.create(keyFor(pods, 'ns', 'greedy'), {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'greedy', namespace: 'ns' },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'greedy', namespace: 'ns' },
       spec: { nodeName: 'node-c', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'grab' } }] },
     });
-    await store.create(keyFor(claims, 'ns', 'grab'), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'grab', namespace: 'ns' }, spec: { volumeName: 'pv-data' } });
-    await store.create(keyFor(volumes, undefined, 'pv-local-b'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-local-b', labels: { 'drover.io/local-path-node': 'node-b' } }, spec: {} });
+    await store.create(keyFor(claims, 'ns', 'grab'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'grab', namespace: 'ns' },
+      spec: { volumeName: 'pv-data' },
+    });
+    await store.create(keyFor(volumes, undefined, 'pv-local-b'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-local-b', labels: { 'drover.io/local-path-node': 'node-b' } },
+      spec: {},
+    });
     authorizer = createNodeAuthorizer(store);
     await authorizer.start();
   });
@@ -61,7 +94,7 @@ describe('node authorizer: persistent volumes', () => {
     assert.equal(authorizer.authorize(asNode('node-b', 'get', { name: 'pv-data' })).allowed, false);
     assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-local-b' })).allowed, false);
     assert.equal(authorizer.authorize(asNode('node-a', 'update', { name: 'pv-data' })).allowed, false);
-    assert.equal(authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, false, 'a claim\'s own volumeName grants nothing');
+    assert.equal(authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, false, "a claim's own volumeName grants nothing");
   });
 
   it('lists, watches, reads and updates the local-path volumes of its own node only', () => {
@@ -77,8 +110,17 @@ describe('node authorizer: persistent volumes', () => {
   });
 
   it('follows the binding when the volume is bound to another claim', async () => {
-    await store.update(keyFor(volumes, undefined, 'pv-data'), { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: { claimRef: { namespace: 'ns', name: 'grab' } } });
-    await waitFor('node-c allowed to get pv-data once its claimRef names ns/grab', () => authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed, 5000);
+    await store.update(keyFor(volumes, undefined, 'pv-data'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-data' },
+      spec: { claimRef: { namespace: 'ns', name: 'grab' } },
+    });
+    await waitFor(
+      'node-c allowed to get pv-data once its claimRef names ns/grab',
+      () => authorizer.authorize(asNode('node-c', 'get', { name: 'pv-data' })).allowed,
+      5000,
+    );
     assert.equal(authorizer.authorize(asNode('node-a', 'get', { name: 'pv-data' })).allowed, false);
   });
 });

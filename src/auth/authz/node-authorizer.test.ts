@@ -17,14 +17,28 @@ import { waitFor } from '../../../test/support/wait-for.js';
 const pods = findResource('', 'v1', 'pods')!;
 
 function pod(name: string, node: string, spec: Record<string, unknown> = {}, labels: Record<string, string> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', labels }, spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }], ...spec } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns', labels },
+    spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }], ...spec },
+  };
 }
 
 function asNode(node: string, verb: string, resource: string, extra: Partial<RequestAttributes> = {}): RequestAttributes {
   const subject = nodeSubject(node);
   return {
     user: { username: subject.commonName, groups: [...subject.organizations!, 'system:authenticated'] },
-    verb, resourceRequest: true, apiGroup: '', apiVersion: 'v1', resource, subresource: '', namespace: 'ns', name: '', path: '', ...extra,
+    verb,
+    resourceRequest: true,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource,
+    subresource: '',
+    namespace: 'ns',
+    name: '',
+    path: '',
+    ...extra,
   };
 }
 
@@ -37,11 +51,22 @@ describe('node authorizer', () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-node-authz-'));
     store = await openSqliteStore({ path: join(dir, 'state.db') });
     const env = { secretKeyRef: { name: 'db-password', key: 'p' } };
-    await store.create(keyFor(pods, 'ns', 'a1'), pod('a1', 'node-a', {
-      volumes: [{ name: 'cfg', configMap: { name: 'a-config' } }],
-      containers: [{ name: 'c', image: 'i', env: [{ name: 'P', valueFrom: env }] }],
-    }, { 'training.kubeflow.org/job-name': 'train' }));
-    await store.create(keyFor(pods, 'ns', 'b1'), pod('b1', 'node-b', { volumes: [{ name: 's', secret: { secretName: 'b-secret' } }] }, { 'training.kubeflow.org/job-name': 'train' }));
+    await store.create(
+      keyFor(pods, 'ns', 'a1'),
+      pod(
+        'a1',
+        'node-a',
+        {
+          volumes: [{ name: 'cfg', configMap: { name: 'a-config' } }],
+          containers: [{ name: 'c', image: 'i', env: [{ name: 'P', valueFrom: env }] }],
+        },
+        { 'training.kubeflow.org/job-name': 'train' },
+      ),
+    );
+    await store.create(
+      keyFor(pods, 'ns', 'b1'),
+      pod('b1', 'node-b', { volumes: [{ name: 's', secret: { secretName: 'b-secret' } }] }, { 'training.kubeflow.org/job-name': 'train' }),
+    );
     await store.create(keyFor(pods, 'ns', 'b2'), pod('b2', 'node-b'));
     authorizer = createNodeAuthorizer(store);
     await authorizer.start();
@@ -67,7 +92,7 @@ describe('node authorizer', () => {
     assert.equal(authorizer.authorize(asNode('node-a', 'list', 'pods', { namespace: '' })).allowed, false);
   });
 
-  it('lets an agent read its pods and its job\'s other replicas, and write only its pods\' status', () => {
+  it("lets an agent read its pods and its job's other replicas, and write only its pods' status", () => {
     assert.equal(authorizer.authorize(asNode('node-a', 'get', 'pods', { name: 'a1' })).allowed, true);
     assert.equal(authorizer.authorize(asNode('node-a', 'get', 'pods', { name: 'b1' })).allowed, true, 'b1 is a replica of the same job');
     assert.equal(authorizer.authorize(asNode('node-a', 'get', 'pods', { name: 'b2' })).allowed, false);
@@ -79,17 +104,30 @@ describe('node authorizer', () => {
   it('lets an agent write its own Node and Lease only', () => {
     assert.equal(authorizer.authorize(asNode('node-a', 'update', 'nodes', { namespace: '', name: 'node-a', subresource: 'status' })).allowed, true);
     assert.equal(authorizer.authorize(asNode('node-a', 'patch', 'nodes', { namespace: '', name: 'node-b' })).allowed, false);
-    assert.equal(authorizer.authorize(asNode('node-a', 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-node-lease', name: 'node-a' })).allowed, true);
-    assert.equal(authorizer.authorize(asNode('node-a', 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-node-lease', name: 'node-b' })).allowed, false);
+    assert.equal(
+      authorizer.authorize(asNode('node-a', 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-node-lease', name: 'node-a' })).allowed,
+      true,
+    );
+    assert.equal(
+      authorizer.authorize(asNode('node-a', 'update', 'leases', { apiGroup: 'coordination.k8s.io', namespace: 'kube-node-lease', name: 'node-b' })).allowed,
+      false,
+    );
   });
 
   it('follows the pods: a pod moved or deleted takes its reach with it', async () => {
     await store.delete(keyFor(pods, 'ns', 'a1'));
-    await waitFor('node-a refused the secret of its deleted pod', () => !authorizer.authorize(asNode('node-a', 'get', 'secrets', { name: 'db-password' })).allowed, 2_000);
+    await waitFor(
+      'node-a refused the secret of its deleted pod',
+      () => !authorizer.authorize(asNode('node-a', 'get', 'secrets', { name: 'db-password' })).allowed,
+      2_000,
+    );
   });
 
   it('has no opinion on users that are not nodes', () => {
-    const decision = authorizer.authorize({ ...asNode('node-a', 'get', 'secrets', { name: 'db-password' }), user: { username: 'alice', groups: ['system:authenticated'] } });
+    const decision = authorizer.authorize({
+      ...asNode('node-a', 'get', 'secrets', { name: 'db-password' }),
+      user: { username: 'alice', groups: ['system:authenticated'] },
+    });
     assert.deepEqual(decision, { allowed: false, reason: '' });
   });
 });

@@ -115,7 +115,8 @@ function podDecision(a: RequestAttributes, node: string, graph: NodeGraph, deny:
     return a.fieldSelector === `spec.nodeName=${node}` ? allow(own) : deny(`may only list and watch pods with fieldSelector spec.nodeName=${node}`);
   }
   const bound = graph.reaches(node, 'pods', a.namespace, a.name);
-  if (a.subresource === 'status' && (a.verb === 'update' || a.verb === 'patch' || a.verb === 'get')) return bound ? allow(own) : deny('may only report the status of its own pods');
+  if (a.subresource === 'status' && (a.verb === 'update' || a.verb === 'patch' || a.verb === 'get'))
+    return bound ? allow(own) : deny('may only report the status of its own pods');
   if (a.subresource) return noOpinion;
   if (a.verb === 'get') {
     if (bound) return allow(own);

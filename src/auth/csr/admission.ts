@@ -24,9 +24,21 @@ function signerOf(csr: KubeObject): string {
 /** `verb` on the signer by its name, or on every signer of its domain (`example.com/*`). */
 function mayUseSigner(authorizer: Authorizer, user: UserInfo, verb: string, signerName: string): boolean {
   const domainWildcard = `${signerName.split('/')[0]}/*`;
-  return [signerName, domainWildcard].some((name) => authorizer.authorize({
-    user, verb, resourceRequest: true, apiGroup: GROUP, apiVersion: '*', resource: 'signers', subresource: '', namespace: '', name, path: '',
-  }).allowed);
+  return [signerName, domainWildcard].some(
+    (name) =>
+      authorizer.authorize({
+        user,
+        verb,
+        resourceRequest: true,
+        apiGroup: GROUP,
+        apiVersion: '*',
+        resource: 'signers',
+        subresource: '',
+        namespace: '',
+        name,
+        path: '',
+      }).allowed,
+  );
 }
 
 const approvalOf = (csr: KubeObject) => conditionsOf(csr).filter((c) => c['type'] === APPROVED || c['type'] === DENIED);

@@ -19,7 +19,7 @@ describe('auto-approval of node client certificates', () => {
     assert.ok(autoApproval(node({ username: 'system:node:a', groups: ['system:nodes', 'system:authenticated'] })));
   });
 
-  it('leaves a node asking for another node\'s certificate, and anyone else, to a person', () => {
+  it("leaves a node asking for another node's certificate, and anyone else, to a person", () => {
     assert.equal(autoApproval(node({ username: 'system:node:b', groups: ['system:nodes', 'system:authenticated'] })), undefined);
     assert.equal(autoApproval(node({ username: 'alice', groups: ['system:authenticated'] })), undefined);
   });
@@ -37,7 +37,13 @@ describe('auto-approval of node client certificates', () => {
 });
 
 describe('auto-approval of node serving certificates', () => {
-  const serving = node({ signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'key encipherment', 'server auth'], altNames: ['127.0.0.1'], username: 'system:node:a', groups: ['system:nodes', 'system:authenticated'] });
+  const serving = node({
+    signerName: 'kubernetes.io/kubelet-serving',
+    usages: ['digital signature', 'key encipherment', 'server auth'],
+    altNames: ['127.0.0.1'],
+    username: 'system:node:a',
+    groups: ['system:nodes', 'system:authenticated'],
+  });
 
   it('approves a node asking for its own, for IP addresses, and an admin asking for one', () => {
     assert.ok(autoApproval(serving));
@@ -67,10 +73,18 @@ describe('what the kubernetes.io signers sign', () => {
   });
 
   it('signs a serving certificate only for the node itself, with names, for server auth', () => {
-    const serving = node({ signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'], altNames: ['127.0.0.1', 'a.local'], username: 'system:node:a' });
+    const serving = node({
+      signerName: 'kubernetes.io/kubelet-serving',
+      usages: ['digital signature', 'server auth'],
+      altNames: ['127.0.0.1', 'a.local'],
+      username: 'system:node:a',
+    });
     assert.deepEqual(signingPlan(serving), { usage: 'server', altNames: ['127.0.0.1', 'a.local'] });
     assert.match((signingPlan({ ...serving, username: 'system:node:b' }) as { failure: string }).failure, /only system:node:a may ask/);
-    assert.deepEqual(signingPlan({ ...serving, username: 'drover-admin', groups: ['system:masters'] }), { usage: 'server', altNames: ['127.0.0.1', 'a.local'] });
+    assert.deepEqual(signingPlan({ ...serving, username: 'drover-admin', groups: ['system:masters'] }), {
+      usage: 'server',
+      altNames: ['127.0.0.1', 'a.local'],
+    });
     assert.match((signingPlan({ ...serving, altNames: [] }) as { failure: string }).failure, /at least one DNS name or IP address/);
     assert.match((signingPlan({ ...serving, usages: ['client auth'] }) as { failure: string }).failure, /not allowed/);
   });

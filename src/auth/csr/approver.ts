@@ -31,7 +31,7 @@ function servingApproval(facts: RequestFacts): string | undefined {
   if (notNodeSubject(facts.subject) !== undefined) return undefined;
   if (!facts.usages.includes('server auth') || facts.usages.some((usage) => !SERVING_USAGES.includes(usage))) return undefined;
   if (facts.altNames.length === 0 || facts.altNames.some((name) => isIP(name) === 0)) return undefined;
-  if (facts.username === facts.subject.commonName) return 'Auto approving a node\'s serving certificate for its addresses.';
+  if (facts.username === facts.subject.commonName) return "Auto approving a node's serving certificate for its addresses.";
   if (facts.groups.includes(MASTERS_GROUP)) return 'Auto approving a node serving certificate asked for by an admin.';
   return undefined;
 }

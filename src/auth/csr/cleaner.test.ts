@@ -9,7 +9,8 @@ const at = (msAgo: number) => new Date(now - msAgo).toISOString();
 
 function csr(createdMsAgo: number, conditions: Array<{ type: string; msAgo: number }> = []): KubeObject {
   return {
-    apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest',
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
     metadata: { name: 'n', creationTimestamp: at(createdMsAgo) },
     status: { conditions: conditions.map((c) => ({ type: c.type, status: 'True', lastUpdateTime: at(c.msAgo) })) },
   };

@@ -37,7 +37,10 @@ function expired(certPem: string, now: number): boolean {
 export class CsrCleaner {
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly registry: ObjectRegistry, private readonly now = () => Date.now()) {}
+  constructor(
+    private readonly registry: ObjectRegistry,
+    private readonly now = () => Date.now(),
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.sweep().catch((error: Error) => console.error(`csr cleaner: ${error.message}`)), SWEEP_INTERVAL_MS);

@@ -33,7 +33,10 @@ export class CertificateController {
   private retry: NodeJS.Timeout | undefined;
   private readonly retryNames = new Set<string>();
 
-  constructor(private readonly registry: ObjectRegistry, private readonly signer: CsrSigner) {
+  constructor(
+    private readonly registry: ObjectRegistry,
+    private readonly signer: CsrSigner,
+  ) {
     this.def = findResource('certificates.k8s.io', 'v1', 'certificatesigningrequests')!;
   }
 
@@ -41,14 +44,21 @@ export class CertificateController {
     if (this.stopped) return;
     const prefix = prefixFor(this.def);
     const { items, revision } = await this.registry.store.list({ prefix });
-    this.watch = this.registry.store.watch({ prefix, fromRevision: revision }, (event) => {
-      if (event.type !== 'DELETED') this.enqueue(event.object.metadata.name!);
-    }, () => {
-      // The watch ended (the store restarted, history compacted): list and watch again.
-      this.watch?.stop();
-      const again = setTimeout(() => void this.start().catch((error: unknown) => console.error(`certificate controller: ${(error as Error).message}`)), RETRY_MS);
-      again.unref();
-    });
+    this.watch = this.registry.store.watch(
+      { prefix, fromRevision: revision },
+      (event) => {
+        if (event.type !== 'DELETED') this.enqueue(event.object.metadata.name!);
+      },
+      () => {
+        // The watch ended (the store restarted, history compacted): list and watch again.
+        this.watch?.stop();
+        const again = setTimeout(
+          () => void this.start().catch((error: unknown) => console.error(`certificate controller: ${(error as Error).message}`)),
+          RETRY_MS,
+        );
+        again.unref();
+      },
+    );
     for (const csr of items) this.enqueue(csr.metadata.name!);
   }
 

@@ -27,10 +27,19 @@ async function clientAs(subject: Subject | 'admin'): Promise<ApiClient> {
   return client;
 }
 
-async function csrBody(name: string, subject: Subject, signerName: string, usages: string[], altNames: string[] = [], extra: Record<string, unknown> = {}): Promise<KubeObject> {
+async function csrBody(
+  name: string,
+  subject: Subject,
+  signerName: string,
+  usages: string[],
+  altNames: string[] = [],
+  extra: Record<string, unknown> = {},
+): Promise<KubeObject> {
   const request = await createCertificateRequest(await generateKeyPair(), subject, altNames);
   return {
-    apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name },
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: { name },
     spec: { request: Buffer.from(request).toString('base64'), signerName, usages, ...extra },
   };
 }
@@ -65,9 +74,14 @@ describe('CertificateSigningRequests', () => {
     await api.close();
   });
 
-  it('signs a joining node\'s client certificate, recording the bootstrapper as requestor whatever it claims', async () => {
+  it("signs a joining node's client certificate, recording the bootstrapper as requestor whatever it claims", async () => {
     const bootstrapper = await clientAs(BOOTSTRAPPER);
-    await bootstrapper.request('POST', PATH, { body: await csrBody('join-a', NODE_A, 'kubernetes.io/kube-apiserver-client-kubelet', ['digital signature', 'client auth'], [], { username: 'admin', groups: ['system:masters'] }) });
+    await bootstrapper.request('POST', PATH, {
+      body: await csrBody('join-a', NODE_A, 'kubernetes.io/kube-apiserver-client-kubelet', ['digital signature', 'client auth'], [], {
+        username: 'admin',
+        groups: ['system:masters'],
+      }),
+    });
     const csr = await issued(bootstrapper, 'join-a');
     const spec = csr['spec'] as { username: string; groups: string[] };
     assert.equal(spec.username, 'system:bootstrap:test');
@@ -80,13 +94,19 @@ describe('CertificateSigningRequests', () => {
     assert.ok(lifetimeDays > 364 && lifetimeDays < 366, `a year by default, not ${lifetimeDays} days`);
   });
 
-  it('approves a node renewing its own certificate, but not one asking for another node\'s', async () => {
+  it("approves a node renewing its own certificate, but not one asking for another node's", async () => {
     const nodeA = await clientAs(NODE_A);
-    await nodeA.request('POST', PATH, { body: await csrBody('renew-a', NODE_A, 'kubernetes.io/kube-apiserver-client-kubelet', ['client auth'], [], { expirationSeconds: 3600 }) });
+    await nodeA.request('POST', PATH, {
+      body: await csrBody('renew-a', NODE_A, 'kubernetes.io/kube-apiserver-client-kubelet', ['client auth'], [], { expirationSeconds: 3600 }),
+    });
     const renewed = new X509Certificate(certificateOf(await issued(nodeA, 'renew-a')));
     const hours = (Date.parse(renewed.validTo) - Date.now()) / 3_600_000;
     assert.ok(hours > 0.9 && hours < 1.1, `expirationSeconds is honoured: ${hours} h`);
-    await nodeA.request('POST', PATH, { body: await csrBody('steal-b', { commonName: 'system:node:b', organizations: ['system:nodes'] }, 'kubernetes.io/kube-apiserver-client-kubelet', ['client auth']) });
+    await nodeA.request('POST', PATH, {
+      body: await csrBody('steal-b', { commonName: 'system:node:b', organizations: ['system:nodes'] }, 'kubernetes.io/kube-apiserver-client-kubelet', [
+        'client auth',
+      ]),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(conditionTypes(await nodeA.request<KubeObject>('GET', `${PATH}/steal-b`)), [], 'left pending');
     // Nor may the node approve it itself.
@@ -97,7 +117,9 @@ describe('CertificateSigningRequests', () => {
 
   it('lets an admin approve and deny through /approval only, and keeps spec and status out of plain updates', async () => {
     const admin = await clientAs('admin');
-    await admin.request('POST', PATH, { body: await csrBody('alice', { commonName: 'alice', organizations: ['devs'] }, 'kubernetes.io/kube-apiserver-client', ['client auth']) });
+    await admin.request('POST', PATH, {
+      body: await csrBody('alice', { commonName: 'alice', organizations: ['devs'] }, 'kubernetes.io/kube-apiserver-client', ['client auth']),
+    });
     const csr = await admin.request<KubeObject>('GET', `${PATH}/alice`);
     // A plain update changes neither the approval nor the spec.
     const edited = structuredClone(csr);
@@ -134,7 +156,9 @@ describe('CertificateSigningRequests', () => {
   it('fails a serving certificate asked for on behalf of a node by someone else, even approved', async () => {
     const admin = await clientAs('admin');
     const bootstrapper = await clientAs(BOOTSTRAPPER);
-    await bootstrapper.request('POST', PATH, { body: await csrBody('serve-a', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1']) });
+    await bootstrapper.request('POST', PATH, {
+      body: await csrBody('serve-a', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1']),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const csr = await admin.request<KubeObject>('GET', `${PATH}/serve-a`);
     assert.deepEqual(conditionTypes(csr), [], 'not approved by itself');
@@ -143,13 +167,17 @@ describe('CertificateSigningRequests', () => {
     assert.deepEqual(conditionTypes(await issued(admin, 'serve-a')), ['Approved', 'Failed']);
   });
 
-  it('approves and signs a node\'s own serving certificate for its IP addresses, not for names', async () => {
+  it("approves and signs a node's own serving certificate for its IP addresses, not for names", async () => {
     const nodeA = await clientAs(NODE_A);
-    await nodeA.request('POST', PATH, { body: await csrBody('serve-a2', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1', '10.0.0.7']) });
+    await nodeA.request('POST', PATH, {
+      body: await csrBody('serve-a2', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['127.0.0.1', '10.0.0.7']),
+    });
     const cert = new X509Certificate(certificateOf(await issued(nodeA, 'serve-a2')));
     assert.equal(cert.subjectAltName, 'IP Address:127.0.0.1, IP Address:10.0.0.7');
     assert.match(cert.subject, /CN=system:node:a/);
-    await nodeA.request('POST', PATH, { body: await csrBody('serve-a3', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['kubernetes.default.svc']) });
+    await nodeA.request('POST', PATH, {
+      body: await csrBody('serve-a3', NODE_A, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth'], ['kubernetes.default.svc']),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(conditionTypes(await nodeA.request<KubeObject>('GET', `${PATH}/serve-a3`)), [], 'a DNS name waits for a person');
   });

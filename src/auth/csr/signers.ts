@@ -56,17 +56,21 @@ export function signingPlan(facts: RequestFacts): SigningPlan {
       return usages ? { failure: usages } : { usage: 'client', altNames: [] };
     }
     case KUBE_APISERVER_CLIENT_KUBELET: {
-      const why = notNodeSubject(facts.subject) ?? usagesWithin(facts.usages, CLIENT_USAGES, 'client auth')
-        ?? (facts.altNames.length > 0 ? 'a node client certificate has no subject alternative names' : undefined);
+      const why =
+        notNodeSubject(facts.subject) ??
+        usagesWithin(facts.usages, CLIENT_USAGES, 'client auth') ??
+        (facts.altNames.length > 0 ? 'a node client certificate has no subject alternative names' : undefined);
       return why ? { failure: why } : { usage: 'client', altNames: [] };
     }
     case KUBELET_SERVING: {
       // A node serves under its own name, asked for by itself (or by an admin, who holds every
       // power anyway): no other node or user gets a node's serving certificate.
       const byItself = facts.username === facts.subject.commonName || facts.groups.includes(MASTERS_GROUP);
-      const why = notNodeSubject(facts.subject) ?? usagesWithin(facts.usages, SERVING_USAGES, 'server auth')
-        ?? (facts.altNames.length === 0 ? 'a serving certificate needs at least one DNS name or IP address' : undefined)
-        ?? (byItself ? undefined : `only ${facts.subject.commonName} may ask for its serving certificate`);
+      const why =
+        notNodeSubject(facts.subject) ??
+        usagesWithin(facts.usages, SERVING_USAGES, 'server auth') ??
+        (facts.altNames.length === 0 ? 'a serving certificate needs at least one DNS name or IP address' : undefined) ??
+        (byItself ? undefined : `only ${facts.subject.commonName} may ask for its serving certificate`);
       return why ? { failure: why } : { usage: 'server', altNames: facts.altNames };
     }
     default:

@@ -137,7 +137,12 @@ export interface CertificateRequestInfo {
  */
 export async function createCertificateRequest(pair: KeyPair, subject: Subject, altNames: string[] = []): Promise<string> {
   const extensions = altNames.length > 0 ? [altNamesExtension(altNames)] : [];
-  const request = await x509.Pkcs10CertificateRequestGenerator.create({ name: distinguishedName(subject), keys: pair.keys, signingAlgorithm: ALGORITHM, extensions });
+  const request = await x509.Pkcs10CertificateRequestGenerator.create({
+    name: distinguishedName(subject),
+    keys: pair.keys,
+    signingAlgorithm: ALGORITHM,
+    extensions,
+  });
   return request.toString('pem');
 }
 

@@ -51,7 +51,7 @@ describe('cluster PKI', () => {
     }
   });
 
-  it('issues client certificates whose CN and O are the user and groups, also for a request\'s key', async () => {
+  it("issues client certificates whose CN and O are the user and groups, also for a request's key", async () => {
     const pki = await loadClusterPki({ dataDir: dir, altNames: ['localhost'] });
     const issued = await pki.issue({ commonName: 'alice', organizations: ['dev', 'ops'] }, 'client');
     assert.deepEqual(certificateSubject(issued.certPem), { commonName: 'alice', organizations: ['dev', 'ops'] });

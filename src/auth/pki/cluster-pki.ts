@@ -5,8 +5,16 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  altNamesOf, createCertificateAuthority, daysLeft, issueCertificate, loadKeyPair, pemHash,
-  type CertificateUsage, type IssuedCertificate, type KeyPair, type Subject,
+  altNamesOf,
+  createCertificateAuthority,
+  daysLeft,
+  issueCertificate,
+  loadKeyPair,
+  pemHash,
+  type CertificateUsage,
+  type IssuedCertificate,
+  type KeyPair,
+  type Subject,
 } from './certificates.js';
 
 export const CA_DAYS = 3650;
@@ -59,11 +67,15 @@ export async function openClusterCa(dataDir: string): Promise<Pick<ClusterPki, '
 }
 
 function issuerOf(ca: CertificateAuthority): ClusterPki['issue'] {
-  return (subject, usage, options = {}) => issueCertificate({
-    ca, subject, usage, days: options.days ?? LEAF_DAYS,
-    ...(options.altNames ? { altNames: options.altNames } : {}),
-    ...(options.publicKey ? { publicKey: options.publicKey } : {}),
-  });
+  return (subject, usage, options = {}) =>
+    issueCertificate({
+      ca,
+      subject,
+      usage,
+      days: options.days ?? LEAF_DAYS,
+      ...(options.altNames ? { altNames: options.altNames } : {}),
+      ...(options.publicKey ? { publicKey: options.publicKey } : {}),
+    });
 }
 
 type CertificateAuthority = KeyPair & { certPem: string };

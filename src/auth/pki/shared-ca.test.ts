@@ -27,7 +27,10 @@ describe('key material shared through the store', () => {
     const stored = JSON.stringify(await store.get('/drover/bootstrap/service-account-key'));
     assert.ok(stored.includes(JSON.stringify(first.publicPem).slice(1, 40)));
     assert.ok(!stored.includes('PRIVATE KEY'));
-    await assert.rejects(sharedServiceAccountKeyIn(store, 'another-secret-16')(async () => makeSigningKey()), /service-account signing key in the store is sealed with another token/);
+    await assert.rejects(
+      sharedServiceAccountKeyIn(store, 'another-secret-16')(async () => makeSigningKey()),
+      /service-account signing key in the store is sealed with another token/,
+    );
   });
 
   test('the CA beside it keeps its own slot and shape', async () => {

@@ -27,9 +27,19 @@ interface Slot {
   what: string;
 }
 
-const CA_SLOT: Slot = { key: '/drover/bootstrap/cluster-ca', kind: 'ClusterCertificateAuthority', name: 'cluster-ca', publicField: 'certificate', what: 'cluster CA' };
+const CA_SLOT: Slot = {
+  key: '/drover/bootstrap/cluster-ca',
+  kind: 'ClusterCertificateAuthority',
+  name: 'cluster-ca',
+  publicField: 'certificate',
+  what: 'cluster CA',
+};
 const SERVICE_ACCOUNT_SLOT: Slot = {
-  key: '/drover/bootstrap/service-account-key', kind: 'ServiceAccountSigningKey', name: 'service-account-key', publicField: 'publicKey', what: 'service-account signing key',
+  key: '/drover/bootstrap/service-account-key',
+  kind: 'ServiceAccountSigningKey',
+  name: 'service-account-key',
+  publicField: 'publicKey',
+  what: 'service-account signing key',
 };
 
 export type SharedMaker<T> = (make: () => Promise<T>) => Promise<T>;
@@ -71,7 +81,9 @@ function seal(material: KeyMaterial, secret: string, slot: Slot): KubeObject {
   const cipher = createCipheriv('aes-256-gcm', scryptSync(secret, salt, 32), nonce);
   const sealed = Buffer.concat([cipher.update(material.privatePem, 'utf8'), cipher.final(), cipher.getAuthTag()]);
   return {
-    apiVersion: 'drover.dev/v1', kind: slot.kind, metadata: { name: slot.name },
+    apiVersion: 'drover.dev/v1',
+    kind: slot.kind,
+    metadata: { name: slot.name },
     data: { [slot.publicField]: material.publicPem, salt: salt.toString('base64'), nonce: nonce.toString('base64'), sealedKey: sealed.toString('base64') },
   } as KubeObject;
 }

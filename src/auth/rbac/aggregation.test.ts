@@ -20,17 +20,23 @@ describe('ClusterRole aggregation', () => {
   }
 
   async function rulesBecome(name: string, expected: unknown): Promise<void> {
-    await waitFor(`the rules of ${name}`, async () => {
-      assert.deepEqual(await rulesOf(name), expected);
-      return true;
-    }, 5000);
+    await waitFor(
+      `the rules of ${name}`,
+      async () => {
+        assert.deepEqual(await rulesOf(name), expected);
+        return true;
+      },
+      5000,
+    );
   }
 
   before(async () => {
     t = await openTestStore([]);
     await t.create(clusterRole('b-pods', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], { [LABEL]: 'true' }));
     await t.create({
-      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'monitoring' },
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'monitoring' },
       aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [LABEL]: 'true' } }] },
     });
     aggregator = new ClusterRoleAggregator(t.registry);
@@ -48,10 +54,16 @@ describe('ClusterRole aggregation', () => {
   });
 
   it('adds the rules of a newly labelled role, in name order, each distinct rule once', async () => {
-    await t.create(clusterRole('a-services', [
-      { verbs: ['list'], apiGroups: [''], resources: ['services'] },
-      { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
-    ], { [LABEL]: 'true' }));
+    await t.create(
+      clusterRole(
+        'a-services',
+        [
+          { verbs: ['list'], apiGroups: [''], resources: ['services'] },
+          { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+        ],
+        { [LABEL]: 'true' },
+      ),
+    );
     await rulesBecome('monitoring', [
       { verbs: ['list'], apiGroups: [''], resources: ['services'] },
       { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
@@ -81,7 +93,9 @@ describe('ClusterRole aggregation', () => {
     m.metadata.labels = { 'example.com/aggregate-to-top': 'true' };
     await t.registry.update(clusterRoles, undefined, 'monitoring', m, WRITE);
     await t.create({
-      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'top' },
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'top' },
       aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-top': 'true' } }] },
     });
     await rulesBecome('monitoring', []);
@@ -92,8 +106,11 @@ describe('ClusterRole aggregation', () => {
 
   it('never aggregates a role into itself', () => {
     const self: KubeObject = {
-      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'self', labels: { x: 'y' } },
-      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { x: 'y' } }] }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }],
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'self', labels: { x: 'y' } },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { x: 'y' } }] },
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }],
     };
     assert.deepEqual(aggregatedRules(self, new Map([['self', self]])), []);
   });

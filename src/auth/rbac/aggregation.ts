@@ -57,12 +57,16 @@ export class ClusterRoleAggregator {
     const prefix = prefixFor(this.def);
     const { items, revision } = await this.registry.store.list({ prefix });
     for (const role of items) this.roles.set(role.metadata.name!, role);
-    this.watch = this.registry.store.watch({ prefix, fromRevision: revision }, (event) => {
-      if (event.type === 'DELETED') this.roles.delete(event.object.metadata.name!);
-      else this.roles.set(event.object.metadata.name!, event.object);
-      // Any ClusterRole's change may change any aggregate (its labels or its rules): look at all.
-      this.schedule(0);
-    }, () => this.schedule(RETRY_MS));
+    this.watch = this.registry.store.watch(
+      { prefix, fromRevision: revision },
+      (event) => {
+        if (event.type === 'DELETED') this.roles.delete(event.object.metadata.name!);
+        else this.roles.set(event.object.metadata.name!, event.object);
+        // Any ClusterRole's change may change any aggregate (its labels or its rules): look at all.
+        this.schedule(0);
+      },
+      () => this.schedule(RETRY_MS),
+    );
     await this.syncAll();
   }
 
@@ -106,8 +110,18 @@ export class ClusterRoleAggregator {
     const current = normalizeRules(role['rules']);
     if (rules.length === current.length && rules.every((rule, i) => sameRule(rule, current[i]!))) return;
     // A merge patch replaces the list whole; the watch brings the result back into this.roles.
-    await this.registry.patch(this.def, undefined, role.metadata.name!, 'merge', { rules: rules.map(ruleToJson) }, {
-      dryRun: false, fieldManager: FIELD_MANAGER, fieldValidation: 'Strict', force: false,
-    });
+    await this.registry.patch(
+      this.def,
+      undefined,
+      role.metadata.name!,
+      'merge',
+      { rules: rules.map(ruleToJson) },
+      {
+        dryRun: false,
+        fieldManager: FIELD_MANAGER,
+        fieldValidation: 'Strict',
+        force: false,
+      },
+    );
   }
 }

@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { findResource } from '../../api/registry.js';
 import { createRbacAuthorizer, type RbacAuthorizer } from './authorizer.js';
 import {
-  RBAC, clusterRole, clusterRoleBinding, nonResource, openTestStore, request, role, roleBinding, user, type TestStore,
+  RBAC,
+  clusterRole,
+  clusterRoleBinding,
+  nonResource,
+  openTestStore,
+  request,
+  role,
+  roleBinding,
+  user,
+  type TestStore,
 } from '../../../test/support/auth/rbac-store.js';
 
 describe('RBAC authorizer', () => {
@@ -61,12 +70,17 @@ describe('RBAC authorizer', () => {
     assert.equal(rbac.authorize(request(bob, 'get', 'configmaps', { namespace: 'prod', name: 'settings' })).allowed, false);
   });
 
-  it('matches ServiceAccount subjects by their user name, defaulting to the binding\'s namespace', async () => {
+  it("matches ServiceAccount subjects by their user name, defaulting to the binding's namespace", async () => {
     await t.create(clusterRole('job-runner', [{ verbs: ['create'], apiGroups: ['batch'], resources: ['jobs'] }]));
     await t.create(roleBinding('dev', 'ci-runs-jobs', { kind: 'ClusterRole', name: 'job-runner' }, [{ kind: 'ServiceAccount', name: 'ci' }]));
-    await t.create(roleBinding('prod', 'dev-ci-in-prod', { kind: 'ClusterRole', name: 'job-runner' }, [{ kind: 'ServiceAccount', name: 'ci', namespace: 'dev' }]));
+    await t.create(
+      roleBinding('prod', 'dev-ci-in-prod', { kind: 'ClusterRole', name: 'job-runner' }, [{ kind: 'ServiceAccount', name: 'ci', namespace: 'dev' }]),
+    );
     await t.create(roleBinding('prod', 'prod-ci-in-prod', { kind: 'ClusterRole', name: 'pod-reader' }, [{ kind: 'ServiceAccount', name: 'ci' }]));
-    await waitFor('the service-account bindings are cached', () => rbac.authorize(request(ci, 'create', 'jobs', { group: 'batch', namespace: 'prod' })).allowed);
+    await waitFor(
+      'the service-account bindings are cached',
+      () => rbac.authorize(request(ci, 'create', 'jobs', { group: 'batch', namespace: 'prod' })).allowed,
+    );
     assert.deepEqual(rbac.authorize(request(ci, 'create', 'jobs', { group: 'batch', namespace: 'dev' })), {
       allowed: true,
       reason: 'RBAC: allowed by RoleBinding "ci-runs-jobs/dev" of ClusterRole "job-runner" to ServiceAccount "ci/dev"',

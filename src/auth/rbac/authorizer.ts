@@ -4,9 +4,7 @@
 // ClusterRole. RBAC never denies outright: a request no rule allows is left to the next
 // authorizer, so `allowed: false` here means "no opinion".
 import type { Store } from '../../storage/store.js';
-import type {
-  Authorizer, Decision, NonResourceRule, RequestAttributes, ResourceRule, RuleLister, UserInfo,
-} from '../types.js';
+import type { Authorizer, Decision, NonResourceRule, RequestAttributes, ResourceRule, RuleLister, UserInfo } from '../types.js';
 import { RbacCache } from './cache.js';
 import { DecisionCache } from './decision-cache.js';
 import { ruleAllows, type PolicyRule } from './rules.js';
@@ -72,10 +70,15 @@ export function createRbacAuthorizer(store: Store): RbacAuthorizer {
   function rulesHeld(user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
-    visitRules(user, namespace, (_source, rule) => {
-      rules.push(rule);
-      return true;
-    }, errors);
+    visitRules(
+      user,
+      namespace,
+      (_source, rule) => {
+        rules.push(rule);
+        return true;
+      },
+      errors,
+    );
     return { rules, errors };
   }
 
@@ -83,11 +86,16 @@ export function createRbacAuthorizer(store: Store): RbacAuthorizer {
   function evaluate(attributes: RequestAttributes): Decision {
     const errors: string[] = [];
     let reason = '';
-    visitRules(attributes.user, attributes.namespace, (source, rule) => {
-      if (!ruleAllows(attributes, rule)) return true;
-      reason = `RBAC: allowed by ${source}`;
-      return false;
-    }, errors);
+    visitRules(
+      attributes.user,
+      attributes.namespace,
+      (source, rule) => {
+        if (!ruleAllows(attributes, rule)) return true;
+        reason = `RBAC: allowed by ${source}`;
+        return false;
+      },
+      errors,
+    );
     if (reason) return { allowed: true, reason };
     // As Kubernetes: no reason unless a binding could not be resolved (its role is missing),
     // which the 403 message then carries after "User ... cannot ...".

@@ -6,7 +6,14 @@
 // The user-facing roles admin, edit and view hold no rules of their own: they aggregate the
 // system:aggregate-to-* roles (and each other: view → edit → admin), so a cluster operator
 // extends them by labelling a ClusterRole, exactly as in Kubernetes.
-import { CONTROLLER_MANAGER_SUBJECT, DATA_CHECKER_USER, MONITORING_GROUP, PROMETHEUS_SUBJECT, PROMETHEUS_TARGETS_PATH, SCHEDULER_SUBJECT } from '../components.js';
+import {
+  CONTROLLER_MANAGER_SUBJECT,
+  DATA_CHECKER_USER,
+  MONITORING_GROUP,
+  PROMETHEUS_SUBJECT,
+  PROMETHEUS_TARGETS_PATH,
+  SCHEDULER_SUBJECT,
+} from '../components.js';
 import { BOOTSTRAPPERS_GROUP } from '../authn/bootstrap-token.js';
 import type { KubeObject } from '../../api/meta.js';
 
@@ -25,7 +32,12 @@ export const AGGREGATE_TO = {
   view: `${RBAC}/aggregate-to-view`,
 };
 
-interface Rule { verbs: string[]; apiGroups?: string[]; resources?: string[]; nonResourceURLs?: string[] }
+interface Rule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  nonResourceURLs?: string[];
+}
 
 function rule(verbs: string[], group: string, ...resources: string[]): Rule {
   return { verbs, apiGroups: [group], resources };
@@ -65,8 +77,22 @@ const VIEW_RULES: Rule[] = [
   // Reading namespaces in a namespace reads that namespace: it tells users where they have access.
   rule(READ, '', 'namespaces'),
   rule(READ, 'discovery.k8s.io', 'endpointslices'),
-  rule(READ, 'apps', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/status', 'deployments/scale',
-    'replicasets', 'replicasets/status', 'replicasets/scale', 'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'controllerrevisions'),
+  rule(
+    READ,
+    'apps',
+    'daemonsets',
+    'daemonsets/status',
+    'deployments',
+    'deployments/status',
+    'deployments/scale',
+    'replicasets',
+    'replicasets/status',
+    'replicasets/scale',
+    'statefulsets',
+    'statefulsets/status',
+    'statefulsets/scale',
+    'controllerrevisions',
+  ),
   rule(READ, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
   rule(READ, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
   rule(READ, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
@@ -99,10 +125,7 @@ const EDIT_RULES: Rule[] = [
 ];
 
 // A namespace's administrator: edit plus granting access within the namespace.
-const ADMIN_RULES: Rule[] = [
-  rule(['create'], 'authorization.k8s.io', 'localsubjectaccessreviews'),
-  rule(READ_WRITE, RBAC, 'roles', 'rolebindings'),
-];
+const ADMIN_RULES: Rule[] = [rule(['create'], 'authorization.k8s.io', 'localsubjectaccessreviews'), rule(READ_WRITE, RBAC, 'roles', 'rolebindings')];
 
 const PUBLIC_INFO_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
 
@@ -137,7 +160,8 @@ export function defaultClusterRoles(): KubeObject[] {
 const ALL = ['*'];
 const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
   {
-    name: 'system:kube-scheduler', user: SCHEDULER_SUBJECT.commonName,
+    name: 'system:kube-scheduler',
+    user: SCHEDULER_SUBJECT.commonName,
     rules: [
       rule(READ, '', 'pods', 'nodes', 'namespaces'),
       rule(['create'], '', 'pods/binding'),
@@ -157,15 +181,30 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
   },
   {
     // The workload controllers, the garbage collector, endpoints, service accounts, node lifecycle.
-    name: 'system:kube-controller-manager', user: CONTROLLER_MANAGER_SUBJECT.commonName,
+    name: 'system:kube-controller-manager',
+    user: CONTROLLER_MANAGER_SUBJECT.commonName,
     rules: [
       rule(ALL, '', 'pods', 'pods/status', 'services', 'services/status', 'endpoints', 'configmaps', 'serviceaccounts', 'events'),
       rule([...READ, 'update', 'patch'], '', 'nodes', 'nodes/status', 'namespaces'),
       rule(['create'], '', 'pods/eviction'),
       // The resource quota controller: it recalculates status.used.
       rule([...READ, 'update', 'patch'], '', 'resourcequotas', 'resourcequotas/status'),
-      rule(ALL, 'apps', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status',
-        'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'controllerrevisions'),
+      rule(
+        ALL,
+        'apps',
+        'deployments',
+        'deployments/status',
+        'deployments/scale',
+        'replicasets',
+        'replicasets/status',
+        'replicasets/scale',
+        'daemonsets',
+        'daemonsets/status',
+        'statefulsets',
+        'statefulsets/status',
+        'statefulsets/scale',
+        'controllerrevisions',
+      ),
       rule(ALL, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
       rule(ALL, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
@@ -189,10 +228,24 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
   },
   {
     // Reads what it checks; its repairs delete or mark pods, and it writes its reports.
-    name: 'system:drover-data-checker', user: DATA_CHECKER_USER,
+    name: 'system:drover-data-checker',
+    user: DATA_CHECKER_USER,
     rules: [
       // Every kind the garbage collector follows (COLLECTED_RESOURCES), for the dangling-owner check.
-      rule(READ, '', 'pods', 'nodes', 'services', 'endpoints', 'configmaps', 'namespaces', 'events', 'serviceaccounts', 'replicationcontrollers', 'persistentvolumeclaims'),
+      rule(
+        READ,
+        '',
+        'pods',
+        'nodes',
+        'services',
+        'endpoints',
+        'configmaps',
+        'namespaces',
+        'events',
+        'serviceaccounts',
+        'replicationcontrollers',
+        'persistentvolumeclaims',
+      ),
       rule(['delete', 'update', 'patch'], '', 'pods', 'pods/status'),
       // Owners of any workload kind are looked up to tell orphans from owned objects.
       rule(READ, 'apps', '*'),
@@ -209,7 +262,8 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
   {
     // Prometheus: where to scrape (its HTTP service discovery, src/apiserver/prometheus-targets.ts);
     // /metrics itself it reads as a member of system:monitoring.
-    name: 'system:drover-prometheus', user: PROMETHEUS_SUBJECT.commonName,
+    name: 'system:drover-prometheus',
+    user: PROMETHEUS_SUBJECT.commonName,
     rules: [urls(['get'], `${PROMETHEUS_TARGETS_PATH}/*`)],
   },
 ];

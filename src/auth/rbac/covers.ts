@@ -45,9 +45,8 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const groups = owner.apiGroups.includes('*') || hasAll(owner.apiGroups, sub.apiGroups);
   const resources = resourcesCovered(owner.resources, sub.resources);
   const urls = sub.nonResourceURLs.every((wanted) => owner.nonResourceURLs.some((o) => urlCovered(o, wanted)));
-  const names = sub.resourceNames.length === 0
-    ? owner.resourceNames.length === 0
-    : owner.resourceNames.length === 0 || hasAll(owner.resourceNames, sub.resourceNames);
+  const names =
+    sub.resourceNames.length === 0 ? owner.resourceNames.length === 0 : owner.resourceNames.length === 0 || hasAll(owner.resourceNames, sub.resourceNames);
   return verbs && groups && resources && urls && names;
 }
 

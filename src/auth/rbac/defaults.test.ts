@@ -10,7 +10,16 @@ import { ensureDefaultRbac } from './defaults.js';
 import { normalizeRules } from './rules.js';
 import { METRICS_GROUP, METRICS_RESOURCES } from '../../apiserver/resource-metrics/metrics-api.js';
 import {
-  RBAC, WRITE, clusterRole, nonResource, openTestStore, startDefaultRbac, request, roleBinding, user, type TestStore,
+  RBAC,
+  WRITE,
+  clusterRole,
+  nonResource,
+  openTestStore,
+  startDefaultRbac,
+  request,
+  roleBinding,
+  user,
+  type TestStore,
 } from '../../../test/support/auth/rbac-store.js';
 
 const clusterRoles = findResource(RBAC, 'v1', 'clusterroles')!;
@@ -27,7 +36,11 @@ describe('default RBAC policy', () => {
   before(async () => {
     t = await openTestStore();
     ({ rbac, stop: stopRbac } = await startDefaultRbac(t));
-    for (const [who, roleName] of [['vera', 'view'], ['eddie', 'edit'], ['ada', 'admin']] as const) {
+    for (const [who, roleName] of [
+      ['vera', 'view'],
+      ['eddie', 'edit'],
+      ['ada', 'admin'],
+    ] as const) {
       await t.create(roleBinding('dev', `${who}-${roleName}`, { kind: 'ClusterRole', name: roleName }, [{ kind: 'User', name: who }]));
     }
     await waitFor('admin aggregated edit and view', () => rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
@@ -123,10 +136,19 @@ describe('default RBAC policy', () => {
     const publicInfo = await t.store.get(keyFor(clusterRoles, undefined, 'system:public-info-viewer'));
     const anonymous = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
     const rules = normalizeRules(publicInfo?.['rules']);
-    assert.ok(rules.some((r) => r.nonResourceURLs.includes('/metrics')), 'the added rule stays');
-    assert.ok(rules.some((r) => r.nonResourceURLs.includes('/healthz')), 'the default rule is back');
+    assert.ok(
+      rules.some((r) => r.nonResourceURLs.includes('/metrics')),
+      'the added rule stays',
+    );
+    assert.ok(
+      rules.some((r) => r.nonResourceURLs.includes('/healthz')),
+      'the default rule is back',
+    );
     const subjects = (await t.store.get(keyFor(clusterRoleBindings, undefined, 'cluster-admin')))?.['subjects'];
-    assert.deepEqual(subjects, [{ kind: 'User', apiGroup: RBAC, name: 'root' }, { kind: 'Group', apiGroup: RBAC, name: 'system:masters' }]);
+    assert.deepEqual(subjects, [
+      { kind: 'User', apiGroup: RBAC, name: 'root' },
+      { kind: 'Group', apiGroup: RBAC, name: 'system:masters' },
+    ]);
     assert.deepEqual((await t.store.get(keyFor(clusterRoles, undefined, 'system:basic-user')))?.['rules'], []);
     await waitFor('the reconciled role is cached', () => rbac.authorize(nonResource(anonymous, 'get', '/readyz')).allowed);
   });
@@ -151,7 +173,9 @@ describe('default RBAC policy', () => {
   });
 
   it('a labelled ClusterRole extends view, edit and admin', async () => {
-    await t.create(clusterRole('widgets-view', [{ verbs: ['get'], apiGroups: ['example.com'], resources: ['widgets'] }], { [`${RBAC}/aggregate-to-view`]: 'true' }));
+    await t.create(
+      clusterRole('widgets-view', [{ verbs: ['get'], apiGroups: ['example.com'], resources: ['widgets'] }], { [`${RBAC}/aggregate-to-view`]: 'true' }),
+    );
     const ask = (who: ReturnType<typeof user>) => rbac.authorize(request(who, 'get', 'widgets', { group: 'example.com', namespace: 'dev', name: 'w' })).allowed;
     await waitFor('admin sees widgets through edit and view', () => ask(viewer) && ask(editor) && ask(admin));
   });

@@ -9,7 +9,16 @@ import { waitFor } from '../../../test/support/wait-for.js';
 import type { RbacAuthorizer } from './authorizer.js';
 import { checkRbacEscalation, escalationAdmission } from './escalation.js';
 import {
-  RBAC, clusterRole, clusterRoleBinding, openTestStore, startDefaultRbac, request, role, roleBinding, user, type TestStore,
+  RBAC,
+  clusterRole,
+  clusterRoleBinding,
+  openTestStore,
+  startDefaultRbac,
+  request,
+  role,
+  roleBinding,
+  user,
+  type TestStore,
 } from '../../../test/support/auth/rbac-store.js';
 
 const def = (plural: string) => findResource(RBAC, 'v1', plural)!;
@@ -39,8 +48,12 @@ describe('RBAC escalation prevention', () => {
     await t.create(roleBinding('dev', 'eddie-edit', { kind: 'ClusterRole', name: 'edit' }, [{ kind: 'User', name: 'eddie' }]));
     await t.create(clusterRole('node-reader', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['nodes'] }]));
     // view's rules reach admin last (view → edit → admin).
-    await waitFor('admin aggregated', () => rbac.authorize(request(admin, 'create', 'secrets', { namespace: 'dev' })).allowed
-      && rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed);
+    await waitFor(
+      'admin aggregated',
+      () =>
+        rbac.authorize(request(admin, 'create', 'secrets', { namespace: 'dev' })).allowed &&
+        rbac.authorize(request(admin, 'list', 'pods', { namespace: 'dev' })).allowed,
+    );
   });
   after(async () => {
     stopRbac();
@@ -51,8 +64,11 @@ describe('RBAC escalation prevention', () => {
     assert.equal(check(admin, role('dev', 'deployer', [{ verbs: ['create', 'get'], apiGroups: ['apps'], resources: ['deployments'] }])), undefined);
     const refused = check(admin, role('dev', 'node-admin', [{ verbs: ['delete', 'get'], apiGroups: ['', 'apps'], resources: ['nodes'] }]));
     assert.equal(refused?.code, 403);
-    assert.equal(refused?.message, 'roles.rbac.authorization.k8s.io "node-admin" is forbidden: user "ada" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n'
-      + '{APIGroups:[""], Resources:["nodes"], Verbs:["delete" "get"]}\n{APIGroups:["apps"], Resources:["nodes"], Verbs:["delete" "get"]}');
+    assert.equal(
+      refused?.message,
+      'roles.rbac.authorization.k8s.io "node-admin" is forbidden: user "ada" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+        '{APIGroups:[""], Resources:["nodes"], Verbs:["delete" "get"]}\n{APIGroups:["apps"], Resources:["nodes"], Verbs:["delete" "get"]}',
+    );
     // Holding a rule in one namespace is not holding it in another.
     assert.equal(check(admin, role('prod', 'deployer', [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'] }]))?.code, 403);
   });
@@ -62,9 +78,15 @@ describe('RBAC escalation prevention', () => {
     assert.equal(check(admin, roleBinding('dev', 'bob-view', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'bob' }])), undefined);
     const refused = check(admin, roleBinding('dev', 'bob-nodes', { kind: 'ClusterRole', name: 'node-reader' }, [{ kind: 'User', name: 'bob' }]));
     assert.equal(refused?.code, 403);
-    assert.match(refused?.message ?? '', /^rolebindings\.rbac\.authorization\.k8s\.io "bob-nodes" is forbidden: user "ada" .*\n\{APIGroups:\[""\], Resources:\["nodes"\], Verbs:\["get" "list"\]\}$/);
+    assert.match(
+      refused?.message ?? '',
+      /^rolebindings\.rbac\.authorization\.k8s\.io "bob-nodes" is forbidden: user "ada" .*\n\{APIGroups:\[""\], Resources:\["nodes"\], Verbs:\["get" "list"\]\}$/,
+    );
     assert.equal(check(admin, clusterRoleBinding('bob-view', 'view', [{ kind: 'User', name: 'bob' }]))?.code, 403, 'view everywhere is more than view in dev');
-    assert.match(check(admin, roleBinding('dev', 'ghost', { kind: 'ClusterRole', name: 'nope' }, []))?.message ?? '', /clusterrole.rbac.authorization.k8s.io "nope" not found/);
+    assert.match(
+      check(admin, roleBinding('dev', 'ghost', { kind: 'ClusterRole', name: 'nope' }, []))?.message ?? '',
+      /clusterrole.rbac.authorization.k8s.io "nope" not found/,
+    );
   });
 
   it('checks updates too, but not ones that only touch bookkeeping', () => {
@@ -76,10 +98,12 @@ describe('RBAC escalation prevention', () => {
   });
 
   it('honours the escalate and bind verbs, and system:masters', async () => {
-    await t.create(clusterRole('role-granter', [
-      { verbs: ['escalate'], apiGroups: [RBAC], resources: ['roles'] },
-      { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['node-reader'] },
-    ]));
+    await t.create(
+      clusterRole('role-granter', [
+        { verbs: ['escalate'], apiGroups: [RBAC], resources: ['roles'] },
+        { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['node-reader'] },
+      ]),
+    );
     await t.create(roleBinding('dev', 'eddie-grants', { kind: 'ClusterRole', name: 'role-granter' }, [{ kind: 'User', name: 'eddie' }]));
     await waitFor('the granter binding is cached', () => rbac.authorize(request(editor, 'escalate', 'roles', { group: RBAC, namespace: 'dev' })).allowed);
     assert.equal(check(editor, role('dev', 'anything', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }])), undefined);
@@ -88,7 +112,7 @@ describe('RBAC escalation prevention', () => {
     assert.equal(check(user('root', 'system:masters'), clusterRoleBinding('all', 'cluster-admin', [{ kind: 'User', name: 'bob' }])), undefined);
   });
 
-  it('refuses as a step of the registry\'s validating admission, storing nothing, on create and on patch', async () => {
+  it("refuses as a step of the registry's validating admission, storing nothing, on create and on patch", async () => {
     const rolebindings = def('rolebindings');
     const registry = new ObjectRegistry(t.registry.store, { validating: [escalationAdmission(rbac)] });
     const options = { dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, user: editor };
@@ -98,7 +122,10 @@ describe('RBAC escalation prevention', () => {
       await assert.rejects(registry.get(rolebindings, 'dev', 'eddie-admin'), (error: ApiError) => error.code === 404);
       // eddie may not add subjects to ada's admin binding either.
       const patch = { subjects: [{ kind: 'User', apiGroup: RBAC, name: 'eddie' }] };
-      await assert.rejects(registry.patch(rolebindings, 'dev', 'ada-admin', 'merge', patch, { ...options, force: false }), (error: ApiError) => error.code === 403);
+      await assert.rejects(
+        registry.patch(rolebindings, 'dev', 'ada-admin', 'merge', patch, { ...options, force: false }),
+        (error: ApiError) => error.code === 403,
+      );
     } finally {
       registry.close();
     }
@@ -106,7 +133,9 @@ describe('RBAC escalation prevention', () => {
 
   it('asks for everything before a ClusterRole may aggregate', () => {
     const aggregate: KubeObject = {
-      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'grab-all' },
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'grab-all' },
       aggregationRule: { clusterRoleSelectors: [{ matchLabels: { any: 'thing' } }] },
     };
     assert.match(check(admin, aggregate)?.message ?? '', /must have cluster-admin privileges to use the aggregationRule$/);

@@ -61,7 +61,16 @@ function onlyBookkeeping(object: KubeObject, old: KubeObject): boolean {
 
 function allowedTo(rbac: EscalationChecker, user: UserInfo, verb: string, resource: string, namespace: string, name: string): boolean {
   return rbac.authorize({
-    user, verb, resourceRequest: true, apiGroup: RBAC, apiVersion: '*', resource, subresource: '', namespace, name, path: '',
+    user,
+    verb,
+    resourceRequest: true,
+    apiGroup: RBAC,
+    apiVersion: '*',
+    resource,
+    subresource: '',
+    namespace,
+    name,
+    path: '',
   }).allowed;
 }
 
@@ -74,7 +83,7 @@ export function checkRbacEscalation(rbac: EscalationChecker, user: UserInfo, obj
   if (user.groups.includes(MASTERS_GROUP)) return;
   if (old && onlyBookkeeping(object, old)) return;
   const name = object.metadata.name ?? '';
-  const namespace = def.namespaced ? object.metadata.namespace ?? '' : '';
+  const namespace = def.namespaced ? (object.metadata.namespace ?? '') : '';
   if (def.kind === 'Role' || def.kind === 'ClusterRole') {
     // Kubernetes asks with the request's name: none on a create.
     if (allowedTo(rbac, user, 'escalate', def.plural, namespace, old ? name : '')) return;

@@ -78,13 +78,16 @@ export function ruleAllows(attributes: RequestAttributes, rule: PolicyRule): boo
   if (!verbMatches(rule, attributes.verb)) return false;
   if (!attributes.resourceRequest) return nonResourceURLMatches(rule, attributes.path);
   const combined = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
-  return apiGroupMatches(rule, attributes.apiGroup)
-    && resourceMatches(rule, combined, attributes.subresource)
-    && resourceNameMatches(rule, attributes.name);
+  return apiGroupMatches(rule, attributes.apiGroup) && resourceMatches(rule, combined, attributes.subresource) && resourceNameMatches(rule, attributes.name);
 }
 
 export function sameRule(a: PolicyRule, b: PolicyRule): boolean {
   const same = (x: string[], y: string[]) => x.length === y.length && x.every((item, i) => item === y[i]);
-  return same(a.verbs, b.verbs) && same(a.apiGroups, b.apiGroups) && same(a.resources, b.resources)
-    && same(a.resourceNames, b.resourceNames) && same(a.nonResourceURLs, b.nonResourceURLs);
+  return (
+    same(a.verbs, b.verbs) &&
+    same(a.apiGroups, b.apiGroups) &&
+    same(a.resources, b.resources) &&
+    same(a.resourceNames, b.resourceNames) &&
+    same(a.nonResourceURLs, b.nonResourceURLs)
+  );
 }

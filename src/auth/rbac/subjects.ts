@@ -34,13 +34,16 @@ export function serviceAccountUsername(namespace: string, name: string): string 
  */
 export function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {
   switch (subject.kind) {
-    case 'User': return `u:${subject.name}`;
-    case 'Group': return `g:${subject.name}`;
+    case 'User':
+      return `u:${subject.name}`;
+    case 'Group':
+      return `g:${subject.name}`;
     case 'ServiceAccount': {
       const namespace = subject.namespace || bindingNamespace;
       return namespace ? `u:${serviceAccountUsername(namespace, subject.name)}` : undefined;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -28,7 +28,9 @@ export function algorithmOf(key: KeyObject): JwtAlgorithm {
 }
 
 export function keyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 function signOptions(key: KeyObject): { key: KeyObject; dsaEncoding?: 'ieee-p1363' } {

@@ -52,7 +52,10 @@ export class ServiceAccountTokens {
   /** The audiences the API server accepts tokens for (and gives tokens that name none). */
   readonly apiAudiences: string[];
 
-  constructor(private readonly key: SigningKey, options: { issuer?: string; apiAudiences?: string[]; now?: () => number } = {}) {
+  constructor(
+    private readonly key: SigningKey,
+    options: { issuer?: string; apiAudiences?: string[]; now?: () => number } = {},
+  ) {
     this.issuer = options.issuer ?? DEFAULT_ISSUER;
     this.apiAudiences = options.apiAudiences ?? [this.issuer];
     if (options.now) this.now = options.now;
@@ -68,7 +71,13 @@ export class ServiceAccountTokens {
     if (request.pod) kubernetes.pod = { ...request.pod };
     if (request.secret) kubernetes.secret = { ...request.secret };
     const claims: JwtClaims = {
-      aud: request.audiences, exp, iat, iss: this.issuer, jti: randomUUID(), 'kubernetes.io': kubernetes, nbf: iat,
+      aud: request.audiences,
+      exp,
+      iat,
+      iss: this.issuer,
+      jti: randomUUID(),
+      'kubernetes.io': kubernetes,
+      nbf: iat,
       sub: `${SERVICE_ACCOUNT_PREFIX}${request.namespace}:${request.serviceAccount.name}`,
     };
     return { token: signJwt(claims, this.key.privateKey), expiresAt: exp };
@@ -89,14 +98,21 @@ export class ServiceAccountTokens {
     const now = this.now();
     if (typeof claims.exp !== 'number' || now > claims.exp + LEEWAY_SECONDS) throw new JwtError('token has expired');
     if (typeof claims.nbf === 'number' && now < claims.nbf - LEEWAY_SECONDS) throw new JwtError('token is not valid yet');
-    const tokenAudiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
+    const tokenAudiences =
+      typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
     const matching = tokenAudiences.filter((a) => audiences.includes(a));
     if (matching.length === 0) throw new JwtError('token audiences do not match');
     const k = (claims['kubernetes.io'] ?? {}) as KubernetesClaim;
     const account = k.serviceaccount;
-    if (typeof k.namespace !== 'string' || typeof account?.name !== 'string' || typeof account.uid !== 'string') throw new JwtError('token has no service account');
+    if (typeof k.namespace !== 'string' || typeof account?.name !== 'string' || typeof account.uid !== 'string')
+      throw new JwtError('token has no service account');
     if (claims.sub !== `${SERVICE_ACCOUNT_PREFIX}${k.namespace}:${account.name}`) throw new JwtError('subject does not match the service account');
-    const verified: VerifiedToken = { namespace: k.namespace, serviceAccount: { name: account.name, uid: account.uid }, audiences: matching, expiresAt: claims.exp };
+    const verified: VerifiedToken = {
+      namespace: k.namespace,
+      serviceAccount: { name: account.name, uid: account.uid },
+      audiences: matching,
+      expiresAt: claims.exp,
+    };
     const pod = refOf(k.pod);
     if (pod) verified.pod = pod;
     const secret = refOf(k.secret);

@@ -20,9 +20,13 @@ function readyInSubsets(subsets: readonly EndpointSubset[]): ReadySet {
 }
 
 function readyInSlices(slices: readonly EndpointSlice[]): ReadySet {
-  return new Set(slices.flatMap((slice) => (slice.endpoints ?? [])
-    .filter((endpoint) => endpoint.conditions?.ready === true)
-    .map((endpoint) => `${endpoint.addresses?.[0] ?? ''}/${endpoint.targetRef?.uid ?? ''}`)));
+  return new Set(
+    slices.flatMap((slice) =>
+      (slice.endpoints ?? [])
+        .filter((endpoint) => endpoint.conditions?.ready === true)
+        .map((endpoint) => `${endpoint.addresses?.[0] ?? ''}/${endpoint.targetRef?.uid ?? ''}`),
+    ),
+  );
 }
 
 /** What the slice controller marks ready: any pod with an address, ready and not terminating (or every one, publishNotReadyAddresses). */
@@ -41,7 +45,11 @@ function difference(expected: ReadySet, actual: ReadySet): string | undefined {
   const missing = [...expected].filter((entry) => !actual.has(entry));
   const extra = [...actual].filter((entry) => !expected.has(entry));
   if (missing.length === 0 && extra.length === 0) return undefined;
-  const show = (list: string[]) => list.slice(0, 3).map((entry) => entry.split('/')[0]).join(', ') + (list.length > 3 ? ', ...' : '');
+  const show = (list: string[]) =>
+    list
+      .slice(0, 3)
+      .map((entry) => entry.split('/')[0])
+      .join(', ') + (list.length > 3 ? ', ...' : '');
   const parts: string[] = [];
   if (missing.length) parts.push(`${missing.length} ready pod address(es) missing (${show(missing)})`);
   if (extra.length) parts.push(`${extra.length} address(es) listed ready that no ready pod has (${show(extra)})`);
@@ -52,8 +60,12 @@ function difference(expected: ReadySet, actual: ReadySet): string | undefined {
 function settling(service: Service, pods: readonly Pod[], snapshot: Snapshot, settleMs: number): boolean {
   const recent = (time: string | undefined) => time !== undefined && snapshot.now - Date.parse(time) < settleMs;
   if (recent(service.metadata.creationTimestamp)) return true;
-  return pods.some((pod) => recent(pod.metadata.creationTimestamp) || recent(pod.metadata.deletionTimestamp ?? undefined)
-    || (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && recent((c as { lastTransitionTime?: string }).lastTransitionTime)));
+  return pods.some(
+    (pod) =>
+      recent(pod.metadata.creationTimestamp) ||
+      recent(pod.metadata.deletionTimestamp ?? undefined) ||
+      (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && recent((c as { lastTransitionTime?: string }).lastTransitionTime)),
+  );
 }
 
 export const endpointsAgreement: Check = async (snapshot, { options }) => {
@@ -69,20 +81,24 @@ export const endpointsAgreement: Check = async (snapshot, { options }) => {
     const selector = serviceSelector(service);
     if (!selector || service.metadata.deletionTimestamp) continue;
     const key = `${service.metadata.namespace}/${service.metadata.name}`;
-    const pods = (snapshot.pods as Pod[]).filter((pod) => pod.metadata.namespace === service.metadata.namespace && selectorMatches(selector, pod.metadata.labels));
+    const pods = (snapshot.pods as Pod[]).filter(
+      (pod) => pod.metadata.namespace === service.metadata.namespace && selectorMatches(selector, pod.metadata.labels),
+    );
     if (settling(service, pods, snapshot, options.settleMs)) continue;
     const expected = readyInSubsets(desiredSubsets(service, pods));
     // Past capacity the controller truncates on purpose; the slices still list every pod.
     const endpoints = endpointsByKey.get(key);
-    const endpointsGap = expected.size > MAX_ENDPOINTS_CAPACITY ? undefined
-      : difference(expected, readyInSubsets((endpoints?.['subsets'] as EndpointSubset[] | undefined) ?? []));
+    const endpointsGap =
+      expected.size > MAX_ENDPOINTS_CAPACITY ? undefined : difference(expected, readyInSubsets((endpoints?.['subsets'] as EndpointSubset[] | undefined) ?? []));
     const family = serviceFamilies(service)[0] ?? 'IPv4';
     const slices = (slicesByService.get(key) ?? []).filter((slice) => slice.addressType === family);
     const slicesGap = difference(expectedSliceReady(service, pods, family), readyInSlices(slices));
     const report = (kind: FindingKind, what: string, gap: string, object: KubeObject) => {
       const ref = refOf(object);
       findings.push({
-        kind, object: ref, message: `${what} of Service ${key} disagree with its ready pods: ${gap}`,
+        kind,
+        object: ref,
+        message: `${what} of Service ${key} disagree with its ready pods: ${gap}`,
         repair: { action: 'nudge the Service so that the endpoints controllers reconcile it', nudge: true, run: (api) => nudge(api, refOf(service)) },
       });
     };

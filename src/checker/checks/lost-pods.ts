@@ -25,7 +25,9 @@ async function markLost(api: ApiClient, ref: ObjectRef, node: string, lostAfterM
   const pod = await liveObject(api, resources.pods, ref.namespace, ref.name, ref.uid);
   if (!pod || pod.metadata.deletionTimestamp) return 'resolved';
   const status = { phase: 'Failed', reason: 'NodeLost', message: `Node ${node} has not reported for ${Math.round(lostAfterMs / 1000)}s` };
-  await api.resource(resources.pods, ref.namespace).patch(ref.name, 'merge', { metadata: { resourceVersion: pod.metadata.resourceVersion }, status }, { subresource: 'status' });
+  await api
+    .resource(resources.pods, ref.namespace)
+    .patch(ref.name, 'merge', { metadata: { resourceVersion: pod.metadata.resourceVersion }, status }, { subresource: 'status' });
   return deleteIfSame(api, ref);
 }
 
@@ -48,7 +50,12 @@ export const lostPods: Check = async (snapshot, { options }) => {
       message: `pod ${ref.namespace}/${ref.name} is Running on node ${node}, whose agent has not reported for ${Math.round(silentFor / 1000)}s`,
     };
     if (isDaemonSetPod(pod)) finding.message += ' (a DaemonSet pod stays with its node: not replaced)';
-    else finding.repair = { action: 'mark the pod Failed (NodeLost) and delete it so that its controller replaces it', nudge: false, run: (api) => markLost(api, ref, node, options.lostAfterMs) };
+    else
+      finding.repair = {
+        action: 'mark the pod Failed (NodeLost) and delete it so that its controller replaces it',
+        nudge: false,
+        run: (api) => markLost(api, ref, node, options.lostAfterMs),
+      };
     findings.push(finding);
   }
   return findings;

@@ -42,7 +42,7 @@ export const orphanContainers: Check = async (snapshot, { api, options }) => {
       object: refOf(node),
       message: `node ${nodeName} runs containers of pod uid ${uid}, which the API does not have`,
       repair: {
-        action: 'ask the node\'s agent to remove the pod\'s containers',
+        action: "ask the node's agent to remove the pod's containers",
         nudge: false,
         run: async () => {
           await askAgent(node, 'DELETE', `/pods/${encodeURIComponent(uid)}`, 202, api.config.tls);

@@ -22,7 +22,8 @@ async function podGroup(name: string, status: Record<string, unknown>): Promise<
 
 async function member(name: string, group: string, node: string): Promise<void> {
   await api.resource(resources.pods, 'default').create({
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, labels: { 'scheduling.x-k8s.io/pod-group': group } },
     spec: { nodeName: node, containers: [{ name: 'c', image: 'drover-test/busybox:1' }] },
   });
@@ -33,9 +34,10 @@ it('finds PodGroups whose counts disagree with their member pods, and nudges the
   await podGroup('wrong', { phase: 'Pending', scheduled: 0 });
   for (const g of ['right', 'wrong']) for (const i of [0, 1]) await member(`${g}-${i}`, g, 'n1');
   const findings = await podGroupCounts(await takeSnapshot(api), { api, options: { lostAfterMs: 40_000, settleMs: 0 } });
-  assert.deepEqual(findings.map((f) => [f.kind, f.object?.name, f.message]), [
-    ['PodGroupCountsMismatch', 'wrong', 'PodGroup default/wrong status disagrees with its 2 member pod(s): scheduled 0, pods say 2'],
-  ]);
+  assert.deepEqual(
+    findings.map((f) => [f.kind, f.object?.name, f.message]),
+    [['PodGroupCountsMismatch', 'wrong', 'PodGroup default/wrong status disagrees with its 2 member pod(s): scheduled 0, pods say 2']],
+  );
   assert.equal(findings[0]!.repair?.nudge, true);
   assert.equal(await findings[0]!.repair!.run(api), 'repaired');
   const nudged = await api.resource(resources.podgroups, 'default').get('wrong');

@@ -21,9 +21,13 @@ function differences(group: Readonly<KubeObject>, counts: MemberCounts): string[
 function settling(group: Readonly<KubeObject>, pods: readonly Readonly<KubeObject>[], snapshot: Snapshot, settleMs: number): boolean {
   const recent = (time: string | null | undefined) => typeof time === 'string' && snapshot.now - Date.parse(time) < settleMs;
   if (recent(group.metadata.creationTimestamp)) return true;
-  return pods.some((pod) => recent(pod.metadata.creationTimestamp) || recent(pod.metadata.deletionTimestamp)
-    || ((pod as Pod).status?.conditions ?? []).some((c) => recent(c.lastTransitionTime))
-    || ((pod as Pod).status?.startTime !== undefined && recent((pod as Pod).status?.startTime)));
+  return pods.some(
+    (pod) =>
+      recent(pod.metadata.creationTimestamp) ||
+      recent(pod.metadata.deletionTimestamp) ||
+      ((pod as Pod).status?.conditions ?? []).some((c) => recent(c.lastTransitionTime)) ||
+      ((pod as Pod).status?.startTime !== undefined && recent((pod as Pod).status?.startTime)),
+  );
 }
 
 export const podGroupCounts: Check = async (snapshot, { api, options }) => {

@@ -36,7 +36,9 @@ describe('cronjob controller', () => {
 
   function manifest(name: string, spec: Partial<CronJobSpec> = {}): CronJob {
     return {
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name, namespace: 'default' },
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name, namespace: 'default' },
       spec: {
         schedule: '0 * * * *',
         jobTemplate: {
@@ -70,13 +72,18 @@ describe('cronjob controller', () => {
 
   async function finish(name: string, type: 'Complete' | 'Failed', at: number): Promise<void> {
     const time = metaTime(new Date(at));
-    await jobs().patch(name, 'merge', {
-      status: {
-        startTime: time,
-        ...(type === 'Complete' ? { completionTime: time, succeeded: 1 } : { failed: 1 }),
-        conditions: [{ type, status: 'True', lastProbeTime: time, lastTransitionTime: time }],
+    await jobs().patch(
+      name,
+      'merge',
+      {
+        status: {
+          startTime: time,
+          ...(type === 'Complete' ? { completionTime: time, succeeded: 1 } : { failed: 1 }),
+          conditions: [{ type, status: 'True', lastProbeTime: time, lastTransitionTime: time }],
+        },
       },
-    }, { subresource: 'status' });
+      { subresource: 'status' },
+    );
   }
 
   async function statusOf(name: string) {
@@ -97,7 +104,9 @@ describe('cronjob controller', () => {
     assert.deepEqual(job!.metadata.labels, { app: 'hourly' });
     assert.equal(job!.metadata.annotations?.[SCHEDULED_TIMESTAMP_ANNOTATION], new Date(hour).toISOString().replace('.000Z', 'Z'));
     assert.equal(job!.metadata.annotations?.['team'], 'ops');
-    assert.deepEqual(job!.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'hourly', uid: cronJob.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(job!.metadata.ownerReferences, [
+      { apiVersion: 'batch/v1', kind: 'CronJob', name: 'hourly', uid: cronJob.metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
     const status = await waitFor('status', async () => {
       const s = await statusOf('hourly');
       return s.active?.length === 1 ? s : undefined;
@@ -133,7 +142,10 @@ describe('cronjob controller', () => {
     await waitFor('both listed', async () => (await statusOf('forbid')).active?.length === 1 && (await statusOf('replace')).active?.length === 1);
     setClock(hour + HOUR + 1_000);
     await hasEvent('forbid', 'JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid');
-    assert.deepEqual((await jobsOf(forbid.cronJob)).map((j) => j.metadata.name), [jobName(forbid.cronJob, hour)]);
+    assert.deepEqual(
+      (await jobsOf(forbid.cronJob)).map((j) => j.metadata.name),
+      [jobName(forbid.cronJob, hour)],
+    );
     await waitFor('replaced', async () => (await jobsOf(replace.cronJob)).map((j) => j.metadata.name).join() === jobName(replace.cronJob, hour + HOUR));
     await hasEvent('replace', `SuccessfulDelete: Deleted job ${jobName(replace.cronJob, hour)}`);
     const status = await waitFor('replace lists the new one', async () => {
@@ -201,7 +213,7 @@ describe('cronjob controller', () => {
     await cronJobs().delete('vanishing');
   });
 
-  it('schedules in the CronJob\'s time zone', async () => {
+  it("schedules in the CronJob's time zone", async () => {
     const { cronJob } = await create('zoned', { schedule: '30 * * * *', timeZone: 'Asia/Kolkata' });
     // Kolkata is UTC+5:30: its hh:30 is a whole UTC hour.
     const created = Date.parse(cronJob.metadata.creationTimestamp!);

@@ -104,7 +104,8 @@ async function deleteFinishedPastLimits(deps: SyncDeps, pass: Pass, jobs: readon
 async function deleteJob(deps: SyncDeps, pass: Pass, name: string, uid: string | undefined): Promise<void> {
   try {
     await deps.api.resource<Job>(resources.jobs, pass.cronJob.metadata.namespace).delete(name, {
-      propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}),
+      propagationPolicy: 'Background',
+      ...(uid ? { preconditions: { uid } } : {}),
     });
   } catch (error) {
     if (!isNotFound(error)) {
@@ -145,8 +146,12 @@ async function startDueJob(deps: SyncDeps, pass: Pass): Promise<number | undefin
   const due = dueTimes(schedule, timeZone, earliest, now);
   const requeueAfter = due.next === undefined ? undefined : due.next - now + NEXT_SCHEDULE_DELTA_MS;
   if (due.missed > MAX_MISSED_TIMES) {
-    void deps.recorder.record(cronJob, 'Warning', 'TooManyMissedTimes',
-      `too many missed start times: ${due.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`);
+    void deps.recorder.record(
+      cronJob,
+      'Warning',
+      'TooManyMissedTimes',
+      `too many missed start times: ${due.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`,
+    );
   }
   const scheduled = due.mostRecent;
   if (scheduled === undefined) return requeueAfter;
@@ -186,7 +191,12 @@ async function createJob(deps: SyncDeps, pass: Pass, scheduled: number): Promise
   }
   if (!finishedCondition(job) && !status.active!.some((ref) => sameJob(ref, job))) {
     status.active!.push({
-      apiVersion: 'batch/v1', kind: 'Job', namespace: job.metadata.namespace!, name: job.metadata.name!, uid: job.metadata.uid!, resourceVersion: job.metadata.resourceVersion!,
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      namespace: job.metadata.namespace!,
+      name: job.metadata.name!,
+      uid: job.metadata.uid!,
+      resourceVersion: job.metadata.resourceVersion!,
     });
   }
   status.lastScheduleTime = metaTime(new Date(scheduled));

@@ -21,9 +21,16 @@ export function jobFromTemplate(cronJob: Readonly<CronJob>, scheduledTime: numbe
       namespace: cronJob.metadata.namespace!,
       labels: { ...(template.metadata?.labels ?? {}) },
       annotations,
-      ownerReferences: [{
-        apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name!, uid: cronJob.metadata.uid!, controller: true, blockOwnerDeletion: true,
-      }],
+      ownerReferences: [
+        {
+          apiVersion: 'batch/v1',
+          kind: 'CronJob',
+          name: cronJob.metadata.name!,
+          uid: cronJob.metadata.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: (template.spec ?? {}) as Job['spec'],
   };

@@ -13,15 +13,24 @@ function due(schedule: string, earliest: string, now: string, timeZone = 'UTC') 
 
 describe('due scheduled times', () => {
   it('is none before the first time, and says when that comes', () => {
-    assert.deepEqual(due('*/5 * * * *', '2026-01-01T10:00:10Z', '2026-01-01T10:04:59Z'),
-      { mostRecent: undefined, missed: 0, next: '2026-01-01T10:05:00.000Z' });
+    assert.deepEqual(due('*/5 * * * *', '2026-01-01T10:00:10Z', '2026-01-01T10:04:59Z'), {
+      mostRecent: undefined,
+      missed: 0,
+      next: '2026-01-01T10:05:00.000Z',
+    });
   });
 
   it('is the latest time since the last one, counting the missed ones', () => {
-    assert.deepEqual(due('*/5 * * * *', '2026-01-01T10:00:00Z', '2026-01-01T10:17:00Z'),
-      { mostRecent: '2026-01-01T10:15:00.000Z', missed: 3, next: '2026-01-01T10:20:00.000Z' });
-    assert.deepEqual(due('@hourly', '2026-01-01T10:00:00Z', '2026-01-01T11:00:00Z'),
-      { mostRecent: '2026-01-01T11:00:00.000Z', missed: 1, next: '2026-01-01T12:00:00.000Z' }, 'now itself is due');
+    assert.deepEqual(due('*/5 * * * *', '2026-01-01T10:00:00Z', '2026-01-01T10:17:00Z'), {
+      mostRecent: '2026-01-01T10:15:00.000Z',
+      missed: 3,
+      next: '2026-01-01T10:20:00.000Z',
+    });
+    assert.deepEqual(
+      due('@hourly', '2026-01-01T10:00:00Z', '2026-01-01T11:00:00Z'),
+      { mostRecent: '2026-01-01T11:00:00.000Z', missed: 1, next: '2026-01-01T12:00:00.000Z' },
+      'now itself is due',
+    );
   });
 
   it('estimates past 100 missed times and still finds the latest exactly', () => {
@@ -34,7 +43,10 @@ describe('due scheduled times', () => {
   });
 
   it('counts in the time zone across a daylight saving change', () => {
-    assert.deepEqual(due('0 9 * * *', '2026-03-06T15:00:00Z', '2026-03-08T13:30:00Z', 'America/New_York'),
-      { mostRecent: '2026-03-08T13:00:00.000Z', missed: 2, next: '2026-03-09T13:00:00.000Z' });
+    assert.deepEqual(due('0 9 * * *', '2026-03-06T15:00:00Z', '2026-03-08T13:30:00Z', 'America/New_York'), {
+      mostRecent: '2026-03-08T13:00:00.000Z',
+      missed: 2,
+      next: '2026-03-09T13:00:00.000Z',
+    });
   });
 });

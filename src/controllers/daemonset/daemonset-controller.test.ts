@@ -50,17 +50,32 @@ describe('daemonset controller', () => {
 
   async function setPodStatus(pod: Pod, phase: string, ready: boolean): Promise<void> {
     const at = metaTime();
-    await podClient().patch(pod.metadata.name!, 'merge', { status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }] } }, { subresource: 'status' });
+    await podClient().patch(
+      pod.metadata.name!,
+      'merge',
+      { status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }] } },
+      { subresource: 'status' },
+    );
   }
 
   async function addNode(name: string, labels: Record<string, string> = {}, taints: Taint[] = []): Promise<void> {
     await nodeClient().create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, spec: taints.length ? { taints } : {} });
-    await nodeClient().patch(name, 'merge', { status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: metaTime(), lastTransitionTime: metaTime() }] } }, { subresource: 'status' });
+    await nodeClient().patch(
+      name,
+      'merge',
+      { status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: metaTime(), lastTransitionTime: metaTime() }] } },
+      { subresource: 'status' },
+    );
   }
 
-  function manifest(name: string, extra: { nodeSelector?: Record<string, string>; image?: string; strategy?: DaemonSet['spec']['updateStrategy']; tolerations?: Toleration[] } = {}): DaemonSet {
+  function manifest(
+    name: string,
+    extra: { nodeSelector?: Record<string, string>; image?: string; strategy?: DaemonSet['spec']['updateStrategy']; tolerations?: Toleration[] } = {},
+  ): DaemonSet {
     return {
-      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: 'default' },
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name, namespace: 'default' },
       spec: {
         selector: { matchLabels: { app: name } },
         ...(extra.strategy ? { updateStrategy: extra.strategy } : {}),
@@ -97,7 +112,10 @@ describe('daemonset controller', () => {
     const ds = await dsClient().create(manifest('logs'));
     await waitFor('a pod on each node', async () => (await nodesOf(ds)).join() === 'node-a,node-b');
     const [pod] = await livePods(ds);
-    assert.deepEqual(pod!.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.key, 'metadata.name');
+    assert.deepEqual(
+      pod!.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.key,
+      'metadata.name',
+    );
     assert.match(pod!.metadata.labels?.['controller-revision-hash'] ?? '', /^[bcdfghjklmnpqrstvwxz2456789]+$/);
     assert.ok(pod!.spec.tolerations?.some((t) => t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoExecute'));
     assert.ok(pod!.metadata.name?.startsWith('logs-'));
@@ -106,7 +124,16 @@ describe('daemonset controller', () => {
       return s.numberAvailable === 2 ? s : undefined;
     });
     assert.deepEqual(
-      [status.desiredNumberScheduled, status.currentNumberScheduled, status.numberReady, status.updatedNumberScheduled, status.numberAvailable, status.numberUnavailable, status.numberMisscheduled, status.observedGeneration],
+      [
+        status.desiredNumberScheduled,
+        status.currentNumberScheduled,
+        status.numberReady,
+        status.updatedNumberScheduled,
+        status.numberAvailable,
+        status.numberUnavailable,
+        status.numberMisscheduled,
+        status.observedGeneration,
+      ],
       [2, 2, 2, 2, 2, 0, 0, 1],
     );
     const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(ds, 'launch')).find((tx) => tx.status?.phase === 'Succeeded'));
@@ -136,7 +163,14 @@ describe('daemonset controller', () => {
     await waitFor('the tolerating set everywhere', async () => (await nodesOf(gpu)).join() === 'node-a,node-b,node-gpu');
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await nodesOf(plain)).join(), 'node-a,node-b');
-    await nodeClient().patch('node-gpu', 'merge', { spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }, { key: 'maintenance', effect: 'NoExecute' }] } });
+    await nodeClient().patch('node-gpu', 'merge', {
+      spec: {
+        taints: [
+          { key: 'gpu', value: 'true', effect: 'NoSchedule' },
+          { key: 'maintenance', effect: 'NoExecute' },
+        ],
+      },
+    });
     await waitFor('evicted by the NoExecute taint', async () => (await nodesOf(gpu)).join() === 'node-a,node-b');
     await nodeClient().delete('node-gpu');
     await dsClient().delete('gpu-plugin');
@@ -146,7 +180,9 @@ describe('daemonset controller', () => {
     const ds = await dsClient().get('logs');
     const [victim] = (await livePods(ds)).filter((p) => targetNode(p) === 'node-a');
     await setPodStatus(victim!, 'Failed', false);
-    const replacement = await waitFor('a replacement on node-a', async () => (await livePods(ds)).find((p) => targetNode(p) === 'node-a' && p.metadata.uid !== victim!.metadata.uid));
+    const replacement = await waitFor('a replacement on node-a', async () =>
+      (await livePods(ds)).find((p) => targetNode(p) === 'node-a' && p.metadata.uid !== victim!.metadata.uid),
+    );
     assert.ok(replacement);
     const tx = await waitFor('reschedule Succeeded', async () => (await transactionsOf(ds, 'reschedule')).find((t) => t.status?.phase === 'Succeeded'));
     assert.match(tx.spec.reason, /node-a/);
@@ -157,7 +193,9 @@ describe('daemonset controller', () => {
     await waitFor('roll available', async () => (await statusOf('roll')).numberAvailable === 2);
     const oldHash = (await livePods(ds))[0]!.metadata.labels?.['controller-revision-hash'];
     holdBack.add('node-a').add('node-b'); // new pods stay unready until released
-    await dsClient().patch('roll', 'merge', { spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2', command: ['sleep', '3600'] }] } } } });
+    await dsClient().patch('roll', 'merge', {
+      spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2', command: ['sleep', '3600'] }] } } },
+    });
     const first = await waitFor('one node updated', async () => {
       const pods = await livePods(ds);
       const updated = pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] !== oldHash);
@@ -177,7 +215,10 @@ describe('daemonset controller', () => {
       const txs = await transactionsOf(ds, 'update');
       return txs.length === 2 && txs.every((t) => t.status?.phase === 'Succeeded') ? txs : undefined;
     });
-    assert.deepEqual(steps.map((t) => t.status?.progress), ['1/1', '1/1']);
+    assert.deepEqual(
+      steps.map((t) => t.status?.progress),
+      ['1/1', '1/1'],
+    );
   });
 
   it('with maxSurge, starts the new pod beside the old one and removes the old one once it is ready', async () => {

@@ -5,9 +5,7 @@
 // (3) writes the status `kubectl rollout status` reads; (4) records its Transactions. Before
 // all that it records the template as a ControllerRevision (rollout history and undo) and
 // afterwards prunes the revisions beyond revisionHistoryLimit that no pod uses.
-import {
-  Expectations, isConflict, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
-} from '../../client/index.js';
+import { Expectations, isConflict, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
@@ -81,8 +79,13 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
     const now = Date.now();
     const collisionCount = ds.status?.collisionCount ?? 0;
     const revision = await this.history.sync({
-      owner: ds, ownerResource: resources.daemonsets, controllerRef: controllerRef(ds), selector: labelSelectorOf(ds),
-      template: ds.spec.template, collisionCount, hashLabel: REVISION_HASH_LABEL,
+      owner: ds,
+      ownerResource: resources.daemonsets,
+      controllerRef: controllerRef(ds),
+      selector: labelSelectorOf(ds),
+      template: ds.spec.template,
+      collisionCount,
+      hashLabel: REVISION_HASH_LABEL,
     });
     if (revision.collision) {
       await this.writeStatus(ds, { ...computeStatusFromCache(ds), collisionCount: collisionCount + 1 });
@@ -101,7 +104,12 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
     if (this.expectations.satisfied(uid)) {
       const rolling = this.rollingUpdateLimits(ds, nodes, livePods, eligibility);
       const plan = planManage({
-        nodes, podsByNode, eligibility, hash, minReadySeconds, now,
+        nodes,
+        podsByNode,
+        eligibility,
+        hash,
+        minReadySeconds,
+        now,
         surge: rolling !== undefined && rolling.maxSurge > 0,
         failedBackoff: (node) => this.backoff.remainingSinceUpdate(`${uid}/${node}`, now) || undefined,
       });
@@ -109,12 +117,25 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
       if (plan.createOn.length > 0 || plan.deletions.length > 0) {
         for (const node of plan.failedOn) this.backoff.next(`${uid}/${node}`, now);
         for (const { pod, reason } of plan.deletions) {
-          if (reason === 'failed') void this.recorder.record(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${objectKey(pod)} on node ${targetNode(pod)}, will try to kill it`);
+          if (reason === 'failed')
+            void this.recorder.record(
+              ds,
+              'Warning',
+              'FailedDaemonPod',
+              `Found failed daemon pod ${objectKey(pod)} on node ${targetNode(pod)}, will try to kill it`,
+            );
         }
         if (plan.failedOn.length > 0) await this.transactions.rescheduleStarted(ds, plan.failedOn, progress);
         await carryOut(this.deps(), ds, plan.createOn, plan.deletions, hash);
       } else if (rolling !== undefined) {
-        const step = planRollingUpdate({ nodeToPods: rolling.nodeToPods, hash, maxUnavailable: rolling.maxUnavailable, maxSurge: rolling.maxSurge, minReadySeconds, now });
+        const step = planRollingUpdate({
+          nodeToPods: rolling.nodeToPods,
+          hash,
+          maxUnavailable: rolling.maxUnavailable,
+          maxSurge: rolling.maxSurge,
+          minReadySeconds,
+          now,
+        });
         if (step.createOn.length > 0 || step.deletions.length > 0) {
           const stepNodes = [...new Set([...step.createOn, ...step.deletions.map((d) => targetNode(d.pod) ?? '')])];
           await this.transactions.stepStarted(ds, hash, stepNodes, progress);
@@ -126,14 +147,22 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
     const { status, recheckAfterMs } = computeStatus({ ds, nodes, livePods, eligibility, hash, now });
     if (statusChanged(ds.status, status)) await this.writeStatus(ds, status);
     await this.transactions.track(ds, status, hash, progress);
-    const inUse = new Set([revision.current.metadata.name ?? '', ...pods.map((p) => revisionName(ds.metadata.name!, p.metadata.labels?.[REVISION_HASH_LABEL] ?? ''))]);
+    const inUse = new Set([
+      revision.current.metadata.name ?? '',
+      ...pods.map((p) => revisionName(ds.metadata.name!, p.metadata.labels?.[REVISION_HASH_LABEL] ?? '')),
+    ]);
     await this.history.prune(ds, revision.revisions, ds.spec.revisionHistoryLimit ?? 10, inUse);
     const after = Math.min(requeueAfterMs ?? Infinity, recheckAfterMs ?? Infinity);
     return Number.isFinite(after) ? { requeueAfterMs: Math.ceil(after) + 10 } : undefined;
   }
 
   /** maxUnavailable/maxSurge of a RollingUpdate DaemonSet and the nodes it rolls over; undefined for OnDelete. */
-  private rollingUpdateLimits(ds: Readonly<DaemonSet>, nodes: readonly Readonly<Node>[], livePods: ReadonlyMap<string, readonly Readonly<Pod>[]>, eligibility: (node: Readonly<Node>) => Eligibility) {
+  private rollingUpdateLimits(
+    ds: Readonly<DaemonSet>,
+    nodes: readonly Readonly<Node>[],
+    livePods: ReadonlyMap<string, readonly Readonly<Pod>[]>,
+    eligibility: (node: Readonly<Node>) => Eligibility,
+  ) {
     const strategy = ds.spec.updateStrategy;
     if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return undefined;
     const nodeToPods = new Map(livePods);
@@ -174,10 +203,12 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
 
 /** The node facts eligibility depends on. */
 function nodeChanged(old: Readonly<Node>, node: Readonly<Node>): boolean {
-  return !jsonEqual(old.metadata.labels ?? {}, node.metadata.labels ?? {})
-    || !jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? [])
-    || (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)
-    || nodeReadyStatus(old) !== nodeReadyStatus(node);
+  return (
+    !jsonEqual(old.metadata.labels ?? {}, node.metadata.labels ?? {}) ||
+    !jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? []) ||
+    (old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false) ||
+    nodeReadyStatus(old) !== nodeReadyStatus(node)
+  );
 }
 
 function memoizedEligibility(ds: Readonly<DaemonSet>): (node: Readonly<Node>) => Eligibility {
@@ -203,8 +234,12 @@ function groupByNode(pods: readonly Readonly<Pod>[]): Map<string, Readonly<Pod>[
 }
 
 function nodeProgress(
-  nodes: readonly Readonly<Node>[], livePods: ReadonlyMap<string, readonly Readonly<Pod>[]>,
-  eligibility: (node: Readonly<Node>) => Eligibility, hash: string, minReadySeconds: number, now: number,
+  nodes: readonly Readonly<Node>[],
+  livePods: ReadonlyMap<string, readonly Readonly<Pod>[]>,
+  eligibility: (node: Readonly<Node>) => Eligibility,
+  hash: string,
+  minReadySeconds: number,
+  now: number,
 ): NodeProgress {
   const byName = new Map(nodes.map((n) => [n.metadata.name!, n]));
   const check = (nodeName: string, needsCurrent: boolean): boolean => {
@@ -221,9 +256,13 @@ function nodeProgress(
 function computeStatusFromCache(ds: Readonly<DaemonSet>): DaemonSetStatus {
   const s = ds.status ?? {};
   return {
-    currentNumberScheduled: s.currentNumberScheduled ?? 0, numberMisscheduled: s.numberMisscheduled ?? 0,
-    desiredNumberScheduled: s.desiredNumberScheduled ?? 0, numberReady: s.numberReady ?? 0,
-    updatedNumberScheduled: s.updatedNumberScheduled ?? 0, numberAvailable: s.numberAvailable ?? 0, numberUnavailable: s.numberUnavailable ?? 0,
+    currentNumberScheduled: s.currentNumberScheduled ?? 0,
+    numberMisscheduled: s.numberMisscheduled ?? 0,
+    desiredNumberScheduled: s.desiredNumberScheduled ?? 0,
+    numberReady: s.numberReady ?? 0,
+    updatedNumberScheduled: s.updatedNumberScheduled ?? 0,
+    numberAvailable: s.numberAvailable ?? 0,
+    numberUnavailable: s.numberUnavailable ?? 0,
     ...(s.observedGeneration !== undefined ? { observedGeneration: s.observedGeneration } : {}),
   };
 }

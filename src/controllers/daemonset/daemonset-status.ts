@@ -60,8 +60,14 @@ export function computeStatus(input: StatusInput): StatusResult {
 }
 
 const COUNTS = [
-  'currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady',
-  'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'observedGeneration',
+  'currentNumberScheduled',
+  'numberMisscheduled',
+  'desiredNumberScheduled',
+  'numberReady',
+  'updatedNumberScheduled',
+  'numberAvailable',
+  'numberUnavailable',
+  'observedGeneration',
 ] as const;
 
 export function statusChanged(old: Partial<DaemonSetStatus> | undefined, next: DaemonSetStatus): boolean {

@@ -37,7 +37,11 @@ export class DaemonSetTransactions {
       } else {
         // The previous step is still under way: this pass widens it.
         for (const node of nodes) current.nodes.add(node);
-        await this.tx.begin(ds, 'update', { reason: stepReason(hash, current.nodes), total: current.nodes.size, done: countDone(current.nodes, progress.updated) });
+        await this.tx.begin(ds, 'update', {
+          reason: stepReason(hash, current.nodes),
+          total: current.nodes.size,
+          done: countDone(current.nodes, progress.updated),
+        });
         return;
       }
     }
@@ -45,7 +49,10 @@ export class DaemonSetTransactions {
     this.steps.set(uid, step);
     // A step of an older template is superseded; otherwise the previous step finished above.
     await this.tx.begin(ds, 'update', {
-      reason: stepReason(hash, step.nodes), total: step.nodes.size, done: countDone(step.nodes, progress.updated), supersede: current !== undefined && current.hash !== hash,
+      reason: stepReason(hash, step.nodes),
+      total: step.nodes.size,
+      done: countDone(step.nodes, progress.updated),
+      supersede: current !== undefined && current.hash !== hash,
     });
   }
 
@@ -56,7 +63,9 @@ export class DaemonSetTransactions {
     for (const node of nodes) set.add(node);
     this.rescheduling.set(uid, set);
     await this.tx.begin(ds, 'reschedule', {
-      reason: `daemon pod failed on node(s) ${[...set].sort().join(', ')}`, total: set.size, done: countDone(set, progress.available),
+      reason: `daemon pod failed on node(s) ${[...set].sort().join(', ')}`,
+      total: set.size,
+      done: countDone(set, progress.available),
     });
   }
 

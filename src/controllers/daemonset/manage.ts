@@ -47,7 +47,8 @@ export function planManage(input: ManageInput): ManagePlan {
   for (const [nodeName, pods] of input.podsByNode) {
     if (known.has(nodeName)) continue;
     for (const pod of pods) {
-      if (!pod.metadata.deletionTimestamp) plan.deletions.push({ pod, reason: 'node-gone', force: pod.spec.nodeName !== undefined && pod.spec.nodeName !== '' });
+      if (!pod.metadata.deletionTimestamp)
+        plan.deletions.push({ pod, reason: 'node-gone', force: pod.spec.nodeName !== undefined && pod.spec.nodeName !== '' });
     }
   }
   return plan;

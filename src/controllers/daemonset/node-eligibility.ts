@@ -4,7 +4,12 @@
 // daemon pod. A pod already on a node may stay while only NoSchedule taints stand in the way.
 import { compileRequiredNodeAffinity } from '../../api/scheduling/node-affinity.js';
 import {
-  TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE, TAINT_NETWORK_UNAVAILABLE, TAINT_NOT_READY, TAINT_PID_PRESSURE, TAINT_UNREACHABLE,
+  TAINT_DISK_PRESSURE,
+  TAINT_MEMORY_PRESSURE,
+  TAINT_NETWORK_UNAVAILABLE,
+  TAINT_NOT_READY,
+  TAINT_PID_PRESSURE,
+  TAINT_UNREACHABLE,
   TAINT_UNSCHEDULABLE,
 } from '../../api/scheduling/taints.js';
 import { toleratesAny } from '../../api/scheduling/tolerations.js';

@@ -12,10 +12,15 @@ let serial = 0;
 function pod(node: string, hash: string, options: { ready?: boolean; phase?: PodPhase; age?: number; deleting?: boolean } = {}): Pod {
   const created = new Date(NOW - (options.age ?? 60) * 1000).toISOString();
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: {
-      name: `p${++serial}`, namespace: 'default', uid: `u${serial}`, creationTimestamp: created,
-      labels: { 'controller-revision-hash': hash }, ...(options.deleting ? { deletionTimestamp: created } : {}),
+      name: `p${++serial}`,
+      namespace: 'default',
+      uid: `u${serial}`,
+      creationTimestamp: created,
+      labels: { 'controller-revision-hash': hash },
+      ...(options.deleting ? { deletionTimestamp: created } : {}),
     },
     spec: { nodeName: node, containers: [] },
     status: {
@@ -31,24 +36,49 @@ function manage(pods: Pod[], overrides: Partial<ManageInput> = {}) {
   const podsByNode = new Map<string, Pod[]>();
   for (const p of pods) podsByNode.set(targetNode(p) ?? '', [...(podsByNode.get(targetNode(p) ?? '') ?? []), p]);
   return planManage({
-    nodes: [node('a'), node('b'), node('c')], podsByNode, hash: 'new', surge: false, minReadySeconds: 0, now: NOW,
-    eligibility: () => ({ shouldRun: true, shouldContinueRunning: true }), failedBackoff: () => undefined, ...overrides,
+    nodes: [node('a'), node('b'), node('c')],
+    podsByNode,
+    hash: 'new',
+    surge: false,
+    minReadySeconds: 0,
+    now: NOW,
+    eligibility: () => ({ shouldRun: true, shouldContinueRunning: true }),
+    failedBackoff: () => undefined,
+    ...overrides,
   });
 }
 
 describe('daemon pods', () => {
   const ds: DaemonSet = {
-    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'default', uid: 'ds-1', generation: 3 },
-    spec: { template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'busybox' }], affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu'] }] }] } } } } } },
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'default', uid: 'ds-1', generation: 3 },
+    spec: {
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: {
+          containers: [{ name: 'c', image: 'busybox' }],
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu'] }] }] },
+            },
+          },
+        },
+      },
+    },
   };
 
-  it('pins the pod to its node with matchFields, keeping the template\'s label expressions', () => {
+  it("pins the pod to its node with matchFields, keeping the template's label expressions", () => {
     const p = newDaemonPod(ds, 'node-1', 'h1');
     const terms = p.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-    assert.deepEqual(terms, [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu'] }], matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }]);
+    assert.deepEqual(terms, [
+      { matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu'] }], matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] },
+    ]);
     assert.equal(targetNode(p), 'node-1');
     assert.deepEqual(p.metadata.labels, { app: 'agent', 'controller-revision-hash': 'h1', 'pod-template-generation': '3' });
-    assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-1', controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(p.metadata.ownerReferences, [
+      { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-1', controller: true, blockOwnerDeletion: true },
+    ]);
     assert.equal(p.metadata.generateName, 'agent-');
     assert.ok(p.spec.tolerations?.some((t) => t.key === 'node.kubernetes.io/unreachable'));
     // The DaemonSet's own template is not touched.
@@ -66,14 +96,21 @@ describe('manage', () => {
       eligibility: (n) => (n.metadata.name === 'c' ? { shouldRun: false, shouldContinueRunning: false } : { shouldRun: true, shouldContinueRunning: true }),
     });
     assert.deepEqual(plan.createOn, ['b']);
-    assert.deepEqual(plan.deletions.map((d) => [d.pod.spec.nodeName, d.reason, d.force === true]).sort(), [['a', 'excess', false], ['c', 'ineligible', false], ['zz', 'node-gone', true]]);
+    assert.deepEqual(plan.deletions.map((d) => [d.pod.spec.nodeName, d.reason, d.force === true]).sort(), [
+      ['a', 'excess', false],
+      ['c', 'ineligible', false],
+      ['zz', 'node-gone', true],
+    ]);
     assert.equal(plan.deletions.find((d) => d.reason === 'excess')?.pod, young);
   });
 
   it('replaces failed pods unless the node is backing off, and waits for terminating ones', () => {
     const failed = pod('a', 'new', { phase: 'Failed' });
     let plan = manage([failed, pod('b', 'new', { deleting: true }), pod('c', 'new')]);
-    assert.deepEqual(plan.deletions.map((d) => d.reason), ['failed']);
+    assert.deepEqual(
+      plan.deletions.map((d) => d.reason),
+      ['failed'],
+    );
     assert.deepEqual(plan.failedOn, ['a']);
     assert.deepEqual(plan.createOn, []);
     plan = manage([failed, pod('b', 'new'), pod('c', 'new')], { failedBackoff: (n) => (n === 'a' ? 2000 : undefined) });
@@ -86,7 +123,10 @@ describe('manage', () => {
     const newPod = pod('a', 'new', { age: 5, ready: false });
     assert.deepEqual(manage([oldPod, newPod, pod('b', 'new'), pod('c', 'new')], { surge: true }).deletions, []);
     const ready = pod('a', 'new', { age: 5 });
-    assert.deepEqual(manage([oldPod, ready, pod('b', 'new'), pod('c', 'new')], { surge: true }).deletions.map((d) => d.pod), [oldPod]);
+    assert.deepEqual(
+      manage([oldPod, ready, pod('b', 'new'), pod('c', 'new')], { surge: true }).deletions.map((d) => d.pod),
+      [oldPod],
+    );
   });
 });
 
@@ -96,19 +136,56 @@ describe('rolling update', () => {
   it('deletes old pods up to maxUnavailable, unavailable old pods first and always', () => {
     const pods = [pod('a', 'old'), pod('b', 'old'), pod('c', 'old', { ready: false })];
     let plan = planRollingUpdate({ nodeToPods: nodeToPods(pods), hash: 'new', maxUnavailable: 1, maxSurge: 0, minReadySeconds: 0, now: NOW });
-    assert.deepEqual(plan.deletions.map((d) => d.pod.spec.nodeName), ['c', 'a']);
+    assert.deepEqual(
+      plan.deletions.map((d) => d.pod.spec.nodeName),
+      ['c', 'a'],
+    );
     // A new pod that is not yet available uses up the budget.
-    plan = planRollingUpdate({ nodeToPods: nodeToPods([pod('a', 'new', { ready: false }), pod('b', 'old'), pod('c', 'old')]), hash: 'new', maxUnavailable: 1, maxSurge: 0, minReadySeconds: 0, now: NOW });
+    plan = planRollingUpdate({
+      nodeToPods: nodeToPods([pod('a', 'new', { ready: false }), pod('b', 'old'), pod('c', 'old')]),
+      hash: 'new',
+      maxUnavailable: 1,
+      maxSurge: 0,
+      minReadySeconds: 0,
+      now: NOW,
+    });
     assert.deepEqual(plan.deletions, []);
     // minReadySeconds: a new pod ready for 10 s is not available yet with 30 s; old ones ready for 60 s are.
-    plan = planRollingUpdate({ nodeToPods: nodeToPods([pod('a', 'new', { age: 10 }), pod('b', 'old'), pod('c', 'old')]), hash: 'new', maxUnavailable: 1, maxSurge: 0, minReadySeconds: 30, now: NOW });
-    assert.deepEqual(plan.deletions.map((d) => d.pod.spec.nodeName), []);
-    plan = planRollingUpdate({ nodeToPods: nodeToPods([pod('a', 'new'), pod('b', 'old'), pod('c', 'old')]), hash: 'new', maxUnavailable: 2, maxSurge: 0, minReadySeconds: 0, now: NOW });
-    assert.deepEqual(plan.deletions.map((d) => d.pod.spec.nodeName), ['b', 'c']);
+    plan = planRollingUpdate({
+      nodeToPods: nodeToPods([pod('a', 'new', { age: 10 }), pod('b', 'old'), pod('c', 'old')]),
+      hash: 'new',
+      maxUnavailable: 1,
+      maxSurge: 0,
+      minReadySeconds: 30,
+      now: NOW,
+    });
+    assert.deepEqual(
+      plan.deletions.map((d) => d.pod.spec.nodeName),
+      [],
+    );
+    plan = planRollingUpdate({
+      nodeToPods: nodeToPods([pod('a', 'new'), pod('b', 'old'), pod('c', 'old')]),
+      hash: 'new',
+      maxUnavailable: 2,
+      maxSurge: 0,
+      minReadySeconds: 0,
+      now: NOW,
+    });
+    assert.deepEqual(
+      plan.deletions.map((d) => d.pod.spec.nodeName),
+      ['b', 'c'],
+    );
   });
 
   it('with maxSurge creates new pods beside old ones', () => {
-    const plan = planRollingUpdate({ nodeToPods: nodeToPods([pod('a', 'old'), pod('b', 'old'), pod('c', 'new')]), hash: 'new', maxUnavailable: 0, maxSurge: 1, minReadySeconds: 0, now: NOW });
+    const plan = planRollingUpdate({
+      nodeToPods: nodeToPods([pod('a', 'old'), pod('b', 'old'), pod('c', 'new')]),
+      hash: 'new',
+      maxUnavailable: 0,
+      maxSurge: 1,
+      minReadySeconds: 0,
+      now: NOW,
+    });
     assert.deepEqual(plan, { deletions: [], createOn: ['a'] });
   });
 

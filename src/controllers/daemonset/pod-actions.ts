@@ -14,10 +14,19 @@ export interface PodActionsDeps {
   expectations: Expectations;
 }
 
-export async function carryOut(deps: PodActionsDeps, ds: Readonly<DaemonSet>, createOn: readonly string[], deletions: readonly PodDeletion[], hash: string): Promise<void> {
+export async function carryOut(
+  deps: PodActionsDeps,
+  ds: Readonly<DaemonSet>,
+  createOn: readonly string[],
+  deletions: readonly PodDeletion[],
+  hash: string,
+): Promise<void> {
   const owner = ds.metadata.uid!;
   if (deletions.length > 0) {
-    deps.expectations.expectDeletions(owner, deletions.map((d) => objectKey(d.pod)));
+    deps.expectations.expectDeletions(
+      owner,
+      deletions.map((d) => objectKey(d.pod)),
+    );
     if (createOn.length > 0) deps.expectations.raise(owner, createOn.length);
   } else {
     deps.expectations.expectCreations(owner, createOn.length);
@@ -49,17 +58,19 @@ async function createPods(deps: PodActionsDeps, ds: Readonly<DaemonSet>, createO
 async function deletePods(deps: PodActionsDeps, ds: Readonly<DaemonSet>, deletions: readonly PodDeletion[]): Promise<unknown[]> {
   const owner = ds.metadata.uid!;
   const client = deps.api.resource<Pod>(resources.pods, ds.metadata.namespace);
-  const outcomes = await Promise.allSettled(deletions.map(async ({ pod, force }) => {
-    const name = pod.metadata.name!;
-    try {
-      await client.delete(name, { preconditions: { uid: pod.metadata.uid! }, ...(force ? { gracePeriodSeconds: 0 } : {}) });
-      void deps.recorder.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
-    } catch (error) {
-      deps.expectations.deletionObserved(owner, objectKey(pod));
-      if (isNotFound(error)) return;
-      void deps.recorder.record(ds, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
-      throw error;
-    }
-  }));
+  const outcomes = await Promise.allSettled(
+    deletions.map(async ({ pod, force }) => {
+      const name = pod.metadata.name!;
+      try {
+        await client.delete(name, { preconditions: { uid: pod.metadata.uid! }, ...(force ? { gracePeriodSeconds: 0 } : {}) });
+        void deps.recorder.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+      } catch (error) {
+        deps.expectations.deletionObserved(owner, objectKey(pod));
+        if (isNotFound(error)) return;
+        void deps.recorder.record(ds, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
+        throw error;
+      }
+    }),
+  );
   return outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
 }

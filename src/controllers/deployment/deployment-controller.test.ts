@@ -15,7 +15,17 @@ import { isPodReady } from '../../api/core/pod-conditions.js';
 
 const STUCK_LABEL = 'test/stuck';
 
-function deploymentManifest(name: string, replicas: number, options: { image?: string; strategy?: Deployment['spec']['strategy']; extra?: Partial<Deployment['spec']>; annotations?: Record<string, string>; stuck?: boolean } = {}): Deployment {
+function deploymentManifest(
+  name: string,
+  replicas: number,
+  options: {
+    image?: string;
+    strategy?: Deployment['spec']['strategy'];
+    extra?: Partial<Deployment['spec']>;
+    annotations?: Record<string, string>;
+    stuck?: boolean;
+  } = {},
+): Deployment {
   const labels: Record<string, string> = { app: name };
   const templateLabels = options.stuck ? { ...labels, [STUCK_LABEL]: 'true' } : labels;
   return {
@@ -43,7 +53,10 @@ describe('deployment controller', () => {
   const replicaSets = () => api.resource<ReplicaSet>(resources.replicasets, 'default');
 
   before(async () => {
-    harness = await startControllerTest((ctx) => new ReplicaSetController(ctx), (ctx) => new DeploymentController(ctx));
+    harness = await startControllerTest(
+      (ctx) => new ReplicaSetController(ctx),
+      (ctx) => new DeploymentController(ctx),
+    );
     api = harness.api;
     agent = startFakeAgent(api, { skip: (pod) => pod.metadata.labels?.[STUCK_LABEL] === 'true' });
   });
@@ -54,7 +67,9 @@ describe('deployment controller', () => {
 
   async function setsOf(d: KubeObject): Promise<ReplicaSet[]> {
     const list = await replicaSets().list();
-    return list.items.filter((rs) => rs.metadata.ownerReferences?.some((ref) => ref.uid === d.metadata.uid)).sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
+    return list.items
+      .filter((rs) => rs.metadata.ownerReferences?.some((ref) => ref.uid === d.metadata.uid))
+      .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
   }
 
   async function transactionsOf(target: KubeObject): Promise<Transaction[]> {
@@ -64,13 +79,20 @@ describe('deployment controller', () => {
 
   /** What `kubectl rollout status` waits for. */
   async function rolledOut(name: string, timeoutMs = 15_000): Promise<Deployment> {
-    return waitFor(`${name} rolled out`, async () => {
-      const d = await deployments().get(name);
-      const s = d.status ?? {};
-      const done = (d.metadata.generation ?? 0) <= (s.observedGeneration ?? 0)
-        && (s.updatedReplicas ?? 0) === d.spec.replicas && (s.replicas ?? 0) === (s.updatedReplicas ?? 0) && (s.availableReplicas ?? 0) === (s.updatedReplicas ?? 0);
-      return done ? d : undefined;
-    }, timeoutMs);
+    return waitFor(
+      `${name} rolled out`,
+      async () => {
+        const d = await deployments().get(name);
+        const s = d.status ?? {};
+        const done =
+          (d.metadata.generation ?? 0) <= (s.observedGeneration ?? 0) &&
+          (s.updatedReplicas ?? 0) === d.spec.replicas &&
+          (s.replicas ?? 0) === (s.updatedReplicas ?? 0) &&
+          (s.availableReplicas ?? 0) === (s.updatedReplicas ?? 0);
+        return done ? d : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   const condition = (d: Deployment, type: string) => d.status?.conditions?.find((c) => c.type === type);
@@ -85,19 +107,26 @@ describe('deployment controller', () => {
     assert.equal(rs!.metadata.name, `web-${hash}`);
     assert.deepEqual(rs!.spec.selector.matchLabels, { app: 'web', 'pod-template-hash': hash });
     assert.equal(rs!.spec.template?.metadata?.labels?.['pod-template-hash'], hash);
-    assert.deepEqual(rs!.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(rs!.metadata.ownerReferences, [
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
     assert.equal(rs!.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
     assert.equal(rs!.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '3');
     assert.equal(rs!.metadata.annotations?.['deployment.kubernetes.io/max-replicas'], '4');
     assert.equal(d.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
-    assert.deepEqual([d.status?.replicas, d.status?.updatedReplicas, d.status?.readyReplicas, d.status?.availableReplicas, d.status?.unavailableReplicas ?? 0], [3, 3, 3, 3, 0]);
+    assert.deepEqual(
+      [d.status?.replicas, d.status?.updatedReplicas, d.status?.readyReplicas, d.status?.availableReplicas, d.status?.unavailableReplicas ?? 0],
+      [3, 3, 3, 3, 0],
+    );
     assert.equal(condition(d, 'Available')?.reason, 'MinimumReplicasAvailable');
     const progressing = await waitFor('NewReplicaSetAvailable', async () => {
       const c = condition(await deployments().get('web'), 'Progressing');
       return c?.reason === 'NewReplicaSetAvailable' ? c : undefined;
     });
     assert.equal(progressing.message, `ReplicaSet "web-${hash}" has successfully progressed.`);
-    const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(created)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'));
+    const launch = await waitFor('launch Succeeded', async () =>
+      (await transactionsOf(created)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
+    );
     assert.equal(launch.status?.progress, '3/3');
   });
 
@@ -129,13 +158,22 @@ describe('deployment controller', () => {
     const events = (await api.resource(resources.events, 'default').list()).items.filter((e) => e['reason'] === 'ScalingReplicaSet');
     const messages = events.map((e) => String(e['message']));
     assert.ok(messages.includes(`Scaled up replica set ${fresh.metadata.name} from 0 to 1`), messages.join('\n'));
-    assert.ok(messages.some((m) => m.startsWith(`Scaled down replica set ${old.metadata.name} from 3 to 2`)), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith(`Scaled down replica set ${old.metadata.name} from 3 to 2`)),
+      messages.join('\n'),
+    );
     const steps = await waitFor('every update step Succeeded', async () => {
       const updates = (await transactionsOf(d)).filter((tx) => tx.spec.operation === 'update');
       return updates.length >= 2 && updates.every((tx) => tx.status?.phase === 'Succeeded') ? updates : undefined;
     });
-    assert.ok(steps.some((tx) => tx.spec.reason === `scale new replica set ${fresh.metadata.name} to 1`), steps.map((tx) => tx.spec.reason).join('\n'));
-    assert.ok(steps.some((tx) => tx.spec.reason === `scale old replica set ${old.metadata.name} to 0`), steps.map((tx) => tx.spec.reason).join('\n'));
+    assert.ok(
+      steps.some((tx) => tx.spec.reason === `scale new replica set ${fresh.metadata.name} to 1`),
+      steps.map((tx) => tx.spec.reason).join('\n'),
+    );
+    assert.ok(
+      steps.some((tx) => tx.spec.reason === `scale old replica set ${old.metadata.name} to 0`),
+      steps.map((tx) => tx.spec.reason).join('\n'),
+    );
   });
 
   it('rolls back to an earlier template by reusing its ReplicaSet with a new revision', async () => {
@@ -153,13 +191,18 @@ describe('deployment controller', () => {
   it('scales, recording a scale transaction', async () => {
     const d = await deployments().get('web');
     await api.resource(resources.deployments, 'default').updateSubresource('web', 'scale', {
-      apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 5 },
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 5 },
     });
     await rolledOut('web');
     const [active] = (await setsOf(d)).filter((rs) => (rs.spec.replicas ?? 0) > 0);
     assert.equal(active?.spec.replicas, 5);
     assert.equal(active?.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '5');
-    const scale = await waitFor('scale Succeeded', async () => (await transactionsOf(d)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'));
+    const scale = await waitFor('scale Succeeded', async () =>
+      (await transactionsOf(d)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'),
+    );
     assert.equal(scale.spec.reason, 'replicas changed from 3 to 5');
   });
 
@@ -167,7 +210,9 @@ describe('deployment controller', () => {
     const d = await deployments().get('web');
     await deployments().patch('web', 'merge', { spec: { paused: true } });
     await waitFor('DeploymentPaused', async () => condition(await deployments().get('web'), 'Progressing')?.reason === 'DeploymentPaused');
-    await deployments().patch('web', 'strategic', { spec: { replicas: 4, template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } } } });
+    await deployments().patch('web', 'strategic', {
+      spec: { replicas: 4, template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } } },
+    });
     await waitFor('scaled to 4 while paused', async () => {
       const sets = await setsOf(d);
       return sets.reduce((sum, rs) => sum + (rs.spec.replicas ?? 0), 0) === 4 ? sets : undefined;
@@ -227,13 +272,19 @@ describe('deployment controller', () => {
     const created = await deployments().create(deploymentManifest('stuck', 1, { extra: { progressDeadlineSeconds: 2 } }));
     await rolledOut('stuck');
     await deployments().patch('stuck', 'strategic', { spec: { template: { metadata: { labels: { [STUCK_LABEL]: 'true' } } } } });
-    const d = await waitFor('ProgressDeadlineExceeded', async () => {
-      const current = await deployments().get('stuck');
-      return condition(current, 'Progressing')?.reason === 'ProgressDeadlineExceeded' ? current : undefined;
-    }, 10_000);
+    const d = await waitFor(
+      'ProgressDeadlineExceeded',
+      async () => {
+        const current = await deployments().get('stuck');
+        return condition(current, 'Progressing')?.reason === 'ProgressDeadlineExceeded' ? current : undefined;
+      },
+      10_000,
+    );
     assert.equal(condition(d, 'Progressing')?.status, 'False');
     assert.match(condition(d, 'Progressing')?.message ?? '', /has timed out progressing/);
-    const failed = await waitFor('update Failed', async () => (await transactionsOf(created)).find((tx) => tx.spec.operation === 'update' && tx.status?.phase === 'Failed'));
+    const failed = await waitFor('update Failed', async () =>
+      (await transactionsOf(created)).find((tx) => tx.spec.operation === 'update' && tx.status?.phase === 'Failed'),
+    );
     assert.match(failed.status?.message ?? '', /timed out progressing/);
   });
 
@@ -243,7 +294,8 @@ describe('deployment controller', () => {
     await rolledOut('prop');
     // The new pods never become ready: the rollout stops at 8 old + 5 new.
     await deployments().patch('prop', 'strategic', { spec: { template: { metadata: { labels: { [STUCK_LABEL]: 'true' } } } } });
-    const sizes = async () => (await setsOf(created)).map((rs) => `${rs.spec.template?.metadata?.labels?.[STUCK_LABEL] ? 'new' : 'old'}=${rs.spec.replicas}`).sort();
+    const sizes = async () =>
+      (await setsOf(created)).map((rs) => `${rs.spec.template?.metadata?.labels?.[STUCK_LABEL] ? 'new' : 'old'}=${rs.spec.replicas}`).sort();
     await waitFor('old 8, new 5', async () => JSON.stringify(await sizes()) === JSON.stringify(['new=5', 'old=8']));
     await deployments().patch('prop', 'merge', { spec: { replicas: 15 } });
     await waitFor('old 11, new 7', async () => JSON.stringify(await sizes()) === JSON.stringify(['new=7', 'old=11']));
@@ -266,7 +318,9 @@ describe('deployment controller', () => {
   it('adopts a matching orphan ReplicaSet', async () => {
     const template = deploymentManifest('adopt', 1).spec.template;
     await replicaSets().create({
-      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'adopt-orphan', namespace: 'default', labels: { app: 'adopt' } },
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'adopt-orphan', namespace: 'default', labels: { app: 'adopt' } },
       spec: { replicas: 1, selector: { matchLabels: { app: 'adopt' } }, template: structuredClone(template) },
     });
     const created = await deployments().create(deploymentManifest('adopt', 1));

@@ -2,10 +2,7 @@
 // pod template (named `<deployment>-<pod-template-hash>`) and moves replicas from the old sets
 // to the new one by its strategy (RollingUpdate or Recreate), keeping revisions for `kubectl
 // rollout history/undo`, conditions for `kubectl rollout status`, and the pause switch.
-import {
-  indexers, isNotFound, objectKey, resources, TerminalError,
-  type EventRecorder, type Informer, type ReconcileResult,
-} from '../../client/index.js';
+import { indexers, isNotFound, objectKey, resources, TerminalError, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { claimFromCache } from '../shape/claim.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
@@ -33,7 +30,9 @@ export class DeploymentController extends WorkloadController<Deployment> {
 
   constructor(ctx: ControllerContext, options: DeploymentControllerOptions = {}) {
     super(ctx, {
-      name: 'deployment-controller', resource: resources.deployments, workers: options.workers ?? 16,
+      name: 'deployment-controller',
+      resource: resources.deployments,
+      workers: options.workers ?? 16,
       keepDeleted: true, // its open transactions end when reconcile sees it gone
     });
     this.events = ctx.recorder(this.name);
@@ -70,7 +69,9 @@ export class DeploymentController extends WorkloadController<Deployment> {
     const rsList = await this.claimReplicaSets(d);
     const s = new DeploymentSync(
       { api: this.ctx.api, events: this.events, operations: this.operations, replicaSets: this.replicaSets, pods: this.pods, podsIndex: CONTROLLER_UID_INDEX },
-      d, rsList, now,
+      d,
+      rsList,
+      now,
     );
     try {
       if (d.metadata.deletionTimestamp) {
@@ -103,8 +104,12 @@ export class DeploymentController extends WorkloadController<Deployment> {
 
   private claimReplicaSets(d: Readonly<Deployment>): Promise<Readonly<ReplicaSet>[]> {
     return claimFromCache<ReplicaSet>({
-      api: this.ctx.api, ownerResource: resources.deployments, owner: d, selector: labelSelectorOf(d),
-      resource: resources.replicasets, informer: this.replicaSets,
+      api: this.ctx.api,
+      ownerResource: resources.deployments,
+      owner: d,
+      selector: labelSelectorOf(d),
+      resource: resources.replicasets,
+      informer: this.replicaSets,
     });
   }
 }

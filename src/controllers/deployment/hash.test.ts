@@ -11,12 +11,17 @@ const template = (image: string, extra: Record<string, string> = {}) => ({
 describe('pod-template-hash', () => {
   it('is stable for equal templates, whatever the key order or the hash label', () => {
     const a = template('busybox:1');
-    const b = { spec: { restartPolicy: 'Always' as const, containers: [{ image: 'busybox:1', name: 'main' }] }, metadata: { labels: { 'pod-template-hash': 'xyz', app: 'web' } } };
+    const b = {
+      spec: { restartPolicy: 'Always' as const, containers: [{ image: 'busybox:1', name: 'main' }] },
+      metadata: { labels: { 'pod-template-hash': 'xyz', app: 'web' } },
+    };
     assert.equal(podTemplateHash(a), podTemplateHash(b));
     assert.ok(equalIgnoreHash(a, b));
     assert.match(podTemplateHash(a), /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
     // What kubectl rollout undo sends back: the same template with `creationTimestamp: null`.
-    const echoed: PodTemplateSpec = JSON.parse(JSON.stringify({ ...a, metadata: { ...a.metadata, creationTimestamp: null }, spec: { ...a.spec, volumes: [], securityContext: {} } }));
+    const echoed: PodTemplateSpec = JSON.parse(
+      JSON.stringify({ ...a, metadata: { ...a.metadata, creationTimestamp: null }, spec: { ...a.spec, volumes: [], securityContext: {} } }),
+    );
     assert.ok(equalIgnoreHash(a, echoed));
     assert.equal(podTemplateHash(a), podTemplateHash(echoed));
   });

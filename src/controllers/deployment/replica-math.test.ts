@@ -4,11 +4,20 @@ import type { ReplicaSet } from '../replicaset/types.js';
 import { maxSurge, maxUnavailable, newReplicaSetReplicas, proportionalSizes, resolveFenceposts, scaledValue } from './replica-math.js';
 import { MAX_REPLICAS_ANNOTATION, type Deployment, type IntOrPercent } from './types.js';
 
-function deployment(replicas: number, surge: IntOrPercent = '25%', unavailable: IntOrPercent = '25%', type: 'RollingUpdate' | 'Recreate' = 'RollingUpdate'): Deployment {
+function deployment(
+  replicas: number,
+  surge: IntOrPercent = '25%',
+  unavailable: IntOrPercent = '25%',
+  type: 'RollingUpdate' | 'Recreate' = 'RollingUpdate',
+): Deployment {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
     spec: {
-      replicas, selector: { matchLabels: { app: 'web' } }, template: {},
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: {},
       strategy: type === 'Recreate' ? { type } : { type, rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } },
     },
   };
@@ -16,7 +25,9 @@ function deployment(replicas: number, surge: IntOrPercent = '25%', unavailable: 
 
 function rs(name: string, replicas: number, created: string, annotations: Record<string, string> = {}): ReplicaSet {
   return {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, creationTimestamp: created, annotations },
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name, creationTimestamp: created, annotations },
     spec: { replicas, selector: { matchLabels: { app: 'web' } } },
   };
 }
@@ -41,7 +52,11 @@ describe('rollout arithmetic', () => {
     const old = rs('old', 3, '2024-01-01T00:00:00Z');
     const fresh = rs('new', 0, '2024-01-02T00:00:00Z');
     assert.equal(newReplicaSetReplicas(d, [old, fresh], fresh), 1);
-    assert.equal(newReplicaSetReplicas(d, [rs('old', 3, '2024-01-01T00:00:00Z'), rs('new', 1, '2024-01-02T00:00:00Z')], rs('new', 1, '')), 1, 'at the surge limit: no growth');
+    assert.equal(
+      newReplicaSetReplicas(d, [rs('old', 3, '2024-01-01T00:00:00Z'), rs('new', 1, '2024-01-02T00:00:00Z')], rs('new', 1, '')),
+      1,
+      'at the surge limit: no growth',
+    );
     assert.equal(newReplicaSetReplicas(d, [rs('old', 1, ''), rs('new', 2, '')], rs('new', 2, '')), 3);
     assert.equal(newReplicaSetReplicas(deployment(3, 1, 0, 'Recreate'), [old, fresh], fresh), 3);
   });

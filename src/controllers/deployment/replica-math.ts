@@ -18,7 +18,11 @@ export function scaledValue(value: IntOrPercent | undefined, total: number, roun
 }
 
 /** maxSurge and maxUnavailable for `desired` replicas; never both 0 (unavailability becomes 1). */
-export function resolveFenceposts(maxSurge: IntOrPercent | undefined, maxUnavailable: IntOrPercent | undefined, desired: number): { surge: number; unavailable: number } {
+export function resolveFenceposts(
+  maxSurge: IntOrPercent | undefined,
+  maxUnavailable: IntOrPercent | undefined,
+  desired: number,
+): { surge: number; unavailable: number } {
   const surge = scaledValue(maxSurge, desired, true);
   let unavailable = scaledValue(maxUnavailable, desired, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;

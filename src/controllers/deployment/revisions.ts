@@ -7,8 +7,13 @@ import type { ReplicaSet } from '../replicaset/types.js';
 import { equalIgnoreHash } from './hash.js';
 import { byCreation } from './replica-math.js';
 import {
-  DESIRED_REPLICAS_ANNOTATION, LAST_APPLIED_ANNOTATION, MAX_REPLICAS_ANNOTATION, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION,
-  ROLLBACK_TO_ANNOTATION, type Deployment,
+  DESIRED_REPLICAS_ANNOTATION,
+  LAST_APPLIED_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  ROLLBACK_TO_ANNOTATION,
+  type Deployment,
 } from './types.js';
 
 /** Longest revision-history annotation kept, in characters. */
@@ -16,7 +21,13 @@ const MAX_REVISION_HISTORY_CHARS = 2000;
 
 // changed-by is the server's own, per object: a copy would be overwritten, and copied again forever.
 const NOT_COPIED: ReadonlySet<string> = new Set([
-  ANNOTATION_CHANGED_BY, LAST_APPLIED_ANNOTATION, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, ROLLBACK_TO_ANNOTATION,
+  ANNOTATION_CHANGED_BY,
+  LAST_APPLIED_ANNOTATION,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  ROLLBACK_TO_ANNOTATION,
 ]);
 
 export function revisionOf(rs: Readonly<ReplicaSet> | undefined): number {
@@ -34,7 +45,10 @@ export function byRevision(a: Readonly<ReplicaSet>, b: Readonly<ReplicaSet>): nu
 }
 
 /** The oldest set whose template is the Deployment's; the others are old. */
-export function splitNewAndOld(d: Readonly<Deployment>, sets: readonly Readonly<ReplicaSet>[]): { newRS: Readonly<ReplicaSet> | undefined; oldRSs: Readonly<ReplicaSet>[] } {
+export function splitNewAndOld(
+  d: Readonly<Deployment>,
+  sets: readonly Readonly<ReplicaSet>[],
+): { newRS: Readonly<ReplicaSet> | undefined; oldRSs: Readonly<ReplicaSet>[] } {
   const sorted = [...sets].sort(byCreation);
   const newRS = sorted.find((rs) => equalIgnoreHash(rs.spec.template, d.spec.template));
   return { newRS, oldRSs: sorted.filter((rs) => rs !== newRS) };
@@ -66,7 +80,14 @@ export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: num
  * (keeping the one it had in the revision history when it is rolled back to), and — for a set
  * about to be created — the replica annotations. True when anything changed.
  */
-export function setNewReplicaSetAnnotations(d: Readonly<Deployment>, rs: ReplicaSet, newRevision: number, exists: boolean, desired: number, max: number): boolean {
+export function setNewReplicaSetAnnotations(
+  d: Readonly<Deployment>,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+  desired: number,
+  max: number,
+): boolean {
   let changed = copyDeploymentAnnotations(d, rs);
   const annotations = (rs.metadata.annotations ??= {});
   const oldText = annotations[REVISION_ANNOTATION];

@@ -1,9 +1,7 @@
 // The RollingUpdate strategy: grow the new set within maxSurge, shrink the old ones while at
 // least replicas − maxUnavailable pods stay available, one resize per pass.
 import type { ReplicaSet } from '../replicaset/types.js';
-import {
-  desiredReplicas, filterActive, maxUnavailable, newReplicaSetReplicas, specReplicas, sumSpecReplicas, sumStatus, byCreation,
-} from './replica-math.js';
+import { desiredReplicas, filterActive, maxUnavailable, newReplicaSetReplicas, specReplicas, sumSpecReplicas, sumStatus, byCreation } from './replica-math.js';
 import { deploymentComplete } from './status.js';
 import type { DeploymentSync } from './sync.js';
 import type { DeploymentStatus } from './types.js';
@@ -30,7 +28,12 @@ async function reconcileNewReplicaSet(s: DeploymentSync, allRSs: readonly Readon
  * Shrinks old sets: first their unavailable pods (they cost no availability), then available
  * ones down to the availability floor.
  */
-async function reconcileOldReplicaSets(s: DeploymentSync, allRSs: readonly Readonly<ReplicaSet>[], oldRSs: Readonly<ReplicaSet>[], newRS: Readonly<ReplicaSet>): Promise<boolean> {
+async function reconcileOldReplicaSets(
+  s: DeploymentSync,
+  allRSs: readonly Readonly<ReplicaSet>[],
+  oldRSs: Readonly<ReplicaSet>[],
+  newRS: Readonly<ReplicaSet>,
+): Promise<boolean> {
   if (sumSpecReplicas(oldRSs) === 0) return false;
   const minAvailable = desiredReplicas(s.d) - maxUnavailable(s.d);
   const newUnavailable = specReplicas(newRS) - (newRS.status?.availableReplicas ?? 0);
@@ -42,7 +45,11 @@ async function reconcileOldReplicaSets(s: DeploymentSync, allRSs: readonly Reado
 }
 
 /** Removes up to `limit` unavailable pods of old sets, oldest sets first. */
-async function cleanupUnhealthyReplicas(s: DeploymentSync, oldRSs: Readonly<ReplicaSet>[], limit: number): Promise<{ oldRSs: Readonly<ReplicaSet>[]; count: number }> {
+async function cleanupUnhealthyReplicas(
+  s: DeploymentSync,
+  oldRSs: Readonly<ReplicaSet>[],
+  limit: number,
+): Promise<{ oldRSs: Readonly<ReplicaSet>[]; count: number }> {
   const sorted = [...oldRSs].sort(byCreation);
   let total = 0;
   for (let i = 0; i < sorted.length && total < limit; i++) {

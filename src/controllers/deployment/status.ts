@@ -31,7 +31,12 @@ export function removeCondition(status: DeploymentStatus, type: string): void {
   if (status.conditions?.some((c) => c.type === type)) status.conditions = status.conditions.filter((c) => c.type !== type);
 }
 
-export function calculateStatus(allRSs: readonly Readonly<ReplicaSet>[], newRS: Readonly<ReplicaSet> | undefined, d: Readonly<Deployment>, now = Date.now()): DeploymentStatus {
+export function calculateStatus(
+  allRSs: readonly Readonly<ReplicaSet>[],
+  newRS: Readonly<ReplicaSet> | undefined,
+  d: Readonly<Deployment>,
+  now = Date.now(),
+): DeploymentStatus {
   const available = sumStatus(allRSs, 'availableReplicas');
   const total = sumStatus(allRSs, 'replicas');
   const status: DeploymentStatus = {
@@ -60,10 +65,12 @@ export function hasProgressDeadline(d: Readonly<Deployment>): boolean {
 /** Every replica updated and available, and the latest spec observed. */
 export function deploymentComplete(d: Readonly<Deployment>, status: Readonly<DeploymentStatus>): boolean {
   const desired = desiredReplicas(d);
-  return (status.updatedReplicas ?? 0) === desired
-    && (status.replicas ?? 0) === desired
-    && (status.availableReplicas ?? 0) === desired
-    && (status.observedGeneration ?? 0) >= (d.metadata.generation ?? 0);
+  return (
+    (status.updatedReplicas ?? 0) === desired &&
+    (status.replicas ?? 0) === desired &&
+    (status.availableReplicas ?? 0) === desired &&
+    (status.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
+  );
 }
 
 /** The new status shows progress over the stored one: more updated, ready or available, or fewer old. */
@@ -71,10 +78,12 @@ export function deploymentProgressing(d: Readonly<Deployment>, next: Readonly<De
   const old = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (next.replicas ?? 0) - (next.updatedReplicas ?? 0);
-  return (next.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0)
-    || newOld < oldOld
-    || (next.readyReplicas ?? 0) > (old.readyReplicas ?? 0)
-    || (next.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
+  return (
+    (next.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) ||
+    newOld < oldOld ||
+    (next.readyReplicas ?? 0) > (old.readyReplicas ?? 0) ||
+    (next.availableReplicas ?? 0) > (old.availableReplicas ?? 0)
+  );
 }
 
 /** Ms until the progress deadline passes (≤ 0: passed); undefined when no deadline applies. */
@@ -96,8 +105,14 @@ export function deploymentTimedOut(d: Readonly<Deployment>, status: Readonly<Dep
 function normalized(status: Readonly<DeploymentStatus> | undefined): unknown[] {
   const s = status ?? {};
   return [
-    s.observedGeneration ?? 0, s.replicas ?? 0, s.updatedReplicas ?? 0, s.readyReplicas ?? 0, s.availableReplicas ?? 0,
-    s.unavailableReplicas ?? 0, s.collisionCount ?? null, s.conditions ?? [],
+    s.observedGeneration ?? 0,
+    s.replicas ?? 0,
+    s.updatedReplicas ?? 0,
+    s.readyReplicas ?? 0,
+    s.availableReplicas ?? 0,
+    s.unavailableReplicas ?? 0,
+    s.collisionCount ?? null,
+    s.conditions ?? [],
   ];
 }
 

@@ -6,17 +6,29 @@ import type { ReplicaSet } from '../replicaset/types.js';
 import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
 import { equalIgnoreHash, podTemplateHash } from './hash.js';
 import type { DeploymentOperations } from './operations.js';
-import {
-  desiredReplicas, filterActive, isRollingUpdate, maxSurge, newReplicaSetReplicas, proportionalSizes, specReplicas,
-} from './replica-math.js';
+import { desiredReplicas, filterActive, isRollingUpdate, maxSurge, newReplicaSetReplicas, proportionalSizes, specReplicas } from './replica-math.js';
 import { byRevision, maxRevision, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations, splitNewAndOld } from './revisions.js';
 import {
-  calculateStatus, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, newCondition,
-  removeCondition, setCondition, statusEqual,
+  calculateStatus,
+  deploymentComplete,
+  deploymentProgressing,
+  deploymentTimedOut,
+  getCondition,
+  hasProgressDeadline,
+  newCondition,
+  removeCondition,
+  setCondition,
+  statusEqual,
 } from './status.js';
 import {
-  DESIRED_REPLICAS_ANNOTATION, POD_TEMPLATE_HASH_LABEL, PROGRESSING, reasons, REPLICA_FAILURE, REVISION_ANNOTATION,
-  type Deployment, type DeploymentStatus,
+  DESIRED_REPLICAS_ANNOTATION,
+  POD_TEMPLATE_HASH_LABEL,
+  PROGRESSING,
+  reasons,
+  REPLICA_FAILURE,
+  REVISION_ANNOTATION,
+  type Deployment,
+  type DeploymentStatus,
 } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -78,7 +90,8 @@ export class DeploymentSync {
   /** The revision annotation on the Deployment; conditional on the version read, so a newer spec is never mistaken for this one. */
   private async setDeploymentRevision(revision: string): Promise<void> {
     if (this.d.metadata.annotations?.[REVISION_ANNOTATION] === revision) return;
-    const patched = await this.deps.api.resource<Deployment>(resources.deployments, this.d.metadata.namespace)
+    const patched = await this.deps.api
+      .resource<Deployment>(resources.deployments, this.d.metadata.namespace)
       .patch(this.name, 'merge', { metadata: { resourceVersion: this.d.metadata.resourceVersion, annotations: { [REVISION_ANNOTATION]: revision } } });
     this.d = this.statusStaged ? { ...patched, status: this.d.status } : patched;
   }
@@ -94,7 +107,12 @@ export class DeploymentSync {
     const updated = await this.rsClient(rs.metadata.namespace).update(copy);
     if (oldScale !== newScale) {
       const direction = oldScale < newScale ? 'up' : 'down';
-      void this.deps.events.record(this.d, 'Normal', 'ScalingReplicaSet', `Scaled ${direction} replica set ${rs.metadata.name} from ${oldScale} to ${newScale}`);
+      void this.deps.events.record(
+        this.d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${direction} replica set ${rs.metadata.name} from ${oldScale} to ${newScale}`,
+      );
       if (step) {
         const which = step === 'new' ? 'new' : 'old';
         this.deps.operations.step(this.d, step === 'new' ? updated : this.newRS, `scale ${which} replica set ${rs.metadata.name} to ${newScale}`);
@@ -119,7 +137,11 @@ export class DeploymentSync {
     return { newRS, oldRSs };
   }
 
-  private async getNewReplicaSet(existing: Readonly<ReplicaSet> | undefined, oldRSs: readonly Readonly<ReplicaSet>[], create: boolean): Promise<Readonly<ReplicaSet> | undefined> {
+  private async getNewReplicaSet(
+    existing: Readonly<ReplicaSet> | undefined,
+    oldRSs: readonly Readonly<ReplicaSet>[],
+    create: boolean,
+  ): Promise<Readonly<ReplicaSet> | undefined> {
     const newRevision = maxRevision(oldRSs) + 1;
     const desired = desiredReplicas(this.d);
     const max = desired + maxSurge(this.d);
@@ -198,7 +220,11 @@ export class DeploymentSync {
    */
   private async existingOrCollision(rs: ReplicaSet, error: unknown): Promise<Readonly<ReplicaSet>> {
     const name = rs.metadata.name ?? '';
-    const found = this.deps.replicaSets.getByName(rs.metadata.namespace, name) ?? (await this.rsClient().get(name).catch(() => undefined));
+    const found =
+      this.deps.replicaSets.getByName(rs.metadata.namespace, name) ??
+      (await this.rsClient()
+        .get(name)
+        .catch(() => undefined));
     if (found && controllerRefOf(found)?.uid === this.d.metadata.uid && equalIgnoreHash(found.spec.template, this.d.spec.template)) return found;
     const status = structuredClone(this.d.status ?? {}) as DeploymentStatus;
     status.collisionCount = (status.collisionCount ?? 0) + 1;
@@ -222,7 +248,8 @@ export class DeploymentSync {
     const { newRS, oldRSs } = splitNewAndOld(this.d, this.rsList);
     for (const rs of filterActive([...oldRSs, newRS])) {
       const annotated = Number(rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION]);
-      if (rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] !== undefined && Number.isInteger(annotated) && annotated !== desiredReplicas(this.d)) return annotated;
+      if (rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] !== undefined && Number.isInteger(annotated) && annotated !== desiredReplicas(this.d))
+        return annotated;
     }
     return undefined;
   }
@@ -235,7 +262,10 @@ export class DeploymentSync {
     return this.syncDeploymentStatus([...scaled.oldRSs, ...(scaled.newRS ? [scaled.newRS] : [])], scaled.newRS);
   }
 
-  async scale(newRS: Readonly<ReplicaSet> | undefined, oldRSs: Readonly<ReplicaSet>[]): Promise<{ newRS: Readonly<ReplicaSet> | undefined; oldRSs: Readonly<ReplicaSet>[] }> {
+  async scale(
+    newRS: Readonly<ReplicaSet> | undefined,
+    oldRSs: Readonly<ReplicaSet>[],
+  ): Promise<{ newRS: Readonly<ReplicaSet> | undefined; oldRSs: Readonly<ReplicaSet>[] }> {
     const desired = desiredReplicas(this.d);
     const replace = (old: Readonly<ReplicaSet>, updated: Readonly<ReplicaSet>) => {
       if (old === newRS) newRS = updated;
@@ -340,15 +370,19 @@ function activeOrLatest(newRS: Readonly<ReplicaSet> | undefined, oldRSs: readonl
   if (active.length === 1) return active[0];
   if (active.length > 1) return undefined;
   if (newRS) return newRS;
-  return oldRSs.length > 0 ? [...oldRSs].sort((a, b) => (Date.parse(b.metadata.creationTimestamp ?? '') || 0) - (Date.parse(a.metadata.creationTimestamp ?? '') || 0))[0] : undefined;
+  return oldRSs.length > 0
+    ? [...oldRSs].sort((a, b) => (Date.parse(b.metadata.creationTimestamp ?? '') || 0) - (Date.parse(a.metadata.creationTimestamp ?? '') || 0))[0]
+    : undefined;
 }
 
 /** The new set has all the Deployment's replicas, scaled for its current size, all available. */
 function isSaturated(d: Readonly<Deployment>, rs: Readonly<ReplicaSet>): boolean {
   const desired = desiredReplicas(d);
-  return specReplicas(rs) === desired
-    && rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] === String(desired)
-    && (rs.status?.availableReplicas ?? 0) === desired;
+  return (
+    specReplicas(rs) === desired &&
+    rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] === String(desired) &&
+    (rs.status?.availableReplicas ?? 0) === desired
+  );
 }
 
 /** A ReplicaFailure of the new set first, else of any set, as a Deployment condition. */
@@ -357,5 +391,11 @@ function replicaFailure(sets: readonly Readonly<ReplicaSet>[], newRS: Readonly<R
   const found = ofSet(newRS) ?? sets.map(ofSet).find((c) => c !== undefined);
   if (!found) return undefined;
   const at = found.lastTransitionTime;
-  return { type: REPLICA_FAILURE, status: found.status, reason: found.reason ?? '', message: found.message ?? '', ...(at ? { lastTransitionTime: at, lastUpdateTime: at } : {}) };
+  return {
+    type: REPLICA_FAILURE,
+    status: found.status,
+    reason: found.reason ?? '',
+    message: found.message ?? '',
+    ...(at ? { lastTransitionTime: at, lastUpdateTime: at } : {}),
+  };
 }

@@ -14,7 +14,12 @@ function object(kind: string, name: string, uid: string, extra: Partial<KubeObje
 
 function sources(objects: KubeObject[]): ScaleSources {
   const lookup = (kind: string) => ({ getByName: (_ns: string | undefined, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name) });
-  return { replicaSets: lookup('ReplicaSet'), deployments: lookup('Deployment'), statefulSets: lookup('StatefulSet'), replicationControllers: lookup('ReplicationController') };
+  return {
+    replicaSets: lookup('ReplicaSet'),
+    deployments: lookup('Deployment'),
+    statefulSets: lookup('StatefulSet'),
+    replicationControllers: lookup('ReplicationController'),
+  };
 }
 
 const deployment = object('Deployment', 'web', 'd1', { spec: { replicas: 3 } });
@@ -25,7 +30,7 @@ const ready = { status: { phase: 'Running', conditions: [{ type: 'Ready', status
 const pod = (name: string, rs?: KubeObject) =>
   object('Pod', name, `uid-${name}`, ready, rs ? [owner('ReplicaSet', rs.metadata.name!, rs.metadata.uid!)] : undefined);
 
-describe('expected pods from the pods\' controllers', () => {
+describe("expected pods from the pods' controllers", () => {
   const all = sources([deployment, oldRs, newRs, lonelyRs]);
 
   it('counts a Deployment once across its ReplicaSets, and a bare ReplicaSet by its own replicas', () => {
@@ -51,17 +56,30 @@ describe('expected pods from the pods\' controllers', () => {
   });
 });
 
-describe('a budget\'s status', () => {
+describe("a budget's status", () => {
   const all = sources([deployment, newRs]);
   const now = new Date('2026-01-01T00:10:00Z');
-  const budget = (spec: Record<string, unknown>, status?: Record<string, unknown>): KubeObject =>
-    ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default', generation: 2 }, spec, ...(status ? { status } : {}) });
+  const budget = (spec: Record<string, unknown>, status?: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web', namespace: 'default', generation: 2 },
+    spec,
+    ...(status ? { status } : {}),
+  });
 
-  it('computes every field, maxUnavailable against the Deployment\'s replicas', () => {
+  it("computes every field, maxUnavailable against the Deployment's replicas", () => {
     const { status } = computeStatus(budget({ maxUnavailable: 1 }), [pod('a', newRs), pod('b', newRs), pod('c', newRs)], all, now);
-    assert.deepEqual({ ...status, conditions: undefined }, {
-      observedGeneration: 2, disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3, conditions: undefined,
-    });
+    assert.deepEqual(
+      { ...status, conditions: undefined },
+      {
+        observedGeneration: 2,
+        disruptionsAllowed: 1,
+        currentHealthy: 3,
+        desiredHealthy: 2,
+        expectedPods: 3,
+        conditions: undefined,
+      },
+    );
     assert.equal(status.conditions?.[0]?.reason, 'SufficientPods');
   });
 
@@ -74,7 +92,11 @@ describe('a budget\'s status', () => {
   });
 
   it('fails safe: no disruption, DisruptionAllowed False with the reason', () => {
-    const status = failSafeStatus(budget({ maxUnavailable: 1 }, { disruptionsAllowed: 2, currentHealthy: 3, desiredHealthy: 1, expectedPods: 3 }), 'found no controllers for pod "x"', now);
+    const status = failSafeStatus(
+      budget({ maxUnavailable: 1 }, { disruptionsAllowed: 2, currentHealthy: 3, desiredHealthy: 1, expectedPods: 3 }),
+      'found no controllers for pod "x"',
+      now,
+    );
     assert.equal(status.disruptionsAllowed, 0);
     assert.deepEqual([status.conditions?.[0]?.reason, status.conditions?.[0]?.message], ['SyncFailed', 'found no controllers for pod "x"']);
   });

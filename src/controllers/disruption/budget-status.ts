@@ -2,8 +2,16 @@
 // disruption controller's trySync, without the I/O.
 import type { KubeObject } from '../../api/meta.js';
 import {
-  budgetStatusOf, countHealthy, desiredHealth, DISRUPTION_ALLOWED, disruptionAllowedCondition, disruptionsAllowed, pendingDisruptions,
-  withDisruptionCondition, type BudgetSpec, type BudgetStatus,
+  budgetStatusOf,
+  countHealthy,
+  desiredHealth,
+  DISRUPTION_ALLOWED,
+  disruptionAllowedCondition,
+  disruptionsAllowed,
+  pendingDisruptions,
+  withDisruptionCondition,
+  type BudgetSpec,
+  type BudgetStatus,
 } from '../../api/disruption/budget.js';
 import { expectedScale, type ScaleSources } from './expected-scale.js';
 
@@ -49,6 +57,10 @@ export function failSafeStatus(pdb: Readonly<KubeObject>, reason: string, now: D
   const previous = budgetStatusOf(pdb);
   const status: BudgetStatus = { ...previous, disruptionsAllowed: 0 };
   const wanted = { type: DISRUPTION_ALLOWED, status: 'False' as const, reason: 'SyncFailed', message: reason };
-  status.conditions = withDisruptionCondition(previous.conditions, previous.observedGeneration ? { ...wanted, observedGeneration: previous.observedGeneration } : wanted, now.toISOString().replace(/\.\d+Z$/, 'Z'));
+  status.conditions = withDisruptionCondition(
+    previous.conditions,
+    previous.observedGeneration ? { ...wanted, observedGeneration: previous.observedGeneration } : wanted,
+    now.toISOString().replace(/\.\d+Z$/, 'Z'),
+  );
   return status;
 }

@@ -10,8 +10,15 @@ import { startControllerTest, type ControllerTestBed } from '../../../test/suppo
 import { DisruptionController } from './disruption-controller.js';
 
 interface Budget extends KubeObject {
-  status?: { disruptionsAllowed: number; currentHealthy: number; desiredHealthy: number; expectedPods: number; disruptedPods?: Record<string, string>;
-    observedGeneration?: number; conditions?: Array<{ type: string; status: string; reason: string }> };
+  status?: {
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+    disruptedPods?: Record<string, string>;
+    observedGeneration?: number;
+    conditions?: Array<{ type: string; status: string; reason: string }>;
+  };
 }
 
 describe('disruption controller and pods/eviction', () => {
@@ -23,8 +30,14 @@ describe('disruption controller and pods/eviction', () => {
     api = bed.api;
     // A ReplicaSet no controller runs: only its replicas matter here.
     const rs = await api.resource(resources.replicasets, 'default').create({
-      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' },
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
     });
     rsUid = rs.metadata.uid!;
   });
@@ -50,24 +63,31 @@ describe('disruption controller and pods/eviction', () => {
     });
 
   const evict = (name: string, deleteOptions: Record<string, unknown> = { gracePeriodSeconds: 0 }) =>
-    pods().createSubresource(name, 'eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name }, deleteOptions })
-      .then(() => 201, (error: unknown) => {
-        if (error instanceof ApiStatusError) return error;
-        throw error;
-      });
+    pods()
+      .createSubresource(name, 'eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name }, deleteOptions })
+      .then(
+        () => 201,
+        (error: unknown) => {
+          if (error instanceof ApiStatusError) return error;
+          throw error;
+        },
+      );
 
   it('rejects a budget with both bounds', async () => {
     await assert.rejects(budget('both', 'x', { minAvailable: 1, maxUnavailable: 1 }), /minAvailable and maxUnavailable cannot be both set/);
     await assert.rejects(budget('bad', 'x', { minAvailable: '120%' }), /must not be greater than 100%/);
   });
 
-  it('counts expected pods from the controller\'s replicas for a percentage', async () => {
+  it("counts expected pods from the controller's replicas for a percentage", async () => {
     for (const name of ['web-1', 'web-2']) await readyPod(name, 'web');
     await budget('web', 'web', { maxUnavailable: '34%' });
     // 34% of 3 rounds up to 2 unavailable: 1 must stay healthy, 2 are.
     const status = await statusOf('web', (s) => s.currentHealthy === 2);
     assert.deepEqual([status.expectedPods, status.desiredHealthy, status.disruptionsAllowed], [3, 1, 1]);
-    assert.deepEqual(status.conditions?.map((c) => [c.type, c.status, c.reason]), [['DisruptionAllowed', 'True', 'SufficientPods']]);
+    assert.deepEqual(
+      status.conditions?.map((c) => [c.type, c.status, c.reason]),
+      [['DisruptionAllowed', 'True', 'SufficientPods']],
+    );
     assert.equal(status.observedGeneration, 1);
   });
 
@@ -77,11 +97,14 @@ describe('disruption controller and pods/eviction', () => {
     const refused = results.find((r): r is ApiStatusError => r instanceof ApiStatusError)!;
     assert.equal(refused.code, 429);
     assert.equal(refused.status.reason, 'TooManyRequests');
-    assert.equal(refused.message, 'Cannot evict pod as it would violate the pod\'s disruption budget.');
+    assert.equal(refused.message, "Cannot evict pod as it would violate the pod's disruption budget.");
     assert.deepEqual(refused.causes, [{ reason: 'DisruptionBudget', message: 'The disruption budget web needs 1 healthy pods and has 2 currently' }]);
     const status = await statusOf('web', (s) => s.currentHealthy === 1);
     assert.equal(status.disruptionsAllowed, 0);
-    assert.deepEqual(status.conditions?.map((c) => c.reason), ['InsufficientPods']);
+    assert.deepEqual(
+      status.conditions?.map((c) => c.reason),
+      ['InsufficientPods'],
+    );
   });
 
   it('lets the remaining pod go once a replacement is healthy; a dry run changes nothing', async () => {
@@ -122,7 +145,10 @@ describe('disruption controller and pods/eviction', () => {
   it('fails safe when a percentage cannot be sized: a pod without a known controller', async () => {
     await readyPod('job-1', 'batch');
     const pod = await pods().get('job-1');
-    await pods().update({ ...pod, metadata: { ...pod.metadata, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'j', uid: 'u-j', controller: true }] } });
+    await pods().update({
+      ...pod,
+      metadata: { ...pod.metadata, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'j', uid: 'u-j', controller: true }] },
+    });
     await budget('batch', 'batch', { minAvailable: '50%' });
     const status = await statusOf('batch', (s) => (s.conditions ?? []).some((c) => c.reason === 'SyncFailed'));
     assert.equal(status.disruptionsAllowed, 0);

@@ -8,9 +8,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { fromLabelSelectorObject } from '../../api/selectors/index.js';
 import { semanticEqual } from '../../util/json-equal.js';
-import {
-  indexers, isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult,
-} from '../../client/index.js';
+import { indexers, isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
@@ -30,7 +28,9 @@ export class DisruptionController extends WorkloadController<KubeObject> {
 
   constructor(ctx: ControllerContext) {
     super(ctx, {
-      name: 'disruption-controller', resource: resources.poddisruptionbudgets, workers: 2,
+      name: 'disruption-controller',
+      resource: resources.poddisruptionbudgets,
+      workers: 2,
       predicates: { delete: () => false },
     });
     this.events = ctx.recorder(this.name);
@@ -84,12 +84,22 @@ export class DisruptionController extends WorkloadController<KubeObject> {
       return { requeueAfterMs: FAIL_SAFE_RETRY_MS };
     }
     if (computed.unmanaged.length > 0) {
-      void this.events.record(pdb, 'Warning', 'UnmanagedPods',
-        `Pods selected by this PodDisruptionBudget have no controller, so they are left out of the expected pods: ${computed.unmanaged.join(', ')}. An integer spec.minAvailable counts them.`);
+      void this.events.record(
+        pdb,
+        'Warning',
+        'UnmanagedPods',
+        `Pods selected by this PodDisruptionBudget have no controller, so they are left out of the expected pods: ${computed.unmanaged.join(', ')}. An integer spec.minAvailable counts them.`,
+      );
     }
     for (const name of computed.overdue) {
       const pod = pods.find((candidate) => candidate.metadata.name === name);
-      if (pod) void this.events.record(pod, 'Warning', 'NotDeleted', `Pod was expected by PDB ${pdb.metadata.namespace}/${pdb.metadata.name} to be deleted but it wasn't`);
+      if (pod)
+        void this.events.record(
+          pod,
+          'Warning',
+          'NotDeleted',
+          `Pod was expected by PDB ${pdb.metadata.namespace}/${pdb.metadata.name} to be deleted but it wasn't`,
+        );
     }
     await this.writeStatus(pdb, computed.status);
     // +1 s: disruptedPods times are whole seconds.

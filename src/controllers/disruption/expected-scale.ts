@@ -40,8 +40,12 @@ function owned(lookup: Lookup, namespace: string | undefined, ref: OwnerReferenc
 /** The uid and desired replicas of the controller a pod counts under, if one of a supported kind. */
 function scaleOfController(sources: ScaleSources, pod: Readonly<KubeObject>, ref: OwnerReference): { uid: string; replicas: number } | undefined {
   const namespace = pod.metadata.namespace;
-  const direct = ref.kind === 'StatefulSet' && groupOf(ref) === 'apps' ? sources.statefulSets
-    : ref.kind === 'ReplicationController' && groupOf(ref) === '' ? sources.replicationControllers : undefined;
+  const direct =
+    ref.kind === 'StatefulSet' && groupOf(ref) === 'apps'
+      ? sources.statefulSets
+      : ref.kind === 'ReplicationController' && groupOf(ref) === ''
+        ? sources.replicationControllers
+        : undefined;
   if (direct) {
     const controller = owned(direct, namespace, ref);
     return controller ? { uid: controller.metadata.uid!, replicas: replicasOf(controller) } : undefined;

@@ -42,7 +42,8 @@ describe('endpoints controller', () => {
     const container: Record<string, unknown> = { name: 'main', image: 'drover-test/busybox:1' };
     if (options.ports) container['ports'] = options.ports;
     const pod = await pods(ns).create({
-      apiVersion: 'v1', kind: 'Pod',
+      apiVersion: 'v1',
+      kind: 'Pod',
       metadata: { name, namespace: ns, labels: options.labels ?? { app: 'web' } },
       spec: { nodeName: options.node ?? 'node-1', containers: [container] },
     });
@@ -53,13 +54,19 @@ describe('endpoints controller', () => {
   async function setStatus(name: string, options: PodOptions, ns = 'default'): Promise<void> {
     const ready = options.ready ?? true;
     const at = metaTime();
-    await pods(ns).patch(name, 'merge', {
-      status: {
-        phase: options.phase ?? 'Running',
-        podIP: options.ip, podIPs: [{ ip: options.ip }],
-        conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }],
+    await pods(ns).patch(
+      name,
+      'merge',
+      {
+        status: {
+          phase: options.phase ?? 'Running',
+          podIP: options.ip,
+          podIPs: [{ ip: options.ip }],
+          conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }],
+        },
       },
-    }, { subresource: 'status' });
+      { subresource: 'status' },
+    );
   }
 
   async function makeService(name: string, spec: Record<string, unknown>, ns = 'default', labels?: Record<string, string>): Promise<KubeObject> {
@@ -96,11 +103,19 @@ describe('endpoints controller', () => {
       const found = await subsetsOf('split');
       return found && found.length === 1 && found[0]?.notReadyAddresses?.length === 1 ? found : undefined;
     });
-    assert.deepEqual(subsets, [{
-      addresses: [{ ip: '10.1.0.1', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'split-ready', uid: ready.metadata.uid } }],
-      notReadyAddresses: [{ ip: '10.1.0.2', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'split-unready', uid: (await pods().get('split-unready')).metadata.uid } }],
-      ports: [{ name: '', port: 8080, protocol: 'TCP' }],
-    }]);
+    assert.deepEqual(subsets, [
+      {
+        addresses: [{ ip: '10.1.0.1', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'split-ready', uid: ready.metadata.uid } }],
+        notReadyAddresses: [
+          {
+            ip: '10.1.0.2',
+            nodeName: 'node-1',
+            targetRef: { kind: 'Pod', namespace: 'default', name: 'split-unready', uid: (await pods().get('split-unready')).metadata.uid },
+          },
+        ],
+        ports: [{ name: '', port: 8080, protocol: 'TCP' }],
+      },
+    ]);
     assert.deepEqual((await endpoints().get('split')).metadata.labels, { tier: 'front' });
 
     const [slice] = await waitFor('one slice with two endpoints', async () => {
@@ -111,7 +126,9 @@ describe('endpoints controller', () => {
     assert.equal(slice.addressType, 'IPv4');
     assert.match(slice.metadata.name!, /^split-[a-z0-9]{5}$/);
     assert.deepEqual(slice.metadata.labels, { tier: 'front', [SERVICE_NAME_LABEL]: 'split', [MANAGED_BY_LABEL]: MANAGED_BY });
-    assert.deepEqual(slice.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Service', name: 'split', uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(slice.metadata.ownerReferences, [
+      { apiVersion: 'v1', kind: 'Service', name: 'split', uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
     assert.deepEqual(slice.ports, [{ name: '', port: 8080, protocol: 'TCP' }]);
     const byIP = new Map((slice.endpoints ?? []).map((e) => [e.addresses[0], e]));
     assert.deepEqual(byIP.get('10.1.0.1')?.conditions, { ready: true, serving: true, terminating: false });
@@ -133,7 +150,9 @@ describe('endpoints controller', () => {
     await makePod('quiet-a', { labels: { app: 'quiet' }, ip: '10.2.0.1' });
     await makeService('quiet', { selector: { app: 'quiet' }, ports: [{ port: 80 }] });
     const ep = await waitFor('quiet endpoints', async () => {
-      const current = await endpoints().get('quiet').catch(() => undefined);
+      const current = await endpoints()
+        .get('quiet')
+        .catch(() => undefined);
       return current && (current['subsets'] as EndpointSubset[] | undefined)?.length === 1 ? current : undefined;
     });
     const [slice] = await waitFor('quiet slice', async () => {
@@ -156,7 +175,10 @@ describe('endpoints controller', () => {
     await makePod('named-none', { labels: { app: 'named' }, ip: '10.3.0.4' });
     await makeService('named', {
       selector: { app: 'named' },
-      ports: [{ name: 'web', port: 80, targetPort: 'http' }, { name: 'metrics', port: 9100, targetPort: 9100, appProtocol: 'http' }],
+      ports: [
+        { name: 'web', port: 80, targetPort: 'http' },
+        { name: 'metrics', port: 9100, targetPort: 9100, appProtocol: 'http' },
+      ],
     });
     const subsets = await waitFor('three subsets', async () => {
       const found = await subsetsOf('named');
@@ -174,7 +196,14 @@ describe('endpoints controller', () => {
       const found = await slicesOf('named');
       return found.length === 3 && sliceIPs(found).length === 4 ? found : undefined;
     });
-    const ports = list.map((s) => (s.ports ?? []).map((p) => `${p.name}:${p.port}`).sort().join(',')).sort();
+    const ports = list
+      .map((s) =>
+        (s.ports ?? [])
+          .map((p) => `${p.name}:${p.port}`)
+          .sort()
+          .join(','),
+      )
+      .sort();
     assert.deepEqual(ports, ['metrics:9100', 'metrics:9100,web:8080', 'metrics:9100,web:9000']);
   });
 
@@ -236,7 +265,10 @@ describe('endpoints controller', () => {
       return found.length === 1 && sliceIPs(found).length === 1 ? found : undefined;
     });
     assert.deepEqual(sliceIPs(packed), ['10.6.0.7']);
-    assert.ok(list.some((s) => s.metadata.name === packed[0]!.metadata.name), 'a surviving slice was kept, not recreated');
+    assert.ok(
+      list.some((s) => s.metadata.name === packed[0]!.metadata.name),
+      'a surviving slice was kept, not recreated',
+    );
   });
 
   it('publishes not-ready addresses when the service asks, and marks headless services', async () => {
@@ -255,7 +287,12 @@ describe('endpoints controller', () => {
 
   it('leaves services without a selector alone, recreates deleted Endpoints, and cleans up after a deleted service', async () => {
     await makeService('manual', { ports: [{ port: 80 }] });
-    await endpoints().create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'manual' }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 80 }] }] });
+    await endpoints().create({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'manual' },
+      subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 80 }] }],
+    });
 
     await makePod('tidy-a', { labels: { app: 'tidy' }, ip: '10.8.0.1' });
     await makeService('tidy', { selector: { app: 'tidy' }, ports: [{ port: 80 }] });

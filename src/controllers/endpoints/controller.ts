@@ -41,12 +41,22 @@ export class EndpointsController extends ShapeGroup {
   constructor(ctx: ControllerContext, options: EndpointsControllerOptions = {}) {
     super(ENDPOINTS_COMPONENT);
     const workers = options.workers ?? 2;
-    this.endpointsShape = this.add(new QueueShape<Service>(ctx, {
-      name: ENDPOINTS_COMPONENT, resource: resources.services, workers, reconcile: (key) => reconcileEndpoints(this.deps, key),
-    }));
-    this.slicesShape = this.add(new QueueShape<Service>(ctx, {
-      name: SLICES_COMPONENT, resource: resources.services, workers, reconcile: (key) => reconcileSlices(this.deps, key),
-    }));
+    this.endpointsShape = this.add(
+      new QueueShape<Service>(ctx, {
+        name: ENDPOINTS_COMPONENT,
+        resource: resources.services,
+        workers,
+        reconcile: (key) => reconcileEndpoints(this.deps, key),
+      }),
+    );
+    this.slicesShape = this.add(
+      new QueueShape<Service>(ctx, {
+        name: SLICES_COMPONENT,
+        resource: resources.services,
+        workers,
+        reconcile: (key) => reconcileSlices(this.deps, key),
+      }),
+    );
     const services = this.endpointsShape.primary;
     const pods = ctx.factory.informerFor<Pod>(resources.pods);
     const endpoints = ctx.factory.informerFor(resources.endpoints);
@@ -56,7 +66,11 @@ export class EndpointsController extends ShapeGroup {
     pods.addIndexer(NAMESPACE_INDEX, indexers.namespace);
     slices.addIndexer(SLICE_SERVICE_INDEX, bySliceService);
     this.deps = {
-      ctx, services, pods, endpoints, slices,
+      ctx,
+      services,
+      pods,
+      endpoints,
+      slices,
       trackers: {
         endpoints: new WriteTracker((namespace, name) => endpoints.getByName(namespace, name)),
         slices: new WriteTracker((namespace, name) => slices.getByName(namespace, name)),
@@ -146,5 +160,4 @@ export class EndpointsController extends ShapeGroup {
       if (!deps.services.get(key) && ep.metadata.annotations?.[LEADER_ANNOTATION] === undefined) this.endpointsShape.queue.add(key);
     }
   }
-
 }

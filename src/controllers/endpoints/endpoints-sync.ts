@@ -47,7 +47,7 @@ export async function reconcileEndpoints(deps: EndpointsDeps, key: string): Prom
   }
 
   const next: KubeObject = current
-    ? structuredClone(current) as KubeObject
+    ? (structuredClone(current) as KubeObject)
     : { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace: namespace ?? '' } };
   if (Object.keys(labels).length > 0) next.metadata.labels = labels;
   else delete next.metadata.labels;
@@ -63,8 +63,12 @@ export async function reconcileEndpoints(deps: EndpointsDeps, key: string): Prom
     // A conflict or a duplicate create only means the cache was behind: the retry sees more.
     if (!isConflict(error) && !isAlreadyExists(error)) {
       const verb = current ? 'update' : 'create';
-      void deps.recorder.endpoints.record(service as KubeObject, 'Warning', current ? 'FailedToUpdateEndpoint' : 'FailedToCreateEndpoint',
-        `Failed to ${verb} endpoint ${key}: ${(error as Error).message}`);
+      void deps.recorder.endpoints.record(
+        service as KubeObject,
+        'Warning',
+        current ? 'FailedToUpdateEndpoint' : 'FailedToCreateEndpoint',
+        `Failed to ${verb} endpoint ${key}: ${(error as Error).message}`,
+      );
     }
     throw error;
   }

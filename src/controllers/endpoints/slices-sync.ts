@@ -38,8 +38,13 @@ export async function reconcileSlices(deps: EndpointsDeps, key: string): Promise
     }
   } catch (error) {
     // A conflict only means the cache was behind: the retry sees more.
-    if (!isConflict(error)) void deps.recorder.slices.record(service as KubeObject, 'Warning', 'FailedToUpdateEndpointSlices',
-      `Error updating Endpoint Slices for Service ${key}: ${(error as Error).message}`);
+    if (!isConflict(error))
+      void deps.recorder.slices.record(
+        service as KubeObject,
+        'Warning',
+        'FailedToUpdateEndpointSlices',
+        `Error updating Endpoint Slices for Service ${key}: ${(error as Error).message}`,
+      );
     throw error;
   }
 }

@@ -7,11 +7,14 @@ import type { Pod } from '../../api/core/index.js';
 function pod(i: number, options: { ready?: boolean; ips?: string[]; http?: number } = {}): Pod {
   const ips = options.ips ?? [`10.${Math.floor(i / 65536) % 256}.${Math.floor(i / 256) % 256}.${i % 256}`];
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name: `p${i}`, namespace: 'default', uid: `uid-${i}`, labels: { app: 'web' } },
     spec: { nodeName: 'node-1', containers: [{ name: 'main', ports: options.http ? [{ name: 'http', containerPort: options.http }] : [] }] },
     status: {
-      phase: 'Running', podIP: ips[0], podIPs: ips.map((ip) => ({ ip })),
+      phase: 'Running',
+      podIP: ips[0],
+      podIPs: ips.map((ip) => ({ ip })),
       conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True' }],
     },
   };
@@ -19,7 +22,8 @@ function pod(i: number, options: { ready?: boolean; ips?: string[]; http?: numbe
 
 function service(spec: Service['spec'] = {}): Service {
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name: 'web', namespace: 'default', uid: 'svc-uid', labels: { team: 'a' } },
     spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }], ipFamilies: ['IPv4'], ...spec },
   };
@@ -40,13 +44,23 @@ const writes = (plan: SlicePlan) => plan.create.length + plan.update.length + pl
 
 describe('planSlices', () => {
   it('creates slices of at most the maximum size, labelled and owned by the service', () => {
-    const plan = planSlices(service(), [1, 2, 3, 4, 5].map((i) => pod(i)), [], { maxPerSlice: 2 });
+    const plan = planSlices(
+      service(),
+      [1, 2, 3, 4, 5].map((i) => pod(i)),
+      [],
+      { maxPerSlice: 2 },
+    );
     assert.equal(plan.create.length, 3);
-    assert.deepEqual(plan.create.map((s) => s.endpoints!.length), [2, 2, 1]);
+    assert.deepEqual(
+      plan.create.map((s) => s.endpoints!.length),
+      [2, 2, 1],
+    );
     const [first] = plan.create;
     assert.deepEqual(first!.metadata.labels, { team: 'a', [SERVICE_NAME_LABEL]: 'web', [MANAGED_BY_LABEL]: MANAGED_BY });
     assert.equal(first!.metadata.generateName, 'web-');
-    assert.deepEqual(first!.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(first!.metadata.ownerReferences, [
+      { apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true },
+    ]);
     assert.deepEqual(first!.ports, [{ name: 'http', port: 8080, protocol: 'TCP' }]);
     assert.equal(first!.addressType, 'IPv4');
   });
@@ -69,7 +83,10 @@ describe('planSlices', () => {
     // p3 goes, p4 and p5 come: the slice that held p3 takes them.
     const plan = planSlices(service(), [pod(1), pod(2), pod(4), pod(5)], slices, { maxPerSlice: 2 });
     assert.deepEqual([plan.create.length, plan.update.length, plan.delete.length], [0, 1, 0]);
-    assert.deepEqual(plan.update[0]!.endpoints!.map((e) => e.targetRef.uid), ['uid-4', 'uid-5']);
+    assert.deepEqual(
+      plan.update[0]!.endpoints!.map((e) => e.targetRef.uid),
+      ['uid-4', 'uid-5'],
+    );
   });
 
   it('recycles a slice for another port group rather than deleting one and creating one', () => {
@@ -98,11 +115,21 @@ describe('planSlices', () => {
     const dual = service({ ipFamilies: ['IPv4', 'IPv6'] });
     const pods = [pod(1, { ips: ['10.0.0.1', 'fd00::1'] }), pod(2, { ips: ['10.0.0.2'] })];
     const slices = apply([], planSlices(dual, pods, []));
-    assert.deepEqual(slices.map((s) => [s.addressType, s.endpoints!.length]).sort(), [['IPv4', 2], ['IPv6', 1]]);
+    assert.deepEqual(slices.map((s) => [s.addressType, s.endpoints!.length]).sort(), [
+      ['IPv4', 2],
+      ['IPv6', 1],
+    ]);
     const single = planSlices(service(), pods, slices);
-    assert.deepEqual(single.delete.map((s) => s.addressType), ['IPv6']);
+    assert.deepEqual(
+      single.delete.map((s) => s.addressType),
+      ['IPv6'],
+    );
     const recreated = { ...service(), metadata: { ...service().metadata, uid: 'new-uid' } };
-    const plan = planSlices(recreated, pods, slices.filter((s) => s.addressType === 'IPv4'));
+    const plan = planSlices(
+      recreated,
+      pods,
+      slices.filter((s) => s.addressType === 'IPv4'),
+    );
     assert.equal(plan.delete.length, 1);
     assert.equal(plan.create.length, 1);
   });
@@ -116,8 +143,11 @@ describe('planSlices', () => {
     const plan = planSlices(service(), [terminating, named], [], { zoneOf: (node) => (node === 'node-1' ? 'zone-a' : undefined) });
     const [a, b] = plan.create[0]!.endpoints!;
     assert.deepEqual(a, {
-      addresses: ['10.0.0.1'], conditions: { ready: false, serving: true, terminating: true },
-      targetRef: { kind: 'Pod', namespace: 'default', name: 'p1', uid: 'uid-1' }, nodeName: 'node-1', zone: 'zone-a',
+      addresses: ['10.0.0.1'],
+      conditions: { ready: false, serving: true, terminating: true },
+      targetRef: { kind: 'Pod', namespace: 'default', name: 'p1', uid: 'uid-1' },
+      nodeName: 'node-1',
+      zone: 'zone-a',
     });
     assert.equal(b!.hostname, 'two');
   });

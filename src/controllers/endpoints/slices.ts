@@ -67,11 +67,22 @@ function sameEndpoint(stored: Readonly<SliceEndpoint>, planned: Readonly<SliceEn
   const ra = stored.targetRef ?? {};
   const rb = planned.targetRef;
   const addresses = stored.addresses ?? [];
-  return addresses.length === planned.addresses.length && addresses.every((address, i) => address === planned.addresses[i])
-    && a.ready === b.ready && a.serving === b.serving && a.terminating === b.terminating
-    && (stored.hostname ?? '') === (planned.hostname ?? '') && (stored.nodeName ?? '') === (planned.nodeName ?? '') && (stored.zone ?? '') === (planned.zone ?? '')
-    && ra.kind === rb.kind && ra.namespace === rb.namespace && ra.name === rb.name && ra.uid === rb.uid
-    && Object.keys(ra).length === Object.keys(rb).length && Object.keys(a).length === 3;
+  return (
+    addresses.length === planned.addresses.length &&
+    addresses.every((address, i) => address === planned.addresses[i]) &&
+    a.ready === b.ready &&
+    a.serving === b.serving &&
+    a.terminating === b.terminating &&
+    (stored.hostname ?? '') === (planned.hostname ?? '') &&
+    (stored.nodeName ?? '') === (planned.nodeName ?? '') &&
+    (stored.zone ?? '') === (planned.zone ?? '') &&
+    ra.kind === rb.kind &&
+    ra.namespace === rb.namespace &&
+    ra.name === rb.name &&
+    ra.uid === rb.uid &&
+    Object.keys(ra).length === Object.keys(rb).length &&
+    Object.keys(a).length === 3
+  );
 }
 
 function sameEndpoints(stored: readonly Readonly<SliceEndpoint>[] | null | undefined, planned: readonly Readonly<SliceEndpoint>[]): boolean {
@@ -81,7 +92,10 @@ function sameEndpoints(stored: readonly Readonly<SliceEndpoint>[] | null | undef
 
 /** Port sets compare regardless of order. */
 function portsKey(ports: readonly SlicePort[] | null | undefined): string {
-  return (ports ?? []).map((p) => JSON.stringify([p.name ?? '', p.port ?? null, p.protocol ?? 'TCP', p.appProtocol ?? ''])).sort().join(';');
+  return (ports ?? [])
+    .map((p) => JSON.stringify([p.name ?? '', p.port ?? null, p.protocol ?? 'TCP', p.appProtocol ?? '']))
+    .sort()
+    .join(';');
 }
 
 function endpointOf(pod: Readonly<Pod>, service: Readonly<Service>, ip: string, options: PlanOptions): SliceEndpoint {
@@ -149,7 +163,10 @@ interface Draft {
 
 /** Plans the writes that turn `existing` (this service's managed slices) into the desired slices. */
 export function planSlices(
-  service: Readonly<Service>, pods: readonly Readonly<Pod>[], existing: readonly Readonly<EndpointSlice>[], options: PlanOptions = {},
+  service: Readonly<Service>,
+  pods: readonly Readonly<Pod>[],
+  existing: readonly Readonly<EndpointSlice>[],
+  options: PlanOptions = {},
 ): SlicePlan {
   const max = options.maxPerSlice ?? MAX_ENDPOINTS_PER_SLICE;
   const families = serviceFamilies(service);
@@ -161,7 +178,11 @@ export function planSlices(
     return false;
   });
   for (const family of families) {
-    const drafts = planFamily(desiredGroups(service, pods, family, options), owned.filter((s) => s.addressType === family), max);
+    const drafts = planFamily(
+      desiredGroups(service, pods, family, options),
+      owned.filter((s) => s.addressType === family),
+      max,
+    );
     for (const draft of drafts.keep) emit(plan, service, family, draft);
     plan.delete.push(...drafts.remove.map((slice) => slice as EndpointSlice));
   }
@@ -238,10 +259,11 @@ function emit(plan: SlicePlan, service: Readonly<Service>, family: IPFamily, dra
     return;
   }
   const current = draft.slice;
-  const same = sameEndpoints(current.endpoints, draft.endpoints)
-    && portsKey(current.ports) === portsKey(draft.ports)
-    && semanticEqual(current.metadata.labels ?? {}, labels)
-    && semanticEqual(current.metadata.ownerReferences ?? [], [owner]);
+  const same =
+    sameEndpoints(current.endpoints, draft.endpoints) &&
+    portsKey(current.ports) === portsKey(draft.ports) &&
+    semanticEqual(current.metadata.labels ?? {}, labels) &&
+    semanticEqual(current.metadata.ownerReferences ?? [], [owner]);
   if (same) return;
   const updated = structuredClone(current) as EndpointSlice;
   updated.metadata.labels = labels;

@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { WriteTracker } from './write-tracker.js';
 
-const slice = (name: string, resourceVersion: string): KubeObject => ({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name, namespace: 'default', resourceVersion } });
+const slice = (name: string, resourceVersion: string): KubeObject => ({
+  apiVersion: 'discovery.k8s.io/v1',
+  kind: 'EndpointSlice',
+  metadata: { name, namespace: 'default', resourceVersion },
+});
 
 describe('WriteTracker', () => {
   it('holds a service stale until the cache has seen its writes', () => {
@@ -30,7 +34,10 @@ describe('WriteTracker', () => {
   });
 
   it('tracks deletions, and tells a deletion by someone else from its own', () => {
-    const cache = new Map<string, KubeObject>([['web-a', slice('web-a', '10')], ['web-b', slice('web-b', '11')]]);
+    const cache = new Map<string, KubeObject>([
+      ['web-a', slice('web-a', '10')],
+      ['web-b', slice('web-b', '11')],
+    ]);
     const tracker = new WriteTracker((_, name) => cache.get(name));
     tracker.deleted('default/web', slice('web-a', '10'));
     tracker.wrote('default/web', slice('web-b', '12'));
@@ -40,7 +47,11 @@ describe('WriteTracker', () => {
 
   it('gives up on writes never seen after the TTL', () => {
     let now = 0;
-    const tracker = new WriteTracker(() => undefined, 1000, () => now);
+    const tracker = new WriteTracker(
+      () => undefined,
+      1000,
+      () => now,
+    );
     tracker.wrote('default/web', slice('web-a', '10'));
     assert.equal(tracker.isStale('default/web'), true);
     now = 1001;

@@ -18,9 +18,16 @@ describe('ShardCoordinator (controller farm)', () => {
   });
   after(() => server.close());
 
-  const member = (identity: string, leaseDurationSeconds = 15) => new ShardCoordinator({
-    api, identity, shards: SHARDS, retryPeriodMs: 50, leaseDurationSeconds, renewDeadlineMs: Math.min(10_000, leaseDurationSeconds * 700), logger: silentLogger,
-  });
+  const member = (identity: string, leaseDurationSeconds = 15) =>
+    new ShardCoordinator({
+      api,
+      identity,
+      shards: SHARDS,
+      retryPeriodMs: 50,
+      leaseDurationSeconds,
+      renewDeadlineMs: Math.min(10_000, leaseDurationSeconds * 700),
+      logger: silentLogger,
+    });
 
   /** Every key has exactly one owner among the members. */
   function partitioned(members: ShardCoordinator[]): boolean {
@@ -52,7 +59,15 @@ describe('ShardCoordinator (controller farm)', () => {
 
   it('tells its controllers again when it renews shards after their deadline passed (keys were dropped meanwhile)', async () => {
     // A busy server: rounds come slower than the renew deadline, so the shards lapse between them.
-    const slow = new ShardCoordinator({ api, identity: 'slow', shards: SHARDS, retryPeriodMs: 300, leaseDurationSeconds: 2, renewDeadlineMs: 100, logger: silentLogger });
+    const slow = new ShardCoordinator({
+      api,
+      identity: 'slow',
+      shards: SHARDS,
+      retryPeriodMs: 300,
+      leaseDurationSeconds: 2,
+      renewDeadlineMs: 100,
+      logger: silentLogger,
+    });
     let told = 0;
     slow.onAcquire(() => told++);
     await slow.start();

@@ -89,9 +89,12 @@ export class ShardCoordinator implements ShardOwnership {
     const shards = [...this.held.keys()];
     this.held.clear();
     await Promise.allSettled(shards.map((shard) => this.lock.release(SHARD_PREFIX + shard, this.namespace, this.options.identity)));
-    await this.options.api.resource(resources.leases, this.namespace).delete(this.memberLease).catch((error: unknown) => {
-      if (!isNotFound(error)) this.options.logger.warn('could not remove the member lease', { error });
-    });
+    await this.options.api
+      .resource(resources.leases, this.namespace)
+      .delete(this.memberLease)
+      .catch((error: unknown) => {
+        if (!isNotFound(error)) this.options.logger.warn('could not remove the member lease', { error });
+      });
   }
 
   private async run(): Promise<void> {
@@ -182,5 +185,11 @@ export function shardOf(key: string, shards: number): number {
 
 /** A Lease name from an identity: lowercase DNS label characters, bounded length. */
 function leaseNameSafe(identity: string): string {
-  return identity.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200 - MEMBER_PREFIX.length) || 'member';
+  return (
+    identity
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 200 - MEMBER_PREFIX.length) || 'member'
+  );
 }

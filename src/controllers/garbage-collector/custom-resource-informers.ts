@@ -62,7 +62,9 @@ export class CustomResourceInformers {
     const informer = new Informer(this.ctx.api, resource);
     const detach = this.attach(resource, informer);
     const group = resource.group;
-    const kinds = list(obj(crd['spec'])['versions']).filter((v) => v['served'] === true).map((v) => `${group}/${String(v['name'])}/${resource.kind}`);
+    const kinds = list(obj(crd['spec'])['versions'])
+      .filter((v) => v['served'] === true)
+      .map((v) => `${group}/${String(v['name'])}/${resource.kind}`);
     for (const kind of kinds) this.byKind.set(kind, resource);
     this.byCrd.set(name, { resource, informer, detach, kinds });
     informer.start();
@@ -85,10 +87,15 @@ function storageResource(crd: KubeObject): ResourceRef | undefined {
   const established = list(status['conditions']).some((c) => c['type'] === 'Established' && c['status'] === 'True');
   const names = obj(status['acceptedNames']);
   const spec = obj(crd['spec']);
-  const storage = list(spec['versions']).find((v) => v['storage'] === true && v['served'] === true)
-    ?? list(spec['versions']).find((v) => v['served'] === true);
+  const storage = list(spec['versions']).find((v) => v['storage'] === true && v['served'] === true) ?? list(spec['versions']).find((v) => v['served'] === true);
   if (!established || crd.metadata.deletionTimestamp || !storage || typeof names['plural'] !== 'string' || typeof names['kind'] !== 'string') return undefined;
-  return { group: String(spec['group']), version: String(storage['name']), plural: names['plural'], kind: names['kind'], namespaced: spec['scope'] === 'Namespaced' };
+  return {
+    group: String(spec['group']),
+    version: String(storage['name']),
+    plural: names['plural'],
+    kind: names['kind'],
+    namespaced: spec['scope'] === 'Namespaced',
+  };
 }
 
 function sameResource(a: ResourceRef, b: ResourceRef): boolean {

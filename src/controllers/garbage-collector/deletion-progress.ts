@@ -34,7 +34,10 @@ export class DeletionProgress {
     const tracked: Tracked = { target: targetOf(owner.object), verb, total: remaining.size, remaining, timer: undefined };
     this.tracked.set(owner.uid, tracked);
     this.logger.info(`${verb === 'orphaned' ? 'orphaning' : 'deleting'} dependents`, {
-      owner: `${owner.object.kind}/${owner.name}`, namespace: owner.namespace, dependents: tracked.total, reason,
+      owner: `${owner.object.kind}/${owner.name}`,
+      namespace: owner.namespace,
+      dependents: tracked.total,
+      reason,
     });
     void this.recorder.begin(tracked.target, 'delete', { reason, total: tracked.total, done: 0 });
   }
@@ -69,7 +72,8 @@ export class DeletionProgress {
     if (tracked.timer) clearTimeout(tracked.timer);
     this.tracked.delete(ownerUid);
     const message = `${tracked.verb} ${tracked.total} dependent${tracked.total === 1 ? '' : 's'}`;
-    void this.recorder.progress(tracked.target, 'delete', tracked.total, tracked.total)
+    void this.recorder
+      .progress(tracked.target, 'delete', tracked.total, tracked.total)
       .then(() => this.recorder.finish(tracked.target, 'delete', 'Succeeded', message));
   }
 }

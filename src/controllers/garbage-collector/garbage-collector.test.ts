@@ -24,7 +24,11 @@ describe('garbage collector', () => {
   after(() => bed.close());
 
   const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference => ({
-    apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra,
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    ...extra,
   });
 
   function owner(name: string, finalizers?: string[]): Promise<KubeObject> {
@@ -107,7 +111,9 @@ describe('garbage collector', () => {
     const middle = await dependentConfigMap('chain-middle', [ref(top, { blockOwnerDeletion: true })]);
     await dependentPod('chain-bottom', [ref(middle, { blockOwnerDeletion: true })], ['example.com/hold']);
     await configmaps().delete('chain-top', { propagationPolicy: 'Foreground' });
-    await waitFor('the middle to wait on its dependent', async () => (await exists(configmaps(), 'chain-middle'))?.metadata.finalizers?.includes('foregroundDeletion'));
+    await waitFor('the middle to wait on its dependent', async () =>
+      (await exists(configmaps(), 'chain-middle'))?.metadata.finalizers?.includes('foregroundDeletion'),
+    );
     assert.ok(await exists(configmaps(), 'chain-top'), 'the top waits for the middle');
     await pods().patch('chain-bottom', 'merge', { metadata: { finalizers: null } });
     await waitFor('the whole chain to go', gone(configmaps(), 'chain-top'));
@@ -126,7 +132,10 @@ describe('garbage collector', () => {
     assert.ok(pod, 'the pod stays');
     assert.equal(pod.metadata.ownerReferences, undefined);
     const dependent = await exists(configmaps(), 'orphan-cm');
-    assert.deepEqual(dependent?.metadata.ownerReferences?.map((r) => r.name), ['orphan-other-owner']);
+    assert.deepEqual(
+      dependent?.metadata.ownerReferences?.map((r) => r.name),
+      ['orphan-other-owner'],
+    );
     const tx = await waitFor('the orphan transaction to succeed', async () => {
       const found = await deleteTransaction(cm);
       return found?.status?.phase === 'Succeeded' ? found : undefined;
@@ -180,14 +189,18 @@ describe('garbage collector', () => {
     const gadgets = { group: 'gc.example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true };
     const crds = api.resource(resources.customresourcedefinitions);
     await crds.create({
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.gc.example.com' },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.gc.example.com' },
       spec: {
-        group: 'gc.example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        group: 'gc.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
       },
     });
     await waitFor('the CRD to be established', async () => {
-      const crd = await crds.get('gadgets.gc.example.com') as { status?: { conditions?: Array<{ type: string; status: string }> } };
+      const crd = (await crds.get('gadgets.gc.example.com')) as { status?: { conditions?: Array<{ type: string; status: string }> } };
       return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     });
     const gadget = (name: string, owners: OwnerReference[] = []) =>
@@ -202,7 +215,7 @@ describe('garbage collector', () => {
     assert.ok(await exists(configmaps(), 'gadget-dependent'), 'kept while its gadget owner exists');
     // Deleting the CRD deletes every gadget; the collector stops watching them at once.
     await crds.delete('gadgets.gc.example.com');
-    await waitFor('the dependent of the deleted CRD\'s gadget to be collected', gone(configmaps(), 'gadget-dependent'), 30_000);
+    await waitFor("the dependent of the deleted CRD's gadget to be collected", gone(configmaps(), 'gadget-dependent'), 30_000);
   });
 
   it('collects a dependent whose owner went before the collector saw either (restart)', async () => {

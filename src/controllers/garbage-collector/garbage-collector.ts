@@ -10,31 +10,50 @@
 // precondition, so an object that changed meanwhile is looked at again rather than acted on.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import {
-  isConflict, isNotFound, resourceForKind, resources, splitKey, WorkQueue, type Informer,
-  type Logger, type ReconcileResult, type ResourceClient, type ResourceRef, type RunningController,
+  isConflict,
+  isNotFound,
+  resourceForKind,
+  resources,
+  splitKey,
+  WorkQueue,
+  type Informer,
+  type Logger,
+  type ReconcileResult,
+  type ResourceClient,
+  type ResourceRef,
+  type RunningController,
 } from '../../client/index.js';
 import { LruMap } from '../../client/lru.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { DeletionProgress } from './deletion-progress.js';
 import { CustomResourceInformers } from './custom-resource-informers.js';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, hasFinalizer, OwnershipGraph, type GraphNode } from './graph.js';
-import {
-  field, policyOf, preconditionsOf, settleAll, unblockedOwners, withoutFinalizer, withoutOwners, type Policy,
-} from './patches.js';
+import { field, policyOf, preconditionsOf, settleAll, unblockedOwners, withoutFinalizer, withoutOwners, type Policy } from './patches.js';
 
 export const COMPONENT = 'garbage-collector-controller';
 
 /** The kinds that own or are owned; each informer is shared with the other controllers. */
 export const COLLECTED_RESOURCES: readonly ResourceRef[] = [
-  resources.pods, resources.replicasets, resources.deployments, resources.daemonsets, resources.jobs,
-  resources.services, resources.endpoints, resources.endpointslices, resources.transactions, resources.configmaps,
+  resources.pods,
+  resources.replicasets,
+  resources.deployments,
+  resources.daemonsets,
+  resources.jobs,
+  resources.services,
+  resources.endpoints,
+  resources.endpointslices,
+  resources.transactions,
+  resources.configmaps,
   // Training jobs own their pods, Services and PodGroup.
-  resources.pytorchjobs, resources.tfjobs,
+  resources.pytorchjobs,
+  resources.tfjobs,
   resources.podgroups,
   // CronJobs own their Jobs.
   resources.cronjobs,
   // StatefulSets and DaemonSets own their ControllerRevisions; ReplicationControllers their pods.
-  resources.statefulsets, resources.controllerrevisions, resources.replicationcontrollers,
+  resources.statefulsets,
+  resources.controllerrevisions,
+  resources.replicationcontrollers,
   // Pods own their ephemeral volumes' claims.
   resources.persistentvolumeclaims,
 ];
@@ -99,7 +118,12 @@ export class GarbageCollector implements Controller {
     });
     for (const resource of options.resources ?? COLLECTED_RESOURCES) this.cleanups.push(this.follow(resource, ctx.factory.informerFor(resource)));
     // Custom resources own and are owned too; a collector given its own list follows only that.
-    if (!options.resources) this.custom = new CustomResourceInformers(ctx, (resource, informer) => this.follow(resource, informer), (objects) => this.deletedWithCrd(objects));
+    if (!options.resources)
+      this.custom = new CustomResourceInformers(
+        ctx,
+        (resource, informer) => this.follow(resource, informer),
+        (objects) => this.deletedWithCrd(objects),
+      );
   }
 
   /** Keeps the graph up to date with one resource's informer; returns how to stop. */
@@ -235,7 +259,8 @@ export class GarbageCollector implements Controller {
   private async orphanDependents(owner: GraphNode): Promise<ReconcileResult | void> {
     const uids = new Set([owner.uid]);
     const results = await settleAll([...owner.dependents], ORPHAN_CONCURRENCY, (dependent) =>
-      this.patchMetadata(dependent, (object) => field('ownerReferences', withoutOwners(object, uids))));
+      this.patchMetadata(dependent, (object) => field('ownerReferences', withoutOwners(object, uids))),
+    );
     const failed = results.find((result) => result.status === 'rejected');
     if (failed) throw new Error(`orphaning the dependents of ${describe(owner)} failed: ${String(failed.reason)}`);
     if (results.some((result) => result.status === 'fulfilled' && result.value === 'conflict')) return { requeueAfterMs: CONFLICT_RETRY_MS };
@@ -272,7 +297,10 @@ export class GarbageCollector implements Controller {
    * Merge-patches metadata with the object's resourceVersion as precondition, re-reading and
    * retrying on conflicts. `change` returns undefined when nothing needs changing.
    */
-  private async patchMetadata(node: GraphNode, change: (object: Readonly<KubeObject>) => Record<string, unknown> | undefined): Promise<'done' | 'gone' | 'conflict'> {
+  private async patchMetadata(
+    node: GraphNode,
+    change: (object: Readonly<KubeObject>) => Record<string, unknown> | undefined,
+  ): Promise<'done' | 'gone' | 'conflict'> {
     const client = this.clientFor(node);
     if (!client) return 'gone';
     let object: Readonly<KubeObject> = node.object;

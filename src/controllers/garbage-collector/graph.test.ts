@@ -13,7 +13,10 @@ function recording(): { listener: GraphListener; queued: string[]; detached: str
   const deleted: string[] = [];
   const name = (node: GraphNode) => node.name;
   return {
-    queued, detached, started, deleted,
+    queued,
+    detached,
+    started,
+    deleted,
     listener: {
       enqueue: (node) => queued.push(name(node)),
       dependentDetached: (owner, dependent) => detached.push(`${name(owner)}<-${name(dependent)}`),
@@ -25,11 +28,19 @@ function recording(): { listener: GraphListener; queued: string[]; detached: str
 
 let revision = 0;
 function object(kind: string, name: string, uid: string, meta: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { apiVersion: kind === 'ReplicaSet' ? 'apps/v1' : 'v1', kind, metadata: { name, namespace: 'default', uid, resourceVersion: String(++revision), ...meta } };
+  return {
+    apiVersion: kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
+    kind,
+    metadata: { name, namespace: 'default', uid, resourceVersion: String(++revision), ...meta },
+  };
 }
 
 const refTo = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference => ({
-  apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra,
+  apiVersion: owner.apiVersion,
+  kind: owner.kind,
+  name: owner.metadata.name!,
+  uid: owner.metadata.uid!,
+  ...extra,
 });
 
 describe('OwnershipGraph', () => {
@@ -80,7 +91,10 @@ describe('OwnershipGraph', () => {
     assert.deepEqual(r.queued.sort(), ['owner', 'p'], 'the owner and its dependents are queued');
     assert.equal(graph.get('cm-1')!.blockingDependents().length, 1);
     r.queued.length = 0;
-    graph.upsert({ ...pod, metadata: { ...pod.metadata, resourceVersion: 'x', ownerReferences: [refTo(owner, { blockOwnerDeletion: false })] } }, resources.pods);
+    graph.upsert(
+      { ...pod, metadata: { ...pod.metadata, resourceVersion: 'x', ownerReferences: [refTo(owner, { blockOwnerDeletion: false })] } },
+      resources.pods,
+    );
     assert.deepEqual(r.queued, ['owner']);
     assert.equal(graph.get('cm-1')!.blockingDependents().length, 0);
     r.queued.length = 0;
@@ -106,7 +120,8 @@ describe('OwnershipGraph', () => {
     const rs = object('ReplicaSet', 'big', 'rs-big');
     graph.upsert(rs, resources.replicasets);
     const pods: KubeObject[] = [];
-    for (let i = 0; i < 10_000; i++) pods.push(object('Pod', `p-${i}`, `pod-${i}`, { ownerReferences: [refTo(rs, { controller: true, blockOwnerDeletion: true })] }));
+    for (let i = 0; i < 10_000; i++)
+      pods.push(object('Pod', `p-${i}`, `pod-${i}`, { ownerReferences: [refTo(rs, { controller: true, blockOwnerDeletion: true })] }));
     const started = process.hrtime.bigint();
     for (const pod of pods) graph.upsert(pod, resources.pods);
     for (const pod of pods) graph.upsert({ ...pod, metadata: { ...pod.metadata, resourceVersion: 'status' } }, resources.pods);

@@ -28,9 +28,13 @@ describe('controller history', () => {
 
   function spec(owner: KubeObject, image: string, collisionCount: number): HistoryOwner {
     return {
-      owner, ownerResource: resources.configmaps, selector: selectorFromSet({ app: 'web' }),
+      owner,
+      ownerResource: resources.configmaps,
+      selector: selectorFromSet({ app: 'web' }),
       controllerRef: { apiVersion: 'v1', kind: 'ConfigMap', name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true },
-      template: template(image), collisionCount, hashLabel: HASH_LABEL,
+      template: template(image),
+      collisionCount,
+      hashLabel: HASH_LABEL,
     };
   }
 
@@ -40,8 +44,10 @@ describe('controller history', () => {
     if (result.collision) throw new Error('unexpected collision');
     // The next sync reads the informer: wait until it holds what this one wrote.
     const written = result.current;
-    await waitFor('the informer to hold the revision', () =>
-      history.informer.getByName(written.metadata.namespace, written.metadata.name!)?.metadata.resourceVersion === written.metadata.resourceVersion);
+    await waitFor(
+      'the informer to hold the revision',
+      () => history.informer.getByName(written.metadata.namespace, written.metadata.name!)?.metadata.resourceVersion === written.metadata.resourceVersion,
+    );
     return result;
   }
 

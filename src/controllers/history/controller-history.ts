@@ -9,8 +9,16 @@ import type { ControllerContext } from '../context.js';
 import { claimFromCache } from '../shape/claim.js';
 import { CONTROLLER_UID_INDEX, orphansByNamespace, ORPHANS_BY_NAMESPACE } from '../shape/indexes.js';
 import {
-  byRevision, newRevision, nextRevisionNumber, revisionData, revisionHash, revisionName, revisionsToPrune, sameData,
-  type ControllerRevision, type Template,
+  byRevision,
+  newRevision,
+  nextRevisionNumber,
+  revisionData,
+  revisionHash,
+  revisionName,
+  revisionsToPrune,
+  sameData,
+  type ControllerRevision,
+  type Template,
 } from './revisions.js';
 
 export interface HistoryOwner {
@@ -44,8 +52,12 @@ export class ControllerHistory {
   /** The owner's revisions, oldest first. */
   async claim(spec: HistoryOwner): Promise<Readonly<ControllerRevision>[]> {
     const claimed = await claimFromCache<ControllerRevision>({
-      api: this.api, ownerResource: spec.ownerResource, owner: spec.owner, selector: spec.selector,
-      resource: resources.controllerrevisions, informer: this.informer,
+      api: this.api,
+      ownerResource: spec.ownerResource,
+      owner: spec.owner,
+      selector: spec.selector,
+      resource: resources.controllerrevisions,
+      informer: this.informer,
     });
     return [...claimed].sort(byRevision);
   }
@@ -61,7 +73,8 @@ export class ControllerHistory {
     // A reused revision keeps its own hash (its name's, its pods' label): the one computed now
     // may differ, made with a collisionCount bumped since.
     const reusedHash = (revision: Readonly<ControllerRevision>) => revision.metadata.labels?.[spec.hashLabel] ?? hash;
-    if (latestEqual && latestEqual === revisions[revisions.length - 1]) return { collision: false, current: latestEqual, hash: reusedHash(latestEqual), revisions };
+    if (latestEqual && latestEqual === revisions[revisions.length - 1])
+      return { collision: false, current: latestEqual, hash: reusedHash(latestEqual), revisions };
     if (latestEqual) {
       // A rollback (or a template used again): its old revision becomes the newest.
       const renumbered = await this.client(spec.owner).patch(latestEqual.metadata.name ?? '', 'merge', { revision: next });

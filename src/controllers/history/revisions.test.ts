@@ -1,9 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { newRevision, nextRevisionNumber, revisionData, revisionHash, revisionName, revisionsToPrune, sameData, templateOf, type ControllerRevision } from './revisions.js';
+import {
+  newRevision,
+  nextRevisionNumber,
+  revisionData,
+  revisionHash,
+  revisionName,
+  revisionsToPrune,
+  sameData,
+  templateOf,
+  type ControllerRevision,
+} from './revisions.js';
 
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'busybox:1' }] } };
-const revision = (name: string, number: number): ControllerRevision => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, revision: number, data: {} });
+const revision = (name: string, number: number): ControllerRevision => ({
+  apiVersion: 'apps/v1',
+  kind: 'ControllerRevision',
+  metadata: { name },
+  revision: number,
+  data: {},
+});
 
 describe('controller revisions', () => {
   it('hash the template whatever its key order and unset fields; a collision count changes it', () => {
@@ -17,8 +33,14 @@ describe('controller revisions', () => {
   it('store the patch that restores the template whole, as kubectl rollout undo sends it', () => {
     const data = revisionData(template);
     assert.deepEqual(data, { spec: { template: { ...template, $patch: 'replace' } } });
-    const made = newRevision({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns' } },
-      { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'u1', controller: true }, template, 'controller.kubernetes.io/hash', 'abc', 3);
+    const made = newRevision(
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns' } },
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'u1', controller: true },
+      template,
+      'controller.kubernetes.io/hash',
+      'abc',
+      3,
+    );
     assert.equal(made.metadata.name, 'db-abc');
     assert.deepEqual(made.metadata.labels, { app: 'web', 'controller.kubernetes.io/hash': 'abc' });
     assert.equal(made.revision, 3);
@@ -32,8 +54,17 @@ describe('controller revisions', () => {
     assert.equal(nextRevisionNumber(all), 6);
     assert.equal(nextRevisionNumber([]), 1);
     // a and e are in use (a pod still runs a; e is current): kept; of the idle b, c, d the two newest stay.
-    assert.deepEqual(revisionsToPrune(all, 2, new Set(['a', 'e'])).map((r) => r.metadata.name), ['b']);
-    assert.deepEqual(revisionsToPrune(all, 10, new Set()).map((r) => r.metadata.name), []);
-    assert.deepEqual(revisionsToPrune(all, 0, new Set(['e'])).map((r) => r.metadata.name), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      revisionsToPrune(all, 2, new Set(['a', 'e'])).map((r) => r.metadata.name),
+      ['b'],
+    );
+    assert.deepEqual(
+      revisionsToPrune(all, 10, new Set()).map((r) => r.metadata.name),
+      [],
+    );
+    assert.deepEqual(
+      revisionsToPrune(all, 0, new Set(['e'])).map((r) => r.metadata.name),
+      ['a', 'b', 'c', 'd'],
+    );
   });
 });

@@ -56,7 +56,11 @@ export function byRevision(a: Readonly<ControllerRevision>, b: Readonly<Controll
  * The revisions to delete: of those no live pod (nor the owner's status) uses, all but the
  * `limit` newest, as Kubernetes' cleanupHistory / truncateHistory.
  */
-export function revisionsToPrune(revisions: readonly Readonly<ControllerRevision>[], limit: number, inUse: ReadonlySet<string>): Readonly<ControllerRevision>[] {
+export function revisionsToPrune(
+  revisions: readonly Readonly<ControllerRevision>[],
+  limit: number,
+  inUse: ReadonlySet<string>,
+): Readonly<ControllerRevision>[] {
   const idle = revisions.filter((r) => !inUse.has(r.metadata.name ?? '')).sort(byRevision);
   return idle.slice(0, Math.max(0, idle.length - Math.max(0, limit)));
 }
@@ -66,7 +70,12 @@ export function revisionsToPrune(revisions: readonly Readonly<ControllerRevision
  * plus the hash, and annotated as the owner (kubectl rollout history prints its change-cause).
  */
 export function newRevision(
-  owner: Readonly<KubeObject>, controllerRef: OwnerReference, template: Template | undefined, hashLabel: string, hash: string, revision: number,
+  owner: Readonly<KubeObject>,
+  controllerRef: OwnerReference,
+  template: Template | undefined,
+  hashLabel: string,
+  hash: string,
+  revision: number,
 ): ControllerRevision {
   const templateLabels = (template as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels ?? {};
   return {

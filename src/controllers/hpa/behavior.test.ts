@@ -3,7 +3,14 @@ import { describe, it } from 'node:test';
 import { emptyRecord, normalize, recordScale, scaleDownLimit, scaleUpLimit, type Behavior } from './behavior.js';
 
 const defaults = (): Behavior => ({
-  scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+  scaleUp: {
+    stabilizationWindowSeconds: 0,
+    selectPolicy: 'Max',
+    policies: [
+      { type: 'Pods', value: 4, periodSeconds: 15 },
+      { type: 'Percent', value: 100, periodSeconds: 15 },
+    ],
+  },
   scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
 });
 const bounds = { min: 1, max: 100 };

@@ -59,7 +59,13 @@ export interface Normalized {
  * current count is held unless it falls outside those bounds. Applying one window chosen by the
  * direction of `desired` would let an old high recommendation scale *up* a shrinking target.
  */
-export function stabilize(record: ScalingRecord, behavior: Behavior, current: number, desired: number, now: number): { replicas: number; reason: string; message: string } {
+export function stabilize(
+  record: ScalingRecord,
+  behavior: Behavior,
+  current: number,
+  desired: number,
+  now: number,
+): { replicas: number; reason: string; message: string } {
   const upCutoff = now - behavior.scaleUp.stabilizationWindowSeconds * 1000;
   const downCutoff = now - behavior.scaleDown.stabilizationWindowSeconds * 1000;
   let upRecommendation = desired;
@@ -109,22 +115,29 @@ export function scaleDownLimit(current: number, record: ScalingRecord, rules: Sc
 
 /** The replicas to set, from the metrics' proposal `desired`. */
 export function normalize(
-  record: ScalingRecord, behavior: Behavior, bounds: { min: number; max: number }, current: number, desired: number, now: number,
+  record: ScalingRecord,
+  behavior: Behavior,
+  bounds: { min: number; max: number },
+  current: number,
+  desired: number,
+  now: number,
 ): Normalized {
   const stable = stabilize(record, behavior, current, desired, now);
   const stabilized = stable.replicas !== desired ? { reason: stable.reason, message: stable.message } : undefined;
   const withStable = (rest: Omit<Normalized, 'stabilized'>): Normalized => (stabilized ? { ...rest, stabilized } : rest);
   if (stable.replicas > current) {
     const limit = Math.max(scaleUpLimit(current, record, behavior.scaleUp, now), current);
-    const [allowed, reason, message] = bounds.max > limit
-      ? [limit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
-      : [bounds.max, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
+    const [allowed, reason, message] =
+      bounds.max > limit
+        ? [limit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
+        : [bounds.max, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
     if (stable.replicas > allowed) return withStable({ replicas: allowed, limited: true, reason, message });
   } else if (stable.replicas < current) {
     const limit = Math.min(scaleDownLimit(current, record, behavior.scaleDown, now), current);
-    const [allowed, reason, message] = bounds.min < limit
-      ? [limit, 'ScaleDownLimit', 'the desired replica count is decreasing faster than the maximum scale rate']
-      : [bounds.min, 'TooFewReplicas', 'the desired replica count is less than the minimum replica count'];
+    const [allowed, reason, message] =
+      bounds.min < limit
+        ? [limit, 'ScaleDownLimit', 'the desired replica count is decreasing faster than the maximum scale rate']
+        : [bounds.min, 'TooFewReplicas', 'the desired replica count is less than the minimum replica count'];
     if (stable.replicas < allowed) return withStable({ replicas: allowed, limited: true, reason, message });
   }
   return withStable({ replicas: stable.replicas, limited: false, reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' });

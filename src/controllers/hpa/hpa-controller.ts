@@ -26,7 +26,9 @@ export class HpaController extends WorkloadController<Hpa> {
 
   constructor(ctx: ControllerContext, options: HpaControllerOptions = {}) {
     super(ctx, {
-      name: 'horizontal-pod-autoscaler', resource: resources.horizontalpodautoscalers, workers: 2,
+      name: 'horizontal-pod-autoscaler',
+      resource: resources.horizontalpodautoscalers,
+      workers: 2,
       predicates: { update: (old, hpa) => old.metadata.generation !== hpa.metadata.generation, delete: () => false },
     });
     this.syncPeriodMs = options.syncPeriodMs ?? ctx.settings?.hpaSyncPeriodMs ?? DEFAULT_HPA_SYNC_PERIOD_MS;

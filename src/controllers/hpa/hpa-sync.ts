@@ -46,7 +46,7 @@ function setCondition(status: HpaStatus, type: HpaCondition['type'], value: bool
 /** The target's scale subresource path, from its apiVersion and kind. */
 function scalePath(hpa: Hpa): string {
   const ref = hpa.spec.scaleTargetRef;
-  const [group, version] = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/') as [string, string] : ['', ref.apiVersion ?? 'v1'];
+  const [group, version] = (ref.apiVersion ?? '').includes('/') ? (ref.apiVersion!.split('/') as [string, string]) : ['', ref.apiVersion ?? 'v1'];
   const def = findByKind(group, version, ref.kind);
   if (!def) throw new Error(`no matches for kind "${ref.kind}" in group "${group}"`);
   if (!def.subresources.scale) throw new Error(`${ref.kind} has no scale subresource`);
@@ -60,7 +60,12 @@ function scalePath(hpa: Hpa): string {
  * False, events recorded) when no metric could be read.
  */
 async function proposeReplicas(
-  deps: SyncDeps, hpa: Hpa, scale: Scale, status: HpaStatus, replicas: { current: number; min: number; max: number }, nowMs: number,
+  deps: SyncDeps,
+  hpa: Hpa,
+  scale: Scale,
+  status: HpaStatus,
+  replicas: { current: number; min: number; max: number },
+  nowMs: number,
 ): Promise<{ desired: number; rescaleReason: string } | undefined> {
   const now = new Date(nowMs).toISOString().replace(/\.\d+Z$/, 'Z');
   const { current, min, max } = replicas;
@@ -73,8 +78,20 @@ async function proposeReplicas(
   for (const error of outcome.errors) await deps.recorder.record(hpa, 'Warning', error.reason, error.message);
   if (outcome.errors.length === (hpa.spec.metrics ?? []).length) {
     const first = outcome.errors[0];
-    setCondition(status, 'ScalingActive', false, first?.reason ?? 'FailedGetResourceMetric', `the HPA was unable to compute the replica count: ${first?.message ?? 'no metrics'}`, now);
-    await deps.recorder.record(hpa, 'Warning', 'FailedComputeMetricsReplicas', `invalid metrics (${outcome.errors.length} invalid out of ${outcome.errors.length}), first error is: ${first?.message ?? ''}`);
+    setCondition(
+      status,
+      'ScalingActive',
+      false,
+      first?.reason ?? 'FailedGetResourceMetric',
+      `the HPA was unable to compute the replica count: ${first?.message ?? 'no metrics'}`,
+      now,
+    );
+    await deps.recorder.record(
+      hpa,
+      'Warning',
+      'FailedComputeMetricsReplicas',
+      `invalid metrics (${outcome.errors.length} invalid out of ${outcome.errors.length}), first error is: ${first?.message ?? ''}`,
+    );
     return undefined;
   }
   setCondition(status, 'ScalingActive', true, 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${outcome.metricName}`, now);
@@ -110,7 +127,7 @@ export async function syncHpa(deps: SyncDeps, hpa: Hpa): Promise<void> {
     await deps.recorder.record(hpa, 'Warning', 'FailedGetScale', `${(error as Error).message} (${reference})`);
     return writeStatus(deps, hpa, status);
   }
-  setCondition(status, 'AbleToScale', true, 'SucceededGetScale', 'the HPA controller was able to get the target\'s current scale', now);
+  setCondition(status, 'AbleToScale', true, 'SucceededGetScale', "the HPA controller was able to get the target's current scale", now);
   const current = scale.spec?.replicas ?? 0;
   const min = hpa.spec.minReplicas ?? 1;
   const max = hpa.spec.maxReplicas;
@@ -133,9 +150,23 @@ export async function syncHpa(deps: SyncDeps, hpa: Hpa): Promise<void> {
   }
   if (desired !== current) {
     try {
-      await deps.api.request('PUT', path, { body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: hpa.spec.scaleTargetRef.name, namespace: hpa.metadata.namespace }, spec: { replicas: desired } } });
+      await deps.api.request('PUT', path, {
+        body: {
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: hpa.spec.scaleTargetRef.name, namespace: hpa.metadata.namespace },
+          spec: { replicas: desired },
+        },
+      });
     } catch (error) {
-      setCondition(status, 'AbleToScale', false, 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${(error as Error).message}`, now);
+      setCondition(
+        status,
+        'AbleToScale',
+        false,
+        'FailedUpdateScale',
+        `the HPA controller was unable to update the target scale: ${(error as Error).message}`,
+        now,
+      );
       await deps.recorder.record(hpa, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${rescaleReason}; error: ${(error as Error).message}`);
       return writeStatus(deps, hpa, { ...status, desiredReplicas: desired });
     }

@@ -45,26 +45,42 @@ export function metricNameOf(metric: MetricSpec): string {
   const source = metric.resource ?? metric.containerResource;
   const container = metric.type === 'ContainerResource' ? ' container' : '';
   if (!source) return `${metric.type} metric`;
-  return source.target.type === 'Utilization' ? `${source.name}${container} resource utilization (percentage of request)` : `${source.name}${container} resource`;
+  return source.target.type === 'Utilization'
+    ? `${source.name}${container} resource utilization (percentage of request)`
+    : `${source.name}${container} resource`;
 }
 
 export function computeMetricReplicas(
-  metrics: readonly MetricSpec[], currentReplicas: number, pods: readonly Readonly<KubeObject>[], podMetrics: PodMetricsList | Error, now: number,
+  metrics: readonly MetricSpec[],
+  currentReplicas: number,
+  pods: readonly Readonly<KubeObject>[],
+  podMetrics: PodMetricsList | Error,
+  now: number,
 ): MetricsOutcome {
   const outcome: MetricsOutcome = { replicas: 0, metricName: '', statuses: [], errors: [] };
   for (const metric of metrics) {
     try {
       const source = metric.type === 'Resource' ? metric.resource : metric.type === 'ContainerResource' ? metric.containerResource : undefined;
-      if (!source) throw Object.assign(new Error(`unsupported metric source type: ${metric.type} (Drover reads only Resource and ContainerResource metrics)`), { reason: `FailedGet${metric.type}Metric` });
+      if (!source)
+        throw Object.assign(new Error(`unsupported metric source type: ${metric.type} (Drover reads only Resource and ContainerResource metrics)`), {
+          reason: `FailedGet${metric.type}Metric`,
+        });
       const container = metric.type === 'ContainerResource' ? metric.containerResource?.container : undefined;
       const what = source.target.type === 'Utilization' ? 'utilization' : 'resource metric value';
-      if (podMetrics instanceof Error) throw new Error(`failed to get ${source.name} ${what}: unable to get metrics for resource ${source.name}: unable to fetch metrics from resource metrics API: ${podMetrics.message}`);
+      if (podMetrics instanceof Error)
+        throw new Error(
+          `failed to get ${source.name} ${what}: unable to get metrics for resource ${source.name}: unable to fetch metrics from resource metrics API: ${podMetrics.message}`,
+        );
       let target: Target;
       if (source.target.type === 'Utilization' && source.target.averageUtilization !== undefined) target = { utilization: source.target.averageUtilization };
-      else if (source.target.type === 'AverageValue' && source.target.averageValue !== undefined) target = { averageValue: milliValue(String(source.target.averageValue)) ?? 0 };
+      else if (source.target.type === 'AverageValue' && source.target.averageValue !== undefined)
+        target = { averageValue: milliValue(String(source.target.averageValue)) ?? 0 };
       else throw new Error(`invalid ${source.name} target: must be Utilization or AverageValue`);
       const figures = figuresOf(podMetrics, source.name, container);
-      if (figures.size === 0) throw new Error(`failed to get ${source.name} ${what}: unable to get metrics for resource ${source.name}: no metrics returned from resource metrics API`);
+      if (figures.size === 0)
+        throw new Error(
+          `failed to get ${source.name} ${what}: unable to get metrics for resource ${source.name}: no metrics returned from resource metrics API`,
+        );
       const facts = pods.map((pod) => podFacts(pod, source.name, container));
       let proposal;
       try {
@@ -72,16 +88,22 @@ export function computeMetricReplicas(
       } catch (error) {
         throw new Error(`failed to get ${source.name} ${what}: ${(error as Error).message}`);
       }
-      const current = { ...(proposal.utilization === undefined ? {} : { averageUtilization: proposal.utilization }), averageValue: milliQuantity(proposal.average) };
-      outcome.statuses.push(metric.type === 'Resource'
-        ? { type: 'Resource', resource: { name: source.name, current } }
-        : { type: 'ContainerResource', containerResource: { name: source.name, container: container ?? '', current } });
+      const current = {
+        ...(proposal.utilization === undefined ? {} : { averageUtilization: proposal.utilization }),
+        averageValue: milliQuantity(proposal.average),
+      };
+      outcome.statuses.push(
+        metric.type === 'Resource'
+          ? { type: 'Resource', resource: { name: source.name, current } }
+          : { type: 'ContainerResource', containerResource: { name: source.name, container: container ?? '', current } },
+      );
       if (proposal.replicas > outcome.replicas || outcome.metricName === '') {
         outcome.replicas = Math.max(outcome.replicas, proposal.replicas);
         outcome.metricName = metricNameOf(metric);
       }
     } catch (error) {
-      const reason = (error as { reason?: string }).reason ?? (metric.type === 'ContainerResource' ? 'FailedGetContainerResourceMetric' : 'FailedGetResourceMetric');
+      const reason =
+        (error as { reason?: string }).reason ?? (metric.type === 'ContainerResource' ? 'FailedGetContainerResourceMetric' : 'FailedGetResourceMetric');
       outcome.errors.push({ reason, message: (error as Error).message });
       outcome.statuses.push({ type: metric.type });
     }

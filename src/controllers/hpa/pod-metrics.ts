@@ -14,7 +14,7 @@ interface PodMetrics {
 
 /** A Go time.Duration string ("15.012s", "1m0.5s", "250ms") in milliseconds. */
 export function parseGoDuration(text: string): number {
-  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, 'µs': 0.001, ns: 0.000001 };
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
   let total = 0;
   for (const [, number, unit] of text.matchAll(/([\d.]+)(h|ms|m|s|us|µs|ns)/g)) total += Number(number) * (units[unit!] ?? 0);
   return total;

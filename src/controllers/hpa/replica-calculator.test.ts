@@ -5,7 +5,13 @@ import { CPU_INITIALIZATION_PERIOD_MS, groupPods, resourceReplicas, type PodFact
 const NOW = 10 * 60_000;
 /** A Running pod, Ready and started long ago, requesting 100m. */
 const pod = (name: string, extra: Partial<PodFacts> = {}): PodFacts => ({
-  name, phase: 'Running', deleting: false, ready: { status: 'True', lastTransition: 0 }, startTime: 0, request: 100, ...extra,
+  name,
+  phase: 'Running',
+  deleting: false,
+  ready: { status: 'True', lastTransition: 0 },
+  startTime: 0,
+  request: 100,
+  ...extra,
 });
 const figures = (entries: Record<string, number>) =>
   new Map<string, PodFigure>(Object.entries(entries).map(([name, value]) => [name, { value, timestamp: NOW - 1000, windowMs: 15_000 }]));
@@ -23,7 +29,14 @@ describe('HPA replica calculator', () => {
   });
 
   it('scales down by average value', () => {
-    const proposal = resourceReplicas(4, ['a', 'b', 'c', 'd'].map((n) => pod(n)), figures({ a: 10, b: 10, c: 10, d: 10 }), { averageValue: 20 }, true, NOW);
+    const proposal = resourceReplicas(
+      4,
+      ['a', 'b', 'c', 'd'].map((n) => pod(n)),
+      figures({ a: 10, b: 10, c: 10, d: 10 }),
+      { averageValue: 20 },
+      true,
+      NOW,
+    );
     assert.equal(proposal.replicas, 2);
   });
 

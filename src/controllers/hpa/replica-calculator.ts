@@ -118,7 +118,12 @@ export interface Proposal {
 
 /** GetResourceReplicas / GetRawResourceReplicas. `figures` is every pod figure of the selector's pods. */
 export function resourceReplicas(
-  currentReplicas: number, pods: readonly PodFacts[], figures: ReadonlyMap<string, PodFigure>, target: Target, isCpu: boolean, now: number,
+  currentReplicas: number,
+  pods: readonly PodFacts[],
+  figures: ReadonlyMap<string, PodFigure>,
+  target: Target,
+  isCpu: boolean,
+  now: number,
 ): Proposal {
   if (pods.length === 0) throw new Error('no pods returned by selector while calculating replica count');
   const grouping = groupPods(pods, figures, isCpu, now);
@@ -135,7 +140,11 @@ export function resourceReplicas(
     }
   }
   const first = usageRatio(values, requests, target);
-  const proposal = (replicas: number): Proposal => ({ replicas, average: first.average, ...(first.utilization === undefined ? {} : { utilization: first.utilization }) });
+  const proposal = (replicas: number): Proposal => ({
+    replicas,
+    average: first.average,
+    ...(first.utilization === undefined ? {} : { utilization: first.utilization }),
+  });
   const scaleUpWithUnready = grouping.unready.size > 0 && first.ratio > 1;
   if (!scaleUpWithUnready && grouping.missing.size === 0) {
     if (Math.abs(1 - first.ratio) <= TOLERANCE) return proposal(currentReplicas);

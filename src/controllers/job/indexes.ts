@@ -18,7 +18,7 @@ export function parseIndexes(text: string | undefined, completions: number): Set
 export function formatIndexes(indexes: Iterable<number>): string {
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     const first = sorted[i]!;
     let last = first;
     while (i + 1 < sorted.length && sorted[i + 1] === last + 1) last = sorted[++i]!;

@@ -48,7 +48,12 @@ describe('job controller', () => {
       const outcome = outcomes.get(pod.metadata.labels?.['job-name'] ?? '')?.(pod);
       if (outcome === undefined) continue;
       const restarts = typeof outcome === 'object' ? outcome.restarts : 0;
-      if ((outcome === 'run' || typeof outcome === 'object') && pod.status?.phase === 'Running' && (pod.status.containerStatuses?.[0]?.restartCount ?? 0) === restarts) continue;
+      if (
+        (outcome === 'run' || typeof outcome === 'object') &&
+        pod.status?.phase === 'Running' &&
+        (pod.status.containerStatuses?.[0]?.restartCount ?? 0) === restarts
+      )
+        continue;
       await podClient().patch(pod.metadata.name!, 'merge', { status: statusFor(outcome) }, { subresource: 'status' });
     }
   }
@@ -57,17 +62,23 @@ describe('job controller', () => {
     const at = metaTime();
     const running = outcome === 'run' || typeof outcome === 'object';
     const exitCode = outcome === 'fail' ? 1 : 0;
-    const state = running ? { running: { startedAt: at } } : { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: at, finishedAt: at } };
+    const state = running
+      ? { running: { startedAt: at } }
+      : { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: at, finishedAt: at } };
     return {
       phase: running ? 'Running' : outcome === 'fail' ? 'Failed' : 'Succeeded',
       conditions: [{ type: 'Ready', status: running ? 'True' : 'False', lastTransitionTime: at }],
-      containerStatuses: [{ name: 'main', state, ready: running, restartCount: typeof outcome === 'object' ? outcome.restarts : 0, image: 'drover-test/busybox:1', imageID: '' }],
+      containerStatuses: [
+        { name: 'main', state, ready: running, restartCount: typeof outcome === 'object' ? outcome.restarts : 0, image: 'drover-test/busybox:1', imageID: '' },
+      ],
     };
   }
 
   function manifest(name: string, spec: Partial<Job['spec']> = {}, restartPolicy: RestartPolicy = 'Never'): Job {
     return {
-      apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'default' },
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name, namespace: 'default' },
       spec: {
         ...spec,
         template: { spec: { restartPolicy, containers: [{ name: 'main', image: 'drover-test/busybox:1', command: ['sh', '-c', 'true'] }] } },
@@ -79,7 +90,8 @@ describe('job controller', () => {
     return (await podClient().list()).items.filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === job.metadata.uid));
   }
 
-  const activePods = async (job: KubeObject) => (await podsOf(job)).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const activePods = async (job: KubeObject) =>
+    (await podsOf(job)).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
 
   async function condition(name: string, type: string): Promise<JobCondition | undefined> {
     const job = await jobClient().get(name);
@@ -123,7 +135,10 @@ describe('job controller', () => {
     assert.deepEqual(done.uncountedTerminatedPods ?? {}, {});
     const pods = await podsOf(job);
     assert.equal(pods.length, 3);
-    assert.ok(pods.every((p) => (p.metadata.finalizers ?? []).length === 0), 'finalizers released');
+    assert.ok(
+      pods.every((p) => (p.metadata.finalizers ?? []).length === 0),
+      'finalizers released',
+    );
     await waitFor('SuccessfulCreate and Completed events', async () => {
       const reasons = (await events('pi')).map((e) => e.reason);
       return reasons.includes('SuccessfulCreate') && reasons.includes('Completed');

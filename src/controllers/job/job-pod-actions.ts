@@ -2,9 +2,7 @@
 // deleting them, and removing the tracking finalizer. Pods the controller deletes on its own
 // account (suspend, lower parallelism) lose the finalizer first, so they are not counted as
 // failures; pods of a finished Job keep it until their outcome is recorded.
-import {
-  isNotFound, objectKey, resources, type ApiClient, type EventRecorder, type Expectations,
-} from '../../client/index.js';
+import { isNotFound, objectKey, resources, type ApiClient, type EventRecorder, type Expectations } from '../../client/index.js';
 import { newJobPod } from './job-pod.js';
 import { slowStartBatch } from '../slow-start.js';
 import { hasTrackingFinalizer, JOB_TRACKING_FINALIZER, type Job } from './types.js';
@@ -38,7 +36,10 @@ export class ReleasedPods {
 }
 
 export class PodActionError extends Error {
-  constructor(readonly errors: unknown[], what: string) {
+  constructor(
+    readonly errors: unknown[],
+    what: string,
+  ) {
     super(`${errors.length} pod ${what} failed; first: ${errors[0] instanceof Error ? errors[0].message : String(errors[0])}`, { cause: errors[0] });
   }
 }
@@ -77,20 +78,25 @@ export class JobPodActions {
   async delete(job: Readonly<Job>, pods: readonly Readonly<Pod>[], release: boolean): Promise<{ deleted: number; errors: unknown[] }> {
     const owner = job.metadata.uid!;
     const client = this.api.resource<Pod>(resources.pods, job.metadata.namespace);
-    this.expectations.expectDeletions(owner, pods.map((p) => objectKey(p)));
-    const outcomes = await Promise.allSettled(pods.map(async (pod) => {
-      const name = pod.metadata.name!;
-      try {
-        if (release && hasTrackingFinalizer(pod)) await this.releaseOne(owner, pod);
-        await client.delete(name, { preconditions: { uid: pod.metadata.uid! } });
-        void this.recorder.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
-      } catch (error) {
-        this.expectations.deletionObserved(owner, objectKey(pod));
-        if (isNotFound(error)) return;
-        void this.recorder.record(job, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
-        throw error;
-      }
-    }));
+    this.expectations.expectDeletions(
+      owner,
+      pods.map((p) => objectKey(p)),
+    );
+    const outcomes = await Promise.allSettled(
+      pods.map(async (pod) => {
+        const name = pod.metadata.name!;
+        try {
+          if (release && hasTrackingFinalizer(pod)) await this.releaseOne(owner, pod);
+          await client.delete(name, { preconditions: { uid: pod.metadata.uid! } });
+          void this.recorder.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+        } catch (error) {
+          this.expectations.deletionObserved(owner, objectKey(pod));
+          if (isNotFound(error)) return;
+          void this.recorder.record(job, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
+          throw error;
+        }
+      }),
+    );
     const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
     return { deleted: pods.length - errors.length, errors };
   }
@@ -98,10 +104,12 @@ export class JobPodActions {
   /** Removes the tracking finalizer; returns the uids whose pod no longer holds it (gone counts). */
   async release(ownerUid: string, pods: readonly Readonly<Pod>[]): Promise<{ released: Set<string>; errors: unknown[] }> {
     const released = new Set<string>();
-    const outcomes = await Promise.allSettled(pods.map(async (pod) => {
-      await this.releaseOne(ownerUid, pod);
-      released.add(pod.metadata.uid!);
-    }));
+    const outcomes = await Promise.allSettled(
+      pods.map(async (pod) => {
+        await this.releaseOne(ownerUid, pod);
+        released.add(pod.metadata.uid!);
+      }),
+    );
     return { released, errors: outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : [])) };
   }
 
@@ -111,9 +119,9 @@ export class JobPodActions {
     try {
       // As Kubernetes does: a strategic merge patch that names only our finalizer, so the
       // finalizers of others survive whatever the cache shows.
-      await this.api.resource<Pod>(resources.pods, pod.metadata.namespace).patch(
-        pod.metadata.name!, 'strategic', { metadata: { [`$deleteFromPrimitiveList/finalizers`]: [JOB_TRACKING_FINALIZER] } },
-      );
+      await this.api
+        .resource<Pod>(resources.pods, pod.metadata.namespace)
+        .patch(pod.metadata.name!, 'strategic', { metadata: { [`$deleteFromPrimitiveList/finalizers`]: [JOB_TRACKING_FINALIZER] } });
     } catch (error) {
       if (isNotFound(error)) return;
       this.released.observed(ownerUid, uid);

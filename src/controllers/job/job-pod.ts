@@ -3,8 +3,15 @@
 // the hostname `<job>-<index>`), as the Kubernetes Job controller builds them.
 import type { OwnerReference } from '../../api/meta.js';
 import {
-  COMPLETION_INDEX_ANNOTATION, COMPLETION_INDEX_ENV, COMPLETION_INDEX_LABEL, JOB_NAME_LABEL, JOB_TRACKING_FINALIZER, JOB_UID_LABEL,
-  LEGACY_JOB_NAME_LABEL, LEGACY_JOB_UID_LABEL, type Job,
+  COMPLETION_INDEX_ANNOTATION,
+  COMPLETION_INDEX_ENV,
+  COMPLETION_INDEX_LABEL,
+  JOB_NAME_LABEL,
+  JOB_TRACKING_FINALIZER,
+  JOB_UID_LABEL,
+  LEGACY_JOB_NAME_LABEL,
+  LEGACY_JOB_UID_LABEL,
+  type Job,
 } from './types.js';
 import type { Container, Pod, PodSpec } from '../../api/core/index.js';
 

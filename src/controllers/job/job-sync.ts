@@ -7,7 +7,14 @@ import type { FailureBackoff } from './failure-backoff.js';
 import { formatIndexes, parseIndexes } from './indexes.js';
 import { PodActionError, type JobPodActions } from './job-pod-actions.js';
 import {
-  completed, deadlineRemainingMs, failedBackoff, failedDeadline, newCondition, pastBackoffLimitOnFailure, REASON_BACKOFF_LIMIT, setCondition,
+  completed,
+  deadlineRemainingMs,
+  failedBackoff,
+  failedDeadline,
+  newCondition,
+  pastBackoffLimitOnFailure,
+  REASON_BACKOFF_LIMIT,
+  setCondition,
 } from './job-status.js';
 import { planPods } from './manage-pods.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
@@ -15,8 +22,15 @@ import { classify, flushUncounted, recordUncounted, uncountedOf, type Classifica
 import { expireAfterFinished } from './ttl.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import {
-  findCondition, finishedCondition, hasTrackingFinalizer, isActive, isFinished, isIndexed,
-  type Job, type JobCondition, type JobStatus,
+  findCondition,
+  finishedCondition,
+  hasTrackingFinalizer,
+  isActive,
+  isFinished,
+  isIndexed,
+  type Job,
+  type JobCondition,
+  type JobStatus,
 } from './types.js';
 import type { WrittenStatus } from './written-status.js';
 import type { Pod } from '../../api/core/index.js';
@@ -55,7 +69,11 @@ class JobPass {
   private readonly errors: unknown[] = [];
   private current: Readonly<Job>;
 
-  constructor(private readonly deps: SyncDeps, private readonly job: Readonly<Job>, private readonly pods: readonly Readonly<Pod>[]) {
+  constructor(
+    private readonly deps: SyncDeps,
+    private readonly job: Readonly<Job>,
+    private readonly pods: readonly Readonly<Pod>[],
+  ) {
     this.current = job;
     this.uid = job.metadata.uid!;
     this.completions = job.spec.completions ?? undefined;
@@ -97,7 +115,12 @@ class JobPass {
     if (!jsonEqual(status, this.current.status ?? {})) this.current = await writeStatus(this.deps, this.current, status);
 
     for (const [type, reason, message] of this.events) void this.deps.recorder.record(this.current, type, reason, message);
-    await recordTransactions(this.deps, this.current, { starting, finishing: finishNow ? finishing : undefined, succeeded: status.succeeded ?? 0, completions: this.completions });
+    await recordTransactions(this.deps, this.current, {
+      starting,
+      finishing: finishNow ? finishing : undefined,
+      succeeded: status.succeeded ?? 0,
+      completions: this.completions,
+    });
     if (this.errors.length > 0) throw new PodActionError(this.errors, 'operation(s)');
     if (finishing && !finishNow) throw new Error(`job ${objectKey(this.job)}: ${stillUncounted} finished pod(s) not yet counted`);
     return this.nextLook(requeueAfterMs);
@@ -105,7 +128,10 @@ class JobPass {
 
   private classify(jobFinished: boolean): Classification {
     return classify({
-      pods: this.pods, uncounted: this.uncounted, jobFinished, released: this.deps.actions.released.of(this.uid),
+      pods: this.pods,
+      uncounted: this.uncounted,
+      jobFinished,
+      released: this.deps.actions.released.of(this.uid),
       ...(this.indexed ? { indexed: { completions: this.completions!, succeeded: this.recordedIndexes } } : {}),
     });
   }
@@ -142,7 +168,11 @@ class JobPass {
    * A finished Job's pods are run out (keeping their finalizer, so they count as failed);
    * a suspended Job's are removed; otherwise parallelism and completions decide.
    */
-  private async managePods(finishing: boolean, succeeded: number, succeededIndexes: ReadonlySet<number>): Promise<{ activeCount: number; requeueAfterMs?: number }> {
+  private async managePods(
+    finishing: boolean,
+    succeeded: number,
+    succeededIndexes: ReadonlySet<number>,
+  ): Promise<{ activeCount: number; requeueAfterMs?: number }> {
     const { deps, job, active, uid } = this;
     if (!deps.expectations.satisfied(uid)) return { activeCount: this.alreadyFinished || finishing ? 0 : active.length };
     if (this.alreadyFinished || finishing) {

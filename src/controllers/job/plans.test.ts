@@ -13,9 +13,13 @@ let serial = 0;
 function pod(phase: PodPhase, options: { index?: number; finalizer?: boolean; deleting?: boolean; restarts?: number } = {}): Pod {
   serial++;
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: {
-      name: `p${serial}`, namespace: 'default', uid: `u${serial}`, creationTimestamp: new Date(1_000_000 + serial * 1000).toISOString(),
+      name: `p${serial}`,
+      namespace: 'default',
+      uid: `u${serial}`,
+      creationTimestamp: new Date(1_000_000 + serial * 1000).toISOString(),
       ...(options.finalizer === false ? {} : { finalizers: ['batch.kubernetes.io/job-tracking'] }),
       ...(options.index === undefined ? {} : { annotations: { 'batch.kubernetes.io/job-completion-index': String(options.index) } }),
       ...(options.deleting ? { deletionTimestamp: new Date().toISOString() } : {}),
@@ -27,8 +31,16 @@ function pod(phase: PodPhase, options: { index?: number; finalizer?: boolean; de
 
 function job(spec: Partial<Job['spec']> = {}): Job {
   return {
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi', namespace: 'default', uid: 'job-1' },
-    spec: { parallelism: 2, completions: 5, backoffLimit: 6, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...spec },
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'pi', namespace: 'default', uid: 'job-1' },
+    spec: {
+      parallelism: 2,
+      completions: 5,
+      backoffLimit: 6,
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+      ...spec,
+    },
   };
 }
 
@@ -44,7 +56,13 @@ describe('completed indexes', () => {
 
 describe('job pods', () => {
   it('carry the labels, the finalizer and, when indexed, the completion index', () => {
-    const p = newJobPod(job({ completionMode: 'Indexed', template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', env: [{ name: 'A', value: '1' }] }], initContainers: [{ name: 'i' }] } } }), 3);
+    const p = newJobPod(
+      job({
+        completionMode: 'Indexed',
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', env: [{ name: 'A', value: '1' }] }], initContainers: [{ name: 'i' }] } },
+      }),
+      3,
+    );
     assert.equal(p.metadata.generateName, 'pi-3-');
     assert.deepEqual(p.metadata.finalizers, ['batch.kubernetes.io/job-tracking']);
     assert.equal(p.metadata.labels?.['batch.kubernetes.io/job-name'], 'pi');
@@ -52,7 +70,10 @@ describe('job pods', () => {
     assert.equal(p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'], '3');
     assert.equal(p.spec.hostname, 'pi-3');
     const ref = { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } };
-    assert.deepEqual(p.spec.containers?.[0]?.env, [{ name: 'A', value: '1' }, { name: 'JOB_COMPLETION_INDEX', valueFrom: ref }]);
+    assert.deepEqual(p.spec.containers?.[0]?.env, [
+      { name: 'A', value: '1' },
+      { name: 'JOB_COMPLETION_INDEX', valueFrom: ref },
+    ]);
     assert.deepEqual(p.spec.initContainers?.[0]?.env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: ref }]);
     assert.equal(newJobPod(job(), undefined).metadata.generateName, 'pi-');
     assert.equal(newJobPod(job(), undefined).spec.hostname, undefined);
@@ -119,7 +140,13 @@ describe('tracking finished pods', () => {
     const first = pod('Succeeded', { index: 0 });
     const twin = pod('Succeeded', { index: 0 });
     const outOfRange = pod('Succeeded', { index: 9 });
-    const outcome = classify({ pods: [first, twin, outOfRange], uncounted: uncountedOf(undefined), released: new Set(), jobFinished: false, indexed: { completions: 3, succeeded: new Set() } });
+    const outcome = classify({
+      pods: [first, twin, outOfRange],
+      uncounted: uncountedOf(undefined),
+      released: new Set(),
+      jobFinished: false,
+      indexed: { completions: 3, succeeded: new Set() },
+    });
     assert.deepEqual(outcome.newIndexes, [0]);
     assert.deepEqual(outcome.newSucceeded, []);
     assert.equal(outcome.releasable.length, 3);
@@ -138,7 +165,12 @@ describe('backoff', () => {
     assert.equal(pastBackoffLimitOnFailure(onFailure, [pod('Running', { restarts: 1 })]), false);
     assert.equal(pastBackoffLimitOnFailure(onFailure, [pod('Running', { restarts: 1 }), pod('Pending', { restarts: 1 })]), true);
     assert.equal(pastBackoffLimitOnFailure(job({ backoffLimit: 2 }), [pod('Running', { restarts: 5 })]), false);
-    assert.equal(pastBackoffLimitOnFailure(job({ backoffLimit: 0, template: { spec: { restartPolicy: 'OnFailure', containers: [] } } }), [pod('Running', { restarts: 1 })]), true);
+    assert.equal(
+      pastBackoffLimitOnFailure(job({ backoffLimit: 0, template: { spec: { restartPolicy: 'OnFailure', containers: [] } } }), [
+        pod('Running', { restarts: 1 }),
+      ]),
+      true,
+    );
   });
 
   it('delays replacements 10 s after a failure, doubling, until a success', () => {

@@ -2,9 +2,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
-export {
-  JOB_NAME_LABEL, JOB_UID_LABEL, LEGACY_JOB_NAME_LABEL, LEGACY_JOB_UID_LABEL,
-} from '../../api/defaults/workload-defaults.js';
+export { JOB_NAME_LABEL, JOB_UID_LABEL, LEGACY_JOB_NAME_LABEL, LEGACY_JOB_UID_LABEL } from '../../api/defaults/workload-defaults.js';
 
 /** Kept on every pod the controller creates until the pod's outcome is in the Job's status. */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';

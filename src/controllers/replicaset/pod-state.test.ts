@@ -4,13 +4,27 @@ import { isPodActive, isPodFinished, podsToDelete } from './pod-state.js';
 import { isPodAvailable } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
 
-function pod(name: string, options: { node?: string; phase?: Pod['status'] extends infer S ? S extends { phase?: infer P } ? P : never : never; ready?: string; created?: string; restarts?: number } = {}): Pod {
+function pod(
+  name: string,
+  options: {
+    node?: string;
+    phase?: Pod['status'] extends infer S ? (S extends { phase?: infer P } ? P : never) : never;
+    ready?: string;
+    created?: string;
+    restarts?: number;
+  } = {},
+): Pod {
   const conditions = options.ready ? [{ type: 'Ready', status: 'True' as const, lastTransitionTime: options.ready }] : [];
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, creationTimestamp: options.created ?? '2024-01-01T00:00:00Z' },
     spec: options.node ? { nodeName: options.node, containers: [] } : { containers: [] },
-    status: { phase: options.phase ?? 'Pending', conditions, containerStatuses: [{ name: 'c', ready: false, restartCount: options.restarts ?? 0, image: 'i', imageID: '', state: {}, lastState: {} }] },
+    status: {
+      phase: options.phase ?? 'Pending',
+      conditions,
+      containerStatuses: [{ name: 'c', ready: false, restartCount: options.restarts ?? 0, image: 'i', imageID: '', state: {}, lastState: {} }],
+    },
   };
 }
 
@@ -36,7 +50,10 @@ describe('pod state', () => {
       pod('pending', { node: 'n4', phase: 'Pending' }),
       pod('unscheduled'),
     ];
-    assert.deepEqual(podsToDelete(pods, 4).map((p) => p.metadata.name), ['unscheduled', 'pending', 'not-ready', 'new-ready']);
+    assert.deepEqual(
+      podsToDelete(pods, 4).map((p) => p.metadata.name),
+      ['unscheduled', 'pending', 'not-ready', 'new-ready'],
+    );
     const crowded = [
       pod('alone', { node: 'n1', phase: 'Running', ready: '2024-01-01T00:00:00Z' }),
       pod('pair-1', { node: 'n2', phase: 'Running', ready: '2024-01-01T00:00:00Z' }),

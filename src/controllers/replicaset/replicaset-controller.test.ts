@@ -57,13 +57,17 @@ describe('replicaset controller', () => {
     assert.match(String(created[0]!['message']), /^Created pod: web-/);
   });
 
-  it('records a stand-alone set\'s launch and scale as transactions', async () => {
+  it("records a stand-alone set's launch and scale as transactions", async () => {
     const rs = await rsClient().get('web');
-    const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'));
+    const launch = await waitFor('launch Succeeded', async () =>
+      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
+    );
     assert.equal(launch.status?.progress, '3/3');
     await rsClient().patch('web', 'merge', { spec: { replicas: 4 } });
     await keepReady(api, rs, 4, 'four ready pods');
-    const scale = await waitFor('scale Succeeded', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'));
+    const scale = await waitFor('scale Succeeded', async () =>
+      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'),
+    );
     assert.equal(scale.spec.reason, 'replicas changed from 3 to 4');
     assert.equal(scale.status?.progress, '4/4');
   });
@@ -72,9 +76,14 @@ describe('replicaset controller', () => {
     const rs = await rsClient().create(replicaSetManifest('doomed', 2) as ReplicaSet);
     await waitFor('launch Running', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Running'));
     await rsClient().delete('doomed');
-    const launch = await waitFor('launch Failed', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Failed'));
+    const launch = await waitFor('launch Failed', async () =>
+      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Failed'),
+    );
     assert.equal(launch.status?.message, 'the ReplicaSet was deleted');
-    for (const pod of await podsOf(api, rs)) await podClient(api).delete(pod.metadata.name!).catch(() => undefined);
+    for (const pod of await podsOf(api, rs))
+      await podClient(api)
+        .delete(pod.metadata.name!)
+        .catch(() => undefined);
   });
 
   it('scales down unscheduled, then pending, then not-ready pods before ready ones', async () => {
@@ -105,7 +114,9 @@ describe('replicaset controller', () => {
 
   it('adopts matching orphans and releases pods whose labels no longer match', async () => {
     await podClient(api).create({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { app: 'adopt' } },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stray', labels: { app: 'adopt' } },
       spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] },
     });
     const rs = await rsClient().create(replicaSetManifest('adopt', 2) as ReplicaSet);
@@ -113,7 +124,10 @@ describe('replicaset controller', () => {
       const found = await podsOf(api, rs);
       return found.length === 2 ? found : undefined;
     });
-    assert.ok(pods.some((pod) => pod.metadata.name === 'stray'), 'the orphan was adopted');
+    assert.ok(
+      pods.some((pod) => pod.metadata.name === 'stray'),
+      'the orphan was adopted',
+    );
     await podClient(api).patch('stray', 'merge', { metadata: { labels: { app: 'elsewhere' } } });
     await waitFor('stray released', async () => !(await podClient(api).get('stray')).metadata.ownerReferences?.length);
     await waitFor('a replacement for the released pod', async () => (await live(rs)).length === 2);
@@ -134,11 +148,13 @@ describe('replicaset controller', () => {
     assert.ok(until > Date.now() + 250_000 && until <= Date.now() + 300_000, `retain-until ${replacement.metadata.annotations?.[ANNOTATION_RETAIN_UNTIL]}`);
     assert.equal((await podsOf(api, rs)).length, 2, 'the terminating pod is still there, not counted');
     // Found while Running, perhaps: its end is written by the next sync.
-    const reschedule = await waitFor('a reschedule transaction, Succeeded', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'));
+    const reschedule = await waitFor('a reschedule transaction, Succeeded', async () =>
+      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'),
+    );
     assert.match(reschedule.spec.reason, /on node node-1 was deleted/);
   });
 
-  it('deletes and replaces a failed pod: a reschedule held for the failed pod\'s node', async () => {
+  it("deletes and replaces a failed pod: a reschedule held for the failed pod's node", async () => {
     const annotations = { [ANNOTATION_HOST_RETAIN]: '60' };
     const rs = await rsClient().create(replicaSetManifest('crashy', 2, { annotations }) as ReplicaSet);
     const pods = await keepReady(api, rs, 2, 'two ready pods');
@@ -147,10 +163,14 @@ describe('replicaset controller', () => {
     const replacement = await waitFor('a replacement', async () => (await live(rs)).find((pod) => pod.metadata.annotations?.[ANNOTATION_RETAIN_NODE]));
     assert.equal(replacement.metadata.annotations?.[ANNOTATION_RETAIN_NODE], victim.spec?.nodeName);
     await waitFor('the failed pod to be deleted', async () => {
-      const current = await podClient(api).get(victim.metadata.name!).catch(() => undefined);
+      const current = await podClient(api)
+        .get(victim.metadata.name!)
+        .catch(() => undefined);
       return current === undefined || current.metadata.deletionTimestamp !== undefined;
     });
-    const reschedule = await waitFor('a reschedule', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'));
+    const reschedule = await waitFor('a reschedule', async () =>
+      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'),
+    );
     assert.equal(reschedule.spec.reason, `pod ${victim.metadata.name} failed on node node-1`);
   });
 

@@ -3,8 +3,15 @@
 // patches and status writes. Expectations keep a lagging cache from causing duplicates.
 import type { KubeObject } from '../../api/meta.js';
 import {
-  Expectations, isNotFound, objectKey, resources, TerminalError,
-  type EventRecorder, type Informer, type Logger, type ReconcileResult,
+  Expectations,
+  isNotFound,
+  objectKey,
+  resources,
+  TerminalError,
+  type EventRecorder,
+  type Informer,
+  type Logger,
+  type ReconcileResult,
 } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { claimFromCache } from '../shape/claim.js';
@@ -40,9 +47,15 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   private readonly burstReplicas: number;
 
   /** `kind`: ReplicaSets by default; REPLICATION_CONTROLLERS runs the same core over ReplicationControllers. */
-  constructor(ctx: ControllerContext, options: ReplicaSetControllerOptions = {}, private readonly kind: ReplicatedKind = REPLICA_SETS) {
+  constructor(
+    ctx: ControllerContext,
+    options: ReplicaSetControllerOptions = {},
+    private readonly kind: ReplicatedKind = REPLICA_SETS,
+  ) {
     super(ctx, {
-      name: kind.controllerName, resource: kind.resource, workers: options.workers ?? 16,
+      name: kind.controllerName,
+      resource: kind.resource,
+      workers: options.workers ?? 16,
       keepDeleted: true, // its open transactions end when reconcile sees it gone
     });
     this.burstReplicas = options.burstReplicas ?? 500;
@@ -105,7 +118,9 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     const status = calculateReplicaSetStatus(rs, active, manageError, now);
     if (statusChanged(rs.status, status)) {
       try {
-        await this.ctx.api.resource(this.kind.resource, rs.metadata.namespace).patch(rs.metadata.name ?? '', 'merge', statusPatch(status), { subresource: 'status' });
+        await this.ctx.api
+          .resource(this.kind.resource, rs.metadata.namespace)
+          .patch(rs.metadata.name ?? '', 'merge', statusPatch(status), { subresource: 'status' });
       } catch (error) {
         if (isNotFound(error)) return; // deleted meanwhile: its delete event brings us back
         throw error;
@@ -119,8 +134,12 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
 
   private claimPods(rs: Readonly<ReplicaSet>): Promise<Readonly<Pod>[]> {
     return claimFromCache<Pod>({
-      api: this.ctx.api, ownerResource: this.kind.resource, owner: rs, selector: this.kind.selectorOf(rs),
-      resource: resources.pods, informer: this.pods,
+      api: this.ctx.api,
+      ownerResource: this.kind.resource,
+      owner: rs,
+      selector: this.kind.selectorOf(rs),
+      resource: resources.pods,
+      informer: this.pods,
     });
   }
 
@@ -156,7 +175,10 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     const retainSeconds = hostRetainSeconds(rs.spec.template);
     const replaced = new Set<LostPod>();
     const indexes = Array.from({ length: count }, (_, index) => index);
-    const { succeeded, errors: [error] } = await slowStartBatch(indexes, SLOW_START_INITIAL_BATCH, async (index) => {
+    const {
+      succeeded,
+      errors: [error],
+    } = await slowStartBatch(indexes, SLOW_START_INITIAL_BATCH, async (index) => {
       const lost = losses[index];
       const retain = lost && retainSeconds !== undefined ? retainAnnotations(lost, retainSeconds, now) : undefined;
       const created = await this.podControl.create(rs, podFromTemplate(rs, retain));
@@ -164,7 +186,10 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
       replaced.add(lost);
       this.recordReschedule(rs, lost, created, retain !== undefined);
     });
-    this.lost.putBack(key, losses.filter((lost) => !replaced.has(lost)));
+    this.lost.putBack(
+      key,
+      losses.filter((lost) => !replaced.has(lost)),
+    );
     // Pods never created (failed, or skipped after a failed batch) will never be observed.
     for (let i = succeeded; i < count; i++) this.expectations.creationObserved(key);
     if (error === undefined) return undefined;

@@ -18,7 +18,12 @@ function hasAllLabels(pod: Readonly<Pod>, labels: Readonly<Record<string, string
 }
 
 /** The status for `activePods` (the pods claimed, neither terminating nor finished). */
-export function calculateReplicaSetStatus(rs: Readonly<ReplicaSet>, activePods: readonly Readonly<Pod>[], manageError: ManageError | undefined, now = Date.now()): ReplicaSetStatus {
+export function calculateReplicaSetStatus(
+  rs: Readonly<ReplicaSet>,
+  activePods: readonly Readonly<Pod>[],
+  manageError: ManageError | undefined,
+  now = Date.now(),
+): ReplicaSetStatus {
   const templateLabels = rs.spec.template?.metadata?.labels ?? {};
   const minReadySeconds = rs.spec.minReadySeconds ?? 0;
   let fullyLabeled = 0;
@@ -43,7 +48,11 @@ export function calculateReplicaSetStatus(rs: Readonly<ReplicaSet>, activePods: 
   if (manageError) {
     // An existing failure condition is kept as it is, as Kubernetes does.
     const condition: Condition = failure ?? {
-      type: 'ReplicaFailure', status: 'True', reason: manageError.reason, message: manageError.message, lastTransitionTime: metaTime(new Date(now)),
+      type: 'ReplicaFailure',
+      status: 'True',
+      reason: manageError.reason,
+      message: manageError.message,
+      lastTransitionTime: metaTime(new Date(now)),
     };
     status.conditions = [...others, condition];
   } else if (others.length > 0) {
@@ -55,12 +64,14 @@ export function calculateReplicaSetStatus(rs: Readonly<ReplicaSet>, activePods: 
 /** True when writing `next` would change what is stored. */
 export function statusChanged(current: Readonly<ReplicaSetStatus> | undefined, next: ReplicaSetStatus): boolean {
   const c = current ?? {};
-  return (c.replicas ?? 0) !== next.replicas
-    || (c.fullyLabeledReplicas ?? 0) !== next.fullyLabeledReplicas
-    || (c.readyReplicas ?? 0) !== next.readyReplicas
-    || (c.availableReplicas ?? 0) !== next.availableReplicas
-    || c.observedGeneration !== next.observedGeneration
-    || !jsonEqual(c.conditions ?? [], next.conditions ?? []);
+  return (
+    (c.replicas ?? 0) !== next.replicas ||
+    (c.fullyLabeledReplicas ?? 0) !== next.fullyLabeledReplicas ||
+    (c.readyReplicas ?? 0) !== next.readyReplicas ||
+    (c.availableReplicas ?? 0) !== next.availableReplicas ||
+    c.observedGeneration !== next.observedGeneration ||
+    !jsonEqual(c.conditions ?? [], next.conditions ?? [])
+  );
 }
 
 /** A merge patch that sets `next` in full (null removes conditions no longer present). */

@@ -37,8 +37,9 @@ export async function claimObjects<T extends KubeObject>(request: ClaimRequest<T
     if (owner.metadata.deletionTimestamp || object.metadata.deletionTimestamp) continue;
     await release(request, object);
   }
-  const candidates = request.orphans.filter((object) =>
-    !object.metadata.deletionTimestamp && controllerRefOf(object) === undefined && selector.matches(object.metadata.labels));
+  const candidates = request.orphans.filter(
+    (object) => !object.metadata.deletionTimestamp && controllerRefOf(object) === undefined && selector.matches(object.metadata.labels),
+  );
   if (candidates.length === 0 || owner.metadata.deletionTimestamp || !(await request.canAdopt())) return claimed;
   for (const object of candidates) {
     const adopted = await adopt(request, object);
@@ -92,10 +93,18 @@ export function claimFromCache<T extends KubeObject>(request: ClaimFromCache<T>)
   const orphans = request.informer.byIndex(ORPHANS_BY_NAMESPACE, owner.metadata.namespace ?? '').filter(filter);
   if (orphans.length === 0 && owned.every((object) => selector.matches(object.metadata.labels))) return Promise.resolve(owned);
   return claimObjects<T>({
-    api, resource: request.resource, owner, selector, owned, orphans,
+    api,
+    resource: request.resource,
+    owner,
+    selector,
+    owned,
+    orphans,
     // Kubernetes' RecheckDeletionTimestamp: adopt only for an owner that still exists, uncached, and is not going.
     canAdopt: async () => {
-      const fresh = await api.resource(request.ownerResource, owner.metadata.namespace).get(owner.metadata.name ?? '').catch(() => undefined);
+      const fresh = await api
+        .resource(request.ownerResource, owner.metadata.namespace)
+        .get(owner.metadata.name ?? '')
+        .catch(() => undefined);
       return fresh !== undefined && fresh.metadata.uid === owner.metadata.uid && !fresh.metadata.deletionTimestamp;
     },
   });

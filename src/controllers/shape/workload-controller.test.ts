@@ -21,7 +21,10 @@ class Probe extends WorkloadController<ReplicaSet> {
 
   constructor(ctx: ControllerContext) {
     super(ctx, {
-      name: 'probe', resource: resources.replicasets, workers: 1, keepDeleted: true,
+      name: 'probe',
+      resource: resources.replicasets,
+      workers: 1,
+      keepDeleted: true,
       // Status writes alone do not enqueue.
       predicates: { update: (old, rs) => old.metadata.generation !== rs.metadata.generation },
     });
@@ -54,20 +57,25 @@ describe('the controller shape', () => {
 
   const sets = () => api.resource<ReplicaSet>(resources.replicasets, 'default');
   const pods = () => api.resource(resources.pods, 'default');
-  const set = (name: string, app: string) => sets().create({
-    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },
-    spec: { replicas: 0, selector: { matchLabels: { app } }, template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
-  });
+  const set = (name: string, app: string) =>
+    sets().create({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name },
+      spec: { replicas: 0, selector: { matchLabels: { app } }, template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    });
   const pod = (name: string, labels: Record<string, string>, owner?: Readonly<KubeObject>) => {
     const metadata: KubeObject['metadata'] = { name, labels };
-    if (owner) metadata.ownerReferences = [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true }];
+    if (owner)
+      metadata.ownerReferences = [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true }];
     return pods().create({ apiVersion: 'v1', kind: 'Pod', metadata, spec: { containers: [{ name: 'c', image: 'i' }] } });
   };
   /** Waits until reconcile was handed `key` after the first `from` keys; returns the keys handed since `from`. */
-  const handed = (key: string, from: number) => waitFor(`reconcile of ${key}`, () => {
-    const since = probe.seen.slice(from);
-    return since.includes(key) ? since : undefined;
-  });
+  const handed = (key: string, from: number) =>
+    waitFor(`reconcile of ${key}`, () => {
+      const since = probe.seen.slice(from);
+      return since.includes(key) ? since : undefined;
+    });
 
   it('enqueues a primary when it appears, and not for a status write the predicate filters out', async () => {
     const web = await set('web', 'web');
@@ -77,11 +85,17 @@ describe('the controller shape', () => {
     // A later event that must enqueue: everything before it has been handled by then (one worker).
     await set('marker-1', 'none');
     const since = await handed('default/marker-1', mark);
-    assert.deepEqual(since.filter((key) => key === 'default/web'), [], 'the status write was filtered out');
+    assert.deepEqual(
+      since.filter((key) => key === 'default/web'),
+      [],
+      'the status write was filtered out',
+    );
   });
 
   it("enqueues an owned object's controller, and counts its creation against the owner's expectations", async () => {
-    const api2 = await sets().get('api-owner').catch(() => set('api-owner', 'api'));
+    const api2 = await sets()
+      .get('api-owner')
+      .catch(() => set('api-owner', 'api'));
     await handed('default/api-owner', 0);
     probe.expectations.expectCreations('default/api-owner', 1);
     assert.equal(probe.expectations.satisfied('default/api-owner'), false);

@@ -10,8 +10,15 @@
 // of QueueShapes.
 import type { KubeObject } from '../../api/meta.js';
 import {
-  indexers, objectKey, WorkQueue, type EventHandlers, type Expectations, type Informer,
-  type ReconcileResult, type ResourceRef, type RunningController,
+  indexers,
+  objectKey,
+  WorkQueue,
+  type EventHandlers,
+  type Expectations,
+  type Informer,
+  type ReconcileResult,
+  type ResourceRef,
+  type RunningController,
 } from '../../client/index.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
@@ -78,7 +85,10 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
   private readonly deleted = new Map<string, Readonly<T>>();
   private running: RunningController | undefined;
 
-  constructor(protected readonly ctx: ControllerContext, private readonly spec: WorkloadControllerSpec<T>) {
+  constructor(
+    protected readonly ctx: ControllerContext,
+    private readonly spec: WorkloadControllerSpec<T>,
+  ) {
     this.name = spec.name;
     this.primary = ctx.factory.informerFor<T>(spec.resource);
     const { add = () => true, update = () => true, delete: deleted = () => true } = spec.predicates ?? {};
@@ -111,7 +121,11 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
 
   start(): void {
     this.running = runOwnedQueue(this.ctx, {
-      name: this.name, primary: this.primary, queue: this.queue, workers: this.spec.workers, reconcile: (key) => this.reconcile(key),
+      name: this.name,
+      primary: this.primary,
+      queue: this.queue,
+      workers: this.spec.workers,
+      reconcile: (key) => this.reconcile(key),
     });
   }
 
@@ -187,7 +201,11 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
         const key = expectationKey(owner);
         if (key !== undefined && object.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) counted!.store.deletionObserved(key, objectKey(object));
         if (owner) this.queue.add(owner.key);
-        else if (!controllerRefOf(object) && !object.metadata.deletionTimestamp && (controllerRefOf(old) || !jsonEqual(old.metadata.labels ?? {}, object.metadata.labels ?? {}))) {
+        else if (
+          !controllerRefOf(object) &&
+          !object.metadata.deletionTimestamp &&
+          (controllerRefOf(old) || !jsonEqual(old.metadata.labels ?? {}, object.metadata.labels ?? {}))
+        ) {
           this.enqueueAdopters(object, options);
         }
         options.updated?.(old, object, owner, oldOwner);
@@ -217,7 +235,10 @@ export interface QueueShapeSpec<T extends KubeObject> extends WorkloadController
 
 /** One queue of a controller that runs several (see ShapeGroup): its reconcile and forget are functions. */
 export class QueueShape<T extends KubeObject> extends WorkloadController<T> {
-  constructor(ctx: ControllerContext, private readonly functions: QueueShapeSpec<T>) {
+  constructor(
+    ctx: ControllerContext,
+    private readonly functions: QueueShapeSpec<T>,
+  ) {
     super(ctx, functions);
   }
 

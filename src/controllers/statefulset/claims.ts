@@ -36,7 +36,11 @@ export class StatefulClaims {
       try {
         await this.client(set).create(claim);
       } catch (error) {
-        if (!isAlreadyExists(error)) throw new Error(`create Claim ${claim.metadata.name} for Pod ${set.metadata.name}-${ordinal} in StatefulSet ${set.metadata.name} failed: ${(error as Error).message}`, { cause: error });
+        if (!isAlreadyExists(error))
+          throw new Error(
+            `create Claim ${claim.metadata.name} for Pod ${set.metadata.name}-${ordinal} in StatefulSet ${set.metadata.name} failed: ${(error as Error).message}`,
+            { cause: error },
+          );
       }
     }
   }
@@ -50,7 +54,9 @@ export class StatefulClaims {
         const claim = await this.client(set).get(name);
         const refs = claim.metadata.ownerReferences ?? [];
         if (refs.some((ref) => ref.uid === pod.metadata.uid)) continue;
-        await this.client(set).patch(name, 'merge', { metadata: { ownerReferences: [...refs, ownerRef(pod)], resourceVersion: claim.metadata.resourceVersion } });
+        await this.client(set).patch(name, 'merge', {
+          metadata: { ownerReferences: [...refs, ownerRef(pod)], resourceVersion: claim.metadata.resourceVersion },
+        });
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }

@@ -8,8 +8,13 @@ type State = 'ready' | 'pending' | 'failed' | 'terminating';
 
 function pod(ordinal: number, state: State = 'ready', revision = 'web-new'): Pod {
   return {
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: `web-${ordinal}`, labels: { [REVISION_LABEL]: revision }, ...(state === 'terminating' ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}) },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `web-${ordinal}`,
+      labels: { [REVISION_LABEL]: revision },
+      ...(state === 'terminating' ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}),
+    },
     spec: { containers: [] },
     status: {
       phase: state === 'failed' ? 'Failed' : state === 'pending' ? 'Pending' : 'Running',
@@ -19,7 +24,18 @@ function pod(ordinal: number, state: State = 'ready', revision = 'web-new'): Pod
 }
 
 function plan(pods: Pod[], overrides: Partial<PlanInput> = {}): string[] {
-  const input: PlanInput = { start: 0, replicas: 3, parallel: false, onDelete: false, partition: 0, pods, updateRevision: 'web-new', minReadySeconds: 0, now: Date.now(), ...overrides };
+  const input: PlanInput = {
+    start: 0,
+    replicas: 3,
+    parallel: false,
+    onDelete: false,
+    partition: 0,
+    pods,
+    updateRevision: 'web-new',
+    minReadySeconds: 0,
+    now: Date.now(),
+    ...overrides,
+  };
   return planStatefulSet(input).map((a: Action) => (a.type === 'create' ? `create ${a.ordinal} ${a.revision}` : `delete ${a.pod.metadata.name} ${a.reason}`));
 }
 

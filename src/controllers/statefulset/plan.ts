@@ -13,9 +13,7 @@ import type { Pod } from '../../api/core/index.js';
 
 export type Which = 'current' | 'update';
 
-export type Action =
-  | { type: 'create'; ordinal: number; revision: Which }
-  | { type: 'delete'; pod: Readonly<Pod>; reason: 'failed' | 'condemned' | 'update' };
+export type Action = { type: 'create'; ordinal: number; revision: Which } | { type: 'delete'; pod: Readonly<Pod>; reason: 'failed' | 'condemned' | 'update' };
 
 export interface PlanInput {
   start: number;

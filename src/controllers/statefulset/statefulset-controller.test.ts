@@ -10,9 +10,13 @@ import type { Pod } from '../../api/core/index.js';
 
 function manifest(name: string, replicas: number): StatefulSet {
   return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name, namespace: 'default' },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name, namespace: 'default' },
     spec: {
-      replicas, serviceName: name, selector: { matchLabels: { app: name } },
+      replicas,
+      serviceName: name,
+      selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } },
     },
   };
@@ -22,7 +26,11 @@ describe('statefulset controller', () => {
   let harness: ControllerTestBed;
   let api: ApiClient;
   const sets = () => api.resource<StatefulSet>(resources.statefulsets, 'default');
-  const names = async (set: StatefulSet) => (await podsOf(api, set)).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name).sort();
+  const names = async (set: StatefulSet) =>
+    (await podsOf(api, set))
+      .filter((p) => !p.metadata.deletionTimestamp)
+      .map((p) => p.metadata.name)
+      .sort();
   const pod = (name: string) => podClient(api).get(name);
 
   before(async () => {
@@ -66,7 +74,9 @@ describe('statefulset controller', () => {
 
   it('adopts an orphan pod of its name instead of creating one', async () => {
     const orphan: Pod = {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'adopt-0', namespace: 'default', labels: { app: 'adopt' } },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'adopt-0', namespace: 'default', labels: { app: 'adopt' } },
       spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] },
     };
     const created = await podClient(api).create(orphan);

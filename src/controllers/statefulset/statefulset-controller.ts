@@ -6,8 +6,15 @@
 // highest ordinal, roll the update from the highest ordinal down to the partition; (3) writes
 // the status `kubectl rollout status` reads; (4) records its Transactions and prunes history.
 import {
-  Expectations, isAlreadyExists, isNotFound, objectKey, resources, TerminalError,
-  type EventRecorder, type Informer, type ReconcileResult,
+  Expectations,
+  isAlreadyExists,
+  isNotFound,
+  objectKey,
+  resources,
+  TerminalError,
+  type EventRecorder,
+  type Informer,
+  type ReconcileResult,
 } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { ControllerHistory } from '../history/controller-history.js';
@@ -64,8 +71,13 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
     if (selector.matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
     const collisionCount = set.status?.collisionCount ?? 0;
     const history = await this.history.sync({
-      owner: set, ownerResource: resources.statefulsets, controllerRef: controllerRef(set), selector,
-      template: set.spec.template, collisionCount, hashLabel: REVISION_HASH_LABEL,
+      owner: set,
+      ownerResource: resources.statefulsets,
+      controllerRef: controllerRef(set),
+      selector,
+      template: set.spec.template,
+      collisionCount,
+      hashLabel: REVISION_HASH_LABEL,
     });
     if (history.collision) {
       await this.writeStatus(set, { ...statusOf(set), collisionCount: collisionCount + 1 });
@@ -79,14 +91,25 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
     if (!set.metadata.deletionTimestamp && this.expectations.satisfied(key)) {
       const strategy = set.spec.updateStrategy;
       const actions = planStatefulSet({
-        start: startOrdinal(set), replicas: set.spec.replicas ?? 1, parallel: set.spec.podManagementPolicy === 'Parallel',
-        onDelete: strategy?.type === 'OnDelete', partition: strategy?.rollingUpdate?.partition ?? 0,
-        pods, updateRevision: updateRevision.metadata.name ?? '', minReadySeconds: set.spec.minReadySeconds ?? 0, now,
+        start: startOrdinal(set),
+        replicas: set.spec.replicas ?? 1,
+        parallel: set.spec.podManagementPolicy === 'Parallel',
+        onDelete: strategy?.type === 'OnDelete',
+        partition: strategy?.rollingUpdate?.partition ?? 0,
+        pods,
+        updateRevision: updateRevision.metadata.name ?? '',
+        minReadySeconds: set.spec.minReadySeconds ?? 0,
+        now,
       });
       failure = await this.carryOut(key, set, actions, { current: currentRevision, update: updateRevision });
     }
     const status = computeStatus({
-      set, pods, currentRevision: currentRevision.metadata.name ?? '', updateRevision: updateRevision.metadata.name ?? '', collisionCount, now,
+      set,
+      pods,
+      currentRevision: currentRevision.metadata.name ?? '',
+      updateRevision: updateRevision.metadata.name ?? '',
+      collisionCount,
+      now,
     });
     if (statusChanged(set.status, status)) await this.writeStatus(set, status);
     this.operations.track(set, status);
@@ -100,43 +123,64 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
   /** The set's pods: owned members, and orphan members its selector matches (adopted). */
   private claimPods(set: Readonly<StatefulSet>): Promise<Readonly<Pod>[]> {
     return claimFromCache<Pod>({
-      api: this.ctx.api, ownerResource: resources.statefulsets, owner: set, selector: labelSelectorOf(set),
-      resource: resources.pods, informer: this.pods, filter: (pod) => isMemberOf(set, pod),
+      api: this.ctx.api,
+      ownerResource: resources.statefulsets,
+      owner: set,
+      selector: labelSelectorOf(set),
+      resource: resources.pods,
+      informer: this.pods,
+      filter: (pod) => isMemberOf(set, pod),
     });
   }
 
   /** Carries out a pass's actions; the first error, if any, is returned (the pass still writes status). */
-  private async carryOut(key: string, set: Readonly<StatefulSet>, actions: readonly Action[], revisions: { current: Readonly<ControllerRevision>; update: Readonly<ControllerRevision> }): Promise<unknown> {
+  private async carryOut(
+    key: string,
+    set: Readonly<StatefulSet>,
+    actions: readonly Action[],
+    revisions: { current: Readonly<ControllerRevision>; update: Readonly<ControllerRevision> },
+  ): Promise<unknown> {
     const creates = actions.filter((a) => a.type === 'create');
     const deletes = actions.flatMap((a) => (a.type === 'delete' ? [a] : []));
     if (creates.length > 0) this.expectations.expectCreations(key, creates.length);
-    if (deletes.length > 0) this.expectations.expectDeletions(key, deletes.map((d) => objectKey(d.pod)));
-    const results = await Promise.allSettled(actions.map(async (action) => {
-      if (action.type === 'create') {
-        const revision = revisions[action.revision];
-        const template = action.revision === 'update' ? set.spec.template : (templateOf(revision) as PodTemplateSpec | undefined);
-        try {
-          // A pod of that name already there (not yet in the cache, or not ours) brings no event for this create.
-          if (!(await this.createPod(set, action.ordinal, template, revision.metadata.name ?? ''))) this.expectations.creationObserved(key);
-        } catch (error) {
-          this.expectations.creationObserved(key); // it will never be observed
-          throw error;
+    if (deletes.length > 0)
+      this.expectations.expectDeletions(
+        key,
+        deletes.map((d) => objectKey(d.pod)),
+      );
+    const results = await Promise.allSettled(
+      actions.map(async (action) => {
+        if (action.type === 'create') {
+          const revision = revisions[action.revision];
+          const template = action.revision === 'update' ? set.spec.template : (templateOf(revision) as PodTemplateSpec | undefined);
+          try {
+            // A pod of that name already there (not yet in the cache, or not ours) brings no event for this create.
+            if (!(await this.createPod(set, action.ordinal, template, revision.metadata.name ?? ''))) this.expectations.creationObserved(key);
+          } catch (error) {
+            this.expectations.creationObserved(key); // it will never be observed
+            throw error;
+          }
+        } else {
+          try {
+            await this.deletePod(set, action.pod, action.reason === 'condemned');
+          } catch (error) {
+            this.expectations.deletionObserved(key, objectKey(action.pod));
+            throw error;
+          }
         }
-      } else {
-        try {
-          await this.deletePod(set, action.pod, action.reason === 'condemned');
-        } catch (error) {
-          this.expectations.deletionObserved(key, objectKey(action.pod));
-          throw error;
-        }
-      }
-    }));
+      }),
+    );
     const failed = results.find((r) => r.status === 'rejected');
     return failed?.status === 'rejected' ? failed.reason : undefined;
   }
 
   /** False when a pod of that name exists already. */
-  private async createPod(set: Readonly<StatefulSet>, ordinal: number, template: Readonly<PodTemplateSpec> | undefined, revisionName: string): Promise<boolean> {
+  private async createPod(
+    set: Readonly<StatefulSet>,
+    ordinal: number,
+    template: Readonly<PodTemplateSpec> | undefined,
+    revisionName: string,
+  ): Promise<boolean> {
     const pod = newStatefulPod(set, template, ordinal, revisionName);
     const name = pod.metadata.name!;
     try {
@@ -146,7 +190,12 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
       return true;
     } catch (error) {
       if (isAlreadyExists(error)) return false;
-      void this.events.record(set, 'Warning', 'FailedCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(error as Error).message}`);
+      void this.events.record(
+        set,
+        'Warning',
+        'FailedCreate',
+        `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(error as Error).message}`,
+      );
       throw error;
     }
   }
@@ -159,14 +208,21 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
       void this.events.record(set, 'Normal', 'SuccessfulDelete', `delete Pod ${name} in StatefulSet ${set.metadata.name} successful`);
     } catch (error) {
       if (isNotFound(error)) return;
-      void this.events.record(set, 'Warning', 'FailedDelete', `delete Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(error as Error).message}`);
+      void this.events.record(
+        set,
+        'Warning',
+        'FailedDelete',
+        `delete Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(error as Error).message}`,
+      );
       throw error;
     }
   }
 
   private async writeStatus(set: Readonly<StatefulSet>, status: StatefulSetStatus): Promise<void> {
     try {
-      await this.ctx.api.resource(resources.statefulsets, set.metadata.namespace).patch(set.metadata.name ?? '', 'merge', { status }, { subresource: 'status' });
+      await this.ctx.api
+        .resource(resources.statefulsets, set.metadata.namespace)
+        .patch(set.metadata.name ?? '', 'merge', { status }, { subresource: 'status' });
     } catch (error) {
       if (!isNotFound(error)) throw error; // deleted meanwhile: its delete event brings us back
     }
@@ -176,7 +232,11 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
 function statusOf(set: Readonly<StatefulSet>): StatefulSetStatus {
   const s = set.status ?? {};
   return {
-    ...s, replicas: s.replicas ?? 0, readyReplicas: s.readyReplicas ?? 0, currentReplicas: s.currentReplicas ?? 0,
-    updatedReplicas: s.updatedReplicas ?? 0, availableReplicas: s.availableReplicas ?? 0,
+    ...s,
+    replicas: s.replicas ?? 0,
+    readyReplicas: s.readyReplicas ?? 0,
+    currentReplicas: s.currentReplicas ?? 0,
+    updatedReplicas: s.updatedReplicas ?? 0,
+    availableReplicas: s.availableReplicas ?? 0,
   };
 }

@@ -18,8 +18,14 @@ export interface StatusInput {
 export function computeStatus(input: StatusInput): StatefulSetStatus {
   const minReadySeconds = input.set.spec.minReadySeconds ?? 0;
   const status: StatefulSetStatus = {
-    replicas: 0, readyReplicas: 0, currentReplicas: 0, updatedReplicas: 0, availableReplicas: 0,
-    currentRevision: input.currentRevision, updateRevision: input.updateRevision, collisionCount: input.collisionCount,
+    replicas: 0,
+    readyReplicas: 0,
+    currentReplicas: 0,
+    updatedReplicas: 0,
+    availableReplicas: 0,
+    currentRevision: input.currentRevision,
+    updateRevision: input.updateRevision,
+    collisionCount: input.collisionCount,
   };
   if (input.set.metadata.generation !== undefined) status.observedGeneration = input.set.metadata.generation;
   for (const pod of input.pods) {
@@ -42,7 +48,17 @@ export function computeStatus(input: StatusInput): StatefulSetStatus {
   return status;
 }
 
-const FIELDS = ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'currentRevision', 'updateRevision', 'collisionCount'] as const;
+const FIELDS = [
+  'observedGeneration',
+  'replicas',
+  'readyReplicas',
+  'currentReplicas',
+  'updatedReplicas',
+  'availableReplicas',
+  'currentRevision',
+  'updateRevision',
+  'collisionCount',
+] as const;
 
 export function statusChanged(old: Readonly<Partial<StatefulSetStatus>> | undefined, next: StatefulSetStatus): boolean {
   return FIELDS.some((key) => !jsonEqual(old?.[key] ?? null, next[key] ?? null));

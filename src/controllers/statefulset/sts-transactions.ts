@@ -52,7 +52,10 @@ export class StatefulSetOperations {
       this.rollout.set(uid, revision);
       void this.tx.begin(set, 'update', {
         reason: `rolling update to revision ${revision}` + (partition > 0 ? ` (ordinals from ${partition})` : ''),
-        total, done: 0, lifePeriodSeconds: ROLLOUT_LIFE_SECONDS, supersede: superseded,
+        total,
+        done: 0,
+        lifePeriodSeconds: ROLLOUT_LIFE_SECONDS,
+        supersede: superseded,
       });
     }
     if (this.rollout.get(uid) !== revision || !this.tx.isOpen(set, 'update')) return;

@@ -15,7 +15,14 @@ export function finishedCondition(job: Readonly<TrainingJob>): 'Succeeded' | 'Fa
   return undefined;
 }
 
-export function setCondition(status: TrainingJobStatus, type: ConditionType, reason: string, message: string, now: Date, value: 'True' | 'False' = 'True'): void {
+export function setCondition(
+  status: TrainingJobStatus,
+  type: ConditionType,
+  reason: string,
+  message: string,
+  now: Date,
+  value: 'True' | 'False' = 'True',
+): void {
   const at = metaTime(now);
   const conditions: JobCondition[] = [];
   for (const c of status.conditions ?? []) {
@@ -32,7 +39,14 @@ export function setCondition(status: TrainingJobStatus, type: ConditionType, rea
     status.conditions = conditions;
     return;
   }
-  const next: JobCondition = { type, status: value, reason, message, lastUpdateTime: at, lastTransitionTime: old?.status === value ? old.lastTransitionTime ?? at : at };
+  const next: JobCondition = {
+    type,
+    status: value,
+    reason,
+    message,
+    lastUpdateTime: at,
+    lastTransitionTime: old?.status === value ? (old.lastTransitionTime ?? at) : at,
+  };
   if (i >= 0) conditions.splice(i, 1);
   // The last condition is the job's current state (what kubectl's STATE column shows).
   conditions.push(next);

@@ -7,13 +7,20 @@ import { pytorchJob, pytorchPods, replica, replicaPod, tfJob } from '../../../te
 import type { PodPhase } from '../../api/core/index.js';
 
 const NOW = 1_000_000 + 60_000;
-const exitCodeJob = (runPolicy = {}, status = {}) => pytorchJob({
-  runPolicy,
-  pytorchReplicaSpecs: { Master: replica('pytorch', { restartPolicy: 'ExitCode' }), Worker: replica('pytorch', { replicas: 3, restartPolicy: 'ExitCode' }) },
-}, status);
+const exitCodeJob = (runPolicy = {}, status = {}) =>
+  pytorchJob(
+    {
+      runPolicy,
+      pytorchReplicaSpecs: {
+        Master: replica('pytorch', { restartPolicy: 'ExitCode' }),
+        Worker: replica('pytorch', { replicas: 3, restartPolicy: 'ExitCode' }),
+      },
+    },
+    status,
+  );
 
 describe('training job decisions', () => {
-  it('retries exit codes of 128 and more (signals), not the program\'s own 1-127', () => {
+  it("retries exit codes of 128 and more (signals), not the program's own 1-127", () => {
     assert.equal(isRetryableExitCode(137), true);
     assert.equal(isRetryableExitCode(128), true);
     assert.equal(isRetryableExitCode(127), false);
@@ -24,7 +31,10 @@ describe('training job decisions', () => {
     const failed = replicaPod('Worker', 1, { phase: 'Failed', exitCode: 137 });
     const d = decide({ fc: pytorchController, job: exitCodeJob({ backoffLimit: 3 }), pods: pytorchPods(failed), nowMs: NOW });
     assert.equal(d.finish, undefined);
-    assert.deepEqual(d.recreate.map((p) => p.metadata.name), ['mnist-worker-1']);
+    assert.deepEqual(
+      d.recreate.map((p) => p.metadata.name),
+      ['mnist-worker-1'],
+    );
     assert.equal(d.newRestarts, 1);
     assert.match(d.restarting ?? '', /mnist-worker-1/);
     assert.equal(d.running, false, 'Restarting replaces Running');
@@ -34,7 +44,10 @@ describe('training job decisions', () => {
     const failed = { ...replicaPod('Worker', 1, { phase: 'Failed', exitCode: 137 }), failureCounted: true };
     const d = decide({ fc: pytorchController, job: exitCodeJob({ backoffLimit: 1 }, { restarts: 1 }), pods: pytorchPods(failed), nowMs: NOW });
     assert.equal(d.finish, undefined);
-    assert.deepEqual(d.recreate.map((p) => p.metadata.name), ['mnist-worker-1']);
+    assert.deepEqual(
+      d.recreate.map((p) => p.metadata.name),
+      ['mnist-worker-1'],
+    );
     assert.equal(d.newRestarts, 0);
   });
 
@@ -48,7 +61,7 @@ describe('training job decisions', () => {
     assert.deepEqual(d.recreate, []);
   });
 
-  it('a recreation past backoffLimit fails the job, though the new pod\'s restartCount is 0 (kubeflow/trainer#2045)', () => {
+  it("a recreation past backoffLimit fails the job, though the new pod's restartCount is 0 (kubeflow/trainer#2045)", () => {
     const failed = replicaPod('Master', 0, { phase: 'Failed', exitCode: 137, restarts: 0 });
     const d = decide({ fc: pytorchController, job: exitCodeJob({ backoffLimit: 2 }, { restarts: 2 }), pods: pytorchPods(failed), nowMs: NOW });
     assert.equal(d.finish?.type, 'Failed');
@@ -67,12 +80,17 @@ describe('training job decisions', () => {
 
   it('OnFailure pods that fail as pods (evicted, deadline) are recreated and counted', () => {
     const d = decide({ fc: pytorchController, job: pytorchJob(), pods: pytorchPods(replicaPod('Worker', 2, { phase: 'Failed' })), nowMs: NOW });
-    assert.deepEqual(d.recreate.map((p) => p.metadata.name), ['mnist-worker-2']);
+    assert.deepEqual(
+      d.recreate.map((p) => p.metadata.name),
+      ['mnist-worker-2'],
+    );
     assert.equal(d.newRestarts, 1);
   });
 
   it('Never: a failed replica fails the job', () => {
-    const job = pytorchJob({ pytorchReplicaSpecs: { Master: replica('pytorch', { restartPolicy: 'Never' }), Worker: replica('pytorch', { replicas: 3, restartPolicy: 'Never' }) } });
+    const job = pytorchJob({
+      pytorchReplicaSpecs: { Master: replica('pytorch', { restartPolicy: 'Never' }), Worker: replica('pytorch', { replicas: 3, restartPolicy: 'Never' }) },
+    });
     const d = decide({ fc: pytorchController, job, pods: pytorchPods(replicaPod('Worker', 0, { phase: 'Failed', exitCode: 137 })), nowMs: NOW });
     assert.equal(d.finish?.type, 'Failed');
   });
@@ -97,29 +115,63 @@ describe('training job decisions', () => {
 
   it('creates the missing replicas; Running when the master runs; Succeeded when it succeeded', () => {
     const d = decide({ fc: pytorchController, job: pytorchJob(), pods: [replicaPod('Master', 0)], nowMs: NOW });
-    assert.deepEqual(d.create, [{ type: 'Worker', index: 0 }, { type: 'Worker', index: 1 }, { type: 'Worker', index: 2 }]);
+    assert.deepEqual(d.create, [
+      { type: 'Worker', index: 0 },
+      { type: 'Worker', index: 1 },
+      { type: 'Worker', index: 2 },
+    ]);
     assert.equal(d.running, true);
-    const done = decide({ fc: pytorchController, job: pytorchJob(), pods: pytorchPods(replicaPod('Master', 0, { phase: 'Succeeded', exitCode: 0 })), nowMs: NOW });
+    const done = decide({
+      fc: pytorchController,
+      job: pytorchJob(),
+      pods: pytorchPods(replicaPod('Master', 0, { phase: 'Succeeded', exitCode: 0 })),
+      nowMs: NOW,
+    });
     assert.equal(done.finish?.type, 'Succeeded');
     assert.equal(done.finish?.reason, 'PyTorchJobSucceeded');
   });
 
   it('TFJob success: the chief; worker 0 without a chief; every worker with AllWorkers', () => {
-    const tf = (phases: Record<string, PodPhase>) => Object.entries(phases).map(([k, phase]) => {
-      const [type, index] = k.split('/');
-      return replicaPod(type!, Number(index), { phase, container: 'tensorflow' });
-    });
+    const tf = (phases: Record<string, PodPhase>) =>
+      Object.entries(phases).map(([k, phase]) => {
+        const [type, index] = k.split('/');
+        return replicaPod(type!, Number(index), { phase, container: 'tensorflow' });
+      });
     const chief = tfJob();
-    assert.equal(decide({ fc: tensorflowController, job: chief, pods: tf({ 'Chief/0': 'Succeeded', 'PS/0': 'Running', 'Worker/0': 'Running', 'Worker/1': 'Running' }), nowMs: NOW }).finish?.type, 'Succeeded');
+    assert.equal(
+      decide({
+        fc: tensorflowController,
+        job: chief,
+        pods: tf({ 'Chief/0': 'Succeeded', 'PS/0': 'Running', 'Worker/0': 'Running', 'Worker/1': 'Running' }),
+        nowMs: NOW,
+      }).finish?.type,
+      'Succeeded',
+    );
     const noChief = tfJob({ tfReplicaSpecs: { PS: replica('tensorflow'), Worker: replica('tensorflow', { replicas: 2 }) } });
-    assert.equal(decide({ fc: tensorflowController, job: noChief, pods: tf({ 'PS/0': 'Running', 'Worker/0': 'Succeeded', 'Worker/1': 'Running' }), nowMs: NOW }).finish?.type, 'Succeeded');
+    assert.equal(
+      decide({ fc: tensorflowController, job: noChief, pods: tf({ 'PS/0': 'Running', 'Worker/0': 'Succeeded', 'Worker/1': 'Running' }), nowMs: NOW }).finish
+        ?.type,
+      'Succeeded',
+    );
     const all = { ...noChief, spec: { ...noChief.spec, successPolicy: 'AllWorkers' as const } };
-    assert.equal(decide({ fc: tensorflowController, job: all, pods: tf({ 'PS/0': 'Running', 'Worker/0': 'Succeeded', 'Worker/1': 'Running' }), nowMs: NOW }).finish, undefined);
-    assert.equal(decide({ fc: tensorflowController, job: all, pods: tf({ 'PS/0': 'Running', 'Worker/0': 'Succeeded', 'Worker/1': 'Succeeded' }), nowMs: NOW }).finish?.type, 'Succeeded');
+    assert.equal(
+      decide({ fc: tensorflowController, job: all, pods: tf({ 'PS/0': 'Running', 'Worker/0': 'Succeeded', 'Worker/1': 'Running' }), nowMs: NOW }).finish,
+      undefined,
+    );
+    assert.equal(
+      decide({ fc: tensorflowController, job: all, pods: tf({ 'PS/0': 'Running', 'Worker/0': 'Succeeded', 'Worker/1': 'Succeeded' }), nowMs: NOW }).finish
+        ?.type,
+      'Succeeded',
+    );
   });
 
   it('TFJob enableDynamicWorker ignores worker failures', () => {
-    const pods = [replicaPod('Chief', 0, { container: 'tensorflow' }), replicaPod('PS', 0, { container: 'tensorflow' }), replicaPod('Worker', 0, { phase: 'Failed', exitCode: 1, container: 'tensorflow' }), replicaPod('Worker', 1, { container: 'tensorflow' })];
+    const pods = [
+      replicaPod('Chief', 0, { container: 'tensorflow' }),
+      replicaPod('PS', 0, { container: 'tensorflow' }),
+      replicaPod('Worker', 0, { phase: 'Failed', exitCode: 1, container: 'tensorflow' }),
+      replicaPod('Worker', 1, { container: 'tensorflow' }),
+    ];
     assert.equal(decide({ fc: tensorflowController, job: tfJob(), pods, nowMs: NOW }).finish?.type, 'Failed');
     assert.equal(decide({ fc: tensorflowController, job: tfJob({ enableDynamicWorker: true }), pods, nowMs: NOW }).finish, undefined);
   });

@@ -118,7 +118,11 @@ function classifyFailures(input: DecideInput): Failures {
 }
 
 function failed(fc: FrameworkController, job: Readonly<TrainingJob>, message: string): Finish {
-  return { type: 'Failed', reason: `${fc.framework.kind}Failed`, message: `${fc.framework.kind} ${job.metadata.namespace}/${job.metadata.name} has failed because ${message}` };
+  return {
+    type: 'Failed',
+    reason: `${fc.framework.kind}Failed`,
+    message: `${fc.framework.kind} ${job.metadata.namespace}/${job.metadata.name} has failed because ${message}`,
+  };
 }
 
 function permanentMessage(permanent: Failures['permanent']): string {
@@ -162,9 +166,14 @@ function finishRules(input: DecideInput, before: number, decision: Decision): Fi
   if (runPolicy.backoffLimit !== undefined && before > runPolicy.backoffLimit) return failed(fc, job, 'it has reached the specified backoff limit');
   const deadline = runPolicy.activeDeadlineSeconds;
   const start = Date.parse(job.status?.startTime ?? '');
-  if (deadline !== undefined && Number.isFinite(start) && nowMs - start >= deadline * 1000) return failed(fc, job, 'it was active longer than the specified deadline');
+  if (deadline !== undefined && Number.isFinite(start) && nowMs - start >= deadline * 1000)
+    return failed(fc, job, 'it was active longer than the specified deadline');
   if (decision.restarting || decision.recreate.length > 0 || !fc.succeeded(job, decision.counts)) return undefined;
-  return { type: 'Succeeded', reason: `${fc.framework.kind}Succeeded`, message: `${fc.framework.kind} ${job.metadata.namespace}/${job.metadata.name} is successfully completed.` };
+  return {
+    type: 'Succeeded',
+    reason: `${fc.framework.kind}Succeeded`,
+    message: `${fc.framework.kind} ${job.metadata.namespace}/${job.metadata.name} is successfully completed.`,
+  };
 }
 
 export function decide(input: DecideInput): Decision {
@@ -173,7 +182,13 @@ export function decide(input: DecideInput): Decision {
   const inPlace = input.pods.reduce((sum, p) => sum + p.newRestarts, 0);
   const before = (job.status?.restarts ?? 0) + inPlace;
   const decision: Decision = {
-    counts, newRestarts: inPlace, recreate: [], gang: false, create: [], running: false, countedFailures: [],
+    counts,
+    newRestarts: inPlace,
+    recreate: [],
+    gang: false,
+    create: [],
+    running: false,
+    countedFailures: [],
     excess: input.pods.filter((p) => p.index >= (counts[p.type]?.expected ?? 0)).map((p) => p.pod),
   };
   const failures = classifyFailures(input);

@@ -66,7 +66,12 @@ function ttlRemainingMs(job: Readonly<TrainingJob>, now: number): number | undef
 }
 
 /** Deletes the job once its TTL passed (read afresh first: the TTL may have changed); else ms until then, or 'deleted'. */
-export async function expireAfterFinished(api: ApiClient, fc: FrameworkController, job: Readonly<TrainingJob>, now: number): Promise<number | 'deleted' | undefined> {
+export async function expireAfterFinished(
+  api: ApiClient,
+  fc: FrameworkController,
+  job: Readonly<TrainingJob>,
+  now: number,
+): Promise<number | 'deleted' | undefined> {
   const left = ttlRemainingMs(job, now);
   if (left === undefined || left > 0) return left;
   const client = api.resource<TrainingJob>(fc.resource, job.metadata.namespace);
@@ -75,7 +80,10 @@ export async function expireAfterFinished(api: ApiClient, fc: FrameworkControlle
     if (fresh.metadata.uid !== job.metadata.uid || fresh.metadata.deletionTimestamp) return undefined;
     const freshLeft = ttlRemainingMs(fresh, now);
     if (freshLeft === undefined || freshLeft > 0) return freshLeft;
-    await client.delete(fresh.metadata.name!, { propagationPolicy: 'Background', preconditions: { uid: fresh.metadata.uid!, resourceVersion: fresh.metadata.resourceVersion! } });
+    await client.delete(fresh.metadata.name!, {
+      propagationPolicy: 'Background',
+      preconditions: { uid: fresh.metadata.uid!, resourceVersion: fresh.metadata.resourceVersion! },
+    });
   } catch (error) {
     if (isNotFound(error)) return undefined;
     if (isConflict(error)) return 0;
@@ -91,11 +99,17 @@ function comparable(status: Readonly<TrainingJobStatus> | undefined): string {
 
 /** Writes the status through the status subresource when it changed (lastReconcileTime alone is no change). */
 export async function writeStatus(
-  deps: { api: ApiClient; written: WrittenStatus<TrainingJob> }, fc: FrameworkController, base: Readonly<TrainingJob>, status: TrainingJobStatus, now: Date,
+  deps: { api: ApiClient; written: WrittenStatus<TrainingJob> },
+  fc: FrameworkController,
+  base: Readonly<TrainingJob>,
+  status: TrainingJobStatus,
+  now: Date,
 ): Promise<Readonly<TrainingJob>> {
   if (comparable(status) === comparable(base.status)) return base;
   status.lastReconcileTime = metaTime(now);
-  const written = await deps.api.resource<TrainingJob>(fc.resource, base.metadata.namespace).updateStatus({ ...base, status: structuredClone(status) } as TrainingJob);
+  const written = await deps.api
+    .resource<TrainingJob>(fc.resource, base.metadata.namespace)
+    .updateStatus({ ...base, status: structuredClone(status) } as TrainingJob);
   deps.written.wrote(base, written);
   return written;
 }

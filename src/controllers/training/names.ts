@@ -27,7 +27,10 @@ export function replicaLabels(framework: TrainingFramework, job: Readonly<Traini
 }
 
 export function selectorString(labels: Readonly<Record<string, string>>): string {
-  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join(',');
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join(',');
 }
 
 /** The job's replica specs in the framework's order of types (stable for ranks and ports). */

@@ -27,13 +27,20 @@ export function desiredPodGroupSpec(fc: FrameworkController, job: Readonly<Train
 
 function sameSpec(a: Readonly<PodGroupSpec>, b: unknown): boolean {
   const o = (b ?? {}) as Record<string, unknown>;
-  return a.minMember === o['minMember']
-    && jsonEqual(a.minResources ?? null, o['minResources'] ?? null)
-    && (a.scheduleTimeoutSeconds ?? null) === (o['scheduleTimeoutSeconds'] ?? null);
+  return (
+    a.minMember === o['minMember'] &&
+    jsonEqual(a.minResources ?? null, o['minResources'] ?? null) &&
+    (a.scheduleTimeoutSeconds ?? null) === (o['scheduleTimeoutSeconds'] ?? null)
+  );
 }
 
 /** Creates the PodGroup, or brings its spec in line with the job's policy; true when it wrote. */
-export async function ensurePodGroup(api: ApiClient, fc: FrameworkController, job: Readonly<TrainingJob>, current: Readonly<KubeObject> | undefined): Promise<boolean> {
+export async function ensurePodGroup(
+  api: ApiClient,
+  fc: FrameworkController,
+  job: Readonly<TrainingJob>,
+  current: Readonly<KubeObject> | undefined,
+): Promise<boolean> {
   const spec = desiredPodGroupSpec(fc, job);
   const client = api.resource(resources.podgroups, job.metadata.namespace);
   if (current && current.metadata.ownerReferences?.some((r) => r.uid === job.metadata.uid)) {
@@ -45,7 +52,8 @@ export async function ensurePodGroup(api: ApiClient, fc: FrameworkController, jo
   if (current) return false; // someone else's group of that name: leave it
   try {
     await client.create({
-      apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup',
+      apiVersion: 'scheduling.x-k8s.io/v1alpha1',
+      kind: 'PodGroup',
       metadata: { name: job.metadata.name!, namespace: job.metadata.namespace!, labels: jobLabels(fc.framework, job), ownerReferences: [jobOwnerRef(fc, job)] },
       spec,
     });

@@ -36,10 +36,14 @@ export const pytorchController: FrameworkController = {
       const addr = replicaName(job.metadata.name!, 'Master', 0);
       const port = String(replicaPort(PYTORCH, job, 'Master', 0));
       vars.push(
-        ['MASTER_ADDR', addr], ['MASTER_PORT', port],
-        ['WORLD_SIZE', String(total * nprocPerNode(job))], ['RANK', String(rank)],
-        ['PET_MASTER_ADDR', addr], ['PET_MASTER_PORT', port],
-        ['PET_NNODES', nnodes(job, total)], ['PET_NODE_RANK', String(rank)],
+        ['MASTER_ADDR', addr],
+        ['MASTER_PORT', port],
+        ['WORLD_SIZE', String(total * nprocPerNode(job))],
+        ['RANK', String(rank)],
+        ['PET_MASTER_ADDR', addr],
+        ['PET_MASTER_PORT', port],
+        ['PET_NNODES', nnodes(job, total)],
+        ['PET_NODE_RANK', String(rank)],
         ['PET_NPROC_PER_NODE', job.spec.nprocPerNode ?? 'auto'],
       );
     }

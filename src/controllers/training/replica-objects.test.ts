@@ -19,15 +19,28 @@ describe('training replica pods, services and PodGroups', () => {
     const job = pytorchJob({ nprocPerNode: '2', runPolicy: { schedulingPolicy: { priorityClass: 'high' } } });
     job.spec.pytorchReplicaSpecs = {
       Master: replica('pytorch', { restartPolicy: 'ExitCode' }, { restartPolicy: 'Always' }),
-      Worker: { ...replica('pytorch', { replicas: 3 }), template: { spec: { containers: [{ name: 'pytorch', image: 'x' }, { name: 'sidecar', image: 'y' }] } } },
+      Worker: {
+        ...replica('pytorch', { replicas: 3 }),
+        template: {
+          spec: {
+            containers: [
+              { name: 'pytorch', image: 'x' },
+              { name: 'sidecar', image: 'y' },
+            ],
+          },
+        },
+      },
     };
     const master = newReplicaPod(pytorchController, job, 'Master', 0, job.spec.pytorchReplicaSpecs!['Master']!);
     assert.equal(master.pod.metadata.name, 'mnist-master-0');
     assert.equal(master.pod.spec.restartPolicy, 'Never', 'ExitCode runs as Never');
     assert.equal(master.overwrotePolicy, 'Always');
     assert.deepEqual(master.pod.metadata.labels, {
-      'training.kubeflow.org/operator-name': 'pytorchjob-controller', 'training.kubeflow.org/job-name': 'mnist',
-      'training.kubeflow.org/replica-type': 'master', 'training.kubeflow.org/replica-index': '0', 'training.kubeflow.org/job-role': 'master',
+      'training.kubeflow.org/operator-name': 'pytorchjob-controller',
+      'training.kubeflow.org/job-name': 'mnist',
+      'training.kubeflow.org/replica-type': 'master',
+      'training.kubeflow.org/replica-index': '0',
+      'training.kubeflow.org/job-role': 'master',
       'scheduling.x-k8s.io/pod-group': 'mnist',
     });
     assert.equal(master.pod.metadata.ownerReferences?.[0]?.kind, 'PyTorchJob');
@@ -36,8 +49,16 @@ describe('training replica pods, services and PodGroups', () => {
     const worker = newReplicaPod(pytorchController, job, 'Worker', 2, job.spec.pytorchReplicaSpecs!['Worker']!);
     for (const container of worker.pod.spec.containers ?? []) {
       assert.deepEqual(envOf(container), {
-        PYTHONUNBUFFERED: '1', MASTER_ADDR: 'mnist-master-0', MASTER_PORT: '23456', WORLD_SIZE: '8', RANK: '3',
-        PET_MASTER_ADDR: 'mnist-master-0', PET_MASTER_PORT: '23456', PET_NNODES: '4', PET_NODE_RANK: '3', PET_NPROC_PER_NODE: '2',
+        PYTHONUNBUFFERED: '1',
+        MASTER_ADDR: 'mnist-master-0',
+        MASTER_PORT: '23456',
+        WORLD_SIZE: '8',
+        RANK: '3',
+        PET_MASTER_ADDR: 'mnist-master-0',
+        PET_MASTER_PORT: '23456',
+        PET_NNODES: '4',
+        PET_NODE_RANK: '3',
+        PET_NPROC_PER_NODE: '2',
       });
     }
     assert.equal(worker.pod.metadata.labels?.['training.kubeflow.org/job-role'], undefined);
@@ -51,7 +72,12 @@ describe('training replica pods, services and PodGroups', () => {
     assert.equal(service.metadata.name, 'mnist-worker-1');
     assert.deepEqual(service['spec'], {
       clusterIP: 'None',
-      selector: { 'training.kubeflow.org/operator-name': 'pytorchjob-controller', 'training.kubeflow.org/job-name': 'mnist', 'training.kubeflow.org/replica-type': 'worker', 'training.kubeflow.org/replica-index': '1' },
+      selector: {
+        'training.kubeflow.org/operator-name': 'pytorchjob-controller',
+        'training.kubeflow.org/job-name': 'mnist',
+        'training.kubeflow.org/replica-type': 'worker',
+        'training.kubeflow.org/replica-index': '1',
+      },
       ports: [{ name: 'pytorchjob-port', port: 23456, targetPort: 23456, protocol: 'TCP' }],
     });
   });
@@ -59,7 +85,8 @@ describe('training replica pods, services and PodGroups', () => {
   it('TF_CONFIG: the whole cluster by Service name, the sparse form with enableDynamicWorker, none for one replica', () => {
     assert.deepEqual(JSON.parse(tfConfig(tfJob(), 'Worker', 1)), {
       cluster: { chief: ['dist-chief-0.ml.svc:2222'], ps: ['dist-ps-0.ml.svc:2222'], worker: ['dist-worker-0.ml.svc:2222', 'dist-worker-1.ml.svc:2222'] },
-      task: { type: 'worker', index: 1 }, environment: 'cloud',
+      task: { type: 'worker', index: 1 },
+      environment: 'cloud',
     });
     assert.deepEqual(JSON.parse(tfConfig(tfJob({ enableDynamicWorker: true }), 'Worker', 1)).cluster.worker, { 1: 'dist-worker-1.ml.svc:2222' });
     assert.equal(JSON.parse(tfConfig(tfJob({ enableDynamicWorker: true }), 'PS', 0)).cluster.worker, undefined);
@@ -70,8 +97,15 @@ describe('training replica pods, services and PodGroups', () => {
 
   it('host-network replicas listen on ports of their own, declared as host ports; jobs get different blocks', () => {
     const proc = { runtimeClassName: 'process' };
-    const job = tfJob({ tfReplicaSpecs: { Chief: replica('tensorflow', {}, proc), PS: replica('tensorflow', {}, proc), Worker: replica('tensorflow', { replicas: 2 }, proc) } });
-    const ports = [hostPortOf(tensorflowController.framework, job, 'Chief', 0), hostPortOf(tensorflowController.framework, job, 'PS', 0), hostPortOf(tensorflowController.framework, job, 'Worker', 0), hostPortOf(tensorflowController.framework, job, 'Worker', 1)];
+    const job = tfJob({
+      tfReplicaSpecs: { Chief: replica('tensorflow', {}, proc), PS: replica('tensorflow', {}, proc), Worker: replica('tensorflow', { replicas: 2 }, proc) },
+    });
+    const ports = [
+      hostPortOf(tensorflowController.framework, job, 'Chief', 0),
+      hostPortOf(tensorflowController.framework, job, 'PS', 0),
+      hostPortOf(tensorflowController.framework, job, 'Worker', 0),
+      hostPortOf(tensorflowController.framework, job, 'Worker', 1),
+    ];
     assert.equal(new Set(ports).size, 4);
     for (const port of ports) assert.ok(port! >= 10_000 && port! < 32_768, `${port} is unprivileged and below the ephemeral range`);
     const pod = newReplicaPod(tensorflowController, job, 'Worker', 1, job.spec.tfReplicaSpecs!['Worker']!).pod;
@@ -94,7 +128,12 @@ describe('training replica pods, services and PodGroups', () => {
   });
 
   it('cleanPodPolicy: None keeps every pod, Running removes the unfinished, All removes all', () => {
-    const pods = [replicaPod('Master', 0, { phase: 'Failed' }), replicaPod('Worker', 0), replicaPod('Worker', 1, { phase: 'Pending' }), replicaPod('Worker', 2, { phase: 'Succeeded' })].map((f) => f.pod);
+    const pods = [
+      replicaPod('Master', 0, { phase: 'Failed' }),
+      replicaPod('Worker', 0),
+      replicaPod('Worker', 1, { phase: 'Pending' }),
+      replicaPod('Worker', 2, { phase: 'Succeeded' }),
+    ].map((f) => f.pod);
     const names = (policy: 'None' | 'Running' | 'All') => podsToClean(pytorchJob({ runPolicy: { cleanPodPolicy: policy } }), pods).map((p) => p.metadata.name);
     assert.deepEqual(names('None'), []);
     assert.deepEqual(names('Running'), ['mnist-worker-0', 'mnist-worker-1']);
@@ -107,10 +146,20 @@ describe('training replica pods, services and PodGroups', () => {
     setCondition(status, 'Created', 'PyTorchJobCreated', 'created', now);
     setCondition(status, 'Running', 'PyTorchJobRunning', 'running', now);
     setCondition(status, 'Restarting', 'PyTorchJobRestarting', 'restarting', now);
-    assert.deepEqual(status.conditions?.map((c) => c.type), ['Created', 'Restarting']);
+    assert.deepEqual(
+      status.conditions?.map((c) => c.type),
+      ['Created', 'Restarting'],
+    );
     setCondition(status, 'Running', 'PyTorchJobRunning', 'running', now);
     setCondition(status, 'Succeeded', 'PyTorchJobSucceeded', 'done', now);
-    assert.deepEqual(status.conditions?.map((c) => [c.type, c.status]), [['Created', 'True'], ['Running', 'False'], ['Succeeded', 'True']]);
+    assert.deepEqual(
+      status.conditions?.map((c) => [c.type, c.status]),
+      [
+        ['Created', 'True'],
+        ['Running', 'False'],
+        ['Succeeded', 'True'],
+      ],
+    );
     assert.equal(finishedCondition({ ...pytorchJob(), status }), 'Succeeded');
   });
 

@@ -12,7 +12,14 @@ import { LABEL_JOB_ROLE, type ReplicaSpec, type TrainingJob } from './types.js';
 import type { Pod, PodTemplateSpec, RestartPolicy } from '../../api/core/index.js';
 
 export function jobOwnerRef(fc: FrameworkController, job: Readonly<TrainingJob>): OwnerReference {
-  return { apiVersion: 'kubeflow.org/v1', kind: fc.framework.kind, name: job.metadata.name!, uid: job.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: 'kubeflow.org/v1',
+    kind: fc.framework.kind,
+    name: job.metadata.name!,
+    uid: job.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /**

@@ -27,14 +27,23 @@ export class TrainingJobController extends WorkloadController<TrainingJob> {
   private readonly written = new WrittenStatus<TrainingJob>();
   private readonly deps: TrainingDeps;
 
-  constructor(ctx: ControllerContext, private readonly fc: FrameworkController, workers = 2) {
+  constructor(
+    ctx: ControllerContext,
+    private readonly fc: FrameworkController,
+    workers = 2,
+  ) {
     super(ctx, { name: operatorName(fc.framework), resource: fc.resource, workers });
     this.pods = this.owns<Pod>(resources.pods, this.countedPer('pods'));
     this.services = this.owns<KubeObject>(resources.services, this.countedPer('services'));
     this.podGroups = this.owns<KubeObject>(resources.podgroups);
     const recorder = ctx.recorder(this.name);
     this.deps = {
-      api: ctx.api, recorder, transactions: ctx.transactions, expectations: this.expectations, ledger: this.ledger, written: this.written,
+      api: ctx.api,
+      recorder,
+      transactions: ctx.transactions,
+      expectations: this.expectations,
+      ledger: this.ledger,
+      written: this.written,
       actions: new ReplicaActions(ctx.api, recorder, this.expectations, this.ledger),
     };
   }

@@ -55,7 +55,12 @@ class Pass {
   /** Pod failures this pass counted: the ledger learns them (and the restarts seen) once a status write carries them. */
   private countedFailures: string[] | undefined;
 
-  constructor(private readonly deps: TrainingDeps, private readonly fc: FrameworkController, private readonly job: Readonly<TrainingJob>, private readonly observed: Observed) {
+  constructor(
+    private readonly deps: TrainingDeps,
+    private readonly fc: FrameworkController,
+    private readonly job: Readonly<TrainingJob>,
+    private readonly observed: Observed,
+  ) {
     this.status = structuredClone(job.status ?? {});
     this.current = job;
     this.kind = fc.framework.kind;
@@ -70,7 +75,8 @@ class Pass {
     if (!hasCondition(this.status, 'Created')) setCondition(this.status, 'Created', `${this.kind}Created`, `${this.kind} ${this.name} is created.`, this.now);
     if (this.job.spec.runPolicy?.suspend === true) return this.suspend();
     const starting = this.resumeOrStart();
-    if (starting) await this.deps.transactions.begin(this.job, 'launch', { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, this.job), done: 0 });
+    if (starting)
+      await this.deps.transactions.begin(this.job, 'launch', { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, this.job), done: 0 });
     if (!this.satisfied()) return this.write();
     await ensurePodGroup(this.deps.api, this.fc, this.job, this.observed.podGroup);
     const facts = this.facts();
@@ -81,14 +87,20 @@ class Pass {
     if (decision.finish) await this.finish(decision);
     else await this.advance(decision);
     const result = await this.write();
-    if (this.errors.length > 0) throw new AggregateError(this.errors, `${this.errors.length} write(s) for ${this.name} failed: ${String((this.errors[0] as Error)?.message ?? this.errors[0])}`);
+    if (this.errors.length > 0)
+      throw new AggregateError(
+        this.errors,
+        `${this.errors.length} write(s) for ${this.name} failed: ${String((this.errors[0] as Error)?.message ?? this.errors[0])}`,
+      );
     return result;
   }
 
   private satisfied(): boolean {
     const uid = this.job.metadata.uid!;
-    return replicaSpecsOf(this.fc.framework, this.job).every(([type]) =>
-      this.deps.expectations.satisfied(expectationKey(uid, type, 'pods')) && this.deps.expectations.satisfied(expectationKey(uid, type, 'services')));
+    return replicaSpecsOf(this.fc.framework, this.job).every(
+      ([type]) =>
+        this.deps.expectations.satisfied(expectationKey(uid, type, 'pods')) && this.deps.expectations.satisfied(expectationKey(uid, type, 'services')),
+    );
   }
 
   private facts(): PodFacts[] {
@@ -119,7 +131,8 @@ class Pass {
       setCondition(this.status, 'Suspended', `${this.kind}Suspended`, `${this.kind} ${this.name} is suspended.`, this.now);
       void this.deps.recorder.record(this.job, 'Normal', `${this.kind}Suspended`, `${this.kind} ${this.name} is suspended.`);
     }
-    if (hasCondition(this.status, 'Running')) setCondition(this.status, 'Running', `${this.kind}Suspended`, `${this.kind} ${this.name} is suspended.`, this.now, 'False');
+    if (hasCondition(this.status, 'Running'))
+      setCondition(this.status, 'Running', `${this.kind}Suspended`, `${this.kind} ${this.name} is suspended.`, this.now, 'False');
     delete this.status.startTime;
     if (this.satisfied()) this.errors.push(...(await deleteEverything(this.deps, this.job, this.observed)));
     this.status.replicaStatuses = this.replicaStatuses(undefined);
@@ -136,7 +149,8 @@ class Pass {
       void deps.recorder.record(job, 'Warning', `${this.kind}Restarting`, `${this.kind} ${this.name} is restarting: ${d.restarting}.`);
       for (const pod of d.recreate) {
         const code = exitCodeOf(fc, pod);
-        if (pod.status?.phase === 'Failed' && code !== undefined) void deps.recorder.record(job, 'Normal', 'ExitedWithCode', `Pod: ${pod.metadata.namespace}.${pod.metadata.name} exited with code ${code}`);
+        if (pod.status?.phase === 'Failed' && code !== undefined)
+          void deps.recorder.record(job, 'Normal', 'ExitedWithCode', `Pod: ${pod.metadata.namespace}.${pod.metadata.name} exited with code ${code}`);
       }
       await this.write(); // the restart is counted before the pods go
       await deps.transactions.begin(job, 'restart', { reason: d.restarting, total: d.recreate.length, done: 0 });
@@ -191,8 +205,9 @@ class Pass {
     const ttl = await expireAfterFinished(this.deps.api, this.fc, this.job, this.now.getTime());
     if (ttl === 'deleted') {
       // The garbage collector records the deletion of a job with dependents; one without any is recorded here.
-      const dependents = [...this.observed.pods, ...this.observed.services].some((o) => !o.metadata.deletionTimestamp)
-        || (this.observed.podGroup !== undefined && !this.observed.podGroup.metadata.deletionTimestamp);
+      const dependents =
+        [...this.observed.pods, ...this.observed.services].some((o) => !o.metadata.deletionTimestamp) ||
+        (this.observed.podGroup !== undefined && !this.observed.podGroup.metadata.deletionTimestamp);
       const reason = `ttlSecondsAfterFinished (${this.job.spec.runPolicy?.ttlSecondsAfterFinished}s) passed`;
       if (!dependents) await this.deps.transactions.once(this.job, 'delete', { reason }, 'Succeeded', `${this.kind} ${this.name} deleted`);
       return;
@@ -205,7 +220,13 @@ class Pass {
     for (const [type] of replicaSpecsOf(this.fc.framework, this.job)) {
       const c = d?.counts[type];
       const labels = replicaTypeLabels(this.fc.framework, this.job, type);
-      out[type] = { active: c?.active ?? 0, succeeded: c?.succeeded ?? 0, failed: c?.failed ?? 0, labelSelector: { matchLabels: labels }, selector: selectorString(labels) };
+      out[type] = {
+        active: c?.active ?? 0,
+        succeeded: c?.succeeded ?? 0,
+        failed: c?.failed ?? 0,
+        labelSelector: { matchLabels: labels },
+        selector: selectorString(labels),
+      };
     }
     return out;
   }

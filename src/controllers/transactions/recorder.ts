@@ -11,8 +11,15 @@ import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
 import { byLabel, isNotFound, resources, type ApiClient, type Informer, type Logger, consoleLogger } from '../../client/index.js';
 import { operationDuration, operationsTotal } from '../../metrics/component-metrics.js';
 import {
-  ANNOTATION_LIFE_PERIOD, DEFAULT_LIFE_PERIOD_SECONDS, LABEL_OPERATION, LABEL_TARGET_KIND, LABEL_TARGET_NAME, LABEL_TARGET_UID,
-  type Operation, type Transaction, type TransactionPhase,
+  ANNOTATION_LIFE_PERIOD,
+  DEFAULT_LIFE_PERIOD_SECONDS,
+  LABEL_OPERATION,
+  LABEL_TARGET_KIND,
+  LABEL_TARGET_NAME,
+  LABEL_TARGET_UID,
+  type Operation,
+  type Transaction,
+  type TransactionPhase,
 } from './types.js';
 
 export interface BeginOptions {
@@ -121,7 +128,8 @@ export class TransactionRecorder {
       this.opened.delete(key);
       return undefined;
     }
-    const cached = this.informer.byIndex(LABEL_TARGET_UID, target.metadata.uid ?? '')
+    const cached = this.informer
+      .byIndex(LABEL_TARGET_UID, target.metadata.uid ?? '')
       .find((tx) => tx.spec.operation === operation && tx.status?.phase === 'Running' && !this.ended.has(`${tx.metadata.namespace}/${tx.metadata.name}`));
     if (!cached) return undefined;
     const found: OpenTransaction = {

@@ -16,7 +16,9 @@ export class TransactionController extends WorkloadController<Transaction> {
 
   constructor(ctx: ControllerContext) {
     super(ctx, {
-      name: 'transaction-controller', resource: resources.transactions, workers: 1,
+      name: 'transaction-controller',
+      resource: resources.transactions,
+      workers: 1,
       predicates: { delete: () => false },
     });
     this.events = ctx.recorder(this.name);
@@ -35,14 +37,15 @@ export class TransactionController extends WorkloadController<Transaction> {
   }
 
   private async timeOut(tx: Readonly<Transaction>, elapsedMs: number): Promise<void> {
-    const message = `${tx.spec.operation} of ${tx.spec.target.kind}/${tx.spec.target.name} did not finish within ${tx.spec.lifePeriodSeconds}s`
-      + (tx.status?.progress ? ` (progress ${tx.status.progress})` : '');
+    const message =
+      `${tx.spec.operation} of ${tx.spec.target.kind}/${tx.spec.target.name} did not finish within ${tx.spec.lifePeriodSeconds}s` +
+      (tx.status?.progress ? ` (progress ${tx.status.progress})` : '');
     const status = { phase: 'TimedOut', completionTime: metaTime(new Date()), message };
     try {
       // The precondition keeps a recorder's concurrent finish from being overwritten.
-      await this.ctx.api.resource(resources.transactions, tx.metadata.namespace).patch(
-        tx.metadata.name!, 'merge', { metadata: { resourceVersion: tx.metadata.resourceVersion }, status }, { subresource: 'status' },
-      );
+      await this.ctx.api
+        .resource(resources.transactions, tx.metadata.namespace)
+        .patch(tx.metadata.name!, 'merge', { metadata: { resourceVersion: tx.metadata.resourceVersion }, status }, { subresource: 'status' });
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
@@ -52,7 +55,9 @@ export class TransactionController extends WorkloadController<Transaction> {
     const target = tx.spec.target;
     void this.events.record(
       { apiVersion: target.apiVersion, kind: target.kind, name: target.name, namespace: tx.metadata.namespace, uid: target.uid },
-      'Warning', 'TransactionTimedOut', `Transaction ${tx.metadata.name}: ${message}`,
+      'Warning',
+      'TransactionTimedOut',
+      `Transaction ${tx.metadata.name}: ${message}`,
     );
   }
 

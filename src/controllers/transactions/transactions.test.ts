@@ -49,7 +49,9 @@ describe('transactions', () => {
 
   it('names the user who caused the operation: the one the API server put on the target', async () => {
     const target = await api.resource(resources.configmaps, 'default').create({
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'changed', annotations: { [ANNOTATION_CHANGED_BY]: 'alice' } },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'changed', annotations: { [ANNOTATION_CHANGED_BY]: 'alice' } },
     });
     await bed.manager.ctx.transactions.begin(target, 'scale', { reason: 'replicas changed from 1 to 2', total: 2 });
     const [tx] = await transactionsOf(target);
@@ -86,10 +88,14 @@ describe('transactions', () => {
     await waitFor('TimedOut', async () => (await transactionsOf(target))[0]?.status?.phase === 'TimedOut', 5000);
     const [tx] = await transactionsOf(target);
     assert.match(tx?.status?.message ?? '', /did not finish within 1s \(progress 0\/4\)/);
-    await waitFor('a TransactionTimedOut event', async () => {
-      const events = await api.resource(resources.events, 'default').list({ fieldSelector: { 'involvedObject.name': 'slow' } });
-      return events.items.some((event) => event['reason'] === 'TransactionTimedOut' && event['type'] === 'Warning');
-    }, 5000);
+    await waitFor(
+      'a TransactionTimedOut event',
+      async () => {
+        const events = await api.resource(resources.events, 'default').list({ fieldSelector: { 'involvedObject.name': 'slow' } });
+        return events.items.some((event) => event['reason'] === 'TransactionTimedOut' && event['type'] === 'Warning');
+      },
+      5000,
+    );
     // The recorder must not revive it: a late finish leaves the phase alone.
     await bed.manager.ctx.transactions.finish(target, 'update', 'Succeeded');
     assert.equal((await transactionsOf(target))[0]?.status?.phase, 'TimedOut');

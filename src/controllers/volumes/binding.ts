@@ -24,8 +24,12 @@ function annotate(object: KubeObject, key: string, value: string): void {
 
 export function claimReference(claim: Readonly<KubeObject>): Obj {
   return {
-    kind: 'PersistentVolumeClaim', apiVersion: 'v1',
-    namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid, resourceVersion: claim.metadata.resourceVersion,
+    kind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    namespace: claim.metadata.namespace,
+    name: claim.metadata.name,
+    uid: claim.metadata.uid,
+    resourceVersion: claim.metadata.resourceVersion,
   };
 }
 

@@ -25,7 +25,9 @@ export class EphemeralVolumeController extends WorkloadController<KubeObject> {
 
   constructor(ctx: ControllerContext) {
     super(ctx, {
-      name: 'ephemeral-volume-controller', resource: resources.pods, workers: 2,
+      name: 'ephemeral-volume-controller',
+      resource: resources.pods,
+      workers: 2,
       predicates: { add: needsClaims, update: (_old, pod) => needsClaims(pod), delete: () => false },
     });
     this.events = ctx.recorder(this.name);
@@ -45,17 +47,27 @@ export class EphemeralVolumeController extends WorkloadController<KubeObject> {
       const existing = this.claims.get(`${pod.metadata.namespace ?? ''}/${claimName}`);
       if (existing) {
         if (!isOwnedByPod(existing, pod)) {
-          void this.events.record(pod, 'Warning', 'FailedBinding', `PVC ${pod.metadata.namespace}/${claimName} was not created for pod ${key} (pod is not owner)`);
+          void this.events.record(
+            pod,
+            'Warning',
+            'FailedBinding',
+            `PVC ${pod.metadata.namespace}/${claimName} was not created for pod ${key} (pod is not owner)`,
+          );
         }
         continue;
       }
       const meta = template.metadata ?? {};
       const claim: KubeObject = {
-        apiVersion: 'v1', kind: 'PersistentVolumeClaim',
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
         metadata: {
-          name: claimName, namespace: pod.metadata.namespace,
-          ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}),
-          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+          name: claimName,
+          namespace: pod.metadata.namespace,
+          ...(meta.labels ? { labels: meta.labels } : {}),
+          ...(meta.annotations ? { annotations: meta.annotations } : {}),
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true },
+          ],
         },
         spec: structuredClone(template.spec ?? {}),
       };

@@ -10,8 +10,15 @@
 import type { KubeObject } from '../../api/meta.js';
 import { accessModes, claimClass, reclaimPolicy, volumeMode, volumePhase } from '../../api/volumes/claims.js';
 import {
-  ANN_LOCAL_PATH_NODE, ANN_NODE_LOCAL_PATH_DIR, LABEL_LOCAL_PATH_NODE, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, HOSTNAME_LABEL,
-  LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_PROVISIONER,
+  ANN_LOCAL_PATH_NODE,
+  ANN_NODE_LOCAL_PATH_DIR,
+  LABEL_LOCAL_PATH_NODE,
+  ANN_PROVISIONED_BY,
+  ANN_SELECTED_NODE,
+  ANN_STORAGE_PROVISIONER,
+  HOSTNAME_LABEL,
+  LOCAL_PATH_CLEANUP_FINALIZER,
+  LOCAL_PATH_PROVISIONER,
 } from '../../api/volumes/names.js';
 import { isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -47,15 +54,25 @@ export class LocalPathProvisioner extends ShapeGroup {
   constructor(private readonly ctx: ControllerContext) {
     super('local-path-provisioner');
     this.events = ctx.recorder(LOCAL_PATH_PROVISIONER);
-    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
-      name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.provision(key),
-      forget: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
-      predicates: { delete: () => false },
-    }));
-    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
-      name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.reclaim(key),
-      predicates: { delete: () => false },
-    }));
+    this.claims = this.add(
+      new QueueShape<KubeObject>(ctx, {
+        name: `${this.name} claims`,
+        resource: resources.persistentvolumeclaims,
+        workers: 2,
+        reconcile: (key) => this.provision(key),
+        forget: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
+        predicates: { delete: () => false },
+      }),
+    );
+    this.volumes = this.add(
+      new QueueShape<KubeObject>(ctx, {
+        name: `${this.name} volumes`,
+        resource: resources.persistentvolumes,
+        workers: 2,
+        reconcile: (key) => this.reclaim(key),
+        predicates: { delete: () => false },
+      }),
+    );
     this.classes = ctx.factory.informerFor(resources.storageclasses);
     this.nodes = ctx.factory.informerFor(resources.nodes);
   }
@@ -105,9 +122,10 @@ export class LocalPathProvisioner extends ShapeGroup {
   private volumeFor(claim: Readonly<KubeObject>, storageClass: Readonly<KubeObject>, node: Readonly<KubeObject>, baseDir: string): KubeObject {
     const nodeName = node.metadata.name ?? '';
     const hostname = node.metadata.labels?.[HOSTNAME_LABEL] ?? nodeName;
-    const requests = ((claim['spec'] as { resources?: { requests?: Record<string, string> } }).resources?.requests) ?? {};
+    const requests = (claim['spec'] as { resources?: { requests?: Record<string, string> } }).resources?.requests ?? {};
     return {
-      apiVersion: 'v1', kind: 'PersistentVolume',
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
       metadata: {
         name: provisionedVolumeName(claim),
         labels: { [LABEL_LOCAL_PATH_NODE]: nodeName },
@@ -138,7 +156,8 @@ export class LocalPathProvisioner extends ShapeGroup {
     for (const node of this.nodes.list()) {
       const name = node.metadata.name ?? '';
       if (!node.metadata.annotations?.[ANN_NODE_LOCAL_PATH_DIR] || !isNodeReady(node as Node) || (node as Node).spec?.unschedulable) continue;
-      if (best === undefined || (counts.get(name) ?? 0) < (counts.get(best) ?? 0) || ((counts.get(name) ?? 0) === (counts.get(best) ?? 0) && name < best)) best = name;
+      if (best === undefined || (counts.get(name) ?? 0) < (counts.get(best) ?? 0) || ((counts.get(name) ?? 0) === (counts.get(best) ?? 0) && name < best))
+        best = name;
     }
     return best;
   }
@@ -150,7 +169,12 @@ export class LocalPathProvisioner extends ShapeGroup {
     if (volumePhase(volume) !== 'Released' || reclaimPolicy(volume) !== 'Delete') return;
     try {
       await this.ctx.api.resource(resources.persistentvolumes).delete(key, { preconditions: { uid: volume.metadata.uid ?? '' } });
-      void this.events.record(volume, 'Normal', 'VolumeDelete', `Deleting volume ${key}: its directory is removed by the agent of node ${volume.metadata.annotations?.[ANN_LOCAL_PATH_NODE] ?? ''}`);
+      void this.events.record(
+        volume,
+        'Normal',
+        'VolumeDelete',
+        `Deleting volume ${key}: its directory is removed by the agent of node ${volume.metadata.annotations?.[ANN_LOCAL_PATH_NODE] ?? ''}`,
+      );
     } catch (error) {
       if (isNotFound(error) || isConflict(error)) return;
       throw error;

@@ -23,7 +23,13 @@ describe('pvc-protection with a pod cache that has not seen the pod', () => {
   let bed: ControllerTestBed;
   let api: ApiClient;
   const claims = () => api.resource(resources.persistentvolumeclaims, 'default');
-  const absent = (name: string) => claims().get(name).then(() => false, (error: unknown) => isNotFound(error));
+  const absent = (name: string) =>
+    claims()
+      .get(name)
+      .then(
+        () => false,
+        (error: unknown) => isNotFound(error),
+      );
 
   before(async () => {
     bed = await startControllerTest((ctx) => new StorageProtectionController(withLaggingPodCache(ctx)));
@@ -32,12 +38,24 @@ describe('pvc-protection with a pod cache that has not seen the pod', () => {
   after(async () => bed.close());
 
   it('keeps the claim while the API server lists a pod using it, and lets it go once none does', async () => {
-    await claims().create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'fresh', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' } });
+    await claims().create({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'fresh', namespace: 'default' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' },
+    });
     const pods = api.resource(resources.pods, 'default');
-    await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'newcomer', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'fresh' } }] } });
+    await pods.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'newcomer', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'fresh' } }] },
+    });
     await claims().delete('fresh');
-    const inUse = async () => (await api.resource(resources.events, 'default').list({ fieldSelector: 'involvedObject.name=fresh,reason=InUse' })).items
-      .some((e) => String(e['message']).includes('newcomer'));
+    const inUse = async () =>
+      (await api.resource(resources.events, 'default').list({ fieldSelector: 'involvedObject.name=fresh,reason=InUse' })).items.some((e) =>
+        String(e['message']).includes('newcomer'),
+      );
     await waitFor('the InUse event naming the pod', inUse, 15_000);
     assert.equal(await absent('fresh'), false);
     assert.deepEqual((await claims().get('fresh')).metadata.finalizers, ['kubernetes.io/pvc-protection']);

@@ -8,15 +8,12 @@
 import type { KubeObject } from '../../api/meta.js';
 import { podClaimNames, volumePhase } from '../../api/volumes/claims.js';
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/volumes/names.js';
-import {
-  indexers, isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult, type ResourceRef,
-} from '../../client/index.js';
+import { indexers, isConflict, isNotFound, resources, type EventRecorder, type Informer, type ReconcileResult, type ResourceRef } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
 import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { isPodTerminal } from '../endpoints/pods.js';
 import type { Pod } from '../../api/core/index.js';
-
 
 /** The pods among `pods` that are not finished and use the claim named `claimName`. */
 function claimUsers(pods: readonly Readonly<KubeObject>[], claimName: string): Readonly<KubeObject>[] {
@@ -33,14 +30,24 @@ export class StorageProtectionController extends ShapeGroup {
   constructor(private readonly ctx: ControllerContext) {
     super('storage-protection-controller');
     this.events = ctx.recorder('pvc-protection-controller');
-    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
-      name: 'pvc-protection', resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.syncClaim(key),
-      predicates: { delete: () => false },
-    }));
-    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
-      name: 'pv-protection', resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.syncVolume(key),
-      predicates: { delete: () => false },
-    }));
+    this.claims = this.add(
+      new QueueShape<KubeObject>(ctx, {
+        name: 'pvc-protection',
+        resource: resources.persistentvolumeclaims,
+        workers: 2,
+        reconcile: (key) => this.syncClaim(key),
+        predicates: { delete: () => false },
+      }),
+    );
+    this.volumes = this.add(
+      new QueueShape<KubeObject>(ctx, {
+        name: 'pv-protection',
+        resource: resources.persistentvolumes,
+        workers: 2,
+        reconcile: (key) => this.syncVolume(key),
+        predicates: { delete: () => false },
+      }),
+    );
     // A claim's last user finishing or going lets the claim go.
     const podChanged = (pod: Readonly<KubeObject>) => {
       for (const name of podClaimNames(pod)) this.claims.queue.add(`${pod.metadata.namespace ?? ''}/${name}`);
@@ -57,7 +64,12 @@ export class StorageProtectionController extends ShapeGroup {
     // The cache shows no user; a pod just created may not be in it yet, so ask the API server.
     if (users.length === 0) users = claimUsers((await this.ctx.api.resource(resources.pods, namespace).list()).items, claim.metadata.name ?? '');
     if (users.length > 0) {
-      void this.events.record(claim, 'Normal', 'InUse', `The claim is in use by pod(s) ${users.map((p) => p.metadata.name).join(', ')}: it is deleted once they are gone`);
+      void this.events.record(
+        claim,
+        'Normal',
+        'InUse',
+        `The claim is in use by pod(s) ${users.map((p) => p.metadata.name).join(', ')}: it is deleted once they are gone`,
+      );
       return;
     }
     return this.dropFinalizer(resources.persistentvolumeclaims, claim, PVC_PROTECTION_FINALIZER);

@@ -6,12 +6,26 @@
 // WaitForFirstConsumer class are bound only once the scheduler has picked their first pod's node.
 import type { KubeObject } from '../../api/meta.js';
 import {
-  claimClass, claimPhase, claimRefKey, findMatchingVolume, isBoundToClaim, reclaimPolicy, storageRequest, volumeCapacity, volumeClass,
-  volumeMode, volumePhase,
+  claimClass,
+  claimPhase,
+  claimRefKey,
+  findMatchingVolume,
+  isBoundToClaim,
+  reclaimPolicy,
+  storageRequest,
+  volumeCapacity,
+  volumeClass,
+  volumeMode,
+  volumePhase,
 } from '../../api/volumes/claims.js';
 import { compare } from '../../api/quota/quantity.js';
 import {
-  ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER,
+  ANN_BETA_STORAGE_PROVISIONER,
+  ANN_BIND_COMPLETED,
+  ANN_BOUND_BY_CONTROLLER,
+  ANN_PROVISIONED_BY,
+  ANN_SELECTED_NODE,
+  ANN_STORAGE_PROVISIONER,
 } from '../../api/volumes/names.js';
 import { isConflict, isNotFound, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -34,15 +48,25 @@ export class PersistentVolumeController extends ShapeGroup {
     super('persistentvolume-binder-controller');
     this.events = ctx.recorder('persistentvolume-controller');
     this.writes = new VolumeWrites(ctx.api);
-    this.claims = this.add(new QueueShape<KubeObject>(ctx, {
-      name: `${this.name} claims`, resource: resources.persistentvolumeclaims, workers: 2, reconcile: (key) => this.guard(() => this.syncClaim(key)),
-      predicates: { delete: () => false },
-    }));
+    this.claims = this.add(
+      new QueueShape<KubeObject>(ctx, {
+        name: `${this.name} claims`,
+        resource: resources.persistentvolumeclaims,
+        workers: 2,
+        reconcile: (key) => this.guard(() => this.syncClaim(key)),
+        predicates: { delete: () => false },
+      }),
+    );
     // A volume's events are looked at by volumeChanged (which enqueues it too).
-    this.volumes = this.add(new QueueShape<KubeObject>(ctx, {
-      name: `${this.name} volumes`, resource: resources.persistentvolumes, workers: 2, reconcile: (key) => this.guard(() => this.syncVolume(key)),
-      predicates: { add: () => false, update: () => false, delete: () => false },
-    }));
+    this.volumes = this.add(
+      new QueueShape<KubeObject>(ctx, {
+        name: `${this.name} volumes`,
+        resource: resources.persistentvolumes,
+        workers: 2,
+        reconcile: (key) => this.guard(() => this.syncVolume(key)),
+        predicates: { add: () => false, update: () => false, delete: () => false },
+      }),
+    );
     // The volume a deleted claim was bound to is released.
     this.claims.primary.addEventHandler({ onDelete: (claim) => this.enqueueVolumeOf(claim) });
     this.volumes.primary.addEventHandler({
@@ -119,7 +143,8 @@ export class PersistentVolumeController extends ShapeGroup {
     }
     const provisioner = typeof storageClass?.['provisioner'] === 'string' ? storageClass['provisioner'] : '';
     if (provisioner === '' || provisioner === NO_PROVISIONER) {
-      const why = className === '' ? 'no persistent volumes available for this claim and no storage class is set' : 'no persistent volumes available for this claim';
+      const why =
+        className === '' ? 'no persistent volumes available for this claim and no storage class is set' : 'no persistent volumes available for this claim';
       void this.events.record(claim, 'Normal', 'FailedBinding', why);
       return;
     }
@@ -134,8 +159,12 @@ export class PersistentVolumeController extends ShapeGroup {
       next.metadata.annotations = { ...annotations, [ANN_STORAGE_PROVISIONER]: provisioner, [ANN_BETA_STORAGE_PROVISIONER]: provisioner };
       await this.ctx.api.resource(resources.persistentvolumeclaims, claim.metadata.namespace).update(next);
     }
-    void this.events.record(claim, 'Normal', 'ExternalProvisioning',
-      `Waiting for a volume to be created either by the external provisioner '${provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`);
+    void this.events.record(
+      claim,
+      'Normal',
+      'ExternalProvisioning',
+      `Waiting for a volume to be created either by the external provisioner '${provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`,
+    );
   }
 
   private async syncBoundClaim(claim: Readonly<KubeObject>, volumeName: string): Promise<ReconcileResult | void> {
@@ -143,7 +172,8 @@ export class PersistentVolumeController extends ShapeGroup {
     const completed = claim.metadata.annotations?.[ANN_BIND_COMPLETED] === 'yes';
     if (!volume) {
       if (completed || claimPhase(claim) === 'Bound') {
-        if (claimPhase(claim) !== 'Lost') void this.events.record(claim, 'Warning', 'ClaimLost', 'Bound claim has lost its PersistentVolume. Data on the volume is lost!');
+        if (claimPhase(claim) !== 'Lost')
+          void this.events.record(claim, 'Warning', 'ClaimLost', 'Bound claim has lost its PersistentVolume. Data on the volume is lost!');
         await this.writes.claimStatus(claim, { phase: 'Lost' });
       } else {
         await this.writes.claimStatus(claim, { phase: 'Pending' });
@@ -244,9 +274,10 @@ export class PersistentVolumeController extends ShapeGroup {
     const provisioner = released.metadata.annotations?.[ANN_PROVISIONED_BY];
     // Provisioned volumes are deleted by their provisioner, which watches for Released ones.
     if (policy === 'Delete' && provisioner) return;
-    const message = policy === 'Delete'
-      ? `error getting deleter volume plugin for volume "${released.metadata.name}": no deletable volume plugin matched`
-      : `no volume plugin matched name: ${policy}`;
+    const message =
+      policy === 'Delete'
+        ? `error getting deleter volume plugin for volume "${released.metadata.name}": no deletable volume plugin matched`
+        : `no volume plugin matched name: ${policy}`;
     void this.events.record(released, 'Warning', policy === 'Delete' ? 'VolumeFailedDelete' : 'VolumeFailedRecycle', message);
     await this.writes.volumePhase(released, 'Failed', message);
   }

@@ -40,7 +40,9 @@ describe('coscheduling permit', () => {
     assert.equal(h.schedule(pods[0]!), '0/2 nodes are available: pod group default/j: 2/4 members exist.');
     const admission = h.manager.admit('default/j', pods, h.snapshot);
     assert.deepEqual(admission, {
-      admitted: false, reason: 'NotEnoughMembers', message: 'pod group default/j: fewer than minMember 4 members exist (waiting for more)',
+      admitted: false,
+      reason: 'NotEnoughMembers',
+      message: 'pod group default/j: fewer than minMember 4 members exist (waiting for more)',
       detail: 'pod group default/j: 2/4 members exist',
     });
   });
@@ -56,7 +58,9 @@ describe('coscheduling permit', () => {
     assert.deepEqual(h.manager.admit('default/a', a, h.snapshot), { admitted: true });
     for (const pod of a) h.schedule(pod);
     assert.deepEqual(h.manager.admit('default/b', b, h.snapshot), {
-      admitted: false, reason: 'WaitingForCapacity', message: 'pod group default/b needs example.com/gpu 6, more than is free now (waiting for capacity)',
+      admitted: false,
+      reason: 'WaitingForCapacity',
+      message: 'pod group default/b needs example.com/gpu 6, more than is free now (waiting for capacity)',
       detail: 'pod group default/b needs example.com/gpu 6, 2 free now (waiting for capacity)',
     });
     assert.equal(h.manager.peek('default/b')?.waiting?.message, 'pod group default/b needs example.com/gpu 6, 2 free now (waiting for capacity)');
@@ -83,7 +87,9 @@ describe('coscheduling permit', () => {
     h.addPods(...pods);
     const admission = h.manager.admit('default/huge', pods, h.snapshot);
     assert.deepEqual(admission, {
-      admitted: false, reason: 'NotEnoughResources', message: 'pod group default/huge needs example.com/gpu 12, the cluster has 8 allocatable',
+      admitted: false,
+      reason: 'NotEnoughResources',
+      message: 'pod group default/huge needs example.com/gpu 12, the cluster has 8 allocatable',
     });
     assert.equal(h.manager.peek('default/huge')?.failed, 'pod group default/huge needs example.com/gpu 12, the cluster has 8 allocatable');
     h.snapshot.updateNode(makeNode({ name: 'n3', extended: { [GPU]: '4' } }));
@@ -98,7 +104,10 @@ describe('coscheduling permit', () => {
     const wide = gangPod('wide', 0, 5);
     const min = gangPod('min', 0, 1);
     h.addPods(wide, min);
-    assert.match((h.manager.admit('default/wide', [wide], h.snapshot) as { message: string }).message, /a member needs example.com\/gpu 5, more than any node has allocatable/);
+    assert.match(
+      (h.manager.admit('default/wide', [wide], h.snapshot) as { message: string }).message,
+      /a member needs example.com\/gpu 5, more than any node has allocatable/,
+    );
     assert.match((h.manager.admit('default/min', [min], h.snapshot) as { message: string }).message, /needs example.com\/gpu 9, the cluster has 8 allocatable/);
   });
 
@@ -111,7 +120,10 @@ describe('coscheduling permit', () => {
     assert.equal(gpusInUse(h), 6);
     h.plugin.timeout('default/p', h.snapshot);
     assert.equal(gpusInUse(h), 0, 'every reservation is released');
-    assert.deepEqual(h.rejected.map((r) => r.message), Array(3).fill('pod group default/p: 3 of 4 members have places (timed out after 2s)'));
+    assert.deepEqual(
+      h.rejected.map((r) => r.message),
+      Array(3).fill('pod group default/p: 3 of 4 members have places (timed out after 2s)'),
+    );
     assert.match(await componentRegistry.metrics(), /drover_scheduler_podgroup_schedule_attempts_total\{result="timeout"\} [1-9]/);
     const retry = h.manager.admit('default/p', pods, h.snapshot);
     assert.equal(retry.admitted, false);
@@ -168,7 +180,9 @@ describe('coscheduling permit', () => {
     h.addPods(...big, small, peer);
     assert.equal(h.manager.admit('default/big', big, h.snapshot).admitted, false);
     assert.deepEqual(h.manager.admit('default/small', [small], h.snapshot), {
-      admitted: false, reason: 'WaitingForCapacity', message: 'pod group default/small waits behind higher-priority pod group default/big',
+      admitted: false,
+      reason: 'WaitingForCapacity',
+      message: 'pod group default/small waits behind higher-priority pod group default/big',
     });
     assert.equal(h.manager.admit('default/peer', [peer], h.snapshot).admitted, true, 'equal priority backfills');
     h.groups.delete('default/big');
@@ -182,6 +196,11 @@ describe('coscheduling permit', () => {
     h.addGroup(makePodGroup('urgent', { minMember: 1 }, '2026-01-03T00:00:00Z'));
     h.addGroup(makePodGroup('also-old', { minMember: 1 }, '2026-01-01T00:00:00Z'));
     h.addPods(gangPod('old', 0, 1), gangPod('young', 0, 1), gangPod('urgent', 0, 1, { spec: { priority: 100 } }), gangPod('also-old', 0, 1));
-    assert.deepEqual(h.manager.order(['default/young', 'default/old', 'default/urgent', 'default/also-old']), ['default/urgent', 'default/also-old', 'default/old', 'default/young']);
+    assert.deepEqual(h.manager.order(['default/young', 'default/old', 'default/urgent', 'default/also-old']), [
+      'default/urgent',
+      'default/also-old',
+      'default/old',
+      'default/young',
+    ]);
   });
 });

@@ -3,8 +3,16 @@
 // writer (a work queue of group keys: handlers only enqueue, the worker re-reads the caches).
 import type { KubeObject } from '../../api/meta.js';
 import {
-  isNotFound, objectKey, resources, runController, WorkQueue, type ApiClient, type EventRecorder, type Informer,
-  type RunningController, type SharedInformerFactory,
+  isNotFound,
+  objectKey,
+  resources,
+  runController,
+  WorkQueue,
+  type ApiClient,
+  type EventRecorder,
+  type Informer,
+  type RunningController,
+  type SharedInformerFactory,
 } from '../../client/index.js';
 import { podGroupsByPhase, podGroupWait } from '../../metrics/component-metrics.js';
 import type { ClusterSnapshot } from '../snapshot.js';
@@ -130,7 +138,9 @@ export class GangScheduling {
     this.setPhase(groupKey, desired.phase);
     if (sameStatus(group, desired)) return;
     try {
-      await this.api.resource(resources.podgroups, group.metadata.namespace).patch(group.metadata.name!, 'merge', { status: desired }, { subresource: 'status' });
+      await this.api
+        .resource(resources.podgroups, group.metadata.namespace)
+        .patch(group.metadata.name!, 'merge', { status: desired }, { subresource: 'status' });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -31,5 +31,7 @@ it(`plain pods cost the same with the coscheduling plugin (${PODS} pods, ${NODES
     runs.gangs.push(cpuPerPod(true));
   }
   const best = (values: number[]) => Math.min(...values);
-  console.log(`scheduling cycle CPU per plain pod: ${best(runs.plain).toFixed(1)} µs without, ${best(runs.gangs).toFixed(1)} µs with the coscheduling plugin (best of 3)`);
+  console.log(
+    `scheduling cycle CPU per plain pod: ${best(runs.plain).toFixed(1)} µs without, ${best(runs.gangs).toFixed(1)} µs with the coscheduling plugin (best of 3)`,
+  );
 });

@@ -8,9 +8,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { podInfoOf } from '../pod-info.js';
 import type { ClusterSnapshot } from '../snapshot.js';
-import {
-  amountText, clusterCapacity, firstFit, fitsNoEmptyNode, formatAmount, requestAmounts, shortfall, sumAmounts, type Amounts,
-} from './capacity.js';
+import { amountText, clusterCapacity, firstFit, fitsNoEmptyNode, formatAmount, requestAmounts, shortfall, sumAmounts, type Amounts } from './capacity.js';
 import { isTerminalPod, parsePodGroup, podPriority, type PodGroupSpec } from './pod-group.js';
 
 /** Where the scheduler reads groups and their member pods (informers in the loop, arrays in tests). */
@@ -41,8 +39,7 @@ export interface GroupState {
 
 /** A closed gate's `message` has the figures (PreFilter's verdict); `steady` says the same without them, for the member pods. */
 export type Gate =
-  | { readonly ok: true; readonly spec: PodGroupSpec }
-  | { readonly ok: false; readonly reason: WaitReason; readonly message: string; readonly steady: string };
+  { readonly ok: true; readonly spec: PodGroupSpec } | { readonly ok: false; readonly reason: WaitReason; readonly message: string; readonly steady: string };
 
 /**
  * A refusal's `message` goes on every member pod (its PodScheduled condition and event), so it
@@ -66,7 +63,10 @@ export class PodGroupManager {
   /** Called when a group stops holding lower-priority groups back: they may be tried again. */
   onUnblock: () => void = () => {};
 
-  constructor(readonly sources: GangSources, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly sources: GangSources,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   state(groupKey: string): GroupState {
     let state = this.states.get(groupKey);
@@ -113,7 +113,9 @@ export class PodGroupManager {
     if (live < spec.minMember && this.placedCount(groupKey, snapshot) < spec.minMember) {
       // Members arrive one by one: a count on every member pod would be rewritten on each arrival.
       return {
-        ok: false, reason: 'NotEnoughMembers', message: `pod group ${groupKey}: ${live}/${spec.minMember} members exist`,
+        ok: false,
+        reason: 'NotEnoughMembers',
+        message: `pod group ${groupKey}: ${live}/${spec.minMember} members exist`,
         steady: `pod group ${groupKey}: fewer than minMember ${spec.minMember} members exist (waiting for more)`,
       };
     }
@@ -134,14 +136,15 @@ export class PodGroupManager {
       return this.refuse(groupKey, gate.reason, gate.steady, gate.message);
     }
     const backoff = (state.backoffUntil ?? 0) - this.now();
-    if (backoff > 0 && state.waiting !== undefined) return { admitted: false, reason: state.waiting.reason, message: state.waiting.message, retryAfterMs: backoff };
+    if (backoff > 0 && state.waiting !== undefined)
+      return { admitted: false, reason: state.waiting.reason, message: state.waiting.message, retryAfterMs: backoff };
     const priority = pending[0] ? podPriority(pending[0]) : 0;
     const ahead = this.higherPriorityWaiting(groupKey, priority);
     if (ahead !== undefined) return this.refuse(groupKey, 'WaitingForCapacity', `pod group ${groupKey} waits behind higher-priority pod group ${ahead}`);
     const verdict = this.judge(groupKey, gate.spec, pending, snapshot);
     if (verdict.admitted) {
       this.unblock(groupKey);
-      if (state.failed !== undefined || state.waiting !== undefined) (state.failed = undefined), (state.waiting = undefined), this.onChange(groupKey);
+      if (state.failed !== undefined || state.waiting !== undefined) ((state.failed = undefined), (state.waiting = undefined), this.onChange(groupKey));
       return verdict;
     }
     if (verdict.reason === 'WaitingForCapacity') this.blocking.set(groupKey, priority);
@@ -228,7 +231,9 @@ export class PodGroupManager {
     if (short !== undefined) {
       const needs = `pod group ${groupKey} needs ${formatAmount(short.resource, short.needed)}`;
       return {
-        admitted: false, reason: 'WaitingForCapacity', message: `${needs}, more than is free now (waiting for capacity)`,
+        admitted: false,
+        reason: 'WaitingForCapacity',
+        message: `${needs}, more than is free now (waiting for capacity)`,
         detail: `${needs}, ${amountText(short.resource, short.available)} free now (waiting for capacity)`,
       };
     }
@@ -236,14 +241,20 @@ export class PodGroupManager {
     if (trial >= needed) return { admitted: true };
     const have = placedPods.length + trial;
     return {
-      admitted: false, reason: 'WaitingForCapacity',
+      admitted: false,
+      reason: 'WaitingForCapacity',
       message: `pod group ${groupKey}: fewer than ${spec.minMember} members have places in the free capacity (waiting for capacity)`,
       detail: `pod group ${groupKey}: only ${have} of ${spec.minMember} members have places in the free capacity (waiting for capacity)`,
     };
   }
 
   private neverFits(
-    groupKey: string, spec: PodGroupSpec, members: readonly Amounts[], total: Amounts, allocatable: Amounts, snapshot: ClusterSnapshot,
+    groupKey: string,
+    spec: PodGroupSpec,
+    members: readonly Amounts[],
+    total: Amounts,
+    allocatable: Amounts,
+    snapshot: ClusterSnapshot,
   ): string | undefined {
     const short = shortfall(total, allocatable) ?? (spec.minResources && shortfall(spec.minResources, allocatable));
     if (short !== undefined) {
@@ -251,7 +262,10 @@ export class PodGroupManager {
     }
     const lone = members.find((member) => fitsNoEmptyNode(member, snapshot));
     if (lone !== undefined) {
-      const wants = [...lone].filter(([name]) => name !== 'pods').map(([name, amount]) => formatAmount(name, amount)).join(', ');
+      const wants = [...lone]
+        .filter(([name]) => name !== 'pods')
+        .map(([name, amount]) => formatAmount(name, amount))
+        .join(', ');
       return `pod group ${groupKey}: a member needs ${wants}, more than any node has allocatable`;
     }
     return undefined;

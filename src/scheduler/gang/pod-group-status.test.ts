@@ -28,12 +28,32 @@ describe('PodGroup status', () => {
   });
 
   it('says why a group waits, and fails a group that can never fit', () => {
-    const waiting = desiredStatus(group, [member(0, 'Pending')], { boundSinceQuorum: 0, firstAttempt: NOW.getTime(), waiting: { reason: 'NotEnoughMembers', message: 'pod group default/j: 1/2 members exist' } }, 0, NOW);
+    const waiting = desiredStatus(
+      group,
+      [member(0, 'Pending')],
+      { boundSinceQuorum: 0, firstAttempt: NOW.getTime(), waiting: { reason: 'NotEnoughMembers', message: 'pod group default/j: 1/2 members exist' } },
+      0,
+      NOW,
+    );
     assert.equal(waiting.phase, 'Pending');
     assert.equal(waiting.scheduleStartTime, '2026-02-01T10:00:00Z');
-    assert.deepEqual(waiting.conditions, [{ type: 'Unschedulable', status: 'True', reason: 'NotEnoughMembers', message: 'pod group default/j: 1/2 members exist', lastTransitionTime: '2026-02-01T10:00:00Z' }]);
+    assert.deepEqual(waiting.conditions, [
+      {
+        type: 'Unschedulable',
+        status: 'True',
+        reason: 'NotEnoughMembers',
+        message: 'pod group default/j: 1/2 members exist',
+        lastTransitionTime: '2026-02-01T10:00:00Z',
+      },
+    ]);
     const message = 'pod group default/j needs example.com/gpu 12, the cluster has 8 allocatable';
-    const failed = desiredStatus(group, [member(0, 'Pending'), member(1, 'Pending')], { boundSinceQuorum: 0, failed: message, waiting: { reason: 'NotEnoughResources', message } }, 0, NOW);
+    const failed = desiredStatus(
+      group,
+      [member(0, 'Pending'), member(1, 'Pending')],
+      { boundSinceQuorum: 0, failed: message, waiting: { reason: 'NotEnoughResources', message } },
+      0,
+      NOW,
+    );
     assert.equal(failed.phase, 'Failed');
     assert.equal(failed.conditions?.[0]?.reason, 'NotEnoughResources');
   });

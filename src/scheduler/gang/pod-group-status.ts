@@ -72,7 +72,12 @@ function phaseOf(minMember: number, counts: MemberCounts, state: Readonly<GroupS
   return 'Pending';
 }
 
-function conditionsOf(current: readonly PodGroupCondition[], state: Readonly<GroupState> | undefined, phase: PodGroupPhase, now: string): PodGroupCondition[] | undefined {
+function conditionsOf(
+  current: readonly PodGroupCondition[],
+  state: Readonly<GroupState> | undefined,
+  phase: PodGroupPhase,
+  now: string,
+): PodGroupCondition[] | undefined {
   const previous = current.find((c) => c.type === UNSCHEDULABLE_CONDITION);
   let next: Omit<PodGroupCondition, 'lastTransitionTime'> | undefined;
   if (state?.waiting !== undefined && phase !== 'Scheduled' && phase !== 'Running' && phase !== 'Finished') {
@@ -90,7 +95,11 @@ function conditionsOf(current: readonly PodGroupCondition[], state: Readonly<Gro
 
 /** What the group's status should say now; `reserved` counts members assumed but not yet bound. */
 export function desiredStatus(
-  group: Readonly<KubeObject>, members: readonly Readonly<KubeObject>[], state: Readonly<GroupState> | undefined, reserved: number, now = new Date(),
+  group: Readonly<KubeObject>,
+  members: readonly Readonly<KubeObject>[],
+  state: Readonly<GroupState> | undefined,
+  reserved: number,
+  now = new Date(),
 ): PodGroupStatus {
   const current = record(group['status']) as Partial<PodGroupStatus>;
   const counts = memberCounts(members);

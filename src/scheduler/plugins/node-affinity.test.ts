@@ -44,7 +44,11 @@ describe('NodeAffinity filter', () => {
       name: 'p',
       spec: {
         nodeSelector: { disk: 'ssd' },
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu-2'] }] }] } } },
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu-2'] }] }] },
+          },
+        },
       },
     });
     assert.deepEqual(admitted(pod), []);

@@ -1,7 +1,12 @@
 // NodeAffinity: spec.nodeSelector and requiredDuringScheduling node affinity must both hold;
 // preferredDuringScheduling terms add their weights to the score of the nodes they match.
 import {
-  compileNodeSelectorTerm, compileRequiredNodeAffinity, pinnedNodeNames, type NodeConstraints, type NodeSelector, type NodeSelectorTerm,
+  compileNodeSelectorTerm,
+  compileRequiredNodeAffinity,
+  pinnedNodeNames,
+  type NodeConstraints,
+  type NodeSelector,
+  type NodeSelectorTerm,
   type NodeTest,
 } from '../../api/scheduling/node-affinity.js';
 import { defaultNormalizeScore, pass, type Plugin } from '../plugin.js';

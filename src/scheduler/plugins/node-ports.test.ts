@@ -10,10 +10,10 @@ function withPort(name: string, port: { hostPort: number; protocol?: string; hos
 }
 
 describe('NodePorts', () => {
-  const snapshot = snapshotOf([makeNode({ name: 'n' })], [
-    withPort('a', { hostPort: 8080 }, 'n'),
-    withPort('b', { hostPort: 53, protocol: 'UDP', hostIP: '10.0.0.1' }, 'n'),
-  ]);
+  const snapshot = snapshotOf(
+    [makeNode({ name: 'n' })],
+    [withPort('a', { hostPort: 8080 }, 'n'), withPort('b', { hostPort: 53, protocol: 'UDP', hostIP: '10.0.0.1' }, 'n')],
+  );
 
   it('rejects the same port and protocol on any address', () => {
     assert.equal(verdictOf(nodePorts(), withPort('p', { hostPort: 8080 }), 'n', snapshot), REASON);

@@ -7,7 +7,11 @@ import { siblingSpread } from './sibling-spread.js';
 
 describe('resource scores', () => {
   const snapshot = snapshotOf(
-    [makeNode({ name: 'empty', cpu: '4', memory: '4Gi' }), makeNode({ name: 'half', cpu: '4', memory: '4Gi' }), makeNode({ name: 'skewed', cpu: '4', memory: '4Gi' })],
+    [
+      makeNode({ name: 'empty', cpu: '4', memory: '4Gi' }),
+      makeNode({ name: 'half', cpu: '4', memory: '4Gi' }),
+      makeNode({ name: 'skewed', cpu: '4', memory: '4Gi' }),
+    ],
     [makePod({ name: 'x', cpu: '2', memory: '2Gi', nodeName: 'half' }), makePod({ name: 'y', cpu: '3', memory: '0', nodeName: 'skewed' })],
   );
   const pod = makePod({ name: 'p', cpu: '1', memory: '1Gi' });
@@ -27,13 +31,16 @@ describe('resource scores', () => {
 
 describe('sibling spreading', () => {
   it('scores nodes with fewer siblings higher, and ignores other workloads', () => {
-    const snapshot = snapshotOf(['n1', 'n2', 'n3'].map((name) => makeNode({ name })), [
-      makePod({ name: 'a', owner: 'web', nodeName: 'n1' }),
-      makePod({ name: 'b', owner: 'web', nodeName: 'n1' }),
-      makePod({ name: 'c', owner: 'web', nodeName: 'n2' }),
-      makePod({ name: 'd', owner: 'db', nodeName: 'n3' }),
-      makePod({ name: 'e', owner: 'db', nodeName: 'n3' }),
-    ]);
+    const snapshot = snapshotOf(
+      ['n1', 'n2', 'n3'].map((name) => makeNode({ name })),
+      [
+        makePod({ name: 'a', owner: 'web', nodeName: 'n1' }),
+        makePod({ name: 'b', owner: 'web', nodeName: 'n1' }),
+        makePod({ name: 'c', owner: 'web', nodeName: 'n2' }),
+        makePod({ name: 'd', owner: 'db', nodeName: 'n3' }),
+        makePod({ name: 'e', owner: 'db', nodeName: 'n3' }),
+      ],
+    );
     assert.deepEqual(scoresOf(siblingSpread(), makePod({ name: 'p', owner: 'web' }), ['n1', 'n2', 'n3'], snapshot), [0, 50, 100]);
   });
 
@@ -50,10 +57,7 @@ describe('sibling spreading', () => {
   });
 
   it('prefers a node without PreferNoSchedule taints when all else is equal', () => {
-    const snapshot = snapshotOf([
-      makeNode({ name: 'spot', taints: [{ key: 'spot', value: '', effect: 'PreferNoSchedule' }] }),
-      makeNode({ name: 'regular' }),
-    ]);
+    const snapshot = snapshotOf([makeNode({ name: 'spot', taints: [{ key: 'spot', value: '', effect: 'PreferNoSchedule' }] }), makeNode({ name: 'regular' })]);
     const result = createScheduler({ random: seededRandom() }).schedulePod(makePod({ name: 'p' }), snapshot);
     assert.deepEqual(result, { node: 'regular', permit: 'allow' });
   });

@@ -8,7 +8,13 @@ const snapshot = snapshotOf([
   makeNode({ name: 'gpu', taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }),
   makeNode({ name: 'gone', taints: [{ key: 'node.kubernetes.io/unreachable', value: '', effect: 'NoExecute' }] }),
   makeNode({ name: 'soft', taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }] }),
-  makeNode({ name: 'softer', taints: [{ key: 'spot', value: 'yes', effect: 'PreferNoSchedule' }, { key: 'old', value: '', effect: 'PreferNoSchedule' }] }),
+  makeNode({
+    name: 'softer',
+    taints: [
+      { key: 'spot', value: 'yes', effect: 'PreferNoSchedule' },
+      { key: 'old', value: '', effect: 'PreferNoSchedule' },
+    ],
+  }),
 ]);
 
 function tolerating(...tolerations: unknown[]) {

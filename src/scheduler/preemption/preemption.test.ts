@@ -11,9 +11,18 @@ import { Preemptor } from './preemptor.js';
 import { pickCandidate, selectVictimsOnNode, type Candidate, type VictimSearch } from './victims.js';
 
 /** A pod of the given priority asking for `cpu`, bound to `node` when given, started at `started`. */
-function pod(name: string, priority: number, cpu: string, node?: string, extra: { started?: string; labels?: Record<string, string>; spec?: Record<string, unknown> } = {}): KubeObject {
+function pod(
+  name: string,
+  priority: number,
+  cpu: string,
+  node?: string,
+  extra: { started?: string; labels?: Record<string, string>; spec?: Record<string, unknown> } = {},
+): KubeObject {
   const made = makePod({
-    name, cpu, ...(node ? { nodeName: node, phase: 'Running' } : {}), ...(extra.labels ? { labels: extra.labels } : {}),
+    name,
+    cpu,
+    ...(node ? { nodeName: node, phase: 'Running' } : {}),
+    ...(extra.labels ? { labels: extra.labels } : {}),
     spec: { priority, ...extra.spec },
   });
   made.metadata.creationTimestamp = extra.started ?? '2026-01-01T00:00:00Z';
@@ -36,9 +45,10 @@ const names = (c: Candidate | undefined) => c?.victims.map((v) => v.name) ?? [];
 
 describe('victims on one node', () => {
   it('takes the fewest, least important lower-priority pods, and leaves the snapshot as it was', () => {
-    const snapshot = snapshotOf([makeNode({ name: 'n1', cpu: '4' })], [
-      pod('low-a', 10, '1', 'n1'), pod('low-b', 10, '1', 'n1'), pod('mid', 50, '1', 'n1'), pod('big-low', 5, '1', 'n1'),
-    ]);
+    const snapshot = snapshotOf(
+      [makeNode({ name: 'n1', cpu: '4' })],
+      [pod('low-a', 10, '1', 'n1'), pod('low-b', 10, '1', 'n1'), pod('mid', 50, '1', 'n1'), pod('big-low', 5, '1', 'n1')],
+    );
     const preemptor = pod('high', 100, '2');
     const node = snapshot.getNode('n1')!;
     const before = [node.reqMilliCpu, node.podCount];
@@ -67,10 +77,17 @@ describe('victims on one node', () => {
   });
 
   it('a victim that would break a disruption budget is the first offered a reprieve', () => {
-    const snapshot = snapshotOf([makeNode({ name: 'n1', cpu: '2' })], [
-      pod('guarded', 0, '1', 'n1', { labels: { app: 'db' } }), pod('free', 0, '1', 'n1', { labels: { app: 'web' } }),
-    ]);
-    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0 } };
+    const snapshot = snapshotOf(
+      [makeNode({ name: 'n1', cpu: '2' })],
+      [pod('guarded', 0, '1', 'n1', { labels: { app: 'db' } }), pod('free', 0, '1', 'n1', { labels: { app: 'web' } })],
+    );
+    const pdb = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'db' } } },
+      status: { disruptionsAllowed: 0 },
+    };
     const candidate = selectVictimsOnNode(snapshot.getNode('n1')!, searchFor(pod('p', 100, '1'), snapshot, [pdb]));
     assert.deepEqual(names(candidate), ['free']);
     assert.equal(candidate?.budgetViolations, 0);
@@ -87,8 +104,11 @@ describe('choosing the node', () => {
     assert.equal(pickCandidate([candidate('a', [info('x', 5), info('y', 4)]), candidate('b', [info('z', 5), info('w', 1)])])?.node, 'b');
     // Priorities are offset by 2^31 before summing, as in Kubernetes: one victim of 5 beats 5 and 0.
     assert.equal(pickCandidate([candidate('a', [info('x', 5), info('y', 0)]), candidate('b', [info('z', 5)])])?.node, 'b');
-    assert.equal(pickCandidate([candidate('a', [info('x', 5, '2026-01-01T09:00:00Z')]), candidate('b', [info('y', 5, '2026-01-01T10:00:00Z')])])?.node, 'b',
-      'the victims that started last lose the least work');
+    assert.equal(
+      pickCandidate([candidate('a', [info('x', 5, '2026-01-01T09:00:00Z')]), candidate('b', [info('y', 5, '2026-01-01T10:00:00Z')])])?.node,
+      'b',
+      'the victims that started last lose the least work',
+    );
     assert.equal(pickCandidate([candidate('a', [info('x', 5)]), candidate('b', [])])?.node, 'b', 'a node needing no victim wins outright');
   });
 });
@@ -103,15 +123,18 @@ function recordingApi() {
     }),
   } as unknown as ApiClient;
   const events: string[] = [];
-  const recorder = { record: async (o: KubeObject, type: string, reason: string, message: string) => void events.push(`${o.metadata.name} ${type} ${reason} ${message}`) } as unknown as EventRecorder;
+  const recorder = {
+    record: async (o: KubeObject, type: string, reason: string, message: string) => void events.push(`${o.metadata.name} ${type} ${reason} ${message}`),
+  } as unknown as EventRecorder;
   return { api, recorder, calls, events };
 }
 
 describe('the preemptor', () => {
   const setup = () => {
-    const snapshot = snapshotOf([makeNode({ name: 'n1', cpu: '2' }), makeNode({ name: 'n2', cpu: '2' })], [
-      pod('a', 10, '1', 'n1'), pod('b', 10, '1', 'n1'), pod('c', 0, '2', 'n2', { labels: { [POD_GROUP_LABEL]: 'g' } }),
-    ]);
+    const snapshot = snapshotOf(
+      [makeNode({ name: 'n1', cpu: '2' }), makeNode({ name: 'n2', cpu: '2' })],
+      [pod('a', 10, '1', 'n1'), pod('b', 10, '1', 'n1'), pod('c', 0, '2', 'n2', { labels: { [POD_GROUP_LABEL]: 'g' } })],
+    );
     const framework = createScheduler({ random: seededRandom() });
     const io = recordingApi();
     const preemptor = new Preemptor({ api: io.api, framework, recorder: io.recorder, schedulerName: 'default-scheduler', budgets: () => [] });
@@ -125,7 +148,10 @@ describe('the preemptor', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(calls[0], 'patch high {"status":{"nominatedNodeName":"n2"}}');
     assert.ok(calls.includes('delete c'));
-    assert.match(calls.find((c) => c.startsWith('patch c'))!, /"type":"DisruptionTarget".*"reason":"PreemptionByScheduler"/);
+    assert.match(
+      calls.find((c) => c.startsWith('patch c'))!,
+      /"type":"DisruptionTarget".*"reason":"PreemptionByScheduler"/,
+    );
     assert.deepEqual(events, ['c Normal Preempted Preempted by pod uid-pod-default-high on node n2']);
     // The victim is gone: a lower-priority pod may not take the room, the nominated pod gets it.
     snapshot.removePod(pod('c', 0, '2', 'n2'));
@@ -150,7 +176,10 @@ describe('the preemptor', () => {
 
   it('does nothing for preemptionPolicy Never, and a gang member spares its own gang', () => {
     const { snapshot, preemptor, calls } = setup();
-    assert.equal(preemptor.preempt('default/polite', pod('polite', 100, '2', undefined, { spec: { priority: 100, preemptionPolicy: 'Never' } }), snapshot), undefined);
+    assert.equal(
+      preemptor.preempt('default/polite', pod('polite', 100, '2', undefined, { spec: { priority: 100, preemptionPolicy: 'Never' } }), snapshot),
+      undefined,
+    );
     const member = pod('member', 100, '2', undefined, { labels: { [POD_GROUP_LABEL]: 'g' } });
     assert.equal(preemptor.preempt('default/member', member, snapshot), 'n1', 'c is of its own gang: n1 it is');
     assert.ok(!calls.includes('delete c'));

@@ -115,18 +115,26 @@ export class Preemptor {
     } catch (error) {
       console.error(`scheduler: nominating ${namespace}/${name} on ${candidate.node}: ${(error as Error).message}`);
     }
-    await Promise.all(candidate.victims.map(async ({ pod: victim }) => {
-      const pods = api.resource(resources.pods, victim.metadata.namespace);
-      void recorder.record(victim, 'Normal', 'Preempted', `Preempted by pod ${uid ?? ''} on node ${candidate.node}`);
-      try {
-        // As Kubernetes 1.26+: the victim says why it goes before it goes.
-        const condition = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: `${schedulerName}: preempting to accommodate a higher priority pod`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
-        await pods.patch(victim.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
-        await pods.delete(victim.metadata.name!, victim.metadata.uid ? { preconditions: { uid: victim.metadata.uid } } : {});
-      } catch (error) {
-        if ((error as { code?: number }).code === 404) return;
-        console.error(`scheduler: preempting ${victim.metadata.namespace}/${victim.metadata.name}: ${(error as Error).message}`);
-      }
-    }));
+    await Promise.all(
+      candidate.victims.map(async ({ pod: victim }) => {
+        const pods = api.resource(resources.pods, victim.metadata.namespace);
+        void recorder.record(victim, 'Normal', 'Preempted', `Preempted by pod ${uid ?? ''} on node ${candidate.node}`);
+        try {
+          // As Kubernetes 1.26+: the victim says why it goes before it goes.
+          const condition = {
+            type: 'DisruptionTarget',
+            status: 'True',
+            reason: 'PreemptionByScheduler',
+            message: `${schedulerName}: preempting to accommodate a higher priority pod`,
+            lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          };
+          await pods.patch(victim.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
+          await pods.delete(victim.metadata.name!, victim.metadata.uid ? { preconditions: { uid: victim.metadata.uid } } : {});
+        } catch (error) {
+          if ((error as { code?: number }).code === 404) return;
+          console.error(`scheduler: preempting ${victim.metadata.namespace}/${victim.metadata.name}: ${(error as Error).message}`);
+        }
+      }),
+    );
   }
 }

@@ -113,6 +113,6 @@ export function moreImportantFirst(a: PodInfo, b: PodInfo): number {
 
 function startTime(pod: PodInfo): number {
   const status = (pod.pod as Pod).status;
-  const started = Date.parse(typeof status?.startTime === 'string' ? status.startTime : pod.pod.metadata.creationTimestamp ?? '');
+  const started = Date.parse(typeof status?.startTime === 'string' ? status.startTime : (pod.pod.metadata.creationTimestamp ?? ''));
   return Number.isFinite(started) ? started : Date.now();
 }

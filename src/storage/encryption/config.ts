@@ -36,7 +36,8 @@ export function loadEncryptionConfig(path: string, warn: (message: string) => vo
   try {
     text = readFileSync(path, 'utf8');
     const mode = statSync(path).mode & 0o777;
-    if ((mode & 0o077) !== 0) warn(`encryption provider config ${path} is mode ${mode.toString(8).padStart(4, '0')}: it holds the encryption keys, make it 0600 (chmod 600 ${path})`);
+    if ((mode & 0o077) !== 0)
+      warn(`encryption provider config ${path} is mode ${mode.toString(8).padStart(4, '0')}: it holds the encryption keys, make it 0600 (chmod 600 ${path})`);
   } catch (error) {
     throw new EncryptionConfigError(path, `cannot be read: ${(error as Error).message}`);
   }

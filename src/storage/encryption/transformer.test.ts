@@ -12,7 +12,10 @@ function sealed(value: string | Buffer): Buffer {
 }
 
 describe('value transformer', () => {
-  for (const [cipher, provider] of [['aesgcm', aesgcm('key1')], ['aescbc', aescbc('key1')]] as const) {
+  for (const [cipher, provider] of [
+    ['aesgcm', aesgcm('key1')],
+    ['aescbc', aescbc('key1')],
+  ] as const) {
     it(`${cipher}: writes k8s:enc:${cipher}:v1:<key>: + sealed bytes and reads them back`, () => {
       const transformer = transformerOf({ resources: ['secrets'], providers: [provider] });
       const stored = sealed(transformer.toStorage(SECRET, JSON_TEXT));
@@ -33,11 +36,14 @@ describe('value transformer', () => {
     const writer = transformerOf({ resources: ['secrets'], providers: [aesgcm('key1', KEY_A)] });
     const reader = transformerOf({ resources: ['secrets'], providers: [aesgcm('key1', KEY_B)] });
     const stored = writer.toStorage(SECRET, JSON_TEXT);
-    assert.throws(() => reader.fromStorage(SECRET, stored), (error: unknown) => {
-      assert.ok(error instanceof DecryptionError);
-      assert.match(error.message, /^cannot decrypt \/registry\/secrets\/default\/db \(resource secrets\): key key1 \(aesgcm\)/);
-      return true;
-    });
+    assert.throws(
+      () => reader.fromStorage(SECRET, stored),
+      (error: unknown) => {
+        assert.ok(error instanceof DecryptionError);
+        assert.match(error.message, /^cannot decrypt \/registry\/secrets\/default\/db \(resource secrets\): key key1 \(aesgcm\)/);
+        return true;
+      },
+    );
     const cbc = transformerOf({ resources: ['secrets'], providers: [aescbc('key1', KEY_A)] }).toStorage(SECRET, JSON_TEXT);
     assert.throws(() => transformerOf({ resources: ['secrets'], providers: [aescbc('key1', KEY_B)] }).fromStorage(SECRET, cbc), DecryptionError);
   });
@@ -45,7 +51,10 @@ describe('value transformer', () => {
   it('aesgcm binds the value to its key path: copied under another name it does not open', () => {
     const transformer = transformerOf({ resources: ['secrets'], providers: [aesgcm('key1')] });
     const stored = transformer.toStorage(SECRET, JSON_TEXT);
-    assert.throws(() => transformer.fromStorage('/registry/secrets/default/other', stored), /cannot decrypt \/registry\/secrets\/default\/other.*copied from another key path/);
+    assert.throws(
+      () => transformer.fromStorage('/registry/secrets/default/other', stored),
+      /cannot decrypt \/registry\/secrets\/default\/other.*copied from another key path/,
+    );
   });
 
   it('a prefix naming a key no provider has is an error that names the prefix', () => {
@@ -54,7 +63,7 @@ describe('value transformer', () => {
     assert.throws(() => now.fromStorage(SECRET, old), /no provider of the resource has the key its prefix k8s:enc:aesgcm:v1:gone: names/);
   });
 
-  it('any key of any provider of the resource reads; all but the first provider\'s first key are stale', () => {
+  it("any key of any provider of the resource reads; all but the first provider's first key are stale", () => {
     const before = transformerOf({ resources: ['secrets'], providers: [aesgcm('new'), aescbc('old')] });
     const after = transformerOf({ resources: ['secrets'], providers: [aescbc('old'), aesgcm('new')] });
     const gcmValue = before.toStorage(SECRET, JSON_TEXT);
@@ -63,7 +72,19 @@ describe('value transformer', () => {
     assert.match(cbcValue.subarray(0, 24).toString(), /^k8s:enc:aescbc:v1:old:/);
     assert.deepEqual(after.fromStorage(SECRET, cbcValue), { text: JSON_TEXT, stale: false });
     // Two keys of one provider: the second reads, stale.
-    const twoKeys = transformerOf({ resources: ['secrets'], providers: [{ aesgcm: { keys: [{ name: 'b', secret: KEY_B }, { name: 'new', secret: KEY_A }] } }] });
+    const twoKeys = transformerOf({
+      resources: ['secrets'],
+      providers: [
+        {
+          aesgcm: {
+            keys: [
+              { name: 'b', secret: KEY_B },
+              { name: 'new', secret: KEY_A },
+            ],
+          },
+        },
+      ],
+    });
     assert.deepEqual(twoKeys.fromStorage(SECRET, gcmValue), { text: JSON_TEXT, stale: true });
   });
 
@@ -76,7 +97,10 @@ describe('value transformer', () => {
     assert.deepEqual(decrypting.fromStorage(SECRET, JSON_TEXT), { text: JSON_TEXT, stale: false });
     assert.deepEqual(decrypting.fromStorage(SECRET, migrating.toStorage(SECRET, JSON_TEXT)), { text: JSON_TEXT, stale: true });
     const strict = transformerOf({ resources: ['secrets'], providers: [aesgcm('key1')] });
-    assert.throws(() => strict.fromStorage(SECRET, JSON_TEXT), /resource secrets\): the value is not encrypted and identity is not among the resource's providers/);
+    assert.throws(
+      () => strict.fromStorage(SECRET, JSON_TEXT),
+      /resource secrets\): the value is not encrypted and identity is not among the resource's providers/,
+    );
   });
 
   it('matches resources as Kubernetes does: names, group wildcards, *. and *.*, first rule first', () => {

@@ -72,12 +72,17 @@ export class ValueTransformer {
     if (plan === undefined) {
       if (bytes === undefined) return { text: stored as string, stale: false };
       // As kube-apiserver's identity reader: a resource taken out of the file stays sealed.
-      if (startsWith(bytes, ENCRYPTED)) throw new DecryptionError(key, resourceSegment(key) ?? key, 'the value is encrypted but no rule of the encryption config names its resource');
+      if (startsWith(bytes, ENCRYPTED))
+        throw new DecryptionError(key, resourceSegment(key) ?? key, 'the value is encrypted but no rule of the encryption config names its resource');
       return { text: bytes.toString('utf8'), stale: false };
     }
     if (bytes !== undefined && startsWith(bytes, ENCRYPTED)) return this.open(plan, key, bytes, aad);
     if (!plan.identity) {
-      throw new DecryptionError(key, plan.resource, 'the value is not encrypted and identity is not among the resource\'s providers (add identity: {} to read values written before encryption was turned on)');
+      throw new DecryptionError(
+        key,
+        plan.resource,
+        "the value is not encrypted and identity is not among the resource's providers (add identity: {} to read values written before encryption was turned on)",
+      );
     }
     return { text: bytes === undefined ? (stored as string) : bytes.toString('utf8'), stale: plan.writer !== undefined };
   }

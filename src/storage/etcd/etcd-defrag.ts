@@ -19,7 +19,6 @@ export interface DbSize {
 
 const DEFRAG_TIMEOUT_MS = 60_000;
 
-
 /** A member's file size and bytes in use, from its /metrics (served on the client URL). */
 export async function memberDbSize(endpoint: string, timeoutMs: number): Promise<DbSize> {
   const response = await fetch(new URL('/metrics', endpoint), { signal: AbortSignal.timeout(timeoutMs) });

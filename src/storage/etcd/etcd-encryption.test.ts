@@ -66,7 +66,10 @@ describe('etcd store, secrets encrypted at rest', () => {
       const read = await store.get(KEY);
       assert.equal((read?.['stringData'] as Record<string, string>)['password'], PLAINTEXT);
       assert.ok(read && !isStale(read));
-      assert.match(Buffer.from((await store.getRaw(KEY))!).toString(), new RegExp(`${PLAINTEXT}.*"resourceVersion":"\\d+"|"resourceVersion":"\\d+".*${PLAINTEXT}`));
+      assert.match(
+        Buffer.from((await store.getRaw(KEY))!).toString(),
+        new RegExp(`${PLAINTEXT}.*"resourceVersion":"\\d+"|"resourceVersion":"\\d+".*${PLAINTEXT}`),
+      );
       assert.equal((await store.list({ prefix: '/registry/secrets/', filter: (object) => object.metadata.labels?.['v'] === '2' })).items.length, 1);
       assert.match(Buffer.from((await store.listRaw({ prefix: '/registry/' })).items[0]!).toString(), new RegExp(PLAINTEXT));
       await watched;
@@ -92,8 +95,10 @@ describe('etcd store, secrets encrypted at rest', () => {
     try {
       await store.create(KEY, secret());
       await raw.put(`${prefix}/registry/secrets/default/copy`).value(await etcdValue(prefix + KEY));
-      await assert.rejects(store.get('/registry/secrets/default/copy'), (error: unknown) =>
-        error instanceof DecryptionError && /cannot decrypt \/registry\/secrets\/default\/copy \(resource secrets\)/.test(error.message));
+      await assert.rejects(
+        store.get('/registry/secrets/default/copy'),
+        (error: unknown) => error instanceof DecryptionError && /cannot decrypt \/registry\/secrets\/default\/copy \(resource secrets\)/.test(error.message),
+      );
     } finally {
       await store.close();
     }
@@ -120,7 +125,10 @@ describe('etcd store, secrets encrypted at rest', () => {
 
 async function harness(): Promise<StoreHarness> {
   const keyPrefix = newPrefix();
-  return reopenableHarness(() => open(keyPrefix, transformerOf({ resources: ['*.*'], providers: [aesgcm('all')] })), (store) => store.compact());
+  return reopenableHarness(
+    () => open(keyPrefix, transformerOf({ resources: ['*.*'], providers: [aesgcm('all')] })),
+    (store) => store.compact(),
+  );
 }
 
 runStoreContract('etcd, every resource encrypted (aesgcm)', () => harness());

@@ -20,7 +20,10 @@ after(() => member?.cleanup());
 /** A fresh, empty store: its own key prefix in the shared member. */
 async function harness(options: Partial<EtcdStoreOptions> = {}): Promise<StoreHarness & { store: EtcdStore }> {
   const keyPrefix = `/test-${process.pid}-${++clusters}`;
-  return reopenableHarness(() => openEtcdStore({ endpoints: [member.endpoint], keyPrefix, compactIntervalMs: 0, defrag: false, ...options }), (store) => store.compact());
+  return reopenableHarness(
+    () => openEtcdStore({ endpoints: [member.endpoint], keyPrefix, compactIntervalMs: 0, defrag: false, ...options }),
+    (store) => store.compact(),
+  );
 }
 
 runStoreContract('etcd', () => harness());
@@ -64,8 +67,14 @@ describe('etcd store', () => {
       joining.watch(store, { prefix: PODS, fromRevision: await store.currentRevision() });
       earlyWatch.stop();
       const d = await store.create(podKey('d'), pod('d'));
-      assert.deepEqual((await replaying.waitFor(4)).map((event) => event.key), ['a', 'b', 'c', 'd'].map((name) => podKey(name)));
-      assert.deepEqual((await joining.waitFor(1)).map((event) => event.revision), [revisionOf(d)]);
+      assert.deepEqual(
+        (await replaying.waitFor(4)).map((event) => event.key),
+        ['a', 'b', 'c', 'd'].map((name) => podKey(name)),
+      );
+      assert.deepEqual(
+        (await joining.waitFor(1)).map((event) => event.revision),
+        [revisionOf(d)],
+      );
       assert.equal(early.events.length, 3, 'a stopped watch gets nothing more');
     } finally {
       await cleanup();
@@ -150,7 +159,8 @@ describe('etcd store, defragmenting', () => {
     const store = await openEtcdStore({ endpoints: [own.endpoint], compactIntervalMs: 0, defrag: { ratio: 2, minFreeBytes: 1024 * 1024 } });
     try {
       // 8 MB of history behind one small object.
-      for (let i = 0; i < 16; i++) await store.update(podKey('a'), pod('a', {}, { spec: { pad: `${i}`.repeat(500_000) } })).catch(() => store.create(podKey('a'), pod('a')));
+      for (let i = 0; i < 16; i++)
+        await store.update(podKey('a'), pod('a', {}, { spec: { pad: `${i}`.repeat(500_000) } })).catch(() => store.create(podKey('a'), pod('a')));
       await store.update(podKey('a'), pod('a'));
       // The size figures follow the backend's commits (every 100 ms).
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -9,14 +9,7 @@
 // revision (etcd-list.ts).
 import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '../../api/meta.js';
-import {
-  KeyExistsError,
-  KeyNotFoundError,
-  RevisionConflictError,
-  RevisionExpiredError,
-  StoreClosedError,
-  ValueTooLargeError,
-} from '../errors.js';
+import { KeyExistsError, KeyNotFoundError, RevisionConflictError, RevisionExpiredError, StoreClosedError, ValueTooLargeError } from '../errors.js';
 import type { ListOptions, ListResult, Preconditions, RawListResult, Store, StoreEvent, Watch, WatchOptions } from '../store.js';
 import { rememberStoredJson } from '../stored-json.js';
 import { withResourceVersion } from '../watch-hub.js';

@@ -35,11 +35,15 @@ const padded = (i: number) => `p-${String(i).padStart(3, '0')}`;
 
 /** Lists until one is served from the cache (the first starts filling it). */
 async function warm(store: EtcdStore): Promise<void> {
-  await waitFor('the pods cache to serve a list', async () => {
-    const { hits } = store.watchCacheStats;
-    await store.list({ prefix: PODS });
-    return store.watchCacheStats.hits > hits;
-  }, 10_000);
+  await waitFor(
+    'the pods cache to serve a list',
+    async () => {
+      const { hits } = store.watchCacheStats;
+      await store.list({ prefix: PODS });
+      return store.watchCacheStats.hits > hits;
+    },
+    10_000,
+  );
 }
 
 describe('etcd store, watch cache', () => {
@@ -67,7 +71,10 @@ describe('etcd store, watch cache', () => {
       await warm(cached);
       // The same objects, whichever way they are read.
       const raw = await cached.listRaw({ prefix: PODS });
-      assert.deepEqual(raw.items.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as KubeObject), (await direct.list({ prefix: PODS })).items);
+      assert.deepEqual(
+        raw.items.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as KubeObject),
+        (await direct.list({ prefix: PODS })).items,
+      );
     } finally {
       await close();
     }
@@ -80,7 +87,11 @@ describe('etcd store, watch cache', () => {
       assert.equal((await cached.list({ prefix: PODS })).items.length, 23);
       assert.deepEqual(cached.watchCacheStats, { hits: 1, misses: 0 }, 'the first list waited for the cache to fill, and was served from it');
       const web = (object: KubeObject) => object.metadata.labels?.['app'] === 'web';
-      for (const options of [{ prefix: PODS, limit: 5 }, { prefix: PODS, limit: 3, filter: web }, { prefix: `${PODS}default/`, filter: web }]) {
+      for (const options of [
+        { prefix: PODS, limit: 5 },
+        { prefix: PODS, limit: 3, filter: web },
+        { prefix: `${PODS}default/`, filter: web },
+      ]) {
         // Caught up with the last round's write: with none since, the next list is the cache's.
         await warm(cached);
         const { hits } = cached.watchCacheStats;
@@ -116,7 +127,7 @@ describe('etcd store, watch cache', () => {
     // The cache's watch events wait here until the test lets them through.
     const held: Array<() => void> = [];
     const release = () => held.splice(0).forEach((deliver) => deliver());
-    const heldEvent = () => waitFor('the write\'s event to reach the cache\'s watch', () => held.length === 1, 10_000);
+    const heldEvent = () => waitFor("the write's event to reach the cache's watch", () => held.length === 1, 10_000);
     const caches = new WatchCaches({
       keys,
       range: (request) => client.kv.range(request),
@@ -127,7 +138,11 @@ describe('etcd store, watch cache', () => {
       for (let i = 0; i < 5; i++) await direct.create(podKey(padded(i)), pod(padded(i)));
       const listed = () => caches.list({ prefix: PODS });
       await waitFor('the cache to fill', listed, 10_000);
-      for (const write of [() => direct.create(podKey('new'), pod('new')), () => direct.delete(podKey(padded(1))), () => direct.update(podKey(padded(2)), pod(padded(2), { v: '2' }))]) {
+      for (const write of [
+        () => direct.create(podKey('new'), pod('new')),
+        () => direct.delete(podKey(padded(1))),
+        () => direct.update(podKey(padded(2)), pod(padded(2), { v: '2' })),
+      ]) {
         await write();
         await heldEvent();
         assert.equal(await listed(), undefined, 'a cache behind etcd reads etcd instead');
@@ -135,7 +150,10 @@ describe('etcd store, watch cache', () => {
         const page = await listed();
         assert.ok(page !== undefined, 'served once its watch delivered the write');
         const expected = await direct.list({ prefix: PODS });
-        assert.deepEqual(page.values.map((value) => value.toString()), expected.items.map((item) => JSON.stringify(item)));
+        assert.deepEqual(
+          page.values.map((value) => value.toString()),
+          expected.items.map((item) => JSON.stringify(item)),
+        );
         assert.equal(page.revision, expected.revision);
       }
       // A delete whose event never comes (etcd sends none once its previous value is compacted):
@@ -148,7 +166,10 @@ describe('etcd store, watch cache', () => {
       release();
       assert.equal(await listed(), undefined, 'a cache that lost a delete is not served');
       const refilled = await waitFor('a cache filled again', listed, 10_000);
-      assert.deepEqual(refilled.values.map((value) => value.toString()), (await direct.list({ prefix: PODS })).items.map((item) => JSON.stringify(item)));
+      assert.deepEqual(
+        refilled.values.map((value) => value.toString()),
+        (await direct.list({ prefix: PODS })).items.map((item) => JSON.stringify(item)),
+      );
     } finally {
       caches.close();
       client.close();
@@ -183,10 +204,14 @@ describe('resource cache', () => {
     assert.equal(cache.size, 4);
     const entries = (prefix: string, after?: string, upTo = Infinity) => {
       const seen: string[] = [];
-      cache.scan(prefix, (key, value) => {
-        seen.push(`${key}=${value.toString()}`);
-        return seen.length < upTo;
-      }, after);
+      cache.scan(
+        prefix,
+        (key, value) => {
+          seen.push(`${key}=${value.toString()}`);
+          return seen.length < upTo;
+        },
+        after,
+      );
       return seen;
     };
     assert.deepEqual(entries('/p/'), ['/p/a/1=again', '/p/a/2=/p/a/2', '/p/b/1=/p/b/1', '/p/b/2=/p/b/2']);

@@ -121,11 +121,15 @@ export class WatchCaches {
       page = await this.host.listPage({ prefix: resource, limit: FILL_PAGE, continue: page.continue });
     }
     if (this.slots.get(resource) !== slot) return;
-    slot.watch = this.host.watch({ prefix: resource, fromRevision: cache.revision }, (event) => {
-      if (event.type === 'DELETED') cache.remove(event.key, event.revision);
-      else cache.put(event.key, textBytes(event.objectJson ?? JSON.stringify(event.object), true), event.revision);
-      for (const wake of slot.waiters) wake();
-    }, () => this.drop(resource, slot));
+    slot.watch = this.host.watch(
+      { prefix: resource, fromRevision: cache.revision },
+      (event) => {
+        if (event.type === 'DELETED') cache.remove(event.key, event.revision);
+        else cache.put(event.key, textBytes(event.objectJson ?? JSON.stringify(event.object), true), event.revision);
+        for (const wake of slot.waiters) wake();
+      },
+      () => this.drop(resource, slot),
+    );
     slot.cache = cache;
   }
 
@@ -174,7 +178,12 @@ export class WatchCaches {
    */
   private async lostDeletes(resource: string, seen: number, size: number): Promise<boolean> {
     try {
-      const then = await this.host.range({ key: this.host.keys.full(resource), range_end: this.host.keys.rangeEnd(resource), revision: seen, count_only: true });
+      const then = await this.host.range({
+        key: this.host.keys.full(resource),
+        range_end: this.host.keys.rangeEnd(resource),
+        revision: seen,
+        count_only: true,
+      });
       return Number(then.count) !== size;
     } catch (error) {
       // Its revision compacted: the cache cannot be checked, so it is filled again.

@@ -54,7 +54,10 @@ export class WatchFeed {
     });
     this.watcher.on('error', () => {
       if (this.ended) return;
-      host.explainCancel(this.startAfter).then((error) => this.end(error), (error: Error) => this.end(error));
+      host.explainCancel(this.startAfter).then(
+        (error) => this.end(error),
+        (error: Error) => this.end(error),
+      );
     });
   }
 

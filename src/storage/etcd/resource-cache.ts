@@ -51,7 +51,7 @@ export class ResourceCache {
     const start = i;
     // The keys under a prefix are contiguous: find where they end.
     let end = this.keys.length;
-    for (let low = start; low < end; ) {
+    for (let low = start; low < end;) {
       const middle = (low + end) >>> 1;
       if (this.keys[middle]!.startsWith(prefix)) low = middle + 1;
       else end = middle;

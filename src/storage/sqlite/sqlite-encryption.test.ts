@@ -41,7 +41,10 @@ function storedPrefixes(path: string, key: string): string[] {
   const db = new Database(path, { readonly: true });
   try {
     const live = db.prepare('SELECT CAST(substr(value, 1, 30) AS TEXT) FROM kv WHERE key = ?').pluck().all(key) as string[];
-    const history = db.prepare('SELECT CAST(substr(coalesce(value, prev), 1, 30) AS TEXT) FROM history WHERE key = ? ORDER BY revision').pluck().all(key) as string[];
+    const history = db
+      .prepare('SELECT CAST(substr(coalesce(value, prev), 1, 30) AS TEXT) FROM history WHERE key = ? ORDER BY revision')
+      .pluck()
+      .all(key) as string[];
     return [...live, ...history].map((text) => /^k8s:enc:\w+:v1:[^:]+:/.exec(text)?.[0] ?? text.slice(0, 12));
   } finally {
     db.close();
@@ -58,7 +61,12 @@ describe('sqlite store, secrets encrypted at rest', () => {
     let store: SqliteStore = await openSqliteStore({ path, transformer: gcmFirst() });
     const created = await store.create(KEY, secret());
     await store.update(KEY, { ...created, metadata: { ...created.metadata, labels: { v: '2' } } });
-    await store.create('/registry/configmaps/default/c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { plain: 'visible-config' } });
+    await store.create('/registry/configmaps/default/c', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'default' },
+      data: { plain: 'visible-config' },
+    });
     await store.close();
     const bytes = await fileBytes(dir);
     assert.ok(!bytes.includes(PLAINTEXT), 'the secret is not in the file');
@@ -122,11 +130,17 @@ describe('sqlite store, secrets encrypted at rest', () => {
     await store.close();
     store = await openSqliteStore({ path, transformer: transformerOf({ resources: ['secrets'], providers: [aescbc('other')] }) });
     try {
-      await assert.rejects(store.get(KEY), (error: unknown) => error instanceof DecryptionError && /cannot decrypt \/registry\/secrets\/default\/db \(resource secrets\)/.test(error.message));
+      await assert.rejects(
+        store.get(KEY),
+        (error: unknown) => error instanceof DecryptionError && /cannot decrypt \/registry\/secrets\/default\/db \(resource secrets\)/.test(error.message),
+      );
       await assert.rejects(store.list({ prefix: '/registry/secrets/' }), DecryptionError);
       assert.throws(() => store.listStream({ prefix: '/registry/' }).next(), DecryptionError);
       // In one group commit: the failed delete takes nothing else with it.
-      const [deleted, other] = await Promise.allSettled([store.delete(KEY), store.create('/registry/secrets/default/new', { ...secret(), metadata: { name: 'new', namespace: 'default' } })]);
+      const [deleted, other] = await Promise.allSettled([
+        store.delete(KEY),
+        store.create('/registry/secrets/default/new', { ...secret(), metadata: { name: 'new', namespace: 'default' } }),
+      ]);
       assert.equal(deleted.status, 'rejected');
       assert.equal(other.status, 'fulfilled');
     } finally {
@@ -138,7 +152,10 @@ describe('sqlite store, secrets encrypted at rest', () => {
 // Every read path of the contract (lists at a revision, streams, watch replay) with every value sealed.
 async function harness(transformer: ValueTransformer): Promise<StoreHarness> {
   const path = join(await tempDir(), 'state.db');
-  return reopenableHarness(() => openSqliteStore({ path, transformer }), async (store) => store.compact(await store.currentRevision()));
+  return reopenableHarness(
+    () => openSqliteStore({ path, transformer }),
+    async (store) => store.compact(await store.currentRevision()),
+  );
 }
 
 runStoreContract('sqlite, every resource encrypted (aesgcm)', () => harness(transformerOf({ resources: ['*.*'], providers: [aesgcm('all')] })));

@@ -13,7 +13,12 @@ describe('SqliteStore.quickCheck', () => {
     try {
       let store = await openSqliteStore({ path });
       for (let i = 0; i < 400; i++) {
-        await store.create(`/registry/configmaps/default/c${i}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default' }, data: { v: 'x'.repeat(400) } });
+        await store.create(`/registry/configmaps/default/c${i}`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `c${i}`, namespace: 'default' },
+          data: { v: 'x'.repeat(400) },
+        });
       }
       assert.deepEqual(store.quickCheck(), []);
       await store.close();

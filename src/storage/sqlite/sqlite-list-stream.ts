@@ -119,6 +119,8 @@ function pageAt(statements: StreamStatements, revision: number, low: string, hig
     if (type === ADDED || prev === null) values.delete(key);
     else values.set(key, prev);
   }
-  return [...values.keys()].sort(compareUtf8).map((key) => values.get(key)!).join(separator);
+  return [...values.keys()]
+    .sort(compareUtf8)
+    .map((key) => values.get(key)!)
+    .join(separator);
 }
-

@@ -67,9 +67,7 @@ function startOf(options: ListOptions, state: ListState): Pick<Scan, 'start' | '
   if (revision < state.currentRevision && revision < state.compactedRevision) {
     throw new RevisionExpiredError(revision, state.compactedRevision);
   }
-  return position === undefined
-    ? { start: options.prefix, inclusive: true, end, revision }
-    : { start: position.key, inclusive: false, end, revision };
+  return position === undefined ? { start: options.prefix, inclusive: true, end, revision } : { start: position.key, inclusive: false, end, revision };
 }
 
 /** The revision a list (a first page, a continued page, an Exact read) is read at. */
@@ -125,8 +123,12 @@ export function streamRange(statements: Statements, options: ListStreamOptions, 
 function scanAll(scan: Scan): RawPage<string | Uint8Array> {
   const { statements, start, end, limit, revision, bytes } = scan;
   const statement = bytes
-    ? (scan.inclusive ? statements.listBytesFrom : statements.listBytesAfter)
-    : (scan.inclusive ? statements.listFrom : statements.listAfter);
+    ? scan.inclusive
+      ? statements.listBytesFrom
+      : statements.listBytesAfter
+    : scan.inclusive
+      ? statements.listFrom
+      : statements.listAfter;
   // One row past the limit tells whether another page exists without a second query.
   const rows = statement.all(start, end, limit === 0 ? -1 : limit + 1) as Array<[string, string | Uint8Array]>;
   const more = limit !== 0 && rows.length > limit;

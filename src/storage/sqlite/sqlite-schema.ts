@@ -107,7 +107,9 @@ export function prepareStatements(db: Database.Database, read: ValueExpression =
     getBytes: statement(`SELECT CAST(${value} AS BLOB) FROM kv WHERE key = ?`).pluck(),
     // Where values may be sealed, `stored` (as it is) goes on into history's prev: a rewrite must
     // never store a value decrypted. Where they cannot be, it would only copy the text twice.
-    getRow: statement(read === plainValue ? 'SELECT revision, value FROM kv WHERE key = ?' : `SELECT revision, ${value} AS value, value AS stored FROM kv WHERE key = ?`),
+    getRow: statement(
+      read === plainValue ? 'SELECT revision, value FROM kv WHERE key = ?' : `SELECT revision, ${value} AS value, value AS stored FROM kv WHERE key = ?`,
+    ),
     insert: statement('INSERT INTO kv (key, revision, value) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING'),
     update: statement('UPDATE kv SET revision = ?, value = ? WHERE key = ?'),
     remove: statement('DELETE FROM kv WHERE key = ?'),

@@ -20,7 +20,11 @@ async function tempPath(): Promise<string> {
 }
 
 async function filesSize(path: string): Promise<number> {
-  const size = (file: string) => stat(file).then((info) => info.size, () => 0);
+  const size = (file: string) =>
+    stat(file).then(
+      (info) => info.size,
+      () => 0,
+    );
   return (await size(path)) + (await size(`${path}-wal`));
 }
 

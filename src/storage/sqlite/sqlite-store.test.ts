@@ -21,7 +21,10 @@ async function tempPath(): Promise<string> {
 
 async function harness(options: Omit<SqliteStoreOptions, 'path'> = {}): Promise<StoreHarness> {
   const path = await tempPath();
-  return reopenableHarness(() => openSqliteStore({ ...options, path }), async (store) => store.compact(await store.currentRevision()));
+  return reopenableHarness(
+    () => openSqliteStore({ ...options, path }),
+    async (store) => store.compact(await store.currentRevision()),
+  );
 }
 
 runStoreContract('sqlite', () => harness());
@@ -32,7 +35,10 @@ function pod(name: string, padding: number, labels: Record<string, string> = {})
 }
 
 async function fileSize(path: string): Promise<number> {
-  return stat(path).then((info) => info.size, () => 0);
+  return stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
 }
 
 // The child writes until it is killed, printing `key revision` after each write is acknowledged.
@@ -154,7 +160,10 @@ describe('SqliteStore', () => {
           if (event.revision === 51) resolve();
         });
       });
-      assert.deepEqual(replayed, Array.from({ length: 10 }, (_, i) => 42 + i));
+      assert.deepEqual(
+        replayed,
+        Array.from({ length: 10 }, (_, i) => 42 + i),
+      );
     } finally {
       await store.close();
     }
@@ -164,7 +173,11 @@ describe('SqliteStore', () => {
     const store = await openSqliteStore({ path: await tempPath() });
     const errors: Error[] = [];
     const events: number[] = [];
-    store.watch({ prefix: '/' }, (event) => events.push(event.revision), (error) => errors.push(error));
+    store.watch(
+      { prefix: '/' },
+      (event) => events.push(event.revision),
+      (error) => errors.push(error),
+    );
     await store.create('/registry/pods/default/a', pod('a', 10));
     await store.close();
     await new Promise((resolve) => setImmediate(resolve));

@@ -379,9 +379,7 @@ export class SqliteStore implements Store {
   }
 
   private history(prefix: string, afterRevision: number): RawStoreEvent[] {
-    const rows = this.statements.historySince.all(afterRevision, prefix, prefixEnd(prefix)) as Array<
-      [number, number, string, string | null, string | null]
-    >;
+    const rows = this.statements.historySince.all(afterRevision, prefix, prefixEnd(prefix)) as Array<[number, number, string, string | null, string | null]>;
     return rows.map(([revision, type, key, value, prev]) => ({
       type: EVENT_TYPES[type] ?? 'MODIFIED',
       key,

@@ -30,15 +30,36 @@ describe('cron parsing', () => {
   });
 
   it('expands the macros', () => {
-    for (const [macro, same] of [['@yearly', '0 0 1 1 *'], ['@annually', '0 0 1 1 *'], ['@monthly', '0 0 1 * *'], ['@weekly', '0 0 * * 0'],
-      ['@daily', '0 0 * * *'], ['@midnight', '0 0 * * *'], ['@hourly', '0 * * * *']]) {
+    for (const [macro, same] of [
+      ['@yearly', '0 0 1 1 *'],
+      ['@annually', '0 0 1 1 *'],
+      ['@monthly', '0 0 1 * *'],
+      ['@weekly', '0 0 * * 0'],
+      ['@daily', '0 0 * * *'],
+      ['@midnight', '0 0 * * *'],
+      ['@hourly', '0 * * * *'],
+    ]) {
       assert.deepEqual(parseCron(macro!), parseCron(same!), macro);
     }
   });
 
   it('rejects what robfig/cron rejects', () => {
-    for (const bad of ['', '* * * *', '* * * * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 7', '5-1 * * * *',
-      '*/0 * * * *', 'a * * * *', '@every 5m', '@reboot', '1-2-3 * * * *']) {
+    for (const bad of [
+      '',
+      '* * * *',
+      '* * * * * *',
+      '60 * * * *',
+      '* 24 * * *',
+      '* * 0 * *',
+      '* * * 13 *',
+      '* * * * 7',
+      '5-1 * * * *',
+      '*/0 * * * *',
+      'a * * * *',
+      '@every 5m',
+      '@reboot',
+      '1-2-3 * * * *',
+    ]) {
       assert.throws(() => parseCron(bad), CronParseError, bad);
     }
   });
@@ -64,16 +85,31 @@ describe('next scheduled time', () => {
 
   it('reads the schedule in its time zone, across daylight saving changes', () => {
     // New York springs forward on 2026-03-08 (EST -5 to EDT -4) and falls back on 2026-11-01.
-    assert.deepEqual(times('0 9 * * *', '2026-03-06T00:00:00Z', 3, 'America/New_York'),
-      ['2026-03-06T14:00:00.000Z', '2026-03-07T14:00:00.000Z', '2026-03-08T13:00:00.000Z']);
-    assert.deepEqual(times('30 2 * * *', '2026-03-07T00:00:00Z', 2, 'America/New_York'),
-      ['2026-03-07T07:30:00.000Z', '2026-03-09T06:30:00.000Z'], 'a skipped local time does not fire that day');
-    assert.deepEqual(times('30 1 * * *', '2026-10-31T12:00:00Z', 3, 'America/New_York'),
-      ['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-02T06:30:00.000Z'], 'a repeated local time fires at both passes, as robfig/cron does');
-    assert.deepEqual(times('*/20 * * * *', '2026-11-01T05:30:00Z', 5, 'America/New_York'),
+    assert.deepEqual(times('0 9 * * *', '2026-03-06T00:00:00Z', 3, 'America/New_York'), [
+      '2026-03-06T14:00:00.000Z',
+      '2026-03-07T14:00:00.000Z',
+      '2026-03-08T13:00:00.000Z',
+    ]);
+    assert.deepEqual(
+      times('30 2 * * *', '2026-03-07T00:00:00Z', 2, 'America/New_York'),
+      ['2026-03-07T07:30:00.000Z', '2026-03-09T06:30:00.000Z'],
+      'a skipped local time does not fire that day',
+    );
+    assert.deepEqual(
+      times('30 1 * * *', '2026-10-31T12:00:00Z', 3, 'America/New_York'),
+      ['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-02T06:30:00.000Z'],
+      'a repeated local time fires at both passes, as robfig/cron does',
+    );
+    assert.deepEqual(
+      times('*/20 * * * *', '2026-11-01T05:30:00Z', 5, 'America/New_York'),
       ['2026-11-01T05:40:00.000Z', '2026-11-01T06:00:00.000Z', '2026-11-01T06:20:00.000Z', '2026-11-01T06:40:00.000Z', '2026-11-01T07:00:00.000Z'],
-      'no pause during the repeated hour');
-    assert.deepEqual(times('5 1 * * *', '2026-11-01T05:10:00Z', 1, 'America/New_York'), ['2026-11-01T06:05:00.000Z'], 'from inside the first pass, the second pass of 1:05');
+      'no pause during the repeated hour',
+    );
+    assert.deepEqual(
+      times('5 1 * * *', '2026-11-01T05:10:00Z', 1, 'America/New_York'),
+      ['2026-11-01T06:05:00.000Z'],
+      'from inside the first pass, the second pass of 1:05',
+    );
     assert.deepEqual(times('0 0 * * *', '2026-06-01T00:00:00Z', 1, 'Asia/Kolkata'), ['2026-06-01T18:30:00.000Z']);
   });
 

@@ -46,7 +46,14 @@ export function nextTime(schedule: CronSchedule, after: number, timeZone = 'UTC'
  * the answer and the times before `start` (the first day's) need no look; a day with a change
  * is searched whole.
  */
-function firstOnDay(hours: number[], minutes: number[], date: Omit<WallTime, 'hour' | 'minute'>, timeZone: string, earliest: number, start: WallTime | undefined): number | undefined {
+function firstOnDay(
+  hours: number[],
+  minutes: number[],
+  date: Omit<WallTime, 'hour' | 'minute'>,
+  timeZone: string,
+  earliest: number,
+  start: WallTime | undefined,
+): number | undefined {
   const midnight = Date.UTC(date.year, date.month - 1, date.day);
   const steady = offsetAt(midnight - ZONE_MARGIN, timeZone) === offsetAt(midnight + DAY + ZONE_MARGIN, timeZone);
   let best: number | undefined;

@@ -58,7 +58,13 @@ export function parseCron(schedule: string): CronSchedule {
   if (expanded === undefined) throw new CronParseError(`unrecognized descriptor: ${text}`);
   const parts = expanded.split(/\s+/);
   if (parts.length !== FIELDS.length) throw new CronParseError(`expected exactly 5 fields, found ${parts.length}: ${text}`);
-  const [minutes, hours, dom, months, dow] = parts.map((part, i) => parseField(part, FIELDS[i]!)) as [ParsedField, ParsedField, ParsedField, ParsedField, ParsedField];
+  const [minutes, hours, dom, months, dow] = parts.map((part, i) => parseField(part, FIELDS[i]!)) as [
+    ParsedField,
+    ParsedField,
+    ParsedField,
+    ParsedField,
+    ParsedField,
+  ];
   return {
     minutes: minutes.values,
     hours: hours.values,

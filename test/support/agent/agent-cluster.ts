@@ -32,7 +32,11 @@ export async function startTestCluster(label: string): Promise<TestCluster> {
   const kubeconfig = await server.writeAdminKubeconfig();
   const nodeName = `${label}-${randomUUID().slice(0, 8)}`;
   return {
-    url: server.url, kubeconfig, dir: server.dir, nodeName, api,
+    url: server.url,
+    kubeconfig,
+    dir: server.dir,
+    nodeName,
+    api,
     pods: api.resource<Pod>(resources.pods, 'default'),
     async close() {
       await server.stop();
@@ -55,7 +59,11 @@ export async function removeNodeObjects(nodeName: string): Promise<void> {
   const docker = new Docker();
   const list = await docker.listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`] } }).catch(() => []);
   list.sort((a, b) => Number(a.Labels['drover.dev/kind'] === 'sandbox') - Number(b.Labels['drover.dev/kind'] === 'sandbox'));
-  for (const c of list) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
+  for (const c of list)
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
 }
 
 export function podSpec(name: string, nodeName: string, containers: Array<Partial<Container>>, extra: Partial<Pod['spec']> = {}): Pod {
@@ -75,10 +83,14 @@ export function podSpec(name: string, nodeName: string, containers: Array<Partia
 /** Waits until the pod's status satisfies `check`; returns the pod. */
 export function waitForPod(cluster: TestCluster, name: string, what: string, check: (pod: Pod) => boolean, timeoutMs?: number): Promise<Pod> {
   let last: Pod | undefined;
-  return waitFor(`${name}: ${what}`, async () => {
-    last = await cluster.pods.get(name);
-    return check(last) ? last : undefined;
-  }, timeoutMs ?? 20_000).catch((error: Error) => {
+  return waitFor(
+    `${name}: ${what}`,
+    async () => {
+      last = await cluster.pods.get(name);
+      return check(last) ? last : undefined;
+    },
+    timeoutMs ?? 20_000,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}\nlast status: ${JSON.stringify(last?.status, null, 1)}`);
   });
 }

@@ -77,6 +77,9 @@ export async function tcpExchange(port: number, messages: Buffer[], timeoutMs = 
 }
 
 export async function tcpQueries(port: number, packets: Packet[]): Promise<DnsReply[]> {
-  const replies = await tcpExchange(port, packets.map((p) => dnsPacket.encode(p)));
+  const replies = await tcpExchange(
+    port,
+    packets.map((p) => dnsPacket.encode(p)),
+  );
   return replies.map(decodeReply);
 }

@@ -48,7 +48,11 @@ export async function cleanup(): Promise<void> {
   const list = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${RUN_ID}`] } });
   // App containers first: removing a sandbox under them works, but this is the order the agent uses.
   list.sort((a, b) => Number(a.Labels['drover.dev/kind'] === 'sandbox') - Number(b.Labels['drover.dev/kind'] === 'sandbox'));
-  for (const c of list) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
+  for (const c of list)
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
 }
 
 export async function readAll(stream: Readable): Promise<string> {

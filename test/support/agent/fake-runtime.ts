@@ -7,12 +7,34 @@
 import { PassThrough, Readable } from 'node:stream';
 import { CONTAINER_NAME, SANDBOX_ID, mergeLabels, podLabels } from '../../../src/agent/runtime/labels.js';
 import {
-  ContainerNotFoundError, ImageNotFoundError, NameConflictError, NotRunningError, SandboxError, StartFailedError,
+  ContainerNotFoundError,
+  ImageNotFoundError,
+  NameConflictError,
+  NotRunningError,
+  SandboxError,
+  StartFailedError,
 } from '../../../src/agent/runtime/errors.js';
 import type {
-  AttachOptions, ContainerRuntime, ContainerSpec, ContainerState, ContainerStatus, ContainerSummary, ExecOptions, ExecSession,
-  ImageInfo, ListFilter, LogOptions, PodRef, RuntimeEvent, RuntimeStatus, RuntimeVersion, SandboxInfo, SandboxSpec,
-  StartingSandbox, StreamSession, TerminalSize,
+  AttachOptions,
+  ContainerRuntime,
+  ContainerSpec,
+  ContainerState,
+  ContainerStatus,
+  ContainerSummary,
+  ExecOptions,
+  ExecSession,
+  ImageInfo,
+  ListFilter,
+  LogOptions,
+  PodRef,
+  RuntimeEvent,
+  RuntimeStatus,
+  RuntimeVersion,
+  SandboxInfo,
+  SandboxSpec,
+  StartingSandbox,
+  StreamSession,
+  TerminalSize,
 } from '../../../src/agent/runtime/runtime.js';
 
 export interface FakeIo {
@@ -87,7 +109,10 @@ export class FakeRuntime implements ContainerRuntime {
   private readonly held: Array<(error?: Error) => void> = [];
   private serial = 0;
 
-  constructor(readonly name = 'docker', opts: { twoHalves?: boolean } = {}) {
+  constructor(
+    readonly name = 'docker',
+    opts: { twoHalves?: boolean } = {},
+  ) {
     if (opts.twoHalves) this.beginSandbox = (spec) => this.begin(spec);
   }
 
@@ -125,8 +150,23 @@ export class FakeRuntime implements ContainerRuntime {
     const id = `${container}-${pod.uid}-${attempt}`;
     const labels = { ...podLabels(pod, 'container', attempt), [CONTAINER_NAME]: container };
     this.containerById.set(id, {
-      name: container, command: undefined,
-      status: { id, runtimeName: id, state: 'running', exitCode: 0, oomKilled: false, createdAt, startedAt: createdAt, error: '', image: 'img', imageId: 'sha256:1', pid: 1, tty: false, labels },
+      name: container,
+      command: undefined,
+      status: {
+        id,
+        runtimeName: id,
+        state: 'running',
+        exitCode: 0,
+        oomKilled: false,
+        createdAt,
+        startedAt: createdAt,
+        error: '',
+        image: 'img',
+        imageId: 'sha256:1',
+        pid: 1,
+        tty: false,
+        labels,
+      },
     });
     return id;
   }
@@ -209,16 +249,18 @@ export class FakeRuntime implements ContainerRuntime {
   private async begin(spec: SandboxSpec): Promise<StartingSandbox> {
     this.calls.push('createSandbox');
     const created = this.newSandbox(spec, 'created');
-    const running = new Promise<void>((resolve, reject) => this.held.push((error) => {
-      if (error) {
-        this.calls.push('sandbox failed');
-        this.sandboxById.delete(created.id);
-        return reject(error);
-      }
-      this.calls.push('sandbox running');
-      Object.assign(this.sandboxById.get(created.id)!, { state: 'running', ip: addressOf(created.id) });
-      resolve();
-    }));
+    const running = new Promise<void>((resolve, reject) =>
+      this.held.push((error) => {
+        if (error) {
+          this.calls.push('sandbox failed');
+          this.sandboxById.delete(created.id);
+          return reject(error);
+        }
+        this.calls.push('sandbox running');
+        Object.assign(this.sandboxById.get(created.id)!, { state: 'running', ip: addressOf(created.id) });
+        resolve();
+      }),
+    );
     const started = running.then(() => this.inspectSandbox(created.id));
     running.catch(() => undefined);
     started.catch(() => undefined);
@@ -228,7 +270,15 @@ export class FakeRuntime implements ContainerRuntime {
   private newSandbox(spec: SandboxSpec, state: ContainerState): SandboxInfo {
     const id = `sandbox-${++this.serial}`;
     const labels = mergeLabels(spec.labels, podLabels(spec.pod, 'sandbox', spec.attempt));
-    const sandbox: SandboxInfo = { id, pod: spec.pod, attempt: spec.attempt, state, ip: state === 'running' ? addressOf(id) : '', createdAt: new Date(), labels };
+    const sandbox: SandboxInfo = {
+      id,
+      pod: spec.pod,
+      attempt: spec.attempt,
+      state,
+      ip: state === 'running' ? addressOf(id) : '',
+      createdAt: new Date(),
+      labels,
+    };
     this.sandboxById.set(id, sandbox);
     return { ...sandbox };
   }
@@ -257,8 +307,22 @@ export class FakeRuntime implements ContainerRuntime {
     const labels = mergeLabels(spec.labels, { ...podLabels(spec.pod, 'container', spec.attempt), [CONTAINER_NAME]: spec.name, [SANDBOX_ID]: spec.sandboxId });
     const imageId = (await this.inspectImage(spec.image))?.id ?? '';
     this.containerById.set(id, {
-      name: spec.name, command: spec.command,
-      status: { id, runtimeName, state: 'created', exitCode: 0, oomKilled: false, createdAt: new Date(), error: '', image: spec.image, imageId, pid: 0, tty: false, labels },
+      name: spec.name,
+      command: spec.command,
+      status: {
+        id,
+        runtimeName,
+        state: 'created',
+        exitCode: 0,
+        oomKilled: false,
+        createdAt: new Date(),
+        error: '',
+        image: spec.image,
+        imageId,
+        pid: 0,
+        tty: false,
+        labels,
+      },
     });
     return id;
   }

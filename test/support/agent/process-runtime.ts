@@ -31,10 +31,20 @@ export async function harness(label: string): Promise<Harness> {
   const pod: PodRef = { uid: randomUUID(), name: `${label}-pod`, namespace: 'test' };
   const sandbox = await rt.createSandbox({ pod, attempt: 0 });
   const spec = (name: string, rest: Partial<ContainerSpec> = {}): ContainerSpec => ({
-    pod, sandboxId: sandbox.id, name, attempt: 0, image: 'host', ...rest,
+    pod,
+    sandboxId: sandbox.id,
+    name,
+    attempt: 0,
+    image: 'host',
+    ...rest,
   });
   return {
-    rt, stateDir, cgroupParent, pod, sandbox, spec,
+    rt,
+    stateDir,
+    cgroupParent,
+    pod,
+    sandbox,
+    spec,
     reopen: () => new ProcessRuntime(opts),
     run: async (name, rest = {}) => {
       const id = await rt.createContainer(spec(name, rest));

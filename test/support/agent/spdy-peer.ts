@@ -57,12 +57,16 @@ export class TestPeer {
 
   /** Waits for `check` over the frames decoded so far; a timeout lists the frames' kinds. */
   until<T>(what: string, check: () => T | undefined | false, timeoutMs = 3000): Promise<T> {
-    return waitFor(what, async () => {
-      await this.decoding;
-      const value = check();
-      if (value) return value;
-      throw new Error(`frames so far: ${JSON.stringify(this.frames.map((f) => f.kind))}`);
-    }, timeoutMs);
+    return waitFor(
+      what,
+      async () => {
+        await this.decoding;
+        const value = check();
+        if (value) return value;
+        throw new Error(`frames so far: ${JSON.stringify(this.frames.map((f) => f.kind))}`);
+      },
+      timeoutMs,
+    );
   }
 
   close(): void {

@@ -25,13 +25,26 @@ export function standInNvidiaSmi(): StandInGpus {
   const file = join(dir, 'gpus.csv');
   const original = readFileSync(join(FIXTURES, 'gpus-h100x8.csv'), 'utf8');
   writeFileSync(file, original);
-  const lines = (): string[] => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = (): string[] =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
   return {
     dir,
     lines,
     write: (next) => writeFileSync(`${file}`, `${next.join('\n')}\n`),
-    uuids: () => original.split('\n').slice(1).filter(Boolean).map((l) => l.split(', ')[1]!),
-    busIds: () => original.split('\n').slice(1).filter(Boolean).map((l) => l.split(', ')[4]!),
+    uuids: () =>
+      original
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split(', ')[1]!),
+    busIds: () =>
+      original
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split(', ')[4]!),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

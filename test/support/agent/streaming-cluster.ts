@@ -38,7 +38,10 @@ function expectOk(what: string, res: { status: number; body: unknown }): void {
 
 async function registerNode(base: string, name: string, port: number): Promise<void> {
   const status = {
-    addresses: [{ type: 'InternalIP', address: '127.0.0.1' }, { type: 'Hostname', address: name }],
+    addresses: [
+      { type: 'InternalIP', address: '127.0.0.1' },
+      { type: 'Hostname', address: name },
+    ],
     daemonEndpoints: { kubeletEndpoint: { Port: port } },
     conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'test node' }],
   };
@@ -55,7 +58,15 @@ async function runPod(cluster: Omit<StreamingCluster, 'runPod' | 'close'>, name:
   const pod: PodRef = { uid: created.body.metadata.uid, name, namespace: 'default' };
   const sandbox = await cluster.runtime.createSandbox({ pod, attempt: 0, labels: runLabels() });
   for (const c of containers) {
-    const id = await cluster.runtime.createContainer({ pod, sandboxId: sandbox.id, name: c.name, attempt: 0, image: IMAGE_V1, command: c.command, labels: runLabels() });
+    const id = await cluster.runtime.createContainer({
+      pod,
+      sandboxId: sandbox.id,
+      name: c.name,
+      attempt: 0,
+      image: IMAGE_V1,
+      command: c.command,
+      labels: runLabels(),
+    });
     await cluster.runtime.startContainer(id);
   }
   // kubectl port-forward refuses pods that are not Running.

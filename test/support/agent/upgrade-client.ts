@@ -49,7 +49,14 @@ function exchange(port: number, head: string, rest: (bytes: Buffer) => void): Pr
 export async function spdyUpgrade(port: number, method: string, path: string, protocols: string[]): Promise<UpgradedClient> {
   let peer: TestPeer | undefined;
   const pending: Buffer[] = [];
-  const head = [`${method} ${path} HTTP/1.1`, 'Host: agent', 'Connection: Upgrade', 'Upgrade: SPDY/3.1', 'Content-Length: 0', ...protocols.map((p) => `X-Stream-Protocol-Version: ${p}`)];
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: agent',
+    'Connection: Upgrade',
+    'Upgrade: SPDY/3.1',
+    'Content-Length: 0',
+    ...protocols.map((p) => `X-Stream-Protocol-Version: ${p}`),
+  ];
   const { response, socket } = await exchange(port, `${head.join('\r\n')}\r\n\r\n`, (bytes) => (peer ? peer.receive(bytes) : pending.push(bytes)));
   peer = new TestPeer((bytes) => socket.write(bytes));
   for (const bytes of pending) peer.receive(bytes);
@@ -96,7 +103,15 @@ export async function tunnelUpgrade(port: number, path: string, protocol = 'SPDY
   let peer: TestPeer | undefined;
   const pending: Buffer[] = [];
   const key = randomBytes(16).toString('base64');
-  const head = [`GET ${path} HTTP/1.1`, 'Host: agent', 'Connection: Upgrade', 'Upgrade: websocket', `Sec-WebSocket-Key: ${key}`, 'Sec-WebSocket-Version: 13', `Sec-WebSocket-Protocol: ${protocol}`];
+  const head = [
+    `GET ${path} HTTP/1.1`,
+    'Host: agent',
+    'Connection: Upgrade',
+    'Upgrade: websocket',
+    `Sec-WebSocket-Key: ${key}`,
+    'Sec-WebSocket-Version: 13',
+    `Sec-WebSocket-Protocol: ${protocol}`,
+  ];
   const read = serverFrames((payload) => (peer ? peer.receive(payload) : pending.push(payload)));
   const { response, socket } = await exchange(port, `${head.join('\r\n')}\r\n\r\n`, read);
   peer = new TestPeer((bytes) => {

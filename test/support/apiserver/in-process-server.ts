@@ -121,7 +121,11 @@ export async function sendRaw(base: string, method: string, path: string, body?:
   return rawRequest(base, (await testSecurity()).admin, method, path, body, headers);
 }
 
-export function testPod(name: string, namespace = 'default', labels: Record<string, string> = {}): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> } {
+export function testPod(
+  name: string,
+  namespace = 'default',
+  labels: Record<string, string> = {},
+): { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> } {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

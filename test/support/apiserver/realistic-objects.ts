@@ -17,8 +17,18 @@ function stored(group: string, version: string, plural: string, body: KubeObject
   const def = findResource(group, version, plural);
   if (!def) throw new Error(`no resource ${group}/${version}/${plural}`);
   def.applyDefaults(body);
-  Object.assign(body.metadata, { uid: '6f1c1a52-0d7e-4a5e-9f57-3b0e8d1c2a11', resourceVersion: '41', creationTimestamp: '2024-01-01T00:00:00Z', generation: 1 });
-  return { name: `${def.kind} ${body.metadata.name ?? ''}`, object: body, schema: def.schema as JsonSchema, apiVersion: group ? `${group}/${version}` : version };
+  Object.assign(body.metadata, {
+    uid: '6f1c1a52-0d7e-4a5e-9f57-3b0e8d1c2a11',
+    resourceVersion: '41',
+    creationTimestamp: '2024-01-01T00:00:00Z',
+    generation: 1,
+  });
+  return {
+    name: `${def.kind} ${body.metadata.name ?? ''}`,
+    object: body,
+    schema: def.schema as JsonSchema,
+    apiVersion: group ? `${group}/${version}` : version,
+  };
 }
 
 function container(name: string, image: string, port: number): Record<string, unknown> {
@@ -87,7 +97,7 @@ export function realisticConfigMap(): RealisticObject {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: 'settings', namespace: 'default', labels: { app: 'web' }, annotations: {} },
-    data: { 'app.properties': 'a=1\nb=2\n', LOG_LEVEL: 'info', 'zz-last': '', '10': 'numeric key', '2': 'another', 'Übersicht': 'unicode' },
+    data: { 'app.properties': 'a=1\nb=2\n', LOG_LEVEL: 'info', 'zz-last': '', '10': 'numeric key', '2': 'another', Übersicht: 'unicode' },
   });
 }
 

@@ -39,7 +39,13 @@ const container: JsonSchema = {
     command: { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' },
     args: { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' },
     ports: keyedList({ type: 'object', properties: { containerPort: int, protocol: str, name: str } }, 'containerPort', ['containerPort', 'protocol']),
-    env: keyedList({ type: 'object', properties: { name: str, value: str, valueFrom: { type: 'object', properties: { fieldRef: { type: 'object', properties: { fieldPath: str } } } } } }, 'name'),
+    env: keyedList(
+      {
+        type: 'object',
+        properties: { name: str, value: str, valueFrom: { type: 'object', properties: { fieldRef: { type: 'object', properties: { fieldPath: str } } } } },
+      },
+      'name',
+    ),
     volumeMounts: keyedList({ type: 'object', properties: { name: str, mountPath: str, readOnly: bool } }, 'mountPath'),
     resources: { type: 'object', properties: { limits: stringMap, requests: stringMap } },
   },
@@ -114,7 +120,15 @@ export function deployment(): Record<string, any> {
         metadata: { labels: { app: 'web' } },
         spec: {
           containers: [
-            { name: 'app', image: 'app:1', ports: [{ containerPort: 80, protocol: 'TCP' }], env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+            {
+              name: 'app',
+              image: 'app:1',
+              ports: [{ containerPort: 80, protocol: 'TCP' }],
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'B', value: '2' },
+              ],
+            },
             { name: 'sidecar', image: 'proxy:1', args: ['--port', '9000'] },
           ],
           volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }],

@@ -66,7 +66,13 @@ export function roleBinding(namespace: string, name: string, roleRef: { kind: 'R
 }
 
 export function clusterRoleBinding(name: string, roleName: string, who: SubjectSpec[]): KubeObject {
-  return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName }, subjects: subjects(who) };
+  return {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName },
+    subjects: subjects(who),
+  };
 }
 
 export function user(username: string, ...groups: string[]): UserInfo {
@@ -77,8 +83,16 @@ export function user(username: string, ...groups: string[]): UserInfo {
 export function request(who: UserInfo, verb: string, resource: string, options: { group?: string; namespace?: string; name?: string } = {}): RequestAttributes {
   const [plural, subresource] = resource.split('/');
   return {
-    user: who, verb, resourceRequest: true, apiGroup: options.group ?? '', apiVersion: 'v1',
-    resource: plural!, subresource: subresource ?? '', namespace: options.namespace ?? '', name: options.name ?? '', path: '',
+    user: who,
+    verb,
+    resourceRequest: true,
+    apiGroup: options.group ?? '',
+    apiVersion: 'v1',
+    resource: plural!,
+    subresource: subresource ?? '',
+    namespace: options.namespace ?? '',
+    name: options.name ?? '',
+    path: '',
   };
 }
 

@@ -31,7 +31,12 @@ export function testSecurity(): Promise<TestSecurity> {
 }
 
 /** The serving TLS, authentication, service-account tokens and CSR signer to spread into startApiServer's options. */
-export async function testServing(): Promise<{ tls: ClusterSecurity['tls']; authenticator: ClusterSecurity['authenticator']; serviceAccounts: ClusterSecurity['serviceAccounts']; signer: ClusterSecurity['pki'] }> {
+export async function testServing(): Promise<{
+  tls: ClusterSecurity['tls'];
+  authenticator: ClusterSecurity['authenticator'];
+  serviceAccounts: ClusterSecurity['serviceAccounts'];
+  signer: ClusterSecurity['pki'];
+}> {
   const { security } = await testSecurity();
   return { tls: security.tls, authenticator: security.authenticator, serviceAccounts: security.serviceAccounts, signer: security.pki };
 }

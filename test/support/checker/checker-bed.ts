@@ -22,13 +22,21 @@ export async function startCheckerBed(options: Partial<DataCheckerOptions> = {})
   const server = await TestServer.start();
   const api = server.client();
   const checker = new DataChecker({
-    api, identity: 'test-server', store: { store: server.store, quickCheck: () => server.store.quickCheck() },
-    intervalSeconds: 0, settleSeconds: 0, leaseDurationMs: 3000, logger: silentLogger, ...options,
+    api,
+    identity: 'test-server',
+    store: { store: server.store, quickCheck: () => server.store.quickCheck() },
+    intervalSeconds: 0,
+    settleSeconds: 0,
+    leaseDurationMs: 3000,
+    logger: silentLogger,
+    ...options,
   });
   await checker.start();
   await waitFor('the data checker to take its lease', () => checker.isLeader(), 5_000);
   return {
-    server, api, checker,
+    server,
+    api,
+    checker,
     round: (repair) => requestRound(api, repair, 20_000),
     async close() {
       await checker.stop();
@@ -41,7 +49,9 @@ export async function startCheckerBed(options: Partial<DataCheckerOptions> = {})
 export async function addNode(api: ApiClient, name: string, silentForMs = 0): Promise<KubeObject> {
   const node = await api.resource(resources.nodes).create({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
   await api.resource(resources.leases, 'kube-node-lease').create({
-    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' },
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: 'kube-node-lease' },
     spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime(new Date(Date.now() - silentForMs)) },
   });
   return node;
@@ -60,14 +70,17 @@ export interface PodShape {
 export async function addPod(api: ApiClient, spec: PodShape): Promise<KubeObject> {
   const pods = api.resource(resources.pods, 'default');
   const pod = await pods.create({
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name: spec.name, namespace: 'default', labels: spec.labels ?? {}, ...(spec.owner ? { ownerReferences: spec.owner } : {}) },
     spec: { ...(spec.node ? { nodeName: spec.node } : {}), containers: [{ name: 'c', image: 'drover-test/busybox:1', ports: [{ containerPort: 8080 }] }] },
   });
   if (!spec.runningIp) return pod;
   const now = metaTime(new Date(Date.now() - 60_000));
   const status = {
-    phase: 'Running', podIP: spec.runningIp, podIPs: [{ ip: spec.runningIp }],
+    phase: 'Running',
+    podIP: spec.runningIp,
+    podIPs: [{ ip: spec.runningIp }],
     conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }],
   };
   return pods.patch(spec.name, 'merge', { status }, { subresource: 'status' });

@@ -10,9 +10,14 @@ export function replica(container: string, extra: Partial<ReplicaSpec> = {}, pod
 
 export function pytorchJob(spec: Partial<TrainingJob['spec']> = {}, status: TrainingJob['status'] = {}): TrainingJob {
   return {
-    apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'mnist', namespace: 'ml', uid: 'job-uid-1' },
+    apiVersion: 'kubeflow.org/v1',
+    kind: 'PyTorchJob',
+    metadata: { name: 'mnist', namespace: 'ml', uid: 'job-uid-1' },
     spec: {
-      pytorchReplicaSpecs: { Master: replica('pytorch', { restartPolicy: 'OnFailure' }), Worker: replica('pytorch', { replicas: 3, restartPolicy: 'OnFailure' }) },
+      pytorchReplicaSpecs: {
+        Master: replica('pytorch', { restartPolicy: 'OnFailure' }),
+        Worker: replica('pytorch', { replicas: 3, restartPolicy: 'OnFailure' }),
+      },
       ...spec,
     },
     status: { startTime: new Date(1_000_000).toISOString(), ...status },
@@ -21,7 +26,9 @@ export function pytorchJob(spec: Partial<TrainingJob['spec']> = {}, status: Trai
 
 export function tfJob(spec: Partial<TrainingJob['spec']> = {}): TrainingJob {
   return {
-    apiVersion: 'kubeflow.org/v1', kind: 'TFJob', metadata: { name: 'dist', namespace: 'ml', uid: 'job-uid-2' },
+    apiVersion: 'kubeflow.org/v1',
+    kind: 'TFJob',
+    metadata: { name: 'dist', namespace: 'ml', uid: 'job-uid-2' },
     spec: { tfReplicaSpecs: { Chief: replica('tensorflow'), PS: replica('tensorflow'), Worker: replica('tensorflow', { replicas: 2 }) }, ...spec },
     status: { startTime: new Date(1_000_000).toISOString() },
   };
@@ -42,16 +49,30 @@ export function replicaPod(type: string, index: number, options: PodOptions = {}
   serial++;
   const terminated = options.exitCode === undefined ? {} : { state: { terminated: { exitCode: options.exitCode } } };
   const pod: Pod = {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: {
-      name: `mnist-${type.toLowerCase()}-${index}`, namespace: 'ml', uid: `pod-${serial}`,
+      name: `mnist-${type.toLowerCase()}-${index}`,
+      namespace: 'ml',
+      uid: `pod-${serial}`,
       labels: { [LABEL_REPLICA_TYPE]: type.toLowerCase(), [LABEL_REPLICA_INDEX]: String(index) },
       ...(options.deleting ? { deletionTimestamp: new Date().toISOString() } : {}),
     },
     spec: { containers: [] },
     status: {
       phase: options.phase ?? 'Running',
-      containerStatuses: [{ name: options.container ?? 'pytorch', ready: false, restartCount: options.restarts ?? 0, image: 'i', imageID: '', state: {}, lastState: {}, ...terminated }],
+      containerStatuses: [
+        {
+          name: options.container ?? 'pytorch',
+          ready: false,
+          restartCount: options.restarts ?? 0,
+          image: 'i',
+          imageID: '',
+          state: {},
+          lastState: {},
+          ...terminated,
+        },
+      ],
     },
   };
   return { pod, type, index, newRestarts: options.newRestarts ?? 0, failureCounted: false };

@@ -18,12 +18,19 @@ export async function podsOf(api: ApiClient, owner: Pick<KubeObject, 'metadata'>
 
 export async function bindPod(api: ApiClient, pod: Pick<Pod, 'metadata'>, node: string): Promise<void> {
   await podClient(api, pod.metadata.namespace).createSubresource(pod.metadata.name ?? '', 'binding', {
-    apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: node },
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: pod.metadata.name },
+    target: { apiVersion: 'v1', kind: 'Node', name: node },
   });
 }
 
 /** Plays the agent: binds the pod (when unbound) and reports it Running and Ready (or not). */
-export async function setPodRunning(api: ApiClient, pod: Pick<Pod, 'metadata' | 'spec'>, options: { node?: string; ready?: boolean; readySince?: Date } = {}): Promise<void> {
+export async function setPodRunning(
+  api: ApiClient,
+  pod: Pick<Pod, 'metadata' | 'spec'>,
+  options: { node?: string; ready?: boolean; readySince?: Date } = {},
+): Promise<void> {
   if (!pod.spec?.nodeName) await bindPod(api, pod, options.node ?? 'node-1');
   const ready = options.ready ?? true;
   const at = metaTime(options.readySince ?? new Date());
@@ -45,20 +52,28 @@ export async function setPodPhase(api: ApiClient, pod: Pick<Pod, 'metadata'>, ph
 
 /** Every pod of the owner Running and Ready, until `count` of them are (binding new ones as they come). */
 export async function keepReady(api: ApiClient, owner: Pick<KubeObject, 'metadata'>, count: number, what: string, timeoutMs = 10_000): Promise<Pod[]> {
-  return waitFor(what, async () => {
-    const pods = (await podsOf(api, owner)).filter((pod) => !pod.metadata.deletionTimestamp);
-    let allReady = true;
-    for (const pod of pods) {
-      const ready = isPodReady(pod);
-      if (ready) continue;
-      allReady = false;
-      await setPodRunning(api, pod);
-    }
-    return allReady && pods.length === count ? pods : undefined;
-  }, timeoutMs);
+  return waitFor(
+    what,
+    async () => {
+      const pods = (await podsOf(api, owner)).filter((pod) => !pod.metadata.deletionTimestamp);
+      let allReady = true;
+      for (const pod of pods) {
+        const ready = isPodReady(pod);
+        if (ready) continue;
+        allReady = false;
+        await setPodRunning(api, pod);
+      }
+      return allReady && pods.length === count ? pods : undefined;
+    },
+    timeoutMs,
+  );
 }
 
-export function replicaSetManifest(name: string, replicas: number, extra: { labels?: Record<string, string>; annotations?: Record<string, string>; minReadySeconds?: number } = {}): KubeObject {
+export function replicaSetManifest(
+  name: string,
+  replicas: number,
+  extra: { labels?: Record<string, string>; annotations?: Record<string, string>; minReadySeconds?: number } = {},
+): KubeObject {
   const labels = extra.labels ?? { app: name };
   const template: Record<string, unknown> = {
     metadata: { labels, ...(extra.annotations ? { annotations: extra.annotations } : {}) },
@@ -85,15 +100,17 @@ export function startFakeAgent(api: ApiClient, options: { skip?: (pod: Pod) => b
   const client = podClient(api, options.namespace ?? 'default');
   const tick = async () => {
     const pods = (await client.list()).items;
-    await Promise.all(pods.map(async (pod) => {
-      if (pod.metadata.deletionTimestamp) {
-        await client.delete(pod.metadata.name!, { gracePeriodSeconds: 0 }).catch(() => undefined);
-        return;
-      }
-      if (options.skip?.(pod)) return;
-      const ready = isPodReady(pod);
-      if (!ready) await setPodRunning(api, pod).catch(() => undefined);
-    }));
+    await Promise.all(
+      pods.map(async (pod) => {
+        if (pod.metadata.deletionTimestamp) {
+          await client.delete(pod.metadata.name!, { gracePeriodSeconds: 0 }).catch(() => undefined);
+          return;
+        }
+        if (options.skip?.(pod)) return;
+        const ready = isPodReady(pod);
+        if (!ready) await setPodRunning(api, pod).catch(() => undefined);
+      }),
+    );
   };
   const loop = (async () => {
     while (!stopped) {

@@ -14,9 +14,11 @@ import { PodGroupManager } from '../../../src/scheduler/gang/pod-group-manager.j
 
 export function makePodGroup(name: string, spec: Record<string, unknown>, created = '2026-01-01T00:00:00Z'): KubeObject {
   return {
-    apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup',
+    apiVersion: 'scheduling.x-k8s.io/v1alpha1',
+    kind: 'PodGroup',
     metadata: { name, namespace: 'default', uid: `uid-pg-${name}`, creationTimestamp: created },
-    spec, status: {},
+    spec,
+    status: {},
   };
 }
 
@@ -34,11 +36,17 @@ export class GangHarness {
   readonly allowed: string[] = [];
   readonly rejected: Array<{ key: string; message: string }> = [];
 
-  constructor(readonly snapshot: ClusterSnapshot, private clock = { now: 1_000_000 }) {
-    this.manager = new PodGroupManager({
-      group: (key) => this.groups.get(key),
-      members: (key) => this.pods.filter((p) => `${p.metadata.namespace}/${p.metadata.labels?.[POD_GROUP_LABEL]}` === key),
-    }, () => this.clock.now);
+  constructor(
+    readonly snapshot: ClusterSnapshot,
+    private clock = { now: 1_000_000 },
+  ) {
+    this.manager = new PodGroupManager(
+      {
+        group: (key) => this.groups.get(key),
+        members: (key) => this.pods.filter((p) => `${p.metadata.namespace}/${p.metadata.labels?.[POD_GROUP_LABEL]}` === key),
+      },
+      () => this.clock.now,
+    );
     this.plugin = new Coscheduling(this.manager, this.waiting, () => this.clock.now);
     this.framework = buildPipeline([...defaultPlugins(), this.plugin], { random: seededRandom() });
     this.waiting.handlers = {

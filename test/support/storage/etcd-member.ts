@@ -73,11 +73,25 @@ async function memberSpec(name: string, extraArgs: string[]): Promise<Omit<Membe
 function member(spec: MemberSpec): Launchable {
   const { endpoint, peer, dataDir } = spec;
   const args = [
-    '--name', spec.name, '--data-dir', join(dataDir, 'member'),
-    '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', spec.initialCluster, '--initial-cluster-token', spec.token,
-    '--log-level', 'warn', ...spec.extraArgs,
+    '--name',
+    spec.name,
+    '--data-dir',
+    join(dataDir, 'member'),
+    '--listen-client-urls',
+    endpoint,
+    '--advertise-client-urls',
+    endpoint,
+    '--listen-peer-urls',
+    peer,
+    '--initial-advertise-peer-urls',
+    peer,
+    '--initial-cluster',
+    spec.initialCluster,
+    '--initial-cluster-token',
+    spec.token,
+    '--log-level',
+    'warn',
+    ...spec.extraArgs,
   ];
   let child: ChildProcess | undefined;
   let output = '';
@@ -89,11 +103,15 @@ function member(spec: MemberSpec): Launchable {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const started = child;
     // /health is true once the cluster has a leader: every member of a new cluster must be up.
-    await waitFor(`etcd at ${endpoint} to answer`, async () => {
-      if (await answers(endpoint)) return true;
-      if (started.exitCode !== null || started.signalCode !== null) throw new StopWaiting(`etcd exited at start:\n${output}`);
-      return undefined;
-    }, 20_000).catch((error: Error) => {
+    await waitFor(
+      `etcd at ${endpoint} to answer`,
+      async () => {
+        if (await answers(endpoint)) return true;
+        if (started.exitCode !== null || started.signalCode !== null) throw new StopWaiting(`etcd exited at start:\n${output}`);
+        return undefined;
+      },
+      20_000,
+    ).catch((error: Error) => {
       throw error instanceof StopWaiting ? error : new Error(`${error.message}:\n${output}`);
     });
   };

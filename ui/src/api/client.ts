@@ -12,7 +12,11 @@ export interface Status {
 
 export class ApiStatusError extends Error {
   override name = 'ApiStatusError';
-  constructor(readonly code: number, readonly reason: string, message: string) {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -80,7 +84,11 @@ const PATCH_TYPES: Record<PatchType, string> = {
 };
 
 export async function patch<T>(path: string, body: unknown, type: PatchType = 'merge'): Promise<T> {
-  const response = await apiFetch(path, { method: 'PATCH', body: JSON.stringify(body), headers: { 'Content-Type': PATCH_TYPES[type], Accept: 'application/json' } });
+  const response = await apiFetch(path, {
+    method: 'PATCH',
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': PATCH_TYPES[type], Accept: 'application/json' },
+  });
   return response.json() as Promise<T>;
 }
 

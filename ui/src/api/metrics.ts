@@ -150,16 +150,25 @@ export function podSeries(stepSeconds: number, containers: Array<{ points?: RawP
     }
   }
   // A round some container missed (it started or restarted since) would show a false dip: left out.
-  return [...rounds.values()].filter((r) => r.count === containers.length).map(({ count: _, ...p }) => p).sort((a, b) => a.time - b.time);
+  return [...rounds.values()]
+    .filter((r) => r.count === containers.length)
+    .map(({ count: _, ...p }) => p)
+    .sort((a, b) => a.time - b.time);
 }
 
 export function useNodeHistory(name: string | undefined): Polled<UsageHistory> {
-  return usePolled(name ? `${GROUP}/nodes/${encodeURIComponent(name)}/history` : undefined, (h: { stepSeconds: number; points?: RawPoint[] }) => ({ stepSeconds: h.stepSeconds, points: pointsOf(h.points) }));
+  return usePolled(name ? `${GROUP}/nodes/${encodeURIComponent(name)}/history` : undefined, (h: { stepSeconds: number; points?: RawPoint[] }) => ({
+    stepSeconds: h.stepSeconds,
+    points: pointsOf(h.points),
+  }));
 }
 
 export function usePodHistory(namespace: string, name: string): Polled<UsageHistory> {
   return usePolled(
     `${GROUP}/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/history`,
-    (h: { stepSeconds: number; containers?: Array<{ points?: RawPoint[] }> }) => ({ stepSeconds: h.stepSeconds, points: podSeries(h.stepSeconds, h.containers ?? []) }),
+    (h: { stepSeconds: number; containers?: Array<{ points?: RawPoint[] }> }) => ({
+      stepSeconds: h.stepSeconds,
+      points: podSeries(h.stepSeconds, h.containers ?? []),
+    }),
   );
 }

@@ -23,13 +23,38 @@ export function FilteredList({ title, snapshot, header, row, keyOf }: Props) {
   const columns = { gridTemplateColumns: `repeat(${header.length}, minmax(0, 1fr))` };
   return (
     <section>
-      <h1>{title} <span class="muted count" data-count={shown.length}>{snapshot.loaded ? `${shown.length} of ${snapshot.items.length}` : 'loading…'}</span></h1>
+      <h1>
+        {title}{' '}
+        <span class="muted count" data-count={shown.length}>
+          {snapshot.loaded ? `${shown.length} of ${snapshot.items.length}` : 'loading…'}
+        </span>
+      </h1>
       <StatusBanner message={snapshot.error} />
-      <input type="search" placeholder="filter by namespace/name" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} aria-label={`filter ${title}`} />
-      <div class="table-head" style={columns}>{header.map((h) => <span key={h}>{h}</span>)}</div>
+      <input
+        type="search"
+        placeholder="filter by namespace/name"
+        value={filter}
+        onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+        aria-label={`filter ${title}`}
+      />
+      <div class="table-head" style={columns}>
+        {header.map((h) => (
+          <span key={h}>{h}</span>
+        ))}
+      </div>
       <VirtualList
-        items={shown} rowHeight={ROW_HEIGHT} height={LIST_HEIGHT} keyOf={keyOf} label={title}
-        row={(object) => <div class="table-row" style={columns}>{row(object).map((cell, i) => <span key={i}>{cell}</span>)}</div>}
+        items={shown}
+        rowHeight={ROW_HEIGHT}
+        height={LIST_HEIGHT}
+        keyOf={keyOf}
+        label={title}
+        row={(object) => (
+          <div class="table-row" style={columns}>
+            {row(object).map((cell, i) => (
+              <span key={i}>{cell}</span>
+            ))}
+          </div>
+        )}
       />
     </section>
   );

@@ -4,7 +4,11 @@ export function StatusBanner({ message, onDismiss }: { message: string | undefin
   return (
     <div class="status-error" role="alert">
       <span>{message}</span>
-      {onDismiss && <button type="button" class="link" onClick={onDismiss} aria-label="dismiss">×</button>}
+      {onDismiss && (
+        <button type="button" class="link" onClick={onDismiss} aria-label="dismiss">
+          ×
+        </button>
+      )}
     </div>
   );
 }

@@ -71,9 +71,10 @@ export function UsageChart({ figure, points, stepSeconds, lines, now, subject }:
   const y = (value: number) => PAD.top + plotHeight - (value / ceiling) * plotHeight;
   const ticks = Array.from({ length: Math.round(ceiling / step) + 1 }, (_, i) => i * step);
   const latest = values[values.length - 1];
-  const summary = shown.length === 0
-    ? `${title} of ${subject} over the last hour: no samples yet.`
-    : `${title} of ${subject} over the last hour, ${shown.length} samples every ${stepSeconds} s: now ${format(latest!)}, lowest ${format(Math.min(...values))}, highest ${format(Math.max(...values))}${lines.map((l) => `; ${l.label} ${format(l.value)}`).join('')}.`;
+  const summary =
+    shown.length === 0
+      ? `${title} of ${subject} over the last hour: no samples yet.`
+      : `${title} of ${subject} over the last hour, ${shown.length} samples every ${stepSeconds} s: now ${format(latest!)}, lowest ${format(Math.min(...values))}, highest ${format(Math.max(...values))}${lines.map((l) => `; ${l.label} ${format(l.value)}`).join('')}.`;
   return (
     <figure class="chart" data-figure={figure} data-points={shown.length}>
       <figcaption>{title}</figcaption>
@@ -82,23 +83,31 @@ export function UsageChart({ figure, points, stepSeconds, lines, now, subject }:
         {ticks.map((t) => (
           <g key={t} class="tick">
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(t)} y2={y(t)} class="grid-line" />
-            <text x={PAD.left - 6} y={y(t) + 4} text-anchor="end">{format(t)}</text>
+            <text x={PAD.left - 6} y={y(t) + 4} text-anchor="end">
+              {format(t)}
+            </text>
           </g>
         ))}
         {[60, 45, 30, 15, 0].map((minutes) => (
-          <text key={minutes} x={x(now - minutes * 60_000)} y={HEIGHT - 6} text-anchor="middle">{minutes === 0 ? 'now' : `−${minutes} min`}</text>
+          <text key={minutes} x={x(now - minutes * 60_000)} y={HEIGHT - 6} text-anchor="middle">
+            {minutes === 0 ? 'now' : `−${minutes} min`}
+          </text>
         ))}
         {lines.map((l) => (
           <g key={l.label} class={`limit-line line-${l.label}`}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(l.value)} y2={y(l.value)} />
-            <text x={WIDTH - PAD.right - 4} y={y(l.value) - 3} text-anchor="end">{l.label} {format(l.value)}</text>
+            <text x={WIDTH - PAD.right - 4} y={y(l.value) - 3} text-anchor="end">
+              {l.label} {format(l.value)}
+            </text>
           </g>
         ))}
-        {segments(shown, stepSeconds).map((segment) => (
-          segment.length === 1
-            ? <circle key={segment[0]!.time} class="usage-dot" cx={x(segment[0]!.time)} cy={y(segment[0]![figure])} r={2.5} />
-            : <polyline key={segment[0]!.time} class="usage-line" points={segment.map((p) => `${x(p.time).toFixed(1)},${y(p[figure]).toFixed(1)}`).join(' ')} />
-        ))}
+        {segments(shown, stepSeconds).map((segment) =>
+          segment.length === 1 ? (
+            <circle key={segment[0]!.time} class="usage-dot" cx={x(segment[0]!.time)} cy={y(segment[0]![figure])} r={2.5} />
+          ) : (
+            <polyline key={segment[0]!.time} class="usage-line" points={segment.map((p) => `${x(p.time).toFixed(1)},${y(p[figure]).toFixed(1)}`).join(' ')} />
+          ),
+        )}
       </svg>
     </figure>
   );
@@ -125,5 +134,7 @@ export function UsageCharts({ history, cpuLines, memoryLines, subject }: PairPro
 
 /** The lines worth drawing: those with a value (no request set draws no request line). */
 export function linesOf(named: Record<string, number | undefined>): Line[] {
-  return Object.entries(named).filter((e): e is [string, number] => (e[1] ?? 0) > 0).map(([label, value]) => ({ label, value }));
+  return Object.entries(named)
+    .filter((e): e is [string, number] => (e[1] ?? 0) > 0)
+    .map(([label, value]) => ({ label, value }));
 }

@@ -9,9 +9,16 @@ export function ConfigMaps() {
   const configmaps = useCollection(PATHS.configmaps);
   return (
     <FilteredList
-      title="ConfigMaps" snapshot={configmaps} keyOf={keyOf}
+      title="ConfigMaps"
+      snapshot={configmaps}
+      keyOf={keyOf}
       header={['Namespace', 'Name', 'Keys', 'Age']}
-      row={(cm) => [cm.metadata.namespace ?? '', cm.metadata.name, String(Object.keys((cm['data'] as object | undefined) ?? {}).length), age(cm.metadata.creationTimestamp)]}
+      row={(cm) => [
+        cm.metadata.namespace ?? '',
+        cm.metadata.name,
+        String(Object.keys((cm['data'] as object | undefined) ?? {}).length),
+        age(cm.metadata.creationTimestamp),
+      ]}
     />
   );
 }

@@ -29,7 +29,10 @@ export function Overview() {
   const requested = requestsByNode(pods.items);
   const byPhase = new Map(PHASES.map((p) => [p, 0]));
   for (const pod of pods.items) byPhase.set(pod.status?.phase ?? 'Unknown', (byPhase.get(pod.status?.phase ?? 'Unknown') ?? 0) + 1);
-  const warnings = events.items.filter((e) => e['type'] === 'Warning').sort((a, b) => eventTime(b).localeCompare(eventTime(a))).slice(0, EVENTS_SHOWN);
+  const warnings = events.items
+    .filter((e) => e['type'] === 'Warning')
+    .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))
+    .slice(0, EVENTS_SHOWN);
   const running = transactions.items.filter(isRunning);
   return (
     <section>
@@ -38,7 +41,17 @@ export function Overview() {
       <h2>Nodes</h2>
       <table class="grid" aria-label="nodes">
         <thead>
-          <tr><th>Node</th><th>Ready</th><th>Pods</th><th>CPU allocatable</th><th>CPU requests</th><th>CPU usage</th><th>Memory allocatable</th><th>Memory requests</th><th>Memory usage</th></tr>
+          <tr>
+            <th>Node</th>
+            <th>Ready</th>
+            <th>Pods</th>
+            <th>CPU allocatable</th>
+            <th>CPU requests</th>
+            <th>CPU usage</th>
+            <th>Memory allocatable</th>
+            <th>Memory requests</th>
+            <th>Memory usage</th>
+          </tr>
         </thead>
         <tbody>
           {nodes.items.map((node) => {
@@ -48,14 +61,24 @@ export function Overview() {
             const usage = metrics.value?.get(name);
             return (
               <tr key={name} data-node={name} class={node === charted ? 'selected' : ''}>
-                <td><button type="button" class="link" aria-pressed={node === charted} title="chart its usage" onClick={() => setPicked(name)}>{name}</button></td>
+                <td>
+                  <button type="button" class="link" aria-pressed={node === charted} title="chart its usage" onClick={() => setPicked(name)}>
+                    {name}
+                  </button>
+                </td>
                 <td>{readyOf(node)}</td>
-                <td>{req?.pods ?? 0} / {allocatable['pods'] ?? '—'}</td>
+                <td>
+                  {req?.pods ?? 0} / {allocatable['pods'] ?? '—'}
+                </td>
                 <td>{formatCpu(parseQuantity(allocatable['cpu']))}</td>
-                <td><Meter used={req?.cpuRequest ?? 0} total={parseQuantity(allocatable['cpu'])} text={formatCpu(req?.cpuRequest ?? 0)} /></td>
+                <td>
+                  <Meter used={req?.cpuRequest ?? 0} total={parseQuantity(allocatable['cpu'])} text={formatCpu(req?.cpuRequest ?? 0)} />
+                </td>
                 <td>{usage ? <Meter used={usage.cpu} total={parseQuantity(allocatable['cpu'])} text={formatCpu(usage.cpu)} /> : '—'}</td>
                 <td>{formatBytes(parseQuantity(allocatable['memory']))}</td>
-                <td><Meter used={req?.memoryRequest ?? 0} total={parseQuantity(allocatable['memory'])} text={formatBytes(req?.memoryRequest ?? 0)} /></td>
+                <td>
+                  <Meter used={req?.memoryRequest ?? 0} total={parseQuantity(allocatable['memory'])} text={formatBytes(req?.memoryRequest ?? 0)} />
+                </td>
                 <td>{usage ? <Meter used={usage.memory} total={parseQuantity(allocatable['memory'])} text={formatBytes(usage.memory)} /> : '—'}</td>
               </tr>
             );
@@ -73,16 +96,31 @@ export function Overview() {
         ))}
       </div>
       <h2>Recent warnings</h2>
-      {warnings.length === 0 ? <p class="muted">No Warning events.</p> : (
+      {warnings.length === 0 ? (
+        <p class="muted">No Warning events.</p>
+      ) : (
         <table class="grid" aria-label="warning events">
-          <thead><tr><th>Age</th><th>Object</th><th>Reason</th><th>Message</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Age</th>
+              <th>Object</th>
+              <th>Reason</th>
+              <th>Message</th>
+            </tr>
+          </thead>
           <tbody>
             {warnings.map((e) => {
               const involved = (e['involvedObject'] ?? {}) as { kind?: string; name?: string; namespace?: string };
               return (
                 <tr key={e.metadata.uid}>
                   <td>{age(eventTime(e))}</td>
-                  <td>{involved.kind === 'Pod' && involved.namespace ? <a href={href('pod', involved.namespace, involved.name ?? '')}>{`pod/${involved.name}`}</a> : `${(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`}</td>
+                  <td>
+                    {involved.kind === 'Pod' && involved.namespace ? (
+                      <a href={href('pod', involved.namespace, involved.name ?? '')}>{`pod/${involved.name}`}</a>
+                    ) : (
+                      `${(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`
+                    )}
+                  </td>
                   <td>{String(e['reason'] ?? '')}</td>
                   <td>{String(e['message'] ?? '')}</td>
                 </tr>
@@ -92,20 +130,35 @@ export function Overview() {
         </table>
       )}
       <h2>Running transactions</h2>
-      {running.length === 0 ? <p class="muted">None running.</p> : (
-        <div class="timeline">{running.map((tx) => <TransactionRow key={tx.metadata.uid} tx={tx} window={undefined} />)}</div>
+      {running.length === 0 ? (
+        <p class="muted">None running.</p>
+      ) : (
+        <div class="timeline">
+          {running.map((tx) => (
+            <TransactionRow key={tx.metadata.uid} tx={tx} window={undefined} />
+          ))}
+        </div>
       )}
     </section>
   );
 }
 
-function NodeCharts({ node, requested, history }: { node: KubeObject; requested: Resources | undefined; history: Parameters<typeof UsageCharts>[0]['history'] }) {
+function NodeCharts({
+  node,
+  requested,
+  history,
+}: {
+  node: KubeObject;
+  requested: Resources | undefined;
+  history: Parameters<typeof UsageCharts>[0]['history'];
+}) {
   const allocatable: Record<string, string> = node.status?.allocatable ?? node.status?.capacity ?? {};
   return (
     <>
       <h2>Node {node.metadata.name} over the last hour</h2>
       <UsageCharts
-        history={history} subject={`node ${node.metadata.name}`}
+        history={history}
+        subject={`node ${node.metadata.name}`}
         cpuLines={linesOf({ allocatable: parseQuantity(allocatable['cpu']), request: requested?.cpuRequest })}
         memoryLines={linesOf({ allocatable: parseQuantity(allocatable['memory']), request: requested?.memoryRequest })}
       />
@@ -117,7 +170,9 @@ function Meter({ used, total, text }: { used: number; total: number; text: strin
   const share = total > 0 ? Math.min(1, used / total) : 0;
   return (
     <span class="meter" title={total > 0 ? `${Math.round((used / total) * 100)} %` : ''}>
-      <span class="meter-bar"><span class={share > 0.9 ? 'meter-fill hot' : 'meter-fill'} style={{ width: `${share * 100}%` }} /></span>
+      <span class="meter-bar">
+        <span class={share > 0.9 ? 'meter-fill hot' : 'meter-fill'} style={{ width: `${share * 100}%` }} />
+      </span>
       {text}
     </span>
   );
@@ -137,7 +192,13 @@ function requestsByNode(pods: readonly KubeObject[]): Map<string, Resources & { 
     if (!node || isTerminal(pod)) continue;
     const sum = out.get(node) ?? { cpuRequest: 0, cpuLimit: 0, memoryRequest: 0, memoryLimit: 0, pods: 0 };
     const r = specResources(pod.spec);
-    out.set(node, { cpuRequest: sum.cpuRequest + r.cpuRequest, cpuLimit: sum.cpuLimit + r.cpuLimit, memoryRequest: sum.memoryRequest + r.memoryRequest, memoryLimit: sum.memoryLimit + r.memoryLimit, pods: sum.pods + 1 });
+    out.set(node, {
+      cpuRequest: sum.cpuRequest + r.cpuRequest,
+      cpuLimit: sum.cpuLimit + r.cpuLimit,
+      memoryRequest: sum.memoryRequest + r.memoryRequest,
+      memoryLimit: sum.memoryLimit + r.memoryLimit,
+      pods: sum.pods + 1,
+    });
   }
   return out;
 }

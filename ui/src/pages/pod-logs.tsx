@@ -58,16 +58,26 @@ export function PodLogs({ namespace, name, containers }: { namespace: string; na
       <div class="toolbar">
         {containers.length > 1 && (
           <select value={container} onChange={(e) => setContainer((e.target as HTMLSelectElement).value)} aria-label="container">
-            {containers.map((c) => <option key={c} value={c}>{c}</option>)}
+            {containers.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
         )}
-        <label><input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /> follow</label>
-        <label><input type="checkbox" checked={previous} onChange={(e) => setPrevious((e.target as HTMLInputElement).checked)} /> previous</label>
+        <label>
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /> follow
+        </label>
+        <label>
+          <input type="checkbox" checked={previous} onChange={(e) => setPrevious((e.target as HTMLInputElement).checked)} /> previous
+        </label>
         <input type="search" placeholder="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} aria-label="search logs" />
         <span class="muted small">{streaming && follow && !previous ? 'streaming' : `${shown.length} lines`}</span>
       </div>
       <StatusBanner message={error} />
-      <pre ref={view} class="log-view" aria-label="logs" data-lines={shown.length}>{shown.join('\n')}</pre>
+      <pre ref={view} class="log-view" aria-label="logs" data-lines={shown.length}>
+        {shown.join('\n')}
+      </pre>
     </div>
   );
 }

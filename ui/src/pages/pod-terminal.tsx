@@ -9,7 +9,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { bearerProtocol, websocketUrl } from '../api/client';
 import { StatusBanner } from '../components/status-banner';
 
-const STDIN = 0, STDOUT = 1, STDERR = 2, ERROR = 3, RESIZE = 4;
+const STDIN = 0,
+  STDOUT = 1,
+  STDERR = 2,
+  ERROR = 3,
+  RESIZE = 4;
 
 export function PodTerminal({ namespace, name, containers }: { namespace: string; name: string; containers: string[] }) {
   const host = useRef<HTMLDivElement>(null);
@@ -70,10 +74,16 @@ export function PodTerminal({ namespace, name, containers }: { namespace: string
       <div class="toolbar">
         {containers.length > 1 && (
           <select value={container} onChange={(e) => setContainer((e.target as HTMLSelectElement).value)} aria-label="terminal container">
-            {containers.map((c) => <option key={c} value={c}>{c}</option>)}
+            {containers.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
         )}
-        <span class="muted small" data-state={state}>sh · {state}</span>
+        <span class="muted small" data-state={state}>
+          sh · {state}
+        </span>
       </div>
       <StatusBanner message={error} />
       <div ref={host} class="xterm-host" aria-label="terminal" />

@@ -21,13 +21,30 @@ export function PodUsage({ pod }: { pod: KubeObject }) {
       <h2>Usage</h2>
       <MetricsNote message={usage.error ?? history.error} />
       <div class="usage-now">
-        <div>CPU <span class="figure" data-usage="cpu" {...when}>{now ? formatCpu(now.cpu) : '—'}</span>
-          <span class="muted"> request {r.cpuRequest ? formatCpu(r.cpuRequest) : '—'} · limit {r.cpuLimit ? formatCpu(r.cpuLimit) : '—'}</span></div>
-        <div>Memory <span class="figure" data-usage="memory" {...when}>{now ? formatBytes(now.memory) : '—'}</span>
-          <span class="muted"> request {r.memoryRequest ? formatBytes(r.memoryRequest) : '—'} · limit {r.memoryLimit ? formatBytes(r.memoryLimit) : '—'}</span></div>
+        <div>
+          CPU{' '}
+          <span class="figure" data-usage="cpu" {...when}>
+            {now ? formatCpu(now.cpu) : '—'}
+          </span>
+          <span class="muted">
+            {' '}
+            request {r.cpuRequest ? formatCpu(r.cpuRequest) : '—'} · limit {r.cpuLimit ? formatCpu(r.cpuLimit) : '—'}
+          </span>
+        </div>
+        <div>
+          Memory{' '}
+          <span class="figure" data-usage="memory" {...when}>
+            {now ? formatBytes(now.memory) : '—'}
+          </span>
+          <span class="muted">
+            {' '}
+            request {r.memoryRequest ? formatBytes(r.memoryRequest) : '—'} · limit {r.memoryLimit ? formatBytes(r.memoryLimit) : '—'}
+          </span>
+        </div>
       </div>
       <UsageCharts
-        history={history.value} subject={`pod ${namespace}/${name}`}
+        history={history.value}
+        subject={`pod ${namespace}/${name}`}
         cpuLines={linesOf({ request: r.cpuRequest, limit: r.cpuLimit })}
         memoryLines={linesOf({ request: r.memoryRequest, limit: r.memoryLimit })}
       />

@@ -18,7 +18,9 @@ export function PodYaml({ namespace, name, resourceVersion }: { namespace: strin
   return (
     <div>
       <StatusBanner message={error} />
-      <pre class="yaml" aria-label="yaml">{text}</pre>
+      <pre class="yaml" aria-label="yaml">
+        {text}
+      </pre>
     </div>
   );
 }

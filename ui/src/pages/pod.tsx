@@ -20,26 +20,51 @@ export function PodPage({ namespace, name }: { namespace: string; name: string }
   const events = useCollection(PATHS.events);
   const [tab, setTab] = useState<Tab>('logs');
   const pod = pods.items.find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
-  if (!pod) return <section><h1>pod/{name}</h1><StatusBanner message={pods.error} />{pods.loaded ? <p>Pod {namespace}/{name} not found.</p> : <p>loading…</p>}</section>;
+  if (!pod)
+    return (
+      <section>
+        <h1>pod/{name}</h1>
+        <StatusBanner message={pods.error} />
+        {pods.loaded ? (
+          <p>
+            Pod {namespace}/{name} not found.
+          </p>
+        ) : (
+          <p>loading…</p>
+        )}
+      </section>
+    );
   const containers: Array<{ name: string }> = pod.spec?.containers ?? [];
   const own = events.items.filter((e) => (e['involvedObject'] as { uid?: string } | undefined)?.uid === pod.metadata.uid);
   return (
     <section>
-      <h1>pod/{name} <span class="badge" data-status={podStatusWord(pod)}>{podStatusWord(pod)}</span></h1>
-      <p class="muted">namespace {namespace} · node {String(pod.spec?.nodeName ?? '—')} · IP {String(pod.status?.podIP ?? '—')} · age {age(pod.metadata.creationTimestamp)}</p>
+      <h1>
+        pod/{name}{' '}
+        <span class="badge" data-status={podStatusWord(pod)}>
+          {podStatusWord(pod)}
+        </span>
+      </h1>
+      <p class="muted">
+        namespace {namespace} · node {String(pod.spec?.nodeName ?? '—')} · IP {String(pod.status?.podIP ?? '—')} · age {age(pod.metadata.creationTimestamp)}
+      </p>
       <Containers pod={pod} />
       <PodUsage pod={pod} />
       <nav class="tabs" role="tablist">
         {(['logs', 'events', 'yaml', 'terminal'] as const).map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? 'active' : ''} onClick={() => setTab(t)}>{t === 'yaml' ? 'YAML' : t[0]!.toUpperCase() + t.slice(1)}</button>
+          <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? 'active' : ''} onClick={() => setTab(t)}>
+            {t === 'yaml' ? 'YAML' : t[0]!.toUpperCase() + t.slice(1)}
+          </button>
         ))}
       </nav>
       {tab === 'logs' && <PodLogs namespace={namespace} name={name} containers={containers.map((c) => c.name)} />}
       {tab === 'events' && <Events events={own} />}
       {tab === 'yaml' && <PodYaml namespace={namespace} name={name} resourceVersion={pod.metadata.resourceVersion ?? ''} />}
-      {tab === 'terminal' && (isTerminal(pod)
-        ? <p class="muted">The pod has finished ({String(pod.status?.phase)}): a terminal needs a running container.</p>
-        : <PodTerminal namespace={namespace} name={name} containers={containers.map((c) => c.name)} />)}
+      {tab === 'terminal' &&
+        (isTerminal(pod) ? (
+          <p class="muted">The pod has finished ({String(pod.status?.phase)}): a terminal needs a running container.</p>
+        ) : (
+          <PodTerminal namespace={namespace} name={name} containers={containers.map((c) => c.name)} />
+        ))}
     </section>
   );
 }
@@ -55,7 +80,12 @@ interface ContainerStatus {
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string }; resourceFieldRef?: { resource: string } };
+  valueFrom?: {
+    secretKeyRef?: { name: string; key: string };
+    configMapKeyRef?: { name: string; key: string };
+    fieldRef?: { fieldPath: string };
+    resourceFieldRef?: { resource: string };
+  };
 }
 
 function stateText(state: ContainerStatus['state'] | undefined): string {
@@ -69,26 +99,60 @@ function stateText(state: ContainerStatus['state'] | undefined): string {
 }
 
 function Containers({ pod }: { pod: KubeObject }) {
-  const specs: Array<{ name: string; image: string; env?: EnvVar[]; envFrom?: Array<{ secretRef?: { name: string }; configMapRef?: { name: string } }>; resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }> = pod.spec?.containers ?? [];
+  const specs: Array<{
+    name: string;
+    image: string;
+    env?: EnvVar[];
+    envFrom?: Array<{ secretRef?: { name: string }; configMapRef?: { name: string } }>;
+    resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  }> = pod.spec?.containers ?? [];
   const statuses: ContainerStatus[] = pod.status?.containerStatuses ?? [];
   return (
     <table class="grid" aria-label="containers">
-      <thead><tr><th>Container</th><th>Image</th><th>State</th><th>Last state</th><th>Restarts</th><th>Requests</th><th>Limits</th><th>Environment</th></tr></thead>
+      <thead>
+        <tr>
+          <th>Container</th>
+          <th>Image</th>
+          <th>State</th>
+          <th>Last state</th>
+          <th>Restarts</th>
+          <th>Requests</th>
+          <th>Limits</th>
+          <th>Environment</th>
+        </tr>
+      </thead>
       <tbody>
         {specs.map((c) => {
           const status = statuses.find((s) => s.name === c.name);
           return (
             <tr key={c.name} data-container={c.name}>
-              <td>{c.name}{status?.ready ? ' ✓' : ''}</td>
+              <td>
+                {c.name}
+                {status?.ready ? ' ✓' : ''}
+              </td>
               <td>{c.image}</td>
               <td class="state">{stateText(status?.state)}</td>
               <td class="last-state">{stateText(status?.lastState)}</td>
               <td>{status?.restartCount ?? 0}</td>
-              <td>{Object.entries(c.resources?.requests ?? {}).map(([k, v]) => `${k}=${v}`).join(' ') || '—'}</td>
-              <td>{Object.entries(c.resources?.limits ?? {}).map(([k, v]) => `${k}=${v}`).join(' ') || '—'}</td>
+              <td>
+                {Object.entries(c.resources?.requests ?? {})
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join(' ') || '—'}
+              </td>
+              <td>
+                {Object.entries(c.resources?.limits ?? {})
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join(' ') || '—'}
+              </td>
               <td class="env">
-                {(c.env ?? []).map((e) => <div key={e.name}><code>{e.name}</code>={envValue(e)}</div>)}
-                {(c.envFrom ?? []).map((f, i) => <div key={i}>{f.secretRef ? `all of secret/${f.secretRef.name} (masked)` : `all of configmap/${f.configMapRef?.name ?? ''}`}</div>)}
+                {(c.env ?? []).map((e) => (
+                  <div key={e.name}>
+                    <code>{e.name}</code>={envValue(e)}
+                  </div>
+                ))}
+                {(c.envFrom ?? []).map((f, i) => (
+                  <div key={i}>{f.secretRef ? `all of secret/${f.secretRef.name} (masked)` : `all of configmap/${f.configMapRef?.name ?? ''}`}</div>
+                ))}
               </td>
             </tr>
           );
@@ -113,11 +177,23 @@ function Events({ events }: { events: KubeObject[] }) {
   if (sorted.length === 0) return <p class="muted">No events.</p>;
   return (
     <table class="grid" aria-label="events">
-      <thead><tr><th>Age</th><th>Type</th><th>Reason</th><th>Count</th><th>Message</th></tr></thead>
+      <thead>
+        <tr>
+          <th>Age</th>
+          <th>Type</th>
+          <th>Reason</th>
+          <th>Count</th>
+          <th>Message</th>
+        </tr>
+      </thead>
       <tbody>
         {sorted.map((e) => (
           <tr key={e.metadata.uid} class={e['type'] === 'Warning' ? 'warning' : ''}>
-            <td>{age(eventTime(e))}</td><td>{String(e['type'] ?? '')}</td><td>{String(e['reason'] ?? '')}</td><td>{String(e['count'] ?? 1)}</td><td>{String(e['message'] ?? '')}</td>
+            <td>{age(eventTime(e))}</td>
+            <td>{String(e['type'] ?? '')}</td>
+            <td>{String(e['reason'] ?? '')}</td>
+            <td>{String(e['count'] ?? 1)}</td>
+            <td>{String(e['message'] ?? '')}</td>
           </tr>
         ))}
       </tbody>

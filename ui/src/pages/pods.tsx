@@ -13,7 +13,9 @@ export function PodsPage() {
   const metrics = usePodMetrics();
   return (
     <FilteredList
-      title="Pods" snapshot={pods} keyOf={keyOf}
+      title="Pods"
+      snapshot={pods}
+      keyOf={keyOf}
       header={['Namespace', 'Name', 'Status', 'Restarts', 'Node', 'CPU (use / req / lim)', 'Memory (use / req / lim)', 'Age']}
       row={(pod) => {
         const r = specResources(pod.spec);

@@ -22,15 +22,31 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>Drover</h1>
-      <p>Sign in with a bearer token. <code>drover up</code> prints an address that signs the admin in; any other user's token
-        (e.g. <code>kubectl create token NAME</code>) works too, and the dashboard then does what that user may.</p>
+      <p>
+        Sign in with a bearer token. <code>drover up</code> prints an address that signs the admin in; any other user's token (e.g.{' '}
+        <code>kubectl create token NAME</code>) works too, and the dashboard then does what that user may.
+      </p>
       <form onSubmit={submit}>
         <label for="token">Token</label>
-        <textarea id="token" name="token" rows={4} value={value} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} autocomplete="off" spellcheck={false} />
-        <button type="submit" disabled={value.trim() === ''}>Sign in</button>
+        <textarea
+          id="token"
+          name="token"
+          rows={4}
+          value={value}
+          onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)}
+          autocomplete="off"
+          spellcheck={false}
+        />
+        <button type="submit" disabled={value.trim() === ''}>
+          Sign in
+        </button>
       </form>
       <StatusBanner message={error} />
-      {error === undefined ? null : <button type="button" class="link" onClick={signOut}>Clear</button>}
+      {error === undefined ? null : (
+        <button type="button" class="link" onClick={signOut}>
+          Clear
+        </button>
+      )}
     </main>
   );
 }

@@ -47,19 +47,29 @@ export function Transactions({ target }: { target: string | undefined }) {
       <h1>Transactions</h1>
       <p class="muted">Each operation on a workload, from start to finish, against its deadline (▏).</p>
       <StatusBanner message={transactions.error} />
-      {target && <p><a href={href('transactions')}>All workloads</a></p>}
+      {target && (
+        <p>
+          <a href={href('transactions')}>All workloads</a>
+        </p>
+      )}
       {groups.size === 0 && transactions.loaded ? <p class="muted">No transactions.</p> : null}
-      {[...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, list]) => {
-        const sorted = [...list].sort((a, b) => spanOf(a, now).start - spanOf(b, now).start);
-        const spans = sorted.map((tx) => spanOf(tx, now));
-        const window = { from: Math.min(...spans.map((s) => s.start)), to: Math.max(now, ...spans.map((s) => Math.max(s.end, s.deadline))) };
-        return (
-          <div class="timeline" key={key} data-target={key}>
-            <h2><a href={href('transactions', key)}>{key}</a></h2>
-            {sorted.map((tx) => <TransactionRow key={tx.metadata.uid} tx={tx} window={window} />)}
-          </div>
-        );
-      })}
+      {[...groups.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, list]) => {
+          const sorted = [...list].sort((a, b) => spanOf(a, now).start - spanOf(b, now).start);
+          const spans = sorted.map((tx) => spanOf(tx, now));
+          const window = { from: Math.min(...spans.map((s) => s.start)), to: Math.max(now, ...spans.map((s) => Math.max(s.end, s.deadline))) };
+          return (
+            <div class="timeline" key={key} data-target={key}>
+              <h2>
+                <a href={href('transactions', key)}>{key}</a>
+              </h2>
+              {sorted.map((tx) => (
+                <TransactionRow key={tx.metadata.uid} tx={tx} window={window} />
+              ))}
+            </div>
+          );
+        })}
     </section>
   );
 }
@@ -79,7 +89,8 @@ export function TransactionRow({ tx, window }: { tx: KubeObject; window: { from:
         {tx.status?.progress ? <span class="muted"> {tx.status.progress}</span> : null}
         {window === undefined ? <span class="muted"> {targetOf(tx)}</span> : null}
         <div class="muted small">
-          {tx.spec?.reason ? `${tx.spec.reason} · ` : ''}{tx.spec?.user ? `by ${tx.spec.user} · ` : ''}
+          {tx.spec?.reason ? `${tx.spec.reason} · ` : ''}
+          {tx.spec?.user ? `by ${tx.spec.user} · ` : ''}
           started {new Date(span.start).toLocaleTimeString()}
           {FINISHED.has(phase) ? ` · took ${Math.round((span.end - span.start) / 1000)}s` : ` · deadline in ${left}s`}
           {tx.status?.message ? ` · ${tx.status.message}` : ''}

@@ -30,8 +30,12 @@ export function rollBack(deployment: KubeObject, replicaSets: readonly KubeObjec
   if (!previous) return Promise.reject(new Error(`deployment ${name} has no earlier revision to roll back to`));
   const template = structuredClone(previous.rs.spec.template) as { metadata?: { labels?: Record<string, string> } };
   delete template.metadata?.labels?.['pod-template-hash'];
-  return patch(`/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(name)}`, [
-    { op: 'test', path: '/metadata/uid', value: uid },
-    { op: 'replace', path: '/spec/template', value: template },
-  ], 'json');
+  return patch(
+    `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(name)}`,
+    [
+      { op: 'test', path: '/metadata/uid', value: uid },
+      { op: 'replace', path: '/spec/template', value: template },
+    ],
+    'json',
+  );
 }

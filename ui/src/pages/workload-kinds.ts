@@ -28,7 +28,11 @@ function latestTrue(object: KubeObject, fallback: string): string {
 
 function trainingKind(kind: string, title: string, path: string, specsField: string): WorkloadKind {
   return {
-    kind, title, path, scalable: false, restartable: false,
+    kind,
+    title,
+    path,
+    scalable: false,
+    restartable: false,
     podSelector: (o) => ({ matchLabels: { 'training.kubeflow.org/job-name': o.metadata.name } }),
     status: (o) => latestTrue(o, 'Pending'),
     ready: (o) => {
@@ -43,7 +47,11 @@ function trainingKind(kind: string, title: string, path: string, specsField: str
 
 export const KINDS: WorkloadKind[] = [
   {
-    kind: 'Deployment', title: 'Deployments', path: PATHS.deployments, scalable: true, restartable: true,
+    kind: 'Deployment',
+    title: 'Deployments',
+    path: PATHS.deployments,
+    scalable: true,
+    restartable: true,
     podSelector: (o) => o.spec?.selector,
     status: (o) => {
       const progressing = conditions(o).find((c) => c.type === 'Progressing');
@@ -55,13 +63,21 @@ export const KINDS: WorkloadKind[] = [
     ready: (o) => `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
   },
   {
-    kind: 'DaemonSet', title: 'DaemonSets', path: PATHS.daemonsets, scalable: false, restartable: true,
+    kind: 'DaemonSet',
+    title: 'DaemonSets',
+    path: PATHS.daemonsets,
+    scalable: false,
+    restartable: true,
     podSelector: (o) => o.spec?.selector,
     status: (o) => ((o.status?.numberReady ?? 0) === (o.status?.desiredNumberScheduled ?? 0) ? 'Ready' : 'Progressing'),
     ready: (o) => `${o.status?.numberReady ?? 0}/${o.status?.desiredNumberScheduled ?? 0}`,
   },
   {
-    kind: 'Job', title: 'Jobs', path: PATHS.jobs, scalable: false, restartable: false,
+    kind: 'Job',
+    title: 'Jobs',
+    path: PATHS.jobs,
+    scalable: false,
+    restartable: false,
     podSelector: (o) => o.spec?.selector ?? { matchLabels: { 'batch.kubernetes.io/job-name': o.metadata.name } },
     status: (o) => {
       const done = conditions(o).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
@@ -73,7 +89,11 @@ export const KINDS: WorkloadKind[] = [
   trainingKind('PyTorchJob', 'PyTorchJobs', PATHS.pytorchjobs, 'pytorchReplicaSpecs'),
   trainingKind('TFJob', 'TFJobs', PATHS.tfjobs, 'tfReplicaSpecs'),
   {
-    kind: 'PodGroup', title: 'PodGroups', path: PATHS.podgroups, scalable: false, restartable: false,
+    kind: 'PodGroup',
+    title: 'PodGroups',
+    path: PATHS.podgroups,
+    scalable: false,
+    restartable: false,
     podSelector: (o) => ({ matchLabels: { 'scheduling.x-k8s.io/pod-group': o.metadata.name } }),
     status: (o) => String(o.status?.phase ?? 'Pending'),
     ready: (o) => `${o.status?.running ?? 0}/${o.spec?.minMember ?? 0}`,

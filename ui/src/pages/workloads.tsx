@@ -44,7 +44,11 @@ export function Workloads() {
       <h1>Workloads</h1>
       <StatusBanner message={error} onDismiss={() => setError(undefined)} />
       <MetricsNote message={metrics.error} />
-      {notice && <div class="notice" role="status">{notice}</div>}
+      {notice && (
+        <div class="notice" role="status">
+          {notice}
+        </div>
+      )}
       {KINDS.map((kind) => (
         <KindTable key={kind.path} kind={kind} podsByNamespace={podsByNamespace} metrics={metrics} replicaSets={replicaSets.items} act={act} />
       ))}
@@ -69,7 +73,16 @@ function KindTable({ kind, podsByNamespace, metrics, replicaSets, act }: TablePr
       <StatusBanner message={objects.error} />
       <table class="grid" aria-label={kind.title}>
         <thead>
-          <tr><th>Namespace</th><th>Name</th><th>Status</th><th>Ready</th><th>Restarts</th><th>CPU use / req / lim</th><th>Memory use / req / lim</th><th>Actions</th></tr>
+          <tr>
+            <th>Namespace</th>
+            <th>Name</th>
+            <th>Status</th>
+            <th>Ready</th>
+            <th>Restarts</th>
+            <th>CPU use / req / lim</th>
+            <th>Memory use / req / lim</th>
+            <th>Actions</th>
+          </tr>
         </thead>
         <tbody>
           {objects.items.map((object) => {
@@ -103,21 +116,53 @@ function WorkloadRow({ kind, object, pods, metrics, replicaSets, act }: RowProps
   return (
     <tr data-name={name} data-revision={revision}>
       <td>{namespace}</td>
-      <td>{name}{revision ? <span class="muted small"> rev {revision}</span> : null} <a class="small" href={href('transactions', txTarget)} title="its transactions">timeline</a></td>
+      <td>
+        {name}
+        {revision ? <span class="muted small"> rev {revision}</span> : null}{' '}
+        <a class="small" href={href('transactions', txTarget)} title="its transactions">
+          timeline
+        </a>
+      </td>
       <td>{kind.status(object)}</td>
       <td class="ready">{kind.ready(object)}</td>
       <td>{pods.reduce((s, p) => s + restartsOf(p), 0)}</td>
-      <td class="cpu" title={usage.partial}>{usage.known ? formatCpu(usage.cpu) : '—'}{usage.partial ? '*' : ''} / {cpu ? formatCpu(cpu) : '—'} / {cpuLimit ? formatCpu(cpuLimit) : '—'}</td>
-      <td class="memory" title={usage.partial}>{usage.known ? formatBytes(usage.memory) : '—'}{usage.partial ? '*' : ''} / {memory ? formatBytes(memory) : '—'} / {memoryLimit ? formatBytes(memoryLimit) : '—'}</td>
+      <td class="cpu" title={usage.partial}>
+        {usage.known ? formatCpu(usage.cpu) : '—'}
+        {usage.partial ? '*' : ''} / {cpu ? formatCpu(cpu) : '—'} / {cpuLimit ? formatCpu(cpuLimit) : '—'}
+      </td>
+      <td class="memory" title={usage.partial}>
+        {usage.known ? formatBytes(usage.memory) : '—'}
+        {usage.partial ? '*' : ''} / {memory ? formatBytes(memory) : '—'} / {memoryLimit ? formatBytes(memoryLimit) : '—'}
+      </td>
       <td class="actions">
         {kind.scalable && (
-          <form class="inline" onSubmit={(e) => { e.preventDefault(); void act(`scaled ${name} to ${replicas}`, () => scale(kind.path, namespace, name, Number(replicas))); }}>
-            <input type="number" min="0" value={replicas} aria-label={`replicas of ${name}`} onInput={(e) => setReplicas((e.target as HTMLInputElement).value)} />
+          <form
+            class="inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void act(`scaled ${name} to ${replicas}`, () => scale(kind.path, namespace, name, Number(replicas)));
+            }}
+          >
+            <input
+              type="number"
+              min="0"
+              value={replicas}
+              aria-label={`replicas of ${name}`}
+              onInput={(e) => setReplicas((e.target as HTMLInputElement).value)}
+            />
             <button type="submit">Scale</button>
           </form>
         )}
-        {kind.restartable && <button type="button" onClick={() => void act(`restarted ${name}`, () => restart(kind.path, namespace, name))}>Restart</button>}
-        {kind.kind === 'Deployment' && <button type="button" onClick={() => void act(`rolled ${name} back`, () => rollBack(object, replicaSets))}>Roll back</button>}
+        {kind.restartable && (
+          <button type="button" onClick={() => void act(`restarted ${name}`, () => restart(kind.path, namespace, name))}>
+            Restart
+          </button>
+        )}
+        {kind.kind === 'Deployment' && (
+          <button type="button" onClick={() => void act(`rolled ${name} back`, () => rollBack(object, replicaSets))}>
+            Roll back
+          </button>
+        )}
         {pods[0] && <a href={href('pod', namespace, pods[0].metadata.name)}>pod</a>}
       </td>
     </tr>

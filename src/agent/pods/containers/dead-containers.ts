@@ -17,7 +17,10 @@ export async function removeSupersededContainers(sync: PodSync, state: PodRuntim
     if (superseded.length === 0) continue;
     await Promise.all(superseded.map((i) => sync.runtime.removeContainer(i.id, { force: true })));
     for (const i of superseded) sync.deps.cache.forget(i.id);
-    containers.set(name, instances.filter((i) => !superseded.includes(i)));
+    containers.set(
+      name,
+      instances.filter((i) => !superseded.includes(i)),
+    );
   }
   return { ...state, containers };
 }

@@ -29,29 +29,44 @@ function fieldValue(ctx: EnvContext, fieldPath: string): string {
   const indexed = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(fieldPath);
   if (indexed) return (indexed[1] === 'labels' ? meta.labels : meta.annotations)?.[indexed[2]!] ?? '';
   switch (fieldPath) {
-    case 'metadata.name': return meta.name ?? '';
-    case 'metadata.namespace': return meta.namespace ?? '';
-    case 'metadata.uid': return meta.uid ?? '';
-    case 'metadata.labels': return formatMap(meta.labels);
-    case 'metadata.annotations': return formatMap(meta.annotations);
-    case 'spec.nodeName': return pod.spec.nodeName ?? '';
-    case 'spec.serviceAccountName': return pod.spec.serviceAccountName ?? '';
-    case 'status.podIP': case 'status.podIPs': return ctx.podIP;
-    case 'status.hostIP': case 'status.hostIPs': return ctx.hostIP;
-    default: throw new ContainerConfigError(`unsupported fieldPath: ${fieldPath}`);
+    case 'metadata.name':
+      return meta.name ?? '';
+    case 'metadata.namespace':
+      return meta.namespace ?? '';
+    case 'metadata.uid':
+      return meta.uid ?? '';
+    case 'metadata.labels':
+      return formatMap(meta.labels);
+    case 'metadata.annotations':
+      return formatMap(meta.annotations);
+    case 'spec.nodeName':
+      return pod.spec.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return pod.spec.serviceAccountName ?? '';
+    case 'status.podIP':
+    case 'status.podIPs':
+      return ctx.podIP;
+    case 'status.hostIP':
+    case 'status.hostIPs':
+      return ctx.hostIP;
+    default:
+      throw new ContainerConfigError(`unsupported fieldPath: ${fieldPath}`);
   }
 }
 
 export function formatMap(map: Readonly<Record<string, string>> | undefined): string {
-  return Object.keys(map ?? {}).sort().map((k) => `${k}="${(map ?? {})[k]!.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join('\n');
+  return Object.keys(map ?? {})
+    .sort()
+    .map((k) => `${k}="${(map ?? {})[k]!.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
+    .join('\n');
 }
 
 function resourceValue(ctx: EnvContext, container: Container, ref: { containerName?: string; resource: string; divisor?: string | number }): string {
-  const target = ref.containerName ? ctx.pod.spec.containers.find((c) => c.name === ref.containerName) ?? container : container;
+  const target = ref.containerName ? (ctx.pod.spec.containers.find((c) => c.name === ref.containerName) ?? container) : container;
   const [kind, name = ''] = ref.resource.split(/\.(.*)/s);
   const limits = target.resources?.limits ?? {};
   const requests = target.resources?.requests ?? {};
-  const raw = kind === 'requests' ? requests[name] ?? limits[name] : limits[name] ?? ctx.allocatable[name];
+  const raw = kind === 'requests' ? (requests[name] ?? limits[name]) : (limits[name] ?? ctx.allocatable[name]);
   const value = parseQuantity(raw ?? 0) ?? 0;
   const divisor = parseQuantity(ref.divisor ?? 0) || 1;
   return String(Math.ceil(value / divisor - 1e-9));
@@ -108,7 +123,10 @@ async function envFrom(ctx: EnvContext, container: Container, env: Record<string
  * container's variables.
  */
 export async function buildEnv(
-  ctx: EnvContext, container: Container, extra: Readonly<Record<string, string>> = {}, base: Readonly<Record<string, string>> = {},
+  ctx: EnvContext,
+  container: Container,
+  extra: Readonly<Record<string, string>> = {},
+  base: Readonly<Record<string, string>> = {},
 ): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   await envFrom(ctx, container, env);

@@ -26,7 +26,10 @@ export class ImagePuller {
   private readonly backoff: KeyedBackoff;
   private readonly failures = new Map<string, Failure>();
 
-  constructor(private readonly events: PodEvents, backoff?: KeyedBackoff) {
+  constructor(
+    private readonly events: PodEvents,
+    backoff?: KeyedBackoff,
+  ) {
     this.backoff = backoff ?? new KeyedBackoff();
   }
 
@@ -60,7 +63,13 @@ export class ImagePuller {
     return this.pull(runtime, key, image, policy, event);
   }
 
-  private async pull(runtime: ContainerRuntime, key: string, image: string, policy: PullPolicy, event: (type: 'Normal' | 'Warning', reason: string, message: string) => void): Promise<PullResult> {
+  private async pull(
+    runtime: ContainerRuntime,
+    key: string,
+    image: string,
+    policy: PullPolicy,
+    event: (type: 'Normal' | 'Warning', reason: string, message: string) => void,
+  ): Promise<PullResult> {
     event('Normal', 'Pulling', `Pulling image "${image}"`);
     const started = Date.now();
     try {

@@ -24,7 +24,12 @@ export function gracePeriodOf(pod: Pod): number {
 }
 
 export async function killContainer(
-  deps: PodDeps, runtime: ContainerRuntime, pod: Pod, container: Container | undefined, id: string, opts: KillOptions = {},
+  deps: PodDeps,
+  runtime: ContainerRuntime,
+  pod: Pod,
+  container: Container | undefined,
+  id: string,
+  opts: KillOptions = {},
 ): Promise<void> {
   const grace = opts.graceSeconds ?? gracePeriodOf(pod);
   const name = container?.name ?? 'unknown';
@@ -33,7 +38,7 @@ export async function killContainer(
   let remaining = grace;
   const preStop = container?.lifecycle?.preStop;
   if (preStop && opts.runPreStop !== false && grace > 0) {
-    const sandboxId = runtime.name === 'process' ? undefined : (await sandboxOf(runtime, id));
+    const sandboxId = runtime.name === 'process' ? undefined : await sandboxOf(runtime, id);
     const result = await runHandler({ runtime, containerId: id, sandboxId, container: container! }, preStop, grace * 1000);
     if (!result.ok) deps.events.container(pod, name, false, 'Warning', 'FailedPreStopHook', `PreStopHook failed: ${result.output}`);
     remaining = Math.max(grace - (Date.now() - started) / 1000, MIN_GRACE_AFTER_PRESTOP_S);
@@ -57,15 +62,23 @@ function containerSpecByName(pod: Pod | undefined, name: string): Container | un
 }
 
 /** Stops every running container of the pod in parallel, each with its preStop hook. */
-export async function killPodContainers(deps: PodDeps, runtime: ContainerRuntime, pod: Pod | undefined, state: PodRuntime, graceSeconds: number): Promise<void> {
+export async function killPodContainers(
+  deps: PodDeps,
+  runtime: ContainerRuntime,
+  pod: Pod | undefined,
+  state: PodRuntime,
+  graceSeconds: number,
+): Promise<void> {
   const kills: Array<Promise<void>> = [];
   for (const [name, instances] of state.containers) {
     for (const instance of instances) {
       if (instance.summary.state !== 'running') continue;
       const container = containerSpecByName(pod, name);
-      kills.push(pod
-        ? killContainer(deps, runtime, pod, container, instance.id, { graceSeconds })
-        : runtime.stopContainer(instance.id, graceSeconds).catch(() => undefined));
+      kills.push(
+        pod
+          ? killContainer(deps, runtime, pod, container, instance.id, { graceSeconds })
+          : runtime.stopContainer(instance.id, graceSeconds).catch(() => undefined),
+      );
     }
   }
   await Promise.all(kills);

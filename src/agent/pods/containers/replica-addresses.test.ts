@@ -10,10 +10,24 @@ function fakeApi(pods: Record<string, { nodeName?: string; job?: string; podIP?:
     resource: (ref: { plural: string }) => ({
       get: async (name: string) => {
         gets.push(`${ref.plural}/${name}`);
-        if (ref.plural === 'nodes') return { metadata: { name }, status: { addresses: [{ type: 'Hostname', address: name }, { type: 'InternalIP', address: nodes[name] }] } };
+        if (ref.plural === 'nodes')
+          return {
+            metadata: { name },
+            status: {
+              addresses: [
+                { type: 'Hostname', address: name },
+                { type: 'InternalIP', address: nodes[name] },
+              ],
+            },
+          };
         const pod = pods[name];
-        if (!pod) throw new ApiStatusError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' } as never);
-        return { metadata: { name, labels: { 'training.kubeflow.org/job-name': pod.job ?? 'tj' } }, spec: { nodeName: pod.nodeName }, status: { podIP: pod.podIP } };
+        if (!pod)
+          throw new ApiStatusError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' } as never);
+        return {
+          metadata: { name, labels: { 'training.kubeflow.org/job-name': pod.job ?? 'tj' } },
+          spec: { nodeName: pod.nodeName },
+          status: { podIP: pod.podIP },
+        };
       },
     }),
   } as unknown as ApiClient;
@@ -21,14 +35,28 @@ function fakeApi(pods: Record<string, { nodeName?: string; job?: string; podIP?:
 }
 
 function pod(spec: Partial<Pod['spec']> = { runtimeClassName: 'process' }, job = 'tj'): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'tj-worker-0', namespace: 'ml', labels: { 'training.kubeflow.org/job-name': job } }, spec: { containers: [], ...spec } } as Pod;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'tj-worker-0', namespace: 'ml', labels: { 'training.kubeflow.org/job-name': job } },
+    spec: { containers: [], ...spec },
+  } as Pod;
 }
 
 describe('replica addresses of training pods', () => {
   it('MASTER_ADDR and the TF_CONFIG hosts become the InternalIP of the node each replica is bound to', async () => {
     const { api } = fakeApi({ 'tj-master-0': { nodeName: 'n1' }, 'tj-worker-0': { nodeName: 'n2' } }, { n1: '127.0.0.2', n2: '127.0.0.3' });
-    const tf = JSON.stringify({ cluster: { worker: ['tj-worker-0.ml.svc:20001'], chief: { 0: 'tj-master-0.ml.svc:20000' } }, task: { type: 'worker', index: 0 } });
-    const env = await resolveReplicaAddresses(api, pod(), { MASTER_ADDR: 'tj-master-0', PET_MASTER_ADDR: 'tj-master-0', MASTER_PORT: '20000', TF_CONFIG: tf, OTHER: 'tj-master-0' });
+    const tf = JSON.stringify({
+      cluster: { worker: ['tj-worker-0.ml.svc:20001'], chief: { 0: 'tj-master-0.ml.svc:20000' } },
+      task: { type: 'worker', index: 0 },
+    });
+    const env = await resolveReplicaAddresses(api, pod(), {
+      MASTER_ADDR: 'tj-master-0',
+      PET_MASTER_ADDR: 'tj-master-0',
+      MASTER_PORT: '20000',
+      TF_CONFIG: tf,
+      OTHER: 'tj-master-0',
+    });
     assert.equal(env['MASTER_ADDR'], '127.0.0.2');
     assert.equal(env['PET_MASTER_ADDR'], '127.0.0.2');
     assert.equal(env['OTHER'], 'tj-master-0', 'only the training variables are rewritten');
@@ -41,7 +69,7 @@ describe('replica addresses of training pods', () => {
     await assert.rejects(resolveReplicaAddresses(api, pod(), { MASTER_ADDR: 'tj-master-1' }), ReplicaNotBoundError);
   });
 
-  it('gives pod-network replicas the named replica\'s pod IP (their own sandbox IP for themselves), once it has one', async () => {
+  it("gives pod-network replicas the named replica's pod IP (their own sandbox IP for themselves), once it has one", async () => {
     const { api } = fakeApi({ 'tj-master-0': { nodeName: 'n1', podIP: '172.17.0.5' }, 'tj-worker-1': { nodeName: 'n1' } }, { n1: '127.0.0.2' });
     const tf = JSON.stringify({ cluster: { chief: ['tj-master-0.ml.svc:2222'], worker: ['tj-worker-0.ml.svc:2222'] }, task: { type: 'worker', index: 0 } });
     const env = await resolveReplicaAddresses(api, pod({}), { MASTER_ADDR: 'tj-master-0', TF_CONFIG: tf }, '172.17.0.9');
@@ -50,7 +78,7 @@ describe('replica addresses of training pods', () => {
     await assert.rejects(resolveReplicaAddresses(api, pod({}), { MASTER_ADDR: 'tj-worker-1' }, '172.17.0.9'), ReplicaNotBoundError, 'no pod IP yet');
   });
 
-  it('leaves pods of no job and other jobs\' names alone', async () => {
+  it("leaves pods of no job and other jobs' names alone", async () => {
     const { api, gets } = fakeApi({ 'other-master-0': { nodeName: 'n1', job: 'other' } }, { n1: '127.0.0.2' });
     const env = { MASTER_ADDR: 'tj-master-0' };
     assert.deepEqual(await resolveReplicaAddresses(api, { ...pod(), metadata: { name: 'x', namespace: 'ml' } }, env), env);

@@ -41,7 +41,7 @@ async function lookUp(api: ApiClient, namespace: string, name: string, jobName: 
   if (replica.metadata.labels?.[TRAINING_JOB_NAME_LABEL] !== jobName || !replica.spec.nodeName) return undefined;
   if (!hostNetwork) return replica.status?.podIP || undefined;
   const node = await api.resource(resources.nodes).get(replica.spec.nodeName);
-  const addresses = ((node['status'] as { addresses?: Array<{ type: string; address: string }> } | undefined)?.addresses) ?? [];
+  const addresses = (node['status'] as { addresses?: Array<{ type: string; address: string }> } | undefined)?.addresses ?? [];
   return addresses.find((a) => a.type === 'InternalIP')?.address;
 }
 

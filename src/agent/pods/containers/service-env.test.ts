@@ -32,7 +32,7 @@ function pod(namespace: string, spec: Record<string, unknown> = {}, containers: 
 const kubernetes = service('default', 'kubernetes', '10.43.0.1', [{ name: 'https', port: 443, protocol: 'TCP' }]);
 
 describe('service environment variables', () => {
-  it('gives a Service with dashes and one unnamed port the kubelet\'s variables, in its order', () => {
+  it("gives a Service with dashes and one unnamed port the kubelet's variables, in its order", () => {
     const env = serviceEnvVars([service('dev', 'my-svc', '10.43.0.20', [{ port: 80 }])]);
     assert.deepEqual(Object.entries(env), [
       ['MY_SVC_SERVICE_HOST', '10.43.0.20'],
@@ -46,11 +46,13 @@ describe('service environment variables', () => {
   });
 
   it('names every named port, the first port being the backwards-compatible one, UDP in lower and upper case where Docker has it', () => {
-    const env = serviceEnvVars([service('dev', 'dns', '10.43.0.10', [
-      { name: 'dns-udp', port: 53, protocol: 'UDP' },
-      { name: 'dns-tcp', port: 53, protocol: 'TCP' },
-      { name: 'metrics', port: 9153 },
-    ])]);
+    const env = serviceEnvVars([
+      service('dev', 'dns', '10.43.0.10', [
+        { name: 'dns-udp', port: 53, protocol: 'UDP' },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP' },
+        { name: 'metrics', port: 9153 },
+      ]),
+    ]);
     assert.equal(env['DNS_SERVICE_PORT'], '53');
     assert.equal(env['DNS_SERVICE_PORT_DNS_UDP'], '53');
     assert.equal(env['DNS_SERVICE_PORT_DNS_TCP'], '53');
@@ -79,7 +81,7 @@ describe('service environment variables', () => {
     assert.deepEqual(env, {});
   });
 
-  it('gives a pod its namespace\'s Services and the kubernetes Service, nothing of other namespaces', () => {
+  it("gives a pod its namespace's Services and the kubernetes Service, nothing of other namespaces", () => {
     const services = lookup([kubernetes, service('default', 'other', '10.43.0.30', [{ port: 1 }]), service('dev', 'web', '10.43.0.40', [{ port: 8080 }])]);
     const env = podServiceEnv(pod('dev'), services);
     assert.equal(env['KUBERNETES_SERVICE_HOST'], '10.43.0.1');
@@ -97,7 +99,7 @@ describe('service environment variables', () => {
     assert.equal(env['WEB_SERVICE_HOST'], undefined);
   });
 
-  it('lets a Service of the pod\'s namespace named kubernetes win over the master one (unless links are off or it has no address)', () => {
+  it("lets a Service of the pod's namespace named kubernetes win over the master one (unless links are off or it has no address)", () => {
     const own = service('dev', 'kubernetes', '10.43.0.99', [{ port: 8443 }]);
     assert.equal(podServiceEnv(pod('dev'), lookup([kubernetes, own]))['KUBERNETES_SERVICE_HOST'], '10.43.0.99');
     assert.equal(podServiceEnv(pod('dev', { enableServiceLinks: false }), lookup([kubernetes, own]))['KUBERNETES_SERVICE_HOST'], '10.43.0.1');
@@ -118,9 +120,23 @@ describe('service variables in the container spec', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'drover-service-env-'));
     try {
       const built = await buildContainerSpec({
-        pod: p, container: p.spec.containers[0]!, isInit: false, attempt: 0, restartCount: 0, sandboxId: 'sb', podIP: '10.42.0.5',
-        runtime: { name: runtimeName } as ContainerRuntime, volumes: new Map(), devices: {}, owner: { clusterId: 'c', nodeName: 'n' },
-        nodeAddress: '192.168.1.2', dataDir, allocatable: {}, sources, services, apiServer: { host: '192.168.1.1', port: '6443' },
+        pod: p,
+        container: p.spec.containers[0]!,
+        isInit: false,
+        attempt: 0,
+        restartCount: 0,
+        sandboxId: 'sb',
+        podIP: '10.42.0.5',
+        runtime: { name: runtimeName } as ContainerRuntime,
+        volumes: new Map(),
+        devices: {},
+        owner: { clusterId: 'c', nodeName: 'n' },
+        nodeAddress: '192.168.1.2',
+        dataDir,
+        allocatable: {},
+        sources,
+        services,
+        apiServer: { host: '192.168.1.1', port: '6443' },
         dns: { clusterDns: ['10.43.0.10'], clusterDomain: 'cluster.local', hostResolvConf: '' },
       });
       return { ...built, env: built.env ?? {} };
@@ -131,26 +147,33 @@ describe('service variables in the container spec', () => {
 
   const services = lookup([kubernetes, service('dev', 'web', '10.43.0.40', [{ port: 8080 }])]);
 
-  it('lets the container\'s env and envFrom override service variables, and expands $(VAR) in env, command and args with them', async () => {
+  it("lets the container's env and envFrom override service variables, and expands $(VAR) in env, command and args with them", async () => {
     const container: Container = {
-      name: 'c', image: 'busybox',
+      name: 'c',
+      image: 'busybox',
       envFrom: [{ configMapRef: { name: 'cm' } }],
-      env: [{ name: 'WEB_SERVICE_HOST', value: 'overridden' }, { name: 'URL', value: 'http://$(WEB_PORT_8080_TCP_ADDR):$(WEB_SERVICE_PORT)' }],
+      env: [
+        { name: 'WEB_SERVICE_HOST', value: 'overridden' },
+        { name: 'URL', value: 'http://$(WEB_PORT_8080_TCP_ADDR):$(WEB_SERVICE_PORT)' },
+      ],
       command: ['sh', '-c', 'curl $(URL) $(KUBERNETES_SERVICE_HOST)'],
       args: ['$(WEB_PORT)'],
     };
     const built = await spec(pod('dev', {}, [container]), services);
     assert.equal(built.env['WEB_SERVICE_HOST'], 'overridden');
     assert.equal(built.env['WEB_SERVICE_PORT'], 'from-configmap', 'envFrom wins over the Service');
-    assert.equal(built.env['URL'], 'http://10.43.0.40:from-configmap', 'expansion sees the container\'s own variables first');
+    assert.equal(built.env['URL'], 'http://10.43.0.40:from-configmap', "expansion sees the container's own variables first");
     assert.equal(built.env['WEB_PORT'], 'tcp://10.43.0.40:8080');
     assert.deepEqual(built.command, ['sh', '-c', 'curl http://10.43.0.40:from-configmap 10.43.0.1']);
     assert.deepEqual(built.args, ['tcp://10.43.0.40:8080']);
   });
 
-  it('gives host-network and process pods the API server\'s own address in KUBERNETES_SERVICE_HOST/PORT, the rest as for any pod', async () => {
+  it("gives host-network and process pods the API server's own address in KUBERNETES_SERVICE_HOST/PORT, the rest as for any pod", async () => {
     const container: Container = { name: 'c', image: 'busybox', command: ['$(KUBERNETES_SERVICE_HOST):$(KUBERNETES_SERVICE_PORT)'] };
-    for (const [p, runtime] of [[pod('dev', { hostNetwork: true }, [container]), 'docker'], [pod('dev', { runtimeClassName: 'process' }, [container]), 'process']] as const) {
+    for (const [p, runtime] of [
+      [pod('dev', { hostNetwork: true }, [container]), 'docker'],
+      [pod('dev', { runtimeClassName: 'process' }, [container]), 'process'],
+    ] as const) {
       const built = await spec(p, services, runtime);
       assert.equal(built.env['KUBERNETES_SERVICE_HOST'], '192.168.1.1');
       assert.equal(built.env['KUBERNETES_SERVICE_PORT'], '6443');

@@ -173,7 +173,13 @@ export async function buildContainerSpec(input: SpecInput): Promise<ContainerSpe
 
 /** The message a finished container left: its termination-log file, or its log's tail on error when asked. */
 export async function terminationMessage(
-  runtime: ContainerRuntime, dataDir: string, pod: Pod, container: Container, id: string, attempt: number, exitCode: number,
+  runtime: ContainerRuntime,
+  dataDir: string,
+  pod: Pod,
+  container: Container,
+  id: string,
+  attempt: number,
+  exitCode: number,
 ): Promise<string> {
   const path = terminationLogPath(dataDir, pod.metadata.uid ?? '', container.name, attempt);
   const file = await readFile(path).catch(() => Buffer.alloc(0));

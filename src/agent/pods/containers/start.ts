@@ -52,9 +52,25 @@ async function createContainer(input: StartInput): Promise<string | StartOutcome
   const { deps, record, container } = input;
   try {
     const spec = await buildContainerSpec({
-      pod: record.pod, container, isInit: input.isInit, attempt: input.attempt, restartCount: input.restartCount ?? input.attempt, sandboxId: input.sandbox.id, podIP: input.sandbox.ip,
-      runtime: input.runtime, volumes: input.volumes, devices: input.devices, owner: deps.owner, nodeAddress: deps.nodeAddress,
-      dataDir: deps.dataDir, allocatable: deps.allocatable, sources: deps.sources, gpus: deps.gpus, services: deps.services, dns: deps.dns, apiServer: apiServerOf(deps.api),
+      pod: record.pod,
+      container,
+      isInit: input.isInit,
+      attempt: input.attempt,
+      restartCount: input.restartCount ?? input.attempt,
+      sandboxId: input.sandbox.id,
+      podIP: input.sandbox.ip,
+      runtime: input.runtime,
+      volumes: input.volumes,
+      devices: input.devices,
+      owner: deps.owner,
+      nodeAddress: deps.nodeAddress,
+      dataDir: deps.dataDir,
+      allocatable: deps.allocatable,
+      sources: deps.sources,
+      gpus: deps.gpus,
+      services: deps.services,
+      dns: deps.dns,
+      apiServer: apiServerOf(deps.api),
       rewriteEnv: (env) => resolveReplicaAddresses(deps.api, record.pod, env, input.sandbox.ip),
     });
     return await input.runtime.createContainer(spec);

@@ -23,14 +23,14 @@ function pod(spec: Record<string, unknown> = {}, namespace = 'dev'): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { namespace, name: 'p' }, spec: { containers: [], ...spec } };
 }
 
-describe('the host\'s resolv.conf', () => {
+describe("the host's resolv.conf", () => {
   it('accumulates nameservers, keeps the last search line without trailing dots or the root, merges options by name', () => {
     const text = 'nameserver 1.1.1.1\nsearch old.example\nnameserver 8.8.8.8 ignored\nsearch a.example. . b.example\noptions ndots:2 rotate\noptions ndots:3\n';
     assert.deepEqual(parseResolvConf(text), { nameservers: ['1.1.1.1', '8.8.8.8'], searches: ['a.example', 'b.example'], options: ['ndots:3', 'rotate'] });
     assert.deepEqual(parseResolvConf(''), { nameservers: [], searches: [], options: [] });
   });
 
-  it('is read from the first file whose nameservers pods can reach (systemd-resolved\'s upstream list over its stub)', async () => {
+  it("is read from the first file whose nameservers pods can reach (systemd-resolved's upstream list over its stub)", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'drover-resolv-'));
     try {
       const stub = join(dir, 'stub');
@@ -38,7 +38,11 @@ describe('the host\'s resolv.conf', () => {
       await writeFile(stub, 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n');
       await writeFile(upstream, 'nameserver 192.168.1.1\nsearch lan\n');
       assert.equal(await loadHostResolvConf([stub, upstream]), 'nameserver 192.168.1.1\nsearch lan\n');
-      assert.equal(await loadHostResolvConf([stub, join(dir, 'missing')]), 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n', 'no better one: the first as it is');
+      assert.equal(
+        await loadHostResolvConf([stub, join(dir, 'missing')]),
+        'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n',
+        'no better one: the first as it is',
+      );
       assert.equal(await loadHostResolvConf([join(dir, 'missing')]), '');
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -46,8 +50,8 @@ describe('the host\'s resolv.conf', () => {
   });
 });
 
-describe('a pod\'s resolv.conf', () => {
-  it('ClusterFirst (also when unset): the cluster DNS only, the cluster\'s search domains before the host\'s, ndots:5', () => {
+describe("a pod's resolv.conf", () => {
+  it("ClusterFirst (also when unset): the cluster DNS only, the cluster's search domains before the host's, ndots:5", () => {
     const expected = 'nameserver 10.43.0.10\nsearch dev.svc.cluster.local svc.cluster.local cluster.local corp.example lab.example\noptions ndots:5\n';
     assert.equal(podResolvConf(pod(), settings), expected);
     assert.equal(podResolvConf(pod({ dnsPolicy: 'ClusterFirst' }), settings), expected);
@@ -58,27 +62,33 @@ describe('a pod\'s resolv.conf', () => {
     assert.deepEqual(conf?.searches, ['dev.svc.cluster.local', 'svc.cluster.local', 'cluster.local', 'corp.example']);
   });
 
-  it('ClusterFirst on the host\'s network (hostNetwork, process runtime) is Default; ClusterFirstWithHostNet is the cluster\'s', () => {
+  it("ClusterFirst on the host's network (hostNetwork, process runtime) is Default; ClusterFirstWithHostNet is the cluster's", () => {
     const host = 'nameserver 192.168.1.1\nnameserver 192.168.1.2\nsearch corp.example lab.example\noptions edns0 ndots:2\n';
     assert.equal(podResolvConf(pod({ hostNetwork: true }), settings), host);
     assert.equal(podResolvConf(pod({ runtimeClassName: 'process' }), settings), host);
-    assert.match(podResolvConf(pod({ hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' }), settings)!, /^nameserver 10\.43\.0\.10\nsearch dev\.svc\.cluster\.local /);
+    assert.match(
+      podResolvConf(pod({ hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' }), settings)!,
+      /^nameserver 10\.43\.0\.10\nsearch dev\.svc\.cluster\.local /,
+    );
   });
 
   it('ClusterFirstWithHostNet on the pod network is ClusterFirst', () => {
     assert.equal(podResolvConf(pod({ dnsPolicy: 'ClusterFirstWithHostNet' }), settings), podResolvConf(pod(), settings));
   });
 
-  it('ClusterFirst without a cluster DNS falls back to Default; without a domain it searches the host\'s domains only', () => {
+  it("ClusterFirst without a cluster DNS falls back to Default; without a domain it searches the host's domains only", () => {
     assert.deepEqual(podResolverConfig(pod(), { ...settings, clusterDns: [] })?.nameservers, ['192.168.1.1', '192.168.1.2']);
     assert.deepEqual(podResolverConfig(pod(), { ...settings, clusterDomain: '' })?.searches, ['corp.example', 'lab.example']);
   });
 
-  it('Default: the host\'s nameservers, search and options', () => {
-    assert.equal(podResolvConf(pod({ dnsPolicy: 'Default' }), settings), 'nameserver 192.168.1.1\nnameserver 192.168.1.2\nsearch corp.example lab.example\noptions edns0 ndots:2\n');
+  it("Default: the host's nameservers, search and options", () => {
+    assert.equal(
+      podResolvConf(pod({ dnsPolicy: 'Default' }), settings),
+      'nameserver 192.168.1.1\nnameserver 192.168.1.2\nsearch corp.example lab.example\noptions edns0 ndots:2\n',
+    );
   });
 
-  it('Default without a host resolv.conf leaves the runtime\'s default, unless dnsConfig says something', () => {
+  it("Default without a host resolv.conf leaves the runtime's default, unless dnsConfig says something", () => {
     const noHost = { ...settings, hostResolvConf: '' };
     assert.equal(podResolvConf(pod({ dnsPolicy: 'Default' }), noHost), undefined);
     assert.equal(podResolvConf(pod({ hostNetwork: true }), noHost), undefined);
@@ -87,12 +97,15 @@ describe('a pod\'s resolv.conf', () => {
   });
 
   it('None: only dnsConfig', () => {
-    const spec = { dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1'], searches: ['a.example'], options: [{ name: 'ndots', value: '1' }, { name: 'edns0' }] } };
+    const spec = {
+      dnsPolicy: 'None',
+      dnsConfig: { nameservers: ['1.1.1.1'], searches: ['a.example'], options: [{ name: 'ndots', value: '1' }, { name: 'edns0' }] },
+    };
     assert.equal(podResolvConf(pod(spec), settings), 'nameserver 1.1.1.1\nsearch a.example\noptions ndots:1 edns0\n');
     assert.equal(podResolvConf(pod({ dnsPolicy: 'None' }), settings), '');
   });
 
-  it('merges dnsConfig: nameservers and searches appended once, options by name with dnsConfig\'s value', () => {
+  it("merges dnsConfig: nameservers and searches appended once, options by name with dnsConfig's value", () => {
     const dnsConfig = {
       nameservers: ['10.43.0.10', '1.1.1.1'],
       searches: ['svc.cluster.local', 'extra.example'],

@@ -72,7 +72,23 @@ function httpInSandbox(target: HandlerTarget, action: HTTPGetAction, timeoutMs: 
   const seconds = String(Math.max(1, Math.ceil(timeoutMs / 1000)));
   const headers = (action.httpHeaders ?? []).flatMap((h) => ['--header', `${h.name}: ${h.value}`]);
   const tls = action.scheme === 'HTTPS' ? ['--no-check-certificate'] : [];
-  const cmd = [BUSYBOX, 'timeout', '-s', 'KILL', seconds, BUSYBOX, 'wget', '-q', '-O', '/dev/null', '-Y', 'off', ...tls, ...headers, httpUrl(target.container, action)];
+  const cmd = [
+    BUSYBOX,
+    'timeout',
+    '-s',
+    'KILL',
+    seconds,
+    BUSYBOX,
+    'wget',
+    '-q',
+    '-O',
+    '/dev/null',
+    '-Y',
+    'off',
+    ...tls,
+    ...headers,
+    httpUrl(target.container, action),
+  ];
   return execIn(target.runtime, target.sandboxId!, cmd, timeoutMs + 1000);
 }
 

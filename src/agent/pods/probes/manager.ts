@@ -80,7 +80,7 @@ class ProbeWorker {
     if (ok) {
       this.successes++;
       this.failures = 0;
-      if (this.successes >= (this.kind === 'readiness' ? this.probe.successThreshold ?? 1 : 1)) this.result = 'success';
+      if (this.successes >= (this.kind === 'readiness' ? (this.probe.successThreshold ?? 1) : 1)) this.result = 'success';
     } else {
       this.failures++;
       this.successes = 0;

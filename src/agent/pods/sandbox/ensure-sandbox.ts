@@ -113,10 +113,21 @@ async function createSandbox(sync: PodSync, state: PodRuntime): Promise<SandboxO
     return sandboxFailed(sync, error);
   }
   deps.reaper.sandboxStarting(starting.running);
-  const started = starting.started.then((sandbox) => sandboxMade(sync, state, sandbox), (error: unknown) => sandboxFailed(sync, error));
+  const started = starting.started.then(
+    (sandbox) => sandboxMade(sync, state, sandbox),
+    (error: unknown) => sandboxFailed(sync, error),
+  );
   // The sync awaits it; this only keeps a sync that throws first from leaving it unhandled.
   started.catch(() => undefined);
-  return { kind: 'starting', sandbox: starting.created, running: starting.running.then(() => true, () => false), started };
+  return {
+    kind: 'starting',
+    sandbox: starting.created,
+    running: starting.running.then(
+      () => true,
+      () => false,
+    ),
+    started,
+  };
 }
 
 /** The sandbox, after making one when needed; none while it cannot be had. */

@@ -32,7 +32,10 @@ export class SandboxReaper {
   private starting = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly logger: Logger, private readonly waitAtMostMs = REAP_WITHIN_MS) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly waitAtMostMs = REAP_WITHIN_MS,
+  ) {}
 
   /** Holds removals back until this sandbox start has settled. */
   sandboxStarting(started: Promise<unknown>): void {
@@ -78,7 +81,7 @@ export class SandboxReaper {
 
   private run(item: Leftovers): Promise<void> {
     // A removal that fails (the engine went away) is left to the agent's orphan clean-up.
-    const removal = item.remove().catch((error: unknown) => this.logger.warn('could not remove a deleted pod\'s sandbox', { error }));
+    const removal = item.remove().catch((error: unknown) => this.logger.warn("could not remove a deleted pod's sandbox", { error }));
     this.inFlight.add(removal);
     return removal.finally(() => this.inFlight.delete(removal));
   }

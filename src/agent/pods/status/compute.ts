@@ -36,19 +36,21 @@ function statusesOf(sync: PodSync, state: PodRuntime, outcome: SyncOutcome, isIn
   const hasInit = (pod.spec.initContainers ?? []).length > 0;
   const defaultWaiting = isInit || (hasInit && !outcome.initDone) ? 'PodInitializing' : 'ContainerCreating';
   const cache = record.messages;
-  return containers.map((container) => containerStatus({
-    container,
-    isInit,
-    instances: state.containers.get(container.name) ?? [],
-    waiting: record.waiting.get(container.name),
-    defaultWaiting,
-    runtimeName: sync.runtime.name,
-    previous: previous.find((s) => s.name === container.name),
-    ready: (id) => deps.probes.ready(id, container),
-    started: (id) => deps.probes.started(id, container),
-    terminationMessage: (id) => cache.get(id) || undefined,
-    startFailedAt: (id) => record.startFailedAt.get(id),
-  }));
+  return containers.map((container) =>
+    containerStatus({
+      container,
+      isInit,
+      instances: state.containers.get(container.name) ?? [],
+      waiting: record.waiting.get(container.name),
+      defaultWaiting,
+      runtimeName: sync.runtime.name,
+      previous: previous.find((s) => s.name === container.name),
+      ready: (id) => deps.probes.ready(id, container),
+      started: (id) => deps.probes.started(id, container),
+      terminationMessage: (id) => cache.get(id) || undefined,
+      startFailedAt: (id) => record.startFailedAt.get(id),
+    }),
+  );
 }
 
 export function computeStatus(sync: PodSync, state: PodRuntime, outcome: SyncOutcome): PodStatus {

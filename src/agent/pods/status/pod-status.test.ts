@@ -8,13 +8,24 @@ import type { ContainerState, ContainerStatus as ApiContainerStatus, Pod, Restar
 
 function pod(restartPolicy: RestartPolicy, names: string[], init: string[] = []): Pod {
   return {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u' },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'ns', uid: 'u' },
     spec: { restartPolicy, containers: names.map((name) => ({ name, image: 'img' })), initContainers: init.map((name) => ({ name, image: 'img' })) },
   };
 }
 
 function api(name: string, state: ContainerState, lastState: ContainerState = {}, ready = false): ApiContainerStatus {
-  return { name, state, lastState, ready, restartCount: 0, image: 'img', imageID: '', ...(state.waiting && !lastState.terminated ? {} : { containerID: 'docker://x' }) };
+  return {
+    name,
+    state,
+    lastState,
+    ready,
+    restartCount: 0,
+    image: 'img',
+    imageID: '',
+    ...(state.waiting && !lastState.terminated ? {} : { containerID: 'docker://x' }),
+  };
 }
 
 const running: ContainerState = { running: { startedAt: 't' } };
@@ -38,18 +49,33 @@ test('podPhase follows the kubelet', () => {
 test('conditions say why, and keep their transition times while unchanged', () => {
   const p = pod('Always', ['a', 'b']);
   const first = buildPodStatus({
-    pod: p, initStatuses: [], appStatuses: [api('a', running, {}, true), api('b', running, {}, false)],
-    sandboxReady: true, podIP: '10.0.0.2', hostIP: '127.0.0.1', startTime: 's', now: new Date('2024-01-01T00:00:00Z'),
+    pod: p,
+    initStatuses: [],
+    appStatuses: [api('a', running, {}, true), api('b', running, {}, false)],
+    sandboxReady: true,
+    podIP: '10.0.0.2',
+    hostIP: '127.0.0.1',
+    startTime: 's',
+    now: new Date('2024-01-01T00:00:00Z'),
   });
   const ready = first.conditions!.find((c) => c.type === 'Ready')!;
   assert.equal(ready.status, 'False');
   assert.equal(ready.reason, 'ContainersNotReady');
   assert.equal(ready.message, 'containers with unready status: [b]');
-  assert.deepEqual(first.conditions!.map((c) => c.type), ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+  assert.deepEqual(
+    first.conditions!.map((c) => c.type),
+    ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'],
+  );
   p.status = first;
   const second = buildPodStatus({
-    pod: p, initStatuses: [], appStatuses: [api('a', running, {}, true), api('b', running, {}, true)],
-    sandboxReady: true, podIP: '10.0.0.2', hostIP: '127.0.0.1', startTime: 's', now: new Date('2024-01-01T00:01:00Z'),
+    pod: p,
+    initStatuses: [],
+    appStatuses: [api('a', running, {}, true), api('b', running, {}, true)],
+    sandboxReady: true,
+    podIP: '10.0.0.2',
+    hostIP: '127.0.0.1',
+    startTime: 's',
+    now: new Date('2024-01-01T00:01:00Z'),
   });
   const by = (type: string) => second.conditions!.find((c) => c.type === type)!;
   assert.equal(by('Ready').status, 'True');
@@ -61,16 +87,43 @@ test('conditions say why, and keep their transition times while unchanged', () =
 function inst(attempt: number, status: Partial<ContainerStatus>): Instance {
   const id = `id${attempt}`;
   const full: ContainerStatus = {
-    id, runtimeName: id, state: 'exited', exitCode: 0, oomKilled: false, createdAt: new Date('2024-01-01T00:00:00Z'), error: '',
-    image: 'img', imageId: 'sha256:abc', pid: 0, tty: false, labels: {}, ...status,
+    id,
+    runtimeName: id,
+    state: 'exited',
+    exitCode: 0,
+    oomKilled: false,
+    createdAt: new Date('2024-01-01T00:00:00Z'),
+    error: '',
+    image: 'img',
+    imageId: 'sha256:abc',
+    pid: 0,
+    tty: false,
+    labels: {},
+    ...status,
   };
-  return { id, name: 'a', attempt, status: full, summary: { id, runtimeName: id, state: full.state, image: 'img', imageId: 'sha256:abc', createdAt: full.createdAt, labels: {} } };
+  return {
+    id,
+    name: 'a',
+    attempt,
+    status: full,
+    summary: { id, runtimeName: id, state: full.state, image: 'img', imageId: 'sha256:abc', createdAt: full.createdAt, labels: {} },
+  };
 }
 
 function statusInput(instances: Instance[], extra: Partial<ContainerStatusInput> = {}): ContainerStatusInput {
   return {
-    container: { name: 'a', image: 'img' }, isInit: false, instances, waiting: undefined, defaultWaiting: 'ContainerCreating', runtimeName: 'docker',
-    previous: undefined, ready: () => true, started: () => true, terminationMessage: () => undefined, startFailedAt: () => undefined, ...extra,
+    container: { name: 'a', image: 'img' },
+    isInit: false,
+    instances,
+    waiting: undefined,
+    defaultWaiting: 'ContainerCreating',
+    runtimeName: 'docker',
+    previous: undefined,
+    ready: () => true,
+    started: () => true,
+    terminationMessage: () => undefined,
+    startFailedAt: () => undefined,
+    ...extra,
   };
 }
 
@@ -90,7 +143,9 @@ test('container statuses use Kubernetes reasons', () => {
   const pending = containerStatus(statusInput([], { waiting: { reason: 'ErrImagePull', message: 'no such host' } }));
   assert.deepEqual(pending.state, { waiting: { reason: 'ErrImagePull', message: 'no such host' } });
   assert.equal(pending.containerID, undefined);
-  const up = containerStatus(statusInput([inst(1, { state: 'running', startedAt: new Date('2024-01-01T00:00:05Z') }), inst(0, { exitCode: 2, finishedAt: new Date(3000) })]));
+  const up = containerStatus(
+    statusInput([inst(1, { state: 'running', startedAt: new Date('2024-01-01T00:00:05Z') }), inst(0, { exitCode: 2, finishedAt: new Date(3000) })]),
+  );
   assert.equal(up.state.running?.startedAt, '2024-01-01T00:00:05Z');
   assert.equal(up.lastState.terminated?.exitCode, 2);
   assert.equal(up.ready, true);
@@ -106,5 +161,8 @@ test('readiness gates hold Ready until their conditions are True', () => {
   p.status = { conditions: [{ type: 'example.com/lb', status: 'True' }] };
   const status = buildPodStatus(input);
   assert.equal(status.conditions!.find((c) => c.type === 'Ready')!.status, 'True');
-  assert.ok(status.conditions!.some((c) => c.type === 'example.com/lb'), 'foreign conditions are kept');
+  assert.ok(
+    status.conditions!.some((c) => c.type === 'example.com/lb'),
+    'foreign conditions are kept',
+  );
 });

@@ -37,7 +37,11 @@ export function podPhase(pod: Pod, init: readonly ContainerStatus[], app: readon
   if (isTerminalPhase(pod.status?.phase)) return pod.status.phase;
   const policy = restartPolicyOf(pod);
   const { pending, failed } = initCounts(pod, init);
-  let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
+  let unknown = 0,
+    running = 0,
+    waiting = 0,
+    stopped = 0,
+    succeeded = 0;
   for (const c of pod.spec.containers) {
     const s = app.find((x) => x.name === c.name);
     if (!s) unknown++;
@@ -74,11 +78,12 @@ function ourConditions(input: PodStatusInput, phase: PodPhase): Core[] {
   const anyStarted = input.appStatuses.some((s) => s.containerID !== undefined);
   const initialized = initPending.length === 0 || anyStarted || phase === 'Succeeded';
   const unready = pod.spec.containers.filter((c) => !input.appStatuses.find((s) => s.name === c.name)?.ready).map((c) => c.name);
-  const ready: Core = unready.length === 0
-    ? { type: 'ContainersReady', status: 'True' }
-    : phase === 'Succeeded'
-      ? { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' }
-      : { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: ${listed(unready)}` };
+  const ready: Core =
+    unready.length === 0
+      ? { type: 'ContainersReady', status: 'True' }
+      : phase === 'Succeeded'
+        ? { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' }
+        : { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: ${listed(unready)}` };
   return [
     { type: 'PodReadyToStartContainers', status: input.sandboxReady ? 'True' : 'False' },
     initialized

@@ -7,8 +7,18 @@ import { jsonEqual } from '../../../util/json-equal.js';
 import type { Pod, PodStatus } from '../../../api/core/index.js';
 
 const OWN_FIELDS = [
-  'phase', 'conditions', 'message', 'reason', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime',
-  'initContainerStatuses', 'containerStatuses', 'qosClass',
+  'phase',
+  'conditions',
+  'message',
+  'reason',
+  'hostIP',
+  'hostIPs',
+  'podIP',
+  'podIPs',
+  'startTime',
+  'initContainerStatuses',
+  'containerStatuses',
+  'qosClass',
 ] as const;
 
 function ownPart(status: PodStatus | undefined): Partial<PodStatus> {

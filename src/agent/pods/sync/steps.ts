@@ -78,12 +78,17 @@ function killGrace(sync: PodSync, step: KillStep): number {
 /** Kills for a failed probe (restarted by policy, next sync) or a changed spec (restarted now, whatever the policy). */
 async function runKill(sync: PodSync, step: KillStep, base: StartBase): Promise<Retry> {
   const name = step.container.name;
-  const message = step.why === 'changed'
-    ? `Container ${name} definition changed, will be restarted`
-    : `Container ${name} failed ${step.why} probe, will be restarted`;
+  const message =
+    step.why === 'changed' ? `Container ${name} definition changed, will be restarted` : `Container ${name} failed ${step.why} probe, will be restarted`;
   await killContainer(sync.deps, sync.runtime, sync.pod, step.container, step.instance.id, { message, graceSeconds: killGrace(sync, step) });
   if (step.why !== 'changed') return { retryInMs: 0 };
-  const outcome = await startContainer({ ...base, container: step.container, isInit: false, attempt: step.instance.attempt + 1, restartCount: restartCountAfter(step.instance) });
+  const outcome = await startContainer({
+    ...base,
+    container: step.container,
+    isInit: false,
+    attempt: step.instance.attempt + 1,
+    restartCount: restartCountAfter(step.instance),
+  });
   return { retryInMs: outcome.retryInMs };
 }
 
@@ -104,8 +109,14 @@ async function runStep(sync: PodSync, step: Step, base: StartBase): Promise<Retr
     case 'backoff': {
       sync.record.waiting.set(step.container.name, { reason: 'CrashLoopBackOff', message: step.message });
       const { name, namespace, uid } = pod.metadata;
-      deps.events.container(pod, step.container.name, step.isInit, 'Warning', 'BackOff',
-        `Back-off restarting failed container ${step.container.name} in pod ${name ?? ''}_${namespace ?? ''}(${uid ?? ''})`);
+      deps.events.container(
+        pod,
+        step.container.name,
+        step.isInit,
+        'Warning',
+        'BackOff',
+        `Back-off restarting failed container ${step.container.name} in pod ${name ?? ''}_${namespace ?? ''}(${uid ?? ''})`,
+      );
       return { retryInMs: step.remainingMs };
     }
   }

@@ -49,14 +49,26 @@ describe('pod sync against a fake runtime', () => {
   function node(runtime: FakeRuntime): PodDeps {
     const events = new PodEvents(new EventRecorder(cluster.api, 'kubelet', { host: cluster.nodeName, logger: silentLogger }));
     return {
-      api: cluster.api, owner: { clusterId: 'sync-unit', nodeName: cluster.nodeName }, nodeAddress: '127.0.0.1', dataDir,
-      localPathDir: join(dataDir, 'storage'), allocatable: { cpu: '2', memory: '4Gi', pods: '110' },
+      api: cluster.api,
+      owner: { clusterId: 'sync-unit', nodeName: cluster.nodeName },
+      nodeAddress: '127.0.0.1',
+      dataDir,
+      localPathDir: join(dataDir, 'storage'),
+      allocatable: { cpu: '2', memory: '4Gi', pods: '110' },
       runtimes: { primary: runtime, process: undefined, all: () => [runtime], forPod: () => runtime },
-      sources: new ConfigSource(cluster.api), tokens: new ServiceAccountTokenSource(cluster.api),
-      devices: new DeviceAllocator({}, join(dataDir, `devices-${Math.random()}.json`)), puller: new ImagePuller(events), events,
-      probes: new ProbeManager(events, () => undefined), cache: new InspectCache(), crashBackoff: new KeyedBackoff(),
-      reaper: new SandboxReaper(silentLogger), logger: silentLogger, nodePodCidr: () => undefined,
-      dns: { clusterDns: [], clusterDomain: 'cluster.local', hostResolvConf: '' }, services,
+      sources: new ConfigSource(cluster.api),
+      tokens: new ServiceAccountTokenSource(cluster.api),
+      devices: new DeviceAllocator({}, join(dataDir, `devices-${Math.random()}.json`)),
+      puller: new ImagePuller(events),
+      events,
+      probes: new ProbeManager(events, () => undefined),
+      cache: new InspectCache(),
+      crashBackoff: new KeyedBackoff(),
+      reaper: new SandboxReaper(silentLogger),
+      logger: silentLogger,
+      nodePodCidr: () => undefined,
+      dns: { clusterDns: [], clusterDomain: 'cluster.local', hostResolvConf: '' },
+      services,
     };
   }
 
@@ -86,7 +98,7 @@ describe('pod sync against a fake runtime', () => {
     return list.items.filter((e) => (e['involvedObject'] as { name?: string }).name === name).map((e) => String(e['reason']));
   }
 
-  test('a new pod: its sandbox first, then its container made and started in it; Running with the sandbox\'s IP', async () => {
+  test("a new pod: its sandbox first, then its container made and started in it; Running with the sandbox's IP", async () => {
     const w = await worker('fresh', [{ name: 'app' }]);
     assert.deepEqual(await w.callsOf(), ['createSandbox', 'createContainer app', 'startContainer app']);
     const pod = await w.pod();
@@ -100,7 +112,12 @@ describe('pod sync against a fake runtime', () => {
   });
 
   test('init containers run one at a time, in order, and the app only after all succeeded', async () => {
-    const w = await worker('inits', [{ name: 'app' }], { initContainers: [{ name: 'a', image: 'drover-test/busybox:1' }, { name: 'b', image: 'drover-test/busybox:1' }] });
+    const w = await worker('inits', [{ name: 'app' }], {
+      initContainers: [
+        { name: 'a', image: 'drover-test/busybox:1' },
+        { name: 'b', image: 'drover-test/busybox:1' },
+      ],
+    });
     assert.deepEqual(await w.callsOf(), ['createSandbox', 'createContainer a', 'startContainer a']);
     let pod = await w.pod();
     assert.equal(pod.status?.phase, 'Pending');
@@ -156,7 +173,10 @@ describe('pod sync against a fake runtime', () => {
     // Finished: looked at again at once, and then its sandbox is stopped too; nothing of it runs.
     assert.equal(result.requeueAfterMs, 0);
     assert.deepEqual(await failed.callsOf(), ['stopContainer sandbox']);
-    assert.deepEqual(failed.runtime.sandboxes.map((s) => s.state), ['exited']);
+    assert.deepEqual(
+      failed.runtime.sandboxes.map((s) => s.state),
+      ['exited'],
+    );
     assert.equal(failed.runtime.containersNamed('app').length, 1, 'its container stays, for logs');
   });
 
@@ -167,7 +187,13 @@ describe('pod sync against a fake runtime', () => {
     pod.spec.containers[0]!.image = 'drover-test/busybox:2';
     await cluster.pods.update(pod);
     assert.deepEqual(await w.callsOf(), ['stopContainer app', 'createContainer app', 'startContainer app']);
-    assert.deepEqual(w.runtime.containersNamed('app').map((c) => [c.image, c.state]), [['drover-test/busybox:1', 'exited'], ['drover-test/busybox:2', 'running']]);
+    assert.deepEqual(
+      w.runtime.containersNamed('app').map((c) => [c.image, c.state]),
+      [
+        ['drover-test/busybox:1', 'exited'],
+        ['drover-test/busybox:2', 'running'],
+      ],
+    );
     assert.ok((await reasons('upgrade')).includes('Killing'));
   });
 

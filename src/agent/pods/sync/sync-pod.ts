@@ -87,7 +87,10 @@ async function runContainers(sync: PodSync, state: PodRuntime, obtained: ReadySa
   const { devices, retryInMs: devicesRetry } = ensureDevices(sync);
   if (!devices) return { initDone: false, changed: false, retryInMs: soonest(volumesRetry, devicesRetry) };
   const plan = planPod({
-    pod: sync.pod, state, sandboxId: obtained.sandbox.id, backoff: sync.deps.crashBackoff,
+    pod: sync.pod,
+    state,
+    sandboxId: obtained.sandbox.id,
+    backoff: sync.deps.crashBackoff,
     unhealthy: (id) => sync.deps.probes.unhealthy(id),
     startFailedAt: (id) => sync.record.startFailedAt.get(id),
   });

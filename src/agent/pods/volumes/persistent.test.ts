@@ -15,18 +15,28 @@ import type { Pod } from '../../../api/core/index.js';
 
 const NODE = 'node-a';
 const pod: Pod = {
-  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'pod-uid' },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'default', uid: 'pod-uid' },
   spec: { nodeName: NODE, containers: [], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] },
 };
 const claim: KubeObject = {
-  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default', uid: 'claim-uid' },
-  spec: { volumeName: 'pvc-claim-uid' }, status: { phase: 'Bound' },
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'data', namespace: 'default', uid: 'claim-uid' },
+  spec: { volumeName: 'pvc-claim-uid' },
+  status: { phase: 'Bound' },
 };
 
 function localPathVolume(path: string, node: string): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'PersistentVolume',
-    metadata: { name: 'pvc-claim-uid', labels: { 'drover.io/local-path-node': node }, annotations: { 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path' } },
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: {
+      name: 'pvc-claim-uid',
+      labels: { 'drover.io/local-path-node': node },
+      annotations: { 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path' },
+    },
     spec: { claimRef: { namespace: 'default', name: 'data', uid: 'claim-uid' }, hostPath: { path, type: 'DirectoryOrCreate' } },
   };
 }
@@ -57,7 +67,10 @@ describe('resolveClaim of a local-path volume', () => {
     const path = join(base, 'elsewhere', 'pvc-claim-uid');
     await assert.rejects(resolveClaim(pod, pod.spec.volumes![0]!, sourcesWith(localPathVolume(path, NODE)), localPathDir), (error: unknown) => {
       assert.ok(error instanceof VolumeError);
-      assert.match(error.message, /MountVolume\.SetUp failed for volume "pvc-claim-uid" : local-path volume's path .*elsewhere.* is not inside this node's local-path directory/);
+      assert.match(
+        error.message,
+        /MountVolume\.SetUp failed for volume "pvc-claim-uid" : local-path volume's path .*elsewhere.* is not inside this node's local-path directory/,
+      );
       return true;
     });
     assert.equal(existsSync(join(base, 'elsewhere')), false);
@@ -65,13 +78,19 @@ describe('resolveClaim of a local-path volume', () => {
 
   it('refuses a path that climbs out of the local-path directory', async () => {
     const path = `${localPathDir}/../escaped`;
-    await assert.rejects(resolveClaim(pod, pod.spec.volumes![0]!, sourcesWith(localPathVolume(path, NODE)), localPathDir), /is not inside this node's local-path directory/);
+    await assert.rejects(
+      resolveClaim(pod, pod.spec.volumes![0]!, sourcesWith(localPathVolume(path, NODE)), localPathDir),
+      /is not inside this node's local-path directory/,
+    );
     assert.equal(existsSync(join(base, 'escaped')), false);
   });
 
   it('refuses a volume pinned to another node, making nothing', async () => {
     const path = join(localPathDir, 'pvc-other-node');
-    await assert.rejects(resolveClaim(pod, pod.spec.volumes![0]!, sourcesWith(localPathVolume(path, 'node-b')), localPathDir), /pinned to node "node-b", not to this node "node-a"/);
+    await assert.rejects(
+      resolveClaim(pod, pod.spec.volumes![0]!, sourcesWith(localPathVolume(path, 'node-b')), localPathDir),
+      /pinned to node "node-b", not to this node "node-a"/,
+    );
     assert.equal(existsSync(path), false);
   });
 });

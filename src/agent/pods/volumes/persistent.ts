@@ -34,15 +34,20 @@ export function isClaimVolume(volume: Volume): boolean {
  */
 export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSource, localPathDir: string | undefined): Promise<ClaimedVolume> {
   const ephemeral = volume['persistentVolumeClaim'] === undefined;
-  const source = (volume['persistentVolumeClaim'] ?? { claimName: ephemeralClaimName(pod.metadata.name ?? '', volume.name) }) as { claimName: string; readOnly?: boolean };
+  const source = (volume['persistentVolumeClaim'] ?? { claimName: ephemeralClaimName(pod.metadata.name ?? '', volume.name) }) as {
+    claimName: string;
+    readOnly?: boolean;
+  };
   const namespace = pod.metadata.namespace ?? '';
   const claimName = source.claimName;
-  const unprocessed = (why: string) => new VolumeError(
-    `Unable to attach or mount volumes: unmounted volumes=[${volume.name}], unattached volumes=[], failed to process volumes=[${volume.name}]: error processing PVC ${namespace}/${claimName}: ${why}`,
-  );
+  const unprocessed = (why: string) =>
+    new VolumeError(
+      `Unable to attach or mount volumes: unmounted volumes=[${volume.name}], unattached volumes=[], failed to process volumes=[${volume.name}]: error processing PVC ${namespace}/${claimName}: ${why}`,
+    );
   const claim = await sources.persistentVolumeClaim(namespace, claimName);
   if (!claim) throw unprocessed(`failed to fetch PVC from API server: persistentvolumeclaims "${claimName}" not found`);
-  if (ephemeral && !isOwnedByPod(claim, pod)) throw unprocessed(`PVC ${namespace}/${claimName} was not created for pod ${namespace}/${pod.metadata.name ?? ''} (pod is not owner)`);
+  if (ephemeral && !isOwnedByPod(claim, pod))
+    throw unprocessed(`PVC ${namespace}/${claimName} was not created for pod ${namespace}/${pod.metadata.name ?? ''} (pod is not owner)`);
   const volumeName = (claim['spec'] as Obj | undefined)?.['volumeName'];
   if (typeof volumeName !== 'string' || volumeName === '' || (claim['status'] as Obj | undefined)?.['phase'] !== 'Bound') throw unprocessed('PVC is not bound');
   const pv = await sources.persistentVolume(volumeName);
@@ -50,7 +55,8 @@ export async function resolveClaim(pod: Pod, volume: Volume, sources: ConfigSour
   const ref = (pv['spec'] as Obj | undefined)?.['claimRef'] as Obj | undefined;
   if (ref?.['uid'] !== claim.metadata.uid) throw unprocessed(`PV ${volumeName} is not bound to this claim`);
   const hostPath = volumeDirectory(pv);
-  if (!hostPath) throw new VolumeError(`MountVolume.SetUp failed for volume "${volumeName}" : the volume's source is not supported by this node (hostPath and local are)`);
+  if (!hostPath)
+    throw new VolumeError(`MountVolume.SetUp failed for volume "${volumeName}" : the volume's source is not supported by this node (hostPath and local are)`);
   if (pv.metadata.annotations?.[ANN_PROVISIONED_BY] === LOCAL_PATH_PROVISIONER) {
     const refused = localPathRefusal(pv, hostPath.path, pod.spec.nodeName ?? '', localPathDir);
     if (refused) throw new VolumeError(`MountVolume.SetUp failed for volume "${volumeName}" : ${refused}`);

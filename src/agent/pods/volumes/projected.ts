@@ -22,7 +22,8 @@ export async function projectedFiles(
     if (part.secret) add(await secretFiles(ctx, part.secret, mode));
     else if (part.configMap) add(await configMapFiles(ctx, part.configMap, mode));
     else if (part.downwardAPI) add(downwardFiles(ctx.pod, part.downwardAPI.items, mode));
-    else if (part.serviceAccountToken) files.set(normalize(part.serviceAccountToken.path), { content: Buffer.from(await token(ctx, ctx.pod, part.serviceAccountToken)), mode });
+    else if (part.serviceAccountToken)
+      files.set(normalize(part.serviceAccountToken.path), { content: Buffer.from(await token(ctx, ctx.pod, part.serviceAccountToken)), mode });
   }
   return files;
 }

@@ -36,8 +36,13 @@ describe('pod service-account tokens on the agent', () => {
     const source = new ServiceAccountTokenSource(fake.api, () => now);
     assert.equal(await source.token(pod, { expirationSeconds: 3607 }), 't1');
     assert.deepEqual(fake.requests[0], {
-      name: 'robot', sub: 'token',
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'u1' } } },
+      name: 'robot',
+      sub: 'token',
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'u1' } },
+      },
     });
     now += 0.79 * 3607 * 1000;
     assert.equal(await source.token(pod, { expirationSeconds: 3607 }), 't1');

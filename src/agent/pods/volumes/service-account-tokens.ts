@@ -25,7 +25,10 @@ interface TokenRequestAnswer {
 export class ServiceAccountTokenSource {
   private readonly held = new Map<string, Held>();
 
-  constructor(private readonly api: ApiClient, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly api: ApiClient,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async token(pod: Pod, projection: TokenProjection): Promise<string> {
     const { namespace = 'default', name = '', uid = '' } = pod.metadata;
@@ -38,7 +41,8 @@ export class ServiceAccountTokenSource {
     if (held && !needsRefresh(held, now)) return held.token;
     try {
       const answer = await this.api.resource(resources.serviceaccounts, namespace).createSubresource<TokenRequestAnswer>(account, 'token', {
-        apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
         spec: {
           ...(projection.audience ? { audiences: [projection.audience] } : {}),
           expirationSeconds,

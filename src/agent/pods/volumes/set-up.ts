@@ -53,12 +53,23 @@ async function hostPath(volume: Pick<Volume, 'name' | 'hostPath'>): Promise<stri
       if (!info) await (await open(path, 'a', 0o644)).close();
       else if (!info.isFile()) fail('is not a file');
       break;
-    case 'Directory': if (!info?.isDirectory()) fail('is not a directory'); break;
-    case 'File': if (!info?.isFile()) fail('is not a file'); break;
-    case 'Socket': if (!info?.isSocket()) fail('is not a socket file'); break;
-    case 'CharDevice': if (!info?.isCharacterDevice()) fail('is not a character device'); break;
-    case 'BlockDevice': if (!info?.isBlockDevice()) fail('is not a block device'); break;
-    default: break;
+    case 'Directory':
+      if (!info?.isDirectory()) fail('is not a directory');
+      break;
+    case 'File':
+      if (!info?.isFile()) fail('is not a file');
+      break;
+    case 'Socket':
+      if (!info?.isSocket()) fail('is not a socket file');
+      break;
+    case 'CharDevice':
+      if (!info?.isCharacterDevice()) fail('is not a character device');
+      break;
+    case 'BlockDevice':
+      if (!info?.isBlockDevice()) fail('is not a block device');
+      break;
+    default:
+      break;
   }
   return path;
 }
@@ -80,7 +91,10 @@ async function setUpVolume(ctx: VolumeContext, volume: Volume): Promise<string |
   if (volume.secret) {
     const dir = volumeDir(ctx, 'secret', volume.name);
     const { secretName, ...rest } = volume.secret;
-    await writeAtomicDir(dir, await secretFiles(source, { ...rest, ...(secretName === undefined ? {} : { name: secretName }) }, volume.secret.defaultMode ?? 0o644));
+    await writeAtomicDir(
+      dir,
+      await secretFiles(source, { ...rest, ...(secretName === undefined ? {} : { name: secretName }) }, volume.secret.defaultMode ?? 0o644),
+    );
     return dir;
   }
   if (volume.downwardAPI) {

@@ -13,7 +13,7 @@ describe('resourceFields', () => {
   it('turns limits.cpu into a CFS quota per 100 ms and requests.cpu into shares', () => {
     assert.deepEqual(resourceFields({ cpuLimitMillis: 250, cpuRequestMillis: 100 }), { CpuPeriod: 100_000, CpuQuota: 25_000, CpuShares: 102 });
   });
-  it('respects Docker\'s and the kernel\'s minimums', () => {
+  it("respects Docker's and the kernel's minimums", () => {
     assert.deepEqual(resourceFields({ cpuLimitMillis: 1, cpuRequestMillis: 1 }), { CpuPeriod: 100_000, CpuQuota: 1000, CpuShares: 2 });
   });
   it('disables swap beyond the memory limit', () => {
@@ -28,7 +28,7 @@ describe('resourceFields', () => {
 describe('containerCreateOptions', () => {
   const base: ContainerSpec = { pod, sandboxId: 'sb1', name: 'app', attempt: 2, image: 'img:1' };
 
-  it('joins the sandbox\'s network and IPC namespaces and labels the identity', () => {
+  it("joins the sandbox's network and IPC namespaces and labels the identity", () => {
     const opts = containerCreateOptions(ctx, { ...base, labels: { 'drover.dev/pod-uid': 'forged', team: 'a' } });
     assert.equal(opts.name, 'drover_app_web_prod_u-1_2');
     assert.equal(opts.HostConfig?.NetworkMode, 'container:sb1');
@@ -39,7 +39,7 @@ describe('containerCreateOptions', () => {
     assert.equal(opts.Labels?.['drover.dev/attempt'], '2');
   });
 
-  it('asks the nvidia driver for the container\'s GPUs by UUID, and for nothing without GPUs', () => {
+  it("asks the nvidia driver for the container's GPUs by UUID, and for nothing without GPUs", () => {
     const opts = containerCreateOptions(ctx, { ...base, gpus: ['GPU-a', 'GPU-b'] });
     assert.deepEqual(opts.HostConfig?.DeviceRequests, [{ Driver: 'nvidia', DeviceIDs: ['GPU-a', 'GPU-b'], Capabilities: [['gpu']] }]);
     assert.equal(containerCreateOptions(ctx, base).HostConfig?.DeviceRequests, undefined);
@@ -55,7 +55,10 @@ describe('containerCreateOptions', () => {
     const opts = containerCreateOptions(ctx, {
       ...base,
       env: { A: '1', B: 'x=y' },
-      mounts: [{ type: 'bind', source: '/data/v', target: '/v', readOnly: true }, { type: 'tmpfs', target: '/scratch', sizeBytes: 1024 }],
+      mounts: [
+        { type: 'bind', source: '/data/v', target: '/v', readOnly: true },
+        { type: 'tmpfs', target: '/scratch', sizeBytes: 1024 },
+      ],
       securityContext: { user: '1000:1000', privileged: true, readOnlyRootFilesystem: true, capDrop: ['ALL'] },
       tty: true,
       stdin: true,
@@ -67,7 +70,13 @@ describe('containerCreateOptions', () => {
     assert.equal(opts.HostConfig?.Privileged, true);
     assert.equal(opts.HostConfig?.ReadonlyRootfs, true);
     assert.deepEqual(opts.HostConfig?.CapDrop, ['ALL']);
-    assert.deepEqual(opts.HostConfig?.Mounts?.map((m) => [m.Type, m.Target, m.ReadOnly]), [['bind', '/v', true], ['tmpfs', '/scratch', false]]);
+    assert.deepEqual(
+      opts.HostConfig?.Mounts?.map((m) => [m.Type, m.Target, m.ReadOnly]),
+      [
+        ['bind', '/v', true],
+        ['tmpfs', '/scratch', false],
+      ],
+    );
   });
 });
 

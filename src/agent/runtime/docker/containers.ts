@@ -4,15 +4,7 @@ import { containerCreateOptions, containerName, resourceFields } from './contain
 import type { DockerContext } from './client.js';
 import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import { labelFilters, toStatus, toSummary } from './state.js';
-import {
-  CreateFailedError,
-  ImageNotFoundError,
-  NameConflictError,
-  NotRunningError,
-  RuntimeError,
-  SandboxError,
-  StartFailedError,
-} from '../errors.js';
+import { CreateFailedError, ImageNotFoundError, NameConflictError, NotRunningError, RuntimeError, SandboxError, StartFailedError } from '../errors.js';
 import { KIND, MANAGED } from '../labels.js';
 import type { ContainerResources, ContainerSpec, ContainerStatus, ContainerSummary, ListFilter } from '../runtime.js';
 
@@ -45,8 +37,11 @@ export async function startContainer(ctx: DockerContext, id: string): Promise<vo
     await ctx.docker.getContainer(id).start();
   } catch (err) {
     if (statusOf(err) === 304) return; // already running: starting is idempotent
-    throw mapContainerError(err, id, (message, statusCode) =>
-      new StartFailedError(`start container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }));
+    throw mapContainerError(
+      err,
+      id,
+      (message, statusCode) => new StartFailedError(`start container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }),
+    );
   }
 }
 
@@ -56,8 +51,11 @@ export async function stopContainer(ctx: DockerContext, id: string, graceSeconds
     await ctx.docker.getContainer(id).stop({ t: Math.max(0, Math.ceil(graceSeconds)) });
   } catch (err) {
     if (statusOf(err) === 304) return; // already stopped
-    throw mapContainerError(err, id, (message, statusCode) =>
-      new RuntimeError(`stop container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }));
+    throw mapContainerError(
+      err,
+      id,
+      (message, statusCode) => new RuntimeError(`stop container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }),
+    );
   }
 }
 
@@ -81,8 +79,11 @@ export async function removeContainer(ctx: DockerContext, id: string, force: boo
     const message = engineMessage(err);
     // Gone already, or another caller is removing it: either way it will not exist.
     if (statusOf(err) === 404 || /already in progress/i.test(message)) return;
-    throw mapContainerError(err, id, (msg, statusCode) =>
-      new RuntimeError(`remove container ${id}: ${msg}`, { engineMessage: msg, cause: err, ...withStatus(statusCode) }));
+    throw mapContainerError(
+      err,
+      id,
+      (msg, statusCode) => new RuntimeError(`remove container ${id}: ${msg}`, { engineMessage: msg, cause: err, ...withStatus(statusCode) }),
+    );
   }
 }
 
@@ -90,8 +91,11 @@ export async function inspectContainer(ctx: DockerContext, id: string): Promise<
   try {
     return toStatus(await ctx.docker.getContainer(id).inspect());
   } catch (err) {
-    throw mapContainerError(err, id, (message, statusCode) =>
-      new RuntimeError(`inspect container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }));
+    throw mapContainerError(
+      err,
+      id,
+      (message, statusCode) => new RuntimeError(`inspect container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }),
+    );
   }
 }
 
@@ -123,7 +127,10 @@ export async function updateResources(ctx: DockerContext, id: string, resources:
   try {
     await ctx.docker.getContainer(id).update(resourceFields(resources));
   } catch (err) {
-    throw mapContainerError(err, id, (message, statusCode) =>
-      new RuntimeError(`update resources of ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }));
+    throw mapContainerError(
+      err,
+      id,
+      (message, statusCode) => new RuntimeError(`update resources of ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }),
+    );
   }
 }

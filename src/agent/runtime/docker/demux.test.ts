@@ -23,7 +23,10 @@ describe('FrameParser', () => {
     for (let cut = 0; cut <= wire.length; cut++) {
       const parser = new FrameParser();
       const frames = [...parser.push(wire.subarray(0, cut)), ...parser.push(wire.subarray(cut))];
-      assert.deepEqual(frames.map((f) => `${f.stream}:${f.payload.toString()}`), ['stdout:hello ', 'stderr:oops', 'stdout:world', 'stdout:']);
+      assert.deepEqual(
+        frames.map((f) => `${f.stream}:${f.payload.toString()}`),
+        ['stdout:hello ', 'stderr:oops', 'stdout:world', 'stdout:'],
+      );
       assert.equal(parser.pending, 0);
     }
   });

@@ -1,12 +1,7 @@
 // Turns dockerode's errors (an Error with statusCode and the engine's JSON body, or a
 // socket error) into the runtime's typed errors, keeping Docker's message verbatim.
 
-import {
-  ContainerNotFoundError,
-  NameConflictError,
-  RuntimeError,
-  RuntimeUnavailableError,
-} from '../errors.js';
+import { ContainerNotFoundError, NameConflictError, RuntimeError, RuntimeUnavailableError } from '../errors.js';
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'EACCES', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
@@ -52,11 +47,7 @@ export function unavailable(err: unknown): RuntimeUnavailableError {
  * The common cases of an operation on one container: the engine is gone, the
  * container is gone, the name is taken. Everything else becomes the fallback.
  */
-export function mapContainerError(
-  err: unknown,
-  id: string,
-  fallback: (message: string, statusCode: number | undefined) => RuntimeError,
-): RuntimeError {
+export function mapContainerError(err: unknown, id: string, fallback: (message: string, statusCode: number | undefined) => RuntimeError): RuntimeError {
   if (err instanceof RuntimeError) return err;
   if (isUnavailable(err)) return unavailable(err);
   const statusCode = statusOf(err);

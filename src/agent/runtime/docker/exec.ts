@@ -69,9 +69,10 @@ export async function exec(ctx: DockerContext, id: string, opts: ExecOptions): P
   return {
     id: instance.id,
     ...sessionStreams(socket, tty, opts.stdin ?? false),
-    exitCode: () => (exitCode ??= waitExitCode(instance, closed).catch((err: unknown) => {
-      throw mapContainerError(err, id, (message) => new ExecFailedError(`exec ${instance.id}: ${message}`, { engineMessage: message, cause: err }));
-    })),
+    exitCode: () =>
+      (exitCode ??= waitExitCode(instance, closed).catch((err: unknown) => {
+        throw mapContainerError(err, id, (message) => new ExecFailedError(`exec ${instance.id}: ${message}`, { engineMessage: message, cause: err }));
+      })),
     resize: async ({ cols, rows }) => {
       try {
         await instance.resize({ h: rows, w: cols });

@@ -26,10 +26,14 @@ const SIGTERM_BIT = 1n << 14n; // signal 15, bit 15 - 1 of /proc/PID/status SigC
 
 async function untilCatchesSigterm(docker: Docker, id: string): Promise<void> {
   const pid = (await docker.getContainer(id).inspect()).State.Pid;
-  await waitFor(`PID ${pid} of ${id} to install its SIGTERM handler`, async () => {
-    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return caught !== undefined && (BigInt(`0x${caught}`) & SIGTERM_BIT) !== 0n;
-  }, 5_000);
+  await waitFor(
+    `PID ${pid} of ${id} to install its SIGTERM handler`,
+    async () => {
+      const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
+      return caught !== undefined && (BigInt(`0x${caught}`) & SIGTERM_BIT) !== 0n;
+    },
+    5_000,
+  );
 }
 
 // No registry is reachable here, and test traffic stays on loopback: "missing" images
@@ -52,7 +56,7 @@ describe('docker images and pull policies', { timeout: 120_000 }, () => {
     assert.notEqual(v2.id, a.id, 'the two test tags must differ');
   });
 
-  it('Never on a missing image is ImageNotFound with Docker\'s message', async () => {
+  it("Never on a missing image is ImageNotFound with Docker's message", async () => {
     await assert.rejects(rt.pullImage(MISSING_LOCAL, 'Never'), (err: unknown) => {
       assert.ok(err instanceof ImageNotFoundError);
       assert.equal(err.code, 'ImageNotFound');
@@ -108,7 +112,10 @@ describe('docker images and pull policies', { timeout: 120_000 }, () => {
       assert.equal((await own.inspectContainer(sandbox.id)).exitCode, 0);
       await own.removeSandbox(sandbox.id);
     } finally {
-      await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
     }
   });
 });

@@ -47,11 +47,9 @@ export async function pullImage(ctx: DockerContext, image: string, policy: PullP
     const found = await lookup(ctx, ref);
     if ('info' in found) return found.info;
     if (policy === 'Never') {
-      throw new ImageNotFoundError(
-        image,
-        `Container image "${image}" is not present with pull policy of Never: ${found.missing}`,
-        { engineMessage: found.missing },
-      );
+      throw new ImageNotFoundError(image, `Container image "${image}" is not present with pull policy of Never: ${found.missing}`, {
+        engineMessage: found.missing,
+      });
     }
   }
   await pull(ctx, image);
@@ -85,8 +83,7 @@ async function pull(ctx: DockerContext, image: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     ctx.docker.modem.followProgress(stream, (err: unknown, output: unknown[]) => {
       if (err) return reject(pullError(image, err, engineMessage(err)));
-      const failed = output.find((line): line is { error: string } =>
-        typeof (line as { error?: unknown }).error === 'string');
+      const failed = output.find((line): line is { error: string } => typeof (line as { error?: unknown }).error === 'string');
       if (failed) return reject(pullError(image, undefined, failed.error));
       resolve();
     });

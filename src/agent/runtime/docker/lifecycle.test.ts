@@ -7,7 +7,17 @@ import Docker from 'dockerode';
 import { ContainerNotFoundError, NotRunningError, StartFailedError } from '../errors.js';
 import { ATTEMPT, CONTAINER_NAME, KIND, POD_NAME, POD_NAMESPACE, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
 import type { RuntimeEvent, SandboxInfo } from '../runtime.js';
-import { RUN_ID, RUN_LABEL, cleanup, containerSpec, ensureDocker, newPod, newRuntime, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import {
+  RUN_ID,
+  RUN_LABEL,
+  cleanup,
+  containerSpec,
+  ensureDocker,
+  newPod,
+  newRuntime,
+  run,
+  startSandbox,
+} from '../../../../test/support/agent/docker-runtime.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 
 const MiB = 1024 * 1024;
@@ -18,10 +28,13 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   const pod = newPod('life');
   let sandbox: SandboxInfo;
 
-  before(async () => {
-    ensureDocker();
-    sandbox = await startSandbox(rt, pod);
-  }, { timeout: 600_000 });
+  before(
+    async () => {
+      ensureDocker();
+      sandbox = await startSandbox(rt, pod);
+    },
+    { timeout: 600_000 },
+  );
   after(() => cleanup());
 
   it('reports exit codes, times and the image id', async () => {
@@ -100,7 +113,10 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
     assert.deepEqual(podFromLabels(labels), pod);
 
     const listed = await rt.listContainers({ labels: { [RUN_LABEL]: RUN_ID, [CONTAINER_NAME]: 'labelled' } });
-    assert.deepEqual(listed.map((c) => c.id), [id]);
+    assert.deepEqual(
+      listed.map((c) => c.id),
+      [id],
+    );
     const all = await rt.listContainers({ labels: { [RUN_LABEL]: RUN_ID, [POD_UID]: pod.uid } });
     assert.ok(all.length >= 2);
     assert.ok(!all.some((c) => c.id === sandbox.id), 'sandboxes are not app containers');
@@ -170,7 +186,10 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
       seen.push(event);
       if (event.type === 'destroy') abort.abort();
     }
-    assert.deepEqual(seen.map((e) => e.type), ['create', 'start', 'die', 'destroy']);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['create', 'start', 'die', 'destroy'],
+    );
     assert.equal(seen.find((e) => e.type === 'die')?.exitCode, 7);
     assert.equal(seen[0]?.labels[CONTAINER_NAME], 'evented');
   });

@@ -20,10 +20,9 @@ export async function pauseImageTar(busyboxPath: string): Promise<Buffer> {
   try {
     busybox = await readFile(busyboxPath);
   } catch (err) {
-    throw new RuntimeError(
-      `cannot build the pause image: ${busyboxPath} is not readable (install Debian's busybox-static): ${(err as Error).message}`,
-      { cause: err },
-    );
+    throw new RuntimeError(`cannot build the pause image: ${busyboxPath} is not readable (install Debian's busybox-static): ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   return writeTar([
     { type: 'dir', path: 'bin' },
@@ -41,15 +40,14 @@ async function buildPauseImage(ctx: DockerContext): Promise<void> {
   const tar = await pauseImageTar(ctx.busyboxPath);
   try {
     // A Buffer is sent with its Content-Length; dockerode's types only name streams.
-    const stream = await ctx.docker.importImage(tar as unknown as NodeJS.ReadableStream, {
-      repo: repository,
-      tag,
-      changes: [
-        `ENV PATH=${IMAGE_PATH}`,
-        `CMD ${JSON.stringify(['/bin/sh', '-c', PAUSE_SCRIPT])}`,
-        'LABEL drover.dev/built-by=drover-runtime',
-      ],
-    } as object);
+    const stream = await ctx.docker.importImage(
+      tar as unknown as NodeJS.ReadableStream,
+      {
+        repo: repository,
+        tag,
+        changes: [`ENV PATH=${IMAGE_PATH}`, `CMD ${JSON.stringify(['/bin/sh', '-c', PAUSE_SCRIPT])}`, 'LABEL drover.dev/built-by=drover-runtime'],
+      } as object,
+    );
     await drainProgress(ctx, stream);
   } catch (err) {
     throw genericError(err, `build pause image ${ctx.pauseImage}`);

@@ -38,7 +38,10 @@ export class PodNetwork {
   private ensured: Promise<PodNetworkInfo> | undefined;
   private readonly reserved = new Map<string, number>();
 
-  constructor(private readonly docker: Docker, readonly podCidr: string) {
+  constructor(
+    private readonly docker: Docker,
+    readonly podCidr: string,
+  ) {
     const cidr = parseCidr(podCidr);
     if (!cidr) throw new Error(`pod CIDR ${podCidr} is not an IPv4 CIDR`);
     this.cidr = cidr;
@@ -107,7 +110,8 @@ export class PodNetwork {
    */
   async pickAddress(nodeRange: string): Promise<string> {
     const range = parseCidr(nodeRange);
-    if (!range || !cidrContains(this.cidr, addressAt(range, 0))) throw new Error(`the node's pod CIDR ${nodeRange} is not inside the cluster's ${this.podCidr}`);
+    if (!range || !cidrContains(this.cidr, addressAt(range, 0)))
+      throw new Error(`the node's pod CIDR ${nodeRange} is not inside the cluster's ${this.podCidr}`);
     const used = await this.addressesInUse();
     const now = Date.now();
     for (const [ip, until] of this.reserved) if (until < now) this.reserved.delete(ip);
@@ -134,7 +138,9 @@ export class PodNetwork {
     const containers = await this.docker.listContainers({ all: true, filters: { network: [this.name] } });
     const used = new Set<string>();
     for (const container of containers) {
-      const endpoint = (container.NetworkSettings?.Networks as Record<string, { IPAddress?: string; IPAMConfig?: { IPv4Address?: string } | null }> | undefined)?.[this.name];
+      const endpoint = (
+        container.NetworkSettings?.Networks as Record<string, { IPAddress?: string; IPAMConfig?: { IPv4Address?: string } | null }> | undefined
+      )?.[this.name];
       for (const ip of [endpoint?.IPAddress, endpoint?.IPAMConfig?.IPv4Address]) if (ip) used.add(ip);
     }
     return used;

@@ -4,7 +4,18 @@ import { after, before, describe, it } from 'node:test';
 import Docker from 'dockerode';
 import { NameConflictError, SandboxError } from '../errors.js';
 import { POD_UID, SANDBOX_ID } from '../labels.js';
-import { RUN_ID, RUN_LABEL, cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import {
+  RUN_ID,
+  RUN_LABEL,
+  cleanup,
+  ensureDocker,
+  freePort,
+  newPod,
+  newRuntime,
+  readAll,
+  run,
+  startSandbox,
+} from '../../../../test/support/agent/docker-runtime.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 
 function httpGet(port: number, path: string): Promise<string> {
@@ -26,7 +37,7 @@ describe('docker pod sandbox', { timeout: 120_000 }, () => {
   before(() => ensureDocker(), { timeout: 600_000 });
   after(() => cleanup());
 
-  it('app containers share the sandbox\'s localhost', async () => {
+  it("app containers share the sandbox's localhost", async () => {
     const pod = newPod('shared');
     const sandbox = await startSandbox(rt, pod);
     assert.equal(sandbox.state, 'running');

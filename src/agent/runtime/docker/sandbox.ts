@@ -54,7 +54,11 @@ async function sandboxNetwork(ctx: DockerContext, spec: SandboxSpec): Promise<Sa
     const { name } = await network.ensure();
     return { name, ip: spec.addressRange ? await network.pickAddress(spec.addressRange) : undefined };
   } catch (err) {
-    throw mapContainerError(err, '', (message) => new SandboxError(`pod network for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }));
+    throw mapContainerError(
+      err,
+      '',
+      (message) => new SandboxError(`pod network for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }),
+    );
   }
 }
 
@@ -65,8 +69,11 @@ async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string): 
     // A half-made sandbox (typically: a hostPort already taken) must not linger.
     await removeContainer(ctx, id, true).catch(() => undefined);
     const message = engineMessage(err);
-    throw mapContainerError(err, id, () =>
-      new SandboxError(`start sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }));
+    throw mapContainerError(
+      err,
+      id,
+      () => new SandboxError(`start sandbox for pod ${spec.pod.namespace}/${spec.pod.name}: ${message}`, { engineMessage: message, cause: err }),
+    );
   }
 }
 
@@ -79,9 +86,14 @@ function podIP(ctx: DockerContext, networkMode: string | undefined, networks: Re
   return '';
 }
 
-function toSandbox(
-  raw: { id: string; labels: Record<string, string>; status: string; running?: boolean; createdAt: Date; ip: string },
-): SandboxInfo | undefined {
+function toSandbox(raw: {
+  id: string;
+  labels: Record<string, string>;
+  status: string;
+  running?: boolean;
+  createdAt: Date;
+  ip: string;
+}): SandboxInfo | undefined {
   const pod = podFromLabels(raw.labels);
   if (!pod) return undefined;
   return {
@@ -144,7 +156,13 @@ export async function removeSandbox(ctx: DockerContext, id: string, keep?: Reado
   let members: Docker.ContainerInfo[];
   try {
     // Members are labelled with the full id; the caller may hold a short one.
-    const fullId = await ctx.docker.getContainer(id).inspect().then((i) => i.Id, () => id);
+    const fullId = await ctx.docker
+      .getContainer(id)
+      .inspect()
+      .then(
+        (i) => i.Id,
+        () => id,
+      );
     members = await ctx.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_ID}=${fullId}`] } });
   } catch (err) {
     throw mapContainerError(err, id, (message) => new RuntimeError(`remove sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));

@@ -26,10 +26,13 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
   const pod = newPod('streams');
   let sandbox: SandboxInfo;
 
-  before(async () => {
-    ensureDocker();
-    sandbox = await startSandbox(rt, pod);
-  }, { timeout: 600_000 });
+  before(
+    async () => {
+      ensureDocker();
+      sandbox = await startSandbox(rt, pod);
+    },
+    { timeout: 600_000 },
+  );
   after(() => cleanup());
 
   it('logs merge demultiplexed stdout and stderr, with tail and timestamps', async () => {
@@ -107,7 +110,7 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
     await assert.rejects(rt.exec(id, { cmd: ['true'] }), NotRunningError);
   });
 
-  it('attach writes to the main process\'s stdin and reads its output', async () => {
+  it("attach writes to the main process's stdin and reads its output", async () => {
     const id = await run(rt, pod, sandbox, 'attached', {
       command: ['sh', '-c', 'while read line; do echo "got $line"; [ "$line" = bye ] && exit 0; done'],
       stdin: true,

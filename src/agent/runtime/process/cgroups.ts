@@ -23,7 +23,10 @@ const CPU_PERIOD_US = 100_000;
 export type ContainerCgroups = Partial<Record<Controller | 'cpuacct', string>>;
 
 async function exists(path: string): Promise<boolean> {
-  return access(path).then(() => true, () => false);
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function reason(err: unknown): string {
@@ -109,7 +112,10 @@ async function writeValue(dir: string, file: string, value: string | number): Pr
  */
 async function setMemoryV1(dir: string, bytes: number): Promise<void> {
   const memsw = await exists(join(dir, 'memory.memsw.limit_in_bytes'));
-  const orders = [['memory.limit_in_bytes', 'memory.memsw.limit_in_bytes'], ['memory.memsw.limit_in_bytes', 'memory.limit_in_bytes']];
+  const orders = [
+    ['memory.limit_in_bytes', 'memory.memsw.limit_in_bytes'],
+    ['memory.memsw.limit_in_bytes', 'memory.limit_in_bytes'],
+  ];
   let lastErr: unknown;
   for (const order of orders) {
     try {
@@ -171,7 +177,10 @@ export async function cgroupPids(dirs: string[]): Promise<number[]> {
   for (const dir of dirs) {
     try {
       const text = await readFile(join(dir, 'cgroup.procs'), 'utf8');
-      return text.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+      return text
+        .split('\n')
+        .filter((l) => /^\d+$/.test(l))
+        .map(Number);
     } catch {
       continue;
     }

@@ -75,10 +75,12 @@ export async function createContainer(ctx: ProcessContext, spec: ContainerSpec):
 
 async function allStatuses(ctx: ProcessContext): Promise<ContainerStatus[]> {
   const ids = (await readdir(containersRoot(ctx)).catch(() => [] as string[])).filter(isId);
-  const statuses = await Promise.all(ids.map(async (id) => {
-    const files = await readContainerFiles(containerDir(ctx, id)).catch(() => undefined);
-    return files ? statusFromFiles(ctx, files) : undefined;
-  }));
+  const statuses = await Promise.all(
+    ids.map(async (id) => {
+      const files = await readContainerFiles(containerDir(ctx, id)).catch(() => undefined);
+      return files ? statusFromFiles(ctx, files) : undefined;
+    }),
+  );
   return statuses.filter((s): s is ContainerStatus => s !== undefined);
 }
 

@@ -25,13 +25,17 @@ export async function exec(ctx: ProcessContext, id: string, opts: ExecOptions): 
   if (opts.cmd.length === 0) throw new ExecFailedError(`exec in ${id}: no command given`);
   const { config, launch } = await loadFiles(ctx, id);
   const user = opts.user || config.spec.securityContext?.user;
-  const child = await spawnExecHelper(ctx, {
-    cgroupDirs: cgroupDirs(launch?.cgroups ?? {}),
-    ...(user ? { user } : {}),
-    cwd: opts.workingDir || launch?.cwd || '/',
-    argv: opts.cmd,
-    env: { ...(config.spec.env ?? {}), ...(opts.env ?? {}) },
-  }, opts.stdin ?? false);
+  const child = await spawnExecHelper(
+    ctx,
+    {
+      cgroupDirs: cgroupDirs(launch?.cgroups ?? {}),
+      ...(user ? { user } : {}),
+      cwd: opts.workingDir || launch?.cwd || '/',
+      argv: opts.cmd,
+      env: { ...(config.spec.env ?? {}), ...(opts.env ?? {}) },
+    },
+    opts.stdin ?? false,
+  );
   const exitCode = new Promise<number>((resolve, reject) => {
     child.once('error', (err) => reject(new ExecFailedError(`exec in ${id}: ${err.message}`, { engineMessage: err.message, cause: err })));
     // 'close': the process has ended and its output has been read.

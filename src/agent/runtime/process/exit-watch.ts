@@ -105,10 +105,11 @@ export class ExitWatcher {
       if (this.watches.get(id) === w) this.watches.delete(id);
     };
     let running: Promise<void> | undefined;
-    const check = (): Promise<void> => (running ??= this.probe(id).then((s) => {
-      running = undefined;
-      if (s !== null && !closed) finish(s);
-    }));
+    const check = (): Promise<void> =>
+      (running ??= this.probe(id).then((s) => {
+        running = undefined;
+        if (s !== null && !closed) finish(s);
+      }));
     const timer = setInterval(() => void check(), POLL_MS);
     try {
       fsw = fsWatch(containerDir(this.ctx, id), () => void check());

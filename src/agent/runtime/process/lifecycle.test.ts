@@ -62,7 +62,7 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     await assert.rejects(h.rt.createContainer({ ...h.spec('nosandbox', { command: ['true'] }), sandboxId: 'f'.repeat(64) }), SandboxError);
   });
 
-  it('passes exactly the env (plus the node\'s PATH: the agent\'s), the working dir and the user', async () => {
+  it("passes exactly the env (plus the node's PATH: the agent's), the working dir and the user", async () => {
     const id = await h.run('env', {
       command: ['sh', '-c', 'env | sort; pwd; id -u; id -g'],
       env: { GREETING: 'hi there', EMPTY: '' },
@@ -82,7 +82,11 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     const plain = await h.run('plain', { command: ['sleep', '30'] });
     const polite = await h.run('polite', { command: ['sh', '-c', 'trap "echo got-term; exit 0" TERM; echo ready; while :; do sleep 0.05; done'] });
     const stubborn = await h.run('stubborn', { command: ['sh', '-c', 'trap "" TERM; echo ready; sleep 30'] });
-    await waitFor('ready', async () => ((await logText(h.rt, polite)).includes('ready') && (await logText(h.rt, stubborn)).includes('ready') ? true : undefined), 5000);
+    await waitFor(
+      'ready',
+      async () => ((await logText(h.rt, polite)).includes('ready') && (await logText(h.rt, stubborn)).includes('ready') ? true : undefined),
+      5000,
+    );
     const { pid } = await h.rt.inspectContainer(stubborn);
 
     let t = Date.now();
@@ -128,7 +132,10 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     assert.equal(labels[CONTAINER_NAME], 'labelled');
     assert.equal(labels[SANDBOX_ID], h.sandbox.id);
     assert.equal(labels[KIND], 'container');
-    assert.deepEqual((await h.rt.listContainers({ labels: { team: 'a' } })).map((c) => c.id), [id]);
+    assert.deepEqual(
+      (await h.rt.listContainers({ labels: { team: 'a' } })).map((c) => c.id),
+      [id],
+    );
     assert.ok((await h.rt.listContainers({ labels: { [POD_UID]: h.pod.uid }, all: false })).every((c) => c.state === 'running'));
     assert.deepEqual(await h.rt.listContainers({ labels: { team: 'b' } }), []);
     await assert.rejects(h.rt.createContainer(h.spec('labelled', { command: ['true'] })), /already in use/);
@@ -157,7 +164,10 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
       seen.push(event);
       if (event.type === 'destroy') abort.abort();
     }
-    assert.deepEqual(seen.map((e) => e.type), ['create', 'start', 'die', 'destroy']);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['create', 'start', 'die', 'destroy'],
+    );
     assert.equal(seen.find((e) => e.type === 'die')?.exitCode, 7);
   });
 
@@ -165,11 +175,17 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     assert.equal(h.sandbox.ip, '127.0.0.1');
     const pod = { uid: 'sb-uid', name: 'sb', namespace: 'test' };
     const sb = await h.rt.createSandbox({ pod, attempt: 0, ports: [{ containerPort: 8080, hostPort: 18080 }] });
-    await assert.rejects(h.rt.createSandbox({ pod: { ...pod, uid: 'other' }, attempt: 0, ports: [{ containerPort: 1, hostPort: 18080 }] }), /already allocated/);
+    await assert.rejects(
+      h.rt.createSandbox({ pod: { ...pod, uid: 'other' }, attempt: 0, ports: [{ containerPort: 1, hostPort: 18080 }] }),
+      /already allocated/,
+    );
     await assert.rejects(h.rt.createSandbox({ pod, attempt: 0 }), /already in use/);
     const id = await h.rt.createContainer({ ...h.spec('member', { command: ['sleep', '30'] }), sandboxId: sb.id });
     await h.rt.startContainer(id);
-    assert.deepEqual((await h.rt.listSandboxes({ labels: { [POD_UID]: 'sb-uid' } })).map((s) => s.id), [sb.id]);
+    assert.deepEqual(
+      (await h.rt.listSandboxes({ labels: { [POD_UID]: 'sb-uid' } })).map((s) => s.id),
+      [sb.id],
+    );
     await h.rt.removeSandbox(sb.id);
     await h.rt.removeSandbox(sb.id);
     await assert.rejects(h.rt.inspectContainer(id), ContainerNotFoundError);

@@ -79,7 +79,10 @@ async function runningStatus(lc: Lifecycle, id: string, what: string): Promise<C
 async function endedWithin(lc: Lifecycle, id: string, ms: number): Promise<boolean> {
   if (ms <= 0) return false;
   const signal = AbortSignal.timeout(ms);
-  return lc.exits.whenNotRunning(id, signal).then(() => true, () => false);
+  return lc.exits.whenNotRunning(id, signal).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** SIGKILL to the process group and to whatever else is in the container's cgroups. */

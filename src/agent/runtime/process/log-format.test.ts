@@ -2,15 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LogFormatter, parseAll, parseEntry, sinceString, splitLines, tailEntries } from './log-format.js';
 
-const log = Buffer.from([
-  '2024-05-01T10:00:00.100000000Z stdout F one',
-  '2024-05-01T10:00:01.100000000Z stderr F oops',
-  '2024-05-01T10:00:02.100000000Z stdout P tw',
-  '2024-05-01T10:00:02.200000000Z stdout F o',
-  'torn line without fields',
-  '2024-05-01T10:00:03.100000000Z stdout F with  two spaces ',
-  '2024-05-01T10:00:04.1',
-].join('\n'));
+const log = Buffer.from(
+  [
+    '2024-05-01T10:00:00.100000000Z stdout F one',
+    '2024-05-01T10:00:01.100000000Z stderr F oops',
+    '2024-05-01T10:00:02.100000000Z stdout P tw',
+    '2024-05-01T10:00:02.200000000Z stdout F o',
+    'torn line without fields',
+    '2024-05-01T10:00:03.100000000Z stdout F with  two spaces ',
+    '2024-05-01T10:00:04.1',
+  ].join('\n'),
+);
 
 describe('process runtime: log format', () => {
   it('parses entries and keeps the torn end for later', () => {

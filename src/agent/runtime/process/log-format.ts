@@ -45,7 +45,9 @@ export function splitLines(buf: Buffer): { lines: Buffer[]; rest: Buffer } {
 }
 
 export function parseAll(buf: Buffer): LogEntry[] {
-  return splitLines(buf).lines.map(parseEntry).filter((e): e is LogEntry => e !== undefined);
+  return splitLines(buf)
+    .lines.map(parseEntry)
+    .filter((e): e is LogEntry => e !== undefined);
 }
 
 /** Docker's `since` in the log's own time format (ms precision is all a Date has). */

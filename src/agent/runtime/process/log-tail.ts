@@ -47,7 +47,12 @@ export class LogTailer {
   private readonly timer: NodeJS.Timeout;
   private watcher: FSWatcher | undefined;
 
-  constructor(private readonly ctx: ProcessContext, private readonly id: string, start: TailStart, private readonly h: TailHandlers) {
+  constructor(
+    private readonly ctx: ProcessContext,
+    private readonly id: string,
+    start: TailStart,
+    private readonly h: TailHandlers,
+  ) {
     const dir = containerDir(ctx, id);
     this.path = join(dir, LOG);
     this.file = start.file;
@@ -106,7 +111,10 @@ export class LogTailer {
   private async step(): Promise<void> {
     if (!(await this.readToEnd())) return;
     if (await this.switchIfRotated()) return this.kick();
-    const running = await inspectContainer(this.ctx, this.id).then((s) => s.state === 'running', () => false);
+    const running = await inspectContainer(this.ctx, this.id).then(
+      (s) => s.state === 'running',
+      () => false,
+    );
     if (running) return;
     // Ended: what it wrote before the supervisor recorded the end is all there is.
     if (!(await this.readToEnd())) return;

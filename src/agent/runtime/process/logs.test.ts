@@ -17,7 +17,9 @@ describe('process runtime: logs', { timeout: 30_000 }, () => {
   // Two pipes: the order between stdout and stderr holds only for writes some time
   // apart (as with Docker).
   it('keeps stdout and stderr in order, with tail, timestamps, since and stream selection', async () => {
-    const id = await h.run('lines', { command: ['sh', '-c', 'for i in 1 2 3; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done; printf no-newline'] });
+    const id = await h.run('lines', {
+      command: ['sh', '-c', 'for i in 1 2 3; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done; printf no-newline'],
+    });
     await h.rt.waitContainer(id);
     assert.equal(await logText(h.rt, id), 'out1\nerr1\nout2\nerr2\nout3\nerr3\nno-newline');
     assert.equal(await readAll(await h.rt.logs(id, { tail: 3 })), 'out3\nerr3\nno-newline');
@@ -55,7 +57,9 @@ describe('process runtime: logs', { timeout: 30_000 }, () => {
   });
 
   it('rotates a log past its size limit and reads across the rotation', async () => {
-    const id = await small.createContainer(h.spec('rotated', { command: ['sh', '-c', 'i=0; while [ $i -lt 150 ]; do echo line-$i; i=$((i+1)); done; sleep 0.3; echo last'] }));
+    const id = await small.createContainer(
+      h.spec('rotated', { command: ['sh', '-c', 'i=0; while [ $i -lt 150 ]; do echo line-$i; i=$((i+1)); done; sleep 0.3; echo last'] }),
+    );
     await small.startContainer(id);
     const follow = await small.logs(id, { follow: true, tail: 0 });
     const collected = readAll(follow);

@@ -150,9 +150,13 @@ export class ProcessRuntime implements ContainerRuntime {
 
   events(filter: ListFilter, signal: AbortSignal): AsyncIterable<RuntimeEvent> {
     const stream = this.ctx.hub.subscribe(filter, signal);
-    signal.addEventListener('abort', () => {
-      if (!this.ctx.hub.active) this.lc.exits.idle();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (!this.ctx.hub.active) this.lc.exits.idle();
+      },
+      { once: true },
+    );
     return stream;
   }
 

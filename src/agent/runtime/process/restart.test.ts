@@ -41,7 +41,10 @@ describe('process runtime: state survives the agent', { timeout: 30_000 }, () =>
     const running = await rt.inspectContainer(id);
     assert.equal(running.state, 'running');
     assert.ok(running.pid > 0);
-    assert.deepEqual((await rt.listContainers({ all: false })).map((c) => c.id), [id]);
+    assert.deepEqual(
+      (await rt.listContainers({ all: false })).map((c) => c.id),
+      [id],
+    );
 
     writeFileSync(stop, '');
     assert.equal(await rt.waitContainer(id), 7);
@@ -52,7 +55,10 @@ describe('process runtime: state survives the agent', { timeout: 30_000 }, () =>
   });
 
   it('the supervisor passes SIGTERM and SIGINT on to the command', async () => {
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       const id = await h.run(`forwarded-${code}`, { command: ['sleep', '30'] });
       process.kill(startedRecord(id).supervisorPid, signal);
       assert.equal(await h.rt.waitContainer(id), code);

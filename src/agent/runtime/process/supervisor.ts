@@ -34,7 +34,13 @@ export interface RunArgs extends SupervisorArgs {
 /** Writes the script once per version; running supervisors keep the copy they loaded. */
 export async function installSupervisor(ctx: ProcessContext): Promise<string> {
   const path = join(ctx.stateDir, 'bin', `supervisor-${HASH}.pl`);
-  if (await stat(path).then(() => true, () => false)) return path;
+  if (
+    await stat(path).then(
+      () => true,
+      () => false,
+    )
+  )
+    return path;
   await mkdir(join(ctx.stateDir, 'bin'), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, SUPERVISOR_PERL, { mode: 0o644 });
@@ -43,11 +49,7 @@ export async function installSupervisor(ctx: ProcessContext): Promise<string> {
 }
 
 function commonArgs(a: SupervisorArgs): string[] {
-  return [
-    ...a.cgroupDirs.map((d) => `procs=${join(d, 'cgroup.procs')}`),
-    ...(a.user ? [`user=${a.user}`] : []),
-    `cwd=${a.cwd}`,
-  ];
+  return [...a.cgroupDirs.map((d) => `procs=${join(d, 'cgroup.procs')}`), ...(a.user ? [`user=${a.user}`] : []), `cwd=${a.cwd}`];
 }
 
 /**
@@ -57,7 +59,11 @@ function commonArgs(a: SupervisorArgs): string[] {
  */
 export function envBlock(env: Record<string, string>, path = DEFAULT_PATH): Buffer {
   const all = 'PATH' in env ? env : { ...env, PATH: path };
-  return Buffer.from(Object.entries(all).map(([k, v]) => `${k}=${v}\0`).join(''));
+  return Buffer.from(
+    Object.entries(all)
+      .map(([k, v]) => `${k}=${v}\0`)
+      .join(''),
+  );
 }
 
 function spawnPerl(ctx: ProcessContext, script: string, args: string[], stdin: 'pipe' | 'ignore'): ChildProcess {
@@ -138,9 +144,13 @@ function handshake(ctx: ProcessContext, child: ChildProcess): Promise<string> {
       if (nl >= 0) done(() => resolve(out.slice(0, nl)));
     });
     child.once('close', (code) => {
-      done(() => reject(new StartFailedError(`the supervisor exited (${code}) before the command ran: ${errText.trim()}`, {
-        engineMessage: errText.trim(),
-      })));
+      done(() =>
+        reject(
+          new StartFailedError(`the supervisor exited (${code}) before the command ran: ${errText.trim()}`, {
+            engineMessage: errText.trim(),
+          }),
+        ),
+      );
     });
   });
 }

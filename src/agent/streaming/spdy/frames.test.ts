@@ -1,8 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  ControlType, FLAG_FIN, FrameReader, SpdyProtocolError, encodeData, encodeGoAway, encodePing, encodeRstStream,
-  encodeSettings, encodeSynReply, encodeSynStream, encodeWindowUpdate, parseFrame,
+  ControlType,
+  FLAG_FIN,
+  FrameReader,
+  SpdyProtocolError,
+  encodeData,
+  encodeGoAway,
+  encodePing,
+  encodeRstStream,
+  encodeSettings,
+  encodeSynReply,
+  encodeSynStream,
+  encodeWindowUpdate,
+  parseFrame,
 } from './frames.js';
 
 describe('SPDY frames', () => {
@@ -21,16 +32,34 @@ describe('SPDY frames', () => {
   it('round-trips every frame type', () => {
     const block = Buffer.from([1, 2, 3]);
     assert.deepEqual(parseFrame(encodeSynStream(7, block, { fin: true, priority: 3, associatedId: 1 })), {
-      kind: 'syn_stream', streamId: 7, associatedId: 1, priority: 3, flags: FLAG_FIN, headerBlock: block,
+      kind: 'syn_stream',
+      streamId: 7,
+      associatedId: 1,
+      priority: 3,
+      flags: FLAG_FIN,
+      headerBlock: block,
     });
     assert.deepEqual(parseFrame(encodeSynReply(7, block)), { kind: 'syn_reply', streamId: 7, flags: 0, headerBlock: block });
     assert.deepEqual(parseFrame(encodeRstStream(9, 3)), { kind: 'rst_stream', streamId: 9, status: 3 });
     assert.deepEqual(parseFrame(encodePing(42)), { kind: 'ping', id: 42 });
     assert.deepEqual(parseFrame(encodeGoAway(11, 0)), { kind: 'goaway', lastGoodStreamId: 11, status: 0 });
     assert.deepEqual(parseFrame(encodeWindowUpdate(1, 65536)), { kind: 'window_update', streamId: 1, delta: 65536 });
-    assert.deepEqual(parseFrame(encodeSettings([{ id: 7, value: 1 << 20 }, { flags: 1, id: 4, value: 100 }])), {
-      kind: 'settings', flags: 0, entries: [{ flags: 0, id: 7, value: 1 << 20 }, { flags: 1, id: 4, value: 100 }],
-    });
+    assert.deepEqual(
+      parseFrame(
+        encodeSettings([
+          { id: 7, value: 1 << 20 },
+          { flags: 1, id: 4, value: 100 },
+        ]),
+      ),
+      {
+        kind: 'settings',
+        flags: 0,
+        entries: [
+          { flags: 0, id: 7, value: 1 << 20 },
+          { flags: 1, id: 4, value: 100 },
+        ],
+      },
+    );
   });
 
   it('reports unknown control types instead of failing on them', () => {
@@ -47,12 +76,21 @@ describe('SPDY frames', () => {
     const stream = Buffer.concat([encodePing(1), encodeData(1, Buffer.alloc(1000, 7)), encodeGoAway(1, 0)]);
     const reader = new FrameReader();
     const oneByOne = [...stream].flatMap((byte) => reader.push(Buffer.from([byte])));
-    assert.deepEqual(oneByOne.map((f) => f.kind), ['ping', 'data', 'goaway']);
+    assert.deepEqual(
+      oneByOne.map((f) => f.kind),
+      ['ping', 'data', 'goaway'],
+    );
     assert.equal(reader.pending, 0);
     const together = new FrameReader().push(stream);
-    assert.deepEqual(together.map((f) => f.kind), ['ping', 'data', 'goaway']);
+    assert.deepEqual(
+      together.map((f) => f.kind),
+      ['ping', 'data', 'goaway'],
+    );
     const partial = new FrameReader();
-    assert.deepEqual(partial.push(stream.subarray(0, 20)).map((f) => f.kind), ['ping']);
+    assert.deepEqual(
+      partial.push(stream.subarray(0, 20)).map((f) => f.kind),
+      ['ping'],
+    );
     assert.equal(partial.pending, 8);
   });
 

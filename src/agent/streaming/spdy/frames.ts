@@ -66,7 +66,12 @@ function parseControl(type: number, version: number, flags: number, payload: Buf
     case ControlType.SynReply:
     case ControlType.Headers:
       need(payload, 4, type === ControlType.SynReply ? 'SYN_REPLY' : 'HEADERS');
-      return { kind: type === ControlType.SynReply ? 'syn_reply' : 'headers', streamId: payload.readUInt32BE(0) & STREAM_ID_MASK, flags, headerBlock: payload.subarray(4) };
+      return {
+        kind: type === ControlType.SynReply ? 'syn_reply' : 'headers',
+        streamId: payload.readUInt32BE(0) & STREAM_ID_MASK,
+        flags,
+        headerBlock: payload.subarray(4),
+      };
     case ControlType.RstStream:
       need(payload, 8, 'RST_STREAM');
       return { kind: 'rst_stream', streamId: payload.readUInt32BE(0) & STREAM_ID_MASK, status: payload.readUInt32BE(4) };

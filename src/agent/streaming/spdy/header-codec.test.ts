@@ -66,7 +66,10 @@ describe('SPDY header blocks', () => {
     const decompressor = new HeaderDecompressor();
     const compressed = await Promise.all(Array.from({ length: 20 }, (_, i) => compressor.compress({ n: String(i) })));
     const decoded = await Promise.all(compressed.map((block) => decompressor.decompress(block)));
-    assert.deepEqual(decoded.map((h) => h.get('n')?.[0]), Array.from({ length: 20 }, (_, i) => String(i)));
+    assert.deepEqual(
+      decoded.map((h) => h.get('n')?.[0]),
+      Array.from({ length: 20 }, (_, i) => String(i)),
+    );
   });
 
   it('rejects garbage', async () => {

@@ -40,13 +40,16 @@ describe('SPDY session', () => {
     assert.deepEqual(peer.frames.map((f) => f.kind).slice(0, 2), ['syn_reply_headers', 'data']);
   });
 
-  it('answers the client\'s pings and ignores answers to pings it never sent', async () => {
+  it("answers the client's pings and ignores answers to pings it never sent", async () => {
     const { peer } = memoryPair();
     peer.raw(encodePing(1));
     peer.raw(encodePing(2));
     peer.raw(encodePing(3));
     await peer.until('pongs', () => peer.frames.filter((f) => f.kind === 'ping').length === 2);
-    assert.deepEqual(peer.frames.map((f) => (f.kind === 'ping' ? f.id : -1)), [1, 3]);
+    assert.deepEqual(
+      peer.frames.map((f) => (f.kind === 'ping' ? f.id : -1)),
+      [1, 3],
+    );
   });
 
   it('refuses streams with even or reused ids, and streams nobody handles', async () => {

@@ -8,8 +8,17 @@
 
 import { EventEmitter } from 'node:events';
 import {
-  FLAG_FIN, FrameReader, GoAwayStatus, MAX_FRAME_PAYLOAD, RstStatus,
-  encodeData, encodeGoAway, encodePing, encodeRstStream, encodeSynReply, type Frame,
+  FLAG_FIN,
+  FrameReader,
+  GoAwayStatus,
+  MAX_FRAME_PAYLOAD,
+  RstStatus,
+  encodeData,
+  encodeGoAway,
+  encodePing,
+  encodeRstStream,
+  encodeSynReply,
+  type Frame,
 } from './frames.js';
 import { HeaderCompressor, HeaderDecompressor } from './header-codec.js';
 import { SpdyStream, type StreamHost } from './stream.js';

@@ -21,7 +21,10 @@ test('operators, precedence and literals', () => {
 });
 
 test('fields: a missing one is an error, has() tests presence, && and || absorb an error the other side decides', () => {
-  assert.throws(() => run('self.missing == 1', {}), (error: unknown) => error instanceof CelEvalError && /no such key: missing/.test(error.message));
+  assert.throws(
+    () => run('self.missing == 1', {}),
+    (error: unknown) => error instanceof CelEvalError && /no such key: missing/.test(error.message),
+  );
   assert.equal(run('!has(self.missing) || self.missing > 0', {}), true);
   assert.equal(run('self.missing > 0 || true', {}), true);
   assert.equal(run('false && self.missing > 0', {}), false);
@@ -29,7 +32,14 @@ test('fields: a missing one is an error, has() tests presence, && and || absorb 
 });
 
 test('macros, sizes, string functions and conversions', () => {
-  const self = { items: [{ name: 'a', w: 1 }, { name: 'b', w: 2 }], tags: { env: 'prod' }, host: 'Example.COM' };
+  const self = {
+    items: [
+      { name: 'a', w: 1 },
+      { name: 'b', w: 2 },
+    ],
+    tags: { env: 'prod' },
+    host: 'Example.COM',
+  };
   assert.equal(run('self.items.all(i, i.w > 0) && self.items.exists(i, i.name == "b") && self.items.exists_one(i, i.w == 2)', self), true);
   assert.deepEqual(run('self.items.map(i, i.name)', self), ['a', 'b']);
   assert.deepEqual(run('self.items.filter(i, i.w > 1).map(i, i.name)', self), ['b']);
@@ -53,7 +63,11 @@ const schema = {
       'x-kubernetes-validations': [
         { rule: 'self.replicas <= self.maxReplicas', message: 'replicas must not exceed maxReplicas' },
         { rule: 'self.mode == oldSelf.mode', message: 'mode is immutable', fieldPath: '.mode' },
-        { rule: "!has(self.secret) || self.secret.startsWith('s-')", messageExpression: "'secret ' + self.secret + ' needs the s- prefix'", reason: 'FieldValueForbidden' },
+        {
+          rule: "!has(self.secret) || self.secret.startsWith('s-')",
+          messageExpression: "'secret ' + self.secret + ' needs the s- prefix'",
+          reason: 'FieldValueForbidden',
+        },
       ],
       properties: { replicas: { type: 'integer' }, maxReplicas: { type: 'integer' }, mode: { type: 'string' }, secret: { type: 'string' } },
     },
@@ -61,16 +75,22 @@ const schema = {
 };
 
 test('x-kubernetes-validations: failures as Kubernetes reports them; transition rules only on update', () => {
-  const messages = (spec: object, old?: object) => validateValue(schema, { spec }, '', old === undefined ? undefined : { spec: old }).map((e) => `${e.field}: ${e.message}`);
+  const messages = (spec: object, old?: object) =>
+    validateValue(schema, { spec }, '', old === undefined ? undefined : { spec: old }).map((e) => `${e.field}: ${e.message}`);
   assert.deepEqual(messages({ replicas: 1, maxReplicas: 2, mode: 'a' }), []);
   assert.deepEqual(messages({ replicas: 3, maxReplicas: 2, mode: 'a' }), ['spec: Invalid value: "object": replicas must not exceed maxReplicas']);
   assert.deepEqual(messages({ replicas: 1, maxReplicas: 2, mode: 'b' }, { mode: 'a' }), ['spec.mode: Invalid value: "object": mode is immutable']);
   assert.deepEqual(messages({ replicas: 1, maxReplicas: 2, mode: 'a', secret: 'x' }), ['spec: Forbidden: secret x needs the s- prefix']);
-  assert.deepEqual(messages({ maxReplicas: 2, mode: 'a' }), ['spec: Invalid value: "object": no such key: replicas evaluating rule: self.replicas <= self.maxReplicas']);
+  assert.deepEqual(messages({ maxReplicas: 2, mode: 'a' }), [
+    'spec: Invalid value: "object": no such key: replicas evaluating rule: self.replicas <= self.maxReplicas',
+  ]);
 });
 
 test('a rule that does not compile makes the CRD invalid', () => {
   const errors = validateStructuralSchema({ type: 'object', 'x-kubernetes-validations': [{ rule: 'self.a >' }] }, 'spec.versions[0].schema.openAPIV3Schema');
-  assert.deepEqual(errors.map((e) => e.field), ['spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule']);
+  assert.deepEqual(
+    errors.map((e) => e.field),
+    ['spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule'],
+  );
   assert.match(errors[0]!.message, /compilation failed/);
 });

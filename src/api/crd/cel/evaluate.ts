@@ -27,15 +27,20 @@ function noOverload(name: string, ...values: unknown[]): CelEvalError {
 
 export function evaluate(expr: Expr, env: Env): unknown {
   switch (expr.kind) {
-    case 'literal': return expr.value;
+    case 'literal':
+      return expr.value;
     case 'ident': {
       if (!env.has(expr.name)) throw new CelEvalError(`undeclared reference to '${expr.name}'`);
       return env.get(expr.name);
     }
-    case 'select': return select(evaluate(expr.target, env), expr.field);
-    case 'index': return index(evaluate(expr.target, env), evaluate(expr.index, env));
-    case 'list': return expr.items.map((item) => evaluate(item, env));
-    case 'map': return Object.fromEntries(expr.entries.map(([k, v]) => [String(evaluate(k, env)), evaluate(v, env)]));
+    case 'select':
+      return select(evaluate(expr.target, env), expr.field);
+    case 'index':
+      return index(evaluate(expr.target, env), evaluate(expr.index, env));
+    case 'list':
+      return expr.items.map((item) => evaluate(item, env));
+    case 'map':
+      return Object.fromEntries(expr.entries.map(([k, v]) => [String(evaluate(k, env)), evaluate(v, env)]));
     case 'unary': {
       const value = evaluate(expr.operand, env);
       if (expr.op === '!') {
@@ -50,8 +55,10 @@ export function evaluate(expr: Expr, env: Env): unknown {
       if (typeof test !== 'boolean') throw noOverload('_?_:_', test);
       return evaluate(test ? expr.then : expr.otherwise, env);
     }
-    case 'binary': return binary(expr, env);
-    case 'call': return call(expr, env);
+    case 'binary':
+      return binary(expr, env);
+    case 'call':
+      return call(expr, env);
   }
 }
 
@@ -88,8 +95,10 @@ function logical(expr: Extract<Expr, { kind: 'binary' }>, env: Env): boolean {
 }
 
 function compare(op: string, left: unknown, right: unknown): boolean {
-  const comparable = (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string')
-    || (typeof left === 'boolean' && typeof right === 'boolean');
+  const comparable =
+    (typeof left === 'number' && typeof right === 'number') ||
+    (typeof left === 'string' && typeof right === 'string') ||
+    (typeof left === 'boolean' && typeof right === 'boolean');
   if (!comparable) throw noOverload(`_${op}_`, left, right);
   const a = left as number | string;
   const b = right as number | string;
@@ -101,9 +110,15 @@ function binary(expr: Extract<Expr, { kind: 'binary' }>, env: Env): unknown {
   const left = evaluate(expr.left, env);
   const right = evaluate(expr.right, env);
   switch (expr.op) {
-    case '==': return jsonEqual(left, right);
-    case '!=': return !jsonEqual(left, right);
-    case '<': case '<=': case '>': case '>=': return compare(expr.op, left, right);
+    case '==':
+      return jsonEqual(left, right);
+    case '!=':
+      return !jsonEqual(left, right);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return compare(expr.op, left, right);
     case 'in':
       if (Array.isArray(right)) return right.some((item) => jsonEqual(item, left));
       if (isMap(right)) return Object.hasOwn(right, String(left));
@@ -154,10 +169,14 @@ function macro(expr: Extract<Expr, { kind: 'call' }>, env: Env): unknown {
   };
   const body = expr.args[expr.args.length - 1]!;
   switch (expr.name) {
-    case 'all': return items.every((item) => predicate(item, body));
-    case 'exists': return items.some((item) => predicate(item, body));
-    case 'exists_one': return items.filter((item) => predicate(item, body)).length === 1;
-    case 'filter': return items.filter((item) => predicate(item, body));
+    case 'all':
+      return items.every((item) => predicate(item, body));
+    case 'exists':
+      return items.some((item) => predicate(item, body));
+    case 'exists_one':
+      return items.filter((item) => predicate(item, body)).length === 1;
+    case 'filter':
+      return items.filter((item) => predicate(item, body));
     default: {
       // map(x, e) or map(x, p, e): transform, optionally only the items p accepts.
       const chosen = expr.args.length === 3 ? items.filter((item) => predicate(item, expr.args[1]!)) : items;
@@ -195,32 +214,44 @@ function method(name: string, target: unknown, args: unknown[]): unknown {
     return arg;
   };
   switch (name) {
-    case 'startsWith': return target.startsWith(needString());
-    case 'endsWith': return target.endsWith(needString());
-    case 'contains': return target.includes(needString());
-    case 'matches': return regex(arg).test(target);
-    case 'lowerAscii': return target.replace(/[A-Z]/g, (c) => c.toLowerCase());
-    case 'upperAscii': return target.replace(/[a-z]/g, (c) => c.toUpperCase());
-    case 'trim': return target.trim();
-    case 'split': return target.split(needString());
-    case 'indexOf': return target.indexOf(needString());
+    case 'startsWith':
+      return target.startsWith(needString());
+    case 'endsWith':
+      return target.endsWith(needString());
+    case 'contains':
+      return target.includes(needString());
+    case 'matches':
+      return regex(arg).test(target);
+    case 'lowerAscii':
+      return target.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    case 'upperAscii':
+      return target.replace(/[a-z]/g, (c) => c.toUpperCase());
+    case 'trim':
+      return target.trim();
+    case 'split':
+      return target.split(needString());
+    case 'indexOf':
+      return target.indexOf(needString());
     case 'replace': {
       const replacement = args[1];
       if (typeof replacement !== 'string') throw noOverload(name, target, ...args);
       return target.split(needString()).join(replacement);
     }
-    default: throw new CelEvalError(`undeclared reference to '${name}'`);
+    default:
+      throw new CelEvalError(`undeclared reference to '${name}'`);
   }
 }
 
 function global(name: string, args: unknown[]): unknown {
   const [value, second] = args;
   switch (name) {
-    case 'size': return size(value);
+    case 'size':
+      return size(value);
     case 'matches':
       if (typeof value !== 'string') throw noOverload('matches', value, second);
       return regex(second).test(value);
-    case 'int': case 'uint': {
+    case 'int':
+    case 'uint': {
       const number = typeof value === 'string' && /^[+-]?\d+$/.test(value.trim()) ? Number(value) : typeof value === 'number' ? Math.trunc(value) : NaN;
       if (Number.isNaN(number)) throw new CelEvalError(`cannot convert ${JSON.stringify(value)} to ${name}`);
       return number;
@@ -237,7 +268,9 @@ function global(name: string, args: unknown[]): unknown {
       if (value === 'true' || value === true) return true;
       if (value === 'false' || value === false) return false;
       throw new CelEvalError(`cannot convert ${JSON.stringify(value)} to bool`);
-    case 'dyn': return value;
-    default: throw new CelEvalError(`undeclared reference to '${name}'`);
+    case 'dyn':
+      return value;
+    default:
+      throw new CelEvalError(`undeclared reference to '${name}'`);
   }
 }

@@ -25,7 +25,10 @@ function tokenize(source: string): Token[] {
   let i = 0;
   while (i < source.length) {
     const ch = source[i]!;
-    if (/\s/.test(ch)) { i++; continue; }
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
     const start = i;
     const number = /^(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)u?/.exec(source.slice(i));
     if (number && /\d/.test(ch)) {
@@ -69,7 +72,20 @@ function tokenize(source: string): Token[] {
 }
 
 const BINARY_PRECEDENCE: Record<string, number> = {
-  '||': 1, '&&': 2, '==': 3, '!=': 3, '<': 3, '<=': 3, '>': 3, '>=': 3, in: 3, '+': 4, '-': 4, '*': 5, '/': 5, '%': 5,
+  '||': 1,
+  '&&': 2,
+  '==': 3,
+  '!=': 3,
+  '<': 3,
+  '<=': 3,
+  '>': 3,
+  '>=': 3,
+  in: 3,
+  '+': 4,
+  '-': 4,
+  '*': 5,
+  '/': 5,
+  '%': 5,
 };
 
 export function parseCel(source: string): Expr {
@@ -116,13 +132,19 @@ export function parseCel(source: string): Expr {
 
   const args = (close: string): Expr[] => {
     const out: Expr[] = [];
-    if (peek().text === close && peek().type === 'op') { next(); return out; }
+    if (peek().text === close && peek().type === 'op') {
+      next();
+      return out;
+    }
     for (;;) {
       out.push(expression());
       const token = next();
       if (token.text === close && token.type === 'op') return out;
       if (token.text !== ',' || token.type !== 'op') throw new CelSyntaxError(`expected ',' or '${close}' at ${token.at}`);
-      if (peek().text === close && peek().type === 'op') { next(); return out; }
+      if (peek().text === close && peek().type === 'op') {
+        next();
+        return out;
+      }
     }
   };
 
@@ -172,7 +194,10 @@ export function parseCel(source: string): Expr {
     if (token.text === '[') return { kind: 'list', items: args(']') };
     if (token.text === '{') {
       const entries: Array<[Expr, Expr]> = [];
-      if (peek().text === '}') { next(); return { kind: 'map', entries }; }
+      if (peek().text === '}') {
+        next();
+        return { kind: 'map', entries };
+      }
       for (;;) {
         const key = expression();
         expect(':');
@@ -193,15 +218,25 @@ export function parseCel(source: string): Expr {
 /** Whether the expression reads `oldSelf`: a transition rule, evaluated only on update. */
 export function readsOldSelf(expr: Expr): boolean {
   switch (expr.kind) {
-    case 'ident': return expr.name === 'oldSelf';
-    case 'literal': return false;
-    case 'select': return readsOldSelf(expr.target);
-    case 'index': return readsOldSelf(expr.target) || readsOldSelf(expr.index);
-    case 'call': return (expr.target ? readsOldSelf(expr.target) : false) || expr.args.some(readsOldSelf);
-    case 'list': return expr.items.some(readsOldSelf);
-    case 'map': return expr.entries.some(([k, v]) => readsOldSelf(k) || readsOldSelf(v));
-    case 'unary': return readsOldSelf(expr.operand);
-    case 'binary': return readsOldSelf(expr.left) || readsOldSelf(expr.right);
-    case 'conditional': return readsOldSelf(expr.test) || readsOldSelf(expr.then) || readsOldSelf(expr.otherwise);
+    case 'ident':
+      return expr.name === 'oldSelf';
+    case 'literal':
+      return false;
+    case 'select':
+      return readsOldSelf(expr.target);
+    case 'index':
+      return readsOldSelf(expr.target) || readsOldSelf(expr.index);
+    case 'call':
+      return (expr.target ? readsOldSelf(expr.target) : false) || expr.args.some(readsOldSelf);
+    case 'list':
+      return expr.items.some(readsOldSelf);
+    case 'map':
+      return expr.entries.some(([k, v]) => readsOldSelf(k) || readsOldSelf(v));
+    case 'unary':
+      return readsOldSelf(expr.operand);
+    case 'binary':
+      return readsOldSelf(expr.left) || readsOldSelf(expr.right);
+    case 'conditional':
+      return readsOldSelf(expr.test) || readsOldSelf(expr.then) || readsOldSelf(expr.otherwise);
   }
 }

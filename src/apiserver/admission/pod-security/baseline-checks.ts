@@ -3,22 +3,49 @@
 // in Kubernetes' own words, so messages match what users of Kubernetes already search for.
 import { arr, objects, obj, text, type Obj } from '../../../api/validation/util.js';
 import {
-  containersOf, containersPhrase, joinQuoted, nameOf, pluralize, securityContextOf, sortedSet,
-  type PodCheck, type PodView, type Violation,
+  containersOf,
+  containersPhrase,
+  joinQuoted,
+  nameOf,
+  pluralize,
+  securityContextOf,
+  sortedSet,
+  type PodCheck,
+  type PodView,
+  type Violation,
 } from './pod-view.js';
 
 /** The container runtime's default capabilities: adding them back takes nothing more. */
 const DEFAULT_CAPABILITIES = new Set([
-  'AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE',
-  'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
 ]);
 
 /** Sysctls namespaced and isolated per pod (the kubelet's safe set, Kubernetes 1.32). */
 const SAFE_SYSCTLS = new Set([
-  'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start',
-  'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range', 'net.ipv4.ip_local_reserved_ports',
-  'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl',
-  'net.ipv4.tcp_keepalive_probes', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem',
+  'kernel.shm_rmid_forced',
+  'net.ipv4.ip_local_port_range',
+  'net.ipv4.ip_unprivileged_port_start',
+  'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range',
+  'net.ipv4.ip_local_reserved_ports',
+  'net.ipv4.tcp_keepalive_time',
+  'net.ipv4.tcp_fin_timeout',
+  'net.ipv4.tcp_keepalive_intvl',
+  'net.ipv4.tcp_keepalive_probes',
+  'net.ipv4.tcp_rmem',
+  'net.ipv4.tcp_wmem',
 ]);
 
 const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t']);
@@ -50,23 +77,32 @@ function privileged(pod: PodView): Violation | undefined {
 function nonDefaultCapabilities(pod: PodView): Violation | undefined {
   const added: string[] = [];
   const names = containersWhere(pod, (c) => {
-    const extra = arr(obj(securityContextOf(c)['capabilities'])['add']).map(String).filter((cap) => !DEFAULT_CAPABILITIES.has(cap));
+    const extra = arr(obj(securityContextOf(c)['capabilities'])['add'])
+      .map(String)
+      .filter((cap) => !DEFAULT_CAPABILITIES.has(cap));
     added.push(...extra);
     return extra.length > 0;
   });
   if (names.length === 0) return undefined;
-  return { reason: 'non-default capabilities', detail: `${containersPhrase(names)} must not include ${joinQuoted(sortedSet(added))} in securityContext.capabilities.add` };
+  return {
+    reason: 'non-default capabilities',
+    detail: `${containersPhrase(names)} must not include ${joinQuoted(sortedSet(added))} in securityContext.capabilities.add`,
+  };
 }
 
 function hostPathVolumes(pod: PodView): Violation | undefined {
-  const names = objects(pod.spec['volumes']).filter((volume) => volume['hostPath'] !== undefined && volume['hostPath'] !== null).map(nameOf);
+  const names = objects(pod.spec['volumes'])
+    .filter((volume) => volume['hostPath'] !== undefined && volume['hostPath'] !== null)
+    .map(nameOf);
   return names.length === 0 ? undefined : { reason: 'hostPath volumes', detail: `${pluralize('volume', 'volumes', names.length)} ${joinQuoted(names)}` };
 }
 
 function hostPorts(pod: PodView): Violation | undefined {
   const ports: string[] = [];
   const names = containersWhere(pod, (c) => {
-    const used = objects(c['ports']).map((port) => port['hostPort']).filter((port) => typeof port === 'number' && port !== 0);
+    const used = objects(c['ports'])
+      .map((port) => port['hostPort'])
+      .filter((port) => typeof port === 'number' && port !== 0);
     ports.push(...used.map(String));
     return used.length > 0;
   });
@@ -163,7 +199,9 @@ function seccompProfileBaseline(pod: PodView): Violation | undefined {
 }
 
 function sysctls(pod: PodView): Violation | undefined {
-  const unsafe = objects(securityContextOf(pod.spec)['sysctls']).map((sysctl) => text(sysctl['name'])).filter((name) => !SAFE_SYSCTLS.has(name));
+  const unsafe = objects(securityContextOf(pod.spec)['sysctls'])
+    .map((sysctl) => text(sysctl['name']))
+    .filter((name) => !SAFE_SYSCTLS.has(name));
   return unsafe.length === 0 ? undefined : { reason: 'forbidden sysctls', detail: unsafe.join(', ') };
 }
 

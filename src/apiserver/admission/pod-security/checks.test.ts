@@ -11,12 +11,17 @@ function restrictedPod(): PodView {
     annotations: {},
     spec: {
       securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
-      containers: [{
-        name: 'app',
-        image: 'drover-test/busybox:1',
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] } },
-      }],
-      volumes: [{ name: 'config', configMap: { name: 'c' } }, { name: 'scratch', emptyDir: {} }],
+      containers: [
+        {
+          name: 'app',
+          image: 'drover-test/busybox:1',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] } },
+        },
+      ],
+      volumes: [
+        { name: 'config', configMap: { name: 'c' } },
+        { name: 'scratch', emptyDir: {} },
+      ],
     },
   };
 }
@@ -67,7 +72,10 @@ describe('Pod Security checks', () => {
   it('reports host namespaces, host ports and hostProcess', () => {
     const pod = restrictedPod();
     Object.assign(pod.spec, { hostNetwork: true, hostIPC: true });
-    container(pod).ports = [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81, hostPort: 0 }];
+    container(pod).ports = [
+      { containerPort: 80, hostPort: 8080 },
+      { containerPort: 81, hostPort: 0 },
+    ];
     container(pod).securityContext.windowsOptions = { hostProcess: true };
     assert.equal(
       message('baseline', pod),
@@ -79,8 +87,14 @@ describe('Pod Security checks', () => {
   it('allows the default capabilities at baseline; restricted allows only NET_BIND_SERVICE', () => {
     const pod = restrictedPod();
     container(pod).securityContext.capabilities.add = ['CHOWN', 'SYS_ADMIN', 'NET_ADMIN'];
-    assert.equal(message('baseline', pod), 'non-default capabilities (container "app" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add)');
-    assert.equal(message('restricted', pod), 'unrestricted capabilities (container "app" must not include "CHOWN", "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add)');
+    assert.equal(
+      message('baseline', pod),
+      'non-default capabilities (container "app" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add)',
+    );
+    assert.equal(
+      message('restricted', pod),
+      'unrestricted capabilities (container "app" must not include "CHOWN", "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add)',
+    );
     delete container(pod).securityContext.capabilities.drop;
     container(pod).securityContext.capabilities.add = [];
     assert.equal(message('restricted', pod), 'unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"])');
@@ -89,7 +103,10 @@ describe('Pod Security checks', () => {
   it('forbids unconfined seccomp and AppArmor profiles, fields and annotations', () => {
     const pod = restrictedPod();
     pod.spec['securityContext'] = { runAsNonRoot: true, seccompProfile: { type: 'Unconfined' }, appArmorProfile: { type: 'Unconfined' } };
-    pod.annotations = { 'container.apparmor.security.beta.kubernetes.io/app': 'unconfined', 'container.apparmor.security.beta.kubernetes.io/b': 'localhost/mine' };
+    pod.annotations = {
+      'container.apparmor.security.beta.kubernetes.io/app': 'unconfined',
+      'container.apparmor.security.beta.kubernetes.io/b': 'localhost/mine',
+    };
     assert.equal(
       message('baseline', pod),
       'forbidden AppArmor profiles (pod and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/app=\\"unconfined\\""), ' +
@@ -100,9 +117,13 @@ describe('Pod Security checks', () => {
   it('forbids custom SELinux options, Unmasked /proc and unsafe sysctls', () => {
     const pod = restrictedPod();
     pod.spec['securityContext'] = {
-      runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' },
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
       seLinuxOptions: { type: 'spc_t', user: 'root' },
-      sysctls: [{ name: 'net.ipv4.tcp_syncookies', value: '1' }, { name: 'kernel.msgmax', value: '1' }],
+      sysctls: [
+        { name: 'net.ipv4.tcp_syncookies', value: '1' },
+        { name: 'kernel.msgmax', value: '1' },
+      ],
     };
     container(pod).securityContext.procMount = 'Unmasked';
     container(pod).securityContext.seLinuxOptions = { type: 'container_t' };
@@ -118,7 +139,11 @@ describe('Pod Security checks', () => {
     const pod = restrictedPod();
     pod.spec['securityContext'] = {};
     pod.spec['containers'] = [
-      { ...container(pod), name: 'a', securityContext: { ...container(pod).securityContext, runAsNonRoot: true, seccompProfile: { type: 'Localhost', localhostProfile: 'p.json' } } },
+      {
+        ...container(pod),
+        name: 'a',
+        securityContext: { ...container(pod).securityContext, runAsNonRoot: true, seccompProfile: { type: 'Localhost', localhostProfile: 'p.json' } },
+      },
       { ...container(pod), name: 'b' },
     ];
     assert.equal(
@@ -139,7 +164,10 @@ describe('Pod Security checks', () => {
   });
 
   it('exempts Windows pods from the Linux-only restricted checks', () => {
-    const windows: PodView = { annotations: {}, spec: { os: { name: 'windows' }, securityContext: { runAsNonRoot: true }, containers: [{ name: 'c', image: 'i' }] } };
+    const windows: PodView = {
+      annotations: {},
+      spec: { os: { name: 'windows' }, securityContext: { runAsNonRoot: true }, containers: [{ name: 'c', image: 'i' }] },
+    };
     assert.deepEqual(checkPod('restricted', windows), []);
   });
 });

@@ -12,10 +12,7 @@ const replacedAtRestricted = new Set(RESTRICTED_CHECKS.flatMap((check) => check.
 const CHECKS_BY_LEVEL: Record<PodSecurityLevel, readonly PodCheck[]> = {
   privileged: [],
   baseline: [...BASELINE_CHECKS].sort(byId),
-  restricted: [
-    ...BASELINE_CHECKS.filter((check) => !replacedAtRestricted.has(check.id)).sort(byId),
-    ...[...RESTRICTED_CHECKS].sort(byId),
-  ],
+  restricted: [...BASELINE_CHECKS.filter((check) => !replacedAtRestricted.has(check.id)).sort(byId), ...[...RESTRICTED_CHECKS].sort(byId)],
 };
 
 /** Every way the pod breaks the level; none for a pod the level allows. */

@@ -30,7 +30,8 @@ export function existingPodWarnings(namespace: string, enforce: LevelVersion, po
   }
   const warnings: string[] = [];
   if (checked < ordered.length) warnings.push(`new PodSecurity enforce level only checked against the first ${checked} of ${ordered.length} existing pods`);
-  if (byReasons.size > 0) warnings.push(`existing pods in namespace ${JSON.stringify(namespace)} violate the new PodSecurity enforce level ${JSON.stringify(policyName(enforce))}`);
+  if (byReasons.size > 0)
+    warnings.push(`existing pods in namespace ${JSON.stringify(namespace)} violate the new PodSecurity enforce level ${JSON.stringify(policyName(enforce))}`);
   const perPods = [...byReasons].map(([reasons, { first, count }]) => `${first}${othersPhrase(count - 1)}: ${reasons}`);
   return [...warnings, ...perPods.sort()];
 }

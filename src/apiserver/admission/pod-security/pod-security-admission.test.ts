@@ -23,7 +23,9 @@ function admission(labels: Record<string, Record<string, string>>, existing: Kub
 
 function pod(name: string, namespace: string, privileged = true, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, ...extra },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, ...extra },
     spec: { containers: [{ name: 'c', image: 'i', securityContext: { privileged } }] },
   };
 }
@@ -33,7 +35,10 @@ function request(def: AdmissionRequest['def'], object: KubeObject, old?: KubeObj
 }
 
 async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof ApiError, 'the write is refused');
   return error;
 }
@@ -43,7 +48,10 @@ describe('Pod Security admission', () => {
     const create = request(pods, pod('x', 'team'));
     const error = await refusal(admission({ team: { [`${P}enforce`]: 'baseline' } }).validate(create));
     assert.equal(error.code, 403);
-    assert.equal(error.message, 'pods "x" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)');
+    assert.equal(
+      error.message,
+      'pods "x" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)',
+    );
     assert.equal(create.auditAnnotations[ENFORCE_POLICY_ANNOTATION], 'baseline:latest');
   });
 
@@ -53,12 +61,17 @@ describe('Pod Security admission', () => {
     assert.deepEqual(await admission(labels).validate(create), [
       'would violate PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)',
     ]);
-    assert.equal(create.auditAnnotations[AUDIT_VIOLATIONS_ANNOTATION], 'would violate PodSecurity "baseline:v1.30": privileged (container "c" must not set securityContext.privileged=true)');
+    assert.equal(
+      create.auditAnnotations[AUDIT_VIOLATIONS_ANNOTATION],
+      'would violate PodSecurity "baseline:v1.30": privileged (container "c" must not set securityContext.privileged=true)',
+    );
   });
 
   it('only warns about workload templates, even where the level is enforced', async () => {
     const deployment: KubeObject = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'team' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'team' },
       spec: { template: { spec: { hostPID: true, containers: [{ name: 'c', image: 'i' }] } } },
     };
     assert.deepEqual(await admission({ team: { [`${P}enforce`]: 'baseline' } }).validate(request(deployments, deployment)), [
@@ -69,7 +82,9 @@ describe('Pod Security admission', () => {
   it('warns once about replicas of a training job that break the level alike, and audits them', async () => {
     const template = { spec: { hostIPC: true, containers: [{ name: 'pytorch', image: 'i' }] } };
     const job: KubeObject = {
-      apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'j', namespace: 'team' },
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'PyTorchJob',
+      metadata: { name: 'j', namespace: 'team' },
       spec: { pytorchReplicaSpecs: { Master: { template }, Worker: { replicas: 4, template } } },
     };
     const create = request(findResource('kubeflow.org', 'v1', 'pytorchjobs')!, job);
@@ -107,8 +122,10 @@ describe('Pod Security admission', () => {
   it('warns about existing pods when a namespace is labelled stricter', async () => {
     const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true };
     const existing = [
-      pod('web-1', 'team', true, { ownerReferences: [owner] }), pod('web-2', 'team', true, { ownerReferences: [owner] }),
-      pod('lonely', 'team', false), pod('elsewhere', 'other'),
+      pod('web-1', 'team', true, { ownerReferences: [owner] }),
+      pod('web-2', 'team', true, { ownerReferences: [owner] }),
+      pod('lonely', 'team', false),
+      pod('elsewhere', 'other'),
     ];
     const before: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } };
     const after: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', labels: { [`${P}enforce`]: 'baseline' } } };

@@ -13,9 +13,7 @@ import { existingPodWarnings } from './existing-pods.js';
 import { changesWhatPodSecurityChecks } from './pod-updates.js';
 import { podTemplatePaths, podTemplatesOf } from './pod-templates.js';
 import { podViewOf, type PodView, type Violation } from './pod-view.js';
-import {
-  compareLevels, policyFromLabels, policyName, uniformPolicy, type LevelVersion, type Policy, type PodSecurityLevel,
-} from './policy.js';
+import { compareLevels, policyFromLabels, policyName, uniformPolicy, type LevelVersion, type Policy, type PodSecurityLevel } from './policy.js';
 
 export const AUDIT_VIOLATIONS_ANNOTATION = 'pod-security.kubernetes.io/audit-violations';
 export const ENFORCE_POLICY_ANNOTATION = 'pod-security.kubernetes.io/enforce-policy';

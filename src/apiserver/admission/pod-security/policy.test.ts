@@ -28,11 +28,14 @@ describe('Pod Security labels', () => {
       { [`${P}enforce`]: 'strict', [`${P}warn`]: 'loud', [`${P}audit-version`]: 'v2.0' },
       uniformPolicy('privileged'),
     );
-    assert.deepEqual(errors.map((e) => `${e.field}: ${e.message}`), [
-      `metadata.labels[${P}enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted`,
-      `metadata.labels[${P}warn]: Invalid value: "loud": must be one of privileged, baseline, restricted`,
-      `metadata.labels[${P}audit-version]: Invalid value: "v2.0": must be "latest" or "v1.x"`,
-    ]);
+    assert.deepEqual(
+      errors.map((e) => `${e.field}: ${e.message}`),
+      [
+        `metadata.labels[${P}enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted`,
+        `metadata.labels[${P}warn]: Invalid value: "loud": must be one of privileged, baseline, restricted`,
+        `metadata.labels[${P}audit-version]: Invalid value: "v2.0": must be "latest" or "v1.x"`,
+      ],
+    );
     assert.equal(policy.enforce.level, 'restricted');
     assert.equal(policy.warn.level, 'privileged');
     assert.equal(policy.audit.version, 'latest');

@@ -4,8 +4,17 @@
 import { arr, objects, obj, type Obj } from '../../../api/validation/util.js';
 import { unconfinedSeccomp } from './baseline-checks.js';
 import {
-  containersOf, containersPhrase, isWindows, joinQuoted, nameOf, pluralize, securityContextOf, sortedSet,
-  type PodCheck, type PodView, type Violation,
+  containersOf,
+  containersPhrase,
+  isWindows,
+  joinQuoted,
+  nameOf,
+  pluralize,
+  securityContextOf,
+  sortedSet,
+  type PodCheck,
+  type PodView,
+  type Violation,
 } from './pod-view.js';
 
 /** Inline volume sources whose data comes from the cluster, not from the node or the network. */
@@ -13,7 +22,9 @@ const ALLOWED_VOLUME_SOURCES = new Set(['configMap', 'csi', 'downwardAPI', 'empt
 
 function allowPrivilegeEscalation(pod: PodView): Violation | undefined {
   if (isWindows(pod.spec)) return undefined;
-  const names = containersOf(pod.spec).filter((c) => securityContextOf(c)['allowPrivilegeEscalation'] !== false).map(nameOf);
+  const names = containersOf(pod.spec)
+    .filter((c) => securityContextOf(c)['allowPrivilegeEscalation'] !== false)
+    .map(nameOf);
   if (names.length === 0) return undefined;
   return { reason: 'allowPrivilegeEscalation != false', detail: `${containersPhrase(names)} must set securityContext.allowPrivilegeEscalation=false` };
 }
@@ -26,7 +37,9 @@ function restrictedCapabilities(pod: PodView): Violation | undefined {
   for (const container of containersOf(pod.spec)) {
     const capabilities = obj(securityContextOf(container)['capabilities']);
     if (!arr(capabilities['drop']).includes('ALL')) missingDropAll.push(nameOf(container));
-    const added = arr(capabilities['add']).map(String).filter((cap) => cap !== 'NET_BIND_SERVICE');
+    const added = arr(capabilities['add'])
+      .map(String)
+      .filter((cap) => cap !== 'NET_BIND_SERVICE');
     if (added.length > 0) addingForbidden.push(nameOf(container));
     forbidden.push(...added);
   }
@@ -51,7 +64,8 @@ function restrictedVolumes(pod: PodView): Violation | undefined {
   const distinct = sortedSet(types);
   return {
     reason: 'restricted volume types',
-    detail: `${pluralize('volume', 'volumes', names.length)} ${joinQuoted(names)} ${pluralize('uses', 'use', names.length)} ` +
+    detail:
+      `${pluralize('volume', 'volumes', names.length)} ${joinQuoted(names)} ${pluralize('uses', 'use', names.length)} ` +
       `${pluralize('restricted volume type', 'restricted volume types', distinct.length)} ${joinQuoted(distinct)}`,
   };
 }
@@ -98,7 +112,10 @@ function seccompProfileRestricted(pod: PodView): Violation | undefined {
   const badTypes: string[] = [];
   const badSetters = unconfinedSeccomp(pod, badTypes);
   if (badSetters.length > 0) {
-    return { reason: 'seccompProfile', detail: `${badSetters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuoted(sortedSet(badTypes))}` };
+    return {
+      reason: 'seccompProfile',
+      detail: `${badSetters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuoted(sortedSet(badTypes))}`,
+    };
   }
   // Every type set now is a confining one: what is left to find is a container without one.
   const { unsetContainers } = podOrEveryContainer(pod, (holder) => {
@@ -106,7 +123,10 @@ function seccompProfileRestricted(pod: PodView): Violation | undefined {
     return profile === undefined || profile === null ? 'unset' : 'good';
   });
   if (unsetContainers.length === 0) return undefined;
-  return { reason: 'seccompProfile', detail: `pod or ${containersPhrase(unsetContainers)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"` };
+  return {
+    reason: 'seccompProfile',
+    detail: `pod or ${containersPhrase(unsetContainers)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+  };
 }
 
 export const RESTRICTED_CHECKS: readonly PodCheck[] = [

@@ -81,12 +81,19 @@ describe('applyServerSide', () => {
   });
 
   it('merges map-lists by key, unions sets and replaces atomic lists', () => {
-    const live = stored(apply(undefined, deployment({ template: podTemplate([web('nginx:1', { args: ['a', 'b'], ports: [{ containerPort: 80, protocol: 'TCP' }] })]) }), 'one'));
-    const config = deployment({ template: podTemplate([web('nginx:1', { args: ['c'], ports: [{ containerPort: 80, name: 'http' }] }), { name: 'side', image: 'x' }]) });
+    const live = stored(
+      apply(undefined, deployment({ template: podTemplate([web('nginx:1', { args: ['a', 'b'], ports: [{ containerPort: 80, protocol: 'TCP' }] })]) }), 'one'),
+    );
+    const config = deployment({
+      template: podTemplate([web('nginx:1', { args: ['c'], ports: [{ containerPort: 80, name: 'http' }] }), { name: 'side', image: 'x' }]),
+    });
     config.metadata.finalizers = ['f'];
     const result = apply(live, config, 'two', { force: true });
     const containers = spec(result)['template'].spec.containers;
-    assert.deepEqual(containers.map((c: { name: string }) => c.name), ['web', 'side']);
+    assert.deepEqual(
+      containers.map((c: { name: string }) => c.name),
+      ['web', 'side'],
+    );
     assert.deepEqual(containers[0].args, ['c']);
     assert.deepEqual(containers[0].ports, [{ containerPort: 80, protocol: 'TCP', name: 'http' }], 'defaulted key matches the live item');
   });
@@ -100,16 +107,25 @@ describe('applyServerSide', () => {
     const aliceLeaves = apply(shared, withoutSpec as KubeObject, 'alice');
     assert.equal(spec(aliceLeaves)['replicas'], 3, 'bob still owns replicas');
     assert.deepEqual(entryOf(aliceLeaves, 'alice')?.fieldsV1, { 'f:metadata': { 'f:labels': { 'f:app': {} } } });
-    assert.throws(() => apply(shared, deployment({ replicas: 4 }), 'alice'), (error: unknown) => {
-      assert.ok(error instanceof ApplyConflictError);
-      assert.equal(error.message, 'Apply failed with 1 conflict: conflict with "bob": .spec.replicas');
-      return true;
-    });
+    assert.throws(
+      () => apply(shared, deployment({ replicas: 4 }), 'alice'),
+      (error: unknown) => {
+        assert.ok(error instanceof ApplyConflictError);
+        assert.equal(error.message, 'Apply failed with 1 conflict: conflict with "bob": .spec.replicas');
+        return true;
+      },
+    );
   });
 
   it('reports a conflict with an Update manager the way Kubernetes words it', () => {
     const created = deployment({ replicas: 1, template: podTemplate([web()]) });
-    updateManagedFields(undefined, created, { manager: 'kubectl-client-side-apply', operation: 'Update', schema: deploymentSchema, apiVersion: 'apps/v1', now: T0 });
+    updateManagedFields(undefined, created, {
+      manager: 'kubectl-client-side-apply',
+      operation: 'Update',
+      schema: deploymentSchema,
+      apiVersion: 'apps/v1',
+      now: T0,
+    });
     let caught: unknown;
     try {
       apply(stored(created), deployment({ replicas: 2, template: podTemplate([web()]) }), 'kubectl');
@@ -120,7 +136,9 @@ describe('applyServerSide', () => {
     assert.equal(caught.message, 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
     assert.deepEqual(caught.conflicts, [{ manager: 'kubectl-client-side-apply', field: '.spec.replicas', operation: 'Update', apiVersion: 'apps/v1' }]);
     assert.equal(caught.code, 409);
-    assert.deepEqual(caught.details?.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using apps/v1', field: '.spec.replicas' }]);
+    assert.deepEqual(caught.details?.causes, [
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using apps/v1', field: '.spec.replicas' },
+    ]);
   });
 
   it('lists several conflicts grouped by manager', () => {
@@ -138,16 +156,33 @@ describe('applyServerSide', () => {
     assert.equal(spec(result)['replicas'], 5);
     assert.deepEqual(entryOf(result, 'ctl', 'Update')?.fieldsV1, { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:paused': {} } });
     assert.deepEqual(entryOf(result, 'kubectl')?.fieldsV1, { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:replicas': {} } });
-    assert.deepEqual(result.metadata.managedFields?.map((e) => e.operation), ['Apply', 'Update'], 'Apply entries sort first');
+    assert.deepEqual(
+      result.metadata.managedFields?.map((e) => e.operation),
+      ['Apply', 'Update'],
+      'Apply entries sort first',
+    );
   });
 
   it('conflicts on replicas after kubectl scale, and shares it when the values agree', () => {
     const live0 = stored(apply(undefined, deployment({ replicas: 2, template: podTemplate([web()]) }), 'kubectl'));
     const scaled = structuredClone(live0);
     spec(scaled)['replicas'] = 5;
-    updateManagedFields(live0, scaled, { manager: 'kubectl', operation: 'Update', subresource: 'scale', schema: deploymentSchema, apiVersion: 'apps/v1', now: T1 });
+    updateManagedFields(live0, scaled, {
+      manager: 'kubectl',
+      operation: 'Update',
+      subresource: 'scale',
+      schema: deploymentSchema,
+      apiVersion: 'apps/v1',
+      now: T1,
+    });
     assert.deepEqual(entryOf(scaled, 'kubectl', 'Update'), {
-      manager: 'kubectl', operation: 'Update', apiVersion: 'apps/v1', time: T1, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale',
+      manager: 'kubectl',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      time: T1,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
     });
     assert.equal((entryOf(scaled, 'kubectl')?.fieldsV1 as any)['f:spec']['f:replicas'], undefined, 'the applier lost replicas');
     const live1 = stored(scaled, '2');
@@ -180,7 +215,10 @@ describe('applyServerSide', () => {
       message: 'Apply failed with 1 conflict: conflict with "before-first-apply" using apps/v1: .spec.replicas',
     });
     const result = apply(live, deployment({ replicas: 1, paused: true }), 'kubectl');
-    assert.deepEqual(result.metadata.managedFields?.map((e) => e.manager), ['kubectl', 'before-first-apply']);
+    assert.deepEqual(
+      result.metadata.managedFields?.map((e) => e.manager),
+      ['kubectl', 'before-first-apply'],
+    );
   });
 
   it('keeps the time of an apply that changes nothing', () => {
@@ -192,12 +230,15 @@ describe('applyServerSide', () => {
 
   it('rejects list items without their keys, and managedFields in the configuration', () => {
     const noName = deployment({ template: podTemplate([{ image: 'x' } as never]) });
-    assert.throws(() => apply(undefined, noName, 'kubectl'), (error: unknown) => {
-      assert.ok(error instanceof ApplyInvalidError);
-      assert.equal(error.code, 400);
-      assert.match(error.message, /\.spec\.template\.spec\.containers: element 0: associative list with keys has an element that omits key field "name"/);
-      return true;
-    });
+    assert.throws(
+      () => apply(undefined, noName, 'kubectl'),
+      (error: unknown) => {
+        assert.ok(error instanceof ApplyInvalidError);
+        assert.equal(error.code, 400);
+        assert.match(error.message, /\.spec\.template\.spec\.containers: element 0: associative list with keys has an element that omits key field "name"/);
+        return true;
+      },
+    );
     const dup = deployment({ template: podTemplate([web(), web()]) });
     assert.throws(() => apply(undefined, dup, 'kubectl'), /duplicate entries for key \[name="web"\]/);
     const withManaged = deployment({});

@@ -50,7 +50,12 @@ export function applyServerSide(live: KubeObject | undefined, applied: KubeObjec
  * applyServerSide, with `pause` awaited between its steps: each walks every field of the
  * object, and for one of 75,000 keys the whole apply held the event loop for 430 ms.
  */
-export async function applyServerSideInSlices(live: KubeObject | undefined, applied: KubeObject, options: ApplyOptions, pause: () => Promise<void>): Promise<KubeObject> {
+export async function applyServerSideInSlices(
+  live: KubeObject | undefined,
+  applied: KubeObject,
+  options: ApplyOptions,
+  pause: () => Promise<void>,
+): Promise<KubeObject> {
   const steps = applySteps(live, applied, options);
   for (;;) {
     const step = steps.next();

@@ -8,13 +8,7 @@ import type { JsonSchema } from '../../../api/schema-nav.js';
 import { FieldSet } from './field-set.js';
 import { encodeFieldSet, isCanonicalFieldsV1, releaseFieldsV1, unionFieldsV1, type FieldsV1 } from './fields-v1.js';
 import { listShape, nameItems } from './list-elements.js';
-import {
-  entryAffected,
-  fieldsOf,
-  findEntry,
-  newEntry,
-  setFields,
-} from './managed-entries.js';
+import { entryAffected, fieldsOf, findEntry, newEntry, setFields } from './managed-entries.js';
 import { diffObjects, type FieldChanges } from './object-diff.js';
 import { objectFieldSet } from './object-fields.js';
 import { objectFieldsV1 } from './object-fields-v1.js';
@@ -147,7 +141,9 @@ const spelling = (value: unknown): string => JSON.stringify(value) ?? 'undefined
 
 /** The route FieldSet.toFieldsV1 takes for a whole object's field set on create. */
 function generalCreateFieldsV1(object: KubeObject, schema: JsonSchema, subresource?: string): FieldsV1 {
-  return fieldsOf(newEntry('x', 'Update', undefined)).union(objectFieldSet(object, schema, { subresource })).toFieldsV1();
+  return fieldsOf(newEntry('x', 'Update', undefined))
+    .union(objectFieldSet(object, schema, { subresource }))
+    .toFieldsV1();
 }
 
 /** Random variants of each realistic object, the object itself first. */
@@ -300,7 +296,8 @@ describe('lists diffed by position', () => {
   });
 
   it('still compares lists whole when their items cannot be named', () => {
-    const withPorts = (ports: unknown[]): KubeObject => deployment({ template: podTemplate([{ name: 'web', image: 'x', ports: ports as Record<string, unknown>[] }]) });
+    const withPorts = (ports: unknown[]): KubeObject =>
+      deployment({ template: podTemplate([{ name: 'web', image: 'x', ports: ports as Record<string, unknown>[] }]) });
     const ports = '.spec.template.spec.containers[name="web"].ports';
     const unnameable = [
       [{ containerPort: 80 }, { containerPort: 80, protocol: 'TCP' }],
@@ -358,7 +355,14 @@ describe('updateManagedFields', () => {
 
   it('creates with client-sent managedFields by the FieldSet route', () => {
     const subject = realisticObjects()[0] as RealisticObject;
-    const sent = [{ manager: 'other', operation: 'Apply' as const, fieldsType: 'FieldsV1' as const, fieldsV1: { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:hostname': {} } } }];
+    const sent = [
+      {
+        manager: 'other',
+        operation: 'Apply' as const,
+        fieldsType: 'FieldsV1' as const,
+        fieldsV1: { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:hostname': {} } },
+      },
+    ];
     const fast = structuredClone(subject.object);
     fast.metadata.managedFields = structuredClone(sent);
     const reference = structuredClone(fast);

@@ -47,7 +47,11 @@ describe('FieldSet', () => {
   });
 
   it('does union, difference, recursive difference and intersection', () => {
-    const a = FieldSet.fromPaths([[f('spec'), f('replicas')], [f('spec'), f('paused')], [f('metadata'), f('labels'), f('app')]]);
+    const a = FieldSet.fromPaths([
+      [f('spec'), f('replicas')],
+      [f('spec'), f('paused')],
+      [f('metadata'), f('labels'), f('app')],
+    ]);
     const b = FieldSet.fromPaths([[f('spec'), f('replicas')], [f('status')]]);
     assert.deepEqual(a.union(b).toStrings(), ['.metadata.labels.app', '.spec.paused', '.spec.replicas', '.status']);
     assert.deepEqual(a.difference(b).toStrings(), ['.metadata.labels.app', '.spec.paused']);
@@ -111,8 +115,23 @@ describe('objectFieldSet', () => {
 
 describe('diffObjects', () => {
   it('reports changed leaves and the roots of removed subtrees', () => {
-    const before = deployment({ replicas: 1, template: podTemplate([{ name: 'a', image: 'x:1' }, { name: 'b', image: 'y:1' }]) });
-    const after = deployment({ replicas: 1, template: podTemplate([{ name: 'a', image: 'x:2' }, { name: 'c', image: 'z:1' }]) }, { app: 'web', tier: 'fe' });
+    const before = deployment({
+      replicas: 1,
+      template: podTemplate([
+        { name: 'a', image: 'x:1' },
+        { name: 'b', image: 'y:1' },
+      ]),
+    });
+    const after = deployment(
+      {
+        replicas: 1,
+        template: podTemplate([
+          { name: 'a', image: 'x:2' },
+          { name: 'c', image: 'z:1' },
+        ]),
+      },
+      { app: 'web', tier: 'fe' },
+    );
     const { changed, removed } = diffObjects(before, after, deploymentSchema, {});
     assert.deepEqual(changed.toStrings(), [
       '.metadata.labels.tier',
@@ -125,8 +144,18 @@ describe('diffObjects', () => {
   });
 
   it('sees no change when only untracked fields or list order change', () => {
-    const before = deployment({ template: podTemplate([{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }]) });
-    const after = deployment({ template: podTemplate([{ name: 'b', image: 'y' }, { name: 'a', image: 'x' }]) });
+    const before = deployment({
+      template: podTemplate([
+        { name: 'a', image: 'x' },
+        { name: 'b', image: 'y' },
+      ]),
+    });
+    const after = deployment({
+      template: podTemplate([
+        { name: 'b', image: 'y' },
+        { name: 'a', image: 'x' },
+      ]),
+    });
     after.metadata.resourceVersion = '9';
     after['status'] = { replicas: 3 };
     const { changed, removed } = diffObjects(before, after, deploymentSchema, {});

@@ -109,7 +109,9 @@ function mapItemElement(item: unknown, index: number, keys: readonly KeyField[])
     let value = item[key.name];
     if (value === undefined || value === null) value = key.fallback;
     if (value === undefined || value === null) {
-      return { error: `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)` };
+      return {
+        error: `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)`,
+      };
     }
     if (typeof value === 'object') return { error: `element ${index}: key field ${JSON.stringify(key.name)} must be a scalar` };
     element += (k > 0 ? ',' : '') + key.prefix + JSON.stringify(value);

@@ -72,7 +72,17 @@ export function findEntry(entries: readonly TrackedEntry[], manager: string, ope
 }
 
 export function newEntry(manager: string, operation: Operation, subresource: string | undefined): TrackedEntry {
-  return { manager, operation, subresource: subresource || undefined, apiVersion: undefined, time: undefined, original: undefined, fieldsV1: {}, set: undefined, canonical: true };
+  return {
+    manager,
+    operation,
+    subresource: subresource || undefined,
+    apiVersion: undefined,
+    time: undefined,
+    original: undefined,
+    fieldsV1: {},
+    set: undefined,
+    canonical: true,
+  };
 }
 
 export function fieldsOf(entry: TrackedEntry): FieldSet {

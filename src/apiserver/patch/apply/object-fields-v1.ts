@@ -81,4 +81,3 @@ function sortedPositions(elements: readonly string[]): number[] {
   if (positions.length > 1) positions.sort((a, b) => ((elements[a] as string) < (elements[b] as string) ? -1 : 1));
   return positions;
 }
-

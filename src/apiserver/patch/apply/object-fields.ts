@@ -10,7 +10,10 @@ import { childSchema, isEmptyContainer, isGranularObject, isPlainObject, type Pl
 
 /** A list in an applied config whose items cannot be named (missing or duplicate keys). */
 export class InvalidListError extends Error {
-  constructor(readonly path: string, readonly why: string) {
+  constructor(
+    readonly path: string,
+    readonly why: string,
+  ) {
     super(`${path}: ${why}`);
     this.name = 'InvalidListError';
   }
@@ -55,13 +58,7 @@ export function collectValue(value: unknown, schema: JsonSchema | undefined, nod
   }
 }
 
-function collectFields(
-  object: PlainObject,
-  schema: JsonSchema | undefined,
-  node: FieldSet,
-  context: WalkContext,
-  skip?: (name: string) => boolean,
-): void {
+function collectFields(object: PlainObject, schema: JsonSchema | undefined, node: FieldSet, context: WalkContext, skip?: (name: string) => boolean): void {
   for (const name in object) {
     const value = object[name];
     if (value === undefined || skip?.(name)) continue;

@@ -107,7 +107,9 @@ export function displayElement(element: string): string {
 function displayKey(json: string): string {
   try {
     const keys = JSON.parse(json) as Record<string, unknown>;
-    const parts = Object.keys(keys).sort().map((name) => `${name}=${JSON.stringify(keys[name])}`);
+    const parts = Object.keys(keys)
+      .sort()
+      .map((name) => `${name}=${JSON.stringify(keys[name])}`);
     return `[${parts.join(',')}]`;
   } catch {
     return `[${json}]`;

@@ -14,13 +14,7 @@ export function pruneObject(object: PlainObject, remove: FieldSet, keep: FieldSe
   pruneFields(object, remove, keep, schema, new Set(['metadata', 'apiVersion', 'kind']));
 }
 
-function pruneFields(
-  object: PlainObject,
-  remove: FieldSet,
-  keep: FieldSet | undefined,
-  schema: JsonSchema | undefined,
-  keepAlways: ReadonlySet<string>,
-): void {
+function pruneFields(object: PlainObject, remove: FieldSet, keep: FieldSet | undefined, schema: JsonSchema | undefined, keepAlways: ReadonlySet<string>): void {
   for (const [element, removeNode] of remove.children()) {
     if (!element.startsWith('f:')) continue;
     const name = element.slice(2);

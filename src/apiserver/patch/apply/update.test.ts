@@ -26,7 +26,8 @@ function write(live: KubeObject, manager: string, now: string, edit: (o: any) =>
   return next;
 }
 
-const managers = (object: KubeObject): string[] => (object.metadata.managedFields ?? []).map((e) => `${e.manager}/${e.operation}${e.subresource ? '/' + e.subresource : ''}`);
+const managers = (object: KubeObject): string[] =>
+  (object.metadata.managedFields ?? []).map((e) => `${e.manager}/${e.operation}${e.subresource ? '/' + e.subresource : ''}`);
 const fieldsOf = (object: KubeObject, manager: string): unknown => object.metadata.managedFields?.find((e) => e.manager === manager)?.fieldsV1;
 
 describe('updateManagedFields', () => {
@@ -86,7 +87,9 @@ describe('updateManagedFields', () => {
 
   it('tracks only status through the status subresource, in its own entry', () => {
     const live = create(deployment({ replicas: 1 }), 'creator');
-    const next = write(live, 'controller', T1, (o) => (o.status = { replicas: 1, conditions: [{ type: 'Available', status: 'True' }] }), { subresource: 'status' });
+    const next = write(live, 'controller', T1, (o) => (o.status = { replicas: 1, conditions: [{ type: 'Available', status: 'True' }] }), {
+      subresource: 'status',
+    });
     assert.deepEqual(managers(next), ['creator/Update', 'controller/Update/status']);
     assert.deepEqual(fieldsOf(next, 'controller'), {
       'f:status': { 'f:conditions': { 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:replicas': {} },
@@ -96,11 +99,15 @@ describe('updateManagedFields', () => {
   it('uses managedFields the client sent, and clears them for [{}]', () => {
     const live = create(deployment({ replicas: 1 }), 'creator');
     const replaced = write(live, 'fixer', T1, (o) => {
-      o.metadata.managedFields = [{ manager: 'other', operation: 'Apply', apiVersion: 'apps/v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }];
+      o.metadata.managedFields = [
+        { manager: 'other', operation: 'Apply', apiVersion: 'apps/v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } },
+      ];
     });
     assert.deepEqual(managers(replaced), ['other/Apply']);
     const reordered = write(live, 'fixer', T1, (o) => {
-      o.metadata.managedFields = [{ manager: 'x', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:p': { 'k:{"protocol":"TCP","containerPort":80}': {} } } }];
+      o.metadata.managedFields = [
+        { manager: 'x', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:p': { 'k:{"protocol":"TCP","containerPort":80}': {} } } },
+      ];
     });
     assert.deepEqual(fieldsOf(reordered, 'x'), { 'f:p': { 'k:{"containerPort":80,"protocol":"TCP"}': {} } }, 'client keys come out canonical');
     const cleared = write(live, 'fixer', T1, (o) => {
@@ -116,7 +123,12 @@ describe('updateManagedFields', () => {
   it('folds the oldest Update entries together past ten', () => {
     let live = create(deployment({}, {}), 'creator');
     for (let i = 0; i < 12; i++) {
-      live = write(live, `m${i}`, `2024-01-01T00:${String(10 + i).padStart(2, '0')}:00Z`, (o) => (o.metadata.labels = { ...o.metadata.labels, [`l${i}`]: 'x' }));
+      live = write(
+        live,
+        `m${i}`,
+        `2024-01-01T00:${String(10 + i).padStart(2, '0')}:00Z`,
+        (o) => (o.metadata.labels = { ...o.metadata.labels, [`l${i}`]: 'x' }),
+      );
     }
     const names = managers(live);
     assert.equal(names.length, 10);

@@ -16,7 +16,8 @@ export function resolveSchema(schema: JsonSchema | undefined): JsonSchema | unde
   const branches = schema['anyOf'] ?? schema['oneOf'] ?? schema['allOf'];
   if (!Array.isArray(branches)) return schema;
   const structured = branches.filter(
-    (branch): branch is JsonSchema => isPlainObject(branch) && (branch['properties'] !== undefined || branch['items'] !== undefined || branch['additionalProperties'] !== undefined),
+    (branch): branch is JsonSchema =>
+      isPlainObject(branch) && (branch['properties'] !== undefined || branch['items'] !== undefined || branch['additionalProperties'] !== undefined),
   );
   return structured.length === 1 ? structured[0] : schema;
 }

@@ -112,10 +112,7 @@ const statefulSetSpec = message('StatefulSetSpec', {
   ),
   8: i32('revisionHistoryLimit', PTR),
   9: i32('minReadySeconds'),
-  10: msg(
-    'persistentVolumeClaimRetentionPolicy',
-    message('StatefulSetPersistentVolumeClaimRetentionPolicy', { 1: str('whenDeleted'), 2: str('whenScaled') }),
-  ),
+  10: msg('persistentVolumeClaimRetentionPolicy', message('StatefulSetPersistentVolumeClaimRetentionPolicy', { 1: str('whenDeleted'), 2: str('whenScaled') })),
   11: msg('ordinals', message('StatefulSetOrdinals', { 1: i32('start', ALWAYS) })),
 });
 

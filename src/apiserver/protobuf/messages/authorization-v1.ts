@@ -21,10 +21,13 @@ const nonResourceAttributes = message('NonResourceAttributes', {
 
 export const selfSubjectAccessReview = message('SelfSubjectAccessReview', {
   1: msg('metadata', objectMeta),
-  2: msg('spec', message('SelfSubjectAccessReviewSpec', {
-    1: msg('resourceAttributes', resourceAttributes),
-    2: msg('nonResourceAttributes', nonResourceAttributes),
-  })),
+  2: msg(
+    'spec',
+    message('SelfSubjectAccessReviewSpec', {
+      1: msg('resourceAttributes', resourceAttributes),
+      2: msg('nonResourceAttributes', nonResourceAttributes),
+    }),
+  ),
 });
 
 export const selfSubjectRulesReview = message('SelfSubjectRulesReview', {

@@ -6,10 +6,7 @@ import { bool, i32, i64, message, msg, PTR, REP, str, time } from './schema.js';
 
 const podFailurePolicyRule = message('PodFailurePolicyRule', {
   1: str('action'),
-  2: msg(
-    'onExitCodes',
-    message('PodFailurePolicyOnExitCodesRequirement', { 1: str('containerName', PTR), 2: str('operator'), 3: i32('values', REP) }),
-  ),
+  2: msg('onExitCodes', message('PodFailurePolicyOnExitCodesRequirement', { 1: str('containerName', PTR), 2: str('operator'), 3: i32('values', REP) })),
   3: msg('onPodConditions', message('PodFailurePolicyOnPodConditionsPattern', { 1: str('type'), 2: str('status') }), REP),
 });
 

@@ -14,14 +14,17 @@ const condition = message('CertificateSigningRequestCondition', {
 
 export const certificateSigningRequest = message('CertificateSigningRequest', {
   1: msg('metadata', objectMeta),
-  2: msg('spec', message('CertificateSigningRequestSpec', {
-    1: bytes('request'),
-    7: str('signerName'),
-    8: i32('expirationSeconds', PTR),
-    5: str('usages', REP),
-    2: str('username'),
-    3: str('uid'),
-    4: str('groups', REP),
-  })),
+  2: msg(
+    'spec',
+    message('CertificateSigningRequestSpec', {
+      1: bytes('request'),
+      7: str('signerName'),
+      8: i32('expirationSeconds', PTR),
+      5: str('usages', REP),
+      2: str('username'),
+      3: str('uid'),
+      4: str('groups', REP),
+    }),
+  ),
   3: msg('status', message('CertificateSigningRequestStatus', { 1: msg('conditions', condition, REP), 2: bytes('certificate') })),
 });

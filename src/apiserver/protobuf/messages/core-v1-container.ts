@@ -1,21 +1,7 @@
 // core/v1 Container and everything hanging off it: env, resources, probes, lifecycle hooks,
 // security context (core/v1/generated.proto).
 import { localObjectReference } from './core-v1-refs.js';
-import {
-  ALWAYS,
-  bool,
-  i32,
-  i64,
-  intOrString,
-  map,
-  message,
-  msg,
-  PTR,
-  quantity,
-  REP,
-  str,
-  type FieldSpec,
-} from './schema.js';
+import { ALWAYS, bool, i32, i64, intOrString, map, message, msg, PTR, quantity, REP, str, type FieldSpec } from './schema.js';
 
 // LocalObjectReference is embedded with `json:",inline"` in the selectors below.
 const inlineRef: FieldSpec = msg('localObjectReference', localObjectReference, { inline: true });

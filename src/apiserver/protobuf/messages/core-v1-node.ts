@@ -42,10 +42,7 @@ const nodeStatus = message('NodeStatus', {
   3: str('phase'),
   4: msg('conditions', nodeCondition, REP),
   5: msg('addresses', message('NodeAddress', { 1: str('type'), 2: str('address') }), REP),
-  6: msg(
-    'daemonEndpoints',
-    message('NodeDaemonEndpoints', { 1: msg('kubeletEndpoint', message('DaemonEndpoint', { 1: i32('Port') })) }),
-  ),
+  6: msg('daemonEndpoints', message('NodeDaemonEndpoints', { 1: msg('kubeletEndpoint', message('DaemonEndpoint', { 1: i32('Port') })) })),
   7: msg('nodeInfo', nodeSystemInfo),
   8: msg('images', message('ContainerImage', { 1: str('names', REP), 2: i64('sizeBytes') }), REP),
   9: str('volumesInUse', REP),

@@ -16,7 +16,11 @@ const replicationControllerStatus = message('ReplicationControllerStatus', {
   4: i32('readyReplicas'),
   5: i32('availableReplicas'),
   3: i64('observedGeneration'),
-  6: msg('conditions', message('ReplicationControllerCondition', { 1: str('type'), 2: str('status'), 3: time('lastTransitionTime'), 4: str('reason'), 5: str('message') }), REP),
+  6: msg(
+    'conditions',
+    message('ReplicationControllerCondition', { 1: str('type'), 2: str('status'), 3: time('lastTransitionTime'), 4: str('reason'), 5: str('message') }),
+    REP,
+  ),
 });
 
 export const replicationController = message('ReplicationController', {

@@ -20,10 +20,7 @@ const volumeProjection = message('VolumeProjection', {
   1: msg('secret', message('SecretProjection', { 1: inlineRef, 2: msg('items', keyToPath, REP), 4: bool('optional', PTR) })),
   2: msg('downwardAPI', message('DownwardAPIProjection', { 1: msg('items', downwardAPIVolumeFile, REP) })),
   3: msg('configMap', message('ConfigMapProjection', { 1: inlineRef, 2: msg('items', keyToPath, REP), 4: bool('optional', PTR) })),
-  4: msg(
-    'serviceAccountToken',
-    message('ServiceAccountTokenProjection', { 1: str('audience'), 2: i64('expirationSeconds', PTR), 3: str('path') }),
-  ),
+  4: msg('serviceAccountToken', message('ServiceAccountTokenProjection', { 1: str('audience'), 2: i64('expirationSeconds', PTR), 3: str('path') })),
   5: msg(
     'clusterTrustBundle',
     message('ClusterTrustBundleProjection', {
@@ -67,10 +64,7 @@ const volumeSource = message('VolumeSource', {
   ),
   7: msg('nfs', message('NFSVolumeSource', { 1: str('server'), 2: str('path'), 3: bool('readOnly') })),
   10: msg('persistentVolumeClaim', message('PersistentVolumeClaimVolumeSource', { 1: str('claimName'), 2: bool('readOnly') })),
-  16: msg(
-    'downwardAPI',
-    message('DownwardAPIVolumeSource', { 1: msg('items', downwardAPIVolumeFile, REP), 2: i32('defaultMode', PTR) }),
-  ),
+  16: msg('downwardAPI', message('DownwardAPIVolumeSource', { 1: msg('items', downwardAPIVolumeFile, REP), 2: i32('defaultMode', PTR) })),
   19: msg(
     'configMap',
     message('ConfigMapVolumeSource', {

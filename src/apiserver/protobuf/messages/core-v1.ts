@@ -2,20 +2,7 @@
 import { localObjectReference, objectReference } from './core-v1-refs.js';
 import { persistentVolumeClaimSpec } from './core-v1-volume.js';
 import { condition, objectMeta } from './meta-v1.js';
-import {
-  ALWAYS,
-  bool,
-  i32,
-  intOrString,
-  map,
-  message,
-  microTime,
-  msg,
-  PTR,
-  REP,
-  str,
-  time,
-} from './schema.js';
+import { ALWAYS, bool, i32, intOrString, map, message, microTime, msg, PTR, REP, str, time } from './schema.js';
 
 const metadata = msg('metadata', objectMeta);
 
@@ -78,10 +65,7 @@ const serviceSpec = message('ServiceSpec', {
   11: str('externalTrafficPolicy'),
   12: i32('healthCheckNodePort'),
   13: bool('publishNotReadyAddresses'),
-  14: msg(
-    'sessionAffinityConfig',
-    message('SessionAffinityConfig', { 1: msg('clientIP', message('ClientIPConfig', { 1: i32('timeoutSeconds', PTR) })) }),
-  ),
+  14: msg('sessionAffinityConfig', message('SessionAffinityConfig', { 1: msg('clientIP', message('ClientIPConfig', { 1: i32('timeoutSeconds', PTR) })) })),
   19: str('ipFamilies', REP),
   17: str('ipFamilyPolicy', PTR),
   20: bool('allocateLoadBalancerNodePorts', PTR),
@@ -93,11 +77,7 @@ const serviceSpec = message('ServiceSpec', {
 const portStatus = message('PortStatus', { 1: i32('port'), 2: str('protocol'), 3: str('error', PTR) });
 
 export const loadBalancerStatus = message('LoadBalancerStatus', {
-  1: msg(
-    'ingress',
-    message('LoadBalancerIngress', { 1: str('ip'), 2: str('hostname'), 3: str('ipMode', PTR), 4: msg('ports', portStatus, REP) }),
-    REP,
-  ),
+  1: msg('ingress', message('LoadBalancerIngress', { 1: str('ip'), 2: str('hostname'), 3: str('ipMode', PTR), 4: msg('ports', portStatus, REP) }), REP),
 });
 
 export const service = message('Service', {
@@ -149,11 +129,7 @@ export const event = message('Event', {
 });
 
 const scopeSelector = message('ScopeSelector', {
-  1: msg(
-    'matchExpressions',
-    message('ScopedResourceSelectorRequirement', { 1: str('scopeName'), 2: str('operator'), 3: str('values', REP) }),
-    REP,
-  ),
+  1: msg('matchExpressions', message('ScopedResourceSelectorRequirement', { 1: str('scopeName'), 2: str('operator'), 3: str('values', REP) }), REP),
 });
 
 export const resourceQuota = message('ResourceQuota', {
@@ -164,16 +140,23 @@ export const resourceQuota = message('ResourceQuota', {
 
 export const limitRange = message('LimitRange', {
   1: metadata,
-  2: msg('spec', message('LimitRangeSpec', {
-    1: msg('limits', message('LimitRangeItem', {
-      1: str('type'),
-      2: map('max', 'quantity'),
-      3: map('min', 'quantity'),
-      4: map('default', 'quantity'),
-      5: map('defaultRequest', 'quantity'),
-      6: map('maxLimitRequestRatio', 'quantity'),
-    }), REP),
-  })),
+  2: msg(
+    'spec',
+    message('LimitRangeSpec', {
+      1: msg(
+        'limits',
+        message('LimitRangeItem', {
+          1: str('type'),
+          2: map('max', 'quantity'),
+          3: map('min', 'quantity'),
+          4: map('default', 'quantity'),
+          5: map('defaultRequest', 'quantity'),
+          6: map('maxLimitRequestRatio', 'quantity'),
+        }),
+        REP,
+      ),
+    }),
+  ),
 });
 
 export const persistentVolumeClaim = message('PersistentVolumeClaim', {

@@ -21,11 +21,9 @@ const httpIngressPath = message('HTTPIngressPath', { 1: str('path'), 3: str('pat
 const ingressRule = message('IngressRule', {
   1: str('host'),
   // IngressRuleValue is embedded inline: its `http` lands on the rule itself.
-  2: msg(
-    'ingressRuleValue',
-    message('IngressRuleValue', { 1: msg('http', message('HTTPIngressRuleValue', { 1: msg('paths', httpIngressPath, REP) })) }),
-    { inline: true },
-  ),
+  2: msg('ingressRuleValue', message('IngressRuleValue', { 1: msg('http', message('HTTPIngressRuleValue', { 1: msg('paths', httpIngressPath, REP) })) }), {
+    inline: true,
+  }),
 });
 
 const ingressSpec = message('IngressSpec', {

@@ -6,7 +6,7 @@ import type { KubectlFixture } from './fixture.js';
 export const KUBECTL_OTHER_FIXTURES: readonly KubectlFixture[] = [
   {
     name: 'job-from-cronjob',
-    command: "kubectl create job rich-run --from=cronjob/rich",
+    command: 'kubectl create job rich-run --from=cronjob/rich',
     protobufHex:
       '6b3873000a0f0a0862617463682f763112034a6f6212c1100aa5010a08726963682d72756e12001a0022002a003200380042' +
       '005a0d0a047465616d1205696e6672615a080a04746965721200622b0a2163726f6e6a6f622e6b756265726e657465732e69' +
@@ -51,33 +51,216 @@ export const KUBECTL_OTHER_FIXTURES: readonly KubectlFixture[] = [
       '2d74656d706c6174652d68617368a202070a056c696e7578a80200b202060a0467617465380040004a07496e646578656450' +
       '005a4a0a240a074661696c4a6f6212190a046d61696e1202496e182a18ffffffffffffffffff0118070a220a0649676e6f72' +
       '651a180a1044697372757074696f6e5461726765741204547275651a082000280030003a001a002200',
-    json: {"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"rich-run","creationTimestamp":null,"labels":{"team":"infra","tier":""},"annotations":{"cronjob.kubernetes.io/instantiate":"manual","empty":"","note":"hello world"},"ownerReferences":[{"apiVersion":"batch/v1","kind":"CronJob","name":"rich","uid":"cj-uid-1","controller":true}]},"spec":{"parallelism":2,"completions":3,"activeDeadlineSeconds":600,"podFailurePolicy":{"rules":[{"action":"FailJob","onExitCodes":{"containerName":"main","operator":"In","values":[42,-1,7]}},{"action":"Ignore","onPodConditions":[{"type":"DisruptionTarget","status":"True"}]}]},"backoffLimit":0,"template":{"metadata":{"creationTimestamp":null,"labels":{"app":"rich"},"annotations":{"a":"b"}},"spec":{"volumes":[{"name":"scratch","emptyDir":{"medium":"Memory","sizeLimit":"64Mi"}},{"name":"empty","emptyDir":{}},{"name":"host","hostPath":{"path":"/var/log","type":"Directory"}},{"name":"cfg","configMap":{"name":"cfg","items":[{"key":"a","path":"a.txt","mode":256}],"defaultMode":420,"optional":false}},{"name":"sec","secret":{"secretName":"s","defaultMode":256,"optional":true}},{"name":"claim","persistentVolumeClaim":{"claimName":"data","readOnly":true}},{"name":"proj","projected":{"sources":[{"serviceAccountToken":{"audience":"vault","expirationSeconds":3600,"path":"token"}},{"configMap":{"name":"cfg","optional":true}},{"secret":{"name":"s","items":[{"key":"p","path":"p"}]}},{"downwardAPI":{"items":[{"path":"labels","fieldRef":{"apiVersion":"v1","fieldPath":"metadata.labels"}}]}}],"defaultMode":292}},{"name":"down","downwardAPI":{"items":[{"path":"cpu","resourceFieldRef":{"containerName":"main","resource":"limits.cpu","divisor":"1m"}}]}},{"name":"eph","ephemeral":{"volumeClaimTemplate":{"metadata":{"creationTimestamp":null,"labels":{"x":"y"}},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"storageClassName":""}}}}],"initContainers":[{"name":"init","image":"busybox:1","command":["sh","-c","true"],"resources":{},"restartPolicy":"Always"}],"containers":[{"name":"main","image":"app:2","args":["--port=8080",""],"workingDir":"/w","ports":[{"name":"http","containerPort":8080,"protocol":"TCP"},{"hostPort":19000,"containerPort":9000,"protocol":"UDP","hostIP":"127.0.0.1"}],"envFrom":[{"prefix":"CFG_","configMapRef":{"name":"cfg"}},{"secretRef":{"name":"s","optional":true}}],"env":[{"name":"PLAIN","value":"v"},{"name":"EMPTY"},{"name":"POD","valueFrom":{"fieldRef":{"fieldPath":"metadata.name"}}},{"name":"MEM","valueFrom":{"resourceFieldRef":{"resource":"limits.memory","divisor":"1Mi"}}},{"name":"CM","valueFrom":{"configMapKeyRef":{"name":"cfg","key":"a","optional":false}}},{"name":"SEC","valueFrom":{"secretKeyRef":{"name":"s","key":"p"}}}],"resources":{"limits":{"cpu":"500m","example.com/gpu":"1","memory":"128Mi"},"requests":{"cpu":"250m","memory":"64Mi"}},"volumeMounts":[{"name":"scratch","mountPath":"/scratch"},{"name":"cfg","readOnly":true,"mountPath":"/etc/cfg","subPath":"a.txt","mountPropagation":"None"}],"livenessProbe":{"httpGet":{"path":"/healthz","port":"http","scheme":"HTTP","httpHeaders":[{"name":"X-Probe","value":"1"}]},"initialDelaySeconds":5,"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3,"terminationGracePeriodSeconds":10},"readinessProbe":{"tcpSocket":{"port":8080},"periodSeconds":5},"startupProbe":{"exec":{"command":["cat","/tmp/ok"]},"failureThreshold":30},"lifecycle":{"postStart":{"exec":{"command":["echo","start"]}},"preStop":{"sleep":{"seconds":5}}},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"FallbackToLogsOnError","imagePullPolicy":"IfNotPresent","securityContext":{"capabilities":{"add":["NET_BIND_SERVICE"],"drop":["ALL"]},"privileged":false,"runAsUser":1000,"runAsNonRoot":true,"readOnlyRootFilesystem":true,"allowPrivilegeEscalation":false,"seccompProfile":{"type":"Localhost","localhostProfile":"p.json"},"appArmorProfile":{"type":"RuntimeDefault"}},"stdin":true,"tty":true},{"name":"grpc","image":"g:1","resources":{"claims":[{"name":"gpu"}]},"resizePolicy":[{"resourceName":"cpu","restartPolicy":"NotRequired"}],"readinessProbe":{"grpc":{"port":9090,"service":""}}}],"restartPolicy":"Never","terminationGracePeriodSeconds":0,"activeDeadlineSeconds":300,"dnsPolicy":"None","nodeSelector":{"disk":"ssd"},"serviceAccountName":"builder","automountServiceAccountToken":false,"shareProcessNamespace":true,"securityContext":{"runAsUser":0,"runAsGroup":1000,"runAsNonRoot":false,"supplementalGroups":[3000,4000],"fsGroup":2000,"sysctls":[{"name":"net.core.somaxconn","value":"1024"}],"fsGroupChangePolicy":"OnRootMismatch","seccompProfile":{"type":"RuntimeDefault"}},"imagePullSecrets":[{"name":"regcred"}],"hostname":"h","subdomain":"s","affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/os","operator":"In","values":["linux"]}]}]},"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":10,"preference":{"matchFields":[{"key":"metadata.name","operator":"NotIn","values":["bad"]}]}}]},"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":100,"podAffinityTerm":{"labelSelector":{"matchExpressions":[{"key":"app","operator":"Exists"}]},"namespaces":["default"],"topologyKey":"kubernetes.io/hostname"}}]}},"schedulerName":"default-scheduler","tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoExecute","tolerationSeconds":0},{"operator":"Exists"}],"hostAliases":[{"ip":"10.0.0.1","hostnames":["a.local","b.local"]}],"priorityClassName":"high","dnsConfig":{"nameservers":["1.1.1.1"],"searches":["svc.local"],"options":[{"name":"ndots","value":"2"},{"name":"edns0"}]},"readinessGates":[{"conditionType":"example.com/ready"}],"runtimeClassName":"","enableServiceLinks":false,"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"rich"}},"minDomains":2,"matchLabelKeys":["pod-template-hash"]}],"os":{"name":"linux"},"hostUsers":false,"schedulingGates":[{"name":"gate"}]}},"ttlSecondsAfterFinished":0,"completionMode":"Indexed","suspend":false},"status":{}},
+    json: {
+      kind: 'Job',
+      apiVersion: 'batch/v1',
+      metadata: {
+        name: 'rich-run',
+        creationTimestamp: null,
+        labels: { team: 'infra', tier: '' },
+        annotations: { 'cronjob.kubernetes.io/instantiate': 'manual', empty: '', note: 'hello world' },
+        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'rich', uid: 'cj-uid-1', controller: true }],
+      },
+      spec: {
+        parallelism: 2,
+        completions: 3,
+        activeDeadlineSeconds: 600,
+        podFailurePolicy: {
+          rules: [
+            { action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [42, -1, 7] } },
+            { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+          ],
+        },
+        backoffLimit: 0,
+        template: {
+          metadata: { creationTimestamp: null, labels: { app: 'rich' }, annotations: { a: 'b' } },
+          spec: {
+            volumes: [
+              { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
+              { name: 'empty', emptyDir: {} },
+              { name: 'host', hostPath: { path: '/var/log', type: 'Directory' } },
+              { name: 'cfg', configMap: { name: 'cfg', items: [{ key: 'a', path: 'a.txt', mode: 256 }], defaultMode: 420, optional: false } },
+              { name: 'sec', secret: { secretName: 's', defaultMode: 256, optional: true } },
+              { name: 'claim', persistentVolumeClaim: { claimName: 'data', readOnly: true } },
+              {
+                name: 'proj',
+                projected: {
+                  sources: [
+                    { serviceAccountToken: { audience: 'vault', expirationSeconds: 3600, path: 'token' } },
+                    { configMap: { name: 'cfg', optional: true } },
+                    { secret: { name: 's', items: [{ key: 'p', path: 'p' }] } },
+                    { downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] } },
+                  ],
+                  defaultMode: 292,
+                },
+              },
+              { name: 'down', downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { containerName: 'main', resource: 'limits.cpu', divisor: '1m' } }] } },
+              {
+                name: 'eph',
+                ephemeral: {
+                  volumeClaimTemplate: {
+                    metadata: { creationTimestamp: null, labels: { x: 'y' } },
+                    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' },
+                  },
+                },
+              },
+            ],
+            initContainers: [{ name: 'init', image: 'busybox:1', command: ['sh', '-c', 'true'], resources: {}, restartPolicy: 'Always' }],
+            containers: [
+              {
+                name: 'main',
+                image: 'app:2',
+                args: ['--port=8080', ''],
+                workingDir: '/w',
+                ports: [
+                  { name: 'http', containerPort: 8080, protocol: 'TCP' },
+                  { hostPort: 19000, containerPort: 9000, protocol: 'UDP', hostIP: '127.0.0.1' },
+                ],
+                envFrom: [{ prefix: 'CFG_', configMapRef: { name: 'cfg' } }, { secretRef: { name: 's', optional: true } }],
+                env: [
+                  { name: 'PLAIN', value: 'v' },
+                  { name: 'EMPTY' },
+                  { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                  { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+                  { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'a', optional: false } } },
+                  { name: 'SEC', valueFrom: { secretKeyRef: { name: 's', key: 'p' } } },
+                ],
+                resources: { limits: { cpu: '500m', 'example.com/gpu': '1', memory: '128Mi' }, requests: { cpu: '250m', memory: '64Mi' } },
+                volumeMounts: [
+                  { name: 'scratch', mountPath: '/scratch' },
+                  { name: 'cfg', readOnly: true, mountPath: '/etc/cfg', subPath: 'a.txt', mountPropagation: 'None' },
+                ],
+                livenessProbe: {
+                  httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-Probe', value: '1' }] },
+                  initialDelaySeconds: 5,
+                  timeoutSeconds: 1,
+                  periodSeconds: 10,
+                  successThreshold: 1,
+                  failureThreshold: 3,
+                  terminationGracePeriodSeconds: 10,
+                },
+                readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 5 },
+                startupProbe: { exec: { command: ['cat', '/tmp/ok'] }, failureThreshold: 30 },
+                lifecycle: { postStart: { exec: { command: ['echo', 'start'] } }, preStop: { sleep: { seconds: 5 } } },
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'FallbackToLogsOnError',
+                imagePullPolicy: 'IfNotPresent',
+                securityContext: {
+                  capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] },
+                  privileged: false,
+                  runAsUser: 1000,
+                  runAsNonRoot: true,
+                  readOnlyRootFilesystem: true,
+                  allowPrivilegeEscalation: false,
+                  seccompProfile: { type: 'Localhost', localhostProfile: 'p.json' },
+                  appArmorProfile: { type: 'RuntimeDefault' },
+                },
+                stdin: true,
+                tty: true,
+              },
+              {
+                name: 'grpc',
+                image: 'g:1',
+                resources: { claims: [{ name: 'gpu' }] },
+                resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+                readinessProbe: { grpc: { port: 9090, service: '' } },
+              },
+            ],
+            restartPolicy: 'Never',
+            terminationGracePeriodSeconds: 0,
+            activeDeadlineSeconds: 300,
+            dnsPolicy: 'None',
+            nodeSelector: { disk: 'ssd' },
+            serviceAccountName: 'builder',
+            automountServiceAccountToken: false,
+            shareProcessNamespace: true,
+            securityContext: {
+              runAsUser: 0,
+              runAsGroup: 1000,
+              runAsNonRoot: false,
+              supplementalGroups: [3000, 4000],
+              fsGroup: 2000,
+              sysctls: [{ name: 'net.core.somaxconn', value: '1024' }],
+              fsGroupChangePolicy: 'OnRootMismatch',
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
+            imagePullSecrets: [{ name: 'regcred' }],
+            hostname: 'h',
+            subdomain: 's',
+            affinity: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }],
+                },
+                preferredDuringSchedulingIgnoredDuringExecution: [
+                  { weight: 10, preference: { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['bad'] }] } },
+                ],
+              },
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [
+                  {
+                    weight: 100,
+                    podAffinityTerm: {
+                      labelSelector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+                      namespaces: ['default'],
+                      topologyKey: 'kubernetes.io/hostname',
+                    },
+                  },
+                ],
+              },
+            },
+            schedulerName: 'default-scheduler',
+            tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoExecute', tolerationSeconds: 0 }, { operator: 'Exists' }],
+            hostAliases: [{ ip: '10.0.0.1', hostnames: ['a.local', 'b.local'] }],
+            priorityClassName: 'high',
+            dnsConfig: { nameservers: ['1.1.1.1'], searches: ['svc.local'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] },
+            readinessGates: [{ conditionType: 'example.com/ready' }],
+            runtimeClassName: '',
+            enableServiceLinks: false,
+            topologySpreadConstraints: [
+              {
+                maxSkew: 1,
+                topologyKey: 'zone',
+                whenUnsatisfiable: 'DoNotSchedule',
+                labelSelector: { matchLabels: { app: 'rich' } },
+                minDomains: 2,
+                matchLabelKeys: ['pod-template-hash'],
+              },
+            ],
+            os: { name: 'linux' },
+            hostUsers: false,
+            schedulingGates: [{ name: 'gate' }],
+          },
+        },
+        ttlSecondsAfterFinished: 0,
+        completionMode: 'Indexed',
+        suspend: false,
+      },
+      status: {},
+    },
   },
   {
     name: 'deleteoptions-empty',
-    command: "kubectl drain n1 (eviction unsupported, falls back to DELETE)",
+    command: 'kubectl drain n1 (eviction unsupported, falls back to DELETE)',
     // No --dry-run exists for these; expected values are DeleteOptions as encoding/json writes them.
-    protobufHex:
-      '6b3873000a130a027631120d44656c6574654f7074696f6e7312001a002200',
-    json: {"kind":"DeleteOptions","apiVersion":"v1"},
+    protobufHex: '6b3873000a130a027631120d44656c6574654f7074696f6e7312001a002200',
+    json: { kind: 'DeleteOptions', apiVersion: 'v1' },
   },
   {
     name: 'deleteoptions-grace5',
-    command: "kubectl drain n1 --disable-eviction --grace-period=5",
-    protobufHex:
-      '6b3873000a130a027631120d44656c6574654f7074696f6e73120208051a002200',
-    json: {"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":5},
+    command: 'kubectl drain n1 --disable-eviction --grace-period=5',
+    protobufHex: '6b3873000a130a027631120d44656c6574654f7074696f6e73120208051a002200',
+    json: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 5 },
   },
   {
     name: 'deleteoptions-grace0',
-    command: "kubectl drain n1 --disable-eviction --grace-period=0",
-    protobufHex:
-      '6b3873000a130a027631120d44656c6574654f7074696f6e73120208001a002200',
-    json: {"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0},
+    command: 'kubectl drain n1 --disable-eviction --grace-period=0',
+    protobufHex: '6b3873000a130a027631120d44656c6574654f7074696f6e73120208001a002200',
+    json: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 },
   },
   {
     name: 'pod-debug-node',
-    command: "kubectl debug node/n1 --image=busybox:1 --attach=false -- sleep 1",
+    command: 'kubectl debug node/n1 --image=busybox:1 --attach=false -- sleep 1',
     // kubectl debug has no --dry-run; expected value written from the upstream node-debugger profile.
     protobufHex:
       '6b3873000a090a0276311203506f6412d8010a260a166e6f64652d64656275676765722d6e312d353864713812001a002200' +
@@ -85,6 +268,30 @@ export const KUBECTL_OTHER_FIXTURES: readonly KubectlFixture[] = [
       '6f783a311a05736c6565701a01312a0042004a180a09686f73742d726f6f7410001a052f686f7374220032006a0072008001' +
       '00880100900100a2010446696c651a054e65766572320042004a0052026e315801600168018201008a01009a0100b2010e0a' +
       '0012064578697374731a002200c201001a100a001a0022002a0032004a005a0072001a002200',
-    json: {"kind":"Pod","apiVersion":"v1","metadata":{"name":"node-debugger-n1-58dq8","creationTimestamp":null},"spec":{"volumes":[{"name":"host-root","hostPath":{"path":"/"}}],"containers":[{"name":"debugger","image":"busybox:1","command":["sleep","1"],"resources":{},"volumeMounts":[{"name":"host-root","mountPath":"/host"}],"terminationMessagePolicy":"File"}],"restartPolicy":"Never","nodeName":"n1","hostNetwork":true,"hostPID":true,"hostIPC":true,"tolerations":[{"operator":"Exists"}]},"status":{}},
+    json: {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: 'node-debugger-n1-58dq8', creationTimestamp: null },
+      spec: {
+        volumes: [{ name: 'host-root', hostPath: { path: '/' } }],
+        containers: [
+          {
+            name: 'debugger',
+            image: 'busybox:1',
+            command: ['sleep', '1'],
+            resources: {},
+            volumeMounts: [{ name: 'host-root', mountPath: '/host' }],
+            terminationMessagePolicy: 'File',
+          },
+        ],
+        restartPolicy: 'Never',
+        nodeName: 'n1',
+        hostNetwork: true,
+        hostPID: true,
+        hostIPC: true,
+        tolerations: [{ operator: 'Exists' }],
+      },
+      status: {},
+    },
   },
 ];

@@ -116,8 +116,7 @@ export function crudCases(open: OpenHarness): void {
 
   it('concurrent writers: one create per key and one update per expected revision win', () =>
     withHarness(open, async ({ store }) => {
-      const eight = (write: (i: number) => Promise<unknown>) =>
-        Promise.allSettled(Array.from({ length: 8 }, (_, i) => write(i)));
+      const eight = (write: (i: number) => Promise<unknown>) => Promise.allSettled(Array.from({ length: 8 }, (_, i) => write(i)));
       const creates = await eight((i) => store.create(podKey('a'), pod('a', { i: `${i}` })));
       assert.equal(creates.filter((result) => result.status === 'fulfilled').length, 1);
       for (const result of creates) {

@@ -83,8 +83,14 @@ export function filterCases(open: OpenHarness): void {
       await store.create(podKey('a'), pod('a', { app: 'web' }));
       await store.update(podKey('a'), pod('a', { app: 'db' }));
       const events = await all.waitFor(2);
-      assert.deepEqual(events.map((event) => event.type), ['ADDED', 'MODIFIED']);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['ADDED', 'MODIFIED'],
+      );
       assert.equal(events[1]?.object.metadata.labels?.app, 'db');
-      assert.deepEqual((await web.waitFor(2)).map((event) => event.type), ['ADDED', 'DELETED']);
+      assert.deepEqual(
+        (await web.waitFor(2)).map((event) => event.type),
+        ['ADDED', 'DELETED'],
+      );
     }));
 }

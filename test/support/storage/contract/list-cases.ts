@@ -38,12 +38,7 @@ async function createPods(store: Store, count: number, labels: (i: number) => Re
 export function listCases(open: OpenHarness): void {
   it('lists the keys under a prefix in key order, and nothing outside it', () =>
     withHarness(open, async ({ store }) => {
-      const keys = [
-        '/registry/pods/default/b',
-        '/registry/pods/kube-system/ks-a',
-        '/registry/pods/default/a',
-        '/registry/pods/default/a-2',
-      ];
+      const keys = ['/registry/pods/default/b', '/registry/pods/kube-system/ks-a', '/registry/pods/default/a', '/registry/pods/default/a-2'];
       for (const key of keys) await store.create(key, pod(key.split('/').pop() ?? ''));
       await store.create('/registry/podsecurity/x', pod('x'));
       await store.create('/registry/pod', pod('y'));
@@ -70,7 +65,10 @@ export function listCases(open: OpenHarness): void {
     withHarness(open, async ({ store }) => {
       await createPods(store, 23);
       const paged = await listAllPages(store, { prefix: PODS, limit: 5 });
-      assert.deepEqual(names(paged.pages.flat()), Array.from({ length: 23 }, (_, i) => padded(i)));
+      assert.deepEqual(
+        names(paged.pages.flat()),
+        Array.from({ length: 23 }, (_, i) => padded(i)),
+      );
       paged.pages.forEach((page) => assert.ok(page.length <= 5));
       assert.equal(paged.pages[0]?.length, 5);
       let seen = 0;
@@ -143,7 +141,7 @@ export function listCases(open: OpenHarness): void {
         await store.delete(podKey(padded(30 - 2 * step)));
       };
       const paged = await listAllPages(store, { prefix: PODS, limit: 4 }, churn);
-      assert.deepEqual(paged.pages.flat(), snapshot.items, 'pages joined are the first page\'s collection');
+      assert.deepEqual(paged.pages.flat(), snapshot.items, "pages joined are the first page's collection");
       assert.deepEqual(paged.remaining[0], 26);
       assert.ok(expectedWeb.length > 0);
       const webNow = await store.list({ prefix: PODS, filter: web });
@@ -174,7 +172,10 @@ export function listCases(open: OpenHarness): void {
       for (const options of [{ prefix: PODS }, { prefix: PODS, limit: 4 }, { prefix: PODS, limit: 2, filter }]) {
         const { items: objects, ...parsedPage } = await store.list(options);
         const { items: texts, ...rawPage } = await store.listRaw(options);
-        assert.deepEqual(texts.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown), objects);
+        assert.deepEqual(
+          texts.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown),
+          objects,
+        );
         assert.deepEqual(rawPage, parsedPage);
       }
     });
@@ -206,7 +207,14 @@ export function listCases(open: OpenHarness): void {
       assert.equal(stream.next(), undefined);
       const pages: string[] = [];
       for (let page = lines.next(); page !== undefined; page = lines.next()) pages.push(page);
-      assert.deepEqual(pages.join('\n').split('\n').map((line) => JSON.parse(line) as unknown), before.items, 'items between separators');
+      assert.deepEqual(
+        pages
+          .join('\n')
+          .split('\n')
+          .map((line) => JSON.parse(line) as unknown),
+        before.items,
+        'items between separators',
+      );
     });
   });
 

@@ -2,16 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { RevisionExpiredError } from '../../../../src/storage/errors.js';
-import {
-  describeEvent,
-  EventRecorder,
-  type OpenHarness,
-  PODS,
-  pod,
-  podKey,
-  revisionOf,
-  withHarness,
-} from './helpers.js';
+import { describeEvent, EventRecorder, type OpenHarness, PODS, pod, podKey, revisionOf, withHarness } from './helpers.js';
 
 export function watchCases(open: OpenHarness): void {
   it('a watch without fromRevision sees only later writes, with prevObject on MODIFIED and DELETED', () =>
@@ -43,7 +34,10 @@ export function watchCases(open: OpenHarness): void {
       await store.create('/registry/podsx/default/a', pod('a'));
       await store.create('/registry/pods/default/a', pod('a'));
       const events = await recorder.waitFor(1);
-      assert.deepEqual(events.map((event) => event.key), ['/registry/pods/default/a']);
+      assert.deepEqual(
+        events.map((event) => event.key),
+        ['/registry/pods/default/a'],
+      );
     }));
 
   it('a watch from a revision replays history, then continues live without gap or duplicate', () =>
@@ -59,7 +53,10 @@ export function watchCases(open: OpenHarness): void {
       revisions.push(...live.map(revisionOf));
       const expected = revisions.filter((revision) => revision > from).sort((x, y) => x - y);
       const events = await recorder.waitFor(expected.length);
-      assert.deepEqual(events.map((event) => event.revision), expected);
+      assert.deepEqual(
+        events.map((event) => event.revision),
+        expected,
+      );
       assert.deepEqual(events.slice(0, 4).map(describeEvent), [
         `ADDED ${podKey('h2')}@${revisions[2]}`,
         `ADDED ${podKey('h3')}@${revisions[3]}`,
@@ -93,7 +90,10 @@ export function watchCases(open: OpenHarness): void {
       const expected = writes.flat().sort((x, y) => x - y);
       for (const recorder of recorders) {
         const events = await recorder.waitFor(expected.length);
-        assert.deepEqual(events.map((event) => event.revision), expected);
+        assert.deepEqual(
+          events.map((event) => event.revision),
+          expected,
+        );
       }
     }));
 
@@ -136,7 +136,10 @@ export function watchCases(open: OpenHarness): void {
       recorder.watch(store, { prefix: PODS, fromRevision: oldest });
       const next = await store.update(podKey('a'), pod('a', { v: 'after' }));
       const events = await recorder.waitFor(1);
-      assert.deepEqual(events.map((event) => event.revision), [revisionOf(next)]);
+      assert.deepEqual(
+        events.map((event) => event.revision),
+        [revisionOf(next)],
+      );
     });
   });
 }
