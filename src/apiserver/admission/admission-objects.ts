@@ -1,10 +1,11 @@
 // The objects admission steps read on every write — ResourceQuotas and LimitRanges of each
-// namespace, the PriorityClasses, the ServiceAccounts pods name, the StorageClasses claims name — mirrored in memory (list + watch), as Kubernetes' admission
-// plugins read them from informers. Where the mirror has none, the store is
-// asked (one that was just made may not have reached the mirror yet) and a "none" is kept for
-// 30 s, as Kubernetes' live-lookup cache does: a namespace without any (or without the
-// ServiceAccount its pods name) costs one storage read per half minute, not one per write. A quota read here may be a moment old; charging it writes with
-// its revision as precondition, so a stale one only costs the charger a re-read from the store.
+// namespace, the PriorityClasses, the ServiceAccounts pods name, the StorageClasses claims name —
+// mirrored in memory (list + watch), as Kubernetes' admission plugins read them from informers.
+// Where the mirror has none, the store is asked (one that was just made may not have reached the
+// mirror yet) and the "none" is kept, as Kubernetes' live-lookup cache does: a namespace without
+// any quota costs one storage read per half minute, a pod naming a missing ServiceAccount one per
+// second, not one per write. A quota read here may be a moment old; charging it writes with its
+// revision as precondition, so a stale one only costs the charger a re-read from the store.
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
@@ -16,6 +17,13 @@ import { keyFor, prefixFor } from '../registry/keys.js';
 type ByNamespace = Map<string, Map<string, KubeObject>>;
 
 const NONE_KEPT_MS = 30_000;
+/**
+ * A named object's "none" is kept for a second only: one made just after the read reaches the
+ * mirror a moment later, and until then a pod admitted without its ServiceAccount's token (or a
+ * PriorityClass refused) would stay so. A second bounds that window and still turns a store read
+ * per create into one per second.
+ */
+const NAMED_NONE_KEPT_MS = 1_000;
 
 const KINDS = {
   quotas: ['', 'resourcequotas'],
@@ -114,10 +122,14 @@ export class AdmissionObjects {
     const mirrored = this.mirror.state[kind].get(namespace)?.get(name);
     if (mirrored) return mirrored;
     // A pod in a namespace without its ServiceAccount would otherwise read the store on every create.
-    const [object] = await this.readUnlessNone(`${kind}/${namespace}/${name}`, async () => {
-      const found = await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
-      return found ? [found] : [];
-    });
+    const [object] = await this.readUnlessNone(
+      `${kind}/${namespace}/${name}`,
+      async () => {
+        const found = await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
+        return found ? [found] : [];
+      },
+      NAMED_NONE_KEPT_MS,
+    );
     return object;
   }
 
@@ -127,18 +139,19 @@ export class AdmissionObjects {
     return this.readUnlessNone(
       `${kind}/${namespace}`,
       async () => (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items,
+      NONE_KEPT_MS,
     );
   }
 
-  /** The store's answer, unless it said "none" for `key` less than NONE_KEPT_MS ago. */
-  private async readUnlessNone(key: string, read: () => Promise<KubeObject[]>): Promise<KubeObject[]> {
+  /** The store's answer, unless it said "none" for `key` less than `keptMs` ago. */
+  private async readUnlessNone(key: string, read: () => Promise<KubeObject[]>, keptMs: number): Promise<KubeObject[]> {
     const now = Date.now();
     if ((this.none.get(key) ?? 0) > now) return [];
     const appliedBefore = this.applied;
     const items = await read();
     // A "none" is kept only if the mirror learnt nothing meanwhile: an object it applied while the
     // store was read must not be hidden behind a "none" the read saw before it.
-    if (items.length === 0 && this.applied === appliedBefore) this.none.set(key, now + NONE_KEPT_MS);
+    if (items.length === 0 && this.applied === appliedBefore) this.none.set(key, now + keptMs);
     // Bounded: entries of namespaces no longer asked about go once expired.
     if (this.none.size > 10_000) for (const [k, until] of this.none) if (until <= now) this.none.delete(k);
     return items;
