@@ -156,6 +156,18 @@ describe('etcd store, watch cache', () => {
         );
         assert.equal(page.revision, expected.revision);
       }
+      // A write in another namespace, not yet delivered: a list of this namespace is still the
+      // cache's (its keys are current), a list of every pod is not.
+      await direct.create(podKey('elsewhere', 'other'), pod('elsewhere'));
+      await heldEvent();
+      const inDefault = await caches.list({ prefix: `${PODS}default/` });
+      assert.ok(inDefault !== undefined, 'a namespace the write did not touch is served from the cache');
+      assert.deepEqual(
+        inDefault.values.map((value) => value.toString()),
+        (await direct.list({ prefix: `${PODS}default/` })).items.map((item) => JSON.stringify(item)),
+      );
+      assert.equal(await listed(), undefined, 'the whole resource, behind etcd, is not');
+      release();
       // A delete whose event never comes (etcd sends none once its previous value is compacted):
       // the cache, past it with a later event, is seen to be wrong, dropped, and filled again.
       await direct.delete(podKey(padded(3)));

@@ -4,13 +4,14 @@
 // splicing resourceVersions and garbage collection).
 // A list must still see every write acknowledged before it, through any server (Kubernetes 1.31's
 // consistent reads from cache). Before serving, one small etcd read confirms the picture: a range
-// over the resource with min_mod_revision just past the cache's revision, keys only, limit 1. Its
-// header is etcd's current revision; no key in its reply and the same count of keys as the cache
-// holds mean nothing in the resource was created, changed or deleted since the cache's revision,
-// so the cache is the resource as of now. Otherwise the cache waits briefly for its watch to
+// over the list's keys (its prefix: one namespace, or the whole resource) with min_mod_revision
+// just past the cache's revision, keys only, limit 1. Its header is etcd's current revision; no
+// key in its reply and the same count of keys as the cache holds under that prefix mean nothing
+// there was created, changed or deleted since the cache's revision, so the cache is those keys
+// as of now. Otherwise the cache waits briefly for its watch to
 // catch up and asks again; still behind, the list reads etcd, as before the cache. A cache that
 // lost a delete (see lostDeletes) is dropped and filled again.
-// The confirmation costs etcd a pass over the resource's values (the filter makes it read them
+// The confirmation costs etcd a pass over the prefix's values (the filter makes it read them
 // all: ~20 ms for 10,000 pods, where a full list costs it 125-180 ms and this process far more).
 // kube-apiserver asks its watch stream for a progress notification instead; it trusts that only
 // on etcd 3.4.31+ / 3.5.13+, where it can no longer overtake events in flight, and Debian's etcd
@@ -88,7 +89,7 @@ export class WatchCaches {
     if (resource === undefined || this.closed) return undefined;
     const slot = this.slotOf(resource);
     if (slot.cache === undefined) await settledWithin(slot.filled, FILL_WAIT_MS);
-    const page = slot.cache && (await this.confirmed(resource, slot, (cache, revision) => pageOf(cache, revision, options)));
+    const page = slot.cache && (await this.confirmed(resource, options.prefix, slot, (cache, revision) => pageOf(cache, revision, options)));
     if (page === undefined) this.stats.misses++;
     else this.stats.hits++;
     return page;
@@ -141,22 +142,27 @@ export class WatchCaches {
     if (this.slots.get(resource) === slot) this.slots.delete(resource);
   }
 
-  /** Runs `read` on the cache once etcd confirms it is current; undefined when it could not. */
-  private async confirmed<T>(resource: string, slot: Slot, read: (cache: ResourceCache, revision: number) => T): Promise<T | undefined> {
+  /**
+   * Runs `read` on the cache once etcd confirms that the keys under `prefix` (the list's: one
+   * namespace's pods is a small read of etcd, not a pass over every pod) are current in it;
+   * undefined when it could not.
+   */
+  private async confirmed<T>(resource: string, prefix: string, slot: Slot, read: (cache: ResourceCache, revision: number) => T): Promise<T | undefined> {
     for (let attempt = 0; attempt < CONFIRM_TRIES; attempt++) {
       const cache = slot.cache;
       if (cache === undefined) return undefined;
       const seen = cache.revision;
       const size = cache.size;
+      const underPrefix = cache.countAfter(prefix, prefix);
       const probe = await this.host.range({
-        key: this.host.keys.full(resource),
-        range_end: this.host.keys.rangeEnd(resource),
+        key: this.host.keys.full(prefix),
+        range_end: this.host.keys.rangeEnd(prefix),
         min_mod_revision: seen + 1,
         keys_only: true,
         limit: 1,
       });
       const current = Number(probe.header.revision);
-      const unchanged = probe.kvs.length === 0 && Number(probe.count) === size;
+      const unchanged = probe.kvs.length === 0 && Number(probe.count) === underPrefix;
       // Events the watch applied meanwhile are after `current` (none can be between), unless the
       // cache is only part of the way there: then it is asked again.
       if (unchanged && slot.cache === cache && (cache.revision === seen || cache.revision > current)) {
