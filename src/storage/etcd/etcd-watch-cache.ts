@@ -60,6 +60,8 @@ const CATCH_UP_MS = 50;
  * reading the whole resource twice at once (every server's first lists come together at start).
  */
 const FILL_WAIT_MS = 3_000;
+/** How long a cache may miss deletes with no event at all before it is filled again. */
+const STUCK_MS = 5_000;
 
 interface Slot {
   /** Set once the fill is done and the watch runs. */
@@ -69,6 +71,8 @@ interface Slot {
   watch?: Watch;
   /** Called when the cache applies an event. */
   waiters: Set<() => void>;
+  /** Since when lists have found keys gone from etcd with no event applied (see confirmed). */
+  fewerKeysSince?: number;
 }
 
 export class WatchCaches {
@@ -125,6 +129,7 @@ export class WatchCaches {
     slot.watch = this.host.watch(
       { prefix: resource, fromRevision: cache.revision },
       (event) => {
+        slot.fewerKeysSince = undefined;
         if (event.type === 'DELETED') cache.remove(event.key, event.revision);
         else cache.put(event.key, textBytes(event.objectJson ?? JSON.stringify(event.object), true), event.revision);
         for (const wake of slot.waiters) wake();
@@ -148,6 +153,8 @@ export class WatchCaches {
    * undefined when it could not.
    */
   private async confirmed<T>(resource: string, prefix: string, slot: Slot, read: (cache: ResourceCache, revision: number) => T): Promise<T | undefined> {
+    const startedAt = slot.cache?.revision;
+    let onlyFewerKeys = false;
     for (let attempt = 0; attempt < CONFIRM_TRIES; attempt++) {
       const cache = slot.cache;
       if (cache === undefined) return undefined;
@@ -172,8 +179,16 @@ export class WatchCaches {
         this.drop(resource, slot);
         return undefined;
       }
+      onlyFewerKeys = probe.kvs.length === 0;
       await this.caughtUp(slot, seen);
     }
+    // Keys gone from etcd and not one event since: a watch that is slow, or a delete it could not
+    // report (its event came without the previous value) with no later write to show it. Once
+    // that has lasted STUCK_MS, the cache is filled again: else every list would pay these tries
+    // until the next write to the resource.
+    if (!onlyFewerKeys || slot.cache === undefined || slot.cache.revision !== startedAt) return undefined;
+    slot.fewerKeysSince ??= Date.now();
+    if (Date.now() - slot.fewerKeysSince >= STUCK_MS) this.drop(resource, slot);
     return undefined;
   }
 
