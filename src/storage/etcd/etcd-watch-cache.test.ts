@@ -255,3 +255,33 @@ describe('resource cache', () => {
     assert.equal(cache.countAfter('/p/b/', '/p/b/2'), 0);
   });
 });
+
+describe('watch cache fills', () => {
+  it('a fill that fails is not tried again by every list: lists read etcd for a back-off, then one fills again', async () => {
+    let fills = 0;
+    const caches = new WatchCaches({
+      keys: new EtcdKeys(''),
+      range: () => Promise.reject(new Error('no range is read while no cache is filled')),
+      listPage: async () => {
+        fills++;
+        throw new Error('a value the server cannot decrypt');
+      },
+      watch: () => {
+        throw new Error('no watch starts for a failed fill');
+      },
+    });
+    try {
+      assert.equal(await caches.list({ prefix: PODS }), undefined, 'the failed fill: the list reads etcd');
+      assert.equal(fills, 1);
+      for (let i = 0; i < 5; i++) assert.equal(await caches.list({ prefix: `${PODS}default/` }), undefined);
+      assert.equal(fills, 1, 'lists during the back-off start no fill');
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      assert.equal(await caches.list({ prefix: PODS }), undefined);
+      assert.equal(fills, 2, 'after the back-off, a list fills again');
+      assert.equal(await caches.list({ prefix: PODS }), undefined);
+      assert.equal(fills, 2, 'and the next back-off is longer');
+    } finally {
+      caches.close();
+    }
+  });
+});

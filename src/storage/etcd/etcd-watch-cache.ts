@@ -62,6 +62,13 @@ const CATCH_UP_MS = 50;
 const FILL_WAIT_MS = 3_000;
 /** How long a cache may miss deletes with no event at all before it is filled again. */
 const STUCK_MS = 5_000;
+/**
+ * After a fill fails (a Secret the server cannot decrypt, a compaction on every try), lists of
+ * the resource read etcd for this long before one fills again, doubling up to the maximum: each
+ * fill reads the whole resource, and without a pause every list would start one.
+ */
+const FILL_BACKOFF_MS = 1_000;
+const FILL_BACKOFF_MAX_MS = 60_000;
 
 interface Slot {
   /** Set once the fill is done and the watch runs. */
@@ -77,6 +84,8 @@ interface Slot {
 
 export class WatchCaches {
   private readonly slots = new Map<string, Slot>();
+  /** Resources whose last fill failed: no new fill before `until`. */
+  private readonly failedFills = new Map<string, { until: number; backoffMs: number }>();
   private closed = false;
   /** Lists served from a cache, and lists that read etcd because none was ready and current. */
   readonly stats = { hits: 0, misses: 0 };
@@ -91,6 +100,10 @@ export class WatchCaches {
     if (options.continue || options.revision !== undefined) return undefined;
     const resource = resourceOf(options.prefix);
     if (resource === undefined || this.closed) return undefined;
+    if ((this.failedFills.get(resource)?.until ?? 0) > Date.now()) {
+      this.stats.misses++;
+      return undefined;
+    }
     const slot = this.slotOf(resource);
     if (slot.cache === undefined) await settledWithin(slot.filled, FILL_WAIT_MS);
     const page = slot.cache && (await this.confirmed(resource, options.prefix, slot, (cache, revision) => pageOf(cache, revision, options)));
@@ -109,7 +122,14 @@ export class WatchCaches {
     let slot = this.slots.get(resource);
     if (slot === undefined) {
       const filling: Slot = { waiters: new Set(), filled: Promise.resolve() };
-      filling.filled = this.fill(resource, filling).catch(() => this.drop(resource, filling));
+      filling.filled = this.fill(resource, filling).then(
+        () => void this.failedFills.delete(resource),
+        () => {
+          const backoffMs = Math.min(FILL_BACKOFF_MAX_MS, 2 * (this.failedFills.get(resource)?.backoffMs ?? FILL_BACKOFF_MS / 2));
+          this.failedFills.set(resource, { until: Date.now() + backoffMs, backoffMs });
+          this.drop(resource, filling);
+        },
+      );
       this.slots.set(resource, filling);
       slot = filling;
     }
