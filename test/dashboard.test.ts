@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadClientConfig, type ClientConfig } from '../src/client/config.js';
 import { rawRequest } from './support/client/raw-request.js';
 import { waitFor } from './support/wait-for.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 import { launchChromium, requireChromium, signInAddress } from './support/browser.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
@@ -74,6 +75,8 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
   after(async () => {
     await browser?.close();
     await up?.stop();
+    // A stopped node leaves its pods' containers running, as a stopped kubelet does.
+    await removeNodeObjects(nodeName);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

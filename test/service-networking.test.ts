@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { removeRangeRules } from '../src/agent/network/host-rules.js';
 import { waitFor } from './support/wait-for.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { DROVER_BIN, startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -116,6 +117,8 @@ describe('service networking', { timeout: 300_000 }, () => {
     if (server) await kubectlRaw(server.kubeconfig, ['delete', 'pytorchjobs,pods,deployments', '--all', '--grace-period=1', '--wait=true', '--timeout=30s']);
     await nodeA?.stop();
     await nodeB?.stop();
+    // A stopped agent leaves its pods' containers running, as a stopped kubelet does.
+    await Promise.all([removeNodeObjects(names.a), removeNodeObjects(names.b)]);
     await server?.stop();
     await server?.cleanup();
     if (network) {

@@ -2,6 +2,7 @@
 // startServerProcess. It joins as a node does, with the server's join token (its own certificate,
 // identity system:node:<name>, kept in its data dir). Several agents with different node names
 // share this machine's Docker.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { startDroverProcess, type DroverProcess } from './drover-process.js';
 import type { ServerProcess } from './server-process.js';
 import type { ClusterNetwork } from '../../src/api/cluster-network.js';
 import { networkFlags } from './test-network.js';
+import { waitFor } from './wait-for.js';
 
 export interface AgentProcess extends DroverProcess {
   nodeName: string;
@@ -49,8 +51,22 @@ export async function startAgentProcess(
     dataDir,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       await agent.stop(signal);
+      await endProcessesUnder(dataDir);
       await rm(dataDir, { recursive: true, force: true });
     },
     kill: () => agent.stop('SIGKILL'),
   };
+}
+
+/**
+ * Process-runtime pods outlive their agent (their supervisors keep them for the next agent to
+ * adopt), so a test's agent that goes for good takes them with it: every process whose command
+ * line names its data dir is asked to stop (a supervisor passes SIGTERM on to its pod), then killed.
+ */
+async function endProcessesUnder(dataDir: string): Promise<void> {
+  const pattern = `${dataDir}/`;
+  const running = () => spawnSync('pgrep', ['-f', pattern]).status === 0;
+  if (!running()) return;
+  spawnSync('pkill', ['-TERM', '-f', pattern]);
+  await waitFor(`the processes under ${dataDir} to stop`, () => !running(), 5_000).catch(() => spawnSync('pkill', ['-KILL', '-f', pattern]));
 }
