@@ -170,6 +170,17 @@ function subresourcePaths(def: ResourceDefinition): PathSpec[] {
     const suffix = sub.name.charAt(0).toUpperCase() + sub.name.slice(1);
     const ops: OperationSpec[] = [];
     const gvk = sub.kind;
+    const replace = (): OperationSpec => ({
+      method: 'put',
+      action: 'put',
+      operationId: `replace${id}${suffix}`,
+      description: `replace ${sub.name} of the specified ${def.kind}`,
+      gvk,
+      query: WRITE_PARAMS,
+      body: { definition: body },
+      response: body,
+      alsoReturns: ['201'],
+    });
     if (sub.name === 'log') {
       ops.push({
         method: 'get',
@@ -193,17 +204,7 @@ function subresourcePaths(def: ResourceDefinition): PathSpec[] {
           response: body,
           alsoReturns: [],
         },
-        {
-          method: 'put',
-          action: 'put',
-          operationId: `replace${id}${suffix}`,
-          description: `replace ${sub.name} of the specified ${def.kind}`,
-          gvk,
-          query: WRITE_PARAMS,
-          body: { definition: body },
-          response: body,
-          alsoReturns: ['201'],
-        },
+        replace(),
         {
           method: 'patch',
           action: 'patch',
@@ -217,17 +218,7 @@ function subresourcePaths(def: ResourceDefinition): PathSpec[] {
         },
       );
     } else if (sub.verbs.includes('update')) {
-      ops.push({
-        method: 'put',
-        action: 'put',
-        operationId: `replace${id}${suffix}`,
-        description: `replace ${sub.name} of the specified ${def.kind}`,
-        gvk,
-        query: WRITE_PARAMS,
-        body: { definition: body },
-        response: body,
-        alsoReturns: ['201'],
-      });
+      ops.push(replace());
     } else if (sub.schema && sub.verbs.includes('create')) {
       ops.push({
         method: 'post',
