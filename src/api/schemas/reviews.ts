@@ -5,6 +5,16 @@
 import { bool, field, list, map, named, str, stringList, struct } from './builders.js';
 import { kindSchema } from './meta.js';
 
+const UserInfo = named(
+  'io.k8s.api.authentication.v1.UserInfo',
+  struct('A user as the server authenticated it.', {
+    username: str("The user's name."),
+    uid: str('A unique id of the user.'),
+    groups: stringList('Groups the user belongs to.'),
+    extra: map('Further information from the authenticator.', list('Values.', str('A value.'))),
+  }),
+);
+
 const ResourceAttributes = named(
   'io.k8s.api.authorization.v1.ResourceAttributes',
   struct('A request on a resource, as an authorizer sees it.', {
@@ -110,18 +120,7 @@ export const SelfSubjectReviewSchema = kindSchema(
   {
     status: field(
       struct('Who the user is.', {
-        userInfo: field(
-          named(
-            'io.k8s.api.authentication.v1.UserInfo',
-            struct('A user as the server authenticated it.', {
-              username: str("The user's name."),
-              uid: str('A unique id of the user.'),
-              groups: stringList('Groups the user belongs to.'),
-              extra: map('Further information from the authenticator.', list('Values.', str('A value.'))),
-            }),
-          ),
-          'The user.',
-        ),
+        userInfo: field(UserInfo, 'The user.'),
       }),
       'Who the user is, filled in by the server.',
     ),
@@ -147,18 +146,7 @@ export const TokenReviewSchema = kindSchema(
         'io.k8s.api.authentication.v1.TokenReviewStatus',
         struct('The answer.', {
           authenticated: bool('Whether the token is valid.'),
-          user: field(
-            named(
-              'io.k8s.api.authentication.v1.UserInfo',
-              struct('A user as the server authenticated it.', {
-                username: str("The user's name."),
-                uid: str('A unique id of the user.'),
-                groups: stringList('Groups the user belongs to.'),
-                extra: map('Further information from the authenticator.', list('Values.', str('A value.'))),
-              }),
-            ),
-            'The user the token stands for.',
-          ),
+          user: field(UserInfo, 'The user the token stands for.'),
           audiences: stringList('The audiences the token was found valid for.'),
           error: str('Why the token could not be checked.'),
         }),
