@@ -31,18 +31,12 @@ export function resourceAttributes(user: UserInfo, method: string, path: Resourc
 }
 
 export function nonResourceAttributes(user: UserInfo, method: string, pathname: string): RequestAttributes {
-  return {
-    user,
-    verb: method.toLowerCase(),
-    resourceRequest: false,
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    namespace: '',
-    name: '',
-    path: pathname,
-  };
+  return nonResourceRequest(user, method.toLowerCase(), pathname);
+}
+
+/** A request for a path outside the API's resources (`/healthz`, `/metrics`), as a verb: every resource field empty. */
+export function nonResourceRequest(user: UserInfo, verb: string, path: string): RequestAttributes {
+  return { user, verb, resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
 }
 
 function resourceVerb(method: string, path: ResourcePath, query: URLSearchParams): string {

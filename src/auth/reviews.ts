@@ -4,6 +4,7 @@
 import type { KubeObject } from '../api/meta.js';
 import type { Requester } from '../api/resource.js';
 import type { RequestAttributes, UserInfo } from './types.js';
+import { nonResourceRequest } from './request-attributes.js';
 
 type Spec = Record<string, unknown>;
 
@@ -63,18 +64,7 @@ function attributesOf(spec: Spec, user: UserInfo, reviewNamespace: string | unde
       path: '',
     };
   }
-  return {
-    user,
-    verb: text(nonResource, 'verb'),
-    resourceRequest: false,
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    namespace: '',
-    name: '',
-    path: text(nonResource, 'path'),
-  };
+  return nonResourceRequest(user, text(nonResource, 'verb'), text(nonResource, 'path'));
 }
 
 /** TokenReview: the token through the server's token authenticators, for the audiences asked (default the API's). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { nonResourceRequest } from '../../auth/request-attributes.js';
 import { ANONYMOUS_USER } from '../../auth/types.js';
 import { evaluatePolicy, parsePolicy } from './policy.js';
 import type { AuditAttributes } from './types.js';
@@ -23,18 +24,7 @@ function resource(verb: string, resource: string, extra: Partial<AuditAttributes
 }
 
 function nonResource(path: string): AuditAttributes {
-  return {
-    user: ANONYMOUS_USER,
-    verb: 'get',
-    resourceRequest: false,
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    namespace: '',
-    name: '',
-    path,
-  };
+  return nonResourceRequest(ANONYMOUS_USER, 'get', path);
 }
 
 const POLICY = `
