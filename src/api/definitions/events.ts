@@ -2,29 +2,18 @@
 // object, two APIs, as in Kubernetes): written and read through the conversion, so a watch on
 // either group sees what the other writes.
 import type { ResourceDefinition } from '../resource.js';
-import { printerFor } from '../printers/index.js';
 import { EventsV1Schema } from '../schemas/events.js';
 import { validateEventV1 } from '../validation/events-validation.js';
 import { eventCoreToV1, eventV1ToCore } from '../events/event-conversion.js';
 import { events as coreEvents } from './core.js';
-import { ALL_VERBS, field, noDefaults } from './helpers.js';
+import { field } from './helpers.js';
 
+// The core kind's names, verbs and table, in its own group, with its own schema and validation.
 const eventsV1: ResourceDefinition = {
+  ...coreEvents,
   group: 'events.k8s.io',
-  version: 'v1',
-  kind: 'Event',
-  listKind: 'EventList',
-  plural: 'events',
-  singular: 'event',
-  namespaced: true,
-  shortNames: ['ev'],
-  categories: [],
-  verbs: ALL_VERBS,
-  subresources: {},
   schema: EventsV1Schema,
-  applyDefaults: noDefaults,
   validate: validateEventV1,
-  table: printerFor('Event'),
   // Selectors are matched against the stored (core/v1) objects: the v1 names read their core fields,
   // and the core names work too, as in Kubernetes, where both APIs share one storage.
   fieldSelectors: {
