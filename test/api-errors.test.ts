@@ -183,7 +183,10 @@ describe('non-resource endpoints', () => {
     assert.ok((await cluster.api('GET', '/apis')).body.groups.some((g: { name: string }) => g.name === 'apps'));
     const v3 = await cluster.api('GET', '/openapi/v3');
     assert.ok(v3.body.paths['apis/apps/v1']);
+    // A subresource nobody serves is a 404 and labels no series: clients cannot grow /metrics without bound.
+    assert.equal((await cluster.api('GET', '/api/v1/namespaces/default/configmaps/any/made-up-subresource')).status, 404);
     const metrics = await cluster.api('GET', '/metrics');
+    assert.doesNotMatch(metrics.body, /made-up-subresource/);
     // kube-apiserver's labels: the method as its metrics spell it, group, version, scope, component.
     assert.match(
       metrics.body,

@@ -2,8 +2,9 @@
 // their latency, and the latency of every store operation; /metrics adds the metrics of the
 // controllers and scheduler running in the same process — on this thread, and on the
 // control-plane thread (a source added by the server), summed metric by metric.
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { AggregatorRegistry, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { componentRegistry } from '../metrics/component-metrics.js';
+import { KeyedCounter, KeyedHistogram } from '../metrics/keyed-series.js';
 import type { Store } from '../storage/store.js';
 
 export type ComponentMetrics = Array<MetricObjectWithValues<MetricValue<string>>>;
@@ -11,27 +12,25 @@ export type ComponentMetrics = Array<MetricObjectWithValues<MetricValue<string>>
 export class ApiMetrics {
   private readonly own = new Registry();
   // kube-apiserver's names and labels, so the dashboards and queries users have work as they are.
-  private readonly requests = new Counter({
-    name: 'apiserver_request_total',
-    help: 'API requests by verb, dry run, group, version, resource, scope, component and HTTP code',
-    labelNames: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'] as const,
-    registers: [this.own],
-  });
-  private readonly latency = new Histogram({
-    name: 'apiserver_request_duration_seconds',
-    help: 'API request latency by verb, dry run, group, version, resource, scope and component (watch: time to first byte)',
-    labelNames: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const,
+  // On every request: keyed series, not prom-client's own (see keyed-series.ts for why).
+  private readonly requests = new KeyedCounter(
+    'apiserver_request_total',
+    'API requests by verb, dry run, group, version, resource, scope, component and HTTP code',
+    this.own,
+  );
+  private readonly latency = new KeyedHistogram(
+    'apiserver_request_duration_seconds',
+    'API request latency by verb, dry run, group, version, resource, scope and component (watch: time to first byte)',
+    this.own,
     // kube-apiserver's buckets.
-    buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-    registers: [this.own],
-  });
-  readonly storeLatency = new Histogram({
-    name: 'drover_store_operation_duration_seconds',
-    help: 'Store operation latency by operation',
-    labelNames: ['operation'] as const,
-    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.own],
-  });
+    [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+  );
+  readonly storeLatency = new KeyedHistogram(
+    'drover_store_operation_duration_seconds',
+    'Store operation latency by operation',
+    this.own,
+    [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  );
 
   /** Component metrics of other threads of this process, as prom-client's JSON. */
   private readonly sources: Array<() => Promise<ComponentMetrics>> = [];
@@ -60,9 +59,9 @@ export class ApiMetrics {
   }
 
   observeRequest(request: RequestLabels, code: number, seconds: number): void {
-    const labels = { ...request, component: 'apiserver' };
-    this.requests.inc({ ...labels, code: String(code) });
-    this.latency.observe(labels, seconds);
+    const key = `${request.verb} ${request.dry_run} ${request.group} ${request.version} ${request.resource} ${request.subresource} ${request.scope}`;
+    this.requests.inc(`${key} ${code}`, () => ({ ...request, component: 'apiserver', code: String(code) }));
+    this.latency.observe(key, () => ({ ...request, component: 'apiserver' }), seconds);
   }
 }
 
@@ -111,7 +110,7 @@ export function instrumentStore(store: Store, metrics: ApiMetrics): Store {
   const timed =
     <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      const end = metrics.storeLatency.startTimer({ operation });
+      const end = metrics.storeLatency.startTimer(operation, () => ({ operation }));
       try {
         return await fn(...args);
       } finally {

@@ -292,9 +292,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
   } finally {
     audit?.end(res); // --- audit ---
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    // Labels from what the server serves, never from any path a client makes up (series without bound).
+    // Labels from what the server serves, never from any path a client makes up (series without
+    // bound): a subresource answered 404 may be one made up, so it labels nothing.
+    const labelled = served && !(path?.subresource && res.statusCode === 404);
     metrics.observeRequest(
-      requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), served ? path : undefined),
+      requestLabels(req.method ?? 'GET', ctx.verb, req.headers['content-type'], ctx.query.has('dryRun'), labelled ? path : undefined),
       res.statusCode,
       seconds,
     );
