@@ -56,14 +56,18 @@ export function decodePath(raw: string): string {
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+const SLASH = 0x2f;
 
 /** Parses a raw /api/... or /apis/... path; undefined when it is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
   // Leading and trailing slashes go, as in Kubernetes; an empty segment inside is no path.
-  const parts = path
-    .replace(/^\/+|\/+$/g, '')
-    .split('/')
-    .map(decodePath);
+  // (Every request passes here: plain index scans, and segments decoded only when encoded.)
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === SLASH) start++;
+  while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
+  const split = path.slice(start, end).split('/');
+  const parts = path.includes('%') ? split.map(decodePath) : split;
   let group: string;
   let version: string;
   let rest: string[];
@@ -104,7 +108,7 @@ function parseRest(rest: string[]): Omit<ResourcePath, 'group' | 'version' | 'le
 }
 
 function withOptional<T extends object>(base: T, name?: string, subresource?: string): T & { name?: string; subresource?: string } {
-  const result: T & { name?: string; subresource?: string } = { ...base };
+  const result: T & { name?: string; subresource?: string } = base;
   if (name !== undefined) result.name = name;
   if (subresource !== undefined) result.subresource = subresource;
   return result;
