@@ -3,16 +3,18 @@
 // decoding every value from etcd again (a 10,000-pod list spent most of its time in gRPC decode,
 // splicing resourceVersions and garbage collection).
 // A list must still see every write acknowledged before it, through any server (Kubernetes 1.31's
-// consistent reads from cache). Before serving, one small etcd read confirms the picture: a range
-// over the list's keys (its prefix: one namespace, or the whole resource) with min_mod_revision
-// just past the cache's revision, keys only, limit 1. Its header is etcd's current revision; no
-// key in its reply and the same count of keys as the cache holds under that prefix mean nothing
-// there was created, changed or deleted since the cache's revision, so the cache is those keys
-// as of now. Otherwise the cache waits briefly for its watch to
-// catch up and asks again; still behind, the list reads etcd, as before the cache. A cache that
-// lost a delete (see lostDeletes) is dropped and filled again.
-// The confirmation costs etcd a pass over the prefix's values (the filter makes it read them
-// all: ~20 ms for 10,000 pods, where a full list costs it 125-180 ms and this process far more).
+// consistent reads from cache). Before serving, one small etcd read confirms the picture: over the
+// list's keys (its prefix: one namespace, or the whole resource), keys only, the newest key
+// written after the cache's revision (min_mod_revision, sorted by mod revision, limit 1) and the
+// count of keys; its header is etcd's current revision. Once the cache has applied that newest
+// write (its watch delivers it within milliseconds), every key created or changed there is in
+// it; if the cache is not yet past etcd's revision, the same key count shows that no delete is
+// missing either. So a list is served from memory under a steady stream of writes too, at the
+// cost of waiting for one watch event. A cache whose watch does not deliver in time makes the
+// list read etcd, as before the cache; one that lost a delete (see lostDeletes) is dropped and
+// filled again.
+// The confirmation costs etcd a pass over the prefix's keys (the filter makes it read them all:
+// ~20 ms for 10,000 pods, where a full list costs it 125-180 ms and this process far more).
 // kube-apiserver asks its watch stream for a progress notification instead; it trusts that only
 // on etcd 3.4.31+ / 3.5.13+, where it can no longer overtake events in flight, and Debian's etcd
 // is 3.4.23.
@@ -54,6 +56,11 @@ const FILL_PAGE = 1_000;
 const CONFIRM_TRIES = 3;
 /** How long a cache that is behind gets for its watch to deliver, before the next confirmation. */
 const CATCH_UP_MS = 50;
+/**
+ * How long a list waits for its cache's watch to deliver the newest write etcd has under the
+ * list's prefix; a watch further behind than this is not waited for: the list reads etcd.
+ */
+const REACH_MS = 1_000;
 /**
  * How long a list waits for its resource's cache to fill before it reads etcd itself: filling
  * is one read of the resource, so waiting for it costs little more than reading, and saves
@@ -179,28 +186,33 @@ export class WatchCaches {
       const cache = slot.cache;
       if (cache === undefined) return undefined;
       const seen = cache.revision;
-      const size = cache.size;
-      const underPrefix = cache.countAfter(prefix, prefix);
+      // The newest key under the prefix written since `seen` (etcd filters, then sorts, then
+      // limits), the prefix's key count, and etcd's revision now.
       const probe = await this.host.range({
         key: this.host.keys.full(prefix),
         range_end: this.host.keys.rangeEnd(prefix),
         min_mod_revision: seen + 1,
+        sort_target: 'Mod',
+        sort_order: 'Descend',
         keys_only: true,
         limit: 1,
       });
       const current = Number(probe.header.revision);
-      const unchanged = probe.kvs.length === 0 && Number(probe.count) === underPrefix;
-      // Events the watch applied meanwhile are after `current` (none can be between), unless the
-      // cache is only part of the way there: then it is asked again.
-      if (unchanged && slot.cache === cache && (cache.revision === seen || cache.revision > current)) {
-        return read(cache, Math.max(current, cache.revision));
-      }
-      if (probe.kvs.length === 0 && (await this.lostDeletes(resource, seen, size))) {
+      const newest = probe.kvs.length > 0 ? Number(probe.kvs[0]!.mod_revision) : seen;
+      // Every key under the prefix that was created or changed by `current` was so by `newest`:
+      // once the cache has applied that revision, only deletes can be missing from it.
+      if (!(await this.reached(slot, cache, newest))) return undefined;
+      const at = cache.revision;
+      const size = cache.size;
+      // Past `current`, the cache holds every write up to it (and later ones: a newer picture).
+      // Short of it, the same key count as etcd's means no delete is missing either.
+      if (at > current || cache.countAfter(prefix, prefix) === Number(probe.count)) return read(cache, Math.max(current, at));
+      if (await this.lostDeletes(resource, at, size)) {
         this.drop(resource, slot);
         return undefined;
       }
-      onlyFewerKeys = probe.kvs.length === 0;
-      await this.caughtUp(slot, seen);
+      onlyFewerKeys = true;
+      await this.caughtUp(slot, at);
     }
     // Keys gone from etcd and not one event since: a watch that is slow, or a delete it could not
     // report (its event came without the previous value) with no later write to show it. Once
@@ -231,6 +243,28 @@ export class WatchCaches {
       if (error instanceof RevisionExpiredError) return true;
       throw error;
     }
+  }
+
+  /**
+   * Resolves true once the cache has applied `revision`; false when its watch has not delivered
+   * it within REACH_MS (a list then reads etcd) or the cache was dropped.
+   */
+  private reached(slot: Slot, cache: ResourceCache, revision: number): Promise<boolean> {
+    const done = () => slot.cache !== cache || cache.revision >= revision;
+    if (done()) return Promise.resolve(slot.cache === cache);
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        clearTimeout(timer);
+        slot.waiters.delete(check);
+        resolve(slot.cache === cache);
+      };
+      const timer = setTimeout(() => {
+        slot.waiters.delete(check);
+        resolve(false);
+      }, REACH_MS);
+      slot.waiters.add(check);
+    });
   }
 
   /** Resolves when the cache applies an event after `seen`, or after CATCH_UP_MS. */
