@@ -152,6 +152,14 @@ function aggregate(messages: string[]): string {
 export class LimitRanger implements MutatingAdmission, ValidatingAdmission {
   constructor(private readonly policies: AdmissionObjects) {}
 
+  mutates(request: AdmissionRequest): boolean {
+    return isPodCreate(request);
+  }
+
+  validates(request: AdmissionRequest): boolean {
+    return isPodCreate(request);
+  }
+
   async admit(request: AdmissionRequest): Promise<void> {
     if (!isPodCreate(request)) return;
     const limitRanges = await this.inNamespace(request.object.metadata.namespace);

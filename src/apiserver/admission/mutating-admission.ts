@@ -4,6 +4,8 @@
 import type { AdmissionRequest } from './validating-admission.js';
 
 export interface MutatingAdmission {
+  /** Whether the step may change this request's object (see ValidatingAdmission.validates); absent: every request. */
+  mutates?(request: AdmissionRequest): boolean;
   /** Changes request.object in place; throws an ApiError to refuse. */
   admit(request: AdmissionRequest): Promise<void>;
 }

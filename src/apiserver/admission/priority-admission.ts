@@ -34,9 +34,21 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
     private readonly objects: AdmissionObjects,
   ) {}
 
-  async admit(request: AdmissionRequest): Promise<void> {
+  /** A pod's create: its priority is resolved from its class. */
+  mutates(request: AdmissionRequest): boolean {
+    const { def } = request;
+    return request.operation === 'create' && !request.subresource && def.group === '' && def.kind === 'Pod';
+  }
+
+  /** A PriorityClass made the default: only one may be. */
+  validates(request: AdmissionRequest): boolean {
     const { def, object } = request;
-    if (request.operation !== 'create' || request.subresource || def.group !== '' || def.kind !== 'Pod') return;
+    return !request.subresource && def.kind === 'PriorityClass' && def.group === 'scheduling.k8s.io' && object['globalDefault'] === true;
+  }
+
+  async admit(request: AdmissionRequest): Promise<void> {
+    if (!this.mutates(request)) return;
+    const { object } = request;
     const spec = object['spec'];
     // Malformed fields are left for validation to report, after the mutating steps.
     if (!isObject(spec) || (spec['priority'] !== undefined && typeof spec['priority'] !== 'number')) return;
@@ -71,8 +83,8 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
   }
 
   async validate(request: AdmissionRequest): Promise<string[]> {
-    const { def, object } = request;
-    if (request.subresource || def.kind !== 'PriorityClass' || def.group !== 'scheduling.k8s.io' || object['globalDefault'] !== true) return [];
+    if (!this.validates(request)) return [];
+    const { object } = request;
     const current = globalDefaultOf((await this.store.list({ prefix: prefixFor(this.classes) })).items);
     // A second default, or another class made the default while one exists (updating the default itself is fine).
     if (current !== undefined && current.metadata.name !== object.metadata.name) {

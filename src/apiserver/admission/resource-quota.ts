@@ -49,11 +49,17 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async validate(request: AdmissionRequest): Promise<string[]> {
+  /** Namespaced objects' creates, and the updates that can change what they are charged. */
+  validates(request: AdmissionRequest): boolean {
     const { def, object } = request;
-    const namespace = object.metadata.namespace;
-    if (request.subresource || !def.namespaced || !namespace) return [];
-    if (request.operation === 'update' && (def.group !== '' || !CHARGED_ON_UPDATE.has(def.plural) || !request.old)) return [];
+    if (request.subresource || !def.namespaced || !object.metadata.namespace) return false;
+    return request.operation === 'create' || (def.group === '' && CHARGED_ON_UPDATE.has(def.plural) && request.old !== undefined);
+  }
+
+  async validate(request: AdmissionRequest): Promise<string[]> {
+    if (!this.validates(request)) return [];
+    const { def, object } = request;
+    const namespace = object.metadata.namespace!;
     // Most namespaces have no quota: ask the mirror first, so their writes skip counting usage.
     const mirrored = await this.policies.quotas(namespace);
     if (mirrored.length === 0) return [];

@@ -29,10 +29,15 @@ type Obj = Record<string, unknown>;
 export class ServiceAccountAdmission implements MutatingAdmission {
   constructor(private readonly objects: AdmissionObjects) {}
 
+  /** A pod's create, but a mirror pod's (an agent's static pod never gets a token). */
+  mutates(request: AdmissionRequest): boolean {
+    const { def } = request;
+    return request.operation === 'create' && !request.subresource && def.group === '' && def.kind === 'Pod' && !isMirrorPod(request.object);
+  }
+
   async admit(request: AdmissionRequest): Promise<void> {
-    const { def, object } = request;
-    if (request.operation !== 'create' || request.subresource || def.group !== '' || def.kind !== 'Pod') return;
-    if (isMirrorPod(object)) return;
+    if (!this.mutates(request)) return;
+    const { object } = request;
     const spec = object['spec'] as Obj;
     const accountName = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
     const account = await this.objects.serviceAccount(object.metadata.namespace ?? '', accountName);

@@ -33,8 +33,17 @@ function requestedStorage(claim: KubeObject | undefined): Quantity {
 export class StorageAdmission implements MutatingAdmission, ValidatingAdmission {
   constructor(private readonly objects: AdmissionObjects) {}
 
+  mutates(request: AdmissionRequest): boolean {
+    return request.operation === 'create' && (isCore(request, 'PersistentVolume') || isCore(request, 'PersistentVolumeClaim'));
+  }
+
+  /** Only a claim's update can ask for more storage than its class allows. */
+  validates(request: AdmissionRequest): boolean {
+    return request.operation === 'update' && isCore(request, 'PersistentVolumeClaim') && request.old !== undefined;
+  }
+
   async admit(request: AdmissionRequest): Promise<void> {
-    if (request.operation !== 'create') return;
+    if (!this.mutates(request)) return;
     const { object } = request;
     if (isCore(request, 'PersistentVolume')) addFinalizer(object, PV_PROTECTION_FINALIZER);
     if (!isCore(request, 'PersistentVolumeClaim')) return;
@@ -47,7 +56,7 @@ export class StorageAdmission implements MutatingAdmission, ValidatingAdmission 
   }
 
   async validate(request: AdmissionRequest): Promise<string[]> {
-    if (request.operation !== 'update' || !isCore(request, 'PersistentVolumeClaim') || !request.old) return [];
+    if (!this.validates(request) || !request.old) return [];
     if (compare(requestedStorage(request.object), requestedStorage(request.old)) <= 0) return [];
     const className = claimClass(request.object);
     const storageClass = className === '' ? undefined : await this.objects.storageClass(className);

@@ -111,8 +111,9 @@ export class ObjectRegistry extends ObjectReader {
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
     def.applyDefaults(object);
     initialiseMetadata(object, timestamp());
-    for (const step of this.mutating)
-      await step.admit({ operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {}, ...(options.user ? { user: options.user } : {}) });
+    const mutation: AdmissionRequest = { operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {} };
+    if (options.user) mutation.user = options.user;
+    for (const step of this.mutating) if (step.mutates?.(mutation) !== false) await step.admit(mutation);
     await slice.pause();
     const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
@@ -377,7 +378,11 @@ export class ObjectRegistry extends ObjectReader {
     if (options.user) request.user = options.user;
     if (options.dryRun) request.dryRun = true;
     const warnings: string[] = [];
-    for (const step of this.validating) warnings.push(...(await step.validate(request)));
+    for (const step of this.validating) {
+      if (step.validates?.(request) === false) continue;
+      const said = await step.validate(request);
+      if (said.length > 0) warnings.push(...said);
+    }
     return warnings;
   }
 

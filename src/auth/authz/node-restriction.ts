@@ -2,7 +2,7 @@
 // names its object in the body, not the URL. An agent may create only its own Node and its own
 // Lease; creating a pod (a mirror pod) is not something Drover's agents do, so it is refused.
 // Of a local-path volume of its node it may change nothing but lift the cleanup finalizer.
-import type { ValidatingAdmission } from '../../apiserver/admission/validating-admission.js';
+import type { AdmissionRequest, ValidatingAdmission } from '../../apiserver/admission/validating-admission.js';
 import { forbidden } from '../../apiserver/errors.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from '../components.js';
 import type { KubeObject } from '../../api/meta.js';
@@ -22,11 +22,17 @@ function volumeChangeRefusal(volume: KubeObject, old: KubeObject): string | unde
   return undefined;
 }
 
+/** Whether the request comes from an agent: a node's identity. */
+function fromNode(request: AdmissionRequest): boolean {
+  const user = request.user;
+  return user !== undefined && user.username.startsWith(NODE_USER_PREFIX) && user.groups.includes(NODES_GROUP);
+}
+
 export const nodeRestriction: ValidatingAdmission = {
+  validates: fromNode,
   async validate(request) {
-    const user = request.user;
-    if (!user || !user.username.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return [];
-    const node = user.username.slice(NODE_USER_PREFIX.length);
+    if (!fromNode(request)) return [];
+    const node = request.user!.username.slice(NODE_USER_PREFIX.length);
     const { def, object } = request;
     const name = object.metadata.name ?? '';
     const kind = def.group ? `${def.plural}.${def.group}` : def.plural;

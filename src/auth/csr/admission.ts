@@ -4,7 +4,7 @@
 // certificates.k8s.io, named by the signerName or `<domain>/*`) besides update on the
 // subresource; and nobody asks kube-apiserver-client for a system:masters certificate. The
 // server's own writes (the certificate controller) carry no user and pass.
-import type { ValidatingAdmission } from '../../apiserver/admission/validating-admission.js';
+import type { AdmissionRequest, ValidatingAdmission } from '../../apiserver/admission/validating-admission.js';
 import { forbidden } from '../../apiserver/errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { APPROVED, DENIED, conditionsOf, decodeBytes } from '../../api/validation/csr-validation.js';
@@ -44,10 +44,12 @@ function mayUseSigner(authorizer: Authorizer, user: UserInfo, verb: string, sign
 const approvalOf = (csr: KubeObject) => conditionsOf(csr).filter((c) => c['type'] === APPROVED || c['type'] === DENIED);
 
 export function certificateAdmission(authorizer: Authorizer): ValidatingAdmission {
+  const validates = ({ def, user }: AdmissionRequest) => def.group === GROUP && def.kind === 'CertificateSigningRequest' && user !== undefined;
   return {
+    validates,
     async validate(request) {
       const { def, object, old, user } = request;
-      if (def.group !== GROUP || def.kind !== 'CertificateSigningRequest' || !user) return [];
+      if (!validates(request) || !user) return [];
       if (user.groups.includes(MASTERS_GROUP)) return [];
       const name = object.metadata.name ?? '';
       const signerName = signerOf(object);

@@ -112,6 +112,8 @@ export function checkRbacEscalation(rbac: EscalationChecker, user: UserInfo, obj
 /** The escalation check as a step of the registry's validating admission (src/apiserver/admission). */
 export function escalationAdmission(rbac: EscalationChecker): ValidatingAdmission {
   return {
+    // Only RBAC's own kinds can grant anything.
+    validates: (request) => request.user !== undefined && request.def.group === RBAC,
     async validate(request) {
       if (request.user) checkRbacEscalation(rbac, request.user, request.object, request.def, request.old);
       return [];

@@ -40,8 +40,14 @@ export class PodSecurityAdmission implements ValidatingAdmission {
     this.defaults = uniformPolicy(options.defaultLevel ?? 'privileged');
   }
 
+  /** Namespaces, pods and the kinds that hold pod templates; never a subresource (status, scale, finalize), which changes nothing the checks read. */
+  validates(request: AdmissionRequest): boolean {
+    const { def } = request;
+    if (request.subresource) return false;
+    return (def.group === '' && (def.kind === 'Namespace' || def.kind === 'Pod')) || podTemplatePaths(def).length > 0;
+  }
+
   async validate(request: AdmissionRequest): Promise<string[]> {
-    // Subresources (status, scale, finalize) never change what the checks read.
     if (request.subresource) return [];
     const { def } = request;
     if (def.group === '' && def.kind === 'Namespace') return this.admitNamespace(request);
