@@ -18,14 +18,7 @@ const FINALIZE: WriteOptions = { dryRun: false, fieldManager: 'namespace-control
 
 export class NamespaceLifecycle {
   private watch: Watch | undefined;
-  private readonly passes = new RetryingPasses(
-    (name) => this.finalize(name),
-    (name, error) => {
-      // Another server released it first, or wrote it meanwhile: the next pass looks again.
-      const code = (error as { code?: number }).code;
-      if (code !== 409 && code !== 404) console.error(`namespace lifecycle: ${name}: ${(error as Error).message}`);
-    },
-  );
+  private readonly passes = new RetryingPasses((name) => this.finalize(name), 'namespace lifecycle');
 
   constructor(
     private readonly registry: ObjectRegistry,

@@ -28,13 +28,7 @@ export function customResourceRules(served: readonly { group: string; plural: st
 
 export class ControllerCustomResourceAccess {
   private readonly roles = findResource(RBAC, 'v1', 'clusterroles')!;
-  private readonly passes = new RetryingPasses(
-    () => this.sync(),
-    (_name, error) => {
-      const code = (error as { code?: number }).code;
-      if (code !== 409) console.error(`custom resource access: ${(error as Error).message}`);
-    },
-  );
+  private readonly passes = new RetryingPasses(() => this.sync(), 'custom resource access');
 
   constructor(
     private readonly registry: ObjectRegistry,
