@@ -1,16 +1,12 @@
 // Events expire after the TTL, measured from when they last happened.
-import { testServing } from '../../test/support/auth/security.js';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../api/meta.js';
 import { findResource } from '../api/registry.js';
-import { openSqliteStore, type SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { EventTtl, lastSeen } from './event-ttl.js';
-import { startApiServer, type ApiServer } from './server.js';
-import { callJson } from '../../test/support/apiserver/in-process-server.js';
+import { callJson, TestServer } from '../../test/support/apiserver/in-process-server.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
 const EVENTS = '/api/v1/namespaces/default/events';
@@ -31,20 +27,12 @@ function event(name: string, times: Record<string, unknown> = {}): KubeObject {
 }
 
 describe('event TTL', () => {
-  let dir: string;
-  let store: SqliteStore;
-  let server: ApiServer;
+  let server: TestServer;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-event-ttl-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    server = await startApiServer({ store, port: 0, eventTtlSeconds: 1, ...(await testServing()) });
+    server = await TestServer.start({ eventTtlSeconds: 1 });
   });
-  after(async () => {
-    await server.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   const call = (method: string, path: string, body?: unknown) => callJson(server.url, method, path, body);
 
@@ -66,7 +54,7 @@ describe('event TTL', () => {
 
   it('a sweep with the default TTL keeps recent and bumped events, and deletes old ones', async () => {
     // A store of its own: the server above sweeps its store with a 1 s TTL.
-    const own = await openSqliteStore({ path: join(dir, 'sweep.db') });
+    const own = await openSqliteStore({ path: join(server.dir, 'sweep.db') });
     const eventDef = findResource('', 'v1', 'events')!;
     const sweeper = new EventTtl(own, eventDef); // 1 h, swept by hand
     const put = (name: string, times: Record<string, unknown>) =>

@@ -6,6 +6,11 @@
 // Every API server on a shared store (etcd) sweeps, with no Lease: each delete carries the
 // Event's revision as a precondition, so two servers sweeping at once delete each Event once,
 // and never one bumped meanwhile.
+//
+// The deletes go to the store, not the registry, on purpose: this stands in for etcd's lease
+// expiry, which removes the key in storage with no delete request (no finalizers, graceful
+// deletion or admission), and a sweep of thousands of Events needs no read of each before its
+// delete, as the registry's delete makes.
 import { isObject, type KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { KeyNotFoundError, RevisionConflictError } from '../storage/errors.js';

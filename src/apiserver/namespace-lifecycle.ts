@@ -6,19 +6,19 @@
 // delete of what is gone is ignored) and the last write, releasing the finalizer or deleting
 // the namespace, carries the namespace's revision, so of two servers one lands and the other
 // conflicts and looks again a second later.
-import { isObject, type KubeObject } from '../api/meta.js';
+import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import type { Store, Watch } from '../storage/store.js';
-import { keyFor, prefixFor } from './registry/keys.js';
-import type { ObjectRegistry } from './registry/object-registry.js';
+import type { Watch } from '../storage/store.js';
+import { namespaceFinalizers } from './registry/deletion.js';
+import type { ObjectRegistry, WriteOptions } from './registry/object-registry.js';
 import { RetryingPasses } from './retrying-passes.js';
+
+/** The finalize write, as Kubernetes' namespace controller makes it (a PUT to namespaces/finalize). */
+const FINALIZE: WriteOptions = { dryRun: false, fieldManager: 'namespace-controller', fieldValidation: 'Ignore', subresource: 'finalize' };
 
 export class NamespaceLifecycle {
   private watch: Watch | undefined;
-  private readonly passes = new RetryingPasses(
-    (name) => this.finalize(name),
-    (name, error) => console.error(`namespace lifecycle: ${name}: ${(error as Error).message}`),
-  );
+  private readonly passes = new RetryingPasses((name) => this.finalize(name), 'namespace lifecycle');
 
   constructor(
     private readonly registry: ObjectRegistry,
@@ -27,14 +27,11 @@ export class NamespaceLifecycle {
     private readonly namespaceDef: ResourceDefinition,
   ) {}
 
-  private get store(): Store {
-    return this.registry.store;
-  }
-
   async start(): Promise<void> {
-    const { items, revision } = await this.store.list({ prefix: prefixFor(this.namespaceDef) });
+    const namespaces = this.registry.collection(this.namespaceDef);
+    const { items, revision } = await namespaces.list();
     for (const ns of items) if (ns.metadata.deletionTimestamp) this.passes.add(ns.metadata.name!);
-    this.watch = this.store.watch({ prefix: prefixFor(this.namespaceDef), fromRevision: revision }, (event) => {
+    this.watch = namespaces.watch({ fromRevision: revision }, (event) => {
       if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.passes.add(event.object.metadata.name!);
     });
   }
@@ -46,8 +43,7 @@ export class NamespaceLifecycle {
 
   /** One pass over a terminating namespace; true when it is gone. */
   private async finalize(name: string): Promise<boolean> {
-    const key = keyFor(this.namespaceDef, undefined, name);
-    const namespace = await this.store.get(key);
+    const namespace = await this.registry.find(this.namespaceDef, undefined, name);
     if (!namespace || !namespace.metadata.deletionTimestamp) return true;
     let remaining = 0;
     for (const def of this.defs()) {
@@ -60,21 +56,29 @@ export class NamespaceLifecycle {
       }
     }
     if (remaining > 0) return false;
-    await this.release(key, namespace);
+    await this.release(namespace);
     return true;
   }
 
-  private async release(key: string, namespace: KubeObject): Promise<void> {
-    const spec = isObject(namespace['spec']) ? namespace['spec'] : {};
-    const finalizers = Array.isArray(spec['finalizers']) ? spec['finalizers'].filter((f) => f !== 'kubernetes') : [];
-    const revision = Number(namespace.metadata.resourceVersion);
-    if (finalizers.length === 0 && (namespace.metadata.finalizers ?? []).length === 0) {
-      await this.store.delete(key, { expectedRevision: revision });
+  /**
+   * Takes the `kubernetes` finalizer out through namespaces/finalize, carrying the read
+   * resourceVersion (a write that raced it is a 409, and the next pass looks again). With no
+   * finalizer left, the registry removes the namespace in that same update.
+   */
+  private async release(namespace: KubeObject): Promise<void> {
+    const name = namespace.metadata.name!;
+    const held = namespaceFinalizers(namespace);
+    if (!held.includes('kubernetes')) {
+      // Nothing of ours to release (made without it, or released by another server that lost the
+      // delete): once nothing else holds it, a delete with the read revision removes it.
+      if (held.length > 0) return;
+      const preconditions = { resourceVersion: namespace.metadata.resourceVersion ?? '' };
+      await this.registry.delete(this.namespaceDef, undefined, name, { dryRun: false, preconditions });
       return;
     }
-    const updated = namespace; // store.get returns a fresh object
-    updated['spec'] = { ...spec, finalizers };
-    await this.store.update(key, updated, { expectedRevision: revision });
+    const finalizers = held.filter((f) => f !== 'kubernetes');
+    const released: KubeObject = { ...namespace, spec: { ...(namespace['spec'] as object | undefined), finalizers } };
+    await this.registry.update(this.namespaceDef, undefined, name, released, FINALIZE);
   }
 }
 

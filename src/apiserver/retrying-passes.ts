@@ -1,7 +1,9 @@
-// The loop the in-server controllers share (namespace lifecycle, the CRD controller): names to
-// pass over, one pass at a time, each name again a second later until its pass says it is done.
-// No work queue or Lease: every server on a shared store runs them, and each pass's writes carry
-// the object's revision, so of two servers one lands and the other looks again.
+// The loop the in-server controllers share (namespace lifecycle, the CRD controller, the
+// controllers' custom resource access): names to pass over, one pass at a time, each name again
+// a second later until its pass says it is done. No work queue or Lease: every server on a shared
+// store runs them, and each pass's writes carry the object's revision, so of two servers one
+// lands and the other looks again: a pass that lost such a race (409) or found its object gone
+// (404) is simply passed again; any other error is logged, and the name passed again too.
 export class RetryingPasses {
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -11,8 +13,8 @@ export class RetryingPasses {
   constructor(
     /** One pass over a name; false when it must be looked at again later. */
     private readonly pass: (name: string) => Promise<boolean>,
-    /** A pass that threw (the name is looked at again too). */
-    private readonly onError: (name: string, error: unknown) => void,
+    /** Who runs the loop, for the log. */
+    private readonly component: string,
     private readonly retryMs = 1000,
   ) {}
 
@@ -42,7 +44,8 @@ export class RetryingPasses {
         if (!(await this.pass(name))) this.pending.add(name);
       } catch (error) {
         this.pending.add(name);
-        this.onError(name, error);
+        const code = (error as { code?: number }).code;
+        if (code !== 409 && code !== 404) console.error(`${this.component}: ${name}: ${(error as Error).message}`);
       }
     }
     this.running = false;

@@ -40,6 +40,7 @@ import type { CsrSigner } from '../auth/csr/controller.js';
 import { ApiSecurity } from './api-security.js';
 import { CustomResources } from './crd/custom-resources.js';
 import { CrdController } from './crd/crd-controller.js';
+import { ControllerCustomResourceAccess } from './crd/controller-access.js';
 import { CustomResourceOpenApi } from './crd/openapi.js';
 import { servedDefinition, servedDefinitions } from './crd/served-definitions.js';
 import type { CustomResourceDefinitionInfo } from '../api/crd/custom-resource.js';
@@ -113,7 +114,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // Custom resources are served from the CRDs in the store, whichever server wrote them.
   const custom = new CustomResources(registry.store);
   const crdController = new CrdController(registry, custom);
+  const controllerAccess = new ControllerCustomResourceAccess(registry, custom);
   await custom.start();
+  controllerAccess.start();
   const namespaceDef = findResource('', 'v1', 'namespaces')!;
   const lifecycle = new NamespaceLifecycle(registry, () => servedDefinitions(custom, true), namespaceDef);
   await lifecycle.start();
@@ -179,6 +182,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     async close() {
       lifecycle.stop();
       crdController.stop();
+      controllerAccess.stop();
       custom.stop();
       await security.stop();
       await eventTtl.stop();

@@ -70,6 +70,8 @@ function hasCode(error: unknown, code: number, reason?: string): boolean {
 }
 
 export const isNotFound = (error: unknown): boolean => hasCode(error, 404, 'NotFound');
+/** 403: the client's identity may not do this (RBAC, admission). */
+export const isForbidden = (error: unknown): boolean => hasCode(error, 403, 'Forbidden');
 /** A write lost an optimistic-concurrency race (stale resourceVersion or a failed precondition). */
 export const isConflict = (error: unknown): boolean => hasCode(error, 409) && (error as ApiStatusError).reason !== 'AlreadyExists';
 export const isAlreadyExists = (error: unknown): boolean => error instanceof ApiStatusError && error.reason === 'AlreadyExists';

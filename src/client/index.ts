@@ -7,6 +7,7 @@ export {
   isAlreadyExists,
   isConflict,
   isExpired,
+  isForbidden,
   isGone,
   isInvalid,
   isNotFound,

@@ -1,6 +1,10 @@
 // The leader gate: of two processes one runs the component; when the leader's API stops
 // answering (its renewals hang), it stops the component at its renew deadline, before the Lease
-// can expire for the standby, which then starts it: never two at once.
+// can expire for the standby, which then starts it: never two at once. The tests assert the
+// order of starts and stops and who leads, never how long anything took: the Lease timings leave
+// seconds between the leader's deadline and the standby's takeover, and every wait is generous
+// (a loaded machine slows the test, it does not fail it). Each test cleans up in `finally` and has
+// a timeout of its own, so a failure ends the test instead of leaving gates and sockets open.
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { createServer, request } from 'node:https';
@@ -8,10 +12,15 @@ import { testSecurity } from '../../test/support/auth/security.js';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from '../client/index.js';
 import { TestServer } from '../../test/support/apiserver/in-process-server.js';
-import { startLeaderGate, type LeaderTiming } from './leader-gate.js';
+import { startLeaderGate, type LeaderGate, type LeaderTiming } from './leader-gate.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
-const TIMING: LeaderTiming = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+/** A leader that cannot renew gives up 3 s before the standby may take the Lease. */
+const TIMING: LeaderTiming = { leaseDurationMs: 8000, renewDeadlineMs: 5000, retryPeriodMs: 250 };
+/** A Lease that outlives every wait here: a takeover can only come from the leader's release. */
+const NEVER_EXPIRES: LeaderTiming = { leaseDurationMs: 300_000, renewDeadlineMs: 200_000, retryPeriodMs: 250 };
+const TEST_TIMEOUT_MS = 120_000;
+const WAIT_MS = 60_000;
 
 /** Forwards to `target` until hung; then takes requests and never answers. */
 async function hangableProxy(target: string): Promise<{ url: string; hang(): void; server: Server }> {
@@ -42,56 +51,70 @@ describe('leader gate', () => {
   });
   after(() => server.close());
 
-  it("stops the leader's component when it cannot renew, before the standby starts its own", async () => {
-    const proxy = await hangableProxy(server.url);
+  /** A component that records its starts and stops, and whether two ever ran at once. */
+  function recorder(stopDelayMs = 0) {
     const timeline: string[] = [];
     let running = 0;
-    let overlap = false;
+    let overlapped = false;
     const component = (who: string) => async () => {
       running++;
-      if (running > 1) overlap = true;
-      timeline.push(`${who} start`);
-      return { stop: async () => void (running--, timeline.push(`${who} stop`)) };
-    };
-    const leaderApi = new ApiClient({ server: proxy.url, namespace: 'default', tls: server.adminTls }, { timeoutMs: 30_000 });
-    const standbyApi = server.client();
-    const leader = startLeaderGate({ api: leaderApi, name: 'gate-test', identity: 'leader', timing: TIMING, start: component('leader') });
-    await waitFor('the first gate to lead', () => leader.isLeader(), 5000);
-    const standby = startLeaderGate({ api: standbyApi, name: 'gate-test', identity: 'standby', timing: TIMING, start: component('standby') });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.deepEqual(timeline, ['leader start']);
-    proxy.hang();
-    await waitFor('the standby to take over', () => timeline.includes('standby start'), 5000);
-    assert.deepEqual(timeline, ['leader start', 'leader stop', 'standby start']);
-    assert.equal(overlap, false);
-    await standby.stop();
-    leaderApi.close();
-    proxy.server.closeAllConnections();
-    proxy.server.close();
-    await leader.stop();
-    standbyApi.close();
-  });
-
-  it("hands over at once on a clean stop, after the leader's component has stopped", async () => {
-    const timeline: string[] = [];
-    const component = (who: string) => async () => {
+      if (running > 1) overlapped = true;
       timeline.push(`${who} start`);
       return {
         stop: async () => {
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          if (stopDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, stopDelayMs));
+          running--;
           timeline.push(`${who} stop`);
         },
       };
     };
-    const first = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'first', timing: TIMING, start: component('first') });
-    await waitFor('the first gate to lead', () => first.isLeader(), 5000);
-    const second = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'second', timing: TIMING, start: component('second') });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const stoppedAt = Date.now();
-    await first.stop();
-    await waitFor('the second gate to take over', () => timeline.includes('second start'), 5000);
-    assert.ok(Date.now() - stoppedAt < TIMING.leaseDurationMs, 'taken over before the lease could have expired');
-    assert.deepEqual(timeline, ['first start', 'first stop', 'second start']);
-    await second.stop();
+    return { timeline, component, overlapped: () => overlapped };
+  }
+
+  it("stops the leader's component when it cannot renew, before the standby starts its own", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const proxy = await hangableProxy(server.url);
+    const leaderApi = new ApiClient({ server: proxy.url, namespace: 'default', tls: server.adminTls }, { timeoutMs: 30_000 });
+    const standbyApi = server.client();
+    const { timeline, component, overlapped } = recorder();
+    const leader = startLeaderGate({ api: leaderApi, name: 'gate-test', identity: 'leader', timing: TIMING, start: component('leader') });
+    let standby: LeaderGate | undefined;
+    try {
+      await waitFor('the first gate to lead', () => leader.isLeader(), WAIT_MS);
+      standby = startLeaderGate({ api: standbyApi, name: 'gate-test', identity: 'standby', timing: TIMING, start: component('standby') });
+      // The standby tries the Lease every retry period meanwhile; a renewing leader keeps it.
+      await new Promise((resolve) => setTimeout(resolve, 4 * TIMING.retryPeriodMs));
+      assert.equal(standby.isLeader(), false);
+      assert.deepEqual(timeline, ['leader start']);
+      proxy.hang();
+      await waitFor('the standby to take over', () => standby!.isLeader() && timeline.includes('standby start'), WAIT_MS);
+      assert.deepEqual(timeline, ['leader start', 'leader stop', 'standby start']);
+      assert.equal(overlapped(), false, 'the two components never ran at once');
+    } finally {
+      await standby?.stop();
+      leaderApi.close();
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await leader.stop();
+      standbyApi.close();
+    }
+  });
+
+  it("hands over on a clean stop, after the leader's component has stopped, without waiting for the Lease", { timeout: TEST_TIMEOUT_MS }, async () => {
+    // The component takes a while to stop: the second must not start before it has.
+    const { timeline, component, overlapped } = recorder(200);
+    const first = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'first', timing: NEVER_EXPIRES, start: component('first') });
+    let second: LeaderGate | undefined;
+    try {
+      await waitFor('the first gate to lead', () => first.isLeader(), WAIT_MS);
+      second = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'second', timing: NEVER_EXPIRES, start: component('second') });
+      await first.stop();
+      // The Lease would hold for minutes: the second leads this soon only because the first released it.
+      await waitFor('the second gate to take over', () => second!.isLeader() && timeline.includes('second start'), WAIT_MS);
+      assert.deepEqual(timeline, ['first start', 'first stop', 'second start']);
+      assert.equal(overlapped(), false, 'the two components never ran at once');
+    } finally {
+      await second?.stop();
+      await first.stop();
+    }
   });
 });

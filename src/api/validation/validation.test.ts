@@ -132,6 +132,30 @@ test('deployment: template restartPolicy must be Always; rolling update may not 
   ]);
 });
 
+test('deployment and daemon set: rollingUpdate only with the RollingUpdate strategy', () => {
+  const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+  const recreate = deployment({ selector: { matchLabels: { app: 'web' } }, strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } }, template });
+  assert.deepEqual(check('Deployment', recreate, undefined, 'apps'), [
+    "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+  ]);
+  const onDelete: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'default' },
+    spec: { selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'OnDelete', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } }, template },
+  };
+  assert.deepEqual(check('DaemonSet', onDelete, undefined, 'apps'), [
+    "spec.updateStrategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'OnDelete'",
+  ]);
+  const rolling = {
+    ...onDelete,
+    spec: { ...(onDelete['spec'] as object), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } },
+  };
+  assert.deepEqual(check('DaemonSet', rolling, undefined, 'apps'), [
+    'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+  ]);
+});
+
 test('job: restartPolicy must be OnFailure or Never; template is immutable', () => {
   const job = (image: string, restartPolicy?: string): KubeObject => ({
     apiVersion: 'batch/v1',

@@ -99,16 +99,22 @@ export function validateRollingUpdate(rolling: Obj, path: string): FieldError[] 
   return errors;
 }
 
+/**
+ * A Deployment's strategy or a DaemonSet's updateStrategy: rollingUpdate belongs to the
+ * RollingUpdate type only, so the other type (`otherType`: Recreate, OnDelete) forbids it.
+ */
+function validateUpdateStrategy(strategy: Obj, path: string, otherType: string): FieldError[] {
+  const rolling = strategy['rollingUpdate'];
+  if (strategy['type'] === otherType && rolling !== undefined && rolling !== null) {
+    return [forbidden(`${path}.rollingUpdate`, `may not be specified when strategy \`type\` is '${otherType}'`)];
+  }
+  return rolling ? validateRollingUpdate(obj(rolling), `${path}.rollingUpdate`) : [];
+}
+
 export function validateDeployment(deployment: KubeObject, old?: KubeObject): FieldError[] {
   const spec = obj(deployment['spec']);
   const errors = validateSelectorAndTemplate(spec, 'Deployment', ['Always']);
-  const strategy = obj(spec['strategy']);
-  const rolling = strategy['rollingUpdate'];
-  if (strategy['type'] === 'Recreate' && rolling !== undefined && rolling !== null) {
-    errors.push(forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
-  } else if (rolling) {
-    errors.push(...validateRollingUpdate(obj(rolling), 'spec.strategy.rollingUpdate'));
-  }
+  errors.push(...validateUpdateStrategy(obj(spec['strategy']), 'spec.strategy', 'Recreate'));
   const deadline = spec['progressDeadlineSeconds'];
   const minReady = typeof spec['minReadySeconds'] === 'number' ? spec['minReadySeconds'] : 0;
   if (typeof deadline === 'number' && deadline <= minReady) {
@@ -128,13 +134,7 @@ export function validateReplicaSet(replicaSet: KubeObject, old?: KubeObject): Fi
 export function validateDaemonSet(daemonSet: KubeObject, old?: KubeObject): FieldError[] {
   const spec = obj(daemonSet['spec']);
   const errors = validateSelectorAndTemplate(spec, 'DaemonSet', ['Always']);
-  const strategy = obj(spec['updateStrategy']);
-  const rolling = strategy['rollingUpdate'];
-  if (strategy['type'] === 'OnDelete' && rolling !== undefined && rolling !== null) {
-    errors.push(forbidden('spec.updateStrategy.rollingUpdate', "may not be specified when strategy `type` is 'OnDelete'"));
-  } else if (rolling) {
-    errors.push(...validateRollingUpdate(obj(rolling), 'spec.updateStrategy.rollingUpdate'));
-  }
+  errors.push(...validateUpdateStrategy(obj(spec['updateStrategy']), 'spec.updateStrategy', 'OnDelete'));
   const minReady = spec['minReadySeconds'];
   if (typeof minReady === 'number') errors.push(...invalidEach('spec.minReadySeconds', minReady, minReady < 0 ? ['must be greater than or equal to 0'] : []));
   if (old) errors.push(...immutableSelector(spec, obj(old['spec'])));

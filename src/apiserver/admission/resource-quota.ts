@@ -120,6 +120,8 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
       charges.push({ quota, hard, used: after });
     }
     if (request.dryRun) return;
+    // Straight to the store: this runs inside the registry's admission of another write, and a
+    // charge through the registry would admit the quota's own update (this plugin again).
     for (const { quota, used } of charges) {
       const updated = structuredClone(quota);
       const spec = (updated['spec'] ?? {}) as Record<string, unknown>;

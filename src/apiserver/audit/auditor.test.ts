@@ -1,18 +1,16 @@
 // The audit log of a real API server in this process: stages, levels, objects and codes.
 import { connect as tlsConnect } from 'node:tls';
 import { ADMIN_SUBJECT } from '../../auth/cluster-security.js';
-import { testSecurity, testServing } from '../../../test/support/auth/security.js';
+import { testSecurity } from '../../../test/support/auth/security.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { callJson } from '../../../test/support/apiserver/in-process-server.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { callJson, TestServer } from '../../../test/support/apiserver/in-process-server.js';
 import { handlePodUpgrade } from '../handlers/pod-proxy.js';
 import type { ResourceRequest } from '../handlers/context.js';
 import { writeJson } from '../http-io.js';
-import { startApiServer } from '../server.js';
 import { PolicyError } from './policy.js';
 
 const POLICY = `
@@ -35,18 +33,16 @@ rules:
 type Event = Record<string, any>;
 
 describe('audit log of the API server', () => {
+  /** The audit policy files and logs; the test server keeps its data in its own. */
   let dir: string;
-  let store: SqliteStore;
+  let server: TestServer;
   let events: Event[] = [];
   const byId = (id: string) => events.filter((e) => e.auditID === id);
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drover-auditor-'));
     await writeFile(join(dir, 'policy.yaml'), POLICY);
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    const api = await startApiServer({
-      store,
-      port: 0,
+    server = await TestServer.start({
       onUpgrade: handlePodUpgrade,
       subresources: new Map([
         [
@@ -65,9 +61,8 @@ describe('audit log of the API server', () => {
         ],
       ]),
       audit: { logPath: join(dir, 'audit.log'), policyFile: join(dir, 'policy.yaml') },
-      ...(await testServing()),
     });
-    const call = (method: string, path: string, body?: unknown) => callJson(api.url, method, path, body);
+    const call = (method: string, path: string, body?: unknown) => callJson(server.url, method, path, body);
     await call('GET', '/healthz');
     assert.equal(
       (await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } })).status,
@@ -86,15 +81,16 @@ describe('audit log of the API server', () => {
     assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1')).status, 200);
     assert.equal((await call('POST', '/api/v1/namespaces/default/pods/p/boom', {})).status, 500);
     assert.equal((await call('GET', '/api/v1/namespaces/default/pods/p/noted')).status, 200);
-    await upgrade(api.port, '/api/v1/namespaces/default/pods/nope/exec?command=sh');
-    await api.close();
+    await upgrade(server.apiServer.port, '/api/v1/namespaces/default/pods/nope/exec?command=sh');
+    // Stopped, the server has written its last audit events.
+    await server.stop();
     events = (await readFile(join(dir, 'audit.log'), 'utf8'))
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as Event);
   });
   after(async () => {
-    await store.close();
+    await server.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -197,7 +193,7 @@ describe('audit log of the API server', () => {
   it('refuses to start on a malformed policy', async () => {
     await writeFile(join(dir, 'bad.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Loud}]\n');
     await assert.rejects(
-      startApiServer({ store, port: 0, audit: { logPath: join(dir, 'never.log'), policyFile: join(dir, 'bad.yaml') }, ...(await testServing()) }),
+      TestServer.start({ audit: { logPath: join(dir, 'never.log'), policyFile: join(dir, 'bad.yaml') } }),
       (error: unknown) => error instanceof PolicyError && /bad\.yaml: rules\[0\]\.level: Unsupported value: "Loud"/.test(error.message),
     );
   });

@@ -21,13 +21,7 @@ const MANAGER = 'apiextensions-apiserver';
 type Condition = { type: string; status: string; reason: string; message: string; lastTransitionTime?: string };
 
 export class CrdController {
-  private readonly passes = new RetryingPasses(
-    (name) => this.sync(name),
-    (name, error) => {
-      const code = (error as { code?: number }).code;
-      if (code !== 409 && code !== 404) console.error(`crd controller: ${name}: ${(error as Error).message}`);
-    },
-  );
+  private readonly passes = new RetryingPasses((name) => this.sync(name), 'crd controller');
 
   constructor(
     private readonly registry: ObjectRegistry,

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { testSecurity, testServing } from '../../../test/support/auth/security.js';
+import { testSecurity } from '../../../test/support/auth/security.js';
 import { connect as tlsConnect } from 'node:tls';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { startApiServer, type ApiServer } from '../server.js';
 import { agentAddressOf, handlePodUpgrade, podProxySubresources } from './pod-proxy.js';
-import { callJson } from '../../../test/support/apiserver/in-process-server.js';
+import { callJson, TestServer } from '../../../test/support/apiserver/in-process-server.js';
 
 interface Seen {
   method: string;
@@ -58,12 +53,10 @@ async function rawUpgrade(port: number, path: string, send: string, until: RegEx
 
 describe('pod proxy', () => {
   const seen: Seen[] = [];
-  let dir: string;
-  let store: SqliteStore;
-  let api: ApiServer;
+  let server: TestServer;
   let agent: Server;
 
-  const call = (method: string, path: string, body?: unknown) => callJson(api.url, method, path, body);
+  const call = (method: string, path: string, body?: unknown) => callJson(server.url, method, path, body);
 
   const pod = (name: string, nodeName: string | undefined, containers: string[]) => ({
     apiVersion: 'v1',
@@ -73,9 +66,7 @@ describe('pod proxy', () => {
   });
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-pod-proxy-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    api = await startApiServer({ store, port: 0, subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, ...(await testServing()) });
+    server = await TestServer.start({ subresources: podProxySubresources(), onUpgrade: handlePodUpgrade });
     agent = await fakeAgent(seen);
     const port = (agent.address() as { port: number }).port;
     const status = {
@@ -101,10 +92,8 @@ describe('pod proxy', () => {
     }
   });
   after(async () => {
-    await api.close();
-    await store.close();
+    await server.close();
     agent.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('relays pods/log to the agent, defaulting the only container', async () => {
@@ -147,7 +136,7 @@ describe('pod proxy', () => {
 
   it("splices an exec upgrade to the agent's kubelet-style path", async () => {
     const path = '/api/v1/namespaces/ns/pods/web/exec?command=sh&command=-c&command=echo%20hi&stdin=true&stdout=true&tty=false&container=app';
-    const received = await rawUpgrade(api.port, path, 'ping', /echo:ping/);
+    const received = await rawUpgrade(server.apiServer.port, path, 'ping', /echo:ping/);
     assert.match(received, /^HTTP\/1\.1 101 Switching Protocols/);
     const request = seen.at(-1)!;
     assert.equal(request.url, '/exec/ns/web/app?command=sh&command=-c&command=echo+hi&input=1&output=1');
@@ -157,17 +146,17 @@ describe('pod proxy', () => {
   });
 
   it('splices port-forward and attach upgrades', async () => {
-    await rawUpgrade(api.port, '/api/v1/namespaces/ns/pods/duo/portforward', 'x', /echo:x/);
+    await rawUpgrade(server.apiServer.port, '/api/v1/namespaces/ns/pods/duo/portforward', 'x', /echo:x/);
     assert.equal(seen.at(-1)!.url, '/portForward/ns/duo?');
-    await rawUpgrade(api.port, '/api/v1/namespaces/ns/pods/duo/attach?container=b&stdout=true', 'y', /echo:y/);
+    await rawUpgrade(server.apiServer.port, '/api/v1/namespaces/ns/pods/duo/attach?container=b&stdout=true', 'y', /echo:y/);
     assert.equal(seen.at(-1)!.url, '/attach/ns/duo/b?output=1');
   });
 
   it('refuses upgrades it cannot place with a Status response', async () => {
-    const noHost = await rawUpgrade(api.port, '/api/v1/namespaces/ns/pods/loose/exec?command=ls&stdout=true', '', /\}$/);
+    const noHost = await rawUpgrade(server.apiServer.port, '/api/v1/namespaces/ns/pods/loose/exec?command=ls&stdout=true', '', /\}$/);
     assert.match(noHost, /^HTTP\/1\.1 400 Bad Request/);
     assert.match(noHost, /pod loose does not have a host assigned/);
-    const other = await rawUpgrade(api.port, '/api/v1/namespaces/ns/pods/web/log', '', /\}$/);
+    const other = await rawUpgrade(server.apiServer.port, '/api/v1/namespaces/ns/pods/web/log', '', /\}$/);
     assert.match(other, /^HTTP\/1\.1 404 Not Found/);
     const plain = await call('POST', '/api/v1/namespaces/ns/pods/web/exec?command=ls');
     assert.equal(plain.status, 400);

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { testServing } from '../../../test/support/auth/security.js';
 import { MASTERS_GROUP } from '../../auth/components.js';
 import { BEARER_PROTOCOL_PREFIX } from '../../auth/authn/websocket-protocol.js';
-import { callJson } from '../../../test/support/apiserver/in-process-server.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { startApiServer, type ApiServer } from '../server.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import { callJson, TestServer } from '../../../test/support/apiserver/in-process-server.js';
 
 const TOKENS = new Map([
   ['admin-token', { username: 'web-admin', groups: [MASTERS_GROUP] }],
@@ -24,14 +20,12 @@ interface Opened {
 }
 
 describe('watch over a WebSocket, with the token in a sub-protocol', () => {
-  let dir: string;
-  let store: SqliteStore;
-  let api: ApiServer;
+  let server: TestServer;
   let ca: Buffer;
   const sockets: WebSocket[] = [];
 
   const open = (path: string, protocols: string[]): Promise<Opened> => {
-    const socket = new WebSocket(`${api.url.replace('https', 'wss')}${path}`, protocols, { ca });
+    const socket = new WebSocket(`${server.url.replace('https', 'wss')}${path}`, protocols, { ca });
     sockets.push(socket);
     const messages: Opened['messages'] = [];
     socket.on('message', (data) => messages.push(JSON.parse(String(data))));
@@ -42,23 +36,11 @@ describe('watch over a WebSocket, with the token in a sub-protocol', () => {
     });
   };
 
-  const until = async <T>(what: string, check: () => T | undefined): Promise<T> => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const value = check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-watch-ws-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
     const serving = await testServing();
     ca = Buffer.from(serving.tls.ca);
-    api = await startApiServer({ store, port: 0, ...serving, authenticator: serving.authenticator.withTokens([{ authenticateToken: (t) => TOKENS.get(t) }]) });
-    await callJson(api.url, 'POST', '/api/v1/namespaces/default/configmaps', {
+    server = await TestServer.start({ authenticator: serving.authenticator.withTokens([{ authenticateToken: (t) => TOKENS.get(t) }]) });
+    await callJson(server.url, 'POST', '/api/v1/namespaces/default/configmaps', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'first' },
@@ -68,32 +50,30 @@ describe('watch over a WebSocket, with the token in a sub-protocol', () => {
 
   after(async () => {
     for (const socket of sockets) socket.terminate();
-    await api.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await server.close();
   });
 
   it('streams the same events as the HTTP watch, one per message; the token is never the chosen protocol', async () => {
     const { socket, messages } = await open('/api/v1/namespaces/default/configmaps?watch=1', [bearer('admin-token'), 'watch']);
     assert.equal(socket.protocol, 'watch');
-    const added = await until('the initial ADDED', () => messages.find((m) => m.type === 'ADDED'));
+    const added = await waitFor('the initial ADDED', () => messages.find((m) => m.type === 'ADDED'));
     assert.equal(added.object.metadata.name, 'first');
-    const current = await callJson(api.url, 'GET', '/api/v1/namespaces/default/configmaps/first');
-    const updated = await callJson(api.url, 'PUT', '/api/v1/namespaces/default/configmaps/first', { ...current.body, data: { a: '2' } });
+    const current = await callJson(server.url, 'GET', '/api/v1/namespaces/default/configmaps/first');
+    const updated = await callJson(server.url, 'PUT', '/api/v1/namespaces/default/configmaps/first', { ...current.body, data: { a: '2' } });
     assert.equal(updated.status, 200);
-    const modified = await until('the MODIFIED event', () => messages.find((m) => m.type === 'MODIFIED'));
+    const modified = await waitFor('the MODIFIED event', () => messages.find((m) => m.type === 'MODIFIED'));
     assert.equal(modified.object.data.a, '2');
     assert.equal(modified.object.metadata.resourceVersion, updated.body.metadata.resourceVersion);
   });
 
   it('a watch from a resourceVersion sends only what changed after it', async () => {
-    const list = await callJson(api.url, 'GET', '/api/v1/namespaces/default/configmaps');
+    const list = await callJson(server.url, 'GET', '/api/v1/namespaces/default/configmaps');
     const { messages } = await open(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`, [
       bearer('admin-token'),
       'watch',
     ]);
-    await callJson(api.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'second' } });
-    const event = await until('the ADDED of the new one', () => messages.find((m) => m.type === 'ADDED'));
+    await callJson(server.url, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'second' } });
+    const event = await waitFor('the ADDED of the new one', () => messages.find((m) => m.type === 'ADDED'));
     assert.equal(event.object.metadata.name, 'second');
     assert.equal(messages.length, 1);
   });
@@ -108,7 +88,7 @@ describe('watch over a WebSocket, with the token in a sub-protocol', () => {
   it('a bad request after the handshake comes as an ERROR event with the Status, then the socket closes', async () => {
     const { socket, messages } = await open('/api/v1/configmaps?watch=1&resourceVersion=abc', [bearer('admin-token'), 'watch']);
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    const error = await until('the ERROR event', () => messages.find((m) => m.type === 'ERROR'));
+    const error = await waitFor('the ERROR event', () => messages.find((m) => m.type === 'ERROR'));
     assert.equal(error.object.code, 400);
     assert.match(error.object.message, /resourceVersion: Invalid value: "abc"/);
     assert.equal(await closed, 1000);

@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PatchError } from './errors.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
-import { deployment, deploymentSchema, podSchema } from '../../../test/support/apiserver/smp-schema.js';
+import { deployment, deploymentSchema, podSchema, rejectsAsBadRequest } from '../../../test/support/apiserver/smp-schema.js';
 
 type Obj = Record<string, any>;
 
@@ -18,15 +17,6 @@ function withContainers(containers: Obj[]): Obj {
   const object = deployment();
   object['spec'].template.spec.containers = containers;
   return object;
-}
-
-function badRequest(fn: () => unknown, message?: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof PatchError, String(error));
-    assert.equal(error.reason, 'BadRequest', error.message);
-    if (message) assert.match(error.message, message);
-    return true;
-  });
 }
 
 describe('strategic merge patch: lists merged by key', () => {
@@ -222,12 +212,12 @@ describe('strategic merge patch: list order', () => {
   });
 
   it('rejects a patch list that does not follow $setElementOrder', () => {
-    badRequest(
+    rejectsAsBadRequest(
       () => patchPodSpec({ '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }], containers: [{ name: 'sidecar' }, { name: 'app' }] }),
       /do not follow the order given by spec\.template\.spec\.\$setElementOrder\/containers/,
     );
-    badRequest(() => patchPodSpec({ '$setElementOrder/containers': [{ name: 'app' }], containers: [{ name: 'new' }] }), /do not follow/);
-    badRequest(() => patchPodSpec({ '$setElementOrder/containers': ['app'] }), /must be an object with the merge key "name"/);
+    rejectsAsBadRequest(() => patchPodSpec({ '$setElementOrder/containers': [{ name: 'app' }], containers: [{ name: 'new' }] }), /do not follow/);
+    rejectsAsBadRequest(() => patchPodSpec({ '$setElementOrder/containers': ['app'] }), /must be an object with the merge key "name"/);
   });
 
   it('ignores $setElementOrder on a list that does not merge', () => {
@@ -271,9 +261,9 @@ describe('strategic merge patch: lists of values and replaced lists', () => {
   });
 
   it('rejects list items that do not fit the list', () => {
-    badRequest(() => patchPodSpec({ containers: [{ image: 'x' }] }), /containers\[0\]: the item has no merge key "name"/);
-    badRequest(() => patchPodSpec({ containers: ['app'] }), /must be objects/);
-    badRequest(() => patchPodSpec({ containers: [{ $patch: 'delete', image: 'x' }] }), /must carry the merge key "name"/);
-    badRequest(() => applyStrategicMergePatch({}, { metadata: { finalizers: [{ a: 1 }] } }, podSchema), /merges as a set of plain values/);
+    rejectsAsBadRequest(() => patchPodSpec({ containers: [{ image: 'x' }] }), /containers\[0\]: the item has no merge key "name"/);
+    rejectsAsBadRequest(() => patchPodSpec({ containers: ['app'] }), /must be objects/);
+    rejectsAsBadRequest(() => patchPodSpec({ containers: [{ $patch: 'delete', image: 'x' }] }), /must carry the merge key "name"/);
+    rejectsAsBadRequest(() => applyStrategicMergePatch({}, { metadata: { finalizers: [{ a: 1 }] } }, podSchema), /merges as a set of plain values/);
   });
 });

@@ -1,23 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonSchema } from '../../api/schema-nav.js';
-import { PatchError } from './errors.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
-import { deepFreeze, deployment, deploymentSchema, podSchema } from '../../../test/support/apiserver/smp-schema.js';
+import { deepFreeze, deployment, deploymentSchema, podSchema, rejectsAsBadRequest } from '../../../test/support/apiserver/smp-schema.js';
 
 type Obj = Record<string, any>;
 
 const patchDeployment = (patch: unknown, current: Obj = deployment()): Obj => applyStrategicMergePatch(current, patch, deploymentSchema) as Obj;
 const podTemplate = (object: Obj): Obj => object['spec']['template']['spec'];
-
-function badRequest(fn: () => unknown, message?: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof PatchError, String(error));
-    assert.equal(error.reason, 'BadRequest', error.message);
-    if (message) assert.match(error.message, message);
-    return true;
-  });
-}
 
 describe('strategic merge patch: maps and scalars', () => {
   it('scales (kubectl scale / patch -p {"spec":{"replicas":5}})', () => {
@@ -155,12 +145,12 @@ describe('strategic merge patch: $retainKeys', () => {
   });
 
   it('rejects a patch that sets a field its $retainKeys leaves out, or a malformed list', () => {
-    badRequest(
+    rejectsAsBadRequest(
       () => patchDeployment({ spec: { strategy: { $retainKeys: ['type'], type: 'Recreate', rollingUpdate: {} } } }),
       /spec\.strategy: the patch sets "rollingUpdate"/,
     );
-    badRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: 'type' } } }), /\$retainKeys must be a list/);
-    badRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: [1] } } }));
+    rejectsAsBadRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: 'type' } } }), /\$retainKeys must be a list/);
+    rejectsAsBadRequest(() => patchDeployment({ spec: { strategy: { $retainKeys: [1] } } }));
   });
 });
 
@@ -182,26 +172,29 @@ describe('strategic merge patch: $deleteFromPrimitiveList', () => {
   });
 
   it('rejects a value that is not a list and a directive without a field', () => {
-    badRequest(() => patchDeployment({ metadata: { '$deleteFromPrimitiveList/finalizers': 'a' } }), /must be a list/);
-    badRequest(() => patchDeployment({ metadata: { '$deleteFromPrimitiveList/': ['a'] } }), /malformed directive/);
-    badRequest(() => patchDeployment({ metadata: { $deleteFromPrimitiveList: ['a'] } }), /malformed directive/);
+    rejectsAsBadRequest(() => patchDeployment({ metadata: { '$deleteFromPrimitiveList/finalizers': 'a' } }), /must be a list/);
+    rejectsAsBadRequest(() => patchDeployment({ metadata: { '$deleteFromPrimitiveList/': ['a'] } }), /malformed directive/);
+    rejectsAsBadRequest(() => patchDeployment({ metadata: { $deleteFromPrimitiveList: ['a'] } }), /malformed directive/);
   });
 });
 
 describe('strategic merge patch: malformed patches', () => {
   it('requires a JSON object', () => {
-    badRequest(() => applyStrategicMergePatch({}, [], deploymentSchema), /must be a JSON object/);
-    badRequest(() => applyStrategicMergePatch({}, 'x', deploymentSchema));
+    rejectsAsBadRequest(() => applyStrategicMergePatch({}, [], deploymentSchema), /must be a JSON object/);
+    rejectsAsBadRequest(() => applyStrategicMergePatch({}, 'x', deploymentSchema));
   });
 
   it('rejects unknown $patch values in maps and list items', () => {
-    badRequest(() => patchDeployment({ metadata: { labels: { $patch: 'nuke' } } }), /metadata\.labels: unknown \$patch directive "nuke"/);
-    badRequest(() => patchDeployment({ $patch: 7 }), /the patch: unknown \$patch directive 7/);
-    badRequest(() => patchDeployment({ spec: { template: { spec: { containers: [{ name: 'app', $patch: 'drop' }] } } } }), /containers\[0\]: unknown \$patch/);
+    rejectsAsBadRequest(() => patchDeployment({ metadata: { labels: { $patch: 'nuke' } } }), /metadata\.labels: unknown \$patch directive "nuke"/);
+    rejectsAsBadRequest(() => patchDeployment({ $patch: 7 }), /the patch: unknown \$patch directive 7/);
+    rejectsAsBadRequest(
+      () => patchDeployment({ spec: { template: { spec: { containers: [{ name: 'app', $patch: 'drop' }] } } } }),
+      /containers\[0\]: unknown \$patch/,
+    );
   });
 
   it('rejects malformed $setElementOrder directives', () => {
-    badRequest(() => patchDeployment({ metadata: { $setElementOrder: ['a'] } }), /malformed directive/);
-    badRequest(() => patchDeployment({ metadata: { '$setElementOrder/finalizers': 'a' } }), /must be a list/);
+    rejectsAsBadRequest(() => patchDeployment({ metadata: { $setElementOrder: ['a'] } }), /malformed directive/);
+    rejectsAsBadRequest(() => patchDeployment({ metadata: { '$setElementOrder/finalizers': 'a' } }), /must be a list/);
   });
 });

@@ -1,15 +1,12 @@
 // drover.dev/changed-by: the API server names the user whose write changed a workload's spec,
 // and no client can put another name there.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findResource } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { ANNOTATION_CHANGED_BY } from './changed-by.js';
-import { ObjectRegistry, type WriteOptions } from './object-registry.js';
+import type { ObjectRegistry, WriteOptions } from './object-registry.js';
 
 const as = (user: string, subresource?: string): WriteOptions & { force: boolean } => ({
   dryRun: false,
@@ -21,28 +18,16 @@ const as = (user: string, subresource?: string): WriteOptions & { force: boolean
 });
 
 describe('drover.dev/changed-by', () => {
-  let dir: string;
-  let store: SqliteStore;
+  let t: TestStore;
   let registry: ObjectRegistry;
   let deployments: ResourceDefinition;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-changed-by-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    registry = new ObjectRegistry(store);
-    await registry.create(
-      findResource('', 'v1', 'namespaces')!,
-      undefined,
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } },
-      as('admin'),
-    );
+    t = await openTestStore(['default']);
+    registry = t.registry;
     deployments = findResource('apps', 'v1', 'deployments')!;
   });
-  after(async () => {
-    registry.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => t.close());
 
   const changedBy = async (name: string) => (await registry.get(deployments, 'default', name)).metadata.annotations?.[ANNOTATION_CHANGED_BY];
   const deployment = (name: string, annotations?: Record<string, string>) => ({

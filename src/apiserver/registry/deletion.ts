@@ -3,7 +3,7 @@
 // node stays until its agent confirms with grace 0), propagation to dependents (the `orphan`
 // and `foregroundDeletion` finalizers the garbage collector acts on; see propagation.ts), and
 // namespaces, which are emptied by the namespace lifecycle loop before they go.
-import type { KubeObject } from '../../api/meta.js';
+import { isObject, type KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { systemPriorityClass } from '../../api/scheduling/priority.js';
 import { KeyNotFoundError, RevisionConflictError } from '../../storage/errors.js';
@@ -33,6 +33,16 @@ export interface DeleteResult {
   finished: boolean;
 }
 
+function isNamespace(def: ResourceDefinition): boolean {
+  return def.kind === 'Namespace' && def.group === '';
+}
+
+/** A namespace's spec.finalizers: what must release it (`kubernetes`: the namespace lifecycle) before it goes. */
+export function namespaceFinalizers(namespace: KubeObject): string[] {
+  const spec = isObject(namespace['spec']) ? namespace['spec'] : {};
+  return Array.isArray(spec['finalizers']) ? spec['finalizers'].filter((f): f is string => typeof f === 'string') : [];
+}
+
 function refOf(def: ResourceDefinition, name: string): ResourceRef {
   return { group: def.group, plural: def.plural, name };
 }
@@ -51,7 +61,7 @@ export class DeletionHandler {
   ) {}
 
   async delete(def: ResourceDefinition, namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
-    if (def.kind === 'Namespace' && def.group === '' && IMMORTAL_NAMESPACES.has(name)) {
+    if (isNamespace(def) && IMMORTAL_NAMESPACES.has(name)) {
       throw forbidden(`namespaces "${name}" is forbidden: this namespace may not be deleted`, refOf(def, name));
     }
     if (def.kind === 'PriorityClass' && def.group === 'scheduling.k8s.io' && systemPriorityClass(name)) {
@@ -73,9 +83,16 @@ export class DeletionHandler {
     }
   }
 
-  /** An object marked for deletion with a grace period waits for a delete with grace 0. */
-  waitsForAgent(_def: ResourceDefinition, object: KubeObject): boolean {
-    return (object.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+  /**
+   * Whether an update leaves an object marked for deletion with nothing more to wait for, so that
+   * the update removes it (Kubernetes' ShouldDeleteDuringUpdate): no finalizers, no grace period
+   * (that waits for a delete with grace 0) and, for a namespace, no spec.finalizers either (the
+   * namespace lifecycle releases `kubernetes` once the namespace is empty).
+   */
+  removesOnUpdate(def: ResourceDefinition, object: KubeObject): boolean {
+    const meta = object.metadata;
+    if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0 || (meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
+    return !isNamespace(def) || namespaceFinalizers(object).length === 0;
   }
 
   async removeNow(def: ResourceDefinition, key: string, name: string, expectedRevision?: number): Promise<KubeObject> {
@@ -90,7 +107,11 @@ export class DeletionHandler {
   private async deleteOnce(def: ResourceDefinition, key: string, current: KubeObject, options: DeleteOptions): Promise<DeleteResult> {
     const revision = Number(current.metadata.resourceVersion);
     const name = current.metadata.name!;
-    if (def.kind === 'Namespace' && def.group === '') return this.markNamespaceTerminating(def, key, current, options);
+    // A namespace is marked on the first delete; once its spec.finalizers are released, a delete
+    // removes it as any other object (Kubernetes' namespace REST.Delete).
+    if (isNamespace(def) && (!current.metadata.deletionTimestamp || namespaceFinalizers(current).length > 0)) {
+      return this.markNamespaceTerminating(def, key, current, options);
+    }
     const meta = current.metadata;
     const grace = strategyFor(def).gracePeriod?.(current, options.gracePeriodSeconds);
     // A graceful deletion under way that this request does not shorten changes nothing, its

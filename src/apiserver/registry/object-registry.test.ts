@@ -2,36 +2,26 @@
 // where every write after the first to the same object conflicts. A patch or update that names
 // no resourceVersion is re-read and retried; one that names a stale version is the client's 409.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { ObjectRegistry, type WriteOptions } from './object-registry.js';
+import { openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
+import type { ObjectRegistry, WriteOptions } from './object-registry.js';
 
 const options: WriteOptions & { force: boolean } = { dryRun: false, fieldManager: 'test', fieldValidation: 'Strict', force: false };
 
 describe('object registry patch and update', () => {
-  let dir: string;
-  let store: SqliteStore;
+  let t: TestStore;
   let registry: ObjectRegistry;
   let configmaps: ResourceDefinition;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-registry-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
-    registry = new ObjectRegistry(store);
-    await registry.create(findResource('', 'v1', 'namespaces')!, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, options);
+    t = await openTestStore(['default']);
+    registry = t.registry;
     configmaps = findResource('', 'v1', 'configmaps')!;
   });
-  after(async () => {
-    registry.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => t.close());
 
   async function configMap(name: string): Promise<KubeObject> {
     return (await registry.create(configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { seed: '1' } }, options)).object;

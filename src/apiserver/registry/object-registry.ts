@@ -352,7 +352,7 @@ export class ObjectRegistry extends ObjectReader {
       // A stale read (stored under an older encryption key) is rewritten even when unchanged.
       if (sameContent(object, old) && !isStale(old)) return { object: old, warnings, created: false };
       if (options.dryRun) return { object, warnings, created: false };
-      if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && !this.deletion.waitsForAgent(def, object)) {
+      if (this.deletion.removesOnUpdate(def, object)) {
         const deleted = await this.deletion.removeNow(def, key, object.metadata.name!, expectedRevision);
         return { object: deleted, warnings, created: false };
       }

@@ -1,13 +1,11 @@
 // Service addresses with two API servers on one etcd: each server's address book only advises,
 // the claims in the store decide, so no address goes to two Services whichever server they
 // were created through, and a deleted Service's address is free on every server.
-import { testServing } from '../../../test/support/auth/security.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { callJson } from '../../../test/support/apiserver/in-process-server.js';
-import { openEtcdStore } from '../../storage/etcd/etcd-store.js';
+import { callJson, TestServer } from '../../../test/support/apiserver/in-process-server.js';
+import { openEtcdStore, type EtcdStore } from '../../storage/etcd/etcd-store.js';
 import { startEtcd, type EtcdMember } from '../../../test/support/storage/etcd-member.js';
-import { startApiServer, type ApiServer } from '../server.js';
 
 const SERVICES = '/api/v1/namespaces/default/services';
 
@@ -17,20 +15,15 @@ function service(name: string, spec: Record<string, unknown> = {}): Record<strin
 
 describe('service addresses across API servers on one etcd', () => {
   let etcd: EtcdMember;
-  const servers: ApiServer[] = [];
+  const servers: TestServer<EtcdStore>[] = [];
 
   before(async () => {
     etcd = await startEtcd();
-    for (let i = 0; i < 2; i++) {
-      const store = await openEtcdStore({ endpoints: [etcd.endpoint], compactIntervalMs: 0, defrag: false });
-      servers.push(await startApiServer({ store, port: 0, ...(await testServing()) }));
-    }
+    const openStore = () => openEtcdStore({ endpoints: [etcd.endpoint], compactIntervalMs: 0, defrag: false });
+    for (let i = 0; i < 2; i++) servers.push(await TestServer.start({ openStore }));
   });
   after(async () => {
-    for (const server of servers) {
-      await server.close();
-      await server.registry.store.close();
-    }
+    for (const server of servers) await server.close();
     await etcd?.cleanup();
   });
 

@@ -61,6 +61,16 @@ const namespaceStrategy: Strategy = {
   prepareForCreate(namespace) {
     namespace['status'] = { phase: 'Active' };
   },
+  // As in Kubernetes, spec.finalizers change only through namespaces/finalize (the namespace
+  // lifecycle's write): an update cannot release a namespace that still holds objects.
+  prepareForUpdate(namespace, old, ctx) {
+    if (ctx.subresource === 'finalize') return;
+    const spec = isObject(namespace['spec']) ? namespace['spec'] : {};
+    const kept = isObject(old['spec']) ? old['spec']['finalizers'] : undefined;
+    if (kept === undefined) delete spec['finalizers'];
+    else spec['finalizers'] = structuredClone(kept);
+    namespace['spec'] = spec;
+  },
 };
 
 const serviceStrategy: Strategy = {

@@ -154,10 +154,14 @@ export function defaultClusterRoles(): KubeObject[] {
 }
 
 // The components inside `drover server`, each under its own name (src/auth/components.ts), each
-// with what it touches and no more. The controllers' identity holds what Kubernetes gives its
-// garbage collector (read, patch and delete every resource, custom ones included): one identity
-// runs them all.
+// with what it touches and no more. One identity runs all the controllers: it holds the union of
+// what Kubernetes' per-controller roles would, cut to the resources the controllers read and
+// write — never `*/*` as Kubernetes' garbage collector holds; custom resources come through
+// CUSTOM_RESOURCE_CONTROLLERS_ROLE.
 const ALL = ['*'];
+
+/** Kept by the API servers from the established CRDs (apiserver/crd/controller-access.ts); bound to the controllers. */
+export const CUSTOM_RESOURCE_CONTROLLERS_ROLE = 'system:controller:custom-resources';
 const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
   {
     name: 'system:kube-scheduler',
@@ -215,9 +219,12 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(['get', 'update', 'patch'], '*', '*/scale'),
       rule(ALL, 'discovery.k8s.io', 'endpointslices'),
       rule(ALL, 'kubeflow.org', 'pytorchjobs', 'pytorchjobs/status', 'tfjobs', 'tfjobs/status'),
-      // The garbage collector follows custom resources, as Kubernetes' may read and delete every
-      // resource; it patches (ownerReferences, finalizers) and never replaces.
-      rule([...READ, 'patch', 'delete'], '*', '*'),
+      // The resource quota controller counts Secrets (list, watch, as Kubernetes' own does) and the
+      // garbage collector looks up a Secret that owns objects (get); nothing here writes them.
+      rule(READ, '', 'secrets'),
+      // The garbage collector follows custom resources: it watches their CRDs here, the resources
+      // themselves through CUSTOM_RESOURCE_CONTROLLERS_ROLE.
+      rule(READ, 'apiextensions.k8s.io', 'customresourcedefinitions'),
       rule(ALL, 'scheduling.x-k8s.io', 'podgroups', 'podgroups/status'),
       rule(ALL, 'drover.dev', 'transactions', 'transactions/status'),
       rule(ALL, 'coordination.k8s.io', 'leases'),
@@ -271,6 +278,7 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
 export function defaultClusterRoleBindings(): KubeObject[] {
   return [
     ...COMPONENT_ROLES.map((role) => clusterRoleBinding(role.name, [{ kind: 'User', name: role.user }])),
+    clusterRoleBinding(CUSTOM_RESOURCE_CONTROLLERS_ROLE, [{ kind: 'User', name: CONTROLLER_MANAGER_SUBJECT.commonName }]),
     clusterRoleBinding('system:node-bootstrapper', [{ kind: 'Group', name: BOOTSTRAPPERS_GROUP }]),
     clusterRoleBinding('cluster-admin', [{ kind: 'Group', name: 'system:masters' }]),
     clusterRoleBinding('system:discovery', [{ kind: 'Group', name: 'system:authenticated' }]),

@@ -11,6 +11,7 @@
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import {
   isConflict,
+  isForbidden,
   isNotFound,
   resourceForKind,
   resources,
@@ -215,9 +216,11 @@ export class GarbageCollector implements Controller {
       for (const dependent of node.dependents) this.queue.add(dependent.key);
       return;
     }
-    // An owner of a kind we do not watch: nothing tells us when it goes, so look again later.
+    // An owner of a kind we do not watch: nothing tells us when it goes, so look again later
+    // (also when it was not ours to read: permissions change, a new CRD's access comes late).
     const resource = this.resourceFor(node.object.apiVersion, node.object.kind);
-    if (state !== 'unknown' && resource && !this.watched.has(resourceId(resource))) {
+    const lookedUp = resource !== undefined && (!resource.namespaced || !!node.namespace);
+    if (lookedUp && !this.watched.has(resourceId(resource))) {
       return { requeueAfterMs: this.options.unwatchedOwnerPollMs ?? 60_000 };
     }
   }
@@ -341,26 +344,30 @@ export class GarbageCollector implements Controller {
 
   private async lookUp(owner: OwnerIdentity, namespace: string | undefined): Promise<OwnerState> {
     const resource = this.resourceFor(owner.apiVersion, owner.kind);
-    if (!resource || (resource.namespaced && !namespace)) {
-      // A kind this client does not know (or a namespaced owner of a cluster-scoped object):
-      // never delete on its account, as Kubernetes keeps dependents of unresolvable owners.
-      const kind = `${owner.apiVersion}/${owner.kind}`;
-      if (!this.unknownKinds.has(kind)) {
-        this.unknownKinds.add(kind);
-        this.logger.warn('owner reference to a kind the garbage collector cannot look up; its dependents are kept', { kind });
-      }
-      return 'unknown';
-    }
+    // A kind this client does not know (or a namespaced owner of a cluster-scoped object):
+    // never delete on its account, as Kubernetes keeps dependents of unresolvable owners.
+    if (!resource || (resource.namespaced && !namespace)) return this.unresolvable(owner);
     try {
       const found = await this.ctx.api.resource(resource, resource.namespaced ? namespace : undefined).get(owner.name);
       if (found.metadata.uid === owner.uid) {
         return found.metadata.deletionTimestamp !== undefined && hasFinalizer(found, FINALIZER_FOREGROUND) ? 'deletingDependents' : 'present';
       }
     } catch (error) {
+      // A kind the controllers' identity may not read (auth/rbac/bootstrap-policy.ts) is one it cannot look up.
+      if (isForbidden(error)) return this.unresolvable(owner);
       if (!isNotFound(error)) throw error;
     }
     this.absentOwners.set(owner.uid, true);
     return 'absent';
+  }
+
+  private unresolvable(owner: OwnerIdentity): OwnerState {
+    const kind = `${owner.apiVersion}/${owner.kind}`;
+    if (!this.unknownKinds.has(kind)) {
+      this.unknownKinds.add(kind);
+      this.logger.warn('owner reference to a kind the garbage collector cannot look up; its dependents are kept', { kind });
+    }
+    return 'unknown';
   }
 
   private clientFor(node: GraphNode): ResourceClient | undefined {

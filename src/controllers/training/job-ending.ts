@@ -4,9 +4,10 @@
 // And the one status write of the controller.
 import type { KubeObject } from '../../api/meta.js';
 import { metaTime } from '../../api/meta.js';
-import { isConflict, isNotFound, type ApiClient } from '../../client/index.js';
+import type { ApiClient } from '../../client/index.js';
 import type { WrittenStatus } from '../job/written-status.js';
 import type { FrameworkController } from './framework.js';
+import { deleteAfterTtl } from '../shape/ttl-after-finished.js';
 import { deletePodGroup } from './pod-group.js';
 import type { ReplicaActions } from './replica-actions.js';
 import type { TrainingJob, TrainingJobStatus } from './types.js';
@@ -65,31 +66,9 @@ function ttlRemainingMs(job: Readonly<TrainingJob>, now: number): number | undef
   return done + ttl * 1000 - now;
 }
 
-/** Deletes the job once its TTL passed (read afresh first: the TTL may have changed); else ms until then, or 'deleted'. */
-export async function expireAfterFinished(
-  api: ApiClient,
-  fc: FrameworkController,
-  job: Readonly<TrainingJob>,
-  now: number,
-): Promise<number | 'deleted' | undefined> {
-  const left = ttlRemainingMs(job, now);
-  if (left === undefined || left > 0) return left;
-  const client = api.resource<TrainingJob>(fc.resource, job.metadata.namespace);
-  try {
-    const fresh = await client.get(job.metadata.name!);
-    if (fresh.metadata.uid !== job.metadata.uid || fresh.metadata.deletionTimestamp) return undefined;
-    const freshLeft = ttlRemainingMs(fresh, now);
-    if (freshLeft === undefined || freshLeft > 0) return freshLeft;
-    await client.delete(fresh.metadata.name!, {
-      propagationPolicy: 'Background',
-      preconditions: { uid: fresh.metadata.uid!, resourceVersion: fresh.metadata.resourceVersion! },
-    });
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    if (isConflict(error)) return 0;
-    throw error;
-  }
-  return 'deleted';
+/** Deletes the job once its TTL passed (controllers/shape/ttl-after-finished.ts); else ms until then, or 'deleted'. */
+export function expireAfterFinished(api: ApiClient, fc: FrameworkController, job: Readonly<TrainingJob>, now: number): Promise<number | 'deleted' | undefined> {
+  return deleteAfterTtl(api.resource<TrainingJob>(fc.resource, job.metadata.namespace), job, (j) => ttlRemainingMs(j, now));
 }
 
 function comparable(status: Readonly<TrainingJobStatus> | undefined): string {

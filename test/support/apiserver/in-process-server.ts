@@ -2,22 +2,29 @@
 // temporary directory, serving HTTPS with the test PKI and authenticating as `drover server`
 // does; restartable on the same port and data (to test re-watching); clients bound to it as the
 // admin (client certificate). Tests that need more of the server (pod proxy upgrades, an
-// authenticator of their own, an event TTL) pass startApiServer's options through.
+// authenticator of their own, an event TTL) pass startApiServer's options through; tests of
+// servers sharing a store (etcd) open theirs with `openStore`.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../../src/apiserver/server.js';
 import { writeKubeconfig } from '../../../src/cluster/kubeconfig.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import type { Store } from '../../../src/storage/store.js';
 import { testSecurity, testServing } from '../auth/security.js';
 import { ApiClient, type ApiClientOptions } from '../../../src/client/api-client.js';
 import type { TlsConfig } from '../../../src/client/config.js';
 import { rawRequest, type RawAnswer } from '../client/raw-request.js';
 
 /** startApiServer's options other than the store and port, which the test server owns. */
-export type TestServerOptions = Partial<Omit<ApiServerOptions, 'store' | 'port'>> & {
+export type TestServerOptions<S extends Store = SqliteStore> = Partial<Omit<ApiServerOptions, 'store' | 'port'>> & {
   /** The store's watch history, in revisions (openSqliteStore's historyWindow). */
   historyWindow?: number;
+  /**
+   * Opens the server's store on each start, instead of SQLite in the server's directory (servers
+   * sharing one etcd, say). The server closes it when it stops.
+   */
+  openStore?: (dir: string) => Promise<S>;
   /**
    * Service-account tokens as `drover server` serves them (token requests, their authentication,
    * the kube-api-access projection into pods of namespaces whose account exists). Off by
@@ -26,20 +33,20 @@ export type TestServerOptions = Partial<Omit<ApiServerOptions, 'store' | 'port'>
   serviceAccountTokens?: boolean;
 };
 
-export class TestServer {
+export class TestServer<S extends Store = SqliteStore> {
   private api: ApiServer | undefined;
-  private current: SqliteStore | undefined;
+  private current: S | undefined;
   private readonly clients: ApiClient[] = [];
 
   private constructor(
     readonly dir: string,
-    private readonly options: TestServerOptions,
+    private readonly options: TestServerOptions<S>,
     /** The admin's TLS settings, for clients of this server. */
     readonly adminTls: TlsConfig,
   ) {}
 
-  static async start(options: TestServerOptions = {}): Promise<TestServer> {
-    const server = new TestServer(await mkdtemp(join(tmpdir(), 'drover-test-server-')), options, (await testSecurity()).admin);
+  static async start<S extends Store = SqliteStore>(options: TestServerOptions<S> = {}): Promise<TestServer<S>> {
+    const server = new TestServer<S>(await mkdtemp(join(tmpdir(), 'drover-test-server-')), options, (await testSecurity()).admin);
     try {
       await server.open(0);
     } catch (error) {
@@ -54,7 +61,7 @@ export class TestServer {
     return this.api.url;
   }
 
-  get store(): SqliteStore {
+  get store(): S {
     if (!this.current) throw new Error('the test server is stopped');
     return this.current;
   }
@@ -101,8 +108,10 @@ export class TestServer {
   }
 
   private async open(port: number): Promise<void> {
-    const { historyWindow, serviceAccountTokens, ...apiOptions } = this.options;
-    this.current = await openSqliteStore({ path: join(this.dir, 'state.db'), ...(historyWindow !== undefined ? { historyWindow } : {}) });
+    const { historyWindow, serviceAccountTokens, openStore, ...apiOptions } = this.options;
+    const sqlite = () => openSqliteStore({ path: join(this.dir, 'state.db'), ...(historyWindow !== undefined ? { historyWindow } : {}) });
+    // Without openStore, S is SqliteStore (the default type argument).
+    this.current = openStore ? await openStore(this.dir) : ((await sqlite()) as Store as S);
     const { serviceAccounts, ...serving } = await testServing();
     this.api = await startApiServer({ ...serving, ...(serviceAccountTokens ? { serviceAccounts } : {}), ...apiOptions, store: this.current, port });
   }

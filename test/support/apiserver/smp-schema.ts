@@ -1,7 +1,9 @@
 // For the patch tests (src/apiserver/patch/): a cut-down Deployment / Pod schema that
 // carries the same Kubernetes extensions as the real OpenAPI schemas, so the strategic merge
 // patch tests exercise what kubectl will send against what the server will know.
+import assert from 'node:assert/strict';
 import type { JsonSchema } from '../../../src/api/schema-nav.js';
+import { PatchError } from '../../../src/apiserver/patch/errors.js';
 
 const str: JsonSchema = { type: 'string' };
 const int: JsonSchema = { type: 'integer' };
@@ -146,4 +148,14 @@ export function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** Asserts that the patch `fn` applies is refused as a 400 BadRequest, its message matching `message`. */
+export function rejectsAsBadRequest(fn: () => unknown, message?: RegExp): void {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof PatchError, String(error));
+    assert.equal(error.reason, 'BadRequest', error.message);
+    if (message) assert.match(error.message, message);
+    return true;
+  });
 }

@@ -1,5 +1,5 @@
-// For the RBAC and admission tests: a real SQLite store in a temporary directory, a registry
-// over it with a few namespaces, and shorthands for RBAC objects and request attributes.
+// For the registry, RBAC and admission tests: a real SQLite store in a temporary directory, a
+// registry over it with a few namespaces, and shorthands for RBAC objects and request attributes.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

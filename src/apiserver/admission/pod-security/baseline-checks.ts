@@ -115,14 +115,7 @@ function hostPorts(pod: PodView): Violation | undefined {
 /** AppArmor: the profile fields and the older per-container annotations alike. */
 function appArmorProfile(pod: PodView): Violation | undefined {
   const badTypes: string[] = [];
-  const unconfining = (holder: Obj): boolean => {
-    const profile = securityContextOf(holder)['appArmorProfile'];
-    if (profile === undefined || profile === null) return false;
-    const type = text(obj(profile)['type']);
-    if (CONFINING_PROFILE_TYPES.has(type)) return false;
-    badTypes.push(type);
-    return true;
-  };
+  const unconfining = unconfiningProfile('appArmorProfile', badTypes);
   const who = setters(unconfining(pod.spec), containersWhere(pod, unconfining));
   const annotations = Object.entries(pod.annotations)
     .filter(([key, value]) => key.startsWith(APPARMOR_ANNOTATION_PREFIX) && value !== '' && value !== 'runtime/default' && !value.startsWith('localhost/'))
@@ -180,15 +173,23 @@ function procMount(pod: PodView): Violation | undefined {
 
 /** Shared by baseline (only an explicit bad type) and restricted (a type must also be set). */
 export function unconfinedSeccomp(pod: PodView, badTypes: string[]): string[] {
-  const unconfined = (holder: Obj): boolean => {
-    const profile = securityContextOf(holder)['seccompProfile'];
+  const unconfined = unconfiningProfile('seccompProfile', badTypes);
+  return setters(unconfined(pod.spec), containersWhere(pod, unconfined));
+}
+
+/**
+ * Whether a pod spec's or a container's securityContext sets the profile (seccomp or AppArmor)
+ * to a type that does not confine; each such type is noted in `badTypes`.
+ */
+function unconfiningProfile(field: 'seccompProfile' | 'appArmorProfile', badTypes: string[]): (holder: Obj) => boolean {
+  return (holder) => {
+    const profile = securityContextOf(holder)[field];
     if (profile === undefined || profile === null) return false;
     const type = text(obj(profile)['type']);
     if (CONFINING_PROFILE_TYPES.has(type)) return false;
     badTypes.push(type);
     return true;
   };
-  return setters(unconfined(pod.spec), containersWhere(pod, unconfined));
 }
 
 function seccompProfileBaseline(pod: PodView): Violation | undefined {

@@ -3,6 +3,7 @@
 // map-list item owns its "." and its fields). Set operations return new sets and never leave
 // empty children behind, so `isEmpty` is a constant-time check.
 import { canonicalElement, compareElements, displayPath } from './path-element.js';
+import { isEmptyJson } from './values.js';
 
 export class FieldSet {
   member = false;
@@ -181,13 +182,10 @@ export class FieldSet {
 
 const emptyChildren = new Map<string, FieldSet>();
 
-function isEmptyJson(value: object): boolean {
-  for (const _ in value) return false;
-  return true;
-}
 const empty = new FieldSet();
 
-function sortedElements(set: FieldSet): string[] {
+/** A set's child elements in the order fieldsV1 and paths list them. */
+export function sortedElements(set: FieldSet): string[] {
   const elements: string[] = [];
   for (const [element] of set.children()) elements.push(element);
   if (elements.length > 1) elements.sort(compareElements);

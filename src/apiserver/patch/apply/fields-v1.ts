@@ -4,9 +4,9 @@
 // untouched subtree with the stored entry. Each function gives exactly the JSON that the
 // FieldSet route (fromFieldsV1, the operation, toFieldsV1) gives, provided the input is
 // canonical, i.e. exactly what toFieldsV1 writes; `isCanonicalFieldsV1` checks that.
-import type { FieldSet } from './field-set.js';
+import { sortedElements, type FieldSet } from './field-set.js';
 import { compareElements } from './path-element.js';
-import { isPlainObject } from './values.js';
+import { isEmptyJson, isPlainObject } from './values.js';
 
 export type FieldsV1 = Record<string, unknown>;
 
@@ -147,16 +147,4 @@ function startNode(member: boolean): FieldsV1 {
 function build(member: boolean, node: FieldsV1, count: number): FieldsV1 | undefined {
   if (count > 0) return node;
   return member ? {} : undefined;
-}
-
-function sortedElements(set: FieldSet): string[] {
-  const elements: string[] = [];
-  for (const [element] of set.children()) elements.push(element);
-  if (elements.length > 1) elements.sort(compareElements);
-  return elements;
-}
-
-function isEmptyJson(value: object): boolean {
-  for (const _ in value) return false;
-  return true;
 }

@@ -80,6 +80,12 @@ export function isGranularObject(value: unknown, schema: JsonSchema | undefined)
   return isPlainObject(value) && !isAtomicObject(schema);
 }
 
+/** Whether an object has no keys, without allocating a list of them. */
+export function isEmptyJson(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
 export function isEmptyContainer(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
   if (isPlainObject(value)) {
