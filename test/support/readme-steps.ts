@@ -292,6 +292,7 @@ export const STEPS: Record<string, Step> = {
   },
   'npm run bench:api': benchmarkExists('bench:api', 'dist/bench/api.js'),
   'npm run bench:scheduler': benchmarkExists('bench:scheduler', 'dist/bench/scheduler.js'),
+  'npm run bench:scheduler-core': benchmarkExists('bench:scheduler-core', 'dist/bench/scheduler-core.js'),
   'npm run bench:startup': benchmarkExists('bench:startup', 'dist/bench/startup.js'),
   'npm run bench:workloads': benchmarkExists('bench:workloads', 'dist/bench/workloads.js'),
   'npm run bench:hardening': benchmarkExists('bench:hardening', 'dist/bench/hardening.js'),
