@@ -15,6 +15,8 @@ export class PodTracker {
   readonly firstSeen = new Map<string, number>();
   readonly boundAt = new Map<string, number>();
   readonly runningAt = new Map<string, number>();
+  /** Each pod's namespace, by uid. */
+  private readonly namespaces = new Map<string, string>();
 
   constructor(
     api: ApiClient,
@@ -38,6 +40,13 @@ export class PodTracker {
     return this.informer.stop();
   }
 
+  /** First seen → seen Running of the pods of `namespace` that run. */
+  startups(namespace: string): Array<{ uid: string; ms: number }> {
+    const found: Array<{ uid: string; ms: number }> = [];
+    for (const [uid, at] of this.runningAt) if (this.namespaces.get(uid) === namespace) found.push({ uid, ms: at - (this.firstSeen.get(uid) ?? at) });
+    return found;
+  }
+
   counts(): { seen: number; bound: number; running: number } {
     return { seen: this.firstSeen.size, bound: this.boundAt.size, running: this.runningAt.size };
   }
@@ -47,7 +56,10 @@ export class PodTracker {
     if (!namespace.startsWith(this.namespacePrefix) || namespace === PROBE_NAMESPACE) return;
     const uid = pod.metadata.uid ?? '';
     const now = performance.now();
-    if (!this.firstSeen.has(uid)) this.firstSeen.set(uid, now);
+    if (!this.firstSeen.has(uid)) {
+      this.firstSeen.set(uid, now);
+      this.namespaces.set(uid, namespace);
+    }
     if (pod.spec?.nodeName && !this.boundAt.has(uid)) this.boundAt.set(uid, now);
     if (pod.status?.phase === 'Running' && !this.runningAt.has(uid)) this.runningAt.set(uid, now);
   }

@@ -6,6 +6,11 @@
 // cluster-wide lists during the load as a share of Kubernetes' SLOs (1 s, 1 s, 30 s), both as
 // the benchmark's own probes saw it and as the server's histogram of every request shows it;
 // watch delivery; the RSS of the server, the simulation and etcd; and the store's size.
+// Then the same latencies once the cluster is full (Kubernetes' SLOs are for a cluster under a
+// sustainable load, which "everything at once" is not): a steady phase of BENCH_SCALE_STEADY_S
+// seconds (default 60) with the probes running while the hollow nodes keep their Leases and
+// status and a Deployment grows at a paced BENCH_SCALE_PACED_PODS pods a second (default 10, for
+// 30 s: the pod startup SLO, 5 s at p99, is defined for such a paced load).
 //
 // Size: `--nodes N --pods P` (after `--`), or BENCH_SCALE=quick (500 nodes, 5,000 pods);
 // `--store sqlite|etcd|both` (default both); `--limit-minutes M` (default 30) stops waiting on a
@@ -36,6 +41,12 @@ const PODS_PER_NAMESPACE = 5_000;
 const STALL_MS = 180_000;
 const ETCD_QUOTA_BYTES = 8 * 2 ** 30;
 const SLO_MS: Record<VerbGroup, number> = { mutating: 1_000, get: 1_000, list: 30_000 };
+const STEADY_MS = Number(process.env['BENCH_SCALE_STEADY_S'] ?? 60) * 1000;
+const PACED_PODS_PER_S = Number(process.env['BENCH_SCALE_PACED_PODS'] ?? 10);
+const PACED_SECONDS = 30;
+const STEADY_NAMESPACE = 'scale-steady';
+/** Kubernetes' pod startup SLO: p99 of created → Running (image pulls aside) within 5 s, under a paced load. */
+const POD_STARTUP_SLO_MS = 5_000;
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -128,8 +139,8 @@ function latencyLine(name: string, latencies: number[], sloMs: number): string {
   return `  ${name.padEnd(34)} ${String(latencies.length).padStart(7)} calls  p50 ${fmt(p50).padStart(8)} ms  p99 ${fmt(p99).padStart(8)} ms  = ${fmt((p99 / sloMs) * 100)} % of the ${sloMs / 1000} s SLO`;
 }
 
-function reportProbes(results: ProbeResults, size: Size): void {
-  console.log("API call latency during the load, the benchmark's own calls (client side):");
+function reportProbes(results: ProbeResults, size: Size, when = 'during the load'): void {
+  console.log(`API call latency ${when}, the benchmark's own calls (client side):`);
   console.log(latencyLine('mutating (patch, create, delete)', results.mutating, SLO_MS.mutating));
   console.log(latencyLine('get (pod, node)', results.get, SLO_MS.get));
   console.log(latencyLine(`list all ${count(size.nodes)} nodes`, results.listNodes, SLO_MS.list));
@@ -141,8 +152,8 @@ function reportProbes(results: ProbeResults, size: Size): void {
   if (results.errors > 0) console.log(`  ${results.errors} probe calls failed`);
 }
 
-function reportServerHistogram(before: string, after: string): void {
-  console.log('every request the server answered during the load (its histogram: bucket bounds, so "<="):');
+function reportServerHistogram(before: string, after: string, when = 'during the load'): void {
+  console.log(`every request the server answered ${when} (its histogram: bucket bounds, so "<="):`);
   const [b, a] = [requestHistograms(before), requestHistograms(after)];
   for (const group of ['mutating', 'get', 'list'] as const) {
     const buckets = difference(a.get(group), b.get(group));
@@ -241,6 +252,41 @@ async function loadAndMeasure(client: BenchClient, size: Size, probes: Probes, t
   return etcdPeakMb;
 }
 
+/**
+ * The cluster full, under a sustainable load: fresh probes for STEADY_MS while a Deployment
+ * grows by PACED_PODS_PER_S pods a second for PACED_SECONDS; prints the probes' and the
+ * server's latencies for that window and the paced pods' startup.
+ */
+async function steadyPhase(client: BenchClient, size: Size, probes: Probes, tracker: PodTracker): Promise<void> {
+  console.log(
+    `steady phase: ${count(size.pods)} pods placed, ${seconds(STEADY_MS)} of probes, a Deployment paced at ${PACED_PODS_PER_S} pods/s for ${PACED_SECONDS} s`,
+  );
+  await post(client, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: STEADY_NAMESPACE } });
+  await post(client, `/apis/apps/v1/namespaces/${STEADY_NAMESPACE}/deployments`, deployment('paced', STEADY_NAMESPACE, 0));
+  const before = (await client.call('GET', '/metrics')).body;
+  probes.start();
+  const started = performance.now();
+  for (let second = 1; second <= PACED_SECONDS; second++) {
+    const scale = { spec: { replicas: second * PACED_PODS_PER_S } };
+    const res = await client.call('PATCH', `/apis/apps/v1/namespaces/${STEADY_NAMESPACE}/deployments/paced/scale`, scale, 'application/merge-patch+json');
+    if (res.status !== 200) throw new Error(`scale the paced Deployment: ${res.status} ${res.body.slice(0, 200)}`);
+    const next = started + second * 1000;
+    if (next > performance.now()) await new Promise((r) => setTimeout(r, next - performance.now()));
+  }
+  const rest = started + STEADY_MS - performance.now();
+  if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+  await probes.stop();
+  const after = (await client.call('GET', '/metrics')).body;
+  reportProbes(probes.results, size, 'in the steady phase');
+  reportServerHistogram(before, after, 'in the steady phase');
+  const paced = tracker.startups(STEADY_NAMESPACE);
+  const startup = summarize(paced.map((pod) => pod.ms));
+  const expected = PACED_SECONDS * PACED_PODS_PER_S;
+  console.log(
+    `paced pod startup, first seen -> seen Running: ${count(paced.length)} of ${count(expected)} pods Running, p50 ${seconds(startup.p50)}, p99 ${seconds(startup.p99)} = ${fmt((startup.p99 / POD_STARTUP_SLO_MS) * 100)} % of the 5 s SLO`,
+  );
+}
+
 async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const etcd: EtcdMember | undefined = store === 'etcd' ? await startEtcd(['--quota-backend-bytes', String(ETCD_QUOTA_BYTES)]) : undefined;
   const storeArgs = etcd ? ['--etcd-endpoints', etcd.endpoint] : [];
@@ -248,11 +294,13 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const server: ServerProcess = await startServerProcess({ extraArgs: ['--data-check-interval', '0', ...storeArgs] });
   const client = new BenchClient(server.url, server.tls);
   const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls }, { userAgent: 'drover-bench-scale' });
-  const probes = new Probes(
-    client,
-    Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`),
-  );
-  const tracker = new PodTracker(api, 'scale-', (pod) => probes.observe(pod));
+  const nodeNames = Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`);
+  const probes = new Probes(client, nodeNames);
+  const steadyProbes = new Probes(client, nodeNames);
+  const tracker = new PodTracker(api, 'scale-', (pod) => {
+    probes.observe(pod);
+    steadyProbes.observe(pod);
+  });
   let simulation: DroverProcess | undefined;
   try {
     const what = etcd ? `etcd (one member at ${etcd.endpoint}, quota ${ETCD_QUOTA_BYTES / 2 ** 30} GiB)` : 'SQLite';
@@ -265,9 +313,11 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
     );
     console.log(`registered ${count(size.nodes)} hollow nodes (Node, status, Lease) in ${seconds(performance.now() - t0)}`);
     const etcdPeakMb = await loadAndMeasure(client, size, probes, tracker, etcd);
+    if (STEADY_MS > 0) await steadyPhase(client, size, steadyProbes, tracker);
     await reportFootprint(client, size, server, simulation, etcd, etcdPeakMb);
   } finally {
     await probes.stop();
+    await steadyProbes.stop();
     await tracker.stop();
     await simulation?.stop();
     await client.close();
