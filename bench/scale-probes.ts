@@ -26,10 +26,12 @@ export interface ProbeResults {
   listNodes: number[];
   watch: number[];
   errors: number;
+  /** What the first failed calls said (a few). */
+  errorSamples: string[];
 }
 
 export class Probes {
-  readonly results: ProbeResults = { mutating: [], get: [], listPods: [], listNodes: [], watch: [], errors: 0 };
+  readonly results: ProbeResults = { mutating: [], get: [], listPods: [], listNodes: [], watch: [], errors: 0, errorSamples: [] };
   private readonly sentAt = new Map<string, number>();
   private stopped = false;
   private loops: Array<Promise<void>> = [];
@@ -70,7 +72,10 @@ export class Probes {
   private async every(periodMs: number, step: () => Promise<void>): Promise<void> {
     while (!this.stopped) {
       const started = performance.now();
-      await step().catch(() => this.results.errors++);
+      await step().catch((error: unknown) => {
+        this.results.errors++;
+        if (this.results.errorSamples.length < 5) this.results.errorSamples.push((error as Error).message.slice(0, 200));
+      });
       const rest = periodMs - (performance.now() - started);
       if (rest > 0 && !this.stopped) await new Promise((r) => setTimeout(r, rest));
     }

@@ -149,7 +149,7 @@ function reportProbes(results: ProbeResults, size: Size, when = 'during the load
   console.log(
     `  watch delivery (pod watch, all namespaces): ${results.watch.length} events  p50 ${fmt(watch.p50)} ms  p99 ${fmt(watch.p99)} ms  (from PATCH sent to event received)`,
   );
-  if (results.errors > 0) console.log(`  ${results.errors} probe calls failed`);
+  if (results.errors > 0) console.log(`  ${results.errors} probe calls failed, the first saying: ${results.errorSamples.join(' | ')}`);
 }
 
 function reportServerHistogram(before: string, after: string, when = 'during the load'): void {
