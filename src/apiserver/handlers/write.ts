@@ -15,6 +15,7 @@ import { buildFilter } from '../registry/filters.js';
 import { propagationPolicyOf } from '../registry/propagation.js';
 import type { PatchType, WriteOptions, WriteResult } from '../registry/object-registry.js';
 import { fieldManagerOf, parseBoolean, parseDryRun, parseNonNegativeInt, type ResourceRequest } from './context.js';
+import { podStartStages, preciseNow } from '../../metrics/pod-start-stages.js';
 
 const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
@@ -85,9 +86,15 @@ async function readWrite(
 }
 
 export async function createObject(ctx: ResourceRequest): Promise<void> {
+  const received = preciseNow();
   const options = writeOptions(ctx);
   const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true, true);
-  respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, options), 200, warnings);
+  const result = await ctx.registry.create(ctx.def, ctx.path.namespace, body, options);
+  if (result.created && !options.dryRun && ctx.def.group === '' && ctx.def.plural === 'pods') {
+    podStartStages.mark(result.object, 'apiReceived', received);
+    podStartStages.mark(result.object, 'apiWritten');
+  }
+  respond(ctx.res, ctx, result, 200, warnings);
 }
 
 /** POST of a review kind: the object comes back with the server's answer in status, unstored. */
