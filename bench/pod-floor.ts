@@ -13,7 +13,8 @@ const LABEL = 'drover.dev/bench-floor';
 
 export class PodFloor {
   private readonly runtime = new DockerRuntime({ namePrefix: 'drover-floor' });
-  private readonly run = randomUUID().slice(0, 8);
+  /** This floor's label value: its containers, whatever other floors share the Docker. */
+  readonly run = randomUUID().slice(0, 8);
   private made = 0;
 
   /** Starts `count` pods at once; resolves when every app container runs. */
