@@ -37,6 +37,15 @@ export async function timed(task: () => Promise<void>): Promise<number> {
   return performance.now() - started;
 }
 
+/** Runs task(0) … task(count - 1), at most `limit` at a time. */
+export async function concurrently(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker));
+}
+
 /** Polls `check` every `everyMs` until it is true; fails after `timeoutMs`. */
 export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;

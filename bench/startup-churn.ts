@@ -2,19 +2,31 @@
 // after another on the same agent, each wave's start (kubectl apply → all Running) and delete
 // (kubectl delete --wait → the API has none) printed in order, so that what an agent carries from
 // one wave to the next (a pool of sandboxes refilled between waves, say: BENCH_AGENT_ARGS) shows
-// over time. Raw `docker run` and the pod floor make the same waves beside it; Docker Swarm only
-// with BENCH_STARTUP_CHURN_SWARM=1 (a service per wave, about half a minute each here).
-import { docker, inSwarm, median, runningTaskImages, sleep, timed, untilNoContainers } from './peers.js';
+// over time. The peers have no such memory: one wave of theirs is the next one's like, so their
+// figures for a wave are those of the many-pod run when it started as many containers in this
+// same bench, else a few waves of raw `docker run` and the pod floor made here (Docker Swarm's
+// too with BENCH_STARTUP_CHURN_SWARM=1, about half a minute a wave).
+import { docker, inSwarm, median, medianWithRange, runningTaskImages, sleep, timed, untilNoContainers } from './peers.js';
 import type { DroverPods } from './startup-drover.js';
 import { IMAGE } from './startup-drover.js';
 import { podFloor, rawDocker } from './startup-peers.js';
 import type { RoundMarks } from './startup-stages.js';
 
-export interface ChurnFigures {
-  drover: Array<{ start: number; delete: number }>;
+/** Waves of each peer measured when no figures are handed in. */
+const PEER_WAVES = 3;
+
+/** Milliseconds to start one wave's containers, a figure per round or wave. */
+export interface PeerWaves {
   raw: number[];
   floor: number[];
   swarm: number[];
+  /** Where they come from, as printed. */
+  source: string;
+}
+
+export interface ChurnFigures {
+  drover: Array<{ start: number; delete: number }>;
+  peers: PeerWaves;
   marks: RoundMarks[];
 }
 
@@ -35,12 +47,18 @@ async function swarmWaves(waves: number, wave: number): Promise<number[]> {
   });
 }
 
-export async function churn(pods: DroverPods, total: number, wave: number, withSwarm: boolean): Promise<ChurnFigures> {
+async function measurePeers(wave: number, withSwarm: boolean): Promise<PeerWaves> {
+  const peers: PeerWaves = { raw: [], floor: [], swarm: [], source: `${PEER_WAVES} waves each, made here` };
+  for (let i = 0; i < PEER_WAVES; i++) peers.raw.push(await rawDocker(wave));
+  for (let i = 0; i < PEER_WAVES; i++) peers.floor.push(await podFloor(wave));
+  if (withSwarm) peers.swarm = await swarmWaves(PEER_WAVES, wave);
+  return peers;
+}
+
+/** `peers`: figures for as many containers measured earlier in this bench, or undefined to measure them here. */
+export async function churn(pods: DroverPods, total: number, wave: number, peers: PeerWaves | undefined, withSwarm: boolean): Promise<ChurnFigures> {
   const waves = Math.max(1, Math.ceil(total / wave));
-  const figures: ChurnFigures = { drover: [], raw: [], floor: [], swarm: [], marks: [] };
-  for (let i = 0; i < waves; i++) figures.raw.push(await rawDocker(wave));
-  for (let i = 0; i < waves; i++) figures.floor.push(await podFloor(wave));
-  if (withSwarm) figures.swarm = await swarmWaves(waves, wave);
+  const figures: ChurnFigures = { drover: [], peers: peers ?? (await measurePeers(wave, withSwarm)), marks: [] };
   for (let i = 0; i < waves; i++) {
     const started = await pods.start(wave, `churn-${i}`);
     figures.drover.push({ start: started.ms, delete: await pods.deleteAll() });
@@ -50,27 +68,29 @@ export async function churn(pods: DroverPods, total: number, wave: number, withS
 }
 
 export function churnLines(figures: ChurnFigures, wave: number): string[] {
-  const raw = median(figures.raw);
-  const floor = median(figures.floor);
-  const swarm = figures.swarm.length > 0 ? median(figures.swarm) : undefined;
-  const f = (ms: number | undefined) => (ms === undefined ? '' : ms.toFixed(0));
+  const { peers } = figures;
+  const has = (values: number[]) => values.length > 0;
+  const named = (name: string, values: number[]) => (has(values) ? [`${name} ${medianWithRange(values)}`] : []);
+  const references = [...named('raw docker', peers.raw), ...named('pod floor', peers.floor), ...named('swarm', peers.swarm)];
+  const ratios = (ms: number) =>
+    [peers.raw, peers.floor, peers.swarm]
+      .filter(has)
+      .map((values) => (ms / median(values)).toFixed(2).padStart(8))
+      .join('');
+  const f = (ms: number) => ms.toFixed(0);
   const lines = [
-    `  wave  drover start (ms)  = x raw  = x floor${swarm === undefined ? '' : '  = x swarm'}  drover delete (ms)   raw docker  pod floor${swarm === undefined ? '' : '  swarm'}`,
+    `  peers, a wave of ${wave} (median [min–max] ms, ${peers.source}): ${references.join(', ')}`,
+    `  wave  drover start (ms)  ${['x raw', 'x floor', 'x swarm']
+      .filter((_, i) => has([peers.raw, peers.floor, peers.swarm][i]!))
+      .map((h) => h.padStart(8))
+      .join('')}  drover delete (ms)`,
   ];
-  figures.drover.forEach((d, i) => {
-    const ratios = `${(d.start / raw).toFixed(2).padStart(7)}  ${(d.start / floor).toFixed(2).padStart(9)}${swarm === undefined ? '' : (d.start / swarm).toFixed(2).padStart(11)}`;
-    const peers = `${f(figures.raw[i]).padStart(11)}  ${f(figures.floor[i]).padStart(9)}${swarm === undefined ? '' : f(figures.swarm[i]).padStart(7)}`;
-    lines.push(`  ${String(i + 1).padStart(4)}  ${f(d.start).padStart(17)}  ${ratios}  ${f(d.delete).padStart(18)}  ${peers}`);
-  });
+  figures.drover.forEach((d, i) => lines.push(`  ${String(i + 1).padStart(4)}  ${f(d.start).padStart(17)}  ${ratios(d.start)}  ${f(d.delete).padStart(18)}`));
   const starts = figures.drover.map((d) => d.start);
-  const half = Math.floor(starts.length / 2);
-  lines.push(
-    `  median wave start: drover ${f(median(starts))} ms (${(median(starts) / raw).toFixed(2)}x raw, ${(median(starts) / floor).toFixed(2)}x floor` +
-      `${swarm === undefined ? '' : `, ${(median(starts) / swarm).toFixed(2)}x swarm`}), raw ${f(raw)} ms, floor ${f(floor)} ms` +
-      `${swarm === undefined ? '' : `, swarm ${f(swarm)} ms`}; ${wave} pods a wave`,
-  );
+  lines.push(`  median wave start ${f(median(starts))} ms = ${ratios(median(starts)).trim().split(/\s+/).join(', ')} (as in the header)`);
   if (starts.length >= 2) {
-    lines.push(`  first half of the waves: median ${f(median(starts.slice(0, half || 1)))} ms; second half: median ${f(median(starts.slice(half)))} ms`);
+    const half = Math.floor(starts.length / 2);
+    lines.push(`  first half of the waves: median ${f(median(starts.slice(0, half)))} ms; second half: median ${f(median(starts.slice(half)))} ms`);
   }
   return lines;
 }

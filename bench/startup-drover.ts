@@ -1,7 +1,7 @@
 // Drover's side of bench:startup: `kubectl apply` of N pods against a running cluster, timed until
 // the bench's own watch sees every one Running, with the components' stage moments of each pod
 // (startup-stages.ts); and their delete.
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE_LABEL } from '../src/agent/agent-labels.js';
@@ -78,16 +78,14 @@ export interface StartRound {
 
 /** kubectl applies the pods; Running is seen through the API (kubectl's own start-up would blur it). */
 export class DroverPods {
-  private readonly api: ApiClient;
   private readonly pods: Pods;
 
   private constructor(
     private readonly kubeconfig: string,
-    api: ApiClient,
+    private readonly api: ApiClient,
     /** The cluster's nodes, whose containers a delete waits for (other clusters may share the Docker). */
     readonly nodeNames: Set<string>,
   ) {
-    this.api = api;
     this.pods = api.resource(resources.pods, 'default');
   }
 
@@ -109,7 +107,7 @@ export class DroverPods {
 
   /** Starts `count` pods named bench-<tag>-<i>; resolves when all are seen Running. */
   async start(count: number, tag: string): Promise<StartRound> {
-    const file = join(tmpdir(), `drover-bench-${tag}.yaml`);
+    const file = join(tmpdir(), `drover-bench-${process.pid}-${tag}.yaml`);
     await writeFile(file, podsManifest(count, tag));
     const observed = new Map<string, number>();
     const waitRunning = await allRunning(this.pods, tag, count, observed);
@@ -118,6 +116,7 @@ export class DroverPods {
       await this.kubectl('apply', '-f', file);
       await waitRunning();
     });
+    await rm(file, { force: true });
     return { ms, marks: roundMarks(await this.stageRecords(), observed, applyStarted) };
   }
 

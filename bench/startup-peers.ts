@@ -1,10 +1,19 @@
-// The peers bench:startup measures Drover beside, each starting `count` containers at once and
-// timed until all run: raw `docker run -d` (one container, the floor of a task), Docker Swarm
-// (`docker service create`), and the pod floor (a pod's two containers straight through the
-// Engine API, see pod-floor.ts). Each removes what it made afterwards, untimed.
+// The peers bench:startup measures Drover beside, each starting `count` containers at once (at
+// most BENCH_STARTUP_PEER_CONCURRENCY in the making at a time) and timed until all run: raw
+// `docker run -d` (one container, the floor of a task), Docker Swarm (`docker service create`),
+// and the pod floor (a pod's two containers straight through the Engine API, see pod-floor.ts).
+// Each removes what it made afterwards, untimed.
 import { PodFloor } from './pod-floor.js';
-import { docker, inSwarm, runningTaskImages, sleep, timed } from './peers.js';
+import { concurrently, docker, inSwarm, runningTaskImages, sleep, timed } from './peers.js';
 import { IMAGE } from './startup-drover.js';
+
+/**
+ * The most containers a peer has in the making at once. More gain nothing on a small machine
+ * (the Engine makes a few a second whatever it is asked), and 200 at once, right after a swarm
+ * of 200 tasks was left, once wedged this machine's dockerd for good (every create, inspect and
+ * network list hung). Drover's agent makes at most as many pods at a time as it has workers.
+ */
+const PEER_CONCURRENCY = Number(process.env['BENCH_STARTUP_PEER_CONCURRENCY'] ?? 50);
 
 /** This run's: a bench or test running beside it on the same Docker keeps its containers. */
 const LABEL = `drover-bench=startup-${process.pid}`;
@@ -19,7 +28,9 @@ export async function removeBenchContainers(): Promise<void> {
 export async function rawDocker(count: number): Promise<number> {
   await removeBenchContainers();
   const ms = await timed(async () => {
-    await Promise.all(Array.from({ length: count }, () => docker('run', '-d', '--label', LABEL, IMAGE, 'sleep', '3600')));
+    await concurrently(count, PEER_CONCURRENCY, async () => {
+      await docker('run', '-d', '--label', LABEL, IMAGE, 'sleep', '3600');
+    });
   });
   await removeBenchContainers();
   return ms;
@@ -39,7 +50,7 @@ export async function swarm(count: number): Promise<number> {
 
 export async function podFloor(count: number): Promise<number> {
   const floor = new PodFloor();
-  const ms = await timed(() => floor.start(count, IMAGE, ['sleep', '3600']));
-  await floor.removeAll();
+  const ms = await timed(() => floor.start(count, IMAGE, ['sleep', '3600'], PEER_CONCURRENCY));
+  await floor.removeAll(PEER_CONCURRENCY);
   return ms;
 }

@@ -2,28 +2,31 @@
 // -d` (one container, the floor of a task), Docker Swarm (`docker service create`), the pod floor
 // (a pod's two containers straight through the Engine API, see pod-floor.ts), and Drover
 // (`kubectl apply` against `drover up`), with where Drover's time goes, stage by stage
-// (startup-stages.ts). Prints figures; never fails on time. The runs, in this order:
-//   one    1 pod, BENCH_STARTUP_ROUNDS rounds (default 5)
-//   many   BENCH_STARTUP_PODS pods at once (default 50), BENCH_STARTUP_MANY_ROUNDS rounds (default 5)
+// (startup-stages.ts). Prints figures, ratios and spreads; never fails on time. The runs, in order:
+//   one    1 pod, BENCH_STARTUP_ROUNDS rounds (default 5; about 8 s a round here)
+//   many   BENCH_STARTUP_PODS pods at once (default 50), BENCH_STARTUP_MANY_ROUNDS rounds
+//          (default 3, not 5: a round takes a minute and a half here, Swarm's leave a good part)
 //   churn  BENCH_STARTUP_CHURN_PODS pods (default 500) started and deleted in waves of
-//          BENCH_STARTUP_CHURN_WAVE (default 50), each wave printed (startup-churn.ts);
-//          BENCH_STARTUP_CHURN_SWARM=1 adds Swarm's waves (about 30 s each here)
+//          BENCH_STARTUP_CHURN_WAVE (default 50), each wave printed (startup-churn.ts; about
+//          35 s a wave); BENCH_STARTUP_CHURN_SWARM=1 adds Swarm's own waves where the peers'
+//          figures are not the many-pod run's
 //   wide   BENCH_STARTUP_WIDE_PODS pods (default 200) on two agents (a second `drover agent`
-//          joins for it), BENCH_STARTUP_WIDE_ROUNDS rounds (default 1: a round of 200 takes
-//          Swarm alone a minute and more, and five would double the bench)
+//          joins for it), BENCH_STARTUP_WIDE_ROUNDS rounds (default 1: a round takes minutes)
 // BENCH_STARTUP_RUNS=one,many,churn,wide picks runs (default all); BENCH_AGENT_ARGS passes flags
-// to both agents (e.g. `--sandbox-pool-max 0` against the default, to compare a pool on and off);
-// BENCH_STARTUP_WAIT=poll lists pods instead of watching them. With the defaults the whole bench
-// takes about 15 minutes on a 2-core machine; e.g. BENCH_STARTUP_ROUNDS=2
-// BENCH_STARTUP_PODS=10 BENCH_STARTUP_MANY_ROUNDS=2 BENCH_STARTUP_CHURN_PODS=100
-// BENCH_STARTUP_CHURN_WAVE=20 BENCH_STARTUP_WIDE_PODS=20 takes about 4.
+// to both agents (e.g. `--sandbox-pool-max 0`, to compare a pool on and off: every flag must be
+// one both `drover up` and `drover agent` take); BENCH_STARTUP_PEER_CONCURRENCY (default 50)
+// caps the containers a peer makes at once; BENCH_STARTUP_WAIT=poll lists pods instead of
+// watching them. Each run prints how long it took. With the defaults the bench takes about 15-20
+// minutes on this 2-core machine; BENCH_STARTUP_ROUNDS=2 BENCH_STARTUP_PODS=10
+// BENCH_STARTUP_MANY_ROUNDS=2 BENCH_STARTUP_CHURN_PODS=100 BENCH_STARTUP_CHURN_WAVE=20
+// BENCH_STARTUP_WIDE_PODS=20 runs every part in a few minutes.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { droverUp, median, medianWithRange, prepareDocker } from './peers.js';
 import { AGENT_ARGS, startExtraAgent } from './startup-agents.js';
-import { churn, churnLines } from './startup-churn.js';
+import { churn, churnLines, type ChurnFigures } from './startup-churn.js';
 import { DroverPods } from './startup-drover.js';
 import { podFloor, rawDocker, removeBenchContainers, swarm } from './startup-peers.js';
 import { breakdownLines, type RoundMarks } from './startup-stages.js';
@@ -31,7 +34,7 @@ import { breakdownLines, type RoundMarks } from './startup-stages.js';
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROUNDS = setting('BENCH_STARTUP_ROUNDS', 5);
 const COUNT = setting('BENCH_STARTUP_PODS', 50);
-const MANY_ROUNDS = setting('BENCH_STARTUP_MANY_ROUNDS', 5);
+const MANY_ROUNDS = setting('BENCH_STARTUP_MANY_ROUNDS', 3);
 const CHURN_PODS = setting('BENCH_STARTUP_CHURN_PODS', 500);
 const CHURN_WAVE = setting('BENCH_STARTUP_CHURN_WAVE', 50);
 const CHURN_SWARM = process.env['BENCH_STARTUP_CHURN_SWARM'] === '1';
@@ -40,6 +43,9 @@ const WIDE_ROUNDS = setting('BENCH_STARTUP_WIDE_ROUNDS', 1);
 /** The bench's node, by a name of its own: other clusters on this Docker keep their containers. */
 const NODE_NAME = `bench-startup-${randomUUID().slice(0, 8)}`;
 const RUNS = new Set((process.env['BENCH_STARTUP_RUNS'] ?? 'one,many,churn,wide').split(',').map((s) => s.trim()));
+
+const ONE_TARGETS = '<= 1.1x raw docker and <= raw + 50 ms';
+const MANY_TARGETS = '<= 1.1x raw docker, <= 0.4x swarm';
 
 interface Figures {
   raw: number[];
@@ -86,6 +92,20 @@ function report(title: string, figures: Figures, targets: string): void {
   for (const line of breakdownLines(figures.marks)) console.log(line);
 }
 
+function reportChurn(figures: ChurnFigures): void {
+  console.log(`\nchurn: ${CHURN_PODS} pods started and deleted in waves of ${CHURN_WAVE}, one agent:`);
+  for (const line of churnLines(figures, CHURN_WAVE)) console.log(line);
+  console.log(`  where Drover's time goes, over every wave:`);
+  for (const line of breakdownLines(figures.marks)) console.log(line);
+}
+
+/** Runs one part of the bench (which prints its figures), then prints how long it took: to choose the BENCH_STARTUP_* settings by. */
+async function section(part: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await part();
+  console.log(`  (this run took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}
+
 async function runWide(dataDir: string, pods: DroverPods): Promise<void> {
   const second = await startExtraAgent(dataDir, `${NODE_NAME}-b`);
   pods.stageSources.add(second.stageRecords);
@@ -107,16 +127,13 @@ async function main(): Promise<void> {
   const pods = await DroverPods.open(cluster.kubeconfig, NODE_NAME);
   if (AGENT_ARGS.length > 0) console.log(`agent flags (BENCH_AGENT_ARGS): ${AGENT_ARGS.join(' ')}`);
   try {
-    if (RUNS.has('one')) report('1 pod', await sideBySide(pods, 1, ROUNDS, 'one'), '<= 1.1x raw docker and <= raw + 50 ms');
-    if (RUNS.has('many')) report(`${COUNT} pods`, await sideBySide(pods, COUNT, MANY_ROUNDS, 'many'), '<= 1.1x raw docker, <= 0.4x swarm');
-    if (RUNS.has('churn') && CHURN_PODS > 0) {
-      const figures = await churn(pods, CHURN_PODS, CHURN_WAVE, CHURN_SWARM);
-      console.log(`\nchurn: ${CHURN_PODS} pods started and deleted in waves of ${CHURN_WAVE}, one agent:`);
-      for (const line of churnLines(figures, CHURN_WAVE)) console.log(line);
-      console.log(`  where Drover's time goes, over every wave:`);
-      for (const line of breakdownLines(figures.marks)) console.log(line);
-    }
-    if (RUNS.has('wide') && WIDE_PODS > 0) await runWide(dataDir, pods);
+    if (RUNS.has('one')) await section(async () => report('1 pod', await sideBySide(pods, 1, ROUNDS, 'one'), ONE_TARGETS));
+    let many: Figures | undefined;
+    if (RUNS.has('many')) await section(async () => report(`${COUNT} pods`, (many = await sideBySide(pods, COUNT, MANY_ROUNDS, 'many')), MANY_TARGETS));
+    // The peers start a wave as they start the many-pod run's pods, when the counts are the same: measured once.
+    const peers = many && COUNT === CHURN_WAVE ? { ...many, source: `the ${COUNT}-pod run's` } : undefined;
+    if (RUNS.has('churn') && CHURN_PODS > 0) await section(async () => reportChurn(await churn(pods, CHURN_PODS, CHURN_WAVE, peers, CHURN_SWARM)));
+    if (RUNS.has('wide') && WIDE_PODS > 0) await section(() => runWide(dataDir, pods));
   } finally {
     pods.close();
     await cluster.stop();

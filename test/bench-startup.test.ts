@@ -105,7 +105,7 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
   });
 
   it('churns waves one after another and prints each', async () => {
-    const figures = await churn(pods, 2, 1, false);
+    const figures = await churn(pods, 2, 1, undefined, false);
     assert.equal(figures.drover.length, 2);
     figures.marks.forEach((wave) => assertEveryStage(wave, 1));
     const lines = churnLines(figures, 1).join('\n');

@@ -40,6 +40,17 @@ describe('pod start stages', () => {
     );
   });
 
+  test('a stage of a pod whose start is not followed (a status write to a pod running for long) is not recorded', () => {
+    const stages = new PodStartStages();
+    stages.mark(pod('a'), 'apiWritten', 1);
+    stages.markKnown(pod('a'), 'runningWritten');
+    stages.markKnown(pod('b'), 'runningWritten');
+    assert.deepEqual(
+      stages.list().map((r) => [r.uid, Object.keys(r.at)]),
+      [['a', ['apiWritten', 'runningWritten']]],
+    );
+  });
+
   test("threads' records merge per pod, the earliest moment of a stage kept", () => {
     const merged = mergePodStartRecords([
       [{ uid: 'a', name: 'pod-a', namespace: 'default', at: { apiWritten: 10, bindWritten: 40 } }],

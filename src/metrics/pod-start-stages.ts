@@ -28,7 +28,7 @@ export const POD_START_STAGES = [
   'appCreated', // the agent: the first container is created
   'sandboxStarted', // the agent: the sandbox runs
   'appStarted', // the agent: the first container runs
-  'runningWritten', // the agent: status.phase Running is in the store
+  'runningWritten', // the API server: the status that says Running is in the store
 ] as const;
 
 export type PodStartStage = (typeof POD_START_STAGES)[number];
@@ -89,6 +89,11 @@ export class PodStartStages {
   markIfStarting(pod: PodRef & { status?: { phase?: string | undefined } | undefined }, stage: PodStartStage): void {
     const phase = pod.status?.phase;
     if (phase === undefined || phase === 'Pending') this.mark(pod, stage);
+  }
+
+  /** As mark, for a pod whose start is being followed already: a write to a running pod's status is no start. */
+  markKnown(pod: PodRef, stage: PodStartStage): void {
+    if (this.records.has(pod.metadata.uid ?? '')) this.mark(pod, stage);
   }
 
   list(): PodStartRecord[] {

@@ -57,7 +57,6 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
   syncProbes(sync, state, outcome.sandbox);
   const status = await statusOf(sync, state, outcome);
   if (!(await writePodStatus(deps.api, record, status))) return {};
-  if (status.phase === 'Running') podStartStages.markIfStarting(sync.pod, 'runningWritten');
   if (isTerminalPhase(status.phase)) {
     record.terminal = { phase: status.phase };
     return { requeueAfterMs: 0 };
