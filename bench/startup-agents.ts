@@ -39,14 +39,30 @@ function fetchAgentStages(streamingUrl: string, tls: TlsConfig): Promise<PodStar
   });
 }
 
-/** Starts `drover agent` as node `nodeName` of the `drover up` cluster in `upDataDir`, and waits until the node is Ready. */
-export async function startExtraAgent(upDataDir: string, nodeName: string): Promise<ExtraAgent> {
+/**
+ * Starts `drover agent` as node `nodeName` of the `drover up` cluster in `upDataDir`, and waits
+ * until the node is Ready. `networkFlags`: the cluster's address plan, as `drover up` was given it.
+ */
+export async function startExtraAgent(upDataDir: string, nodeName: string, networkFlags: string[]): Promise<ExtraAgent> {
   const kubeconfig = join(upDataDir, 'kubeconfig');
   const { server, tls } = await loadClientConfig({ kubeconfig });
   const token = (await readFile(join(upDataDir, 'token'), 'utf8')).trim();
   const dataDir = await mkdtemp(join(tmpdir(), `drover-bench-agent-${nodeName}-`));
   // No service rules: `drover up`'s node programs this machine's already, and the bench's pods use none.
-  const args = ['agent', '--server', server, '--token', token, '--node-name', nodeName, '--data-dir', dataDir, '--no-service-proxy', ...AGENT_ARGS];
+  const args = [
+    'agent',
+    '--server',
+    server,
+    '--token',
+    token,
+    '--node-name',
+    nodeName,
+    '--data-dir',
+    dataDir,
+    ...networkFlags,
+    '--no-service-proxy',
+    ...AGENT_ARGS,
+  ];
   let agent: DroverProcess;
   try {
     agent = await startDroverProcess(args, `node ${nodeName} ready`, 60_000);

@@ -24,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reserveTestNetwork } from '../test/support/test-network.js';
 import { droverUp, median, medianWithRange, prepareDocker } from './peers.js';
 import { AGENT_ARGS, startExtraAgent } from './startup-agents.js';
 import { churn, churnLines, type ChurnFigures } from './startup-churn.js';
@@ -106,8 +107,8 @@ async function section(part: () => Promise<void>): Promise<void> {
   console.log(`  (this run took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-async function runWide(dataDir: string, pods: DroverPods): Promise<void> {
-  const second = await startExtraAgent(dataDir, `${NODE_NAME}-b`);
+async function runWide(dataDir: string, pods: DroverPods, networkFlags: string[]): Promise<void> {
+  const second = await startExtraAgent(dataDir, `${NODE_NAME}-b`, networkFlags);
   pods.stageSources.add(second.stageRecords);
   pods.nodeNames.add(second.nodeName);
   try {
@@ -123,7 +124,10 @@ async function runWide(dataDir: string, pods: DroverPods): Promise<void> {
 async function main(): Promise<void> {
   await prepareDocker();
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-up-'));
-  const cluster = await droverUp(dataDir, ['--node-name', NODE_NAME, ...AGENT_ARGS]);
+  // Address ranges of its own, as a test cluster's: the service rules and pod networks it
+  // programs leave those of the clusters beside it (tests, other benches) alone.
+  const network = reserveTestNetwork();
+  const cluster = await droverUp(dataDir, ['--node-name', NODE_NAME, ...network.flags(), ...AGENT_ARGS]);
   const pods = await DroverPods.open(cluster.kubeconfig, NODE_NAME);
   if (AGENT_ARGS.length > 0) console.log(`agent flags (BENCH_AGENT_ARGS): ${AGENT_ARGS.join(' ')}`);
   try {
@@ -133,12 +137,13 @@ async function main(): Promise<void> {
     // The peers start a wave as they start the many-pod run's pods, when the counts are the same: measured once.
     const peers = many && COUNT === CHURN_WAVE ? { ...many, source: `the ${COUNT}-pod run's` } : undefined;
     if (RUNS.has('churn') && CHURN_PODS > 0) await section(async () => reportChurn(await churn(pods, CHURN_PODS, CHURN_WAVE, peers, CHURN_SWARM)));
-    if (RUNS.has('wide') && WIDE_PODS > 0) await section(() => runWide(dataDir, pods));
+    if (RUNS.has('wide') && WIDE_PODS > 0) await section(() => runWide(dataDir, pods, network.flags()));
   } finally {
     pods.close();
     await cluster.stop();
     await removeBenchContainers();
     await rm(dataDir, { recursive: true, force: true });
+    network.release();
   }
 }
 

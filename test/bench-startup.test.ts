@@ -114,7 +114,7 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
   });
 
   it('starts pods on a second agent, which serves the stages of its own', async () => {
-    const second = await startExtraAgent(cluster.dataDir, `${cluster.nodeName}-b`);
+    const second = await startExtraAgent(cluster.dataDir, `${cluster.nodeName}-b`, []);
     pods.stageSources.add(second.stageRecords);
     pods.nodeNames.add(second.nodeName);
     // The first node cordoned: the pods go to the second, whose process alone holds their agent stages.
