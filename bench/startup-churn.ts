@@ -69,25 +69,21 @@ export async function churn(pods: DroverPods, total: number, wave: number, peers
 
 export function churnLines(figures: ChurnFigures, wave: number): string[] {
   const { peers } = figures;
-  const has = (values: number[]) => values.length > 0;
-  const named = (name: string, values: number[]) => (has(values) ? [`${name} ${medianWithRange(values)}`] : []);
-  const references = [...named('raw docker', peers.raw), ...named('pod floor', peers.floor), ...named('swarm', peers.swarm)];
-  const ratios = (ms: number) =>
-    [peers.raw, peers.floor, peers.swarm]
-      .filter(has)
-      .map((values) => (ms / median(values)).toFixed(2).padStart(8))
-      .join('');
+  const peerList = [
+    { name: 'raw docker', short: 'raw', values: peers.raw },
+    { name: 'pod floor', short: 'floor', values: peers.floor },
+    { name: 'swarm', short: 'swarm', values: peers.swarm },
+  ].filter((peer) => peer.values.length > 0);
+  const ratios = (ms: number) => peerList.map((peer) => (ms / median(peer.values)).toFixed(2).padStart(8)).join('');
   const f = (ms: number) => ms.toFixed(0);
   const lines = [
-    `  peers, a wave of ${wave} (median [min–max] ms, ${peers.source}): ${references.join(', ')}`,
-    `  wave  drover start (ms)  ${['x raw', 'x floor', 'x swarm']
-      .filter((_, i) => has([peers.raw, peers.floor, peers.swarm][i]!))
-      .map((h) => h.padStart(8))
-      .join('')}  drover delete (ms)`,
+    `  peers, a wave of ${wave} (median [min–max] ms, ${peers.source}): ${peerList.map((peer) => `${peer.name} ${medianWithRange(peer.values)}`).join(', ')}`,
+    `  wave  drover start (ms)  ${peerList.map((peer) => `x ${peer.short}`.padStart(8)).join('')}  drover delete (ms)`,
   ];
   figures.drover.forEach((d, i) => lines.push(`  ${String(i + 1).padStart(4)}  ${f(d.start).padStart(17)}  ${ratios(d.start)}  ${f(d.delete).padStart(18)}`));
   const starts = figures.drover.map((d) => d.start);
-  lines.push(`  median wave start ${f(median(starts))} ms = ${ratios(median(starts)).trim().split(/\s+/).join(', ')} (as in the header)`);
+  const middle = median(starts);
+  lines.push(`  median wave start ${f(middle)} ms = ${peerList.map((peer) => `${(middle / median(peer.values)).toFixed(2)}x ${peer.name}`).join(', ')}`);
   if (starts.length >= 2) {
     const half = Math.floor(starts.length / 2);
     lines.push(`  first half of the waves: median ${f(median(starts.slice(0, half)))} ms; second half: median ${f(median(starts.slice(half)))} ms`);

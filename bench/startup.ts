@@ -24,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeRangeRules } from '../src/agent/network/host-rules.js';
 import { reserveTestNetwork } from '../test/support/test-network.js';
 import { droverUp, median, medianWithRange, prepareDocker } from './peers.js';
 import { AGENT_ARGS, startExtraAgent } from './startup-agents.js';
@@ -143,6 +144,8 @@ async function main(): Promise<void> {
     await cluster.stop();
     await removeBenchContainers();
     await rm(dataDir, { recursive: true, force: true });
+    // The service rules its node programmed outlive it, as a stopped kubelet's do.
+    await removeRangeRules(network.serviceCidr);
     network.release();
   }
 }

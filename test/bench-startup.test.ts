@@ -19,6 +19,7 @@ import { rawDocker } from '../bench/startup-peers.js';
 import { breakdownLines, rowMs, STAGE_ROWS, type PodMarks } from '../bench/startup-stages.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { ensureDocker } from './support/repo.js';
+import { reserveTestNetwork, type TestNetwork } from './support/test-network.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
 
 const run = promisify(execFile);
@@ -62,17 +63,21 @@ describe('bench:startup stage breakdown', () => {
 describe('bench:startup against drover up', { timeout: 300_000 }, () => {
   let cluster: UpProcess;
   let pods: DroverPods;
+  let network: TestNetwork;
 
   before(async () => {
     requireKubectl();
     ensureDocker();
-    cluster = await startUpProcess(`bench-${process.pid}`);
+    // A pod network of its own, as the bench's (no service rules: the pods use none).
+    network = reserveTestNetwork();
+    cluster = await startUpProcess(`bench-${process.pid}`, { extraArgs: network.flags() });
     pods = await DroverPods.open(cluster.kubeconfig, cluster.nodeName);
   });
   after(async () => {
     await pods?.deleteAll().catch(() => undefined);
     pods?.close();
     await cluster?.stop();
+    network?.release();
   });
 
   it('notes every stage of each pod kubectl starts, and deletes them', async () => {
@@ -114,7 +119,7 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
   });
 
   it('starts pods on a second agent, which serves the stages of its own', async () => {
-    const second = await startExtraAgent(cluster.dataDir, `${cluster.nodeName}-b`, []);
+    const second = await startExtraAgent(cluster.dataDir, `${cluster.nodeName}-b`, network.flags());
     pods.stageSources.add(second.stageRecords);
     pods.nodeNames.add(second.nodeName);
     // The first node cordoned: the pods go to the second, whose process alone holds their agent stages.
