@@ -10,12 +10,40 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 
 export const docker = (...args: string[]) => run('docker', args, { maxBuffer: 16 * 1024 * 1024 });
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value; of an even number of values, the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The value below which `q` (0–1) of `values` lie (nearest rank); NaN for none. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** "median [min–max]" of some milliseconds, rounded. */
+export function medianWithRange(values: readonly number[]): string {
+  if (values.length === 0) return 'n/a';
+  const f = (ms: number) => ms.toFixed(0);
+  return `${f(median(values))} [${f(Math.min(...values))}–${f(Math.max(...values))}]`;
+}
 
 export async function timed(task: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await task();
   return performance.now() - started;
+}
+
+/** Runs task(0) … task(count - 1), at most `limit` at a time. */
+export async function concurrently(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker));
 }
 
 /** Polls `check` every `everyMs` until it is true; fails after `timeoutMs`. */

@@ -7,25 +7,27 @@
 // what the floor takes is the least any runtime following this pod model can take here.
 import { randomUUID } from 'node:crypto';
 import { DockerRuntime } from '../src/agent/runtime/docker/index.js';
+import { concurrently } from './peers.js';
 
 const NAMESPACE = 'drover-floor';
 const LABEL = 'drover.dev/bench-floor';
 
 export class PodFloor {
   private readonly runtime = new DockerRuntime({ namePrefix: 'drover-floor' });
-  private readonly run = randomUUID().slice(0, 8);
+  /** This floor's label value: its containers, whatever other floors share the Docker. */
+  readonly run = randomUUID().slice(0, 8);
   private made = 0;
 
-  /** Starts `count` pods at once; resolves when every app container runs. */
-  async start(count: number, image: string, command: string[]): Promise<void> {
+  /** Starts `count` pods at once (at most `limit` in the making at a time); resolves when every app container runs. */
+  async start(count: number, image: string, command: string[], limit = Infinity): Promise<void> {
     await this.runtime.ensurePauseImage();
-    await Promise.all(Array.from({ length: count }, () => this.startOne(image, command)));
+    await concurrently(count, limit, () => this.startOne(image, command));
   }
 
-  /** Removes every container this floor made, running or not (not measured). */
-  async removeAll(): Promise<void> {
+  /** Removes every container this floor made, running or not (not measured), at most `limit` pods at a time. */
+  async removeAll(limit = Infinity): Promise<void> {
     const sandboxes = await this.runtime.listSandboxes({ labels: { [LABEL]: this.run } });
-    await Promise.all(sandboxes.map((s) => this.runtime.removeSandbox(s.id)));
+    await concurrently(sandboxes.length, limit, (i) => this.runtime.removeSandbox(sandboxes[i]!.id));
   }
 
   private async startOne(image: string, command: string[]): Promise<void> {

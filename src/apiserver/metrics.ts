@@ -5,6 +5,7 @@
 import { AggregatorRegistry, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { componentRegistry } from '../metrics/component-metrics.js';
 import { KeyedCounter, KeyedHistogram } from '../metrics/keyed-series.js';
+import { mergePodStartRecords, podStartStages, type PodStartRecord } from '../metrics/pod-start-stages.js';
 import type { Store } from '../storage/store.js';
 
 export type ComponentMetrics = Array<MetricObjectWithValues<MetricValue<string>>>;
@@ -47,6 +48,19 @@ export class ApiMetrics {
   /** Adds another thread's component metrics to /metrics (a source that fails is left out). */
   addComponentSource(source: () => Promise<ComponentMetrics>): void {
     this.sources.push(source);
+  }
+
+  /** Pod start stages of other threads of this process (the scheduler's, on the control-plane thread). */
+  private readonly podStartSources: Array<() => Promise<PodStartRecord[]>> = [];
+
+  addPodStartSource(source: () => Promise<PodStartRecord[]>): void {
+    this.podStartSources.push(source);
+  }
+
+  /** What POD_START_STAGES_PATH serves: this thread's stages and the other threads', one record per pod. */
+  async podStartRecords(): Promise<PodStartRecord[]> {
+    const remote = await Promise.all(this.podStartSources.map((source) => source().catch(() => [])));
+    return mergePodStartRecords([podStartStages.list(), ...remote]);
   }
 
   /** The /metrics text: every component registry of this process aggregated, the server's own beside them. */

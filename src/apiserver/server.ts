@@ -49,6 +49,7 @@ import { isDashboardPath, serveDashboard } from './dashboard/static-files.js';
 import { isWebSocketWatch, serveWatchOverWebSocket } from './handlers/watch-websocket.js';
 import { AgentStats, type AgentStatsOptions } from './resource-metrics/agent-stats.js';
 import { METRICS_GROUP, metricsGroup, metricsResourceList, serveResourceMetrics } from './resource-metrics/metrics-api.js';
+import { POD_START_STAGES_PATH } from '../metrics/pod-start-stages.js';
 
 export interface ApiServerOptions {
   store: Store;
@@ -325,6 +326,7 @@ async function serveNonResource(pathname: string, req: IncomingMessage, res: Ser
     const { text, contentType } = await metrics.text();
     return writeText(res, 200, text, contentType);
   }
+  if (path === POD_START_STAGES_PATH) return writeJson(res, 200, { items: await metrics.podStartRecords() });
   if (path.startsWith(`${PROMETHEUS_TARGETS_PATH}/`)) return writeJson(res, 200, await prometheusTargets(path, serving.registry));
   if (path === '/api') return writeJson(res, 200, apiVersions());
   const defs = servedDefinitions(serving.custom);

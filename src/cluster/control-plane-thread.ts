@@ -6,30 +6,44 @@
 import { Worker } from 'node:worker_threads';
 import type { ComponentMetrics } from '../apiserver/metrics.js';
 import type { ControlPlaneOptions } from './control-plane.js';
+import type { PodStartRecord } from '../metrics/pod-start-stages.js';
+
+/** What the main thread may ask the control plane for, and the answer's field. */
+interface Reports {
+  metrics: ComponentMetrics;
+  podStartStages: PodStartRecord[];
+}
+type Report = keyof Reports;
 
 /** Messages between the two threads. */
-export type ToControlPlane = { type: 'stop' } | { type: 'metrics'; id: number };
+export type ToControlPlane = { type: 'stop' } | { type: Report; id: number };
 export type FromControlPlane =
-  { type: 'running' } | { type: 'stopped' } | { type: 'failed'; message: string } | { type: 'metrics'; id: number; metrics: ComponentMetrics };
+  | { type: 'running' }
+  | { type: 'stopped' }
+  | { type: 'failed'; message: string }
+  | { type: 'metrics'; id: number; metrics: ComponentMetrics }
+  | { type: 'podStartStages'; id: number; podStartStages: PodStartRecord[] };
 
 export interface ControlPlaneThread {
   /** The scheduler's and the controllers' metrics (component-metrics.ts) as that thread holds them. */
   metrics(timeoutMs?: number): Promise<ComponentMetrics>;
+  /** The scheduler's stages of recent pods' starts (pod-start-stages.ts). */
+  podStartStages(timeoutMs?: number): Promise<PodStartRecord[]>;
   stop(): Promise<void>;
 }
 
-/** Asks the worker for its component metrics; rejects when it does not answer in time. */
-function askMetrics(worker: Worker, id: number, timeoutMs: number): Promise<ComponentMetrics> {
+/** Asks the worker for a report; rejects when it does not answer in time. */
+function ask<T extends Report>(worker: Worker, type: T, id: number, timeoutMs: number): Promise<Reports[T]> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(() => reject(new Error('the control plane did not report its metrics'))), timeoutMs);
-    const onMessage = (msg: FromControlPlane) => msg.type === 'metrics' && msg.id === id && done(() => resolve(msg.metrics));
+    const timer = setTimeout(() => done(() => reject(new Error(`the control plane did not report its ${type}`))), timeoutMs);
+    const onMessage = (msg: FromControlPlane) => msg.type === type && msg.id === id && done(() => resolve((msg as unknown as Record<T, Reports[T]>)[type]));
     const done = (settle: () => void) => {
       clearTimeout(timer);
       worker.off('message', onMessage);
       settle();
     };
     worker.on('message', onMessage);
-    worker.postMessage({ type: 'metrics', id } satisfies ToControlPlane);
+    worker.postMessage({ type, id } satisfies ToControlPlane);
   });
 }
 
@@ -67,7 +81,8 @@ export async function startControlPlaneThread(options: ControlPlaneOptions): Pro
   });
   let asked = 0;
   return {
-    metrics: (timeoutMs = 2_000) => askMetrics(worker, ++asked, timeoutMs),
+    metrics: (timeoutMs = 2_000) => ask(worker, 'metrics', ++asked, timeoutMs),
+    podStartStages: (timeoutMs = 2_000) => ask(worker, 'podStartStages', ++asked, timeoutMs),
     async stop() {
       stopping = true;
       const stopped = message('stopped');

@@ -3,6 +3,7 @@
 import '../apiserver/prototype-guard.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { componentRegistry } from '../metrics/component-metrics.js';
+import { podStartStages } from '../metrics/pod-start-stages.js';
 import { startControlPlane, type ControlPlaneOptions } from './control-plane.js';
 import type { FromControlPlane, ToControlPlane } from './control-plane-thread.js';
 
@@ -19,6 +20,10 @@ try {
   port.on('message', (message: ToControlPlane) => {
     if (message.type === 'metrics') {
       void componentRegistry.getMetricsAsJSON().then((metrics) => send({ type: 'metrics', id: message.id, metrics }));
+      return;
+    }
+    if (message.type === 'podStartStages') {
+      send({ type: 'podStartStages', id: message.id, podStartStages: podStartStages.list() });
       return;
     }
     controlPlane.stop().then(

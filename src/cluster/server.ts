@@ -187,6 +187,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The scheduler's and the controllers' metrics live on that thread: /metrics asks for them.
     const thread = controlPlane;
     api.metrics.addComponentSource(() => thread.metrics());
+    api.metrics.addPodStartSource(() => thread.podStartStages());
     // On this thread, not the control plane's: its store check needs the store.
     const identity = `server-${hostname()}-${api.port}`;
     const checkerApi = await clientOf({ commonName: DATA_CHECKER_USER }, 'drover-data-checker');

@@ -16,6 +16,7 @@ import { groupKeyOf } from './gang/pod-group.js';
 import { WaitingPods, type WaitingPod } from './waiting-pods.js';
 import { messageOf } from './status.js';
 import { podGroupAttempts, podSchedulingDuration, scheduleAttempts } from '../metrics/component-metrics.js';
+import { podStartStages } from '../metrics/pod-start-stages.js';
 import { podPriority } from '../api/scheduling/priority.js';
 import { budgetOf } from './preemption/budgets.js';
 import { Preemptor } from './preemption/preemptor.js';
@@ -180,6 +181,7 @@ class SchedulingLoop implements RunningScheduler {
       return;
     }
     if (pod.metadata.deletionTimestamp || !this.isOurs(pod) || this.inFlight.has(key) || this.waiting.has(key)) return;
+    if (added) podStartStages.mark(pod, 'schedulerSeen');
     if (this.unschedulable.has(key)) return;
     this.active.add(key);
     this.kick();
@@ -342,6 +344,7 @@ class SchedulingLoop implements RunningScheduler {
     const group = groupKeyOf(pod);
     this.inFlight.add(key);
     this.binding++;
+    podStartStages.mark(pod, 'bindSent');
     this.framework
       .bind(pod, node)
       .then(

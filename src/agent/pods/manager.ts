@@ -25,6 +25,7 @@ import { syncPod } from './sync/sync-pod.js';
 import { followRuntimeEvents } from './runtime-events.js';
 import { cleanUpPod } from './sync/clean-up.js';
 import type { Pod } from '../../api/core/index.js';
+import { podStartStages } from '../../metrics/pod-start-stages.js';
 
 export interface PodManagerOptions {
   deps: PodDeps;
@@ -88,7 +89,9 @@ export class PodManager {
     const running = pod.status?.phase === 'Running';
     if (!this.seen.has(uid)) {
       this.seen.add(uid);
-      if (!running) this.firstSeen.set(uid, performance.now());
+      if (running) return;
+      this.firstSeen.set(uid, performance.now());
+      podStartStages.markIfStarting(pod, 'agentSeen');
       return;
     }
     const since = this.firstSeen.get(uid);
@@ -225,6 +228,7 @@ export class PodManager {
     let record = this.records.get(uid);
     if (!record) this.records.set(uid, (record = new PodRecord(pod as Pod)));
     record.pod = pod as Pod;
+    podStartStages.markIfStarting(pod, 'syncStarted');
     return syncPod(this.opts.deps, record);
   }
 }

@@ -15,6 +15,7 @@ import type { ContainerResolver } from './resolver.js';
 import { parseStreamingPath } from './routes.js';
 import { serveSignal } from './signal.js';
 import { StreamingError, badRequest, notFound, toStreamingError, writeStatus } from './status.js';
+import { POD_START_STAGES_PATH, podStartStages } from '../../metrics/pod-start-stages.js';
 import { createWebSocketServer, handleStreamingUpgrade, refuseUpgrade, type SessionInfo } from './upgrades.js';
 
 export interface StreamingServerOptions {
@@ -95,6 +96,11 @@ async function serveRequest(req: IncomingMessage, res: ServerResponse, options: 
   if (url.pathname === '/metrics' && options.metrics) {
     const { contentType, text } = await options.metrics();
     res.writeHead(200, { 'Content-Type': contentType }).end(text);
+    return;
+  }
+  // An agent in a process of its own keeps the stages of its pods' starts here (the API server's hold the rest).
+  if (url.pathname === POD_START_STAGES_PATH) {
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ items: podStartStages.list() }));
     return;
   }
   const route = parseStreamingPath(url.pathname);

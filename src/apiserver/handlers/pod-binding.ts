@@ -6,6 +6,7 @@ import { badRequest } from '../errors.js';
 import { decodeBody } from '../decode/index.js';
 import { readBody, writeJson } from '../http-io.js';
 import { parseDryRun, type ResourceRequest } from './context.js';
+import { podStartStages } from '../../metrics/pod-start-stages.js';
 
 export function success(code: number): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
@@ -26,13 +27,15 @@ export async function bindPod(ctx: ResourceRequest): Promise<void> {
   if (ctx.req.method !== 'POST') throw badRequest('pods/binding only supports POST');
   const body = await decodeNamedBody(ctx, 'Binding');
   const binding = { ...body, metadata: isObject(body['metadata']) ? body['metadata'] : {} } as unknown as KubeObject;
-  await ctx.registry.bindPod(ctx.def, ctx.path.namespace, ctx.path.name!, binding, {
-    dryRun: parseDryRun(ctx.query),
+  const dryRun = parseDryRun(ctx.query);
+  const bound = await ctx.registry.bindPod(ctx.def, ctx.path.namespace, ctx.path.name!, binding, {
+    dryRun,
     // A binding is a system write: it records no field manager on the pod, as in Kubernetes.
     fieldManager: '',
     fieldValidation: 'Ignore',
     auditAnnotations: (ctx.auditAnnotations ??= {}),
     user: ctx.user,
   });
+  if (!dryRun) podStartStages.mark(bound, 'bindWritten');
   writeJson(ctx.res, 201, success(201));
 }

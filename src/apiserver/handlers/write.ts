@@ -15,6 +15,7 @@ import { buildFilter } from '../registry/filters.js';
 import { propagationPolicyOf } from '../registry/propagation.js';
 import type { PatchType, WriteOptions, WriteResult } from '../registry/object-registry.js';
 import { fieldManagerOf, parseBoolean, parseDryRun, parseNonNegativeInt, type ResourceRequest } from './context.js';
+import { podStartStages, preciseNow } from '../../metrics/pod-start-stages.js';
 
 const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
@@ -85,9 +86,23 @@ async function readWrite(
 }
 
 export async function createObject(ctx: ResourceRequest): Promise<void> {
+  const received = preciseNow();
   const options = writeOptions(ctx);
   const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true, true);
-  respond(ctx.res, ctx, await ctx.registry.create(ctx.def, ctx.path.namespace, body, options), 200, warnings);
+  const result = await ctx.registry.create(ctx.def, ctx.path.namespace, body, options);
+  if (result.created && !options.dryRun && isPods(ctx)) {
+    podStartStages.mark(result.object, 'apiReceived', received);
+    podStartStages.mark(result.object, 'apiWritten');
+  }
+  respond(ctx.res, ctx, result, 200, warnings);
+}
+
+const isPods = (ctx: ResourceRequest) => ctx.def.group === '' && ctx.def.plural === 'pods';
+
+/** The first status of a starting pod that says Running, as stored: the end of its start (pod-start-stages.ts). */
+function noteRunning(ctx: ResourceRequest, subresource: string | undefined, options: WriteOptions, result: WriteResult): void {
+  if (subresource !== 'status' || options.dryRun || !isPods(ctx)) return;
+  if ((result.object as { status?: { phase?: string } }).status?.phase === 'Running') podStartStages.markKnown(result.object, 'runningWritten');
 }
 
 /** POST of a review kind: the object comes back with the server's answer in status, unstored. */
@@ -114,6 +129,7 @@ export async function updateObject(ctx: ResourceRequest, subresource?: string): 
   const options = writeOptions(ctx, subresource);
   const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true);
   const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, options);
+  noteRunning(ctx, subresource, options, result);
   respond(ctx.res, ctx, result, 200, warnings);
 }
 
@@ -129,6 +145,7 @@ export async function patchObject(ctx: ResourceRequest, subresource?: string): P
   // Apply configurations are YAML (JSON is YAML too); the other patch types are JSON.
   const { body, warnings } = await readWrite(ctx, type === 'apply' ? 'application/yaml' : 'application/json', options, type === 'apply', type === 'apply');
   const result = await ctx.registry.patch(ctx.def, ctx.path.namespace, ctx.path.name!, type, body, options);
+  noteRunning(ctx, subresource, options, result);
   respond(ctx.res, ctx, result, 200, warnings);
 }
 

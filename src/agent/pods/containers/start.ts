@@ -16,6 +16,7 @@ import type { SandboxStart } from '../sandbox/ensure-sandbox.js';
 import { killContainer } from './kill.js';
 import { VolumeError, type VolumePaths } from '../volumes/set-up.js';
 import type { Container } from '../../../api/core/index.js';
+import { podStartStages } from '../../../metrics/pod-start-stages.js';
 
 export interface StartInput {
   deps: PodDeps;
@@ -116,6 +117,7 @@ export async function startContainer(input: StartInput): Promise<StartOutcome> {
   const { deps, record, container } = input;
   const pulled = await deps.puller.ensure(input.runtime, record.pod, container, input.isInit);
   if ('waiting' in pulled) return wait(input, pulled.waiting.reason, pulled.waiting.message, pulled.retryInMs);
+  podStartStages.markIfStarting(record.pod, 'imageChecked');
   if (input.sandboxStart && needsPodIP(container)) {
     // The pod IP is known once the sandbox runs.
     const started = await input.sandboxStart.started;
@@ -124,6 +126,7 @@ export async function startContainer(input: StartInput): Promise<StartOutcome> {
   }
   const created = await createContainer(input);
   if (typeof created !== 'string') return created;
+  podStartStages.markIfStarting(record.pod, 'appCreated');
   if (!(await sandboxRuns(input, created))) return { started: false };
   event(input, 'Normal', 'Created', `Created container ${container.name}`);
   return startCreated(input, created);
@@ -136,6 +139,7 @@ export async function startCreated(input: StartInput, id: string): Promise<Start
   record.waiting.delete(container.name);
   try {
     await input.runtime.startContainer(id);
+    podStartStages.markIfStarting(record.pod, 'appStarted');
   } catch (error) {
     if (error instanceof RuntimeUnavailableError) throw error;
     if (!(await sandboxStillRuns(input))) {

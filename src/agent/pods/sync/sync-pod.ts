@@ -21,6 +21,7 @@ import { podSync, soonest, type PodSync, type Retry } from '../sync-input.js';
 import { gracePeriodOf, killPodContainers } from '../containers/kill.js';
 import { cleanUpPod } from './clean-up.js';
 import type { Pod, PodStatus } from '../../../api/core/index.js';
+import { podStartStages } from '../../../metrics/pod-start-stages.js';
 
 /** A running pod is looked at again this often even when nothing is heard of it. */
 export const RESYNC_MS = 10_000;
@@ -37,6 +38,7 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
   }
   let state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
   if (record.terminal || isTerminalPhase(sync.pod.status?.phase)) return finishPod(sync, state);
+  podStartStages.markIfStarting(sync.pod, 'runtimeRead');
   const refusal = deadlineExceeded(sync) ?? (await gpuRejected(sync));
   if (refusal) {
     record.terminal = { phase: 'Failed', ...refusal };
@@ -44,6 +46,7 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
     return finishPod(sync, state);
   }
   const obtained = await ensureSandbox(sync, state);
+  markSandbox(sync.pod, obtained);
   let outcome: SyncOutcome & Retry = { sandbox: undefined, initDone: false, retryInMs: obtained.kind === 'none' ? obtained.retryInMs : undefined };
   if (obtained.kind !== 'none') {
     const run = await runPod(sync, state, obtained);
@@ -59,6 +62,14 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
     return { requeueAfterMs: 0 };
   }
   return { requeueAfterMs: Math.max(0, Math.min(outcome.retryInMs ?? RESYNC_MS, RESYNC_MS)) };
+}
+
+/** The sandbox's stages of the pod's start (a running one, met again in a later sync, marks nothing new). */
+function markSandbox(pod: Pod, obtained: ReadySandbox | SandboxStarting | NoSandbox): void {
+  if (obtained.kind === 'none') return;
+  podStartStages.markIfStarting(pod, 'sandboxCreated');
+  if (obtained.kind === 'ready') podStartStages.markIfStarting(pod, 'sandboxStarted');
+  else void obtained.running.then((running) => running && podStartStages.markIfStarting(pod, 'sandboxStarted'));
 }
 
 type ContainersRun = { initDone: boolean; changed: boolean } & Retry;
@@ -84,6 +95,7 @@ async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox |
 async function runContainers(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<ContainersRun> {
   const { volumes, retryInMs: volumesRetry } = await ensureVolumes(sync);
   if (!volumes) return { initDone: false, changed: false, retryInMs: volumesRetry };
+  podStartStages.markIfStarting(sync.pod, 'volumesReady');
   const { devices, retryInMs: devicesRetry } = ensureDevices(sync);
   if (!devices) return { initDone: false, changed: false, retryInMs: soonest(volumesRetry, devicesRetry) };
   const plan = planPod({
