@@ -5,8 +5,6 @@ import { isNotFound, resources, type ApiClient, type EventRecorder } from '../..
 import { newControllerRef, type ReplicaSet } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
-export const SLOW_START_INITIAL_BATCH = 1;
-
 /** The pod a ReplicaSet creates: its template, named `<rs>-<5 random chars>` by the server. */
 export function podFromTemplate(rs: Readonly<ReplicaSet>, extraAnnotations?: Readonly<Record<string, string>>): Pod {
   const template = rs.spec.template ?? {};
@@ -43,15 +41,14 @@ export class PodControl {
     }
   }
 
-  /** Deletes the pod (only this incarnation of it); a pod already gone counts as deleted. */
+  /** Deletes the pod (only this incarnation of it); a pod already gone throws NotFound without an event. */
   async delete(owner: Readonly<KubeObject>, pod: Readonly<Pod>): Promise<void> {
     const name = pod.metadata.name ?? '';
     try {
       await this.api.resource(resources.pods, pod.metadata.namespace).delete(name, { preconditions: { uid: pod.metadata.uid ?? '' } });
       void this.events.record(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
     } catch (error) {
-      if (isNotFound(error)) return;
-      void this.events.record(owner, 'Warning', 'FailedDelete', `Error deleting: ${messageOf(error)}`);
+      if (!isNotFound(error)) void this.events.record(owner, 'Warning', 'FailedDelete', `Error deleting: ${messageOf(error)}`);
       throw error;
     }
   }

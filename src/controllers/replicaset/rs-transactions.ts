@@ -1,8 +1,13 @@
 // Transactions of a stand-alone ReplicaSet (one no Deployment controls; a Deployment's sets are
 // recorded on the Deployment): 'launch' for a new set, 'scale' when spec.replicas changes.
-// Progress is ready/desired; the operation succeeds once every desired pod is ready.
+// Progress is ready/desired; the operation succeeds once every desired pod is ready. And for
+// every set, a 'reschedule' on its workload for each lost pod a pass replaced, read from what
+// the pass reports it created.
+import type { KubeObject } from '../../api/meta.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
-import { controllerRefOf, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+import type { Replacement } from './plan.js';
+import { controllerRefOf, objectFromRef, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+import type { Pod } from '../../api/core/index.js';
 
 export class ReplicaSetOperations {
   /** spec.replicas as last reconciled, by uid: a change is a scale. */
@@ -38,6 +43,17 @@ export class ReplicaSetOperations {
     }
   }
 
+  /** A pass created these pods; those that replace a lost pod are reschedules. */
+  rescheduled(rs: Readonly<ReplicaSet>, created: ReadonlyArray<{ item: Replacement; object: Readonly<Pod> }>): void {
+    for (const { item, object } of created) {
+      const { lost } = item;
+      if (!lost) continue;
+      const what = lost.cause === 'failed' ? `pod ${lost.name} failed on node ${lost.node}` : `pod ${lost.name} on node ${lost.node} was deleted`;
+      const message = `replaced by pod ${object.metadata.name}` + (item.annotations ? `, held for node ${lost.node}` : '');
+      void this.transactions.once(workloadOf(rs), 'reschedule', { reason: what, total: 1, done: 1, message }, 'Succeeded', message);
+    }
+  }
+
   /** The set is gone: whatever it was doing will not finish. */
   abandon(rs: Readonly<ReplicaSet>): void {
     for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was deleted');
@@ -52,4 +68,10 @@ export class ReplicaSetOperations {
   private beginScale(rs: Readonly<ReplicaSet>, from: number, to: number): void {
     void this.transactions.begin(rs, 'scale', { reason: `replicas changed from ${from} to ${to}`, total: to, done: 0, supersede: true });
   }
+}
+
+/** The workload a reschedule is recorded on: the controlling Deployment, else the set. */
+function workloadOf(rs: Readonly<ReplicaSet>): KubeObject {
+  const ref = controllerRefOf(rs);
+  return ref && ref.kind === 'Deployment' ? objectFromRef(ref, rs.metadata.namespace) : rs;
 }
