@@ -105,4 +105,16 @@ describe('carrying out a pass', () => {
     expectations.deletionObserved('ns/owner', 'ns/z');
     assert.equal(expectations.satisfied('ns/owner'), true);
   });
+
+  it('keeps expectations per key where the controller keeps several per owner', async () => {
+    const { w, expectations } = writes({ failing: ['worker-1'], creations: 'all' });
+    const byType = {
+      ...w,
+      key: { creation: (name: string) => `job/${name.split('-')[0]}`, deletion: (o: KubeObject) => `job/${o.metadata.name!.split('-')[0]}` },
+    };
+    await carryOut({ creations: ['master-0', 'worker-0', 'worker-1'], deletions: [object('worker-2')] }, byType);
+    assert.deepEqual(expectations.pending('job/master'), { adds: 1, dels: 0 });
+    // worker-1 failed: of the workers only worker-0's creation and worker-2's deletion are awaited.
+    assert.deepEqual(expectations.pending('job/worker'), { adds: 1, dels: 1 });
+  });
 });

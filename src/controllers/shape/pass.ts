@@ -27,8 +27,11 @@ export function noChanges<C, D extends KubeObject>(changes: Changes<C, D>): bool
 /** The controller's own writes (each records its own events), and the expectations they count against. */
 export interface Writes<C, D extends KubeObject, O> {
   expectations: Expectations;
-  /** The owner's expectation key (its `namespace/name` or its uid, as the controller keys them). */
-  key: string;
+  /**
+   * The owner's expectation key (its `namespace/name` or its uid, as the controller keys them),
+   * or one per write where a controller keeps several per owner (a training job's, per replica type).
+   */
+  key: string | ExpectationKeys<C, D>;
   /** Creates one object; undefined when none was created and no event will come of it (its name was taken). */
   create(item: C): Promise<O | undefined>;
   /** Deletes one object; a NotFound it throws counts as deleted (someone else did it), and lowers the expectation. */
@@ -38,6 +41,12 @@ export interface Writes<C, D extends KubeObject, O> {
    * with a failure, as Kubernetes' controllers create pods; 'all': every creation at once.
    */
   creations?: 'slow-start' | 'all';
+}
+
+export interface ExpectationKeys<C, D extends KubeObject> {
+  creation(item: C): string;
+  /** Undefined: the object counts against no expectation. */
+  deletion(object: Readonly<D>): string | undefined;
 }
 
 /** What a carry-out did: for the status, the transactions and the error the pass ends with. */
@@ -62,13 +71,31 @@ export async function carryOut<C, D extends KubeObject, O>(changes: Changes<C, D
   return outcome;
 }
 
-function expect<C, D extends KubeObject>({ creations, deletions }: Changes<C, D>, { expectations, key }: Writes<C, D, unknown>): void {
-  if (deletions.length === 0) {
-    expectations.expectCreations(key, creations.length);
-    return;
+/** Sets each key's expectations: its deletions by the objects' keys, and its creations on top. */
+function expect<C, D extends KubeObject>({ creations, deletions }: Changes<C, D>, writes: Writes<C, D, unknown>): void {
+  const byKey = new Map<string, { adds: number; dels: string[] }>();
+  const entry = (key: string) => byKey.get(key) ?? byKey.set(key, { adds: 0, dels: [] }).get(key)!;
+  for (const object of deletions) {
+    const key = deletionKey(writes, object);
+    if (key !== undefined) entry(key).dels.push(objectKey(object));
   }
-  expectations.expectDeletions(key, deletions.map(objectKey));
-  if (creations.length > 0) expectations.raise(key, creations.length);
+  for (const item of creations) entry(creationKey(writes, item)).adds++;
+  for (const [key, { adds, dels }] of byKey) {
+    if (dels.length === 0) {
+      writes.expectations.expectCreations(key, adds);
+      continue;
+    }
+    writes.expectations.expectDeletions(key, dels);
+    if (adds > 0) writes.expectations.raise(key, adds);
+  }
+}
+
+function creationKey<C, D extends KubeObject>(writes: Writes<C, D, unknown>, item: C): string {
+  return typeof writes.key === 'string' ? writes.key : writes.key.creation(item);
+}
+
+function deletionKey<C, D extends KubeObject>(writes: Writes<C, D, unknown>, object: Readonly<D>): string | undefined {
+  return typeof writes.key === 'string' ? writes.key : writes.key.deletion(object);
 }
 
 async function deleteAll<C, D extends KubeObject, O>(deletions: readonly Readonly<D>[], writes: Writes<C, D, O>, outcome: Outcome<C, D, O>): Promise<void> {
@@ -79,7 +106,8 @@ async function deleteAll<C, D extends KubeObject, O>(deletions: readonly Readonl
       outcome.deleted.push(object);
       return;
     }
-    writes.expectations.deletionObserved(writes.key, objectKey(object));
+    const key = deletionKey(writes, object);
+    if (key !== undefined) writes.expectations.deletionObserved(key, objectKey(object));
     if (isNotFound(result.reason))
       outcome.deleted.push(object); // gone all the same
     else outcome.errors.push(result.reason);
@@ -92,10 +120,10 @@ async function createAll<C, D extends KubeObject, O>(creations: readonly C[], wr
     try {
       object = await writes.create(item);
     } catch (error) {
-      writes.expectations.creationObserved(writes.key);
+      writes.expectations.creationObserved(creationKey(writes, item));
       throw error;
     }
-    if (object === undefined) writes.expectations.creationObserved(writes.key);
+    if (object === undefined) writes.expectations.creationObserved(creationKey(writes, item));
     else outcome.created.push({ item, object });
   };
   if (writes.creations === 'all') {
@@ -104,6 +132,6 @@ async function createAll<C, D extends KubeObject, O>(creations: readonly C[], wr
     return;
   }
   const result = await slowStartBatch(creations, 1, createOne);
-  for (let i = 0; i < result.skipped; i++) writes.expectations.creationObserved(writes.key);
+  for (const item of creations.slice(creations.length - result.skipped)) writes.expectations.creationObserved(creationKey(writes, item));
   outcome.errors.push(...result.errors);
 }
