@@ -25,7 +25,7 @@ import { isPodReady, msUntilNextAvailable } from '../../api/core/pod-conditions.
 import { calculateReplicaSetStatus, statusChanged, statusPatch, type ManageError } from './rs-status.js';
 import { ReplicaSetOperations } from './rs-transactions.js';
 import { REPLICA_SETS, type ReplicatedKind } from './replicated-kinds.js';
-import { controllerRefOf, type ReplicaSet } from './types.js';
+import type { ReplicaSet } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
 export interface ReplicaSetControllerOptions {
@@ -57,13 +57,13 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
       name: kind.controllerName,
       resource: kind.resource,
       workers: options.workers ?? 16,
-      keepDeleted: true, // its open transactions end when reconcile sees it gone
     });
     this.burstReplicas = options.burstReplicas ?? 500;
     this.events = ctx.recorder(this.name);
     this.logger = ctx.logger(this.name);
     this.podControl = new PodControl(ctx.api, this.events);
     this.operations = new ReplicaSetOperations(ctx.transactions);
+    this.operations.observe(this.primary, (key) => ctx.shards.owns(key));
     this.pods = this.owns<Pod>(resources.pods, {
       adoptableBy: (rs, pod) => this.kind.selectorOf(rs).matches(pod.metadata.labels),
       expectations: { store: this.expectations, by: 'key' },
@@ -98,9 +98,6 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
     const rs = this.primary.get(key);
-    const gone = this.takeDeleted(key, rs);
-    // Only a stand-alone set records transactions of its own.
-    if (gone && !controllerRefOf(gone)) this.operations.abandon(gone);
     if (!rs) {
       this.expectations.delete(key);
       this.lost.clear(key);
@@ -123,7 +120,6 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
         throw error;
       }
     }
-    this.operations.track(rs, status);
     if (manageError) throw new Error(`${key}: ${manageError.message}`);
     const wait = msUntilNextAvailable(active, rs.spec.minReadySeconds ?? 0, now);
     return wait === undefined ? undefined : { requeueAfterMs: wait + 50 };
