@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { metaTime } from '../../api/meta.js';
 import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
+import { replicaSetManifest } from '../../../test/support/controllers/workload-pods.js';
 import type { LostPod } from './lost-pods.js';
 import { planReplicaSet, type ReplicaSetObserved } from './plan.js';
 import type { ReplicaSet } from './types.js';
@@ -12,18 +13,8 @@ import type { Pod, PodPhase } from '../../api/core/index.js';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 
-function replicaSet(replicas: number, annotations?: Record<string, string>): ReplicaSet {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    metadata: { name: 'web', namespace: 'default', uid: 'rs-1' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' }, ...(annotations ? { annotations } : {}) }, spec: { containers: [{ name: 'c', image: 'i' }] } },
-    },
-  };
-}
+const replicaSet = (replicas: number, annotations?: Record<string, string>) =>
+  replicaSetManifest('web', replicas, annotations ? { annotations } : {}) as ReplicaSet;
 
 function pod(name: string, options: { node?: string; phase?: PodPhase; ready?: boolean } = {}): Pod {
   return {

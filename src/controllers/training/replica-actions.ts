@@ -68,7 +68,6 @@ export class ReplicaActions {
     };
   }
 
-  /** Undefined when a pod of that name is still there (the old one is still going; the next pass sees it). */
   private async createPod(fc: FrameworkController, job: Readonly<TrainingJob>, { type, index }: ReplicaItem): Promise<Pod | undefined> {
     const specs = (job.spec[fc.framework.replicaSpecsField] ?? {}) as Record<string, ReplicaSpec>;
     const { pod, overwrotePolicy } = newReplicaPod(fc, job, type, index, specs[type] ?? {});
@@ -80,27 +79,25 @@ export class ReplicaActions {
         `Restart policy in pod template (${overwrotePolicy}) will be overwritten by restart policy in replica spec (${pod.spec.restartPolicy})`,
       );
     }
-    try {
-      const created = await this.api.resource<Pod>(resources.pods, job.metadata.namespace).create(pod);
-      this.ledger.created(created.metadata.uid ?? '');
-      void this.recorder.record(job, 'Normal', 'SuccessfulCreatePod', `Created pod: ${pod.metadata.name}`);
-      return created;
-    } catch (error) {
-      if (isAlreadyExists(error)) return undefined;
-      void this.recorder.record(job, 'Warning', 'FailedCreatePod', `Error creating: ${(error as Error).message}`);
-      throw error;
-    }
+    const created = await this.createOne(job, 'pods', pod);
+    if (created) this.ledger.created(created.metadata.uid ?? '');
+    return created;
   }
 
-  private async createService(fc: FrameworkController, job: Readonly<TrainingJob>, { type, index }: ReplicaItem): Promise<KubeObject | undefined> {
-    const service = newReplicaService(fc, job, type, index);
+  private createService(fc: FrameworkController, job: Readonly<TrainingJob>, { type, index }: ReplicaItem): Promise<KubeObject | undefined> {
+    return this.createOne(job, 'services', newReplicaService(fc, job, type, index));
+  }
+
+  /** Undefined when an object of that name is still there (the old one is still going; the next pass sees it). */
+  private async createOne<O extends KubeObject>(job: Readonly<TrainingJob>, kind: Kind, object: O): Promise<O | undefined> {
+    const what = kind === 'pods' ? 'Pod' : 'Service';
     try {
-      const created = await this.api.resource(resources.services, job.metadata.namespace).create(service);
-      void this.recorder.record(job, 'Normal', 'SuccessfulCreateService', `Created service: ${service.metadata.name}`);
+      const created = await this.api.resource<O>(kind === 'pods' ? resources.pods : resources.services, job.metadata.namespace).create(object);
+      void this.recorder.record(job, 'Normal', `SuccessfulCreate${what}`, `Created ${what.toLowerCase()}: ${object.metadata.name}`);
       return created;
     } catch (error) {
       if (isAlreadyExists(error)) return undefined;
-      void this.recorder.record(job, 'Warning', 'FailedCreateService', `Error creating: ${(error as Error).message}`);
+      void this.recorder.record(job, 'Warning', `FailedCreate${what}`, `Error creating: ${(error as Error).message}`);
       throw error;
     }
   }
