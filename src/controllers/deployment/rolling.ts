@@ -34,13 +34,17 @@ export function planRollingStep(d: Readonly<Deployment>, newRS: Readonly<Replica
   return grow ? [grow] : reconcileOldReplicaSets(d, allRSs, filterActive(oldRSs), newRS);
 }
 
-/** Each step on the set as the previous write of it returned it (its resourceVersion makes the write a compare-and-swap). */
-async function scaleInOrder(s: DeploymentSync, steps: readonly ScaleStep[]): Promise<void> {
+/**
+ * Carries out the steps in order, each on the set as the previous write of it returned it (its
+ * resourceVersion makes the write a compare-and-swap). Returns the sets written, by uid.
+ */
+export async function scaleInOrder(s: DeploymentSync, steps: readonly ScaleStep[]): Promise<Map<string, Readonly<ReplicaSet>>> {
   const latest = new Map<string, Readonly<ReplicaSet>>();
   for (const { rs, to, which } of steps) {
     const uid = rs.metadata.uid ?? '';
     latest.set(uid, await s.scaleReplicaSet(latest.get(uid) ?? rs, to, which));
   }
+  return latest;
 }
 
 /** Grows the new set as far as the surge allows (or shrinks it to the Deployment's size). */
