@@ -14,7 +14,6 @@ import {
   type ReconcileResult,
 } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
-import { claimFromCache } from '../shape/claim.js';
 import { WorkloadController, type Owner } from '../shape/workload-controller.js';
 import { LostPods } from './lost-pods.js';
 import { carryOut } from '../shape/pass.js';
@@ -126,14 +125,7 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   }
 
   private claimPods(rs: Readonly<ReplicaSet>): Promise<Readonly<Pod>[]> {
-    return claimFromCache<Pod>({
-      api: this.ctx.api,
-      ownerResource: this.kind.resource,
-      owner: rs,
-      selector: this.kind.selectorOf(rs),
-      resource: resources.pods,
-      informer: this.pods,
-    });
+    return this.claim(rs, this.kind.selectorOf(rs), resources.pods, this.pods);
   }
 
   /**

@@ -18,7 +18,6 @@ import {
 import type { ControllerContext } from '../context.js';
 import { ControllerHistory } from '../history/controller-history.js';
 import { templateOf, type ControllerRevision } from '../history/revisions.js';
-import { claimFromCache } from '../shape/claim.js';
 import { carryOut } from '../shape/pass.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { msUntilNextAvailable } from '../../api/core/pod-conditions.js';
@@ -122,15 +121,7 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
 
   /** The set's pods: owned members, and orphan members its selector matches (adopted). */
   private claimPods(set: Readonly<StatefulSet>): Promise<Readonly<Pod>[]> {
-    return claimFromCache<Pod>({
-      api: this.ctx.api,
-      ownerResource: resources.statefulsets,
-      owner: set,
-      selector: labelSelectorOf(set),
-      resource: resources.pods,
-      informer: this.pods,
-      filter: (pod) => isMemberOf(set, pod),
-    });
+    return this.claim(set, labelSelectorOf(set), resources.pods, this.pods, (pod) => isMemberOf(set, pod));
   }
 
   /**
