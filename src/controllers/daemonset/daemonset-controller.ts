@@ -19,6 +19,7 @@ import { computeStatus, statusChanged } from './daemonset-status.js';
 import { planManage } from './manage.js';
 import { compileEligibility, type Eligibility } from './node-eligibility.js';
 import { carryOut } from './pod-actions.js';
+import { PodControl } from '../replicaset/pod-control.js';
 import { planRollingUpdate, scaledValue } from './rolling-update.js';
 import { byAge, isTerminal, REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types.js';
 import { isPodAvailable } from '../../api/core/pod-conditions.js';
@@ -38,12 +39,14 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
   private readonly expectations = new Expectations();
   private readonly backoff: KeyedBackoff;
   private readonly recorder: EventRecorder;
+  private readonly podControl: PodControl;
   private readonly transactions: DaemonSetTransactions;
   private readonly history: ControllerHistory;
 
   constructor(ctx: ControllerContext, options: DaemonSetControllerOptions = {}) {
     super(ctx, { name: 'daemonset-controller', resource: resources.daemonsets, workers: options.workers ?? 2 });
     this.recorder = ctx.recorder(this.name);
+    this.podControl = new PodControl(ctx.api, this.recorder);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
     this.history = new ControllerHistory(ctx);
     // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
@@ -197,7 +200,7 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
   }
 
   private deps() {
-    return { api: this.ctx.api, recorder: this.recorder, expectations: this.expectations };
+    return { podControl: this.podControl, expectations: this.expectations };
   }
 }
 

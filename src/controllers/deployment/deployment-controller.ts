@@ -4,7 +4,6 @@
 // rollout history/undo`, conditions for `kubectl rollout status`, and the pause switch.
 import { indexers, isNotFound, objectKey, resources, TerminalError, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
-import { claimFromCache } from '../shape/claim.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
@@ -103,13 +102,6 @@ export class DeploymentController extends WorkloadController<Deployment> {
   }
 
   private claimReplicaSets(d: Readonly<Deployment>): Promise<Readonly<ReplicaSet>[]> {
-    return claimFromCache<ReplicaSet>({
-      api: this.ctx.api,
-      ownerResource: resources.deployments,
-      owner: d,
-      selector: labelSelectorOf(d),
-      resource: resources.replicasets,
-      informer: this.replicaSets,
-    });
+    return this.claim(d, labelSelectorOf(d), resources.replicasets, this.replicaSets);
   }
 }

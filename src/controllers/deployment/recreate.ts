@@ -1,33 +1,52 @@
-// The Recreate strategy: every old pod is gone before the new set is scaled up.
+// The Recreate strategy: every old pod is gone before the new set is scaled up. planRecreate
+// decides a pass from the sets and pods the cache shows (pure); rolloutRecreate carries it out.
 import type { ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, filterActive, sumStatus } from './replica-math.js';
+import { scaleInOrder, type ScaleStep } from './rolling.js';
 import { deploymentComplete } from './status.js';
 import type { DeploymentSync } from './sync.js';
-import type { DeploymentStatus } from './types.js';
+import type { Deployment, DeploymentStatus } from './types.js';
+import type { Pod } from '../../api/core/index.js';
+
+/** A Recreate pass: scale the old sets to zero, wait for their pods to go, or scale the new set up. */
+export type RecreatePlan = { scaleDown: ScaleStep[] } | { waitForOldPods: true } | { scaleUp: number };
 
 export async function rolloutRecreate(s: DeploymentSync): Promise<DeploymentStatus> {
   let { newRS, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(false);
-  let scaledDown = false;
-  for (const rs of filterActive(oldRSs)) {
-    const result = await s.scaleAndRecord(rs, 0, 'old');
-    if (result.scaled) {
-      scaledDown = true;
-      oldRSs = oldRSs.map((old) => (old === rs ? result.rs : old));
-    }
+  const plan = planRecreate(s.d, newRS, oldRSs, (rs) => s.podsOf(rs));
+  if ('scaleDown' in plan) {
+    const scaled = await scaleInOrder(s, plan.scaleDown);
+    oldRSs = oldRSs.map((old) => scaled.get(old.metadata.uid ?? '') ?? old);
   }
-  if (scaledDown || oldPodsRunning(s, newRS, oldRSs)) return s.syncRolloutStatus([...oldRSs, newRS], newRS);
+  if (!('scaleUp' in plan)) return s.syncRolloutStatus([...oldRSs, newRS], newRS);
   if (!newRS) ({ newRS, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(true));
-  await s.scaleAndRecord(newRS!, desiredReplicas(s.d), 'new');
+  await s.scaleAndRecord(newRS!, plan.scaleUp, 'new');
   if (s.d.status && deploymentComplete(s.d, s.d.status)) await s.cleanupDeployment(oldRSs);
   return s.syncRolloutStatus([...oldRSs, newRS], newRS);
 }
 
+export function planRecreate(
+  d: Readonly<Deployment>,
+  newRS: Readonly<ReplicaSet> | undefined,
+  oldRSs: readonly Readonly<ReplicaSet>[],
+  podsOf: (rs: Readonly<ReplicaSet>) => readonly Readonly<Pod>[],
+): RecreatePlan {
+  const active = filterActive(oldRSs);
+  if (active.length > 0) return { scaleDown: active.map((rs) => ({ rs, to: 0, which: 'old' })) };
+  if (oldPodsRunning(newRS, oldRSs, podsOf)) return { waitForOldPods: true };
+  return { scaleUp: desiredReplicas(d) };
+}
+
 /** Any pod of an old set that is not finished — terminating ones included — still runs. */
-function oldPodsRunning(s: DeploymentSync, newRS: Readonly<ReplicaSet> | undefined, oldRSs: readonly Readonly<ReplicaSet>[]): boolean {
+function oldPodsRunning(
+  newRS: Readonly<ReplicaSet> | undefined,
+  oldRSs: readonly Readonly<ReplicaSet>[],
+  podsOf: (rs: Readonly<ReplicaSet>) => readonly Readonly<Pod>[],
+): boolean {
   if (sumStatus(oldRSs, 'replicas') > 0) return true;
   for (const rs of oldRSs) {
     if (rs.metadata.uid === newRS?.metadata.uid) continue;
-    for (const pod of s.podsOf(rs)) {
+    for (const pod of podsOf(rs)) {
       const phase = pod.status?.phase;
       if (phase !== 'Failed' && phase !== 'Succeeded') return true;
     }

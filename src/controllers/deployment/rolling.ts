@@ -1,81 +1,118 @@
 // The RollingUpdate strategy: grow the new set within maxSurge, shrink the old ones while at
-// least replicas − maxUnavailable pods stay available, one resize per pass.
+// least replicas − maxUnavailable pods stay available, one resize per pass. planRollingStep
+// decides a pass's resizes from the sets the cache shows (pure); rolloutRolling carries them out.
 import type { ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, filterActive, maxUnavailable, newReplicaSetReplicas, specReplicas, sumSpecReplicas, sumStatus, byCreation } from './replica-math.js';
 import { deploymentComplete } from './status.js';
-import type { DeploymentSync } from './sync.js';
-import type { DeploymentStatus } from './types.js';
+import type { DeploymentSync, StepKind } from './sync.js';
+import type { Deployment, DeploymentStatus } from './types.js';
+
+/** One resize of a pass; a set may be resized twice (its unavailable pods first, then down to the floor). */
+export interface ScaleStep {
+  rs: Readonly<ReplicaSet>;
+  to: number;
+  which: StepKind;
+}
 
 export async function rolloutRolling(s: DeploymentSync): Promise<DeploymentStatus> {
   const { newRS: found, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(true);
   const newRS = found!;
   const allRSs = [...oldRSs, newRS];
-  if (await reconcileNewReplicaSet(s, allRSs, newRS)) return s.syncRolloutStatus(allRSs, newRS);
-  if (await reconcileOldReplicaSets(s, allRSs, filterActive(oldRSs), newRS)) return s.syncRolloutStatus(allRSs, newRS);
+  const steps = planRollingStep(s.d, newRS, oldRSs);
+  if (steps.length > 0) {
+    await scaleInOrder(s, steps);
+    return s.syncRolloutStatus(allRSs, newRS);
+  }
   if (s.d.status && deploymentComplete(s.d, s.d.status)) await s.cleanupDeployment(oldRSs);
   return s.syncRolloutStatus(allRSs, newRS);
 }
 
+/** A pass's resizes: the new set's when it has one to make, else the old sets'. */
+export function planRollingStep(d: Readonly<Deployment>, newRS: Readonly<ReplicaSet>, oldRSs: readonly Readonly<ReplicaSet>[]): ScaleStep[] {
+  const allRSs = [...oldRSs, newRS];
+  const grow = reconcileNewReplicaSet(d, allRSs, newRS);
+  return grow ? [grow] : reconcileOldReplicaSets(d, allRSs, filterActive(oldRSs), newRS);
+}
+
+/**
+ * Carries out the steps in order, each on the set as the previous write of it returned it (its
+ * resourceVersion makes the write a compare-and-swap). Returns the sets written, by uid.
+ */
+export async function scaleInOrder(s: DeploymentSync, steps: readonly ScaleStep[]): Promise<Map<string, Readonly<ReplicaSet>>> {
+  const latest = new Map<string, Readonly<ReplicaSet>>();
+  for (const { rs, to, which } of steps) {
+    const uid = rs.metadata.uid ?? '';
+    latest.set(uid, await s.scaleReplicaSet(latest.get(uid) ?? rs, to, which));
+  }
+  return latest;
+}
+
 /** Grows the new set as far as the surge allows (or shrinks it to the Deployment's size). */
-async function reconcileNewReplicaSet(s: DeploymentSync, allRSs: readonly Readonly<ReplicaSet>[], newRS: Readonly<ReplicaSet>): Promise<boolean> {
-  const desired = desiredReplicas(s.d);
-  if (specReplicas(newRS) === desired) return false;
-  const target = specReplicas(newRS) > desired ? desired : newReplicaSetReplicas(s.d, allRSs, newRS);
-  return (await s.scaleAndRecord(newRS, target, 'new')).scaled;
+function reconcileNewReplicaSet(d: Readonly<Deployment>, allRSs: readonly Readonly<ReplicaSet>[], newRS: Readonly<ReplicaSet>): ScaleStep | undefined {
+  const desired = desiredReplicas(d);
+  if (specReplicas(newRS) === desired) return undefined;
+  const target = specReplicas(newRS) > desired ? desired : newReplicaSetReplicas(d, allRSs, newRS);
+  return target === specReplicas(newRS) ? undefined : { rs: newRS, to: target, which: 'new' };
 }
 
 /**
  * Shrinks old sets: first their unavailable pods (they cost no availability), then available
  * ones down to the availability floor.
  */
-async function reconcileOldReplicaSets(
-  s: DeploymentSync,
+function reconcileOldReplicaSets(
+  d: Readonly<Deployment>,
   allRSs: readonly Readonly<ReplicaSet>[],
-  oldRSs: Readonly<ReplicaSet>[],
+  oldRSs: readonly Readonly<ReplicaSet>[],
   newRS: Readonly<ReplicaSet>,
-): Promise<boolean> {
-  if (sumSpecReplicas(oldRSs) === 0) return false;
-  const minAvailable = desiredReplicas(s.d) - maxUnavailable(s.d);
+): ScaleStep[] {
+  if (sumSpecReplicas(oldRSs) === 0) return [];
+  const minAvailable = desiredReplicas(d) - maxUnavailable(d);
   const newUnavailable = specReplicas(newRS) - (newRS.status?.availableReplicas ?? 0);
   const maxScaledDown = sumSpecReplicas(allRSs) - minAvailable - newUnavailable;
-  if (maxScaledDown <= 0) return false;
-  const cleaned = await cleanupUnhealthyReplicas(s, oldRSs, maxScaledDown);
-  const scaledDown = await scaleDownOldReplicaSets(s, [...cleaned.oldRSs, newRS], cleaned.oldRSs);
-  return cleaned.count + scaledDown > 0;
+  if (maxScaledDown <= 0) return [];
+  const sorted = [...oldRSs].sort(byCreation);
+  const sizes = new Map(sorted.map((rs) => [rs, specReplicas(rs)]));
+  const steps = cleanupUnhealthyReplicas(sorted, sizes, maxScaledDown);
+  // The floor counts the active old sets and the new one (a set scaled to 0 may still report available pods).
+  return [...steps, ...scaleDownOldReplicaSets(d, [...sorted, newRS], sorted, sizes)];
 }
 
-/** Removes up to `limit` unavailable pods of old sets, oldest sets first. */
-async function cleanupUnhealthyReplicas(
-  s: DeploymentSync,
-  oldRSs: Readonly<ReplicaSet>[],
-  limit: number,
-): Promise<{ oldRSs: Readonly<ReplicaSet>[]; count: number }> {
-  const sorted = [...oldRSs].sort(byCreation);
+/** Removes up to `limit` unavailable pods of old sets, oldest sets first; `sizes` learns the new sizes. */
+function cleanupUnhealthyReplicas(sorted: readonly Readonly<ReplicaSet>[], sizes: Map<Readonly<ReplicaSet>, number>, limit: number): ScaleStep[] {
+  const steps: ScaleStep[] = [];
   let total = 0;
   for (let i = 0; i < sorted.length && total < limit; i++) {
     const rs = sorted[i]!;
     const unhealthy = specReplicas(rs) - (rs.status?.availableReplicas ?? 0);
     if (specReplicas(rs) === 0 || unhealthy <= 0) continue;
     const count = Math.min(limit - total, unhealthy);
-    sorted[i] = await s.scaleReplicaSet(rs, specReplicas(rs) - count, 'old');
+    steps.push({ rs, to: specReplicas(rs) - count, which: 'old' });
+    sizes.set(rs, specReplicas(rs) - count);
     total += count;
   }
-  return { oldRSs: sorted, count: total };
+  return steps;
 }
 
-/** Scales old sets down while the available pods stay above replicas − maxUnavailable. */
-async function scaleDownOldReplicaSets(s: DeploymentSync, allRSs: readonly Readonly<ReplicaSet>[], oldRSs: readonly Readonly<ReplicaSet>[]): Promise<number> {
-  const minAvailable = desiredReplicas(s.d) - maxUnavailable(s.d);
-  const available = sumStatus(allRSs, 'availableReplicas');
-  if (available <= minAvailable) return 0;
+/** Scales old sets (at their sizes after the clean-up) down while the available pods stay above replicas − maxUnavailable. */
+function scaleDownOldReplicaSets(
+  d: Readonly<Deployment>,
+  counted: readonly Readonly<ReplicaSet>[],
+  sorted: readonly Readonly<ReplicaSet>[],
+  sizes: ReadonlyMap<Readonly<ReplicaSet>, number>,
+): ScaleStep[] {
+  const minAvailable = desiredReplicas(d) - maxUnavailable(d);
+  const available = sumStatus(counted, 'availableReplicas');
+  if (available <= minAvailable) return [];
   const budget = available - minAvailable;
+  const steps: ScaleStep[] = [];
   let total = 0;
-  for (const rs of [...oldRSs].sort(byCreation)) {
+  for (const rs of sorted) {
     if (total >= budget) break;
-    if (specReplicas(rs) === 0) continue;
-    const count = Math.min(specReplicas(rs), budget - total);
-    await s.scaleReplicaSet(rs, specReplicas(rs) - count, 'old');
+    const size = sizes.get(rs) ?? 0;
+    if (size === 0) continue;
+    const count = Math.min(size, budget - total);
+    steps.push({ rs, to: size - count, which: 'old' });
     total += count;
   }
-  return total;
+  return steps;
 }

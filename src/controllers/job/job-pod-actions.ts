@@ -1,10 +1,12 @@
-// The Job controller's writes to pods: creating them (slow-start batches, with expectations),
-// deleting them, and removing the tracking finalizer. Pods the controller deletes on its own
+// The Job controller's writes to pods: carrying out a pass's plan (shape/pass.ts: slow-start
+// creations and deletions under expectations), and removing the tracking finalizer. Pods the controller deletes on its own
 // account (suspend, lower parallelism) lose the finalizer first, so they are not counted as
 // failures; pods of a finished Job keep it until their outcome is recorded.
-import { isNotFound, objectKey, resources, type ApiClient, type EventRecorder, type Expectations } from '../../client/index.js';
+import { isNotFound, resources, type ApiClient, type EventRecorder, type Expectations } from '../../client/index.js';
+import { PodControl } from '../replicaset/pod-control.js';
+import { carryOut, type Outcome } from '../shape/pass.js';
 import { newJobPod } from './job-pod.js';
-import { slowStartBatch } from '../slow-start.js';
+import type { JobPodPlan } from './manage-pods.js';
 import { hasTrackingFinalizer, JOB_TRACKING_FINALIZER, type Job } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -45,60 +47,34 @@ export class PodActionError extends Error {
 }
 
 export class JobPodActions {
+  private readonly podControl: PodControl;
+
   constructor(
     private readonly api: ApiClient,
     private readonly recorder: EventRecorder,
     private readonly expectations: Expectations,
     readonly released: ReleasedPods,
-  ) {}
-
-  /** Creates one pod per entry (its completion index, or undefined); returns how many were created. */
-  async create(job: Readonly<Job>, indexes: ReadonlyArray<number | undefined>): Promise<{ created: number; errors: unknown[] }> {
-    const owner = job.metadata.uid!;
-    const client = this.api.resource<Pod>(resources.pods, job.metadata.namespace);
-    this.expectations.expectCreations(owner, indexes.length);
-    const result = await slowStartBatch(indexes, 1, async (index) => {
-      try {
-        const pod = await client.create(newJobPod(job, index));
-        void this.recorder.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
-      } catch (error) {
-        this.expectations.creationObserved(owner);
-        void this.recorder.record(job, 'Warning', 'FailedCreate', `Error creating: ${(error as Error).message}`);
-        throw error;
-      }
-    });
-    for (let i = 0; i < result.skipped; i++) this.expectations.creationObserved(owner);
-    return { created: result.succeeded, errors: result.errors };
+  ) {
+    this.podControl = new PodControl(api, recorder);
   }
 
-  /**
-   * Deletes pods; with `release`, removes their tracking finalizer first so that the deletion
-   * does not count as a failure. Returns how many deletions went through.
-   */
-  async delete(job: Readonly<Job>, pods: readonly Readonly<Pod>[], release: boolean): Promise<{ deleted: number; errors: unknown[] }> {
+  /** Creates one pod per creation (its completion index, or undefined) and deletes the plan's pods, releasing them first when it says so. */
+  carryOut(job: Readonly<Job>, plan: JobPodPlan): Promise<Outcome<number | undefined, Pod, Pod>> {
     const owner = job.metadata.uid!;
-    const client = this.api.resource<Pod>(resources.pods, job.metadata.namespace);
-    this.expectations.expectDeletions(
-      owner,
-      pods.map((p) => objectKey(p)),
-    );
-    const outcomes = await Promise.allSettled(
-      pods.map(async (pod) => {
-        const name = pod.metadata.name!;
-        try {
-          if (release && hasTrackingFinalizer(pod)) await this.releaseOne(owner, pod);
-          await client.delete(name, { preconditions: { uid: pod.metadata.uid! } });
-          void this.recorder.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
-        } catch (error) {
-          this.expectations.deletionObserved(owner, objectKey(pod));
-          if (isNotFound(error)) return;
-          void this.recorder.record(job, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
-          throw error;
+    return carryOut(plan, {
+      expectations: this.expectations,
+      key: owner,
+      create: (index) => this.podControl.create(job, newJobPod(job, index)),
+      delete: async (pod) => {
+        if (plan.release && hasTrackingFinalizer(pod)) {
+          await this.releaseOne(owner, pod).catch((error: unknown) => {
+            void this.recorder.record(job, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
+            throw error;
+          });
         }
-      }),
-    );
-    const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
-    return { deleted: pods.length - errors.length, errors };
+        await this.podControl.delete(job, pod);
+      },
+    });
   }
 
   /** Removes the tracking finalizer; returns the uids whose pod no longer holds it (gone counts). */

@@ -16,7 +16,7 @@ import {
   REASON_BACKOFF_LIMIT,
   setCondition,
 } from './job-status.js';
-import { planPods } from './manage-pods.js';
+import { planJobPods } from './manage-pods.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import { classify, flushUncounted, recordUncounted, uncountedOf, type Classification, type Uncounted } from './pod-tracking.js';
 import { expireAfterFinished } from './ttl.js';
@@ -164,33 +164,28 @@ class JobPass {
     this.status.startTime ??= metaTime(this.now);
   }
 
-  /**
-   * A finished Job's pods are run out (keeping their finalizer, so they count as failed);
-   * a suspended Job's are removed; otherwise parallelism and completions decide.
-   */
+  /** The pods the pass plans (planJobPods), carried out; returns the active count that leaves. */
   private async managePods(
     finishing: boolean,
     succeeded: number,
     succeededIndexes: ReadonlySet<number>,
   ): Promise<{ activeCount: number; requeueAfterMs?: number }> {
     const { deps, job, active, uid } = this;
-    if (!deps.expectations.satisfied(uid)) return { activeCount: this.alreadyFinished || finishing ? 0 : active.length };
-    if (this.alreadyFinished || finishing) {
-      if (active.length > 0) this.errors.push(...(await deps.actions.delete(job, active, false)).errors);
-      return { activeCount: 0 };
-    }
-    const plan = this.suspended ? { deletions: active, creations: [] } : planPods({ job, active, succeeded, succeededIndexes });
-    if (plan.deletions.length > 0) {
-      const result = await deps.actions.delete(job, plan.deletions, true);
-      this.errors.push(...result.errors);
-      return { activeCount: active.length - result.deleted };
-    }
-    if (plan.creations.length === 0) return { activeCount: active.length };
-    const wait = deps.backoff.remainingMs(uid, this.nowMs);
-    if (wait > 0) return { activeCount: active.length, requeueAfterMs: wait };
-    const result = await deps.actions.create(job, plan.creations);
-    this.errors.push(...result.errors);
-    return { activeCount: active.length + result.created };
+    const ending = this.alreadyFinished || finishing;
+    if (!deps.expectations.satisfied(uid)) return { activeCount: ending ? 0 : active.length };
+    const plan = planJobPods({
+      job,
+      active,
+      succeeded,
+      succeededIndexes,
+      ending,
+      suspended: this.suspended,
+      backoffMs: deps.backoff.remainingMs(uid, this.nowMs),
+    });
+    const outcome = await deps.actions.carryOut(job, plan);
+    this.errors.push(...outcome.errors);
+    const activeCount = ending ? 0 : active.length - outcome.deleted.length + outcome.created.length;
+    return plan.retryAfterMs === undefined ? { activeCount } : { activeCount, requeueAfterMs: plan.retryAfterMs };
   }
 
   /** Records new outcomes, releases their pods' finalizers, counts them; returns how many stay uncounted. */

@@ -1,6 +1,8 @@
 // Which pods a running Job must create or delete (manageJob): no more than `parallelism` active,
 // no more than the completions still missing, and for Indexed jobs one pod per pending index —
-// pods of duplicate, out-of-range or already succeeded indexes are deleted first. Pure.
+// pods of duplicate, out-of-range or already succeeded indexes are deleted first. Pure: the
+// controller carries it out (shape/pass.ts).
+import type { Changes } from '../shape/pass.js';
 import { completionIndexOf, type Job } from './types.js';
 import { isPodReady } from '../../api/core/pod-conditions.js';
 import type { Pod } from '../../api/core/index.js';
@@ -69,6 +71,34 @@ function badIndexPods(active: readonly Readonly<Pod>[], completions: number, suc
     if (pods.length > 1) out.push(...[...pods].sort(removalOrder).slice(0, pods.length - 1));
   }
   return out;
+}
+
+export interface JobPassInput extends ManageInput {
+  /** The Job has finished, or finishes in this pass: its pods are run out. */
+  ending: boolean;
+  suspended: boolean;
+  /** How long the failure back-off still holds new pods back (0: not at all). */
+  backoffMs: number;
+}
+
+export interface JobPodPlan extends Changes<number | undefined, Pod> {
+  /**
+   * Remove the tracking finalizer before deleting: pods the controller deletes on its own account
+   * (suspend, lower parallelism) do not count as failures. An ending Job's pods keep it, so that
+   * their outcome is recorded.
+   */
+  release: boolean;
+  /** Creations held back by the failure back-off: look again after this long. */
+  retryAfterMs?: number;
+}
+
+/** What a pass does with a Job's pods: run out an ending Job's, remove a suspended one's, else planPods within the back-off. */
+export function planJobPods(input: JobPassInput): JobPodPlan {
+  if (input.ending) return { creations: [], deletions: input.active, release: false };
+  if (input.suspended) return { creations: [], deletions: input.active, release: true };
+  const plan = planPods(input);
+  if (plan.creations.length > 0 && input.backoffMs > 0) return { creations: [], deletions: [], release: true, retryAfterMs: input.backoffMs };
+  return { ...plan, release: true };
 }
 
 /** Cheapest to lose first (controller.ActivePods): unscheduled, pending, not ready, newest. */

@@ -4,7 +4,7 @@ import { FailureBackoff } from './failure-backoff.js';
 import { formatIndexes, parseIndexes } from './indexes.js';
 import { newJobPod } from './job-pod.js';
 import { pastBackoffLimitOnFailure } from './job-status.js';
-import { planPods } from './manage-pods.js';
+import { planJobPods, planPods } from './manage-pods.js';
 import { classify, flushUncounted, recordUncounted, uncountedOf } from './pod-tracking.js';
 import type { Job, JobStatus } from './types.js';
 import type { Pod, PodPhase } from '../../api/core/index.js';
@@ -186,5 +186,33 @@ describe('backoff', () => {
     assert.equal(backoff.remainingMs('j', now), 25_000);
     backoff.observe('j', 1, [], now);
     assert.equal(backoff.remainingMs('j', now), 0);
+  });
+});
+
+describe('a Job pass', () => {
+  const base = { succeeded: 0, succeededIndexes: new Set<number>(), ending: false, suspended: false, backoffMs: 0 };
+
+  it("runs out an ending Job's pods keeping their finalizer, so that their outcome is still recorded", () => {
+    const active = [pod('Running'), pod('Pending')];
+    const plan = planJobPods({ ...base, job: job(), active, ending: true, backoffMs: 5000 });
+    assert.deepEqual(plan, { creations: [], deletions: active, release: false });
+  });
+
+  it("removes a suspended Job's pods, releasing them first so that they do not count as failures", () => {
+    const active = [pod('Running')];
+    assert.deepEqual(planJobPods({ ...base, job: job({ suspend: true }), active, suspended: true }), { creations: [], deletions: active, release: true });
+  });
+
+  it('holds creations back while the failure back-off runs, and asks to look again when it ends', () => {
+    const plan = planJobPods({ ...base, job: job(), active: [], backoffMs: 4000 });
+    assert.deepEqual(plan, { creations: [], deletions: [], release: true, retryAfterMs: 4000 });
+    assert.equal(planJobPods({ ...base, job: job(), active: [] }).creations.length, 2, 'parallelism 2 once the back-off is over');
+  });
+
+  it('deletes pods beyond parallelism even while the back-off runs', () => {
+    const active = [pod('Running'), pod('Running'), pod('Pending')];
+    const plan = planJobPods({ ...base, job: job(), active, backoffMs: 4000 });
+    assert.equal(plan.deletions.length, 1);
+    assert.equal(plan.retryAfterMs, undefined);
   });
 });

@@ -53,25 +53,24 @@ export class LostPods {
     this.noted.delete(uid);
   }
 
-  pending(ownerKey: string): number {
-    return this.byOwner.get(ownerKey)?.length ?? 0;
-  }
-
-  /** Takes up to `count` losses (oldest first) for the replacements about to be created. */
-  take(ownerKey: string, count: number, now = Date.now()): LostPod[] {
+  /** The owner's losses still waiting for a replacement, oldest first; those nobody replaced in time are forgotten. */
+  pending(ownerKey: string, now = Date.now()): readonly LostPod[] {
     const list = this.byOwner.get(ownerKey);
     if (!list) return [];
     const fresh = list.filter((lost) => now - lost.at < FORGET_AFTER_MS);
-    const taken = fresh.splice(0, count);
     if (fresh.length === 0) this.byOwner.delete(ownerKey);
-    else this.byOwner.set(ownerKey, fresh);
-    return taken;
+    else if (fresh.length < list.length) this.byOwner.set(ownerKey, fresh);
+    return fresh;
   }
 
-  /** Returns losses taken for replacements that could not be created. */
-  putBack(ownerKey: string, losses: readonly LostPod[]): void {
-    if (losses.length === 0) return;
-    this.byOwner.set(ownerKey, [...losses, ...(this.byOwner.get(ownerKey) ?? [])]);
+  /** Replacements of these losses were created: they wait no more. */
+  replaced(ownerKey: string, losses: readonly LostPod[]): void {
+    const list = this.byOwner.get(ownerKey);
+    if (!list || losses.length === 0) return;
+    const done = new Set(losses);
+    const left = list.filter((lost) => !done.has(lost));
+    if (left.length === 0) this.byOwner.delete(ownerKey);
+    else this.byOwner.set(ownerKey, left);
   }
 
   /** The owner needs no replacement (or is gone): its noted losses are void. */

@@ -23,6 +23,8 @@ import {
 import { jsonEqual } from '../../util/json-equal.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
 import { controllerRefOf } from '../replicaset/types.js';
+import type { LabelSelector } from '../../api/selectors/index.js';
+import { claimFromCache } from './claim.js';
 import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, ORPHANS_BY_NAMESPACE, orphansByNamespace } from './indexes.js';
 
 /** The controller an owned object's controller reference names, when it is of the primary kind. */
@@ -156,6 +158,29 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
     }
     informer.addEventHandler(this.ownedHandlers(options));
     return informer;
+  }
+
+  /**
+   * The objects of an owned kind (`resource`, read from its owns() informer) that `owner`
+   * controls: the owned ones its selector still matches, plus the orphans adopted now (claim.ts).
+   * `filter`: only objects it is true of are claimed.
+   */
+  protected claim<O extends KubeObject>(
+    owner: Readonly<T>,
+    selector: LabelSelector,
+    resource: ResourceRef,
+    informer: Informer<O>,
+    filter?: (object: Readonly<O>) => boolean,
+  ): Promise<Readonly<O>[]> {
+    return claimFromCache<O>({
+      api: this.ctx.api,
+      ownerResource: this.spec.resource,
+      owner,
+      selector,
+      resource,
+      informer,
+      ...(filter ? { filter } : {}),
+    });
   }
 
   /** Watches objects of another kind with handlers of the controller's own: `Watches(resource, handler)`. */

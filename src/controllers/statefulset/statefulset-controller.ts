@@ -9,7 +9,6 @@ import {
   Expectations,
   isAlreadyExists,
   isNotFound,
-  objectKey,
   resources,
   TerminalError,
   type EventRecorder,
@@ -19,7 +18,7 @@ import {
 import type { ControllerContext } from '../context.js';
 import { ControllerHistory } from '../history/controller-history.js';
 import { templateOf, type ControllerRevision } from '../history/revisions.js';
-import { claimFromCache } from '../shape/claim.js';
+import { carryOut } from '../shape/pass.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { msUntilNextAvailable } from '../../api/core/pod-conditions.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
@@ -122,74 +121,54 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
 
   /** The set's pods: owned members, and orphan members its selector matches (adopted). */
   private claimPods(set: Readonly<StatefulSet>): Promise<Readonly<Pod>[]> {
-    return claimFromCache<Pod>({
-      api: this.ctx.api,
-      ownerResource: resources.statefulsets,
-      owner: set,
-      selector: labelSelectorOf(set),
-      resource: resources.pods,
-      informer: this.pods,
-      filter: (pod) => isMemberOf(set, pod),
-    });
+    return this.claim(set, labelSelectorOf(set), resources.pods, this.pods, (pod) => isMemberOf(set, pod));
   }
 
-  /** Carries out a pass's actions; the first error, if any, is returned (the pass still writes status). */
+  /**
+   * Carries out a pass's actions (shape/pass.ts), every creation at once; the first error, if
+   * any, is returned (the pass still writes status).
+   */
   private async carryOut(
     key: string,
     set: Readonly<StatefulSet>,
     actions: readonly Action[],
     revisions: { current: Readonly<ControllerRevision>; update: Readonly<ControllerRevision> },
   ): Promise<unknown> {
-    const creates = actions.filter((a) => a.type === 'create');
-    const deletes = actions.flatMap((a) => (a.type === 'delete' ? [a] : []));
-    if (creates.length > 0) this.expectations.expectCreations(key, creates.length);
-    if (deletes.length > 0)
-      this.expectations.expectDeletions(
+    const deletions = actions.flatMap((a) => (a.type === 'delete' ? [a] : []));
+    const condemned = new Set(deletions.filter((d) => d.reason === 'condemned').map((d) => d.pod));
+    const { errors } = await carryOut(
+      { creations: actions.flatMap((a) => (a.type === 'create' ? [a] : [])), deletions: deletions.map((d) => d.pod) },
+      {
+        expectations: this.expectations,
         key,
-        deletes.map((d) => objectKey(d.pod)),
-      );
-    const results = await Promise.allSettled(
-      actions.map(async (action) => {
-        if (action.type === 'create') {
-          const revision = revisions[action.revision];
-          const template = action.revision === 'update' ? set.spec.template : (templateOf(revision) as PodTemplateSpec | undefined);
-          try {
-            // A pod of that name already there (not yet in the cache, or not ours) brings no event for this create.
-            if (!(await this.createPod(set, action.ordinal, template, revision.metadata.name ?? ''))) this.expectations.creationObserved(key);
-          } catch (error) {
-            this.expectations.creationObserved(key); // it will never be observed
-            throw error;
-          }
-        } else {
-          try {
-            await this.deletePod(set, action.pod, action.reason === 'condemned');
-          } catch (error) {
-            this.expectations.deletionObserved(key, objectKey(action.pod));
-            throw error;
-          }
-        }
-      }),
+        creations: 'all',
+        create: ({ ordinal, revision: which }) => {
+          const revision = revisions[which];
+          const template = which === 'update' ? set.spec.template : (templateOf(revision) as PodTemplateSpec | undefined);
+          return this.createPod(set, ordinal, template, revision.metadata.name ?? '');
+        },
+        delete: (pod) => this.deletePod(set, pod, condemned.has(pod)),
+      },
     );
-    const failed = results.find((r) => r.status === 'rejected');
-    return failed?.status === 'rejected' ? failed.reason : undefined;
+    return errors[0];
   }
 
-  /** False when a pod of that name exists already. */
+  /** The pod created; undefined when a pod of that name exists already (not yet in the cache, or not ours): no event will come of it. */
   private async createPod(
     set: Readonly<StatefulSet>,
     ordinal: number,
     template: Readonly<PodTemplateSpec> | undefined,
     revisionName: string,
-  ): Promise<boolean> {
+  ): Promise<Pod | undefined> {
     const pod = newStatefulPod(set, template, ordinal, revisionName);
     const name = pod.metadata.name!;
     try {
       await this.claims.ensure(set, ordinal);
-      await this.ctx.api.resource<Pod>(resources.pods, set.metadata.namespace).create(pod);
+      const created = await this.ctx.api.resource<Pod>(resources.pods, set.metadata.namespace).create(pod);
       void this.events.record(set, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`);
-      return true;
+      return created;
     } catch (error) {
-      if (isAlreadyExists(error)) return false;
+      if (isAlreadyExists(error)) return undefined;
       void this.events.record(
         set,
         'Warning',
@@ -207,7 +186,7 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
       await this.ctx.api.resource(resources.pods, pod.metadata.namespace).delete(name, { preconditions: { uid: pod.metadata.uid ?? '' } });
       void this.events.record(set, 'Normal', 'SuccessfulDelete', `delete Pod ${name} in StatefulSet ${set.metadata.name} successful`);
     } catch (error) {
-      if (isNotFound(error)) return;
+      if (isNotFound(error)) throw error; // gone already: counted as deleted, no event
       void this.events.record(
         set,
         'Warning',

@@ -156,14 +156,12 @@ class Pass {
       await deps.transactions.begin(job, 'restart', { reason: d.restarting, total: d.recreate.length, done: 0 });
     }
     const doomed = [...d.recreate, ...d.excess.filter((p) => !d.recreate.includes(p))].filter((p) => !p.metadata.deletionTimestamp);
-    if (doomed.length > 0) this.errors.push(...(await deps.actions.delete(job, 'pods', doomed)));
     const excessServices = this.observed.services.filter((s) => {
       const r = replicaOf(fc, s);
       return !r || r.index >= (d.counts[r.type]?.expected ?? 0);
     });
-    if (excessServices.length > 0) this.errors.push(...(await deps.actions.delete(job, 'services', excessServices)));
-    if (d.create.length > 0) this.errors.push(...(await deps.actions.createPods(fc, job, d.create)));
-    this.errors.push(...(await deps.actions.createServices(fc, job, this.missingServices())));
+    this.errors.push(...(await deps.actions.carryOut(fc, job, 'pods', { creations: d.create, deletions: doomed })).errors);
+    this.errors.push(...(await deps.actions.carryOut(fc, job, 'services', { creations: this.missingServices(), deletions: excessServices })).errors);
     if (d.running) {
       setCondition(this.status, 'Running', `${this.kind}Running`, `${this.kind} ${this.name} is running.`, this.now);
       if (deps.transactions.isOpen(job, 'restart')) await deps.transactions.finish(job, 'restart', 'Succeeded', `${this.kind} ${this.name} is running again`);
