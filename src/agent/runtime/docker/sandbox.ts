@@ -161,9 +161,11 @@ export async function withClaimed(ctx: DockerContext, filter: ListFilter | undef
   if (!ctx.claims || typeof uid !== 'string') return found;
   const missing = ctx.claims.ofPod(uid).filter((id) => !found.some((s) => s.id === id));
   for (const id of missing) {
-    const sandbox = await inspectSandbox(ctx, id).catch((err: unknown) => {
-      if (err instanceof ContainerNotFoundError) return undefined;
-      throw err;
+    const sandbox = await inspectSandbox(ctx, id).catch(async (err: unknown) => {
+      if (!(err instanceof ContainerNotFoundError)) throw err;
+      // Removed behind the agent's back: the pod has no sandbox now, and the claim is void.
+      await ctx.claims?.drop(id);
+      return undefined;
     });
     if (!sandbox || (filter?.all === false && sandbox.state !== 'running')) continue;
     if (Object.entries(filter?.labels ?? {}).every(([k, v]) => (v === true ? k in sandbox.labels : sandbox.labels[k] === v))) found.push(sandbox);
