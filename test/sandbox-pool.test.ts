@@ -291,11 +291,17 @@ describe('sandbox pool', { timeout: 300_000 }, () => {
     assert.equal(await exec('pooled', 'main', ['hostname']), 'pooled');
   });
 
-  it('after a kill -9 the next agent removes the stale pool sandboxes, keeps the claimed pod, and a deleted pod takes its claimed sandbox with it', async () => {
+  it('after a kill -9 the next agent removes the stale pool sandboxes, keeps the claimed pod, and removes the claimed sandbox of a pod deleted meanwhile', async () => {
+    await poolHolds(1);
+    await k(['apply', '-f', '-'], podManifest('orphan', [sleeper('main')]));
+    const orphanSandbox = await sandboxOf(await readyPod('orphan'), 'main');
+    assert.ok(POOL_LABEL in orphanSandbox.Config.Labels);
     const stale = (await poolHolds(3)).map((m) => m.id);
     const pooled = await getPod('pooled');
     const sandbox = await sandboxOf(pooled, 'main');
     await agent.kill();
+    // Gone from the API while no agent runs: only the runtime still knows the pod.
+    await k(['delete', 'pod', 'orphan', '--force', '--grace-period=0']);
     agent = await startAgentProcess(server, NODE, POOL_FLAGS, server.url, { dataDir: agent.dataDir });
     await waitFor(
       'the stale pool sandboxes removed',
@@ -304,6 +310,14 @@ describe('sandbox pool', { timeout: 300_000 }, () => {
         return stale.every((id) => !ids.has(id)) ? true : undefined;
       },
       60_000,
+    );
+    await waitFor(
+      "the deleted pod's claimed sandbox removed by the orphan clean-up",
+      async () => {
+        const ids = new Set((await poolSandboxes()).map((s) => s.id));
+        return !ids.has(orphanSandbox.Id) && !(await claimed()).has(orphanSandbox.Id) ? true : undefined;
+      },
+      90_000,
     );
     await poolHolds(3);
     const adopted = await readyPod('pooled');
