@@ -66,9 +66,10 @@ export function dockerArgv(image: { Entrypoint?: Command; Cmd?: Command }, entry
 /** The create body with the shim in front of the command Docker would have run. */
 export async function withHostnameShim(ctx: DockerContext, options: Docker.ContainerCreateOptions, hostname: string): Promise<Docker.ContainerCreateOptions> {
   const image = options.Image ?? '';
-  let config: { Entrypoint?: Command; Cmd?: Command };
+  let config: { Entrypoint?: Command; Cmd?: Command } = {};
   try {
-    config = (await ctx.docker.getImage(image).inspect()).Config;
+    // A pod's command replaces all of the image's: its config is read only when it counts.
+    if (dockerArgv({}, options.Entrypoint).length === 0) config = (await ctx.docker.getImage(image).inspect()).Config;
   } catch (err) {
     if (statusOf(err) !== 404) throw genericError(err, `create container: inspect image ${image}`);
     throw new ImageNotFoundError(image, `create container: image ${image}: ${engineMessage(err)}`, { engineMessage: engineMessage(err), cause: err });
