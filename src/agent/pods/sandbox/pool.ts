@@ -99,7 +99,11 @@ export class SandboxPool {
     this.claims++;
     const range = this.opts.nodePodCidr() ?? '';
     try {
-      for (let member = this.take(range); member; member = this.take(range)) {
+      // Two tries: a member may have died behind the pool's back; more failures mean claims fail
+      // here (and each would cost a member), so the pod makes its own.
+      for (let tries = 0; tries < 2; tries++) {
+        const member = this.take(range);
+        if (!member) return undefined;
         this.busy.add(member.id);
         try {
           return await this.opts.pool.claim(member.id, claim);

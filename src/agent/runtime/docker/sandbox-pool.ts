@@ -3,7 +3,9 @@
 // the claim that makes one a pod's sandbox. The network setup (veth, address, iptables) is the
 // slow half of a pod start; a claim costs two small file writes and a durable record instead.
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { dockerName, type DockerContext } from './client.js';
 import { poolSandboxCreateOptions, type SandboxNetwork } from './container-config.js';
@@ -29,6 +31,17 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
 
   async unsupported(): Promise<string | undefined> {
     if (!this.ctx.podNetwork) return 'no pod network (the runtime was given no pod CIDR)';
+    // A claim writes the sandbox's hostname files, which are under the engine's root dir: an
+    // engine on another machine (DOCKER_HOST=ssh://...) or out of reach of this user has none here.
+    const root = await this.ctx.docker.info().then(
+      (info: { DockerRootDir?: string }) => info.DockerRootDir ?? '',
+      () => '',
+    );
+    try {
+      await access(join(root, 'containers'), constants.W_OK);
+    } catch {
+      return `the engine's containers folder (${root || 'unknown'}/containers) is not writable here`;
+    }
     return hostnameShimUnsupported(this.ctx);
   }
 
