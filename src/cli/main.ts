@@ -104,23 +104,19 @@ function serviceProxyOption(): Option {
  * (src/agent/pods/sandbox/pool.ts; defaults there). Hidden until the README's rows describe them
  * (test/readme-cli).
  */
-function sandboxPoolOptions(): Option[] {
-  return [
-    new Option('--sandbox-pool-min <n>', 'pod sandboxes kept ready ahead of their pods however quiet the node is (default 2)')
-      .argParser(nonNegativeInt)
-      .hideHelp(),
-    new Option('--sandbox-pool-max <n>', 'pod sandboxes kept ready at most, sized by recent bursts of pod starts (default 64; 0: no pool)')
-      .argParser(nonNegativeInt)
-      .hideHelp(),
-  ];
+function sandboxPoolMinOption(): Option {
+  return new Option('--sandbox-pool-min <n>', 'pod sandboxes kept ready ahead of their pods however quiet the node is (default 2)')
+    .argParser(nonNegativeInt)
+    .hideHelp();
 }
 
-interface SandboxPoolFlags {
-  sandboxPoolMin?: number;
-  sandboxPoolMax?: number;
+function sandboxPoolMaxOption(): Option {
+  return new Option('--sandbox-pool-max <n>', 'pod sandboxes kept ready at most, sized by recent bursts of pod starts (default 64; 0: no pool)')
+    .argParser(nonNegativeInt)
+    .hideHelp();
 }
 
-function sandboxPoolSettings(flags: SandboxPoolFlags): { sandboxPool?: { min?: number; max?: number } } {
+function sandboxPoolSettings(flags: { sandboxPoolMin?: number; sandboxPoolMax?: number }): { sandboxPool?: { min?: number; max?: number } } {
   const settings = {
     ...(flags.sandboxPoolMin === undefined ? {} : { min: flags.sandboxPoolMin }),
     ...(flags.sandboxPoolMax === undefined ? {} : { max: flags.sandboxPoolMax }),
@@ -394,14 +390,13 @@ export function buildProgram(): Command {
         )
         .addOption(hpaSyncPeriodOption())
         .addOption(serviceProxyOption())
-        .addOption(sandboxPoolOptions()[0]!)
-        .addOption(sandboxPoolOptions()[1]!),
+        .addOption(sandboxPoolMinOption())
+        .addOption(sandboxPoolMaxOption()),
     ),
   ).action(
     async (
       options: SecurityCommandOptions &
-        NetworkCommandOptions &
-        SandboxPoolFlags & {
+        NetworkCommandOptions & {
           dataDir: string;
           port: number;
           nodeName?: string;
@@ -412,6 +407,8 @@ export function buildProgram(): Command {
           serviceProxy: boolean;
           printPrometheusConfig?: boolean;
           horizontalPodAutoscalerSyncPeriod: number;
+          sandboxPoolMin?: number;
+          sandboxPoolMax?: number;
         },
     ) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
@@ -473,27 +470,28 @@ export function buildProgram(): Command {
       .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
       .option('--local-path-dir <dir>', "where local-path volumes' directories are made (default: <data-dir>/storage)")
       .addOption(serviceProxyOption())
-      .addOption(sandboxPoolOptions()[0]!)
-      .addOption(sandboxPoolOptions()[1]!),
+      .addOption(sandboxPoolMinOption())
+      .addOption(sandboxPoolMaxOption()),
   ).action(
     async (
-      options: NetworkCommandOptions &
-        SandboxPoolFlags & {
-          nodeName?: string;
-          cleanup?: boolean;
-          server?: string;
-          token?: string;
-          kubeconfig?: string;
-          dataDir: string;
-          runtime: string;
-          extendedResource: Record<string, number>;
-          nodeLabel: Record<string, string>;
-          streamingPort: number;
-          gpuPollInterval: number;
-          kernelLog: string;
-          serviceProxy: boolean;
-          localPathDir?: string;
-        },
+      options: NetworkCommandOptions & {
+        nodeName?: string;
+        cleanup?: boolean;
+        server?: string;
+        token?: string;
+        kubeconfig?: string;
+        dataDir: string;
+        runtime: string;
+        extendedResource: Record<string, number>;
+        nodeLabel: Record<string, string>;
+        streamingPort: number;
+        gpuPollInterval: number;
+        kernelLog: string;
+        serviceProxy: boolean;
+        localPathDir?: string;
+        sandboxPoolMin?: number;
+        sandboxPoolMax?: number;
+      },
     ) => {
       if (options.cleanup) {
         const { removeRangeRules } = await import('../agent/network/host-rules.js');
