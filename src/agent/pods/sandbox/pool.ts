@@ -54,6 +54,8 @@ export class SandboxPool {
   /** Counts claims begun: a list read while one ran may show its sandbox unclaimed still. */
   private claims = 0;
   private stopped = false;
+  /** What a previous agent left has been seen to (check()). */
+  private adopted = false;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly now: () => number;
@@ -71,12 +73,10 @@ export class SandboxPool {
 
   /** Removes what a previous agent left unclaimed, then fills in the node's quiet moments. */
   async start(): Promise<void> {
-    const filter = ownerFilter(this.opts.owner);
-    await this.opts.pool.adopt(filter);
-    for (const stale of await this.opts.pool.list(filter)) await this.remove(stale.id);
     this.unsubscribe = this.opts.reaper.onQuiet(() => this.pump());
+    // An engine that does not answer now is asked again at each check.
+    await this.check().catch((error: unknown) => this.opts.logger.warn('the sandbox pool could not look at the engine yet', { error }));
     this.schedule();
-    this.pump();
   }
 
   /** Unclaimed members go; claimed ones are pods' sandboxes and stay. */
@@ -132,7 +132,7 @@ export class SandboxPool {
 
   /** One step towards the target, when the node is quiet: one member made, or one removed. */
   private pump(): void {
-    if (this.stopped || this.refill || !this.opts.reaper.quiet() || this.now() < this.pausedUntil) return;
+    if (this.stopped || !this.adopted || this.refill || !this.opts.reaper.quiet() || this.now() < this.pausedUntil) return;
     const range = this.opts.nodePodCidr();
     // Before the node has its range, an address would be outside it.
     if (range === undefined) return;
@@ -165,6 +165,13 @@ export class SandboxPool {
   /** Members the engine no longer runs are dropped (and removed); unknown ones of this agent go. */
   private async check(): Promise<void> {
     if (this.stopped) return;
+    if (!this.adopted) {
+      // Before any member is made: what a previous agent left is adopted or, unclaimed, removed.
+      const filter = ownerFilter(this.opts.owner);
+      await this.opts.pool.adopt(filter);
+      for (const stale of await this.opts.pool.list(filter)) await this.remove(stale.id);
+      this.adopted = true;
+    }
     const claimsBefore = this.claims;
     // Members made while the list is read are not in it, and are not lost.
     const before = new Set(this.members.map((m) => m.id));
