@@ -1,12 +1,12 @@
 // The sandbox pool on real Docker, driven by the real kubectl against a `drover server` and a
 // `drover agent` process: a pod claims a sandbox made ahead of it and is still itself (hostname,
 // /etc/hostname and /etc/hosts are its name, its containers share one IP, a restarted container
-// keeps it, logs, exec and probes work); hostPort and hostNetwork pods make their own; the pool
-// refills after claims and replaces a member removed behind its back; a claimed sandbox that
-// dies is replaced as any pod sandbox is; and neither a restart nor a kill -9 of the agent leaks
-// a pool sandbox or loses a claimed pod.
+// keeps it, logs, exec, port-forward and probes work); hostPort and hostNetwork pods make their
+// own; the pool refills after claims and replaces a member removed behind its back; a claimed
+// sandbox that dies is replaced as any pod sandbox is; and neither a restart nor a kill -9 of
+// the agent leaks a pool sandbox or loses a claimed pod.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
-import { kubectl, requireKubectl } from './support/kubectl.js';
+import { KUBECTL, kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -219,6 +219,34 @@ describe('sandbox pool', { timeout: 300_000 }, () => {
     await waitFor('the new instance logged', async () => (/hostname=restarts/.test(await k(['logs', 'restarts', '-c', 'main'])) ? true : undefined), 30_000);
     assert.equal(await exec('restarts', 'steady', ['hostname']), 'restarts');
     await k(['delete', 'pod', 'restarts', '--wait=true']);
+  });
+
+  it("kubectl port-forward reaches a port of a pod in a pooled sandbox (through the sandbox's network)", async () => {
+    await poolHolds(1);
+    const script = 'mkdir -p /www && echo "hello from $(hostname)" > /www/index.html && exec httpd -f -p 8080 -h /www';
+    await k(['apply', '-f', '-'], podManifest('web', [{ name: 'main', image: IMAGE, command: ['sh', '-c', script] }]));
+    const pod = await readyPod('web');
+    assert.ok(POOL_LABEL in (await sandboxOf(pod, 'main')).Config.Labels);
+    const pf = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'port-forward', 'pod/web', '0:8080']);
+    let output = '';
+    pf.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    pf.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const port = await waitFor('port-forward to start', async () => Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? 0) || undefined, 20_000);
+      const body = await waitFor(
+        'an answer through the tunnel',
+        async () =>
+          fetch(`http://127.0.0.1:${port}/`).then(
+            (r) => r.text(),
+            () => undefined,
+          ),
+        20_000,
+      );
+      assert.equal(body, 'hello from web\n');
+    } finally {
+      pf.kill('SIGTERM');
+    }
+    await k(['delete', 'pod', 'web', '--wait=true']);
   });
 
   it('a hostNetwork pod makes its own sandbox on the node network', async () => {
