@@ -3,8 +3,8 @@
 // Never pod whose containers already ran is not started over, as the kubelet decides.
 //
 // This is the one stage that knows how a pod gets its sandbox: the rest of the sync sees only
-// the SandboxOutcome it returns. A pod that may claims one of the node's sandbox pool (pool.ts)
-// before it makes its own.
+// the SandboxOutcome it returns. A pod that can use one claims a sandbox of the node's pool
+// (pool.ts) before it makes its own.
 import { ownerLabels } from '../../agent-labels.js';
 import { RuntimeUnavailableError } from '../../runtime/errors.js';
 import type { SandboxInfo, SandboxSpec, StartingSandbox } from '../../runtime/runtime.js';

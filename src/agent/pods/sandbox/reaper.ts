@@ -6,6 +6,8 @@
 // sandbox is starting, and those that waited REAP_WITHIN_MS regardless. Nothing of the pod
 // runs by then; what waits holds only its IP. A sandbox that publishes hostPorts or shares the
 // host's network is not handed here: its ports must be free for the next pod at once.
+// The reaper also tells when the node is quiet (no sandbox or container start, nothing to remove):
+// the sandbox pool (pool.ts) makes its sandboxes then.
 import type { Logger } from '../../../client/index.js';
 import { sandboxHoldsNoNodeResource } from '../types.js';
 import type { Pod } from '../../../api/core/index.js';
