@@ -31,6 +31,7 @@ import { PodEvents } from './pods/events.js';
 import { PodManager } from './pods/manager.js';
 import { ProbeManager } from './pods/probes/manager.js';
 import { SandboxReaper } from './pods/sandbox/reaper.js';
+import { DEFAULT_POOL, startSandboxPool, type SandboxPoolSettings } from './pods/sandbox/pool.js';
 import { registerContainerMetrics } from './stats/cadvisor-metrics.js';
 import { runtimeTargets } from './stats/container-targets.js';
 import { ResourceSampler } from './stats/resource-sampler.js';
@@ -83,6 +84,8 @@ export interface AgentOptions {
   serviceProxy?: boolean;
   /** How often containers' and the node's CPU and memory are sampled (default 15 s, metrics-server's resolution). */
   resourceSampleMs?: number;
+  /** Docker sandboxes made ahead of their pods (pods/sandbox/pool.ts); `max: 0` turns the pool off. */
+  sandboxPool?: Partial<SandboxPoolSettings>;
 }
 
 export interface Agent {
@@ -110,7 +113,13 @@ function runtimeSet(options: AgentOptions, nodeAddress: string, podCidr: string)
   const docker =
     options.runtime === 'process'
       ? undefined
-      : new DockerRuntime({ hostIP: nodeAddress, podCidr, ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}) });
+      : new DockerRuntime({
+          hostIP: nodeAddress,
+          podCidr,
+          // Pool sandboxes' claims are kept there (runtime/docker/sandbox-claims.ts).
+          stateDir: join(options.dataDir, 'docker'),
+          ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}),
+        });
   const primary: ContainerRuntime = docker ?? processRuntime;
   const set: RuntimeSet = {
     primary,
@@ -226,6 +235,18 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   cleaner.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();
+  // In the background: a starting agent first removes what a dead one left in the pool.
+  const poolStarted = startSandboxPool({
+    runtime: runtimes.primary,
+    owner,
+    reaper: deps.reaper,
+    nodePodCidr: () => node.podCidr(),
+    logger,
+    settings: { ...DEFAULT_POOL, ...options.sandboxPool },
+  }).then(
+    (pool) => (deps.sandboxPool = pool),
+    (error: unknown) => logger.warn('no sandbox pool: it could not start', { error }),
+  );
   // Once every consumer is in: the first read is the kernel's replay, which each consumer judges.
   kernelLog.start(logger);
   const pods = manager;
@@ -261,6 +282,8 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
       await gpus.monitor?.stop();
       await kernelLog.stop();
       await pods.stop();
+      await poolStarted;
+      await deps.sandboxPool?.stop();
       await deps.reaper.drain();
       await nodeNetwork?.stop({ removeRules: opts.removeRules ?? false });
       await services.stop();

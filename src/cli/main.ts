@@ -99,6 +99,31 @@ function serviceProxyOption(): Option {
   return new Option('--no-service-proxy', 'do not program service rules or serve the cluster DNS on this node');
 }
 
+/**
+ * `--sandbox-pool-min/max`, for `agent` and `up`: Docker sandboxes made ahead of their pods
+ * (src/agent/pods/sandbox/pool.ts; defaults there). Hidden until the README's rows describe them
+ * (test/readme-cli).
+ */
+function sandboxPoolMinOption(): Option {
+  return new Option('--sandbox-pool-min <n>', 'pod sandboxes kept ready ahead of their pods however quiet the node is (default 2)')
+    .argParser(nonNegativeInt)
+    .hideHelp();
+}
+
+function sandboxPoolMaxOption(): Option {
+  return new Option('--sandbox-pool-max <n>', 'pod sandboxes kept ready at most, sized by recent bursts of pod starts (default 64; 0: no pool)')
+    .argParser(nonNegativeInt)
+    .hideHelp();
+}
+
+function sandboxPoolSettings(flags: { sandboxPoolMin?: number; sandboxPoolMax?: number }): { sandboxPool?: { min?: number; max?: number } } {
+  const settings = {
+    ...(flags.sandboxPoolMin === undefined ? {} : { min: flags.sandboxPoolMin }),
+    ...(flags.sandboxPoolMax === undefined ? {} : { max: flags.sandboxPoolMax }),
+  };
+  return Object.keys(settings).length === 0 ? {} : { sandboxPool: settings };
+}
+
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
 function namePrefix(value: string): string {
   if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value))
@@ -364,7 +389,9 @@ export function buildProgram(): Command {
           "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)",
         )
         .addOption(hpaSyncPeriodOption())
-        .addOption(serviceProxyOption()),
+        .addOption(serviceProxyOption())
+        .addOption(sandboxPoolMinOption())
+        .addOption(sandboxPoolMaxOption()),
     ),
   ).action(
     async (
@@ -380,6 +407,8 @@ export function buildProgram(): Command {
           serviceProxy: boolean;
           printPrometheusConfig?: boolean;
           horizontalPodAutoscalerSyncPeriod: number;
+          sandboxPoolMin?: number;
+          sandboxPoolMax?: number;
         },
     ) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
@@ -393,6 +422,7 @@ export function buildProgram(): Command {
         labels: options.nodeLabel,
         dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
         controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+        ...sandboxPoolSettings(options),
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
       const [{ startUp }, { serverPhases }] = await Promise.all([import('../cluster/up.js'), import('../cluster/start-phases.js')]);
@@ -439,7 +469,9 @@ export function buildProgram(): Command {
       // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
       .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
       .option('--local-path-dir <dir>', "where local-path volumes' directories are made (default: <data-dir>/storage)")
-      .addOption(serviceProxyOption()),
+      .addOption(serviceProxyOption())
+      .addOption(sandboxPoolMinOption())
+      .addOption(sandboxPoolMaxOption()),
   ).action(
     async (
       options: NetworkCommandOptions & {
@@ -457,6 +489,8 @@ export function buildProgram(): Command {
         kernelLog: string;
         serviceProxy: boolean;
         localPathDir?: string;
+        sandboxPoolMin?: number;
+        sandboxPoolMax?: number;
       },
     ) => {
       if (options.cleanup) {
@@ -479,6 +513,7 @@ export function buildProgram(): Command {
         streamingPort: options.streamingPort,
         gpuPollMs: options.gpuPollInterval * 1000,
         kernelLog: options.kernelLog,
+        ...sandboxPoolSettings(options),
       };
       if (options.localPathDir) nodeOptions.localPathDir = options.localPathDir;
       if (options.server) nodeOptions.server = options.server;

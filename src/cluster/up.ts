@@ -14,6 +14,8 @@ export interface UpOptions extends ServerOptions {
   labels?: Record<string, string>;
   /** Program service rules and serve the cluster DNS on the node (default true). */
   serviceProxy?: boolean;
+  /** The node's sandbox pool (the agent's option). */
+  sandboxPool?: NodeOptions['sandboxPool'];
 }
 
 export interface RunningCluster {
@@ -38,6 +40,7 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
     if (options.serviceProxy !== undefined) nodeOptions.serviceProxy = options.serviceProxy;
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;
+    if (options.sandboxPool) nodeOptions.sandboxPool = options.sandboxPool;
     options.onPhase?.('node');
     node = await startNode(nodeOptions);
   } catch (error) {

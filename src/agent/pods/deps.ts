@@ -12,6 +12,7 @@ import type { InspectCache } from './observe.js';
 import type { PodEvents } from './events.js';
 import type { ProbeManager } from './probes/manager.js';
 import type { SandboxReaper } from './sandbox/reaper.js';
+import type { SandboxPool } from './sandbox/pool.js';
 import type { ServiceAccountTokenSource } from './volumes/service-account-tokens.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -48,6 +49,8 @@ export interface PodDeps {
   crashBackoff: KeyedBackoff;
   /** Removes deleted pods' sandboxes between sandbox starts. */
   reaper: SandboxReaper;
+  /** Sandboxes made ahead of their pods, when the node has a pool (set once it has started). */
+  sandboxPool?: SandboxPool | undefined;
   logger: Logger;
   /** The node's pod CIDR (spec.podCIDR) once assigned: pods' addresses are picked in it. */
   nodePodCidr: () => string | undefined;

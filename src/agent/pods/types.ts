@@ -41,6 +41,11 @@ export function sandboxPorts(pod: Pod): PortMapping[] {
   return out;
 }
 
+/** The pod's sandbox holds nothing of the node's (hostPorts, the host's network): any sandbox on the pod network serves it. */
+export function sandboxHoldsNoNodeResource(pod: Pod): boolean {
+  return !pod.spec.hostNetwork && sandboxPorts(pod).length === 0;
+}
+
 export function isTerminalPhase(phase: string | undefined): phase is 'Succeeded' | 'Failed' {
   return phase === 'Succeeded' || phase === 'Failed';
 }

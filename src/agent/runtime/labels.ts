@@ -12,6 +12,10 @@ export const POD_NAMESPACE = 'drover.dev/pod-namespace';
 export const CONTAINER_NAME = 'drover.dev/container-name';
 export const ATTEMPT = 'drover.dev/attempt';
 export const SANDBOX_ID = 'drover.dev/sandbox-id';
+/** On a sandbox made ahead of its pod: the node pod range its address is in ('' for none). */
+export const POOL_MEMBER = 'drover.dev/sandbox-pool';
+/** On a container started through the hostname shim: the hostname it waits for. */
+export const HOSTNAME_SHIM = 'drover.dev/hostname-shim';
 
 export type ObjectKind = 'sandbox' | 'container';
 

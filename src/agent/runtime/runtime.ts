@@ -97,6 +97,41 @@ export interface StartingSandbox {
   started: Promise<SandboxInfo>;
 }
 
+/** An unclaimed sandbox of the pool (see SandboxPoolRuntime). */
+export interface PoolMember {
+  id: string;
+  state: ContainerState;
+  ip: string;
+  /** The node pod range its address was picked in ('' for the engine's own pick). */
+  addressRange: string;
+  createdAt: Date;
+}
+
+/** What a claimed pool sandbox becomes: this pod's sandbox of this attempt, with this hostname. */
+export interface SandboxClaim {
+  pod: PodRef;
+  attempt: number;
+  hostname: string;
+}
+
+/**
+ * Sandboxes made before their pod exists (pods/sandbox/pool.ts decides when and how many). A
+ * claimed one is the pod's sandbox from then on: listed, inspected, reported in events and
+ * removed as if it had been made for the pod.
+ */
+export interface SandboxPoolRuntime {
+  /** Why pooled sandboxes cannot be used here (their pods' hostnames cannot be set); undefined when they can. */
+  unsupported(): Promise<string | undefined>;
+  /** Makes one and waits until it runs; `keepFree` addresses of the range must stay free for other pods. */
+  create(opts: { labels: Record<string, string>; addressRange?: string | undefined; keepFree: number }): Promise<PoolMember>;
+  /** The unclaimed members matching the filter. */
+  list(filter: ListFilter): Promise<PoolMember[]>;
+  /** After a restart: forgets claims of sandboxes that are gone, and finishes starts a dead agent left half-done. */
+  adopt(filter: ListFilter): Promise<void>;
+  /** Makes the member the pod's sandbox, durably, before any container joins it. */
+  claim(id: string, claim: SandboxClaim): Promise<SandboxInfo>;
+}
+
 export interface PodObjects {
   sandboxes: SandboxInfo[];
   containers: ContainerSummary[];
@@ -305,4 +340,7 @@ export interface ContainerRuntime {
    * (daemon restart): the caller relists and subscribes again.
    */
   events(filter: ListFilter, signal: AbortSignal): AsyncIterable<RuntimeEvent>;
+
+  /** Present where sandboxes can be made ahead of their pods (Docker with a state directory). */
+  readonly sandboxPool?: SandboxPoolRuntime | undefined;
 }

@@ -27,10 +27,12 @@ import type {
   ListFilter,
   LogOptions,
   PodRef,
+  PoolMember,
   RuntimeEvent,
   RuntimeStatus,
   RuntimeVersion,
   SandboxInfo,
+  SandboxPoolRuntime,
   SandboxSpec,
   StartingSandbox,
   StreamSession,
@@ -295,8 +297,49 @@ export class FakeRuntime implements ContainerRuntime {
 
   async removeSandbox(id: string, keep?: ReadonlySet<string>): Promise<void> {
     this.calls.push('removeSandbox');
+    this.poolMembers.delete(id);
     for (const [cid, c] of this.containerById) if (c.status.labels[SANDBOX_ID] === id && !keep?.has(cid)) this.containerById.delete(cid);
     this.sandboxById.delete(id);
+  }
+
+  // ---- the sandbox pool (present after enablePool) ----
+
+  /** Unclaimed pool sandboxes, with their labels. */
+  readonly poolMembers = new Map<string, PoolMember & { labels: Record<string, string> }>();
+  sandboxPool: SandboxPoolRuntime | undefined;
+
+  /** Gives the runtime a sandbox pool: members are made running at once, a claim makes one a pod's sandbox. */
+  enablePool(): this {
+    const members = this.poolMembers;
+    this.sandboxPool = {
+      unsupported: async () => undefined,
+      adopt: async () => undefined,
+      create: async (opts) => {
+        this.calls.push('createPoolSandbox');
+        const id = `pool-${++this.serial}`;
+        const member = { id, state: 'running' as const, ip: addressOf(id), addressRange: opts.addressRange ?? '', createdAt: new Date(), labels: opts.labels };
+        members.set(id, member);
+        return { ...member };
+      },
+      list: async (filter) => [...members.values()].filter((m) => matches(m.labels, filter)).map((m) => ({ ...m })),
+      claim: async (id, claim) => {
+        const member = members.get(id);
+        if (!member || member.state !== 'running') throw new SandboxError(`pool sandbox ${id} is not running`);
+        this.calls.push('claimPoolSandbox');
+        members.delete(id);
+        const labels = mergeLabels(member.labels, podLabels(claim.pod, 'sandbox', claim.attempt));
+        const sandbox: SandboxInfo = { id, pod: claim.pod, attempt: claim.attempt, state: 'running', ip: member.ip, createdAt: member.createdAt, labels };
+        this.sandboxById.set(id, sandbox);
+        return { ...sandbox };
+      },
+    };
+    return this;
+  }
+
+  /** A pool sandbox dies behind the agent's back. */
+  killPoolSandbox(id: string): void {
+    const member = this.poolMembers.get(id);
+    if (member) member.state = 'exited';
   }
 
   async createContainer(spec: ContainerSpec): Promise<string> {

@@ -113,7 +113,14 @@ async function discardNeverRun(input: StartInput, id: string): Promise<void> {
   input.deps.cache.forget(id);
 }
 
-export async function startContainer(input: StartInput): Promise<StartOutcome> {
+export function startContainer(input: StartInput): Promise<StartOutcome> {
+  const starting = startNew(input);
+  // The node is not quiet while a pod starts: the sandbox pool waits with its refills.
+  input.deps.reaper.containerStarting(starting);
+  return starting;
+}
+
+async function startNew(input: StartInput): Promise<StartOutcome> {
   const { deps, record, container } = input;
   const pulled = await deps.puller.ensure(input.runtime, record.pod, container, input.isInit);
   if ('waiting' in pulled) return wait(input, pulled.waiting.reason, pulled.waiting.message, pulled.retryInMs);

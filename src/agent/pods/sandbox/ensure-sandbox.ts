@@ -3,14 +3,14 @@
 // Never pod whose containers already ran is not started over, as the kubelet decides.
 //
 // This is the one stage that knows how a pod gets its sandbox: the rest of the sync sees only
-// the SandboxOutcome it returns, so another way to obtain one (a pool, none for a pod that
-// needs none) replaces this stage alone.
+// the SandboxOutcome it returns. A pod that can use one claims a sandbox of the node's pool
+// (pool.ts) before it makes its own.
 import { ownerLabels } from '../../agent-labels.js';
 import { RuntimeUnavailableError } from '../../runtime/errors.js';
 import type { SandboxInfo, SandboxSpec, StartingSandbox } from '../../runtime/runtime.js';
 import { keptAcrossSandboxes } from '../containers/dead-containers.js';
 import { runningSandbox, type PodRuntime } from '../observe.js';
-import { restartPolicyOf, sandboxPorts } from '../types.js';
+import { restartPolicyOf, sandboxHoldsNoNodeResource, sandboxPorts } from '../types.js';
 import type { PodSync } from '../sync-input.js';
 import { gracePeriodOf, killPodContainers } from '../containers/kill.js';
 
@@ -88,6 +88,22 @@ function sandboxSpec(sync: PodSync, state: PodRuntime): SandboxSpec {
 }
 
 /**
+ * A sandbox of the pool made the pod's (pool.ts), for a pod whose sandbox holds nothing of the
+ * node's: hostPorts are bound when a sandbox is made, and the host's network is no sandbox's.
+ * Undefined when the pod makes its own (no pool, none ready, or a pod that cannot use one).
+ */
+async function claimPooledSandbox(sync: PodSync, spec: SandboxSpec): Promise<ReadySandbox | NoSandbox | undefined> {
+  const pool = sync.deps.sandboxPool;
+  if (!pool || pool.runtime !== sync.runtime || !sandboxHoldsNoNodeResource(sync.pod)) return undefined;
+  try {
+    const sandbox = await pool.claim({ pod: spec.pod, attempt: spec.attempt, hostname: spec.hostname ?? spec.pod.name });
+    return sandbox && { kind: 'ready', sandbox };
+  } catch (error) {
+    return sandboxFailed(sync, error);
+  }
+}
+
+/**
  * Makes the sandbox. Where the runtime can, this returns as soon as it exists, as a starting
  * sandbox: the pod's containers are made while it starts.
  */
@@ -97,6 +113,8 @@ async function createSandbox(sync: PodSync, state: PodRuntime): Promise<SandboxO
   const wait = failed ? deps.crashBackoff.remaining(sandboxKey(sync), failed.at) : 0;
   if (wait > 0) return { kind: 'none', retryInMs: wait };
   const spec = sandboxSpec(sync, state);
+  const pooled = await claimPooledSandbox(sync, spec);
+  if (pooled) return pooled.kind === 'ready' ? sandboxMade(sync, state, pooled.sandbox) : pooled;
   if (!runtime.beginSandbox) {
     let made: SandboxInfo;
     try {

@@ -6,8 +6,10 @@
 // sandbox is starting, and those that waited REAP_WITHIN_MS regardless. Nothing of the pod
 // runs by then; what waits holds only its IP. A sandbox that publishes hostPorts or shares the
 // host's network is not handed here: its ports must be free for the next pod at once.
+// The reaper also tells when the node is quiet (no sandbox or container start, nothing to remove):
+// the sandbox pool (pool.ts) makes its sandboxes then.
 import type { Logger } from '../../../client/index.js';
-import { sandboxPorts } from '../types.js';
+import { sandboxHoldsNoNodeResource } from '../types.js';
 import type { Pod } from '../../../api/core/index.js';
 
 /** The longest a pod's leftovers wait for a moment without sandbox starts. */
@@ -22,7 +24,7 @@ interface Leftovers {
 
 /** Whether the pod's sandbox may outlive its containers for a while (see above). */
 export function leftoversMayWait(pod: Pod): boolean {
-  return !pod.spec.hostNetwork && sandboxPorts(pod).length === 0;
+  return sandboxHoldsNoNodeResource(pod);
 }
 
 export class SandboxReaper {
@@ -30,6 +32,9 @@ export class SandboxReaper {
   private readonly pending = new Map<string, Leftovers>();
   private readonly inFlight = new Set<Promise<void>>();
   private starting = 0;
+  /** Container starts in progress: they hold no kernel network lock, but the node is not idle. */
+  private containerStarts = 0;
+  private readonly quietListeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -45,6 +50,30 @@ export class SandboxReaper {
       this.pump();
     };
     started.then(settled, settled);
+  }
+
+  /** A pod's container start in progress: it does not hold removals back, but the node is not quiet meanwhile. */
+  containerStarting(started: Promise<unknown>): void {
+    this.containerStarts++;
+    const settled = () => {
+      this.containerStarts--;
+      this.pump();
+    };
+    started.then(settled, settled);
+  }
+
+  /**
+   * No sandbox or container starting and nothing being removed or waiting to be: the moment for
+   * work that may wait (the sandbox pool's refills), which must not slow pods' starts.
+   */
+  quiet(): boolean {
+    return this.starting === 0 && this.containerStarts === 0 && this.inFlight.size === 0 && this.pending.size === 0;
+  }
+
+  /** Called each time the node may have become quiet (a start or removal settled); returns the unsubscribe. */
+  onQuiet(listener: () => void): () => void {
+    this.quietListeners.add(listener);
+    return () => this.quietListeners.delete(listener);
   }
 
   /** Removes the pod's leftovers later; a pod already waiting keeps its place. */
@@ -63,6 +92,11 @@ export class SandboxReaper {
   }
 
   private pump(): void {
+    this.reap();
+    if (this.quiet()) for (const listener of this.quietListeners) listener();
+  }
+
+  private reap(): void {
     const now = Date.now();
     for (const [uid, item] of this.pending) {
       if (this.inFlight.size >= CONCURRENCY) break;

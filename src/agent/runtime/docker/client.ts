@@ -3,6 +3,7 @@
 
 import Docker from 'dockerode';
 import { PodNetwork } from './pod-network.js';
+import { SandboxClaims } from './sandbox-claims.js';
 
 export interface DockerRuntimeOptions {
   /** An existing client; otherwise one is made from socketPath or DOCKER_HOST. */
@@ -22,6 +23,8 @@ export interface DockerRuntimeOptions {
   namePrefix?: string;
   /** The cluster's pod CIDR: sandboxes join its Docker network (pod-network.ts); Docker's default bridge without it. */
   podCidr?: string;
+  /** Where the runtime keeps what labels cannot hold (pool sandboxes' claims); no sandbox pool without it. */
+  stateDir?: string;
 }
 
 export const DEFAULT_PAUSE_IMAGE = 'drover/pause:1';
@@ -36,6 +39,10 @@ export interface DockerContext {
   logMaxFiles: number;
   namePrefix: string;
   podNetwork: PodNetwork | undefined;
+  /** Which pool sandbox is which pod's (sandbox-claims.ts); absent without a state directory. */
+  claims: SandboxClaims | undefined;
+  /** Containers created by this process, by id: the hostname their shim waits for, or null for none. */
+  shims: Map<string, string | null>;
 }
 
 export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
@@ -49,6 +56,8 @@ export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
     logMaxFiles: opts.logMaxFiles ?? 3,
     namePrefix: opts.namePrefix ?? 'drover',
     podNetwork: opts.podCidr ? new PodNetwork(docker, opts.podCidr) : undefined,
+    claims: opts.stateDir ? new SandboxClaims(opts.stateDir) : undefined,
+    shims: new Map(),
   };
 }
 

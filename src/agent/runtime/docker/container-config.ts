@@ -3,7 +3,7 @@
 
 import type Docker from 'dockerode';
 import { CPU_PERIOD_US, dockerName, type DockerContext } from './client.js';
-import { CONTAINER_NAME, SANDBOX_ID, mergeLabels, podLabels } from '../labels.js';
+import { CONTAINER_NAME, KIND, MANAGED, POOL_MEMBER, SANDBOX_ID, mergeLabels, podLabels } from '../labels.js';
 import type { ContainerResources, ContainerSpec, Mount, SandboxSpec } from '../runtime.js';
 
 type CreateOptions = Docker.ContainerCreateOptions;
@@ -77,6 +77,8 @@ export function sandboxName(ctx: DockerContext, spec: SandboxSpec): string {
 export interface SandboxNetwork {
   name: string;
   ip?: string | undefined;
+  /** The node pod range the address was picked in. */
+  range?: string | undefined;
 }
 
 export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec, network?: SandboxNetwork): CreateOptions {
@@ -89,15 +91,37 @@ export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec, netw
     ...(hostname === undefined ? {} : { Hostname: hostname }),
     Labels: mergeLabels(spec.labels, podLabels(spec.pod, 'sandbox', spec.attempt)),
     ExposedPorts,
-    HostConfig: {
-      NetworkMode: mode,
-      PortBindings: spec.hostNetwork ? {} : PortBindings,
-      // The app containers join this IPC namespace, as in a Kubernetes pod.
-      IpcMode: 'shareable',
-      RestartPolicy: { Name: 'no' },
-      LogConfig: logConfig(ctx),
-    },
-    ...(network?.ip && !spec.hostNetwork ? { NetworkingConfig: { EndpointsConfig: { [mode]: { IPAMConfig: { IPv4Address: network.ip } } } } } : {}),
+    HostConfig: { ...sandboxHostConfig(ctx, mode), PortBindings: spec.hostNetwork ? {} : PortBindings },
+    ...(network?.ip && !spec.hostNetwork ? addressConfig(mode, network.ip) : {}),
+  };
+}
+
+function sandboxHostConfig(ctx: DockerContext, mode: string): HostConfig {
+  return {
+    NetworkMode: mode,
+    // The app containers join this IPC namespace, as in a Kubernetes pod.
+    IpcMode: 'shareable',
+    RestartPolicy: { Name: 'no' },
+    LogConfig: logConfig(ctx),
+  };
+}
+
+function addressConfig(mode: string, ip: string): Pick<CreateOptions, 'NetworkingConfig'> {
+  return { NetworkingConfig: { EndpointsConfig: { [mode]: { IPAMConfig: { IPv4Address: ip } } } } };
+}
+
+/**
+ * A sandbox made ahead of its pod (sandbox-pool.ts): a pod sandbox in all but the pod, which it
+ * learns when claimed. No hostPorts (their pods never take one) and Docker's default hostname.
+ */
+export function poolSandboxCreateOptions(ctx: DockerContext, name: string, labels: Record<string, string>, network?: SandboxNetwork): CreateOptions {
+  const mode = network?.name ?? 'bridge';
+  return {
+    name,
+    Image: ctx.pauseImage,
+    Labels: { ...labels, [MANAGED]: 'true', [KIND]: 'sandbox', [POOL_MEMBER]: network?.range ?? '' },
+    HostConfig: sandboxHostConfig(ctx, mode),
+    ...(network?.ip ? addressConfig(mode, network.ip) : {}),
   };
 }
 

@@ -5,7 +5,8 @@ import type { DockerContext } from './client.js';
 import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import { labelFilters, toStatus, toSummary } from './state.js';
 import { CreateFailedError, ImageNotFoundError, NameConflictError, NotRunningError, RuntimeError, SandboxError, StartFailedError } from '../errors.js';
-import { KIND, MANAGED } from '../labels.js';
+import { HOSTNAME_SHIM, KIND, MANAGED } from '../labels.js';
+import { releaseShim, withHostnameShim } from './hostname-shim.js';
 import type { ContainerResources, ContainerSpec, ContainerStatus, ContainerSummary, ListFilter } from '../runtime.js';
 
 function withStatus(statusCode: number | undefined): { statusCode?: number } {
@@ -14,10 +15,17 @@ function withStatus(statusCode: number | undefined): { statusCode?: number } {
 
 export async function createContainer(ctx: DockerContext, spec: ContainerSpec): Promise<string> {
   const name = containerName(ctx, spec);
+  // In a claimed pool sandbox the container would start under the pool's hostname (hostname-shim.ts).
+  const hostname = ctx.claims?.get(spec.sandboxId)?.hostname;
+  const options = containerCreateOptions(ctx, spec);
   try {
-    const container = await ctx.docker.createContainer(containerCreateOptions(ctx, spec));
+    const container = await ctx.docker.createContainer(hostname ? await withHostnameShim(ctx, options, hostname) : options);
+    // Forgotten at start; a bound keeps never-started ones from adding up.
+    if (ctx.shims.size >= 4096) ctx.shims.delete(ctx.shims.keys().next().value!);
+    ctx.shims.set(container.id, hostname ?? null);
     return container.id;
   } catch (err) {
+    if (err instanceof RuntimeError) throw err;
     const message = engineMessage(err);
     const opts = { engineMessage: message, cause: err, ...withStatus(statusOf(err)) };
     // A 404 on create names either the image or the sandbox the container joins.
@@ -43,6 +51,21 @@ export async function startContainer(ctx: DockerContext, id: string): Promise<vo
       (message, statusCode) => new StartFailedError(`start container ${id}: ${message}`, { engineMessage: message, cause: err, ...withStatus(statusCode) }),
     );
   }
+  const hostname = await shimHostname(ctx, id);
+  if (hostname) await releaseShim(ctx, id, hostname);
+}
+
+/** The hostname a container's shim waits for: known when this process made it, read from its label otherwise. */
+async function shimHostname(ctx: DockerContext, id: string): Promise<string | undefined> {
+  const known = ctx.shims.get(id);
+  ctx.shims.delete(id);
+  if (known !== undefined) return known ?? undefined;
+  if (!ctx.claims) return undefined;
+  const info = await ctx.docker
+    .getContainer(id)
+    .inspect()
+    .catch(() => undefined);
+  return info?.Config.Labels?.[HOSTNAME_SHIM] || undefined;
 }
 
 /** Docker sends the stop signal, then SIGKILL once `graceSeconds` have passed. */

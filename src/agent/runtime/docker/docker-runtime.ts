@@ -11,6 +11,7 @@ import { gpuUnsupported, status, version } from './info.js';
 import { PauseImage } from './pause-image.js';
 import { listPodObjects } from './pod-objects.js';
 import * as sandbox from './sandbox.js';
+import { DockerSandboxPool } from './sandbox-pool.js';
 import { attach, logs } from './streams.js';
 import type {
   AttachOptions,
@@ -39,10 +40,12 @@ export class DockerRuntime implements ContainerRuntime {
   readonly name = 'docker';
   readonly ctx: DockerContext;
   private readonly pause: PauseImage;
+  readonly sandboxPool: DockerSandboxPool | undefined;
 
   constructor(opts: DockerRuntimeOptions = {}) {
     this.ctx = createContext(opts);
     this.pause = new PauseImage(this.ctx);
+    this.sandboxPool = this.ctx.claims ? new DockerSandboxPool(this.ctx, this.ctx.claims, this.pause) : undefined;
   }
 
   version(): Promise<RuntimeVersion> {

@@ -71,7 +71,8 @@ async function* watch(ctx: DockerContext, filter: ListFilter, signal: AbortSigna
   try {
     for await (const line of lines(stream)) {
       const event = toRuntimeEvent(JSON.parse(line) as EngineEvent);
-      if (event) yield event;
+      // A claimed pool sandbox's events name its pod, as a made-for-the-pod sandbox's labels do.
+      if (event) yield ctx.claims ? { ...event, labels: ctx.claims.labelsOf(event.id, event.labels) } : event;
     }
   } catch (err) {
     if (!signal.aborted) throw genericError(err, 'watch events');

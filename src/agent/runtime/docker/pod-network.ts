@@ -108,7 +108,7 @@ export class PodNetwork {
    * network may still race for one; the engine refuses the second at start, whose sandbox is
    * made again under the usual back-off.
    */
-  async pickAddress(nodeRange: string): Promise<string> {
+  async pickAddress(nodeRange: string, keepFree = 0): Promise<string> {
     const range = parseCidr(nodeRange);
     if (!range || !cidrContains(this.cidr, addressAt(range, 0)))
       throw new Error(`the node's pod CIDR ${nodeRange} is not inside the cluster's ${this.podCidr}`);
@@ -116,13 +116,17 @@ export class PodNetwork {
     const now = Date.now();
     for (const [ip, until] of this.reserved) if (until < now) this.reserved.delete(ip);
     // .0 and the last address are skipped: some tools take them for network and broadcast.
-    for (let index = 1; index < range.size - 1; index++) {
+    const free: string[] = [];
+    for (let index = 1; index < range.size - 1 && free.length <= keepFree; index++) {
       const ip = addressAt(range, index);
-      if (used.has(ip) || this.reserved.has(ip)) continue;
-      this.reserved.set(ip, now + RESERVATION_MS);
-      return ip;
+      if (!used.has(ip) && !this.reserved.has(ip)) free.push(ip);
     }
-    throw new Error(`no free pod address left in the node's pod CIDR ${nodeRange}`);
+    const ip = free[0];
+    if (ip === undefined) throw new Error(`no free pod address left in the node's pod CIDR ${nodeRange}`);
+    // A sandbox made ahead of its pod leaves `keepFree` addresses to pods that cannot take one of those.
+    if (free.length <= keepFree) throw new Error(`fewer than ${keepFree + 1} free pod addresses left in the node's pod CIDR ${nodeRange}`);
+    this.reserved.set(ip, now + RESERVATION_MS);
+    return ip;
   }
 
   /** Frees a picked address (its sandbox was made, or failed). */

@@ -4,7 +4,7 @@
 import type Docker from 'dockerode';
 import type { DockerContext } from './client.js';
 import { mapContainerError } from './engine-errors.js';
-import { sandboxFromList } from './sandbox.js';
+import { sandboxFromList, withClaimed } from './sandbox.js';
 import { labelFilters, toSummary } from './state.js';
 import { RuntimeError } from '../errors.js';
 import { KIND, MANAGED } from '../labels.js';
@@ -17,7 +17,11 @@ export async function listPodObjects(ctx: DockerContext, filter: ListFilter | un
   } catch (err) {
     throw mapContainerError(err, '', (message) => new RuntimeError(`list pod objects: ${message}`, { engineMessage: message, cause: err }));
   }
-  const sandboxes = list.filter((c) => c.Labels?.[KIND] === 'sandbox').flatMap((c) => sandboxFromList(ctx, c));
+  const sandboxes = await withClaimed(
+    ctx,
+    filter,
+    list.filter((c) => c.Labels?.[KIND] === 'sandbox').flatMap((c) => sandboxFromList(ctx, c)),
+  );
   const containers = list.filter((c) => c.Labels?.[KIND] === 'container').map(toSummary);
   return { sandboxes, containers };
 }

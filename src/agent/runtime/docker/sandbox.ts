@@ -9,8 +9,8 @@ import { removeContainer } from './containers.js';
 import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import type { PauseImage } from './pause-image.js';
 import { labelFilters, mapState } from './state.js';
-import { NameConflictError, RuntimeError, SandboxError } from '../errors.js';
-import { KIND, MANAGED, SANDBOX_ID, attemptFromLabels, podFromLabels } from '../labels.js';
+import { ContainerNotFoundError, NameConflictError, RuntimeError, SandboxError } from '../errors.js';
+import { KIND, MANAGED, POD_UID, SANDBOX_ID, attemptFromLabels, podFromLabels } from '../labels.js';
 import type { ListFilter, SandboxInfo, SandboxSpec, StartingSandbox } from '../runtime.js';
 
 export async function createSandbox(ctx: DockerContext, pause: PauseImage, spec: SandboxSpec): Promise<SandboxInfo> {
@@ -86,25 +86,41 @@ function podIP(ctx: DockerContext, networkMode: string | undefined, networks: Re
   return '';
 }
 
-function toSandbox(raw: {
-  id: string;
-  labels: Record<string, string>;
-  status: string;
-  running?: boolean;
-  createdAt: Date;
-  ip: string;
-}): SandboxInfo | undefined {
-  const pod = podFromLabels(raw.labels);
+/** A sandbox from the engine's record; a pool sandbox's pod is its claim's (sandbox-claims.ts). */
+function toSandbox(
+  ctx: DockerContext,
+  raw: {
+    id: string;
+    labels: Record<string, string>;
+    status: string;
+    running?: boolean;
+    createdAt: Date;
+    ip: string;
+  },
+): SandboxInfo | undefined {
+  const labels = ctx.claims?.labelsOf(raw.id, raw.labels) ?? raw.labels;
+  const pod = podFromLabels(labels);
   if (!pod) return undefined;
   return {
     id: raw.id,
     pod,
-    attempt: attemptFromLabels(raw.labels),
+    attempt: attemptFromLabels(labels),
     state: mapState(raw.status, raw.running),
     ip: raw.ip,
     createdAt: raw.createdAt,
-    labels: raw.labels,
+    labels,
   };
+}
+
+export function sandboxFromInspect(ctx: DockerContext, info: Docker.ContainerInspectInfo): SandboxInfo | undefined {
+  return toSandbox(ctx, {
+    id: info.Id,
+    labels: info.Config.Labels ?? {},
+    status: info.State.Status,
+    running: info.State.Running,
+    createdAt: parseDockerTime(info.Created) ?? new Date(0),
+    ip: podIP(ctx, info.HostConfig.NetworkMode, info.NetworkSettings.Networks),
+  });
 }
 
 export async function inspectSandbox(ctx: DockerContext, id: string): Promise<SandboxInfo> {
@@ -114,14 +130,7 @@ export async function inspectSandbox(ctx: DockerContext, id: string): Promise<Sa
   } catch (err) {
     throw mapContainerError(err, id, (message) => new RuntimeError(`inspect sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));
   }
-  const sandbox = toSandbox({
-    id: info.Id,
-    labels: info.Config.Labels ?? {},
-    status: info.State.Status,
-    running: info.State.Running,
-    createdAt: parseDockerTime(info.Created) ?? new Date(0),
-    ip: podIP(ctx, info.HostConfig.NetworkMode, info.NetworkSettings.Networks),
-  });
+  const sandbox = sandboxFromInspect(ctx, info);
   if (!sandbox) throw new SandboxError(`container ${id} is not a Drover sandbox (it has no pod labels)`);
   return sandbox;
 }
@@ -136,12 +145,37 @@ export async function listSandboxes(ctx: DockerContext, filter: ListFilter | und
   } catch (err) {
     throw mapContainerError(err, '', (message) => new RuntimeError(`list sandboxes: ${message}`, { engineMessage: message, cause: err }));
   }
-  return list.flatMap((c) => sandboxFromList(ctx, c));
+  return withClaimed(
+    ctx,
+    filter,
+    list.flatMap((c) => sandboxFromList(ctx, c)),
+  );
+}
+
+/**
+ * The sandboxes a pod filter finds, and its claimed pool sandbox besides: the engine cannot find
+ * that one by the pod's labels, which it does not have.
+ */
+export async function withClaimed(ctx: DockerContext, filter: ListFilter | undefined, found: SandboxInfo[]): Promise<SandboxInfo[]> {
+  const uid = filter?.labels?.[POD_UID];
+  if (!ctx.claims || typeof uid !== 'string') return found;
+  const missing = ctx.claims.ofPod(uid).filter((id) => !found.some((s) => s.id === id));
+  for (const id of missing) {
+    const sandbox = await inspectSandbox(ctx, id).catch(async (err: unknown) => {
+      if (!(err instanceof ContainerNotFoundError)) throw err;
+      // Removed behind the agent's back: the pod has no sandbox now, and the claim is void.
+      await ctx.claims?.drop(id);
+      return undefined;
+    });
+    if (!sandbox || (filter?.all === false && sandbox.state !== 'running')) continue;
+    if (Object.entries(filter?.labels ?? {}).every(([k, v]) => (v === true ? k in sandbox.labels : sandbox.labels[k] === v))) found.push(sandbox);
+  }
+  return found;
 }
 
 /** A sandbox from a list entry; a labelled container without pod labels is not ours to report (or to fail on). */
 export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): SandboxInfo[] {
-  const sandbox = toSandbox({
+  const sandbox = toSandbox(ctx, {
     id: c.Id,
     labels: c.Labels ?? {},
     status: c.State,
@@ -154,9 +188,10 @@ export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): Sa
 /** App containers first: they hold the sandbox's namespaces. */
 export async function removeSandbox(ctx: DockerContext, id: string, keep?: ReadonlySet<string>): Promise<void> {
   let members: Docker.ContainerInfo[];
+  let fullId = id;
   try {
     // Members are labelled with the full id; the caller may hold a short one.
-    const fullId = await ctx.docker
+    fullId = await ctx.docker
       .getContainer(id)
       .inspect()
       .then(
@@ -170,4 +205,5 @@ export async function removeSandbox(ctx: DockerContext, id: string, keep?: Reado
   // Docker lets a stopped member outlive the container whose network it joined.
   await Promise.all(members.filter((c) => !keep?.has(c.Id)).map((c) => removeContainer(ctx, c.Id, true)));
   await removeContainer(ctx, id, true);
+  await ctx.claims?.drop(fullId);
 }
