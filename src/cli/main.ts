@@ -99,21 +99,15 @@ function serviceProxyOption(): Option {
   return new Option('--no-service-proxy', 'do not program service rules or serve the cluster DNS on this node');
 }
 
-/**
- * `--sandbox-pool-min/max`, for `agent` and `up`: Docker sandboxes made ahead of their pods
- * (src/agent/pods/sandbox/pool.ts; defaults there). Hidden until the README's rows describe them
- * (test/readme-cli).
- */
+/** `--sandbox-pool-min/max`, for `agent` and `up`: Docker sandboxes made ahead of their pods (src/agent/pods/sandbox/pool.ts; defaults there). */
 function sandboxPoolMinOption(): Option {
-  return new Option('--sandbox-pool-min <n>', 'pod sandboxes kept ready ahead of their pods however quiet the node is (default 2)')
-    .argParser(nonNegativeInt)
-    .hideHelp();
+  return new Option('--sandbox-pool-min <n>', 'pod sandboxes kept ready ahead of their pods however quiet the node is (default 2)').argParser(nonNegativeInt);
 }
 
 function sandboxPoolMaxOption(): Option {
-  return new Option('--sandbox-pool-max <n>', 'pod sandboxes kept ready at most, sized by recent bursts of pod starts (default 64; 0: no pool)')
-    .argParser(nonNegativeInt)
-    .hideHelp();
+  return new Option('--sandbox-pool-max <n>', 'pod sandboxes kept ready at most, sized by recent bursts of pod starts (default 64; 0: no pool)').argParser(
+    nonNegativeInt,
+  );
 }
 
 function sandboxPoolSettings(flags: { sandboxPoolMin?: number; sandboxPoolMax?: number }): { sandboxPool?: { min?: number; max?: number } } {
