@@ -5,10 +5,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE_LABEL } from '../src/agent/agent-labels.js';
+import { POOL_MEMBER } from '../src/agent/runtime/labels.js';
 import { ApiClient, resources } from '../src/client/index.js';
 import { mergePodStartRecords, preciseNow, type PodStartRecord } from '../src/metrics/pod-start-stages.js';
 import { KUBECTL } from '../test/support/kubectl.js';
-import { run, sleep, timed, untilNoContainers } from './peers.js';
+import { docker, run, sleep, timed, until } from './peers.js';
 import { fetchStageRecords, roundMarks, type RoundMarks } from './startup-stages.js';
 
 export const IMAGE = 'drover-test/busybox:1';
@@ -125,11 +126,45 @@ export class DroverPods {
     const ms = await timed(async () => {
       await this.kubectl('delete', 'pods', '-l', SELECTOR, '--wait=true', '--timeout=300s');
     });
-    for (const node of this.nodeNames) await untilNoContainers(`label=${NODE_LABEL}=${node}`);
+    for (const node of this.nodeNames) await untilSettled(node);
     return ms;
   }
 
   close(): void {
     this.api.close();
   }
+}
+
+/** How long the agent's sandbox pool must stay the same to count as refilled. */
+const POOL_STABLE_MS = 5_000;
+
+async function containerIds(...filters: string[]): Promise<string[]> {
+  const { stdout } = await docker('ps', '-aq', ...filters.flatMap((filter) => ['--filter', filter]));
+  return stdout.split('\n').filter(Boolean).sort();
+}
+
+/**
+ * Once the node holds none of the bench's containers and its sandbox pool (pause sandboxes made
+ * ahead of their pods, which an agent keeps whatever runs) has stopped changing: the pool refills
+ * in the node's quiet moments, and the peers measured next must not share Docker with it.
+ */
+async function untilSettled(node: string): Promise<void> {
+  let last = '';
+  let since = performance.now();
+  await until(
+    `the bench's containers gone from ${node} and its sandbox pool refilled`,
+    async () => {
+      const all = await containerIds(`label=${NODE_LABEL}=${node}`);
+      const pool = await containerIds(`label=${NODE_LABEL}=${node}`, `label=${POOL_MEMBER}`);
+      const key = pool.join(',');
+      if (all.length > pool.length || key !== last) {
+        last = key;
+        since = performance.now();
+        return false;
+      }
+      return performance.now() - since >= POOL_STABLE_MS;
+    },
+    300_000,
+    500,
+  );
 }
