@@ -45,11 +45,15 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
     deps.events.pod(sync.pod, 'Warning', refusal.reason, refusal.message);
     return finishPod(sync, state);
   }
+  // The volumes (a service-account token asked of the API, say) are set up while the sandbox is
+  // obtained: neither needs the other, and on a pod's first sync both are on its critical path.
+  const volumesReady = ensureVolumes(sync);
+  volumesReady.catch(() => undefined); // awaited in runContainers; this keeps a sync that ends sooner from leaving it unhandled
   const obtained = await ensureSandbox(sync, state);
   markSandbox(sync.pod, obtained);
   let outcome: SyncOutcome & Retry = { sandbox: undefined, initDone: false, retryInMs: obtained.kind === 'none' ? obtained.retryInMs : undefined };
   if (obtained.kind !== 'none') {
-    const run = await runPod(sync, state, obtained);
+    const run = await runPod(sync, state, obtained, volumesReady);
     outcome = run;
     if (run.changed) state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
     state = await removeSupersededContainers(sync, state);
@@ -79,11 +83,16 @@ type ContainersRun = { initDone: boolean; changed: boolean } & Retry;
  * one made in this sync runs now, with its IP, or is gone when it could not start. Either way no
  * sync leaves a sandbox half-started behind, even one that throws.
  */
-async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<SyncOutcome & ContainersRun> {
+async function runPod(
+  sync: PodSync,
+  state: PodRuntime,
+  obtained: ReadySandbox | SandboxStarting,
+  volumesReady: VolumesReady,
+): Promise<SyncOutcome & ContainersRun> {
   let run: ContainersRun;
   let settled: ReadySandbox | NoSandbox;
   try {
-    run = await runContainers(sync, state, obtained);
+    run = await runContainers(sync, state, obtained, volumesReady);
   } finally {
     settled = obtained.kind === 'starting' ? await obtained.started : obtained;
   }
@@ -91,9 +100,11 @@ async function runPod(sync: PodSync, state: PodRuntime, obtained: ReadySandbox |
   return { ...run, sandbox, retryInMs: soonest(run.retryInMs, settled.kind === 'none' ? settled.retryInMs : undefined) };
 }
 
+type VolumesReady = ReturnType<typeof ensureVolumes>;
+
 /** Volumes, devices, then the containers' plan (a pure function of the state) carried out. */
-async function runContainers(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting): Promise<ContainersRun> {
-  const { volumes, retryInMs: volumesRetry } = await ensureVolumes(sync);
+async function runContainers(sync: PodSync, state: PodRuntime, obtained: ReadySandbox | SandboxStarting, volumesReady: VolumesReady): Promise<ContainersRun> {
+  const { volumes, retryInMs: volumesRetry } = await volumesReady;
   if (!volumes) return { initDone: false, changed: false, retryInMs: volumesRetry };
   podStartStages.markIfStarting(sync.pod, 'volumesReady');
   const { devices, retryInMs: devicesRetry } = ensureDevices(sync);
