@@ -73,8 +73,9 @@ export class ApiMetrics {
   }
 
   observeRequest(request: RequestLabels, code: number, seconds: number): void {
-    const key = `${request.verb} ${request.dry_run} ${request.group} ${request.version} ${request.resource} ${request.subresource} ${request.scope}`;
-    this.requests.inc(`${key} ${code}`, () => ({ ...request, component: 'apiserver', code: String(code) }));
+    // NUL between the values: no label value holds one, so no two series share a key.
+    const key = `${request.verb}\0${request.dry_run}\0${request.group}\0${request.version}\0${request.resource}\0${request.subresource}\0${request.scope}`;
+    this.requests.inc(`${key}\0${code}`, () => ({ ...request, component: 'apiserver', code: String(code) }));
     this.latency.observe(key, () => ({ ...request, component: 'apiserver' }), seconds);
   }
 }

@@ -119,6 +119,7 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
         throw error;
       }
     }
+    this.operations.settle(rs);
     if (manageError) throw new Error(`${key}: ${manageError.message}`);
     const wait = msUntilNextAvailable(active, rs.spec.minReadySeconds ?? 0, now);
     return wait === undefined ? undefined : { requeueAfterMs: wait + 50 };

@@ -27,7 +27,12 @@ export class ReplicaSetOperations {
         this.progress(rs);
       },
       onUpdate: (old, rs) => {
-        if (!mine(rs)) return;
+        if (!mine(rs)) {
+          // Adopted by a Deployment (whose own Transactions take over) or moved to another member's shard.
+          if (mine(old) && controllerRefOf(rs))
+            for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was adopted');
+          return;
+        }
         const from = old.spec.replicas ?? 1;
         if (from !== (rs.spec.replicas ?? 1)) this.beginScale(rs, from, rs.spec.replicas ?? 1);
         this.progress(rs);
@@ -51,7 +56,15 @@ export class ReplicaSetOperations {
     }
   }
 
-  /** Progress is ready/desired; done once the status written for this generation shows every desired pod ready. */
+  /**
+   * Progress is ready/desired; done once the status written for this generation shows every
+   * desired pod ready. The reconcile calls it too: an event seen before the Transactions' own
+   * informer had synced, or before a farm member took the set's shard, must not leave one open.
+   */
+  settle(rs: Readonly<ReplicaSet>): void {
+    if (!controllerRefOf(rs)) this.progress(rs);
+  }
+
   private progress(rs: Readonly<ReplicaSet>): void {
     const desired = rs.spec.replicas ?? 1;
     const status = rs.status;

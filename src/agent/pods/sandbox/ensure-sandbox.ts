@@ -79,7 +79,7 @@ function sandboxSpec(sync: PodSync, state: PodRuntime): SandboxSpec {
   return {
     pod: { uid: sync.uid, name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' },
     attempt: (state.sandboxes[0]?.attempt ?? -1) + 1,
-    hostname: (pod.spec.hostname ?? pod.metadata.name ?? '').slice(0, 63),
+    hostname: (pod.spec.hostname || pod.metadata.name || '').slice(0, 63),
     ports: sandboxPorts(pod),
     hostNetwork: pod.spec.hostNetwork === true,
     addressRange: deps.nodePodCidr(),
@@ -96,7 +96,7 @@ async function claimPooledSandbox(sync: PodSync, spec: SandboxSpec): Promise<Rea
   const pool = sync.deps.sandboxPool;
   if (!pool || pool.runtime !== sync.runtime || !sandboxHoldsNoNodeResource(sync.pod)) return undefined;
   try {
-    const sandbox = await pool.claim({ pod: spec.pod, attempt: spec.attempt, hostname: spec.hostname ?? spec.pod.name });
+    const sandbox = await pool.claim({ pod: spec.pod, attempt: spec.attempt, hostname: spec.hostname || spec.pod.name });
     return sandbox && { kind: 'ready', sandbox };
   } catch (error) {
     return sandboxFailed(sync, error);

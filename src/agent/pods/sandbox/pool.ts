@@ -10,7 +10,7 @@
 import type { Logger } from '../../../client/index.js';
 import { ownerFilter, ownerLabels, type Owner } from '../../agent-labels.js';
 import { RuntimeUnavailableError } from '../../runtime/errors.js';
-import type { ContainerRuntime, PoolMember, SandboxClaim, SandboxInfo, SandboxPoolRuntime } from '../../runtime/runtime.js';
+import type { ContainerRuntime, ListFilter, PoolMember, SandboxClaim, SandboxInfo, SandboxPoolRuntime } from '../../runtime/runtime.js';
 import { PoolSizer } from './pool-sizer.js';
 import type { SandboxReaper } from './reaper.js';
 
@@ -167,9 +167,7 @@ export class SandboxPool {
     if (this.stopped) return;
     if (!this.adopted) {
       // Before any member is made: what a previous agent left is adopted or, unclaimed, removed.
-      const filter = ownerFilter(this.opts.owner);
-      await this.opts.pool.adopt(filter);
-      for (const stale of await this.opts.pool.list(filter)) await this.remove(stale.id);
+      await removeLeftovers(this.opts.pool, this.runtime, ownerFilter(this.opts.owner), this.opts.logger);
       this.adopted = true;
     }
     const claimsBefore = this.claims;
@@ -217,13 +215,24 @@ export class SandboxPool {
 /** The pool, when the runtime can have one and the settings ask for one; undefined (logged) otherwise. */
 export async function startSandboxPool(opts: Omit<SandboxPoolOptions, 'pool'>): Promise<SandboxPool | undefined> {
   const pool = opts.runtime.sandboxPool;
-  if (opts.settings.max <= 0 || !pool) return undefined;
-  const unsupported = await pool.unsupported();
+  if (!pool) return undefined;
+  const unsupported = opts.settings.max <= 0 ? 'turned off (--sandbox-pool-max 0)' : await pool.unsupported();
   if (unsupported) {
-    opts.logger.warn(`no sandbox pool: ${unsupported}`);
+    if (opts.settings.max > 0) opts.logger.warn(`no sandbox pool: ${unsupported}`);
+    // A previous agent may have run one: its containers still waiting for their hostname get it,
+    // and its unclaimed members (each holding a pod address) go, pool or no pool.
+    await removeLeftovers(pool, opts.runtime, ownerFilter(opts.owner), opts.logger);
     return undefined;
   }
   const started = new SandboxPool({ ...opts, pool });
   await started.start();
   return started;
+}
+
+/** What a previous agent's pool left: claims adopted (and their waiting containers released), unclaimed members removed. */
+async function removeLeftovers(pool: SandboxPoolRuntime, runtime: ContainerRuntime, filter: ListFilter, logger: Logger): Promise<void> {
+  await pool.adopt(filter);
+  for (const stale of await pool.list(filter)) {
+    await runtime.removeSandbox(stale.id).catch((error: unknown) => logger.warn('could not remove a pool sandbox', { id: stale.id, error }));
+  }
 }

@@ -48,11 +48,13 @@ export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncRes
   // The volumes (a service-account token asked of the API, say) are set up while the sandbox is
   // obtained: neither needs the other, and on a pod's first sync both are on its critical path.
   const volumesReady = ensureVolumes(sync);
-  volumesReady.catch(() => undefined); // awaited in runContainers; this keeps a sync that ends sooner from leaving it unhandled
+  volumesReady.catch(() => undefined); // awaited below: this only keeps a sync that throws first from leaving it unhandled
   const obtained = await ensureSandbox(sync, state);
   markSandbox(sync.pod, obtained);
   let outcome: SyncOutcome & Retry = { sandbox: undefined, initDone: false, retryInMs: obtained.kind === 'none' ? obtained.retryInMs : undefined };
-  if (obtained.kind !== 'none') {
+  // No sync leaves its volume set-up running behind it: the next could race it, or remove the pod's folder under it.
+  if (obtained.kind === 'none') await volumesReady;
+  else {
     const run = await runPod(sync, state, obtained, volumesReady);
     outcome = run;
     if (run.changed) state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);

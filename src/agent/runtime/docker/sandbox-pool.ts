@@ -16,7 +16,7 @@ import type { PauseImage } from './pause-image.js';
 import { sandboxFromInspect } from './sandbox.js';
 import { labelFilters, mapState } from './state.js';
 import type { SandboxClaims } from './sandbox-claims.js';
-import { RuntimeError, SandboxError } from '../errors.js';
+import { RuntimeError, RuntimeUnavailableError, SandboxError } from '../errors.js';
 import { KIND, MANAGED, POOL_MEMBER } from '../labels.js';
 import type { ListFilter, PoolMember, SandboxClaim, SandboxInfo, SandboxPoolRuntime } from '../runtime.js';
 
@@ -33,9 +33,12 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
     if (!this.ctx.podNetwork) return 'no pod network (the runtime was given no pod CIDR)';
     // A claim writes the sandbox's hostname files, which are under the engine's root dir: an
     // engine on another machine (DOCKER_HOST=ssh://...) or out of reach of this user has none here.
+    // An engine that does not answer now is asked again at the pool's next start, not judged.
     const root = await this.ctx.docker.info().then(
       (info: { DockerRootDir?: string }) => info.DockerRootDir ?? '',
-      () => '',
+      (error: unknown) => {
+        throw new RuntimeUnavailableError(`docker info: ${(error as Error).message}`, { cause: error });
+      },
     );
     try {
       await access(join(root, 'containers'), constants.W_OK);
@@ -65,10 +68,12 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
       await removeContainer(this.ctx, id, true).catch(() => undefined);
       throw mapContainerError(err, id, (message) => new SandboxError(`start pool sandbox: ${message}`, { engineMessage: message, cause: err }));
     }
-    // Once: the hostname shim needs the engine's pids to be ours (hostname-shim.ts).
+    // The hostname shim needs the engine's pids to be ours (hostname-shim.ts): known once it
+    // worked; a failure (nsenter timing out on a loaded machine, say) is asked again next time.
     this.pidsChecked ??= hostnameShimUnsupported(this.ctx, info.State.Pid);
     const unsupported = await this.pidsChecked;
     if (unsupported) {
+      this.pidsChecked = undefined;
       await removeContainer(this.ctx, id, true).catch(() => undefined);
       throw new SandboxError(`pool sandbox: ${unsupported}`);
     }
