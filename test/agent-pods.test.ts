@@ -97,7 +97,8 @@ describe('node agent on Docker', { concurrency: true }, () => {
     assert.equal(status.lastState.terminated?.reason, 'Error');
     assert.match(status.state.waiting?.message ?? '', /^back-off 10s restarting failed container=main pod=crash_default/);
     assert.equal(pod.status?.phase, 'Running');
-    assert.ok((await events('crash')).some((e) => e.reason === 'BackOff'));
+    // The event is written beside the status, not before it: on a loaded machine it may come a moment later.
+    await waitFor('the BackOff event', async () => (await events('crash')).some((e) => e.reason === 'BackOff'), 30_000);
     assert.ok((await agent.streamingResolve('default', 'crash', 'main'))?.previousContainerId, 'logs --previous has a container');
   });
 

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { ApiClient, ApiStatusError } from '../src/client/index.js';
 import { loadClientConfig } from '../src/client/config.js';
 import { POD_START_STAGES, POD_START_STAGES_PATH } from '../src/metrics/pod-start-stages.js';
+import { POOL_MEMBER } from '../src/agent/runtime/labels.js';
 import { startExtraAgent } from '../bench/startup-agents.js';
 import { churn, churnLines } from '../bench/startup-churn.js';
 import { DroverPods } from '../bench/startup-drover.js';
@@ -24,8 +25,8 @@ import { startUpProcess, type UpProcess } from './support/up-process.js';
 
 const run = promisify(execFile);
 
-async function containers(filter: string): Promise<string[]> {
-  return (await run('docker', ['ps', '-aq', '--filter', filter])).stdout.split('\n').filter(Boolean);
+async function containers(...filters: string[]): Promise<string[]> {
+  return (await run('docker', ['ps', '-aq', ...filters.flatMap((filter) => ['--filter', filter])])).stdout.split('\n').filter(Boolean);
 }
 
 function assertEveryStage(marks: PodMarks[], count: number): void {
@@ -85,7 +86,13 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
     assertEveryStage(started.marks, 3);
     assert.ok(!breakdownLines([started.marks]).some((line) => line.includes('lacked')));
     await pods.deleteAll();
-    assert.deepEqual(await containers(`label=drover.dev/node=${cluster.nodeName}`), []);
+    // What stays on the node is its sandbox pool (made ahead of pods, labelled as such), nothing of the pods.
+    const onNode = await containers(`label=drover.dev/node=${cluster.nodeName}`);
+    const pool = await containers(`label=drover.dev/node=${cluster.nodeName}`, `label=${POOL_MEMBER}`);
+    assert.deepEqual(
+      onNode.filter((id) => !pool.includes(id)),
+      [],
+    );
   });
 
   it('serves the stages to a cluster admin only', async () => {

@@ -79,7 +79,8 @@ function sandboxSpec(sync: PodSync, state: PodRuntime): SandboxSpec {
   return {
     pod: { uid: sync.uid, name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' },
     attempt: (state.sandboxes[0]?.attempt ?? -1) + 1,
-    hostname: (pod.spec.hostname || pod.metadata.name || '').slice(0, 63),
+    // As the kubelet: at most 63 characters, without a '-' or '.' the cut left at the end.
+    hostname: (pod.spec.hostname || pod.metadata.name || '').slice(0, 63).replace(/[-.]+$/, ''),
     ports: sandboxPorts(pod),
     hostNetwork: pod.spec.hostNetwork === true,
     addressRange: deps.nodePodCidr(),

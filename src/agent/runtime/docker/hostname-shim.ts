@@ -36,7 +36,7 @@ const SHIM_NAME = 'drover-hostname-shim';
  */
 export function shimScript(hostname: string): string {
   // The API admits only DNS labels here; anything else would be shell text, so it is refused.
-  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/i.test(hostname)) throw new Error(`not a hostname the shim can wait for: ${JSON.stringify(hostname)}`);
+  if (!/^[a-z0-9][-a-z0-9.]*$/i.test(hostname)) throw new Error(`not a hostname the shim can wait for: ${JSON.stringify(hostname)}`);
   return [
     // As PID 1 the shell ignores a TERM it has no trap for: a container stopped while it waits would take its whole grace period.
     'trap "exit 143" TERM INT',
