@@ -45,18 +45,19 @@ export class SandboxReaper {
   /** Holds removals back until this sandbox start has settled. */
   sandboxStarting(started: Promise<unknown>): void {
     this.starting++;
-    const settled = () => {
-      this.starting--;
-      this.pump();
-    };
-    started.then(settled, settled);
+    this.afterwards(started, () => this.starting--);
   }
 
   /** A pod's container start in progress: it does not hold removals back, but the node is not quiet meanwhile. */
   containerStarting(started: Promise<unknown>): void {
     this.containerStarts++;
+    this.afterwards(started, () => this.containerStarts--);
+  }
+
+  /** Once `started` settles, either way: `settle`, then removals and quiet listeners get their turn. */
+  private afterwards(started: Promise<unknown>, settle: () => void): void {
     const settled = () => {
-      this.containerStarts--;
+      settle();
       this.pump();
     };
     started.then(settled, settled);
