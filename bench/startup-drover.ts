@@ -138,7 +138,8 @@ export class DroverPods {
 /** How long the agent's sandbox pool must stay the same to count as refilled. */
 const POOL_STABLE_MS = 5_000;
 
-async function containerIds(...filters: string[]): Promise<string[]> {
+/** Ids of the containers that match every filter (`label=k=v`), sorted. */
+export async function containerIds(...filters: string[]): Promise<string[]> {
   const { stdout } = await docker('ps', '-aq', ...filters.flatMap((filter) => ['--filter', filter]));
   return stdout.split('\n').filter(Boolean).sort();
 }

@@ -31,8 +31,9 @@ export const STAGE_ROWS: Row[] = [
   { label: 'agent: work queue', from: ['agentSeen'], to: ['syncStarted'] },
   { label: 'agent: read the runtime', from: ['syncStarted'], to: ['runtimeRead'] },
   { label: 'sandbox create', from: ['runtimeRead'], to: ['sandboxCreated'] },
-  { label: 'volumes (service account token)', from: ['sandboxCreated'], to: ['volumesReady'] },
-  { label: 'image check', from: ['volumesReady'], to: ['imageChecked'] },
+  // The volumes are set up beside the sandbox: the row is what they took past it (0 when they were ready first).
+  { label: 'volumes (service account token), past the sandbox', from: ['sandboxCreated'], to: ['sandboxCreated', 'volumesReady'] },
+  { label: 'image check', from: ['sandboxCreated', 'volumesReady'], to: ['imageChecked'] },
   { label: 'app container create', from: ['imageChecked'], to: ['appCreated'] },
   { label: 'wait for the sandbox to run', from: ['appCreated'], to: APP_MAY_START },
   { label: 'app container start', from: APP_MAY_START, to: ['appStarted'] },

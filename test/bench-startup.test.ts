@@ -4,16 +4,14 @@
 // raw `docker run` and the pod floor remove what they made; the churn run prints its waves; and
 // a second agent joins, serves its own pods' stages, and leaves.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { ApiClient, ApiStatusError } from '../src/client/index.js';
 import { loadClientConfig } from '../src/client/config.js';
 import { POD_START_STAGES, POD_START_STAGES_PATH } from '../src/metrics/pod-start-stages.js';
 import { POOL_MEMBER } from '../src/agent/runtime/labels.js';
 import { startExtraAgent } from '../bench/startup-agents.js';
 import { churn, churnLines } from '../bench/startup-churn.js';
-import { DroverPods } from '../bench/startup-drover.js';
+import { containerIds, DroverPods } from '../bench/startup-drover.js';
 import { PodFloor } from '../bench/pod-floor.js';
 import { IMAGE } from '../bench/startup-drover.js';
 import { rawDocker } from '../bench/startup-peers.js';
@@ -22,12 +20,6 @@ import { kubectl, requireKubectl } from './support/kubectl.js';
 import { ensureDocker } from './support/repo.js';
 import { reserveTestNetwork, type TestNetwork } from './support/test-network.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
-
-const run = promisify(execFile);
-
-async function containers(...filters: string[]): Promise<string[]> {
-  return (await run('docker', ['ps', '-aq', ...filters.flatMap((filter) => ['--filter', filter])])).stdout.split('\n').filter(Boolean);
-}
 
 function assertEveryStage(marks: PodMarks[], count: number): void {
   assert.equal(marks.length, count);
@@ -51,6 +43,14 @@ describe('bench:startup stage breakdown', () => {
         marks,
       ),
       7,
+    );
+    // Volumes ready before the sandbox (they are set up beside it): their row is 0 and the chain still adds up.
+    const early: PodMarks = { ...marks, volumesReady: marks.runtimeRead! + 1 };
+    const volumesRow = STAGE_ROWS.find((row) => row.label.startsWith('volumes'))!;
+    assert.equal(rowMs(volumesRow, early), 0);
+    assert.equal(
+      path.reduce((total, row) => total + rowMs(row, early)!, 0),
+      rowMs(STAGE_ROWS.at(-1)!, early),
     );
     const lines = breakdownLines([[marks]]);
     for (const row of STAGE_ROWS)
@@ -87,8 +87,8 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
     assert.ok(!breakdownLines([started.marks]).some((line) => line.includes('lacked')));
     await pods.deleteAll();
     // What stays on the node is its sandbox pool (made ahead of pods, labelled as such), nothing of the pods.
-    const onNode = await containers(`label=drover.dev/node=${cluster.nodeName}`);
-    const pool = await containers(`label=drover.dev/node=${cluster.nodeName}`, `label=${POOL_MEMBER}`);
+    const onNode = await containerIds(`label=drover.dev/node=${cluster.nodeName}`);
+    const pool = await containerIds(`label=drover.dev/node=${cluster.nodeName}`, `label=${POOL_MEMBER}`);
     assert.deepEqual(
       onNode.filter((id) => !pool.includes(id)),
       [],
@@ -108,12 +108,12 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
 
   it('raw docker and the pod floor leave no container behind', async () => {
     await rawDocker(2);
-    assert.deepEqual(await containers(`label=drover-bench=startup-${process.pid}`), []);
+    assert.deepEqual(await containerIds(`label=drover-bench=startup-${process.pid}`), []);
     const floor = new PodFloor();
     await floor.start(2, IMAGE, ['sleep', '3600']);
-    assert.equal((await containers(`label=drover.dev/bench-floor=${floor.run}`)).length, 4, 'two pods: a sandbox and an app container each');
+    assert.equal((await containerIds(`label=drover.dev/bench-floor=${floor.run}`)).length, 4, 'two pods: a sandbox and an app container each');
     await floor.removeAll();
-    assert.deepEqual(await containers(`label=drover.dev/bench-floor=${floor.run}`), []);
+    assert.deepEqual(await containerIds(`label=drover.dev/bench-floor=${floor.run}`), []);
   });
 
   it('churns waves one after another and prints each', async () => {
@@ -143,6 +143,6 @@ describe('bench:startup against drover up', { timeout: 300_000 }, () => {
       await second.stop();
       pods.nodeNames.delete(second.nodeName);
     }
-    assert.deepEqual(await containers(`label=drover.dev/node=${second.nodeName}`), []);
+    assert.deepEqual(await containerIds(`label=drover.dev/node=${second.nodeName}`), []);
   });
 });
