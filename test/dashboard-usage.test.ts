@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { loadClientConfig } from '../src/client/config.js';
 import { waitFor } from './support/wait-for.js';
 import { parseQuantity } from '../src/api/validation/quantity.js';
-import { launchChromium, requireChromium, signInAddress } from './support/browser.js';
+import { launchChromium, openPage, requireChromium, signInAddress } from './support/browser.js';
 import { CpuReadings, containerPid, cpuCounterOf, workingSetOf } from './support/cgroup-figures.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
@@ -117,7 +117,7 @@ describe("the dashboard's usage figures and charts, against the cgroups", { time
       await k(['apply', '-f', '-'], MANIFESTS);
       await k(['wait', '--for=condition=Ready', 'pod/burn', '--timeout=90s']);
       await k(['rollout', 'status', 'deployment/holder', '--timeout=90s']);
-      await page.goto(signInUrl);
+      await openPage(page, signInUrl);
       await page.locator('table[aria-label="nodes"] tr[data-node]').first().waitFor({ timeout: 30_000 });
     },
     { timeout: 240_000 },

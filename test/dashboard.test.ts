@@ -15,7 +15,7 @@ import { loadClientConfig, type ClientConfig } from '../src/client/config.js';
 import { rawRequest } from './support/client/raw-request.js';
 import { waitFor } from './support/wait-for.js';
 import { removeNodeObjects } from './support/agent/agent-cluster.js';
-import { launchChromium, requireChromium, signInAddress } from './support/browser.js';
+import { launchChromium, openPage, requireChromium, signInAddress } from './support/browser.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 
@@ -105,7 +105,7 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('signs in from the printed address (the token leaves the address bar), and the overview shows the node and pods by phase', async () => {
-    await page.goto(signInUrl);
+    await openPage(page, signInUrl);
     await page.locator('table[aria-label="nodes"] tr[data-node]').first().waitFor({ timeout: 30_000 });
     assert.doesNotMatch(page.url(), /token=/, 'the token is wiped from the address');
     assert.ok(await page.evaluate(() => sessionStorage.getItem('drover.token')), 'the token is kept in sessionStorage');
@@ -250,7 +250,7 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
       const viewer = await context.newPage();
-      await viewer.goto(new URL('/ui/', config.server).toString());
+      await openPage(viewer, new URL('/ui/', config.server).toString());
       await viewer.getByLabel('Token').fill(token);
       await viewer.getByRole('button', { name: 'Sign in' }).click();
       await viewer.locator('table[aria-label="nodes"]').waitFor({ timeout: 30_000 });

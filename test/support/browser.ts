@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { X509Certificate, createHash } from 'node:crypto';
 import { connect } from 'node:tls';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -65,4 +65,23 @@ export async function signInAddress(output: string, dataDir: string): Promise<st
   if (address[2] !== join(dataDir, 'dashboard-token')) throw new Error(`the token is not in the data dir: ${address[2]}`);
   const token = (await readFile(address[2]!, 'utf8')).trim();
   return `${address[1]}#token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Opens `url` in `page`. Chromium aborts a navigation in flight with ERR_NETWORK_CHANGED whenever
+ * the machine's network interfaces change, and Docker adds and removes one for every container
+ * the other test files (and the agents' sandbox pools) start and stop: such a navigation never
+ * reached the server, so it is made again. The dashboard's own requests retry the same way
+ * (ui/src/api/client.ts); any other failure is the test's.
+ */
+export async function openPage(page: Page, url: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto(url);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('net::ERR_NETWORK_CHANGED')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
