@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, request as tlsRequest, Agent as TlsAgent } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
+import { createCertificateAuthority, issueCertificate, loadKeyPair } from '../auth/pki/certificates.js';
 import { endWithin, stallDeadline, writeAsRead } from './response-stream.js';
 
 const STALL_MS = 300;
@@ -77,6 +79,53 @@ describe('response backpressure', () => {
   it('endWithin cuts a client that does not take a body already in memory', async () => {
     const ms = await withNonReader((res) => endWithin(res, Buffer.alloc(32 * 1024 * 1024, 'x'), STALL_MS));
     assert.ok(ms >= STALL_MS && ms < STALL_MS + 2_000, `cut after ${ms.toFixed(0)} ms`);
+  });
+
+  it('over TLS, responses the client takes never arm a stall timer', async () => {
+    // A TLS write completes after end() returns, so each response is still queued right then:
+    // a timer for each would cost every request (a cut client is covered by the cases above).
+    const ca = await createCertificateAuthority('response-stream test CA', 1);
+    const serving = await issueCertificate({
+      ca: { ...(await loadKeyPair(ca.keyPem, ca.certPem)), certPem: ca.certPem },
+      subject: { commonName: '127.0.0.1' },
+      usage: 'server',
+      days: 1,
+      altNames: ['127.0.0.1'],
+    });
+    const body = Buffer.alloc(4 * 1024, 'x');
+    const server = createTlsServer({ key: serving.keyPem, cert: serving.certPem }, (_req, res) => endWithin(res, body, STALL_MS));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new TlsAgent({ keepAlive: true, ca: ca.certPem });
+    const realSetTimeout = globalThis.setTimeout;
+    let armed = 0;
+    const counting = ((...args: Parameters<typeof setTimeout>) => {
+      armed++;
+      return realSetTimeout(...args);
+    }) as typeof setTimeout;
+    const get = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = tlsRequest({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, agent }, (res) => {
+          let length = 0;
+          res.on('data', (chunk: Buffer) => (length += chunk.length));
+          res.on('end', () => resolve(length));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      await get();
+      globalThis.setTimeout = counting;
+      const lengths = await Promise.all(Array.from({ length: 50 }, get));
+      await new Promise((resolve) => setImmediate(resolve));
+      globalThis.setTimeout = realSetTimeout;
+      assert.deepEqual(new Set(lengths), new Set([body.length]));
+      assert.ok(armed < 5, `${armed} timers armed for 50 responses the client took`);
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+      agent.destroy();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('stallDeadline cuts a stream that does not drain', async () => {

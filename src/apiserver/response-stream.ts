@@ -48,10 +48,35 @@ export async function writeAsRead(res: ServerResponse, next: () => string | Uint
 /**
  * Ends a response whose body is already in memory (one object, a Status, a table). If the socket
  * cannot take it all at once, the rest waits in memory: the client gets `stallMs` to read it.
+ *
+ * Over TLS nearly every response is still queued right after end(): the encrypted write completes
+ * later in the same turn of the event loop. A timer and two listeners for each of them cost a
+ * create about 3 % of the server's CPU, so the ended responses are looked at once more when the
+ * turn's writes are done, and only one still queued then gets its timer.
  */
 export function endWithin(res: ServerResponse, body: string | Uint8Array, stallMs = WRITE_STALL_MS): void {
   res.end(body);
   if (res.writableLength === 0) return;
+  if (stillQueued.push(res) === 1) setImmediate(armStalledEnds);
+  stallLimits.push(stallMs);
+}
+
+/** Responses ended this turn with bytes still queued, and the stall limit of each. */
+let stillQueued: ServerResponse[] = [];
+let stallLimits: number[] = [];
+
+function armStalledEnds(): void {
+  const responses = stillQueued;
+  const limits = stallLimits;
+  stillQueued = [];
+  stallLimits = [];
+  for (let i = 0; i < responses.length; i++) {
+    const res = responses[i]!;
+    if (res.writableLength > 0 && !res.destroyed) destroyUnlessFinished(res, limits[i]!);
+  }
+}
+
+function destroyUnlessFinished(res: ServerResponse, stallMs: number): void {
   const timer = setTimeout(() => res.destroy(), stallMs);
   const disarm = () => clearTimeout(timer);
   res.once('finish', disarm);
