@@ -6,11 +6,14 @@
 // any quota costs one storage read per half minute, a pod naming a missing ServiceAccount one per
 // second, not one per write. A quota read here may be a moment old; charging it writes with its
 // revision as precondition, so a stale one only costs the charger a re-read from the store.
+// What the mirror (or a kept "none") answers comes back at once, not as a promise: most writes
+// are answered from memory, and their admission steps then cost no microtask turns.
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import { StoreMirror, type MirrorEvent } from '../../storage/store-mirror.js';
 import type { Store } from '../../storage/store.js';
+import type { MaybePromise } from '../../util/maybe-promise.js';
 import { keyFor, prefixFor } from '../registry/keys.js';
 
 /** By namespace ('' for cluster-scoped kinds), then name. */
@@ -87,68 +90,75 @@ export class AdmissionObjects {
     this.mirror.stop();
   }
 
-  quotas(namespace: string): Promise<KubeObject[]> {
+  quotas(namespace: string): MaybePromise<KubeObject[]> {
     return this.list('quotas', namespace);
   }
 
-  limitRanges(namespace: string): Promise<KubeObject[]> {
+  limitRanges(namespace: string): MaybePromise<KubeObject[]> {
     return this.list('limitRanges', namespace);
   }
 
-  priorityClasses(): Promise<KubeObject[]> {
+  priorityClasses(): MaybePromise<KubeObject[]> {
     return this.list('priorityClasses', '');
   }
 
   /** One PriorityClass: the mirror's, or the store's when the mirror has not seen it yet. */
-  priorityClass(name: string): Promise<KubeObject | undefined> {
+  priorityClass(name: string): MaybePromise<KubeObject | undefined> {
     return this.get('priorityClasses', '', name);
   }
 
-  storageClasses(): Promise<KubeObject[]> {
+  storageClasses(): MaybePromise<KubeObject[]> {
     return this.list('storageClasses', '');
   }
 
   /** One StorageClass, likewise. */
-  storageClass(name: string): Promise<KubeObject | undefined> {
+  storageClass(name: string): MaybePromise<KubeObject | undefined> {
     return this.get('storageClasses', '', name);
   }
 
   /** One ServiceAccount, likewise (the namespace's `default` is made moments before its first pods). */
-  serviceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
+  serviceAccount(namespace: string, name: string): MaybePromise<KubeObject | undefined> {
     return this.get('serviceAccounts', namespace, name);
   }
 
-  private async get(kind: Kind, namespace: string, name: string): Promise<KubeObject | undefined> {
+  private get(kind: Kind, namespace: string, name: string): MaybePromise<KubeObject | undefined> {
     const mirrored = this.mirror.state[kind].get(namespace)?.get(name);
     if (mirrored) return mirrored;
     // A pod in a namespace without its ServiceAccount would otherwise read the store on every create.
-    const [object] = await this.readUnlessNone(
-      `${kind}/${namespace}/${name}`,
+    const key = `${kind}/${namespace}/${name}`;
+    if (this.noneKept(key)) return undefined;
+    return this.readKeepingNone(
+      key,
       async () => {
         const found = await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
         return found ? [found] : [];
       },
       NAMED_NONE_KEPT_MS,
-    );
-    return object;
+    ).then(([object]) => object);
   }
 
-  private async list(kind: Kind, namespace: string): Promise<KubeObject[]> {
+  private list(kind: Kind, namespace: string): MaybePromise<KubeObject[]> {
     const mirrored = this.mirror.state[kind].get(namespace);
     if (mirrored && mirrored.size > 0) return [...mirrored.values()];
-    return this.readUnlessNone(
-      `${kind}/${namespace}`,
+    const key = `${kind}/${namespace}`;
+    if (this.noneKept(key)) return [];
+    return this.readKeepingNone(
+      key,
       async () => (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items,
       NONE_KEPT_MS,
     );
   }
 
-  /** The store's answer, unless it said "none" for `key` less than `keptMs` ago. */
-  private async readUnlessNone(key: string, read: () => Promise<KubeObject[]>, keptMs: number): Promise<KubeObject[]> {
-    const now = Date.now();
-    if ((this.none.get(key) ?? 0) > now) return [];
+  /** Whether the store said "none" for `key` recently enough to be believed. */
+  private noneKept(key: string): boolean {
+    return (this.none.get(key) ?? 0) > Date.now();
+  }
+
+  /** The store's answer; a "none" is kept for `keptMs`. */
+  private async readKeepingNone(key: string, read: () => Promise<KubeObject[]>, keptMs: number): Promise<KubeObject[]> {
     const appliedBefore = this.applied;
     const items = await read();
+    const now = Date.now();
     // A "none" is kept only if the mirror learnt nothing meanwhile: an object it applied while the
     // store was read must not be hidden behind a "none" the read saw before it.
     if (items.length === 0 && this.applied === appliedBefore) this.none.set(key, now + keptMs);

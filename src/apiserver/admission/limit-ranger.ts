@@ -7,6 +7,7 @@
 import { isObject, type KubeObject } from '../../api/meta.js';
 import { compare, formatQuantity, quantityMap, type Quantity, type QuantityMap } from '../../api/quota/quantity.js';
 import { podResources } from '../../api/quota/usage.js';
+import { whenReady, type MaybePromise } from '../../util/maybe-promise.js';
 import type { AdmissionObjects } from './admission-objects.js';
 import { forbidden } from '../errors.js';
 import type { MutatingAdmission } from './mutating-admission.js';
@@ -160,24 +161,24 @@ export class LimitRanger implements MutatingAdmission, ValidatingAdmission {
     return isPodCreate(request);
   }
 
-  async admit(request: AdmissionRequest): Promise<void> {
+  admit(request: AdmissionRequest): MaybePromise<void> {
     if (!isPodCreate(request)) return;
-    const limitRanges = await this.inNamespace(request.object.metadata.namespace);
-    applyLimitRangeDefaults(request.object, limitRanges);
+    return whenReady(this.inNamespace(request.object.metadata.namespace), (limitRanges) => applyLimitRangeDefaults(request.object, limitRanges));
   }
 
-  async validate(request: AdmissionRequest): Promise<string[]> {
+  validate(request: AdmissionRequest): MaybePromise<string[]> {
     if (!isPodCreate(request)) return [];
-    const limitRanges = await this.inNamespace(request.object.metadata.namespace);
-    const problems = limitRangeViolations(request.object, limitRanges);
-    if (problems.length > 0) {
-      const name = request.object.metadata.name ?? '';
-      throw forbidden(`pods ${JSON.stringify(name)} is forbidden: ${aggregate(problems)}`, { group: '', plural: 'pods', name });
-    }
-    return [];
+    return whenReady(this.inNamespace(request.object.metadata.namespace), (limitRanges) => {
+      const problems = limitRangeViolations(request.object, limitRanges);
+      if (problems.length > 0) {
+        const name = request.object.metadata.name ?? '';
+        throw forbidden(`pods ${JSON.stringify(name)} is forbidden: ${aggregate(problems)}`, { group: '', plural: 'pods', name });
+      }
+      return [];
+    });
   }
 
-  private async inNamespace(namespace: string | undefined): Promise<KubeObject[]> {
-    return namespace ? await this.policies.limitRanges(namespace) : [];
+  private inNamespace(namespace: string | undefined): MaybePromise<KubeObject[]> {
+    return namespace ? this.policies.limitRanges(namespace) : [];
   }
 }

@@ -12,6 +12,7 @@ import { DEFAULT_PRIORITY, SYSTEM_PRIORITY_CLASSES, systemPriorityClass } from '
 import type { Store } from '../../storage/store.js';
 import { forbidden } from '../errors.js';
 import { prefixFor } from '../registry/keys.js';
+import { whenReady, type MaybePromise } from '../../util/maybe-promise.js';
 import type { AdmissionObjects } from './admission-objects.js';
 import { isMirrorPod } from './mirror-pods.js';
 import type { MutatingAdmission } from './mutating-admission.js';
@@ -46,40 +47,17 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
     return !request.subresource && def.kind === 'PriorityClass' && def.group === 'scheduling.k8s.io' && object['globalDefault'] === true;
   }
 
-  async admit(request: AdmissionRequest): Promise<void> {
+  admit(request: AdmissionRequest): MaybePromise<void> {
     if (!this.mutates(request)) return;
-    const { object } = request;
-    const spec = object['spec'];
+    const spec = request.object['spec'];
     // Malformed fields are left for validation to report, after the mutating steps.
     if (!isObject(spec) || (spec['priority'] !== undefined && typeof spec['priority'] !== 'number')) return;
-    const refuse = (message: string) =>
-      forbidden(`pods "${object.metadata.name ?? ''}" is forbidden: ${message}`, { group: '', plural: 'pods', name: object.metadata.name ?? '' });
     const named = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
-    let computed: ComputedPriority;
-    if (named === '') {
-      computed = await this.defaultPriority();
-    } else {
-      const pc = await this.objects.priorityClass(named);
-      if (!pc) throw refuse(`no PriorityClass with name ${named} was found`);
-      computed = { className: named, value: pc['value'] as number, preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority' };
-    }
-    if (systemPriorityClass(computed.className) && object.metadata.namespace !== CRITICAL_NAMESPACE && !isMirrorPod(object)) {
-      const names = SYSTEM_PRIORITY_CLASSES.map((pc) => pc.name).join(' ');
-      throw refuse(`insufficient quota to match these scopes: [{PriorityClass In [${names}]}]`);
-    }
-    if (typeof spec['priority'] === 'number' && spec['priority'] !== computed.value) {
-      throw refuse(
-        `the integer value of priority (${spec['priority']}) must not be provided in pod spec; priority admission controller computed ${computed.value} from the given PriorityClass name`,
-      );
-    }
-    if (typeof spec['preemptionPolicy'] === 'string' && spec['preemptionPolicy'] !== computed.preemptionPolicy) {
-      throw refuse(
-        `the string value of PreemptionPolicy (${spec['preemptionPolicy']}) must not be provided in pod spec; priority admission controller computed ${computed.preemptionPolicy} from the given PriorityClass name`,
-      );
-    }
-    if (computed.className !== '') spec['priorityClassName'] = computed.className;
-    spec['priority'] = computed.value;
-    spec['preemptionPolicy'] = computed.preemptionPolicy;
+    if (named === '') return whenReady(this.objects.priorityClasses(), (classes) => settle(request.object, spec, computedFrom('', globalDefaultOf(classes))));
+    return whenReady(this.objects.priorityClass(named), (pc) => {
+      if (!pc) throw refusal(request.object, `no PriorityClass with name ${named} was found`);
+      settle(request.object, spec, computedFrom(named, pc));
+    });
   }
 
   async validate(request: AdmissionRequest): Promise<string[]> {
@@ -96,16 +74,44 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
     }
     return [];
   }
+}
 
-  private async defaultPriority(): Promise<ComputedPriority> {
-    const pc = globalDefaultOf(await this.objects.priorityClasses());
-    if (pc === undefined) return { className: '', value: DEFAULT_PRIORITY, preemptionPolicy: 'PreemptLowerPriority' };
-    return {
-      className: pc.metadata.name!,
-      value: pc['value'] as number,
-      preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority',
-    };
+/** What a pod of class `className` (found as `pc`; '' for no class, pc the global default or none) gets. */
+function computedFrom(className: string, pc: KubeObject | undefined): ComputedPriority {
+  if (pc === undefined) return { className, value: DEFAULT_PRIORITY, preemptionPolicy: 'PreemptLowerPriority' };
+  return {
+    className: className || pc.metadata.name!,
+    value: pc['value'] as number,
+    preemptionPolicy: (pc['preemptionPolicy'] as string | undefined) ?? 'PreemptLowerPriority',
+  };
+}
+
+function refusal(pod: KubeObject, message: string) {
+  const name = pod.metadata.name ?? '';
+  return forbidden(`pods "${name}" is forbidden: ${message}`, { group: '', plural: 'pods', name });
+}
+
+/** Sets the pod's priority fields from what its class gives, refusing values the client set that disagree. */
+function settle(pod: KubeObject, spec: Record<string, unknown>, computed: ComputedPriority): void {
+  if (systemPriorityClass(computed.className) && pod.metadata.namespace !== CRITICAL_NAMESPACE && !isMirrorPod(pod)) {
+    const names = SYSTEM_PRIORITY_CLASSES.map((pc) => pc.name).join(' ');
+    throw refusal(pod, `insufficient quota to match these scopes: [{PriorityClass In [${names}]}]`);
   }
+  if (typeof spec['priority'] === 'number' && spec['priority'] !== computed.value) {
+    throw refusal(
+      pod,
+      `the integer value of priority (${spec['priority']}) must not be provided in pod spec; priority admission controller computed ${computed.value} from the given PriorityClass name`,
+    );
+  }
+  if (typeof spec['preemptionPolicy'] === 'string' && spec['preemptionPolicy'] !== computed.preemptionPolicy) {
+    throw refusal(
+      pod,
+      `the string value of PreemptionPolicy (${spec['preemptionPolicy']}) must not be provided in pod spec; priority admission controller computed ${computed.preemptionPolicy} from the given PriorityClass name`,
+    );
+  }
+  if (computed.className !== '') spec['priorityClassName'] = computed.className;
+  spec['priority'] = computed.value;
+  spec['preemptionPolicy'] = computed.preemptionPolicy;
 }
 
 /** The class marked globalDefault; with several (written before this check), the lowest value, as Kubernetes picks. */

@@ -19,6 +19,7 @@ import { quotaCounts } from '../../api/quota/scopes.js';
 import { limitedUsage, missingDeclarations, objectUsage, type ResourceKind } from '../../api/quota/usage.js';
 import { RevisionConflictError } from '../../storage/errors.js';
 import type { Store } from '../../storage/store.js';
+import { whenReady, type MaybePromise } from '../../util/maybe-promise.js';
 import type { AdmissionObjects } from './admission-objects.js';
 import { conflict, forbidden } from '../errors.js';
 import { keyFor, prefixFor } from '../registry/keys.js';
@@ -56,13 +57,16 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
     return request.operation === 'create' || (def.group === '' && CHARGED_ON_UPDATE.has(def.plural) && request.old !== undefined);
   }
 
-  async validate(request: AdmissionRequest): Promise<string[]> {
+  validate(request: AdmissionRequest): MaybePromise<string[]> {
     if (!this.validates(request)) return [];
+    // Most namespaces have no quota: ask the mirror first, so their writes skip counting usage.
+    return whenReady(this.policies.quotas(request.object.metadata.namespace!), (mirrored) => (mirrored.length === 0 ? [] : this.chargeAll(request, mirrored)));
+  }
+
+  /** Charges the write to every quota that counts it, re-reading the quotas after a lost race. */
+  private async chargeAll(request: AdmissionRequest, mirrored: KubeObject[]): Promise<string[]> {
     const { def, object } = request;
     const namespace = object.metadata.namespace!;
-    // Most namespaces have no quota: ask the mirror first, so their writes skip counting usage.
-    const mirrored = await this.policies.quotas(namespace);
-    if (mirrored.length === 0) return [];
     const kind: ResourceKind = { group: def.group, plural: def.plural };
     const now = this.now();
     let delta = objectUsage(kind, object, now);

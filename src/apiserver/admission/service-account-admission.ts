@@ -11,6 +11,7 @@
 // created in that moment is not refused.
 import { randomInt } from 'node:crypto';
 import { isObject, type KubeObject } from '../../api/meta.js';
+import { whenReady, type MaybePromise } from '../../util/maybe-promise.js';
 import type { AdmissionObjects } from './admission-objects.js';
 import { isMirrorPod } from './mirror-pods.js';
 import type { MutatingAdmission } from './mutating-admission.js';
@@ -35,14 +36,14 @@ export class ServiceAccountAdmission implements MutatingAdmission {
     return request.operation === 'create' && !request.subresource && def.group === '' && def.kind === 'Pod' && !isMirrorPod(request.object);
   }
 
-  async admit(request: AdmissionRequest): Promise<void> {
+  admit(request: AdmissionRequest): MaybePromise<void> {
     if (!this.mutates(request)) return;
     const { object } = request;
     const spec = object['spec'] as Obj;
     const accountName = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
-    const account = await this.objects.serviceAccount(object.metadata.namespace ?? '', accountName);
-    if (!account || !automounts(spec, account)) return;
-    projectToken(spec);
+    return whenReady(this.objects.serviceAccount(object.metadata.namespace ?? '', accountName), (account) => {
+      if (account && automounts(spec, account)) projectToken(spec);
+    });
   }
 }
 

@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { UserInfo } from '../../auth/types.js';
+import type { MaybePromise } from '../../util/maybe-promise.js';
 
 export interface AdmissionRequest {
   operation: 'create' | 'update';
@@ -30,6 +31,9 @@ export interface ValidatingAdmission {
    * of the microtask queue per step. Absent: every request.
    */
   validates?(request: AdmissionRequest): boolean;
-  /** Resolves with warnings for the client (`Warning: 299` headers); throws to refuse. */
-  validate(request: AdmissionRequest): Promise<string[]>;
+  /**
+   * Warnings for the client (`Warning: 299` headers); throws (or rejects) to refuse. A step that
+   * has what it needs in memory answers at once rather than with a promise (util/maybe-promise.ts).
+   */
+  validate(request: AdmissionRequest): MaybePromise<string[]>;
 }

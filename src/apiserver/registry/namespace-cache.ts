@@ -4,6 +4,7 @@
 // whose watch lags its writes (etcd), a namespace created a moment ago may not be cached yet.
 import type { KubeObject } from '../../api/meta.js';
 import type { Store, Watch } from '../../storage/store.js';
+import type { MaybePromise } from '../../util/maybe-promise.js';
 
 const PREFIX = '/registry/namespaces/';
 
@@ -30,10 +31,12 @@ export class NamespaceCache {
     this.watch?.stop();
   }
 
-  /** undefined when the namespace does not exist. */
-  async lookup(name: string): Promise<NamespaceState | undefined> {
-    const cached = this.known.get(name);
-    if (cached !== undefined) return cached;
+  /** undefined when the namespace does not exist; at once when it is cached, which nearly every write finds. */
+  lookup(name: string): MaybePromise<NamespaceState | undefined> {
+    return this.known.get(name) ?? this.read(name);
+  }
+
+  private async read(name: string): Promise<NamespaceState | undefined> {
     const namespace = await this.store.get(`${PREFIX}${name}`);
     if (!namespace) return undefined;
     return this.remember(namespace);

@@ -31,6 +31,7 @@ import type { AdmissionRequest, ValidatingAdmission } from '../admission/validat
 import type { MutatingAdmission } from '../admission/mutating-admission.js';
 import { PodSecurityAdmission } from '../admission/pod-security/pod-security-admission.js';
 import type { PodSecurityLevel } from '../admission/pod-security/policy.js';
+import { whenReady } from '../../util/maybe-promise.js';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -84,7 +85,7 @@ export class ObjectRegistry extends ObjectReader {
     this.namespaces.start();
     const pods = findResource('', 'v1', 'pods')!;
     const podSecurity: ConstructorParameters<typeof PodSecurityAdmission>[0] = {
-      namespaceLabels: async (name) => (await this.namespaces.lookup(name))?.labels,
+      namespaceLabels: (name) => whenReady(this.namespaces.lookup(name), (state) => state?.labels),
       listPods: async (namespace) => (await store.list({ prefix: prefixFor(pods, namespace) })).items,
     };
     if (options.podSecurityDefault) podSecurity.defaultLevel = options.podSecurityDefault;
@@ -113,7 +114,11 @@ export class ObjectRegistry extends ObjectReader {
     initialiseMetadata(object, timestamp());
     const mutation: AdmissionRequest = { operation: 'create', def, object, auditAnnotations: options.auditAnnotations ?? {} };
     if (options.user) mutation.user = options.user;
-    for (const step of this.mutating) if (step.mutates?.(mutation) !== false) await step.admit(mutation);
+    for (const step of this.mutating) {
+      if (step.mutates?.(mutation) === false) continue;
+      const admitting = step.admit(mutation);
+      if (admitting) await admitting;
+    }
     await slice.pause();
     const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
@@ -380,7 +385,8 @@ export class ObjectRegistry extends ObjectReader {
     const warnings: string[] = [];
     for (const step of this.validating) {
       if (step.validates?.(request) === false) continue;
-      const said = await step.validate(request);
+      const answer = step.validate(request);
+      const said = answer instanceof Promise ? await answer : answer;
       if (said.length > 0) warnings.push(...said);
     }
     return warnings;

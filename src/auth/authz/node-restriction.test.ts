@@ -29,13 +29,13 @@ describe('node restriction: persistent volumes', () => {
 
   it('refuses any other change', async () => {
     await assert.rejects(
-      nodeRestriction.validate(update(volume(['drover.io/local-path-directory']), volume(both))),
+      async () => nodeRestriction.validate(update(volume(['drover.io/local-path-directory']), volume(both))),
       /may only remove the drover.io\/local-path-directory finalizer/,
     );
-    await assert.rejects(nodeRestriction.validate(update(volume(['kubernetes.io/pv-protection'], '/etc'), volume(both))), /may only remove/);
-    await assert.rejects(nodeRestriction.validate(update(volume([...both, 'x.io/more']), volume(both))), /may only remove/);
+    await assert.rejects(async () => nodeRestriction.validate(update(volume(['kubernetes.io/pv-protection'], '/etc'), volume(both))), /may only remove/);
+    await assert.rejects(async () => nodeRestriction.validate(update(volume([...both, 'x.io/more']), volume(both))), /may only remove/);
     await assert.rejects(
-      nodeRestriction.validate({ operation: 'create', def: volumes, object: volume([]), user, auditAnnotations: {} }),
+      async () => nodeRestriction.validate({ operation: 'create', def: volumes, object: volume([]), user, auditAnnotations: {} }),
       /may not create persistentvolumes/,
     );
   });

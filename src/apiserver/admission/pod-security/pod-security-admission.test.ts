@@ -34,11 +34,14 @@ function request(def: AdmissionRequest['def'], object: KubeObject, old?: KubeObj
   return { operation: old ? 'update' : 'create', def, object, auditAnnotations: {}, ...(old ? { old } : {}) };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+/** The error `validate` refuses with, whether it throws at once or rejects. */
+async function refusal(validate: () => unknown): Promise<ApiError> {
+  const error = await Promise.resolve()
+    .then(validate)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   assert.ok(error instanceof ApiError, 'the write is refused');
   return error;
 }
@@ -46,7 +49,7 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
 describe('Pod Security admission', () => {
   it('refuses a pod that breaks the enforced level with 403 and records the policy', async () => {
     const create = request(pods, pod('x', 'team'));
-    const error = await refusal(admission({ team: { [`${P}enforce`]: 'baseline' } }).validate(create));
+    const error = await refusal(() => admission({ team: { [`${P}enforce`]: 'baseline' } }).validate(create));
     assert.equal(error.code, 403);
     assert.equal(
       error.message,
@@ -96,7 +99,7 @@ describe('Pod Security admission', () => {
 
   it('applies the server default to unlabelled namespaces, but not to kube-system', async () => {
     const strict = admission({ team: {}, 'kube-system': {}, open: { [`${P}enforce`]: 'privileged', [`${P}warn`]: 'privileged' } }, [], 'baseline');
-    assert.equal((await refusal(strict.validate(request(pods, pod('x', 'team'))))).code, 403);
+    assert.equal((await refusal(() => strict.validate(request(pods, pod('x', 'team'))))).code, 403);
     assert.deepEqual(await strict.validate(request(pods, pod('x', 'kube-system'))), []);
     assert.deepEqual(await strict.validate(request(pods, pod('x', 'open'))), [], 'labels override the default');
   });
@@ -108,13 +111,13 @@ describe('Pod Security admission', () => {
     assert.deepEqual(await enforced.validate(request(pods, relabelled, old)), []);
     const newImage = structuredClone(old);
     (newImage['spec'] as any).containers[0].image = 'j';
-    assert.equal((await refusal(enforced.validate(request(pods, newImage, old)))).code, 403);
+    assert.equal((await refusal(() => enforced.validate(request(pods, newImage, old)))).code, 403);
     assert.deepEqual(await enforced.validate({ ...request(pods, newImage, old), subresource: 'status' }), []);
   });
 
   it('refuses bad labels on a namespace with 422 naming the label', async () => {
     const namespace: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', labels: { [`${P}enforce`]: 'strict' } } };
-    const error = await refusal(admission({}).validate(request(namespaces, namespace)));
+    const error = await refusal(() => admission({}).validate(request(namespaces, namespace)));
     assert.equal(error.code, 422);
     assert.match(error.message, /metadata\.labels\[pod-security\.kubernetes\.io\/enforce\]: Invalid value: "strict"/);
   });

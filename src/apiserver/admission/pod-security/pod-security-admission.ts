@@ -6,6 +6,7 @@
 // Workload kinds with pod templates (Deployment, Job, PyTorchJob, ...) are warned about and
 // audited, never refused: their pods are checked when the controller creates them.
 import type { KubeObject } from '../../../api/meta.js';
+import { whenReady, type MaybePromise } from '../../../util/maybe-promise.js';
 import { forbidden, invalid } from '../../errors.js';
 import type { AdmissionRequest, ValidatingAdmission } from '../validating-admission.js';
 import { checkPod, describeViolations } from './evaluate.js';
@@ -29,12 +30,14 @@ export interface PodSecurityOptions {
   /** Enforced, warned and audited in namespaces without pod-security labels. Default privileged. */
   defaultLevel?: PodSecurityLevel;
   /** The labels of a namespace, or undefined when it does not exist. */
-  namespaceLabels(name: string): Promise<Readonly<Record<string, string>> | undefined>;
+  namespaceLabels(name: string): MaybePromise<Readonly<Record<string, string>> | undefined>;
   listPods(namespace: string): Promise<readonly KubeObject[]>;
 }
 
 export class PodSecurityAdmission implements ValidatingAdmission {
   private readonly defaults: Policy;
+  /** Stored namespaces' labels and the policy parsed from them (storedPolicy). */
+  private readonly parsedLabels = new WeakMap<object, ReturnType<typeof policyFromLabels>>();
 
   constructor(private readonly options: PodSecurityOptions) {
     this.defaults = uniformPolicy(options.defaultLevel ?? 'privileged');
@@ -47,7 +50,7 @@ export class PodSecurityAdmission implements ValidatingAdmission {
     return (def.group === '' && (def.kind === 'Namespace' || def.kind === 'Pod')) || podTemplatePaths(def).length > 0;
   }
 
-  async validate(request: AdmissionRequest): Promise<string[]> {
+  validate(request: AdmissionRequest): MaybePromise<string[]> {
     if (request.subresource) return [];
     const { def } = request;
     if (def.group === '' && def.kind === 'Namespace') return this.admitNamespace(request);
@@ -61,20 +64,35 @@ export class PodSecurityAdmission implements ValidatingAdmission {
     return policyFromLabels(labels, OUTSIDE_THE_DEFAULT.has(namespace) ? uniformPolicy('privileged') : this.defaults);
   }
 
-  private async namespacePolicy(request: AdmissionRequest): Promise<Policy> {
+  private namespacePolicy(request: AdmissionRequest): MaybePromise<Policy> {
     const namespace = request.object.metadata.namespace ?? '';
-    const { policy, errors } = this.policyFor(namespace, (await this.options.namespaceLabels(namespace)) ?? {});
-    // Labels stored before they were checked: the policy still holds (bad levels fail closed
-    // for enforce), and the audit event says why it may surprise.
-    if (errors.length > 0) {
-      request.auditAnnotations[POLICY_ERROR_ANNOTATION] = `Failed to parse policy: ${errors.map((e) => `${e.field}: ${e.message}`).join(', ')}`;
-    }
-    return policy;
+    return whenReady(this.options.namespaceLabels(namespace), (labels) => {
+      const { policy, errors } = labels ? this.storedPolicy(namespace, labels) : this.policyFor(namespace, {});
+      // Labels stored before they were checked: the policy still holds (bad levels fail closed
+      // for enforce), and the audit event says why it may surprise.
+      if (errors.length > 0) {
+        request.auditAnnotations[POLICY_ERROR_ANNOTATION] = `Failed to parse policy: ${errors.map((e) => `${e.field}: ${e.message}`).join(', ')}`;
+      }
+      return policy;
+    });
   }
 
-  private async admitPod(request: AdmissionRequest): Promise<string[]> {
+  /**
+   * The policy of a stored namespace's labels, parsed once: the namespace cache hands out the same
+   * labels object until the namespace changes, and every pod create in it asks.
+   */
+  private storedPolicy(namespace: string, labels: Readonly<Record<string, string>>): ReturnType<typeof policyFromLabels> {
+    let parsed = this.parsedLabels.get(labels);
+    if (!parsed) this.parsedLabels.set(labels, (parsed = this.policyFor(namespace, labels)));
+    return parsed;
+  }
+
+  private admitPod(request: AdmissionRequest): MaybePromise<string[]> {
     if (request.old && !changesWhatPodSecurityChecks(request.object, request.old)) return [];
-    const policy = await this.namespacePolicy(request);
+    return whenReady(this.namespacePolicy(request), (policy) => this.judgePod(request, policy));
+  }
+
+  private judgePod(request: AdmissionRequest, policy: Policy): string[] {
     if (policy.enforce.level === 'privileged' && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return [];
     const verdicts = new Verdicts(podViewOf(request.object));
     request.auditAnnotations[ENFORCE_POLICY_ANNOTATION] = policyName(policy.enforce);
