@@ -11,6 +11,7 @@ import { WorkloadController } from '../shape/workload-controller.js';
 import { DEFAULT_POD_FAILURE_BACKOFF, FailureBackoff, type BackoffPolicy } from './failure-backoff.js';
 import { JobPodActions, PodActionError, ReleasedPods } from './job-pod-actions.js';
 import { syncJob, type SyncDeps } from './job-sync.js';
+import { JobOperations } from './job-transactions.js';
 import { hasTrackingFinalizer, type Job } from './types.js';
 import { WrittenStatus } from './written-status.js';
 import type { Pod } from '../../api/core/index.js';
@@ -55,12 +56,12 @@ export class JobController extends WorkloadController<Job> {
       },
     });
     this.pods.addIndexer(OWNER_KEY, byOwningJob);
+    new JobOperations(ctx.transactions).observe(this.primary, (key) => ctx.shards.owns(key));
     this.backoff = new FailureBackoff(options.podFailureBackoff ?? DEFAULT_POD_FAILURE_BACKOFF);
     const recorder = ctx.recorder(this.name);
     this.deps = {
       api: ctx.api,
       recorder,
-      transactions: ctx.transactions,
       expectations: this.expectations,
       actions: new JobPodActions(ctx.api, recorder, this.expectations, this.released),
       backoff: this.backoff,
