@@ -15,46 +15,17 @@ import {
   POD_TEMPLATE_HASH_LABEL,
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
-  type Deployment,
-  type IntOrPercent,
 } from './types.js';
+import { webDeployment, webReplicaSet } from '../../../test/support/controllers/deployment-builders.js';
 
-const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image }] } });
+const deployment = webDeployment;
 
-function deployment(replicas: number, surge: IntOrPercent, unavailable: IntOrPercent, extra: Partial<Deployment['spec']> = {}): Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: 'default', uid: 'd-1' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'web' } },
-      template: template('busybox:2'),
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } },
-      ...extra,
-    },
-  };
-}
-
-/** A set of the Deployment `web`, last scaled for `scaledFor` replicas with `max` at most. */
+/** A set of `web`, last scaled for `scaledFor` replicas with `max` at most. */
 function rs(name: string, replicas: number, minute: number, options: { available?: number; scaledFor?: number; max?: number; image?: string } = {}): ReplicaSet {
   const annotations: Record<string, string> = {};
   if (options.scaledFor !== undefined) annotations[DESIRED_REPLICAS_ANNOTATION] = String(options.scaledFor);
   if (options.max !== undefined) annotations[MAX_REPLICAS_ANNOTATION] = String(options.max);
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    metadata: {
-      name,
-      namespace: 'default',
-      uid: `uid-${name}`,
-      creationTimestamp: `2026-01-01T00:0${minute}:00Z`,
-      annotations,
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-1', controller: true }],
-    },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: template(options.image ?? 'busybox:1') },
-    status: { replicas, availableReplicas: options.available ?? replicas },
-  };
+  return webReplicaSet(name, replicas, minute, { ...options, annotations });
 }
 
 const sizes = (steps: ReturnType<typeof planScale>) => steps.map((s) => `${s.rs.metadata.name} → ${s.to}`);

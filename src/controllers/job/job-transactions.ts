@@ -3,8 +3,9 @@
 // begins when it is resumed), advanced as status.succeeded of completions, and ended when the
 // Complete (Succeeded) or Failed condition is written. Only the farm member that owns the
 // Job's key records it.
-import { objectKey, type Informer } from '../../client/index.js';
+import type { Informer } from '../../client/index.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
+import { ofOwnedKeys } from './owned-events.js';
 import { finishedCondition, type Job } from './types.js';
 
 export class JobOperations {
@@ -12,20 +13,19 @@ export class JobOperations {
 
   /** `owns`: whether this process reconciles the key. */
   observe(jobs: Informer<Job>, owns: (key: string) => boolean): void {
-    jobs.addEventHandler({
-      // A Job seen for the first time (a restart, a shard taken over) may have one open from before.
-      onAdd: (job) => {
-        if (owns(objectKey(job))) this.settle(job);
-      },
-      onUpdate: (old, job) => {
-        if (!owns(objectKey(job))) return;
-        if (!old.status?.startTime && job.status?.startTime) {
-          const { done, total } = progressOf(job);
-          void this.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
-        }
-        this.settle(job);
-      },
-    });
+    jobs.addEventHandler(
+      ofOwnedKeys(owns, {
+        // A Job seen for the first time (a restart, a shard taken over) may have one open from before.
+        onAdd: (job) => this.settle(job),
+        onUpdate: (old, job) => {
+          if (!old.status?.startTime && job.status?.startTime) {
+            const { done, total } = progressOf(job);
+            void this.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
+          }
+          this.settle(job);
+        },
+      }),
+    );
   }
 
   /** Progress while it runs; the end once the status shows the Job finished. */

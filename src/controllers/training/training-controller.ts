@@ -15,6 +15,7 @@ import { expectationKey, observedKey, ReplicaActions, type Kind } from './replic
 import { RestartLedger } from './restart-ledger.js';
 import { tensorflowController } from './tensorflow.js';
 import { syncTrainingJob, type TrainingDeps } from './training-sync.js';
+import { TrainingOperations } from './training-transactions.js';
 import type { TrainingJob } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -36,11 +37,12 @@ export class TrainingJobController extends WorkloadController<TrainingJob> {
     this.pods = this.owns<Pod>(resources.pods, this.countedPer('pods'));
     this.services = this.owns<KubeObject>(resources.services, this.countedPer('services'));
     this.podGroups = this.owns<KubeObject>(resources.podgroups);
+    const observed = { pods: this.pods, services: this.services, podGroups: this.podGroups };
+    new TrainingOperations(ctx.transactions, fc, observed).observe(this.primary, (key) => ctx.shards.owns(key));
     const recorder = ctx.recorder(this.name);
     this.deps = {
       api: ctx.api,
       recorder,
-      transactions: ctx.transactions,
       expectations: this.expectations,
       ledger: this.ledger,
       written: this.written,
