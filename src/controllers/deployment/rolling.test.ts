@@ -10,57 +10,61 @@ import { planRollingStep } from './rolling.js';
 import type { Pod, PodPhase } from '../../api/core/index.js';
 import { webDeployment, webReplicaSet } from '../../../test/support/controllers/deployment-builders.js';
 
+const deployment = webDeployment;
+/** A set of `web` with `available` of its replicas available, created at minute `minute`. */
+const rs = (name: string, replicas: number, available: number, minute: number) => webReplicaSet(name, replicas, minute, { available });
+
 const steps = (plan: ReturnType<typeof planRollingStep>) => plan.map((s) => `${s.which} ${s.rs.metadata.name} → ${s.to}`);
 
 describe('a RollingUpdate pass', () => {
   it('grows the new set as far as maxSurge allows, and nothing else', () => {
-    const plan = planRollingStep(webDeployment(4, 1, 0), webReplicaSet('new', 0, 2, { available: 0 }), [webReplicaSet('old', 4, 1, { available: 4 })]);
+    const plan = planRollingStep(deployment(4, 1, 0), rs('new', 0, 0, 2), [rs('old', 4, 4, 1)]);
     assert.deepEqual(steps(plan), ['new new → 1']);
   });
 
   it('with the surge used up, shrinks an old set while replicas − maxUnavailable stay available', () => {
-    const plan = planRollingStep(webDeployment(4, 1, 0), webReplicaSet('new', 1, 2, { available: 1 }), [webReplicaSet('old', 4, 1, { available: 4 })]);
+    const plan = planRollingStep(deployment(4, 1, 0), rs('new', 1, 1, 2), [rs('old', 4, 4, 1)]);
     assert.deepEqual(steps(plan), ['old old → 3']);
-    assert.deepEqual(planRollingStep(webDeployment(4, 1, 0), webReplicaSet('new', 1, 2, { available: 0 }), [webReplicaSet('old', 4, 1, { available: 4 })]), [], 'the new pod is not available yet');
+    assert.deepEqual(planRollingStep(deployment(4, 1, 0), rs('new', 1, 0, 2), [rs('old', 4, 4, 1)]), [], 'the new pod is not available yet');
   });
 
   it("removes an old set's unavailable pods first, then resizes it again down to the floor", () => {
-    const plan = planRollingStep(webDeployment(4, 0, 2), webReplicaSet('new', 0, 2, { available: 0 }), [webReplicaSet('old', 4, 1, { available: 3 })]);
+    const plan = planRollingStep(deployment(4, 0, 2), rs('new', 0, 0, 2), [rs('old', 4, 3, 1)]);
     assert.deepEqual(steps(plan), ['old old → 3', 'old old → 2']);
   });
 
   it('counts towards the floor only the active old sets and the new one', () => {
     // 'gone' is scaled to 0 but still reports 2 available pods: counting them would take 'old' to 0.
-    const plan = planRollingStep(webDeployment(4, 0, 2), webReplicaSet('new', 0, 3, { available: 0 }), [webReplicaSet('gone', 0, 1, { available: 2 }), webReplicaSet('old', 4, 2, { available: 3 })]);
+    const plan = planRollingStep(deployment(4, 0, 2), rs('new', 0, 0, 3), [rs('gone', 0, 2, 1), rs('old', 4, 3, 2)]);
     assert.deepEqual(steps(plan), ['old old → 3', 'old old → 2']);
   });
 
   it('shrinks the oldest old sets first', () => {
-    const plan = planRollingStep(webDeployment(4, 0, 1), webReplicaSet('new', 2, 3, { available: 2 }), [webReplicaSet('newer', 1, 2, { available: 1 }), webReplicaSet('oldest', 1, 1, { available: 1 })]);
+    const plan = planRollingStep(deployment(4, 0, 1), rs('new', 2, 2, 3), [rs('newer', 1, 1, 2), rs('oldest', 1, 1, 1)]);
     assert.deepEqual(steps(plan), ['old oldest → 0']);
   });
 });
 
 describe('a Recreate pass', () => {
-  const recreate = webDeployment(3, 0, 1, { strategy: { type: 'Recreate' } });
+  const recreate = deployment(3, 0, 1, { strategy: { type: 'Recreate' } });
   const pod = (phase: PodPhase): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [] }, status: { phase } });
   const noPods = () => [];
 
   it('scales every old set that still has replicas to zero first', () => {
-    const plan = planRecreate(recreate, undefined, [webReplicaSet('a', 2, 1, { available: 2 }), webReplicaSet('b', 0, 2, { available: 0 }), webReplicaSet('c', 1, 3, { available: 0 })], noPods);
+    const plan = planRecreate(recreate, undefined, [rs('a', 2, 2, 1), rs('b', 0, 0, 2), rs('c', 1, 0, 3)], noPods);
     assert.ok('scaleDown' in plan);
     assert.deepEqual(steps(plan.scaleDown), ['old a → 0', 'old c → 0']);
   });
 
   it('waits while an old set reports replicas or has a pod that has not finished, terminating ones included', () => {
-    const stillCounted = { ...webReplicaSet('a', 0, 1, { available: 0 }), status: { replicas: 1 } };
+    const stillCounted = { ...rs('a', 0, 0, 1), status: { replicas: 1 } };
     assert.deepEqual(planRecreate(recreate, undefined, [stillCounted], noPods), { waitForOldPods: true });
     const running = (set: Readonly<ReplicaSet>) => (set.metadata.name === 'a' ? [pod('Succeeded'), pod('Running')] : []);
-    assert.deepEqual(planRecreate(recreate, undefined, [webReplicaSet('a', 0, 1, { available: 0 })], running), { waitForOldPods: true });
+    assert.deepEqual(planRecreate(recreate, undefined, [rs('a', 0, 0, 1)], running), { waitForOldPods: true });
   });
 
   it('scales the new set up once the old pods have finished', () => {
     const finished = () => [pod('Succeeded'), pod('Failed')];
-    assert.deepEqual(planRecreate(recreate, webReplicaSet('new', 0, 2, { available: 0 }), [webReplicaSet('a', 0, 1, { available: 0 })], finished), { scaleUp: 3 });
+    assert.deepEqual(planRecreate(recreate, rs('new', 0, 0, 2), [rs('a', 0, 0, 1)], finished), { scaleUp: 3 });
   });
 });

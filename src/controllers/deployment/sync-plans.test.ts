@@ -9,19 +9,18 @@ import type { ReplicaSet } from '../replicaset/types.js';
 import { podTemplateHash } from './hash.js';
 import { isOwnNewReplicaSet, planNewReplicaSet } from './new-replicaset.js';
 import { planScale } from './scale-plan.js';
-import {
-  DESIRED_REPLICAS_ANNOTATION,
-  MAX_REPLICAS_ANNOTATION,
-  POD_TEMPLATE_HASH_LABEL,
-  REVISION_ANNOTATION,
-  REVISION_HISTORY_ANNOTATION,
-} from './types.js';
+import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION } from './types.js';
 import { webDeployment, webReplicaSet } from '../../../test/support/controllers/deployment-builders.js';
 
 const deployment = webDeployment;
 
 /** A set of `web`, last scaled for `scaledFor` replicas with `max` at most. */
-function rs(name: string, replicas: number, minute: number, options: { available?: number; scaledFor?: number; max?: number; image?: string } = {}): ReplicaSet {
+function rs(
+  name: string,
+  replicas: number,
+  minute: number,
+  options: { available?: number; scaledFor?: number; max?: number; image?: string } = {},
+): ReplicaSet {
   const annotations: Record<string, string> = {};
   if (options.scaledFor !== undefined) annotations[DESIRED_REPLICAS_ANNOTATION] = String(options.scaledFor);
   if (options.max !== undefined) annotations[MAX_REPLICAS_ANNOTATION] = String(options.max);
@@ -81,7 +80,12 @@ describe('the new ReplicaSet', () => {
   const d = deployment(4, 1, 0);
 
   it('is built as <deployment>-<pod-template-hash>, within the surge, at the next revision', () => {
-    const plan = planNewReplicaSet(d, undefined, [rs('old', 4, 1), { ...rs('older', 0, 0), metadata: { ...rs('older', 0, 0).metadata, annotations: { [REVISION_ANNOTATION]: '2' } } }], true);
+    const plan = planNewReplicaSet(
+      d,
+      undefined,
+      [rs('old', 4, 1), { ...rs('older', 0, 0), metadata: { ...rs('older', 0, 0).metadata, annotations: { [REVISION_ANNOTATION]: '2' } } }],
+      true,
+    );
     assert.equal(plan.action, 'create');
     if (plan.action !== 'create') return;
     const hash = podTemplateHash(d.spec.template);

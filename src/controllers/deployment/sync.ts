@@ -20,15 +20,7 @@ import {
   setCondition,
   statusEqual,
 } from './status.js';
-import {
-  DESIRED_REPLICAS_ANNOTATION,
-  PROGRESSING,
-  reasons,
-  REPLICA_FAILURE,
-  REVISION_ANNOTATION,
-  type Deployment,
-  type DeploymentStatus,
-} from './types.js';
+import { DESIRED_REPLICAS_ANNOTATION, PROGRESSING, reasons, REPLICA_FAILURE, REVISION_ANNOTATION, type Deployment, type DeploymentStatus } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
 export interface SyncDeps {
@@ -172,7 +164,8 @@ export class DeploymentSync {
       if (filterActive(oldRSs).length > 0) this.deps.operations.step(this.d, created, `scale new replica set ${created.metadata.name} to ${replicas}`);
     }
     await this.setDeploymentRevision(revision);
-    if (!alreadyExisted && hasProgressDeadline(this.d)) this.stageProgressing('True', reasons.newRSCreated, `Created new replica set "${created.metadata.name}"`);
+    if (!alreadyExisted && hasProgressDeadline(this.d))
+      this.stageProgressing('True', reasons.newRSCreated, `Created new replica set "${created.metadata.name}"`);
     return created;
   }
 

@@ -1,8 +1,9 @@
 // The Job controller (`job-controller`), after kube-controller-manager's: runs a Job's pods to
 // its completions within parallelism, backoffLimit and activeDeadlineSeconds, NonIndexed or
 // Indexed, suspendable, and deletes it ttlSecondsAfterFinished after it finished. A pass is
-// job-sync.ts; this file wires informers, expectations and the queue, and releases the
-// tracking finalizer of pods whose Job is gone or going.
+// job-sync.ts; its Transactions are observed on the Jobs' informer (job-transactions.ts); this
+// file wires informers, expectations and the queue, and releases the tracking finalizer of
+// pods whose Job is gone or going.
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, resources, type IndexFunc, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';

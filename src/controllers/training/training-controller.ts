@@ -1,7 +1,7 @@
 // The training-job controller, one instance per framework (`pytorchjob-controller`,
 // `tfjob-controller`) over one core: informers for the jobs, their pods, services and
 // PodGroups, expectations per (job, replica type), and the shared work queue runner. A pass
-// is training-sync.ts.
+// is training-sync.ts; the Transactions are observed on the informers (training-transactions.ts).
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, objectKey, resources, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';

@@ -77,7 +77,9 @@ describe('training job transactions', () => {
     const restart = await waitFor('a restart', () => transaction(job, 'restart', 'Running'));
     assert.equal(restart.spec.reason, 'recreating failed pod(s): again-worker-1');
     assert.equal(restart.status?.progress, '0/1');
-    await waitFor('the failed pod recreated', async () => (await pods().list()).items.some((p) => p.metadata.name === 'again-worker-1' && p.metadata.uid !== failed.metadata.uid));
+    await waitFor('the failed pod recreated', async () =>
+      (await pods().list()).items.some((p) => p.metadata.name === 'again-worker-1' && p.metadata.uid !== failed.metadata.uid),
+    );
     await setPhase('again-worker-1', 'Running');
     const ended = await waitFor('restart Succeeded', () => transaction(job, 'restart', 'Succeeded'));
     assert.equal(ended.status?.message, 'PyTorchJob default/again is running again');

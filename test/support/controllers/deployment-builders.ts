@@ -10,7 +10,12 @@ export function webTemplate(image: string): PodTemplateSpec {
 }
 
 /** `web` with `replicas` under RollingUpdate (maxSurge, maxUnavailable), its template's image busybox:2; `extra` replaces spec fields. */
-export function webDeployment(replicas: number, surge: IntOrPercent = '25%', unavailable: IntOrPercent = '25%', extra: Partial<Deployment['spec']> = {}): Deployment {
+export function webDeployment(
+  replicas: number,
+  surge: IntOrPercent = '25%',
+  unavailable: IntOrPercent = '25%',
+  extra: Partial<Deployment['spec']> = {},
+): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
