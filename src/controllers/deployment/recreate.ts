@@ -2,7 +2,7 @@
 // decides a pass from the sets and pods the cache shows (pure); rolloutRecreate carries it out.
 import type { ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, filterActive, sumStatus } from './replica-math.js';
-import { scaleInOrder, type ScaleStep } from './rolling.js';
+import type { ScaleStep } from './scale-plan.js';
 import { deploymentComplete } from './status.js';
 import type { DeploymentSync } from './sync.js';
 import type { Deployment, DeploymentStatus } from './types.js';
@@ -15,7 +15,7 @@ export async function rolloutRecreate(s: DeploymentSync): Promise<DeploymentStat
   let { newRS, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(false);
   const plan = planRecreate(s.d, newRS, oldRSs, (rs) => s.podsOf(rs));
   if ('scaleDown' in plan) {
-    const scaled = await scaleInOrder(s, plan.scaleDown);
+    const scaled = await s.resize(plan.scaleDown);
     oldRSs = oldRSs.map((old) => scaled.get(old.metadata.uid ?? '') ?? old);
   }
   if (!('scaleUp' in plan)) return s.syncRolloutStatus([...oldRSs, newRS], newRS);

@@ -8,31 +8,11 @@ import type { ReplicaSet } from '../replicaset/types.js';
 import { planRecreate } from './recreate.js';
 import { planRollingStep } from './rolling.js';
 import type { Pod, PodPhase } from '../../api/core/index.js';
-import type { Deployment, IntOrPercent } from './types.js';
+import { webDeployment, webReplicaSet } from '../../../test/support/controllers/deployment-builders.js';
 
-function deployment(replicas: number, surge: IntOrPercent, unavailable: IntOrPercent): Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: 'default', uid: 'd-1' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'web' } },
-      template: {},
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } },
-    },
-  };
-}
-
-function rs(name: string, replicas: number, available: number, minute: number): ReplicaSet {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    metadata: { name, namespace: 'default', uid: `uid-${name}`, creationTimestamp: `2026-01-01T00:0${minute}:00Z` },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } } },
-    status: { replicas, availableReplicas: available },
-  };
-}
+const deployment = webDeployment;
+/** A set of `web` with `available` of its replicas available, created at minute `minute`. */
+const rs = (name: string, replicas: number, available: number, minute: number) => webReplicaSet(name, replicas, minute, { available });
 
 const steps = (plan: ReturnType<typeof planRollingStep>) => plan.map((s) => `${s.which} ${s.rs.metadata.name} → ${s.to}`);
 
@@ -66,7 +46,7 @@ describe('a RollingUpdate pass', () => {
 });
 
 describe('a Recreate pass', () => {
-  const recreate: Deployment = { ...deployment(3, 0, 1), spec: { ...deployment(3, 0, 1).spec, strategy: { type: 'Recreate' } } };
+  const recreate = deployment(3, 0, 1, { strategy: { type: 'Recreate' } });
   const pod = (phase: PodPhase): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [] }, status: { phase } });
   const noPods = () => [];
 

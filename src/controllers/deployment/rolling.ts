@@ -4,15 +4,9 @@
 import type { ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, filterActive, maxUnavailable, newReplicaSetReplicas, specReplicas, sumSpecReplicas, sumStatus, byCreation } from './replica-math.js';
 import { deploymentComplete } from './status.js';
-import type { DeploymentSync, StepKind } from './sync.js';
+import type { ScaleStep } from './scale-plan.js';
+import type { DeploymentSync } from './sync.js';
 import type { Deployment, DeploymentStatus } from './types.js';
-
-/** One resize of a pass; a set may be resized twice (its unavailable pods first, then down to the floor). */
-export interface ScaleStep {
-  rs: Readonly<ReplicaSet>;
-  to: number;
-  which: StepKind;
-}
 
 export async function rolloutRolling(s: DeploymentSync): Promise<DeploymentStatus> {
   const { newRS: found, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(true);
@@ -20,7 +14,7 @@ export async function rolloutRolling(s: DeploymentSync): Promise<DeploymentStatu
   const allRSs = [...oldRSs, newRS];
   const steps = planRollingStep(s.d, newRS, oldRSs);
   if (steps.length > 0) {
-    await scaleInOrder(s, steps);
+    await s.resize(steps);
     return s.syncRolloutStatus(allRSs, newRS);
   }
   if (s.d.status && deploymentComplete(s.d, s.d.status)) await s.cleanupDeployment(oldRSs);
@@ -32,19 +26,6 @@ export function planRollingStep(d: Readonly<Deployment>, newRS: Readonly<Replica
   const allRSs = [...oldRSs, newRS];
   const grow = reconcileNewReplicaSet(d, allRSs, newRS);
   return grow ? [grow] : reconcileOldReplicaSets(d, allRSs, filterActive(oldRSs), newRS);
-}
-
-/**
- * Carries out the steps in order, each on the set as the previous write of it returned it (its
- * resourceVersion makes the write a compare-and-swap). Returns the sets written, by uid.
- */
-export async function scaleInOrder(s: DeploymentSync, steps: readonly ScaleStep[]): Promise<Map<string, Readonly<ReplicaSet>>> {
-  const latest = new Map<string, Readonly<ReplicaSet>>();
-  for (const { rs, to, which } of steps) {
-    const uid = rs.metadata.uid ?? '';
-    latest.set(uid, await s.scaleReplicaSet(latest.get(uid) ?? rs, to, which));
-  }
-  return latest;
 }
 
 /** Grows the new set as far as the surge allows (or shrinks it to the Deployment's size). */

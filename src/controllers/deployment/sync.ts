@@ -2,12 +2,12 @@
 // up old ones and writing status. The rollout strategies (rolling.ts, recreate.ts) are written
 // on top of these steps. The Deployment object is carried along as writes return it.
 import { isAlreadyExists, isNotFound, resources, type ApiClient, type EventRecorder, type Informer } from '../../client/index.js';
-import type { ReplicaSet } from '../replicaset/types.js';
-import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
-import { equalIgnoreHash, podTemplateHash } from './hash.js';
+import type { Condition, ReplicaSet } from '../replicaset/types.js';
+import { isOwnNewReplicaSet, planNewReplicaSet } from './new-replicaset.js';
 import type { DeploymentOperations } from './operations.js';
-import { desiredReplicas, filterActive, isRollingUpdate, maxSurge, newReplicaSetReplicas, proportionalSizes, specReplicas } from './replica-math.js';
-import { byRevision, maxRevision, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations, splitNewAndOld } from './revisions.js';
+import { desiredReplicas, filterActive, maxSurge, specReplicas } from './replica-math.js';
+import { byRevision, setReplicasAnnotations, splitNewAndOld } from './revisions.js';
+import { planScale, type ScaleStep, type StepKind } from './scale-plan.js';
 import {
   calculateStatus,
   deploymentComplete,
@@ -20,16 +20,7 @@ import {
   setCondition,
   statusEqual,
 } from './status.js';
-import {
-  DESIRED_REPLICAS_ANNOTATION,
-  POD_TEMPLATE_HASH_LABEL,
-  PROGRESSING,
-  reasons,
-  REPLICA_FAILURE,
-  REVISION_ANNOTATION,
-  type Deployment,
-  type DeploymentStatus,
-} from './types.js';
+import { DESIRED_REPLICAS_ANNOTATION, PROGRESSING, reasons, REPLICA_FAILURE, REVISION_ANNOTATION, type Deployment, type DeploymentStatus } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
 export interface SyncDeps {
@@ -40,9 +31,6 @@ export interface SyncDeps {
   pods: Informer<Pod>;
   podsIndex: string;
 }
-
-/** What a rollout step reports about the set it resized, for the 'update' transaction. */
-export type StepKind = 'new' | 'old';
 
 export class DeploymentSync {
   /** The new set once found or created (for the transactions of this pass). */
@@ -142,53 +130,23 @@ export class DeploymentSync {
     oldRSs: readonly Readonly<ReplicaSet>[],
     create: boolean,
   ): Promise<Readonly<ReplicaSet> | undefined> {
-    const newRevision = maxRevision(oldRSs) + 1;
-    const desired = desiredReplicas(this.d);
-    const max = desired + maxSurge(this.d);
-    if (existing) {
-      const copy = structuredClone(existing) as ReplicaSet;
-      const annotationsChanged = setNewReplicaSetAnnotations(this.d, copy, newRevision, true, desired, max);
-      const minReady = this.d.spec.minReadySeconds ?? 0;
-      if (annotationsChanged || (copy.spec.minReadySeconds ?? 0) !== minReady) {
-        copy.spec.minReadySeconds = minReady;
-        return this.rsClient().update(copy);
-      }
-      await this.setDeploymentRevision(String(revisionOf(existing)));
-      if (hasProgressDeadline(this.d) && !getCondition(this.d.status, PROGRESSING)) {
-        const status = structuredClone(this.d.status ?? {}) as DeploymentStatus;
-        setCondition(status, newCondition(PROGRESSING, 'True', reasons.foundNewRS, `Found new replica set "${existing.metadata.name}"`, this.now));
-        this.stageStatus(status);
-      }
-      return existing;
+    const plan = planNewReplicaSet(this.d, existing, oldRSs, create);
+    switch (plan.action) {
+      case 'none':
+        return undefined;
+      case 'update':
+        return this.rsClient().update(plan.updated);
+      case 'use':
+        await this.setDeploymentRevision(plan.revision);
+        if (plan.found) this.stageProgressing('True', reasons.foundNewRS, `Found new replica set "${plan.rs.metadata.name}"`);
+        return plan.rs;
+      case 'create':
+        return this.createNewReplicaSet(plan.rs, plan.revision, oldRSs);
     }
-    if (!create) return undefined;
-    return this.createNewReplicaSet(oldRSs, newRevision, desired, max);
   }
 
-  private buildNewReplicaSet(): ReplicaSet {
-    const hash = podTemplateHash(this.d.spec.template, this.d.status?.collisionCount);
-    const template = structuredClone(this.d.spec.template);
-    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH_LABEL]: hash } };
-    const selector = structuredClone(this.d.spec.selector);
-    selector.matchLabels = { ...selector.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash };
-    return {
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: {
-        name: `${this.name}-${hash}`,
-        namespace: this.d.metadata.namespace ?? 'default',
-        labels: { ...template.metadata.labels },
-        ownerReferences: [newControllerRef(this.d)],
-      },
-      spec: { replicas: 0, minReadySeconds: this.d.spec.minReadySeconds ?? 0, selector, template },
-    };
-  }
-
-  private async createNewReplicaSet(oldRSs: readonly Readonly<ReplicaSet>[], newRevision: number, desired: number, max: number): Promise<Readonly<ReplicaSet>> {
-    const rs = this.buildNewReplicaSet();
-    const replicas = newReplicaSetReplicas(this.d, [...oldRSs, rs], rs);
-    rs.spec.replicas = replicas;
-    setNewReplicaSetAnnotations(this.d, rs, newRevision, false, desired, max);
+  private async createNewReplicaSet(rs: ReplicaSet, revision: string, oldRSs: readonly Readonly<ReplicaSet>[]): Promise<Readonly<ReplicaSet>> {
+    const replicas = specReplicas(rs);
     let created: Readonly<ReplicaSet>;
     let alreadyExisted = false;
     try {
@@ -205,13 +163,17 @@ export class DeploymentSync {
       void this.deps.events.record(this.d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} from 0 to ${replicas}`);
       if (filterActive(oldRSs).length > 0) this.deps.operations.step(this.d, created, `scale new replica set ${created.metadata.name} to ${replicas}`);
     }
-    await this.setDeploymentRevision(String(newRevision));
-    if (!alreadyExisted && hasProgressDeadline(this.d)) {
-      const status = structuredClone(this.d.status ?? {}) as DeploymentStatus;
-      setCondition(status, newCondition(PROGRESSING, 'True', reasons.newRSCreated, `Created new replica set "${created.metadata.name}"`, this.now));
-      this.stageStatus(status);
-    }
+    await this.setDeploymentRevision(revision);
+    if (!alreadyExisted && hasProgressDeadline(this.d))
+      this.stageProgressing('True', reasons.newRSCreated, `Created new replica set "${created.metadata.name}"`);
     return created;
+  }
+
+  /** Sets the Progressing condition for the status write that ends the pass. */
+  private stageProgressing(value: Condition['status'], reason: string, message: string): void {
+    const status = structuredClone(this.d.status ?? {}) as DeploymentStatus;
+    setCondition(status, newCondition(PROGRESSING, value, reason, message, this.now));
+    this.stageStatus(status);
   }
 
   /**
@@ -225,7 +187,7 @@ export class DeploymentSync {
       (await this.rsClient()
         .get(name)
         .catch(() => undefined));
-    if (found && controllerRefOf(found)?.uid === this.d.metadata.uid && equalIgnoreHash(found.spec.template, this.d.spec.template)) return found;
+    if (isOwnNewReplicaSet(this.d, found)) return found;
     const status = structuredClone(this.d.status ?? {}) as DeploymentStatus;
     status.collisionCount = (status.collisionCount ?? 0) + 1;
     await this.updateStatus(status);
@@ -266,30 +228,22 @@ export class DeploymentSync {
     newRS: Readonly<ReplicaSet> | undefined,
     oldRSs: Readonly<ReplicaSet>[],
   ): Promise<{ newRS: Readonly<ReplicaSet> | undefined; oldRSs: Readonly<ReplicaSet>[] }> {
-    const desired = desiredReplicas(this.d);
-    const replace = (old: Readonly<ReplicaSet>, updated: Readonly<ReplicaSet>) => {
-      if (old === newRS) newRS = updated;
-      oldRSs = oldRSs.map((rs) => (rs === old ? updated : rs));
-    };
-    // One active set (or none): it simply takes the Deployment's size.
-    const single = activeOrLatest(newRS, oldRSs);
-    if (single) {
-      // Even at the right size its replica annotations may be stale: that would look like a scaling event forever.
-      replace(single, await this.scaleReplicaSet(single, desired));
-      return { newRS, oldRSs };
+    const written = await this.resize(planScale(this.d, newRS, oldRSs));
+    const latest = (rs: Readonly<ReplicaSet>) => written.get(rs.metadata.uid ?? '') ?? rs;
+    return { newRS: newRS && latest(newRS), oldRSs: oldRSs.map(latest) };
+  }
+
+  /**
+   * Carries out resizes in order, each on the set as the previous write of it returned it (its
+   * resourceVersion makes the write a compare-and-swap). Returns the sets written, by uid.
+   */
+  async resize(steps: readonly ScaleStep[]): Promise<Map<string, Readonly<ReplicaSet>>> {
+    const latest = new Map<string, Readonly<ReplicaSet>>();
+    for (const { rs, to, which } of steps) {
+      const uid = rs.metadata.uid ?? '';
+      latest.set(uid, await this.scaleReplicaSet(latest.get(uid) ?? rs, to, which));
     }
-    // The new set is complete: the old ones go.
-    if (newRS && isSaturated(this.d, newRS)) {
-      for (const old of filterActive(oldRSs)) replace(old, (await this.scaleAndRecord(old, 0)).rs);
-      return { newRS, oldRSs };
-    }
-    // Several active sets mid-rollout: spread the change in proportion to their sizes.
-    if (isRollingUpdate(this.d)) {
-      const active = filterActive([...oldRSs, newRS]);
-      const sizes = proportionalSizes(this.d, active);
-      for (const rs of active) replace(rs, await this.scaleReplicaSet(rs, sizes.get(rs) ?? specReplicas(rs)));
-    }
-    return { newRS, oldRSs };
+    return latest;
   }
 
   // ---- clean-up ----
@@ -352,37 +306,9 @@ export class DeploymentSync {
     const condition = getCondition(this.d.status, PROGRESSING);
     if (condition?.reason === reasons.timedOut) return;
     const pausedShown = condition?.reason === reasons.paused;
-    const status = structuredClone(this.d.status ?? {}) as DeploymentStatus;
-    if (this.d.spec.paused && !pausedShown) {
-      setCondition(status, newCondition(PROGRESSING, 'Unknown', reasons.paused, 'Deployment is paused', this.now));
-    } else if (!this.d.spec.paused && pausedShown) {
-      setCondition(status, newCondition(PROGRESSING, 'Unknown', reasons.resumed, 'Deployment is resumed', this.now));
-    } else {
-      return;
-    }
-    this.stageStatus(status);
+    if (this.d.spec.paused && !pausedShown) this.stageProgressing('Unknown', reasons.paused, 'Deployment is paused');
+    else if (!this.d.spec.paused && pausedShown) this.stageProgressing('Unknown', reasons.resumed, 'Deployment is resumed');
   }
-}
-
-/** The only active set; the new set (or the newest old one) when none is active; nothing when several are. */
-function activeOrLatest(newRS: Readonly<ReplicaSet> | undefined, oldRSs: readonly Readonly<ReplicaSet>[]): Readonly<ReplicaSet> | undefined {
-  const active = filterActive([...oldRSs, newRS]);
-  if (active.length === 1) return active[0];
-  if (active.length > 1) return undefined;
-  if (newRS) return newRS;
-  return oldRSs.length > 0
-    ? [...oldRSs].sort((a, b) => (Date.parse(b.metadata.creationTimestamp ?? '') || 0) - (Date.parse(a.metadata.creationTimestamp ?? '') || 0))[0]
-    : undefined;
-}
-
-/** The new set has all the Deployment's replicas, scaled for its current size, all available. */
-function isSaturated(d: Readonly<Deployment>, rs: Readonly<ReplicaSet>): boolean {
-  const desired = desiredReplicas(d);
-  return (
-    specReplicas(rs) === desired &&
-    rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] === String(desired) &&
-    (rs.status?.availableReplicas ?? 0) === desired
-  );
 }
 
 /** A ReplicaFailure of the new set first, else of any set, as a Deployment condition. */

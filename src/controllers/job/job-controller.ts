@@ -1,8 +1,9 @@
 // The Job controller (`job-controller`), after kube-controller-manager's: runs a Job's pods to
 // its completions within parallelism, backoffLimit and activeDeadlineSeconds, NonIndexed or
 // Indexed, suspendable, and deletes it ttlSecondsAfterFinished after it finished. A pass is
-// job-sync.ts; this file wires informers, expectations and the queue, and releases the
-// tracking finalizer of pods whose Job is gone or going.
+// job-sync.ts; its Transactions are observed on the Jobs' informer (job-transactions.ts); this
+// file wires informers, expectations and the queue, and releases the tracking finalizer of
+// pods whose Job is gone or going.
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, resources, type IndexFunc, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -11,6 +12,7 @@ import { WorkloadController } from '../shape/workload-controller.js';
 import { DEFAULT_POD_FAILURE_BACKOFF, FailureBackoff, type BackoffPolicy } from './failure-backoff.js';
 import { JobPodActions, PodActionError, ReleasedPods } from './job-pod-actions.js';
 import { syncJob, type SyncDeps } from './job-sync.js';
+import { JobOperations } from './job-transactions.js';
 import { hasTrackingFinalizer, type Job } from './types.js';
 import { WrittenStatus } from './written-status.js';
 import type { Pod } from '../../api/core/index.js';
@@ -55,12 +57,12 @@ export class JobController extends WorkloadController<Job> {
       },
     });
     this.pods.addIndexer(OWNER_KEY, byOwningJob);
+    new JobOperations(ctx.transactions).observe(this.primary, (key) => ctx.shards.owns(key));
     this.backoff = new FailureBackoff(options.podFailureBackoff ?? DEFAULT_POD_FAILURE_BACKOFF);
     const recorder = ctx.recorder(this.name);
     this.deps = {
       api: ctx.api,
       recorder,
-      transactions: ctx.transactions,
       expectations: this.expectations,
       actions: new JobPodActions(ctx.api, recorder, this.expectations, this.released),
       backoff: this.backoff,

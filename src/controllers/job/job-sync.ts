@@ -1,6 +1,7 @@
 // One pass over one Job (syncJob): count the pods that finished, decide whether the Job ends
 // (backoffLimit, activeDeadlineSeconds, completions), create or delete pods, record outcomes
-// through the tracking finalizer, write the status, and leave events and Transactions.
+// through the tracking finalizer, write the status, and leave events. Its Transactions are read
+// from the status written (job-transactions.ts).
 import { metaTime } from '../../api/meta.js';
 import { objectKey, resources, type ApiClient, type EventRecorder, type EventType, type Expectations, type ReconcileResult } from '../../client/index.js';
 import type { FailureBackoff } from './failure-backoff.js';
@@ -17,7 +18,6 @@ import {
   setCondition,
 } from './job-status.js';
 import { planJobPods } from './manage-pods.js';
-import type { TransactionRecorder } from '../transactions/recorder.js';
 import { classify, flushUncounted, recordUncounted, uncountedOf, type Classification, type Uncounted } from './pod-tracking.js';
 import { expireAfterFinished } from './ttl.js';
 import { jsonEqual } from '../../util/json-equal.js';
@@ -39,7 +39,6 @@ import { isPodReady } from '../../api/core/pod-conditions.js';
 export interface SyncDeps {
   api: ApiClient;
   recorder: EventRecorder;
-  transactions: TransactionRecorder;
   expectations: Expectations;
   actions: JobPodActions;
   backoff: FailureBackoff;
@@ -94,9 +93,7 @@ class JobPass {
     this.deps.backoff.observe(this.uid, outcomes.newSucceeded.length + outcomes.newIndexes.length, outcomes.newFailed, this.nowMs);
 
     const finishing = this.alreadyFinished ? undefined : this.decideFinish(succeeded, failed);
-    const neverStarted = !this.status.startTime;
     if (!this.alreadyFinished && !finishing) this.suspendOrStart();
-    const starting = neverStarted && this.status.startTime !== undefined;
     const { activeCount, requeueAfterMs } = await this.managePods(finishing !== undefined, succeeded, succeededIndexes);
 
     if (finishing) outcomes = this.classify(true); // every pod not succeeded now counts as failed
@@ -111,16 +108,11 @@ class JobPass {
     if (finishNow) {
       setCondition(status, finishing);
       if (finishing.type === 'Complete') status.completionTime = finishing.lastTransitionTime!;
+      this.events.push(finishedEvent(finishing));
     }
     if (!jsonEqual(status, this.current.status ?? {})) this.current = await writeStatus(this.deps, this.current, status);
 
     for (const [type, reason, message] of this.events) void this.deps.recorder.record(this.current, type, reason, message);
-    await recordTransactions(this.deps, this.current, {
-      starting,
-      finishing: finishNow ? finishing : undefined,
-      succeeded: status.succeeded ?? 0,
-      completions: this.completions,
-    });
     if (this.errors.length > 0) throw new PodActionError(this.errors, 'operation(s)');
     if (finishing && !finishNow) throw new Error(`job ${objectKey(this.job)}: ${stillUncounted} finished pod(s) not yet counted`);
     return this.nextLook(requeueAfterMs);
@@ -226,27 +218,8 @@ async function writeStatus(deps: SyncDeps, base: Readonly<Job>, status: JobStatu
   return written;
 }
 
-interface TransactionFacts {
-  starting: boolean;
-  finishing: JobCondition | undefined;
-  succeeded: number;
-  completions: number | undefined;
-}
-
-async function recordTransactions(deps: SyncDeps, job: Readonly<Job>, facts: TransactionFacts): Promise<void> {
-  const total = facts.completions ?? 1;
-  const done = Math.min(facts.succeeded, total);
-  if (facts.starting) await deps.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
-  if (facts.finishing) {
-    if (facts.finishing.type === 'Complete') {
-      void deps.recorder.record(job, 'Normal', 'Completed', 'Job completed');
-      await deps.transactions.progress(job, 'launch', done, total);
-      await deps.transactions.finish(job, 'launch', 'Succeeded', `Job completed: ${facts.succeeded} pod(s) succeeded`);
-    } else {
-      void deps.recorder.record(job, 'Warning', facts.finishing.reason ?? REASON_BACKOFF_LIMIT, facts.finishing.message ?? '');
-      await deps.transactions.finish(job, 'launch', 'Failed', facts.finishing.message ?? facts.finishing.reason ?? 'Job failed');
-    }
-    return;
-  }
-  if (!facts.starting && deps.transactions.isOpen(job, 'launch')) await deps.transactions.progress(job, 'launch', done, total);
+/** The event of the pass that finished the Job. */
+function finishedEvent(finishing: JobCondition): Event {
+  if (finishing.type === 'Complete') return ['Normal', 'Completed', 'Job completed'];
+  return ['Warning', finishing.reason ?? REASON_BACKOFF_LIMIT, finishing.message ?? ''];
 }

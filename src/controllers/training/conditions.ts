@@ -5,7 +5,12 @@ import { metaTime } from '../../api/meta.js';
 import type { ConditionType, JobCondition, TrainingJob, TrainingJobStatus } from './types.js';
 
 export function hasCondition(status: Readonly<TrainingJobStatus> | undefined, type: ConditionType): boolean {
-  return status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
+  return conditionOf(status, type) !== undefined;
+}
+
+/** The condition of this type when it is True. */
+export function conditionOf(status: Readonly<TrainingJobStatus> | undefined, type: ConditionType): JobCondition | undefined {
+  return status?.conditions?.find((c) => c.type === type && c.status === 'True');
 }
 
 /** Succeeded or Failed: the job is over. */
@@ -51,4 +56,18 @@ export function setCondition(
   // The last condition is the job's current state (what kubectl's STATE column shows).
   conditions.push(next);
   status.conditions = conditions;
+}
+
+/** The Restarting condition's message; restartingWhy reads `why` back (the restart Transaction's reason). */
+export function restartingMessage(kind: string, job: Readonly<TrainingJob>, why: string): string {
+  return `${restartingPrefix(kind, job)}${why}.`;
+}
+
+export function restartingWhy(kind: string, job: Readonly<TrainingJob>, message: string): string | undefined {
+  const prefix = restartingPrefix(kind, job);
+  return message.startsWith(prefix) && message.endsWith('.') ? message.slice(prefix.length, -1) : undefined;
+}
+
+function restartingPrefix(kind: string, job: Readonly<TrainingJob>): string {
+  return `${kind} ${job.metadata.namespace}/${job.metadata.name} is restarting: `;
 }

@@ -1,7 +1,7 @@
 // The training-job controller, one instance per framework (`pytorchjob-controller`,
 // `tfjob-controller`) over one core: informers for the jobs, their pods, services and
 // PodGroups, expectations per (job, replica type), and the shared work queue runner. A pass
-// is training-sync.ts.
+// is training-sync.ts; the Transactions are observed on the informers (training-transactions.ts).
 import type { KubeObject } from '../../api/meta.js';
 import { Expectations, objectKey, resources, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -15,6 +15,7 @@ import { expectationKey, observedKey, ReplicaActions, type Kind } from './replic
 import { RestartLedger } from './restart-ledger.js';
 import { tensorflowController } from './tensorflow.js';
 import { syncTrainingJob, type TrainingDeps } from './training-sync.js';
+import { TrainingOperations } from './training-transactions.js';
 import type { TrainingJob } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -36,11 +37,12 @@ export class TrainingJobController extends WorkloadController<TrainingJob> {
     this.pods = this.owns<Pod>(resources.pods, this.countedPer('pods'));
     this.services = this.owns<KubeObject>(resources.services, this.countedPer('services'));
     this.podGroups = this.owns<KubeObject>(resources.podgroups);
+    const observed = { pods: this.pods, services: this.services, podGroups: this.podGroups };
+    new TrainingOperations(ctx.transactions, fc, observed).observe(this.primary, (key) => ctx.shards.owns(key));
     const recorder = ctx.recorder(this.name);
     this.deps = {
       api: ctx.api,
       recorder,
-      transactions: ctx.transactions,
       expectations: this.expectations,
       ledger: this.ledger,
       written: this.written,

@@ -1,17 +1,17 @@
 // One pass over one training job: conditions Created/Suspended, the PodGroup, the decision of
 // decide.ts carried out (recreations, gang restarts, missing pods and services, the end of the
-// job with its cleanPodPolicy), replica statuses, the status write, events and Transactions.
+// job with its cleanPodPolicy), replica statuses, the status write and events. Its
+// Transactions are read from the status written (training-transactions.ts).
 import type { KubeObject } from '../../api/meta.js';
 import { metaTime } from '../../api/meta.js';
 import { canonicalReplicaType } from '../../api/training-frameworks.js';
 import type { ApiClient, EventRecorder, Expectations, ReconcileResult } from '../../client/index.js';
 import type { WrittenStatus } from '../job/written-status.js';
-import type { TransactionRecorder } from '../transactions/recorder.js';
-import { finishedCondition, hasCondition, setCondition } from './conditions.js';
+import { finishedCondition, hasCondition, restartingMessage, setCondition } from './conditions.js';
 import { countPods, decide, exitCodeOf, type Decision, type PodFacts } from './decide.js';
 import type { FrameworkController } from './framework.js';
 import { cleanUp, deleteEverything, expireAfterFinished, writeStatus } from './job-ending.js';
-import { replicaName, replicaSpecsOf, replicasOf, replicaTypeLabels, selectorString, totalReplicas } from './names.js';
+import { replicaName, replicaSpecsOf, replicasOf, replicaTypeLabels, selectorString } from './names.js';
 import { ensurePodGroup } from './pod-group.js';
 import { expectationKey, type ReplicaActions } from './replica-actions.js';
 import type { RestartLedger } from './restart-ledger.js';
@@ -21,7 +21,6 @@ import type { Pod } from '../../api/core/index.js';
 export interface TrainingDeps {
   api: ApiClient;
   recorder: EventRecorder;
-  transactions: TransactionRecorder;
   expectations: Expectations;
   actions: ReplicaActions;
   ledger: RestartLedger;
@@ -74,9 +73,7 @@ class Pass {
     if (finishedCondition(this.job)) return this.finished();
     if (!hasCondition(this.status, 'Created')) setCondition(this.status, 'Created', `${this.kind}Created`, `${this.kind} ${this.name} is created.`, this.now);
     if (this.job.spec.runPolicy?.suspend === true) return this.suspend();
-    const starting = this.resumeOrStart();
-    if (starting)
-      await this.deps.transactions.begin(this.job, 'launch', { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, this.job), done: 0 });
+    this.resumeOrStart();
     if (!this.satisfied()) return this.write();
     await ensurePodGroup(this.deps.api, this.fc, this.job, this.observed.podGroup);
     const facts = this.facts();
@@ -113,16 +110,14 @@ class Pass {
     return out;
   }
 
-  /** Resuming resets startTime (activeDeadlineSeconds counts from there), as Kubeflow does. Returns true when the job starts now. */
-  private resumeOrStart(): boolean {
+  /** Resuming resets startTime (activeDeadlineSeconds counts from there), as Kubeflow does. */
+  private resumeOrStart(): void {
     if (hasCondition(this.status, 'Suspended')) {
       setCondition(this.status, 'Suspended', `${this.kind}Resumed`, `${this.kind} ${this.name} is resumed.`, this.now, 'False');
       void this.deps.recorder.record(this.job, 'Normal', `${this.kind}Resumed`, `${this.kind} ${this.name} is resumed.`);
       delete this.status.startTime;
     }
-    if (this.status.startTime) return false;
-    this.status.startTime = metaTime(this.now);
-    return true;
+    this.status.startTime ??= metaTime(this.now);
   }
 
   /** Suspended: no pods, no services, no PodGroup; the job waits with condition Suspended. */
@@ -145,15 +140,15 @@ class Pass {
   private async advance(d: Decision): Promise<void> {
     const { deps, fc, job } = this;
     if (d.restarting) {
-      setCondition(this.status, 'Restarting', `${this.kind}Restarting`, `${this.kind} ${this.name} is restarting: ${d.restarting}.`, this.now);
-      void deps.recorder.record(job, 'Warning', `${this.kind}Restarting`, `${this.kind} ${this.name} is restarting: ${d.restarting}.`);
+      const message = restartingMessage(this.kind, job, d.restarting);
+      setCondition(this.status, 'Restarting', `${this.kind}Restarting`, message, this.now);
+      void deps.recorder.record(job, 'Warning', `${this.kind}Restarting`, message);
       for (const pod of d.recreate) {
         const code = exitCodeOf(fc, pod);
         if (pod.status?.phase === 'Failed' && code !== undefined)
           void deps.recorder.record(job, 'Normal', 'ExitedWithCode', `Pod: ${pod.metadata.namespace}.${pod.metadata.name} exited with code ${code}`);
       }
       await this.write(); // the restart is counted before the pods go
-      await deps.transactions.begin(job, 'restart', { reason: d.restarting, total: d.recreate.length, done: 0 });
     }
     const doomed = [...d.recreate, ...d.excess.filter((p) => !d.recreate.includes(p))].filter((p) => !p.metadata.deletionTimestamp);
     const excessServices = this.observed.services.filter((s) => {
@@ -162,12 +157,7 @@ class Pass {
     });
     this.errors.push(...(await deps.actions.carryOut(fc, job, 'pods', { creations: d.create, deletions: doomed })).errors);
     this.errors.push(...(await deps.actions.carryOut(fc, job, 'services', { creations: this.missingServices(), deletions: excessServices })).errors);
-    if (d.running) {
-      setCondition(this.status, 'Running', `${this.kind}Running`, `${this.kind} ${this.name} is running.`, this.now);
-      if (deps.transactions.isOpen(job, 'restart')) await deps.transactions.finish(job, 'restart', 'Succeeded', `${this.kind} ${this.name} is running again`);
-    }
-    const running = Object.values(d.counts).reduce((sum, c) => sum + c.running, 0);
-    if (deps.transactions.isOpen(job, 'launch')) await deps.transactions.progress(job, 'launch', running, totalReplicas(fc.framework, job));
+    if (d.running) setCondition(this.status, 'Running', `${this.kind}Running`, `${this.kind} ${this.name} is running.`, this.now);
   }
 
   private missingServices(): Array<{ type: string; index: number }> {
@@ -188,9 +178,6 @@ class Pass {
     void deps.recorder.record(job, finish.type === 'Succeeded' ? 'Normal' : 'Warning', finish.reason, finish.message);
     await this.write();
     this.errors.push(...(await cleanUp(deps, job, this.observed)));
-    const phase = finish.type === 'Succeeded' ? 'Succeeded' : 'Failed';
-    if (deps.transactions.isOpen(job, 'restart')) await deps.transactions.finish(job, 'restart', phase, finish.message);
-    await deps.transactions.finish(job, 'launch', phase, finish.message);
   }
 
   /** Every pass over a finished job applies its cleanPodPolicy again (pods may have been pending) and its TTL. */
@@ -201,16 +188,7 @@ class Pass {
     await writeStatus(this.deps, this.fc, this.job, this.status, this.now);
     if (errors.length > 0) throw new AggregateError(errors, `cleaning up ${this.name} failed`);
     const ttl = await expireAfterFinished(this.deps.api, this.fc, this.job, this.now.getTime());
-    if (ttl === 'deleted') {
-      // The garbage collector records the deletion of a job with dependents; one without any is recorded here.
-      const dependents =
-        [...this.observed.pods, ...this.observed.services].some((o) => !o.metadata.deletionTimestamp) ||
-        (this.observed.podGroup !== undefined && !this.observed.podGroup.metadata.deletionTimestamp);
-      const reason = `ttlSecondsAfterFinished (${this.job.spec.runPolicy?.ttlSecondsAfterFinished}s) passed`;
-      if (!dependents) await this.deps.transactions.once(this.job, 'delete', { reason }, 'Succeeded', `${this.kind} ${this.name} deleted`);
-      return;
-    }
-    return ttl === undefined ? undefined : { requeueAfterMs: Math.max(0, Math.ceil(ttl)) + 10 };
+    return ttl === undefined || ttl === 'deleted' ? undefined : { requeueAfterMs: Math.max(0, Math.ceil(ttl)) + 10 };
   }
 
   private replicaStatuses(d: Pick<Decision, 'counts'> | undefined): Record<string, ReplicaStatus> {

@@ -1,0 +1,49 @@
+// A Job's 'launch' Transaction, observed on the Jobs' informer rather than called from the
+// reconcile: begun when the written status first shows a startTime (a Job created suspended
+// begins when it is resumed), advanced as status.succeeded of completions, and ended when the
+// Complete (Succeeded) or Failed condition is written. Only the farm member that owns the
+// Job's key records it.
+import type { Informer } from '../../client/index.js';
+import type { TransactionRecorder } from '../transactions/recorder.js';
+import { ofOwnedKeys } from './owned-events.js';
+import { finishedCondition, type Job } from './types.js';
+
+export class JobOperations {
+  constructor(private readonly transactions: TransactionRecorder) {}
+
+  /** `owns`: whether this process reconciles the key. */
+  observe(jobs: Informer<Job>, owns: (key: string) => boolean): void {
+    jobs.addEventHandler(
+      ofOwnedKeys(owns, {
+        // A Job seen for the first time (a restart, a shard taken over) may have one open from before.
+        onAdd: (job) => this.settle(job),
+        onUpdate: (old, job) => {
+          if (!old.status?.startTime && job.status?.startTime) {
+            const { done, total } = progressOf(job);
+            void this.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
+          }
+          this.settle(job);
+        },
+      }),
+    );
+  }
+
+  /** Progress while it runs; the end once the status shows the Job finished. */
+  private settle(job: Readonly<Job>): void {
+    if (!this.transactions.isOpen(job, 'launch')) return;
+    const { done, total } = progressOf(job);
+    const finished = finishedCondition(job);
+    if (finished?.type === 'Failed') {
+      void this.transactions.finish(job, 'launch', 'Failed', finished.message ?? finished.reason ?? 'Job failed');
+      return;
+    }
+    void this.transactions.progress(job, 'launch', done, total);
+    if (finished) void this.transactions.finish(job, 'launch', 'Succeeded', `Job completed: ${job.status?.succeeded ?? 0} pod(s) succeeded`);
+  }
+}
+
+/** Succeeded pods of completions (1 when the Job has none: the first success completes it). */
+function progressOf(job: Readonly<Job>): { done: number; total: number } {
+  const total = job.spec.completions ?? 1;
+  return { done: Math.min(job.status?.succeeded ?? 0, total), total };
+}

@@ -1,0 +1,29 @@
+// Informer handlers for a farm member's own keys: Transactions observed on a workload's informer
+// are recorded only by the member that reconciles the workload, so that two members never
+// record one operation twice. Used by the Job and training-job Transactions (a candidate for
+// controllers/shape/, beside the ReplicaSet's own check).
+import type { KubeObject } from '../../api/meta.js';
+import { objectKey, type EventHandlers } from '../../client/index.js';
+
+/** `handlers`, each called only for an object whose key `owns` says this process reconciles. */
+export function ofOwnedKeys<T extends KubeObject>(owns: (key: string) => boolean, handlers: EventHandlers<T>): EventHandlers<T> {
+  const mine = (object: Readonly<T>) => owns(objectKey(object));
+  const { onAdd, onUpdate, onDelete } = handlers;
+  return {
+    ...(onAdd && {
+      onAdd: (object: Readonly<T>) => {
+        if (mine(object)) onAdd(object);
+      },
+    }),
+    ...(onUpdate && {
+      onUpdate: (old: Readonly<T>, object: Readonly<T>) => {
+        if (mine(object)) onUpdate(old, object);
+      },
+    }),
+    ...(onDelete && {
+      onDelete: (object: Readonly<T>) => {
+        if (mine(object)) onDelete(object);
+      },
+    }),
+  };
+}
