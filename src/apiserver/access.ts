@@ -8,6 +8,7 @@ import { ANONYMOUS_USER, type Authorizer, type RequestAttributes, type RuleListe
 import { forbidden, unauthorized } from './errors.js';
 import type { ResourcePath } from './routes.js';
 import type { ReviewTokenAuthenticator } from '../api/resource.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
 
 /**
  * What Kubernetes serves to anyone (system:public-info-viewer): health, the version, and the
@@ -24,18 +25,34 @@ export interface AccessControl {
   tokens?: ReviewTokenAuthenticator;
 }
 
-/** Who sent the request; anonymous where the path is public. Throws 401 (no or bad credentials). */
-export async function authenticate(access: AccessControl, req: IncomingMessage, pathname: string, path: ResourcePath | undefined): Promise<UserInfo> {
-  let user: UserInfo | undefined;
+/**
+ * Who sent the request; anonymous where the path is public. Throws (or rejects with) 401 for no
+ * or bad credentials. At once for a client certificate: see RequestAuthenticator.authenticate.
+ */
+export function authenticate(access: AccessControl, req: IncomingMessage, pathname: string, path: ResourcePath | undefined): MaybePromise<UserInfo> {
+  let found: MaybePromise<UserInfo | undefined>;
   try {
-    user = await access.authenticator.authenticate(req);
+    found = access.authenticator.authenticate(req);
   } catch (error) {
-    if (error instanceof Unauthenticated) throw unauthorized();
-    throw error;
+    throw as401(error);
   }
+  if (!(found instanceof Promise)) return senderOrPublic(found, pathname, path);
+  return found.then(
+    (user) => senderOrPublic(user, pathname, path),
+    (error: unknown) => {
+      throw as401(error);
+    },
+  );
+}
+
+function senderOrPublic(user: UserInfo | undefined, pathname: string, path: ResourcePath | undefined): UserInfo {
   if (user) return user;
   if (!path && isPublic(pathname)) return ANONYMOUS_USER;
   throw unauthorized();
+}
+
+function as401(error: unknown): unknown {
+  return error instanceof Unauthenticated ? unauthorized() : error;
 }
 
 /**

@@ -61,7 +61,8 @@ const SLASH = 0x2f;
 /** Parses a raw /api/... or /apis/... path; undefined when it is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
   // Leading and trailing slashes go, as in Kubernetes; an empty segment inside is no path.
-  // (Every request passes here: plain index scans, and segments decoded only when encoded.)
+  // (Every request passes here: plain index scans, segments decoded only when encoded, and no
+  // copies of the segment list.)
   let start = 0;
   let end = path.length;
   while (start < end && path.charCodeAt(start) === SLASH) start++;
@@ -70,56 +71,52 @@ export function parseResourcePath(path: string): ResourcePath | undefined {
   const parts = path.includes('%') ? split.map(decodePath) : split;
   let group: string;
   let version: string;
-  let rest: string[];
+  let at: number;
   if (parts[0] === 'api' && parts.length >= 3) {
     group = '';
     version = parts[1]!;
-    rest = parts.slice(2);
+    at = 2;
   } else if (parts[0] === 'apis' && parts.length >= 4) {
     group = parts[1]!;
     version = parts[2]!;
-    rest = parts.slice(3);
+    at = 3;
   } else {
     return undefined;
   }
-  let legacyWatch = false;
-  if (rest[0] === 'watch') {
-    legacyWatch = true;
-    rest = rest.slice(1);
-  }
+  const legacyWatch = parts[at] === 'watch';
+  if (legacyWatch) at++;
   // An empty segment, or an encoded slash inside one (which Kubernetes, decoding first, would see
   // as a step further down), addresses nothing here.
-  const parsed = parts.some((part) => part === '' || part.includes('/')) ? undefined : parseRest(rest);
+  const parsed = parts.some((part) => part === '' || part.includes('/')) ? undefined : parseRest(parts, at, group, version, legacyWatch);
   if (!parsed) throw pathNotFound(path);
   if (parsed.namespace !== undefined) checkPathSegmentName('Namespace', parsed.namespace);
   if (parsed.name !== undefined) checkPathSegmentName('Name', parsed.name);
-  return { group, version, legacyWatch, ...parsed };
+  return parsed;
 }
 
-function parseRest(rest: string[]): Omit<ResourcePath, 'group' | 'version' | 'legacyWatch'> | undefined {
-  if (rest.length === 0 || rest.length > 5) return undefined;
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && NAMESPACE_SUBRESOURCES.has(rest[2]!))) {
-    const [, namespace, plural, name, subresource] = rest as [string, string, string, string?, string?];
-    return withOptional({ plural, namespace }, name, subresource);
+/** The segments from `at` on: [namespaces/<namespace>/]<plural>[/<name>[/<subresource>]]. */
+function parseRest(parts: string[], at: number, group: string, version: string, legacyWatch: boolean): ResourcePath | undefined {
+  const count = parts.length - at;
+  if (count === 0 || count > 5) return undefined;
+  let path: ResourcePath;
+  if (parts[at] === 'namespaces' && count >= 3 && !(count === 3 && NAMESPACE_SUBRESOURCES.has(parts[at + 2]!))) {
+    path = { group, version, legacyWatch, plural: parts[at + 2]!, namespace: parts[at + 1]! };
+    at += 3;
+  } else {
+    if (count > 3) return undefined;
+    path = { group, version, legacyWatch, plural: parts[at]! };
+    at += 1;
   }
-  if (rest.length > 3) return undefined;
-  const [plural, name, subresource] = rest as [string, string?, string?];
-  return withOptional({ plural }, name, subresource);
-}
-
-function withOptional<T extends object>(base: T, name?: string, subresource?: string): T & { name?: string; subresource?: string } {
-  const result: T & { name?: string; subresource?: string } = base;
-  if (name !== undefined) result.name = name;
-  if (subresource !== undefined) result.subresource = subresource;
-  return result;
+  if (at < parts.length) path.name = parts[at]!;
+  if (at + 1 < parts.length) path.subresource = parts[at + 1]!;
+  return path;
 }
 
 /** Kubernetes' IsValidPathSegmentName: what may stand as a name or namespace in a path. */
 function checkPathSegmentName(what: 'Name' | 'Namespace', value: string): void {
-  const problems: string[] = [];
-  if (value === '.' || value === '..') problems.push(`may not be '${value}'`);
-  if (value.includes('%')) problems.push(`may not contain '%'`);
-  if (problems.length > 0) {
-    throw new ApiError(400, 'BadRequest', `${what} parameter invalid: ${JSON.stringify(value)}: ${problems.join(';')}`);
-  }
+  const dots = value === '.' || value === '..';
+  const percent = value.includes('%');
+  if (!dots && !percent) return;
+  const problems = [...(dots ? [`may not be '${value}'`] : []), ...(percent ? [`may not contain '%'`] : [])];
+  throw new ApiError(400, 'BadRequest', `${what} parameter invalid: ${JSON.stringify(value)}: ${problems.join(';')}`);
 }

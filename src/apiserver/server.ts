@@ -261,14 +261,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     const pathname = path ? url.pathname : decodePath(url.pathname);
     // The dashboard's files hold no data: they are served to anyone (static-files.ts).
     if (!path && isDashboardPath(url.pathname)) return await serveDashboard(req, res, url.pathname);
-    const sender = await authenticate(serving.access, req, pathname, path);
+    const authenticated = authenticate(serving.access, req, pathname, path);
+    const sender = authenticated instanceof Promise ? await authenticated : authenticated;
     const asked = requestAttributes(sender, req.method ?? 'GET', pathname, path, url.query);
     ctx.user = sender;
     // --- audit: after authentication (the policy matches on the sender), before impersonation and authorization (a 403 is recorded) ---
     audit = serving.auditor?.begin(ctx, asked);
     ctx.user = actingUser(serving.access, req, sender);
     if (ctx.user !== sender) audit?.impersonated(ctx.user);
-    authorize(serving.access, { ...asked, user: ctx.user });
+    authorize(serving.access, ctx.user === sender ? asked : { ...asked, user: ctx.user });
     if (path?.group === METRICS_GROUP && serving.resourceMetrics) {
       served = true;
       await serveResourceMetrics(ctx, path, serving.resourceMetrics);

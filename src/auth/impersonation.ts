@@ -57,6 +57,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** Node joins repeated headers with ', ' except a few; groups may be sent as several headers. */
 function headers(req: IncomingMessage, name: string): string[] {
+  // Nearly every request has none: the parsed headers say so without a scan of the raw ones.
+  if (req.headers[name] === undefined) return [];
   const values: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() === name) values.push(req.rawHeaders[i + 1]!);

@@ -63,8 +63,18 @@ interface PodRef {
   metadata: { uid?: string | undefined; name?: string | undefined; namespace?: string | undefined };
 }
 
+/** A pod's moments by stage index (NaN: not reached), the form marks write cheaply: every pod create marks twice. */
+interface StageTimes {
+  uid: string;
+  namespace: string;
+  name: string;
+  at: Float64Array;
+}
+
+const STAGE_INDEX = new Map<PodStartStage, number>(POD_START_STAGES.map((stage, i) => [stage, i]));
+
 export class PodStartStages {
-  private readonly records = new Map<string, PodStartRecord>();
+  private readonly records = new Map<string, StageTimes>();
 
   constructor(private readonly capacity = 4096) {}
 
@@ -76,10 +86,11 @@ export class PodStartStages {
     if (!record) {
       // A Map iterates in insertion order: the first key is the oldest pod.
       if (this.records.size >= this.capacity) this.records.delete(this.records.keys().next().value!);
-      record = { uid, namespace: namespace ?? '', name: name ?? '', at: {} };
+      record = { uid, namespace: namespace ?? '', name: name ?? '', at: new Float64Array(POD_START_STAGES.length).fill(NaN) };
       this.records.set(uid, record);
     }
-    record.at[stage] ??= at;
+    const index = STAGE_INDEX.get(stage)!;
+    if (Number.isNaN(record.at[index])) record.at[index] = at;
   }
 
   /**
@@ -97,7 +108,13 @@ export class PodStartStages {
   }
 
   list(): PodStartRecord[] {
-    return [...this.records.values()].map((r) => ({ ...r, at: { ...r.at } }));
+    return [...this.records.values()].map(({ uid, namespace, name, at: times }) => {
+      const at: PodStartRecord['at'] = {};
+      POD_START_STAGES.forEach((stage, i) => {
+        if (!Number.isNaN(times[i])) at[stage] = times[i]!;
+      });
+      return { uid, namespace, name, at };
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../types.js';
 import { takeWebSocketBearerToken } from './websocket-protocol.js';
+import type { MaybePromise } from '../../util/maybe-promise.js';
 
 export interface TokenAuthenticator {
   /**
@@ -42,8 +43,12 @@ export class RequestAuthenticator {
     return undefined;
   }
 
-  /** The user, or undefined for a request without credentials; throws Unauthenticated for bad ones. */
-  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+  /**
+   * The user, or undefined for a request without credentials; throws (or rejects with)
+   * Unauthenticated for bad ones. A client certificate is answered at once: every request pays
+   * this, and only a bearer token may need to wait for the store.
+   */
+  authenticate(req: IncomingMessage): MaybePromise<UserInfo | undefined> {
     // A browser's WebSocket (the dashboard's terminal) carries its token in a sub-protocol. It
     // is taken out of the request whatever credential wins, so it never travels further (to an
     // agent) or comes back as the protocol chosen.
@@ -65,9 +70,10 @@ export class RequestAuthenticator {
     }
     const token = fromProtocol ?? /^Bearer\s+(\S+)\s*$/i.exec(header!)?.[1];
     if (token === undefined) throw new Unauthenticated('only bearer tokens and client certificates are accepted');
-    const user = await this.authenticateToken(token);
-    if (user) return user;
-    throw new Unauthenticated('invalid bearer token');
+    return this.authenticateToken(token).then((user) => {
+      if (user) return user;
+      throw new Unauthenticated('invalid bearer token');
+    });
   }
 
   /** The certificate's user; null for a certificate that does not verify; undefined for none. */
