@@ -55,10 +55,12 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** Node joins repeated headers with ', ' except a few; groups may be sent as several headers. */
-function headers(req: IncomingMessage, name: string): string[] {
+function headers(req: IncomingMessage, name: string): readonly string[] {
   // Nearly every request has none: the parsed headers say so without a scan of the raw ones.
-  if (req.headers[name] === undefined) return [];
+  if (req.headers[name] === undefined) return NONE;
   const values: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() === name) values.push(req.rawHeaders[i + 1]!);

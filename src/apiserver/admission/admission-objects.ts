@@ -60,8 +60,10 @@ export class AdmissionObjects {
     Kind,
     ResourceDefinition
   >;
-  /** What the store had none of, until when: `${kind}/${namespace}`, or `${kind}/${namespace}/${name}` for one object. */
-  private readonly none = new Map<string, number>();
+  /** What the store had none of, until when, by kind: the namespace's list, or `${namespace}/${name}` for one object. */
+  private readonly none = Object.fromEntries(KIND_NAMES.map((kind) => [kind, new Map<string, number>()])) as Record<Kind, Map<string, number>>;
+  /** A namespace's mirrored objects as the array callers get, made again only after the mirror changed them. */
+  private readonly listed = new WeakMap<Map<string, KubeObject>, readonly KubeObject[]>();
   /** Events the mirror has applied: tells a store read whether the mirror moved during it. */
   private applied = 0;
 
@@ -72,12 +74,14 @@ export class AdmissionObjects {
       fresh: () => Object.fromEntries(KIND_NAMES.map((kind) => [kind, new Map()])) as Picture,
       apply: (picture, index, event) => {
         const kind = KIND_NAMES[index]!;
+        const namespace = event.object.metadata.namespace ?? '';
+        const before = picture[kind].get(namespace);
+        if (before) this.listed.delete(before);
         applyTo(picture[kind], event);
         this.applied++;
         // The mirror knows better now than a "none" read before it.
-        const namespace = event.object.metadata.namespace ?? '';
-        this.none.delete(`${kind}/${namespace}`);
-        this.none.delete(`${kind}/${namespace}/${event.object.metadata.name ?? ''}`);
+        this.none[kind].delete(namespace);
+        this.none[kind].delete(`${namespace}/${event.object.metadata.name ?? ''}`);
       },
     });
   }
@@ -90,15 +94,15 @@ export class AdmissionObjects {
     this.mirror.stop();
   }
 
-  quotas(namespace: string): MaybePromise<KubeObject[]> {
+  quotas(namespace: string): MaybePromise<readonly KubeObject[]> {
     return this.list('quotas', namespace);
   }
 
-  limitRanges(namespace: string): MaybePromise<KubeObject[]> {
+  limitRanges(namespace: string): MaybePromise<readonly KubeObject[]> {
     return this.list('limitRanges', namespace);
   }
 
-  priorityClasses(): MaybePromise<KubeObject[]> {
+  priorityClasses(): MaybePromise<readonly KubeObject[]> {
     return this.list('priorityClasses', '');
   }
 
@@ -107,7 +111,7 @@ export class AdmissionObjects {
     return this.get('priorityClasses', '', name);
   }
 
-  storageClasses(): MaybePromise<KubeObject[]> {
+  storageClasses(): MaybePromise<readonly KubeObject[]> {
     return this.list('storageClasses', '');
   }
 
@@ -125,9 +129,10 @@ export class AdmissionObjects {
     const mirrored = this.mirror.state[kind].get(namespace)?.get(name);
     if (mirrored) return mirrored;
     // A pod in a namespace without its ServiceAccount would otherwise read the store on every create.
-    const key = `${kind}/${namespace}/${name}`;
-    if (this.noneKept(key)) return undefined;
+    const key = `${namespace}/${name}`;
+    if (this.noneKept(kind, key)) return undefined;
     return this.readKeepingNone(
+      kind,
       key,
       async () => {
         const found = await this.store.get(keyFor(this.definitions[kind], namespace || undefined, name));
@@ -137,33 +142,40 @@ export class AdmissionObjects {
     ).then(([object]) => object);
   }
 
-  private list(kind: Kind, namespace: string): MaybePromise<KubeObject[]> {
+  private list(kind: Kind, namespace: string): MaybePromise<readonly KubeObject[]> {
     const mirrored = this.mirror.state[kind].get(namespace);
-    if (mirrored && mirrored.size > 0) return [...mirrored.values()];
-    const key = `${kind}/${namespace}`;
-    if (this.noneKept(key)) return [];
+    if (mirrored && mirrored.size > 0) {
+      let listed = this.listed.get(mirrored);
+      if (!listed) this.listed.set(mirrored, (listed = Object.freeze([...mirrored.values()])));
+      return listed;
+    }
+    if (this.noneKept(kind, namespace)) return NONE;
     return this.readKeepingNone(
-      key,
+      kind,
+      namespace,
       async () => (await this.store.list({ prefix: prefixFor(this.definitions[kind], namespace || undefined) })).items,
       NONE_KEPT_MS,
     );
   }
 
   /** Whether the store said "none" for `key` recently enough to be believed. */
-  private noneKept(key: string): boolean {
-    return (this.none.get(key) ?? 0) > Date.now();
+  private noneKept(kind: Kind, key: string): boolean {
+    return (this.none[kind].get(key) ?? 0) > Date.now();
   }
 
   /** The store's answer; a "none" is kept for `keptMs`. */
-  private async readKeepingNone(key: string, read: () => Promise<KubeObject[]>, keptMs: number): Promise<KubeObject[]> {
+  private async readKeepingNone(kind: Kind, key: string, read: () => Promise<KubeObject[]>, keptMs: number): Promise<KubeObject[]> {
     const appliedBefore = this.applied;
     const items = await read();
     const now = Date.now();
+    const none = this.none[kind];
     // A "none" is kept only if the mirror learnt nothing meanwhile: an object it applied while the
     // store was read must not be hidden behind a "none" the read saw before it.
-    if (items.length === 0 && this.applied === appliedBefore) this.none.set(key, now + keptMs);
+    if (items.length === 0 && this.applied === appliedBefore) none.set(key, now + keptMs);
     // Bounded: entries of namespaces no longer asked about go once expired.
-    if (this.none.size > 10_000) for (const [k, until] of this.none) if (until <= now) this.none.delete(k);
+    if (none.size > 10_000) for (const [k, until] of none) if (until <= now) none.delete(k);
     return items;
   }
 }
+
+const NONE: readonly KubeObject[] = Object.freeze([]);

@@ -66,6 +66,7 @@ function fillContainer(container: Obj, defaults: { requests: Obj; limits: Obj },
 
 /** Applies the defaults to a pod (exported for the tests). */
 export function applyLimitRangeDefaults(pod: KubeObject, limitRanges: readonly KubeObject[]): void {
+  if (limitRanges.length === 0) return;
   const defaults = containerDefaults(limitRanges);
   if (Object.keys(defaults.requests).length === 0 && Object.keys(defaults.limits).length === 0) return;
   const spec = isObject(pod['spec']) ? pod['spec'] : {};
@@ -128,6 +129,7 @@ function violations(item: Obj, type: string, requests: QuantityMap, limits: Quan
 
 /** Every way a pod breaks the LimitRanges (exported for the tests). */
 export function limitRangeViolations(pod: KubeObject, limitRanges: readonly KubeObject[]): string[] {
+  if (limitRanges.length === 0) return [];
   const spec = isObject(pod['spec']) ? pod['spec'] : {};
   const containers = [...objects(spec['containers']), ...objects(spec['initContainers'])];
   const out: string[] = [];
@@ -178,7 +180,7 @@ export class LimitRanger implements MutatingAdmission, ValidatingAdmission {
     });
   }
 
-  private inNamespace(namespace: string | undefined): MaybePromise<KubeObject[]> {
+  private inNamespace(namespace: string | undefined): MaybePromise<readonly KubeObject[]> {
     return namespace ? this.policies.limitRanges(namespace) : [];
   }
 }

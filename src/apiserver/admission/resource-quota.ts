@@ -64,7 +64,7 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
   }
 
   /** Charges the write to every quota that counts it, re-reading the quotas after a lost race. */
-  private async chargeAll(request: AdmissionRequest, mirrored: KubeObject[]): Promise<string[]> {
+  private async chargeAll(request: AdmissionRequest, mirrored: readonly KubeObject[]): Promise<string[]> {
     const { def, object } = request;
     const namespace = object.metadata.namespace!;
     const kind: ResourceKind = { group: def.group, plural: def.plural };
@@ -93,7 +93,7 @@ export class ResourceQuotaAdmission implements ValidatingAdmission {
     request: AdmissionRequest,
     kind: ResourceKind,
     delta: QuantityMap,
-    quotas: KubeObject[],
+    quotas: readonly KubeObject[],
     charged: Set<string>,
     now: Date,
   ): Promise<void> {

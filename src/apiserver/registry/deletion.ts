@@ -15,6 +15,7 @@ import { keyFor } from './keys.js';
 import { timestamp } from './metadata.js';
 import { finalizersAfterDelete, type PropagationPolicy } from './propagation.js';
 import { strategyFor } from './strategies.js';
+import type { MaybePromise } from '../../util/maybe-promise.js';
 
 export type { PropagationPolicy } from './propagation.js';
 
@@ -57,7 +58,7 @@ const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'k
 export class DeletionHandler {
   constructor(
     private readonly storeFor: (def: ResourceDefinition) => Store,
-    private readonly requireNamespace: (def: ResourceDefinition, namespace: string | undefined) => Promise<void>,
+    private readonly requireNamespace: (def: ResourceDefinition, namespace: string | undefined) => MaybePromise<void>,
   ) {}
 
   async delete(def: ResourceDefinition, namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {

@@ -31,7 +31,7 @@ import type { AdmissionRequest, ValidatingAdmission } from '../admission/validat
 import type { MutatingAdmission } from '../admission/mutating-admission.js';
 import { PodSecurityAdmission } from '../admission/pod-security/pod-security-admission.js';
 import type { PodSecurityLevel } from '../admission/pod-security/policy.js';
-import { whenReady } from '../../util/maybe-promise.js';
+import { whenReady, type MaybePromise } from '../../util/maybe-promise.js';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -108,7 +108,8 @@ export class ObjectRegistry extends ObjectReader {
     if (object.metadata.resourceVersion) {
       throw badRequest('resourceVersion should not be set on objects to be created');
     }
-    await this.requireNamespace(def, object.metadata.namespace, true);
+    const namespaceChecked = this.requireNamespace(def, object.metadata.namespace, true);
+    if (namespaceChecked) await namespaceChecked;
     const { warnings, errors } = checkFields(object, def, options.fieldValidation);
     def.applyDefaults(object);
     initialiseMetadata(object, timestamp());
@@ -123,7 +124,8 @@ export class ObjectRegistry extends ObjectReader {
     const undo = await strategyFor(def).prepareForCreate?.(object, strategyContext(this.store, def, options, this.serviceRange));
     return landOrUndo(undo, options, async () => {
       validateOrThrow(def, object, undefined, errors);
-      warnings.push(...(await this.admit(def, object, undefined, options)));
+      const admitted = this.admit(def, object, undefined, options);
+      warnings.push(...(admitted instanceof Promise ? await admitted : admitted));
       await slice.pause();
       this.trackFields(def, undefined, object, options);
       stampChangedBy(def, object, undefined, options.user?.username);
@@ -349,7 +351,8 @@ export class ObjectRegistry extends ObjectReader {
       if (statusWrite) object.metadata.generation = old.metadata.generation;
       await slice.pause();
       validateOrThrow(def, object, old, errors);
-      warnings.push(...(await this.admit(def, object, old, options)));
+      const admitted = this.admit(def, object, old, options);
+      warnings.push(...(admitted instanceof Promise ? await admitted : admitted));
       await slice.pause();
       this.trackFields(def, old, object, options);
       stampChangedBy(def, object, old, options.user?.username);
@@ -375,19 +378,32 @@ export class ObjectRegistry extends ObjectReader {
     });
   }
 
-  /** Runs the validating admission steps on the object about to be stored; their warnings for the client. */
-  private async admit(def: ResourceDefinition, object: KubeObject, old: KubeObject | undefined, options: WriteOptions): Promise<string[]> {
+  /**
+   * Runs the validating admission steps on the object about to be stored; their warnings for the
+   * client. At once when every step answers at once (a pod create in a namespace the mirrors know).
+   */
+  private admit(def: ResourceDefinition, object: KubeObject, old: KubeObject | undefined, options: WriteOptions): MaybePromise<string[]> {
     const request: AdmissionRequest = { operation: old ? 'update' : 'create', def, object, auditAnnotations: options.auditAnnotations ?? {} };
     if (old) request.old = old;
     if (options.subresource) request.subresource = options.subresource;
     if (options.user) request.user = options.user;
     if (options.dryRun) request.dryRun = true;
-    const warnings: string[] = [];
-    for (const step of this.validating) {
+    return this.validateFrom(0, request, []);
+  }
+
+  /** The validating steps from the `first` on, in order, their warnings added to `warnings`. */
+  private validateFrom(first: number, request: AdmissionRequest, warnings: string[]): MaybePromise<string[]> {
+    for (let i = first; i < this.validating.length; i++) {
+      const step = this.validating[i]!;
       if (step.validates?.(request) === false) continue;
       const answer = step.validate(request);
-      const said = answer instanceof Promise ? await answer : answer;
-      if (said.length > 0) warnings.push(...said);
+      if (answer instanceof Promise) {
+        return answer.then((said) => {
+          warnings.push(...said);
+          return this.validateFrom(i + 1, request, warnings);
+        });
+      }
+      if (answer.length > 0) warnings.push(...answer);
     }
     return warnings;
   }
@@ -406,15 +422,19 @@ export class ObjectRegistry extends ObjectReader {
     updateManagedFields(old, object, args);
   }
 
-  /** Namespaced objects need an existing namespace; creating needs one that is not terminating. */
-  async requireNamespace(def: ResourceDefinition, namespace: string | undefined, forCreate: boolean): Promise<void> {
+  /**
+   * Namespaced objects need an existing namespace; creating needs one that is not terminating.
+   * At once when the namespace is cached, as it nearly always is.
+   */
+  requireNamespace(def: ResourceDefinition, namespace: string | undefined, forCreate: boolean): MaybePromise<void> {
     if (!def.namespaced) return;
     if (!namespace) throw badRequest('a namespace must be given for a namespaced resource');
-    const state = await this.namespaces.lookup(namespace);
-    if (!state) throw notFound({ group: '', plural: 'namespaces', name: namespace });
-    if (forCreate && state.terminating) {
-      throw forbidden(`${def.plural} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, ref(def));
-    }
+    return whenReady(this.namespaces.lookup(namespace), (state) => {
+      if (!state) throw notFound({ group: '', plural: 'namespaces', name: namespace });
+      if (forCreate && state.terminating) {
+        throw forbidden(`${def.plural} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, ref(def));
+      }
+    });
   }
 
   close(): void {
