@@ -11,6 +11,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient, type Informer } from '../../client/index.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
+import { deploymentManifest } from '../../../test/support/controllers/deployment-manifest.js';
 import { newControllerRef, type ReplicaSet } from '../replicaset/types.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentOperations } from './deployment-transactions.js';
@@ -68,16 +69,7 @@ describe('deployment transactions, observed', () => {
   const complete = (n: number) => ({ replicas: n, updatedReplicas: n, readyReplicas: n, availableReplicas: n });
 
   it('launches, scales without a rollout step, steps a rollout and fails its open step at the progress deadline', async () => {
-    const d = await deployments().create({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'obs', namespace: 'default' },
-      spec: {
-        replicas: 2,
-        selector: { matchLabels: { app: 'obs' } },
-        template: { metadata: { labels: { app: 'obs' } }, spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } },
-      },
-    });
+    const d = await deployments().create(deploymentManifest('obs', 2));
     const launch = await waitFor('launch Running', () => withReason(d, 'launch', 'created with 2 replicas', 'Running'));
     assert.equal(launch.status?.progress, '0/2');
     await createSet(d, 'obs-a', 2, 2);
@@ -119,16 +111,7 @@ describe('deployment transactions, observed', () => {
   });
 
   it('fails what is open when the Deployment is deleted', async () => {
-    const d = await deployments().create({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'gone', namespace: 'default' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: 'gone' } },
-        template: { metadata: { labels: { app: 'gone' } }, spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } },
-      },
-    });
+    const d = await deployments().create(deploymentManifest('gone', 1));
     await waitFor('launch Running', () => withReason(d, 'launch', 'created with 1 replicas', 'Running'));
     await deployments().delete('gone');
     const failed = await waitFor('launch Failed', () => withReason(d, 'launch', 'created with 1 replicas', 'Failed'));
