@@ -4,11 +4,13 @@
 // launch: ended by a complete status; scale: begun by spec.replicas, its resize of the set no
 // rollout step; update: one per step (a new set beside an active one, an old set shrunk), the
 // previous one Succeeded by the next, the open one Failed by ProgressDeadlineExceeded; the
-// Deployment's deletion fails what is open.
+// Deployment's deletion fails what is open; a paused Deployment's resize is no step; and an
+// observer started anew records the scale its sets show pending.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { resources, type ApiClient, type Informer } from '../../client/index.js';
+import { resources, silentLogger, type ApiClient, type Informer } from '../../client/index.js';
+import { startControllerManager, type ControllerFactory } from '../manager.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { deploymentManifest } from '../../../test/support/controllers/deployment-manifest.js';
@@ -27,13 +29,16 @@ describe('deployment transactions, observed', () => {
   let observedDeployments: Informer<Deployment>;
   let observedSets: Informer<ReplicaSet>;
 
+  /** The observer alone, as a controller of the manager (whose informers it reads). */
+  const observerOnly: ControllerFactory = (ctx) => {
+    observedDeployments = ctx.factory.informerFor<Deployment>(resources.deployments);
+    observedSets = ctx.factory.informerFor<ReplicaSet>(resources.replicasets);
+    new DeploymentOperations(ctx.transactions, observedDeployments, observedSets).observe((key) => ctx.shards.owns(key));
+    return { name: 'deployment-transactions', start() {}, async stop() {} };
+  };
+
   before(async () => {
-    bed = await startControllerTest((ctx) => {
-      observedDeployments = ctx.factory.informerFor<Deployment>(resources.deployments);
-      observedSets = ctx.factory.informerFor<ReplicaSet>(resources.replicasets);
-      new DeploymentOperations(ctx.transactions, observedDeployments, observedSets).observe((key) => ctx.shards.owns(key));
-      return { name: 'deployment-transactions', start() {}, async stop() {} };
-    });
+    bed = await startControllerTest(observerOnly);
     api = bed.api;
   });
   after(() => bed.close());
@@ -116,5 +121,28 @@ describe('deployment transactions, observed', () => {
     await deployments().delete('gone');
     const failed = await waitFor('launch Failed', () => withReason(d, 'launch', 'created with 1 replicas', 'Failed'));
     assert.equal(failed.status?.message, 'the Deployment was deleted');
+  });
+
+  it("takes a paused Deployment's resizes for its scale, not for rollout steps", async () => {
+    const d = await deployments().create(deploymentManifest('held', 0, { extra: { paused: true } }));
+    await createSet(d, 'held-a', 0, 0);
+    await writeStatus('held', complete(0));
+    await deployments().patch('held', 'merge', { spec: { replicas: 2 } });
+    await waitFor('scale Running', () => withReason(d, 'scale', 'replicas changed from 0 to 2', 'Running'));
+    await resize('held-a', 2, 2); // no active set was last scaled for another size: only the pause says this is no step
+    await waitFor('the resize in the cache', () => observedSets.get('default/held-a')?.spec.replicas === 2);
+    await writeStatus('held', complete(2));
+    await waitFor('scale Succeeded', () => withReason(d, 'scale', 'replicas changed from 0 to 2', 'Succeeded'));
+    assert.deepEqual(await transactions(d, 'update'), [], 'a paused Deployment takes no rollout step');
+  });
+
+  it('records, on starting, a scale its sets show pending (they were last scaled for another size)', async () => {
+    await bed.manager.stop();
+    const d = await deployments().create(deploymentManifest('later', 3));
+    await createSet(d, 'later-a', 2, 2);
+    await writeStatus('later', complete(2));
+    bed.manager = await startControllerManager({ api, controllers: [observerOnly], logger: silentLogger });
+    await waitFor('scale Running', () => withReason(d, 'scale', 'replicas changed from 2 to 3', 'Running'));
+    assert.deepEqual(await transactions(d, 'launch'), [], 'a Deployment with a status written was launched before');
   });
 });

@@ -66,6 +66,7 @@ export class DeploymentOperations {
         if (d && specReplicas(rs) > 0 && filterActive(this.setsOf(d)).some((other) => other.metadata.uid !== rs.metadata.uid)) this.step(d, rs);
       },
       onUpdate: (old, rs) => {
+        if (specReplicas(old) === specReplicas(rs)) return; // status writes, mostly
         const d = ownerOf(rs);
         if (d && isRolloutResize(d, old, rs)) this.step(d, rs);
       },
@@ -117,15 +118,17 @@ export class DeploymentOperations {
 
   /** Progress, and the end, as the written status shows them. */
   private settle(d: Readonly<Deployment>): void {
+    // Most events are of Deployments with nothing open: those cost no more than this.
+    const open = OPERATIONS.filter((operation) => this.transactions.isOpen(d, operation));
+    if (open.length === 0) return;
     const status = d.status ?? {};
     const desired = desiredReplicas(d);
     const available = status.availableReplicas ?? 0;
     const complete = deploymentComplete(d, status);
     const progress = getCondition(status, PROGRESSING);
     const timedOut = progress?.reason === reasons.timedOut;
-    const { newRS } = splitNewAndOld(d, this.setsOf(d));
-    for (const operation of OPERATIONS) {
-      if (!this.transactions.isOpen(d, operation)) continue;
+    const newRS = open.includes('update') ? splitNewAndOld(d, this.setsOf(d)).newRS : undefined;
+    for (const operation of open) {
       const done = operation === 'update' ? (newRS?.status?.readyReplicas ?? 0) : available;
       void this.transactions.progress(d, operation, Math.min(done, desired), desired);
       if (!complete && !timedOut) continue;
@@ -138,14 +141,15 @@ export class DeploymentOperations {
 }
 
 /**
- * A resize a rollout pass made. A scaling pass's resizes are the 'scale' Transaction, not steps:
- * those of a paused Deployment, and those that bring an active set last scaled for another size
- * (its desired-replicas annotation) to the new one. A rollout pass runs only when no active set
- * is in that state (scale-plan.ts scalingEventFrom), so the annotation a rollout step rewrites is
- * that of a set at 0 (one rolled back to) or of one that had none (adopted).
+ * Whether a resize (spec.replicas changed) was made by a rollout pass. A scaling pass's resizes
+ * are the 'scale' Transaction, not steps: those of a paused Deployment, and those that bring an
+ * active set last scaled for another size (its desired-replicas annotation) to the new one. A
+ * rollout pass runs only when no active set is in that state (scale-plan.ts scalingEventFrom),
+ * so the annotation a rollout step rewrites is that of a set at 0 (one rolled back to) or of one
+ * that had none (adopted). A resize by someone else (`kubectl scale rs`) reads as a step too.
  */
 function isRolloutResize(d: Readonly<Deployment>, old: Readonly<ReplicaSet>, rs: Readonly<ReplicaSet>): boolean {
-  if (specReplicas(old) === specReplicas(rs) || d.spec.paused) return false;
+  if (d.spec.paused) return false;
   const before = scaledFor(old);
   const rescaled = specReplicas(old) > 0 && before !== undefined && before !== scaledFor(rs);
   return !rescaled;
