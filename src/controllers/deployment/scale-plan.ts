@@ -2,7 +2,8 @@
 // changed), as Kubernetes' sync.go scale() decides them: one active set takes the Deployment's
 // size; a saturated new set lets the old ones go to zero; several active sets mid-rollout share
 // the change in proportion to their sizes (replica-math.ts proportionalSizes). Pure: the sets
-// come from the cache, the resizes are carried out by DeploymentSync.resize.
+// come from the cache, the resizes are carried out by DeploymentSync.resize. A size changed is
+// read from the sets (scalingEventFrom), by the reconcile and by the Transactions' observer.
 import type { ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, filterActive, isRollingUpdate, proportionalSizes, specReplicas } from './replica-math.js';
 import { splitNewAndOld } from './revisions.js';
