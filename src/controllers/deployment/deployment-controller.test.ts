@@ -10,40 +10,9 @@ import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
+import { deploymentManifest, STUCK_LABEL } from '../../../test/support/controllers/deployment-manifest.js';
 import type { Pod } from '../../api/core/index.js';
 import { isPodReady } from '../../api/core/pod-conditions.js';
-
-const STUCK_LABEL = 'test/stuck';
-
-function deploymentManifest(
-  name: string,
-  replicas: number,
-  options: {
-    image?: string;
-    strategy?: Deployment['spec']['strategy'];
-    extra?: Partial<Deployment['spec']>;
-    annotations?: Record<string, string>;
-    stuck?: boolean;
-  } = {},
-): Deployment {
-  const labels: Record<string, string> = { app: name };
-  const templateLabels = options.stuck ? { ...labels, [STUCK_LABEL]: 'true' } : labels;
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default', ...(options.annotations ? { annotations: options.annotations } : {}) },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels: templateLabels },
-        spec: { containers: [{ name: 'main', image: options.image ?? 'drover-test/busybox:1', command: ['sleep', '3600'] }] },
-      },
-      ...(options.strategy ? { strategy: options.strategy } : {}),
-      ...options.extra,
-    },
-  };
-}
 
 describe('deployment controller', () => {
   let harness: ControllerTestBed;

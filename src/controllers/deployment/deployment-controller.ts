@@ -1,16 +1,18 @@
 // The Deployment controller, with Kubernetes' semantics: a Deployment owns one ReplicaSet per
 // pod template (named `<deployment>-<pod-template-hash>`) and moves replicas from the old sets
 // to the new one by its strategy (RollingUpdate or Recreate), keeping revisions for `kubectl
-// rollout history/undo`, conditions for `kubectl rollout status`, and the pause switch.
+// rollout history/undo`, conditions for `kubectl rollout status`, and the pause switch. Its
+// Transactions are observed on the informers (deployment-transactions.ts): the reconcile records none.
 import { indexers, isNotFound, objectKey, resources, TerminalError, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import { WorkloadController } from '../shape/workload-controller.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import { controllerRefOf, type ReplicaSet } from '../replicaset/types.js';
-import { DeploymentOperations } from './operations.js';
+import { DeploymentOperations } from './deployment-transactions.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
+import { scalingEventFrom } from './scale-plan.js';
 import { deploymentComplete, msUntilDeadline } from './status.js';
 import { DeploymentSync } from './sync.js';
 import type { Deployment, DeploymentStatus } from './types.js';
@@ -25,20 +27,18 @@ export class DeploymentController extends WorkloadController<Deployment> {
   private readonly replicaSets: Informer<ReplicaSet>;
   private readonly pods: Informer<Pod>;
   private readonly events: EventRecorder;
-  private readonly operations: DeploymentOperations;
 
   constructor(ctx: ControllerContext, options: DeploymentControllerOptions = {}) {
     super(ctx, {
       name: 'deployment-controller',
       resource: resources.deployments,
       workers: options.workers ?? 16,
-      keepDeleted: true, // its open transactions end when reconcile sees it gone
     });
     this.events = ctx.recorder(this.name);
-    this.operations = new DeploymentOperations(ctx.transactions);
     this.replicaSets = this.owns<ReplicaSet>(resources.replicasets, {
       adoptableBy: (d, rs) => labelSelectorOf(d).matches(rs.metadata.labels),
     });
+    new DeploymentOperations(ctx.transactions, this.primary, this.replicaSets).observe((key) => ctx.shards.owns(key));
     this.pods = this.watches<Pod>(resources.pods, { onDelete: (pod) => this.podDeleted(pod) });
     this.pods.addIndexer(CONTROLLER_UID_INDEX, indexers.controllerUid);
   }
@@ -56,8 +56,6 @@ export class DeploymentController extends WorkloadController<Deployment> {
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
     const d = this.primary.get(key);
-    const gone = this.takeDeleted(key, d);
-    if (gone) this.operations.abandon(gone);
     if (!d) return;
     const selector = labelSelectorOf(d);
     if (selector.matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
@@ -67,7 +65,7 @@ export class DeploymentController extends WorkloadController<Deployment> {
     }
     const rsList = await this.claimReplicaSets(d);
     const s = new DeploymentSync(
-      { api: this.ctx.api, events: this.events, operations: this.operations, replicaSets: this.replicaSets, pods: this.pods, podsIndex: CONTROLLER_UID_INDEX },
+      { api: this.ctx.api, events: this.events, replicaSets: this.replicaSets, pods: this.pods, podsIndex: CONTROLLER_UID_INDEX },
       d,
       rsList,
       now,
@@ -79,13 +77,10 @@ export class DeploymentController extends WorkloadController<Deployment> {
         return;
       }
       await s.checkPausedConditions();
-      const scaledFrom = s.scalingEventFrom();
-      this.operations.observe(s.d, scaledFrom);
       let status: DeploymentStatus;
-      if (s.d.spec.paused || scaledFrom !== undefined) status = await s.sync();
+      if (s.d.spec.paused || scalingEventFrom(s.d, s.rsList) !== undefined) status = await s.sync();
       else if (s.d.spec.strategy?.type === 'Recreate') status = await rolloutRecreate(s);
       else status = await rolloutRolling(s);
-      this.operations.settle(s.d, status, s.newRS);
       return this.requeueFor(s.d, status, now);
     } catch (error) {
       if (isNotFound(error) && !this.primary.get(key)) return; // deleted meanwhile

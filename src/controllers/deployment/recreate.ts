@@ -20,7 +20,7 @@ export async function rolloutRecreate(s: DeploymentSync): Promise<DeploymentStat
   }
   if (!('scaleUp' in plan)) return s.syncRolloutStatus([...oldRSs, newRS], newRS);
   if (!newRS) ({ newRS, oldRSs } = await s.getAllReplicaSetsAndSyncRevision(true));
-  await s.scaleAndRecord(newRS!, plan.scaleUp, 'new');
+  await s.scaleAndRecord(newRS!, plan.scaleUp);
   if (s.d.status && deploymentComplete(s.d, s.d.status)) await s.cleanupDeployment(oldRSs);
   return s.syncRolloutStatus([...oldRSs, newRS], newRS);
 }
@@ -32,7 +32,7 @@ export function planRecreate(
   podsOf: (rs: Readonly<ReplicaSet>) => readonly Readonly<Pod>[],
 ): RecreatePlan {
   const active = filterActive(oldRSs);
-  if (active.length > 0) return { scaleDown: active.map((rs) => ({ rs, to: 0, which: 'old' })) };
+  if (active.length > 0) return { scaleDown: active.map((rs) => ({ rs, to: 0 })) };
   if (oldPodsRunning(newRS, oldRSs, podsOf)) return { waitForOldPods: true };
   return { scaleUp: desiredReplicas(d) };
 }

@@ -33,7 +33,7 @@ function reconcileNewReplicaSet(d: Readonly<Deployment>, allRSs: readonly Readon
   const desired = desiredReplicas(d);
   if (specReplicas(newRS) === desired) return undefined;
   const target = specReplicas(newRS) > desired ? desired : newReplicaSetReplicas(d, allRSs, newRS);
-  return target === specReplicas(newRS) ? undefined : { rs: newRS, to: target, which: 'new' };
+  return target === specReplicas(newRS) ? undefined : { rs: newRS, to: target };
 }
 
 /**
@@ -67,7 +67,7 @@ function cleanupUnhealthyReplicas(sorted: readonly Readonly<ReplicaSet>[], sizes
     const unhealthy = specReplicas(rs) - (rs.status?.availableReplicas ?? 0);
     if (specReplicas(rs) === 0 || unhealthy <= 0) continue;
     const count = Math.min(limit - total, unhealthy);
-    steps.push({ rs, to: specReplicas(rs) - count, which: 'old' });
+    steps.push({ rs, to: specReplicas(rs) - count });
     sizes.set(rs, specReplicas(rs) - count);
     total += count;
   }
@@ -92,7 +92,7 @@ function scaleDownOldReplicaSets(
     const size = sizes.get(rs) ?? 0;
     if (size === 0) continue;
     const count = Math.min(size, budget - total);
-    steps.push({ rs, to: size - count, which: 'old' });
+    steps.push({ rs, to: size - count });
     total += count;
   }
   return steps;

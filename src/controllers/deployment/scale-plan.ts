@@ -2,22 +2,37 @@
 // changed), as Kubernetes' sync.go scale() decides them: one active set takes the Deployment's
 // size; a saturated new set lets the old ones go to zero; several active sets mid-rollout share
 // the change in proportion to their sizes (replica-math.ts proportionalSizes). Pure: the sets
-// come from the cache, the resizes are carried out by DeploymentSync.resize.
+// come from the cache, the resizes are carried out by DeploymentSync.resize. A size changed is
+// read from the sets (scalingEventFrom), by the reconcile and by the Transactions' observer.
 import type { ReplicaSet } from '../replicaset/types.js';
 import { desiredReplicas, filterActive, isRollingUpdate, proportionalSizes, specReplicas } from './replica-math.js';
+import { splitNewAndOld } from './revisions.js';
 import { DESIRED_REPLICAS_ANNOTATION, type Deployment } from './types.js';
 
-/** What a rollout step reports about the set it resized, for the 'update' transaction. */
-export type StepKind = 'new' | 'old';
-
-/**
- * One resize of a pass; a set may be resized twice (its unavailable pods first, then down to
- * the floor). `which`: the rollout step it is, for the 'update' transaction; none for a scale.
- */
+/** One resize of a pass; a set may be resized twice (its unavailable pods first, then down to the floor). */
 export interface ScaleStep {
   rs: Readonly<ReplicaSet>;
   to: number;
-  which?: StepKind;
+}
+
+/** The Deployment size the set was last scaled for (its desired-replicas annotation), when it has one. */
+export function scaledFor(rs: Readonly<ReplicaSet>): number | undefined {
+  const text = rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION];
+  const value = Number(text);
+  return text !== undefined && Number.isInteger(value) ? value : undefined;
+}
+
+/**
+ * A scaling event (Kubernetes' isScalingEvent): an active set was last scaled for another size
+ * than spec.replicas. Returns that size; undefined when there is none.
+ */
+export function scalingEventFrom(d: Readonly<Deployment>, sets: readonly Readonly<ReplicaSet>[]): number | undefined {
+  const { newRS, oldRSs } = splitNewAndOld(d, sets);
+  for (const rs of filterActive([...oldRSs, newRS])) {
+    const annotated = scaledFor(rs);
+    if (annotated !== undefined && annotated !== desiredReplicas(d)) return annotated;
+  }
+  return undefined;
 }
 
 /**

@@ -4,10 +4,9 @@
 import { isAlreadyExists, isNotFound, resources, type ApiClient, type EventRecorder, type Informer } from '../../client/index.js';
 import type { Condition, ReplicaSet } from '../replicaset/types.js';
 import { isOwnNewReplicaSet, planNewReplicaSet } from './new-replicaset.js';
-import type { DeploymentOperations } from './operations.js';
-import { desiredReplicas, filterActive, maxSurge, specReplicas } from './replica-math.js';
+import { desiredReplicas, maxSurge, specReplicas } from './replica-math.js';
 import { byRevision, setReplicasAnnotations, splitNewAndOld } from './revisions.js';
-import { planScale, type ScaleStep, type StepKind } from './scale-plan.js';
+import { planScale, type ScaleStep } from './scale-plan.js';
 import {
   calculateStatus,
   deploymentComplete,
@@ -20,21 +19,18 @@ import {
   setCondition,
   statusEqual,
 } from './status.js';
-import { DESIRED_REPLICAS_ANNOTATION, PROGRESSING, reasons, REPLICA_FAILURE, REVISION_ANNOTATION, type Deployment, type DeploymentStatus } from './types.js';
+import { PROGRESSING, reasons, REPLICA_FAILURE, REVISION_ANNOTATION, type Deployment, type DeploymentStatus } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
 export interface SyncDeps {
   api: ApiClient;
   events: EventRecorder;
-  operations: DeploymentOperations;
   replicaSets: Informer<ReplicaSet>;
   pods: Informer<Pod>;
   podsIndex: string;
 }
 
 export class DeploymentSync {
-  /** The new set once found or created (for the transactions of this pass). */
-  newRS: Readonly<ReplicaSet> | undefined;
   /** this.d.status holds changes not yet written. */
   private statusStaged = false;
 
@@ -84,8 +80,11 @@ export class DeploymentSync {
     this.d = this.statusStaged ? { ...patched, status: this.d.status } : patched;
   }
 
-  /** Resizes the set (and records desired/max replicas on it); an event when the size changed. */
-  async scaleReplicaSet(rs: Readonly<ReplicaSet>, newScale: number, step?: StepKind): Promise<Readonly<ReplicaSet>> {
+  /**
+   * Resizes the set (and records desired/max replicas on it); an event when the size changed.
+   * The 'update' Transaction of a rollout step is read from this write by deployment-transactions.ts.
+   */
+  async scaleReplicaSet(rs: Readonly<ReplicaSet>, newScale: number): Promise<Readonly<ReplicaSet>> {
     const oldScale = specReplicas(rs);
     const copy = structuredClone(rs) as ReplicaSet;
     const annotationsChanged = setReplicasAnnotations(copy, desiredReplicas(this.d), desiredReplicas(this.d) + maxSurge(this.d));
@@ -101,18 +100,14 @@ export class DeploymentSync {
         'ScalingReplicaSet',
         `Scaled ${direction} replica set ${rs.metadata.name} from ${oldScale} to ${newScale}`,
       );
-      if (step) {
-        const which = step === 'new' ? 'new' : 'old';
-        this.deps.operations.step(this.d, step === 'new' ? updated : this.newRS, `scale ${which} replica set ${rs.metadata.name} to ${newScale}`);
-      }
     }
     return updated;
   }
 
   /** Resizes only when the size differs; true when it did. */
-  async scaleAndRecord(rs: Readonly<ReplicaSet>, newScale: number, step?: StepKind): Promise<{ scaled: boolean; rs: Readonly<ReplicaSet> }> {
+  async scaleAndRecord(rs: Readonly<ReplicaSet>, newScale: number): Promise<{ scaled: boolean; rs: Readonly<ReplicaSet> }> {
     if (specReplicas(rs) === newScale) return { scaled: false, rs };
-    return { scaled: true, rs: await this.scaleReplicaSet(rs, newScale, step) };
+    return { scaled: true, rs: await this.scaleReplicaSet(rs, newScale) };
   }
 
   // ---- the new set and revisions ----
@@ -121,7 +116,6 @@ export class DeploymentSync {
   async getAllReplicaSetsAndSyncRevision(create: boolean): Promise<{ newRS: Readonly<ReplicaSet> | undefined; oldRSs: Readonly<ReplicaSet>[] }> {
     const { newRS: existing, oldRSs } = splitNewAndOld(this.d, this.rsList);
     const newRS = await this.getNewReplicaSet(existing, oldRSs, create);
-    this.newRS = newRS;
     return { newRS, oldRSs };
   }
 
@@ -141,11 +135,11 @@ export class DeploymentSync {
         if (plan.found) this.stageProgressing('True', reasons.foundNewRS, `Found new replica set "${plan.rs.metadata.name}"`);
         return plan.rs;
       case 'create':
-        return this.createNewReplicaSet(plan.rs, plan.revision, oldRSs);
+        return this.createNewReplicaSet(plan.rs, plan.revision);
     }
   }
 
-  private async createNewReplicaSet(rs: ReplicaSet, revision: string, oldRSs: readonly Readonly<ReplicaSet>[]): Promise<Readonly<ReplicaSet>> {
+  private async createNewReplicaSet(rs: ReplicaSet, revision: string): Promise<Readonly<ReplicaSet>> {
     const replicas = specReplicas(rs);
     let created: Readonly<ReplicaSet>;
     let alreadyExisted = false;
@@ -161,7 +155,6 @@ export class DeploymentSync {
     }
     if (!alreadyExisted && replicas > 0) {
       void this.deps.events.record(this.d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} from 0 to ${replicas}`);
-      if (filterActive(oldRSs).length > 0) this.deps.operations.step(this.d, created, `scale new replica set ${created.metadata.name} to ${replicas}`);
     }
     await this.setDeploymentRevision(revision);
     if (!alreadyExisted && hasProgressDeadline(this.d))
@@ -205,17 +198,6 @@ export class DeploymentSync {
 
   // ---- scaling (a size change, or a paused Deployment) ----
 
-  /** The size the active sets were last scaled for, when it differs from spec.replicas (a scaling event). */
-  scalingEventFrom(): number | undefined {
-    const { newRS, oldRSs } = splitNewAndOld(this.d, this.rsList);
-    for (const rs of filterActive([...oldRSs, newRS])) {
-      const annotated = Number(rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION]);
-      if (rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] !== undefined && Number.isInteger(annotated) && annotated !== desiredReplicas(this.d))
-        return annotated;
-    }
-    return undefined;
-  }
-
   /** Scaling without a rollout: paused Deployments and size changes. */
   async sync(): Promise<DeploymentStatus> {
     const { newRS, oldRSs } = await this.getAllReplicaSetsAndSyncRevision(false);
@@ -239,9 +221,9 @@ export class DeploymentSync {
    */
   async resize(steps: readonly ScaleStep[]): Promise<Map<string, Readonly<ReplicaSet>>> {
     const latest = new Map<string, Readonly<ReplicaSet>>();
-    for (const { rs, to, which } of steps) {
+    for (const { rs, to } of steps) {
       const uid = rs.metadata.uid ?? '';
-      latest.set(uid, await this.scaleReplicaSet(latest.get(uid) ?? rs, to, which));
+      latest.set(uid, await this.scaleReplicaSet(latest.get(uid) ?? rs, to));
     }
     return latest;
   }
