@@ -1,5 +1,7 @@
-// A bounded map that forgets the least recently used entry first (Map keeps insertion order,
-// so re-inserting on access moves an entry to the young end).
+// A bounded map that forgets the least recently used entries first (Map keeps insertion order,
+// so re-inserting on access moves an entry to the young end). Full, it forgets the least recently
+// used eighth at once (util/make-room.ts says why).
+import { makeRoom } from '../util/make-room.js';
 
 export class LruMap<K, V> {
   private readonly map = new Map<K, V>();
@@ -20,8 +22,8 @@ export class LruMap<K, V> {
 
   set(key: K, value: V): void {
     this.map.delete(key);
+    makeRoom(this.map, this.capacity);
     this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
 
   delete(key: K): void {

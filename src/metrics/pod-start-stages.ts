@@ -8,6 +8,7 @@
 // in memory only (a Map entry per pod, the newest few thousand pods): no API write, no I/O.
 // The API server serves them, with those of its control-plane thread, at POD_START_STAGES_PATH
 // (cluster admins only); `npm run bench:startup` reads them.
+import { makeRoom } from '../util/make-room.js';
 
 /** The API server's path for them (a non-resource URL: only cluster admins may read it). */
 export const POD_START_STAGES_PATH = '/debug/pod-start-stages';
@@ -85,7 +86,7 @@ export class PodStartStages {
     let record = this.records.get(uid);
     if (!record) {
       // A Map iterates in insertion order: the first key is the oldest pod.
-      if (this.records.size >= this.capacity) this.records.delete(this.records.keys().next().value!);
+      makeRoom(this.records, this.capacity);
       record = { uid, namespace: namespace ?? '', name: name ?? '', at: new Float64Array(POD_START_STAGES.length).fill(NaN) };
       this.records.set(uid, record);
     }

@@ -6,6 +6,7 @@ import { ownerFilter, podFilter, type Owner } from '../agent-labels.js';
 import { ContainerNotFoundError } from '../runtime/errors.js';
 import { CONTAINER_NAME, POD_UID, attemptFromLabels } from '../runtime/labels.js';
 import type { ContainerRuntime, ContainerStatus, ContainerSummary, ListFilter, PodObjects, SandboxInfo } from '../runtime/runtime.js';
+import { makeRoom } from '../../util/make-room.js';
 
 export interface Instance {
   id: string;
@@ -43,7 +44,7 @@ export class InspectCache {
     // A forget() while the engine answered (an OOM event) may mean the answer is already old:
     // caching it would keep OOMKilled from ever being seen.
     if (status.state === 'exited' && this.forgets === before) {
-      if (this.exited.size >= CACHE_LIMIT) this.exited.delete(this.exited.keys().next().value!);
+      makeRoom(this.exited, CACHE_LIMIT);
       this.exited.set(id, status);
     }
     return status;

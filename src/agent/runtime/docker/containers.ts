@@ -8,6 +8,7 @@ import { CreateFailedError, ImageNotFoundError, NameConflictError, NotRunningErr
 import { HOSTNAME_SHIM, KIND, MANAGED } from '../labels.js';
 import { releaseShim, withHostnameShim } from './hostname-shim.js';
 import type { ContainerResources, ContainerSpec, ContainerStatus, ContainerSummary, ListFilter } from '../runtime.js';
+import { makeRoom } from '../../../util/make-room.js';
 
 function withStatus(statusCode: number | undefined): { statusCode?: number } {
   return statusCode === undefined ? {} : { statusCode };
@@ -21,7 +22,7 @@ export async function createContainer(ctx: DockerContext, spec: ContainerSpec): 
   try {
     const container = await ctx.docker.createContainer(hostname ? await withHostnameShim(ctx, options, hostname) : options);
     // Forgotten at start; a bound keeps never-started ones from adding up.
-    if (ctx.shims.size >= 4096) ctx.shims.delete(ctx.shims.keys().next().value!);
+    makeRoom(ctx.shims, 4096);
     ctx.shims.set(container.id, hostname ?? null);
     return container.id;
   } catch (err) {
