@@ -13,6 +13,8 @@ export const LARGE_WRITE_FIELDS = 2_000;
 
 export class EventLoopSlice {
   private large = false;
+  /** The value counted last (and found small). */
+  private counted: unknown;
 
   /**
    * Counts `value`'s members and items, up to the limit: a few microseconds at most. It walks
@@ -20,7 +22,9 @@ export class EventLoopSlice {
    * 40,000-key map (a few milliseconds, on every stage of a large write).
    */
   consider(value: unknown): void {
-    if (this.large) return;
+    // A write's body is counted when it is decoded; the registry, handed the same slice, asks again.
+    if (this.large || value === this.counted) return;
+    this.counted = value;
     let fields = 0;
     const stack: unknown[] = [value];
     while (stack.length > 0) {

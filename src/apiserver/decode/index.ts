@@ -17,13 +17,18 @@ export interface DecodedBody {
 
 export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
 
-export async function decodeBody(body: Buffer, contentType: string | undefined, accepted = OBJECT_MEDIA_TYPES): Promise<DecodedBody> {
+/** The body decoded, and the write's slice that has counted it: the registry goes on with it (event-loop-slice.ts). */
+export async function decodeBody(
+  body: Buffer,
+  contentType: string | undefined,
+  accepted = OBJECT_MEDIA_TYPES,
+): Promise<DecodedBody & { slice: EventLoopSlice }> {
   const decoded = await decodeInPlace(body, contentType, accepted);
   // Decoding a large body is a stage of its own: others go before what the request does next.
   const slice = new EventLoopSlice();
   slice.consider(decoded.value);
   await slice.pause();
-  return decoded;
+  return { ...decoded, slice };
 }
 
 async function decodeInPlace(body: Buffer, contentType: string | undefined, accepted: string[]): Promise<DecodedBody> {

@@ -16,6 +16,7 @@ import { propagationPolicyOf } from '../registry/propagation.js';
 import type { PatchType, WriteOptions, WriteResult } from '../registry/object-registry.js';
 import { fieldManagerOf, parseBoolean, parseDryRun, parseNonNegativeInt, type ResourceRequest } from './context.js';
 import { podStartStages, preciseNow } from '../../metrics/pod-start-stages.js';
+import type { EventLoopSlice } from '../event-loop-slice.js';
 
 const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
@@ -68,9 +69,9 @@ async function readWrite(
   options: WriteOptions,
   wholeObject: boolean,
   recordsEveryField = false,
-): Promise<{ body: unknown; warnings: string[] }> {
+): Promise<{ body: unknown; warnings: string[]; slice: EventLoopSlice }> {
   const raw = await readBody(ctx.req);
-  const { value, duplicates } = await decodeBody(raw, contentType);
+  const { value, duplicates, slice } = await decodeBody(raw, contentType);
   ctx.audit?.requestObject(value);
   if (wholeObject && raw.length > MAX_VALUE_BYTES) {
     const bytes = Buffer.byteLength(JSON.stringify(value));
@@ -82,14 +83,14 @@ async function readWrite(
     const bytes = storedSizeLowerBound(value, recordsEveryField && !!options.fieldManager && !options.subresource);
     if (bytes > MAX_VALUE_BYTES) throw tooLargeObject(bytes);
   }
-  return { body: value, warnings: duplicateFieldWarnings(duplicates, options.fieldValidation) };
+  return { body: value, warnings: duplicateFieldWarnings(duplicates, options.fieldValidation), slice };
 }
 
 export async function createObject(ctx: ResourceRequest): Promise<void> {
   const received = preciseNow();
   const options = writeOptions(ctx);
-  const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true, true);
-  const result = await ctx.registry.create(ctx.def, ctx.path.namespace, body, options);
+  const { body, warnings, slice } = await readWrite(ctx, ctx.req.headers['content-type'], options, true, true);
+  const result = await ctx.registry.create(ctx.def, ctx.path.namespace, body, options, slice);
   if (result.created && !options.dryRun && isPods(ctx)) {
     podStartStages.mark(result.object, 'apiReceived', received);
     podStartStages.mark(result.object, 'apiWritten');
@@ -127,8 +128,8 @@ export async function answerReview(ctx: ResourceRequest): Promise<void> {
 
 export async function updateObject(ctx: ResourceRequest, subresource?: string): Promise<void> {
   const options = writeOptions(ctx, subresource);
-  const { body, warnings } = await readWrite(ctx, ctx.req.headers['content-type'], options, true);
-  const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, options);
+  const { body, warnings, slice } = await readWrite(ctx, ctx.req.headers['content-type'], options, true);
+  const result = await ctx.registry.update(ctx.def, ctx.path.namespace, ctx.path.name!, body, options, slice);
   noteRunning(ctx, subresource, options, result);
   respond(ctx.res, ctx, result, 200, warnings);
 }
@@ -143,8 +144,14 @@ export async function patchObject(ctx: ResourceRequest, subresource?: string): P
   if (force && type !== 'apply') throw badRequest('force: Forbidden: may not be specified for non-apply patch');
   const options = { ...writeOptions(ctx, subresource, type === 'apply'), force };
   // Apply configurations are YAML (JSON is YAML too); the other patch types are JSON.
-  const { body, warnings } = await readWrite(ctx, type === 'apply' ? 'application/yaml' : 'application/json', options, type === 'apply', type === 'apply');
-  const result = await ctx.registry.patch(ctx.def, ctx.path.namespace, ctx.path.name!, type, body, options);
+  const { body, warnings, slice } = await readWrite(
+    ctx,
+    type === 'apply' ? 'application/yaml' : 'application/json',
+    options,
+    type === 'apply',
+    type === 'apply',
+  );
+  const result = await ctx.registry.patch(ctx.def, ctx.path.namespace, ctx.path.name!, type, body, options, slice);
   noteRunning(ctx, subresource, options, result);
   respond(ctx.res, ctx, result, 200, warnings);
 }

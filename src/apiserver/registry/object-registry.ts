@@ -146,9 +146,15 @@ export class ObjectRegistry extends ObjectReader {
    * resourceVersion the update is unconditional: one that raced another write is made again on
    * the newer object, as PATCH is.
    */
-  async update(def: ResourceDefinition, namespace: string | undefined, name: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
+  async update(
+    def: ResourceDefinition,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    options: WriteOptions,
+    slice = new EventLoopSlice(),
+  ): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
-    const slice = new EventLoopSlice();
     slice.consider(body);
     return this.retryingRaces(def, name, async () => {
       // replace() changes the object it is given: each attempt starts from the body as sent.
@@ -182,9 +188,9 @@ export class ObjectRegistry extends ObjectReader {
     type: PatchType,
     patchBody: unknown,
     options: WriteOptions & { force: boolean },
+    slice = new EventLoopSlice(),
   ): Promise<WriteResult> {
     const key = keyFor(def, namespace, name);
-    const slice = new EventLoopSlice();
     slice.consider(patchBody);
     return this.retryingRaces(def, name, async () => {
       const old = await this.storeFor(def).get(key);
