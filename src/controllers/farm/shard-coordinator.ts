@@ -109,30 +109,45 @@ export class ShardCoordinator implements ShardOwnership {
     }
   }
 
-  /** One round: heartbeat, count members, give back the surplus, renew, take free shards. */
+  /**
+   * One round: renew the held shards beside the heartbeat, count members, give back the surplus,
+   * take free shards. The renewals go first: the time between two of them is the whole round
+   * plus the pause, so every call the round makes before them stretches it (issue 15: with the
+   * heartbeat and the member count first, a server answering in 1.6 s let every shard lapse).
+   */
   async round(): Promise<void> {
     const { identity } = this.options;
-    await this.lock.tryAcquireOrRenew(this.memberLease, this.namespace, identity, this.leaseSeconds);
-    const fairShare = Math.ceil(this.shardCount / (await this.liveMembers()));
-    for (const shard of this.heldShards()) {
-      if (this.held.size <= fairShare) break;
-      this.held.delete(shard);
-      await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
-    }
-    // Renewed together: one slow round trip each would let the first shards lapse on a busy server.
+    const heartbeat = this.lock.tryAcquireOrRenew(this.memberLease, this.namespace, identity, this.leaseSeconds);
+    heartbeat.catch(() => undefined); // awaited below, after the renewals
+    // Renewed together: one slow round trip each would let the last shards lapse on a busy server.
     const regained = (await Promise.all(this.heldShards().map((shard) => this.renew(shard)))).filter((shard) => shard !== undefined);
     const acquired: number[] = [];
-    for (let shard = 0; shard < this.shardCount && this.held.size < fairShare; shard++) {
-      if (this.held.has(shard)) continue;
-      const sentAt = performance.now();
-      const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, identity, this.leaseSeconds);
-      if (!attempt.held) continue;
-      this.held.set(shard, sentAt);
-      acquired.push(shard);
+    try {
+      await heartbeat;
+      const fairShare = Math.ceil(this.shardCount / (await this.liveMembers()));
+      for (const shard of this.heldShards()) {
+        if (this.held.size <= fairShare) break;
+        this.held.delete(shard);
+        await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
+      }
+      for (let shard = 0; shard < this.shardCount && this.held.size < fairShare; shard++) {
+        if (this.held.has(shard)) continue;
+        const sentAt = performance.now();
+        const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, identity, this.leaseSeconds);
+        if (!attempt.held) continue;
+        this.held.set(shard, sentAt);
+        acquired.push(shard);
+      }
+    } finally {
+      // Told even when the rest of the round failed: a regained shard is not "regained" again.
+      this.announce(acquired, regained);
     }
+  }
+
+  /** Keys that arrived while a shard was not ours were dropped: its owner must look at them all. */
+  private announce(acquired: readonly number[], regained: readonly number[]): void {
     if (acquired.length > 0) this.options.logger.info('acquired shards', { shards: acquired.join(','), held: this.held.size, of: this.shardCount });
     if (regained.length > 0) this.options.logger.warn('renewed shards after their deadline had passed', { shards: regained.join(',') });
-    // Keys that arrived while a shard was not ours were dropped: its owner must look at them all.
     if (acquired.length > 0 || regained.length > 0) for (const listener of this.listeners) listener();
   }
 
