@@ -58,7 +58,9 @@ describe('ReplicaSets on an overloaded server on etcd', { timeout: 300_000 }, ()
 
   /** A server of its own on the shared etcd member (its own key prefix). */
   async function server(prefix: string, extraArgs: string[] = []): Promise<{ server: ServerProcess; api: ApiClient }> {
-    const started = await startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--etcd-prefix', `/${prefix}`, '--etcd-request-timeout', '2', ...extraArgs] });
+    const started = await startServerProcess({
+      extraArgs: ['--etcd-endpoints', etcd.endpoint, '--etcd-prefix', `/${prefix}`, '--etcd-request-timeout', '2', ...extraArgs],
+    });
     servers.push(started);
     const api = new ApiClient({ server: started.url, namespace: 'default', tls: started.tls });
     clients.push(api);
@@ -85,7 +87,11 @@ describe('ReplicaSets on an overloaded server on etcd', { timeout: 300_000 }, ()
     const { server: quiet, api } = await server('slow', ['--no-control-plane']);
     const link = await startSlowLink(quiet.url, 2_500);
     links.push(link);
-    const manager = await startDroverProcess(['controller-manager', '--kubeconfig', quiet.kubeconfig, '--server', link.url, '--identity', 'slow-cm'], 'running', 120_000);
+    const manager = await startDroverProcess(
+      ['controller-manager', '--kubeconfig', quiet.kubeconfig, '--server', link.url, '--identity', 'slow-cm'],
+      'running',
+      120_000,
+    );
     processes.push(manager);
     // Its first rounds open a connection per shard, each TLS handshake held too: they may lapse
     // once. What counts is every round after two renewals of its member Lease.
@@ -93,7 +99,10 @@ describe('ReplicaSets on an overloaded server on etcd', { timeout: 300_000 }, ()
     await waitFor(
       'two renewals of the member Lease',
       async () => {
-        const lease = await api.resource<Lease>(resources.leases, 'kube-system').get('drover-controllers-member-slow-cm').catch(() => undefined);
+        const lease = await api
+          .resource<Lease>(resources.leases, 'kube-system')
+          .get('drover-controllers-member-slow-cm')
+          .catch(() => undefined);
         if (lease?.spec?.renewTime) renewals.add(lease.spec.renewTime);
         return renewals.size >= 3 ? true : undefined;
       },

@@ -147,7 +147,7 @@ export class ShardCoordinator implements ShardOwnership {
    * even when another attempt fails.
    */
   private async acquire(fairShare: number, acquired: number[]): Promise<void> {
-    for (let next = 0; next < this.shardCount && this.held.size < fairShare; ) {
+    for (let next = 0; next < this.shardCount && this.held.size < fairShare;) {
       const batch: number[] = [];
       for (; next < this.shardCount && batch.length < fairShare - this.held.size; next++) if (!this.held.has(next)) batch.push(next);
       const results = await Promise.allSettled(
