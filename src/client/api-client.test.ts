@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceRequest } from '../apiserver/handlers/context.js';
 import { readBody, writeJson } from '../apiserver/http-io.js';
-import type { ApiClient } from './api-client.js';
+import { ApiClient } from './api-client.js';
 import { ApiStatusError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from './errors.js';
 import { resources } from './resources.js';
 import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
 import type { WatchEvent } from './watch-stream.js';
 import { waitFor } from '../../test/support/wait-for.js';
+import { startSlowLink } from '../../test/support/slow-link.js';
 
 let server: TestServer;
 let client: ApiClient;
@@ -110,6 +111,33 @@ describe('ApiClient CRUD', () => {
       (await configmaps.list({ labelSelector: 'group' })).items.map((i) => i.metadata.name),
       ['keep'],
     );
+  });
+});
+
+describe('ApiClient sockets', () => {
+  it('answers a Lease request at once while every socket of the pool is busy', async () => {
+    // One socket, each request 300 ms slower: twelve lists queue for it, one after the other.
+    // A lease renewal queued behind them (a controller's burst) would miss its deadline.
+    const link = await startSlowLink(server.url, 300);
+    const narrow = new ApiClient({ server: link.url, namespace: 'default', tls: server.adminTls }, { maxSockets: 1, userAgent: 'socket-lanes-test' });
+    try {
+      const order: string[] = [];
+      const bulk = Array.from({ length: 12 }, (_, i) =>
+        narrow
+          .resource(resources.configmaps, 'default')
+          .list()
+          .then(() => order.push(`list-${i}`)),
+      );
+      const lease = narrow
+        .resource(resources.leases, 'default')
+        .list()
+        .then(() => order.push('lease'));
+      await Promise.all([...bulk, lease]);
+      assert.ok(order.indexOf('lease') < 4, `answered in this order: ${order.join(', ')}`);
+    } finally {
+      narrow.close();
+      await link.close();
+    }
   });
 });
 

@@ -47,8 +47,18 @@ type RequestFn = typeof httpRequest;
 /** What a server whose store is out of reach answers (and /readyz says). */
 const UNAVAILABLE = 503;
 
+/**
+ * Requests on Leases: leader election, the farm's shards, node heartbeats. Kept on sockets of
+ * their own, as kube-apiserver's priority and fairness gives leader election a level of its own:
+ * queued in one pool behind a controller's burst of creates (hundreds at once), renewals missed
+ * their deadline and the controllers stopped (issue 15).
+ */
+const LEASES_PATH = '/apis/coordination.k8s.io/';
+const LEASE_SOCKETS = 16;
+
 export class HttpTransport {
   private agent: HttpAgent;
+  private leaseAgent: HttpAgent;
   private streamAgent: HttpAgent;
   /** Pools replaced by setTls(): their connections finish what they carry, and close with this transport. */
   private readonly retired: HttpAgent[] = [];
@@ -68,6 +78,8 @@ export class HttpTransport {
     this.pool = pool;
     const tls = secure ? tlsConnectionOptions(config.tls) : {};
     this.agent = secure ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
+    const leasePool = { ...pool, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS };
+    this.leaseAgent = secure ? new HttpsAgent({ ...leasePool, ...tls }) : new HttpAgent(leasePool);
     // One socket per watch for its whole life; kept apart so watches never starve requests.
     this.streamAgent = secure ? new HttpsAgent({ keepAlive: false, ...tls }) : new HttpAgent({ keepAlive: false });
     this.send = (secure ? httpsRequest : httpRequest) as RequestFn;
@@ -158,23 +170,26 @@ export class HttpTransport {
   setTls(tls: NonNullable<ClientConfig['tls']>): void {
     if (this.bases[0]!.protocol !== 'https:') return;
     const options = tlsConnectionOptions(tls);
-    for (const old of [this.agent, this.streamAgent]) {
+    for (const old of [this.agent, this.leaseAgent, this.streamAgent]) {
       for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
       this.retired.push(old);
     }
     this.agent = new HttpsAgent({ ...this.pool, ...options });
+    this.leaseAgent = new HttpsAgent({ ...this.pool, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS, ...options });
     this.streamAgent = new HttpsAgent({ keepAlive: false, ...options });
   }
 
   close(): void {
     this.agent.destroy();
+    this.leaseAgent.destroy();
     this.streamAgent.destroy();
     for (const old of this.retired) old.destroy();
   }
 
   private attempt(base: URL, method: string, path: string, options: RequestOptions): Promise<TransportResponse> {
     return new Promise((resolve, reject) => {
-      const req = this.send(this.requestOptions(base, method, path, this.agent, options), (res) => {
+      const agent = path.startsWith(LEASES_PATH) ? this.leaseAgent : this.agent;
+      const req = this.send(this.requestOptions(base, method, path, agent, options), (res) => {
         readAll(res).then((body) => resolve({ status: res.statusCode ?? 0, body }), reject);
       });
       req.on('error', (error) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiClient } from './api-client.js';
 import { LeaderElector, type LeaderElectorOptions } from './leader-elector.js';
-import { LeaseLock } from './lease-lock.js';
+import { LeaseLock, type Lease } from './lease-lock.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
 import { TestServer } from '../../test/support/apiserver/in-process-server.js';
@@ -42,6 +42,21 @@ describe('LeaseLock', () => {
     assert.equal(await other.release('shard-0', 'default', 'you'), false, 'only the holder releases');
     const lease = await client.resource(resources.leases, 'default').get('shard-3');
     assert.match(String((lease['spec'] as { renewTime: string }).renewTime), /\.\d{6}Z$/);
+  });
+
+  it('renews over the record it wrote last, and reads the lease again once anyone else wrote it', async () => {
+    const lock = new LeaseLock(client);
+    assert.ok((await lock.tryAcquireOrRenew('fast', 'default', 'me', 30)).held);
+    const renewed = await lock.tryAcquireOrRenew('fast', 'default', 'me', 30);
+    assert.ok(renewed.held && !renewed.transitioned);
+    // Someone takes the lease by hand (as a successor would once it expired): the renewal's
+    // compare-and-swap must fail, and the read that follows shows the new holder.
+    const leases = client.resource<Lease>(resources.leases, 'default');
+    const current = await leases.get('fast');
+    await leases.update({ ...current, spec: { ...current.spec, holderIdentity: 'usurper', renewTime: new Date().toISOString().replace('Z', '000Z') } });
+    const refused = await lock.tryAcquireOrRenew('fast', 'default', 'me', 30);
+    assert.deepEqual([refused.held, refused.holder], [false, 'usurper']);
+    assert.equal((await leases.get('fast')).spec?.holderIdentity, 'usurper', 'the usurper kept it');
   });
 
   it('takes over a lease whose holder stopped renewing', async () => {

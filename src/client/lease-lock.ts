@@ -6,6 +6,11 @@
 // Expiry is judged on this process's clock from when it last saw the lease record change, not
 // from the renewTime written by another machine, so clock skew between machines cannot make a
 // lease look expired early. One LeaseLock serves any number of leases (one per shard, say).
+//
+// A holder renews with one write, of the record it wrote last (client-go's optimistic fast
+// path): the compare-and-swap fails if anyone wrote since, and only then is the lease read
+// first. Under a slow server a renewal is then one round trip, not two, which is what keeps it
+// within the renew deadline (issue 15: shard renewals of two round trips each lapsed).
 import { microTime, type KubeObject } from '../api/meta.js';
 import type { ApiClient } from './api-client.js';
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
@@ -54,6 +59,8 @@ export function leaseIsLive(lease: Lease, now: number, defaultSeconds: number): 
 export class LeaseLock {
   private readonly leases: ResourceClient<Lease>;
   private readonly observed = new Map<string, Observation>();
+  /** Per lease, the record this lock last wrote while holding it: what a renewal writes over. */
+  private readonly written = new Map<string, Lease>();
 
   constructor(
     api: ApiClient,
@@ -64,6 +71,8 @@ export class LeaseLock {
 
   /** Takes the lease if it is free or expired, renews it if held; never throws on a lost race. */
   async tryAcquireOrRenew(name: string, namespace: string, identity: string, leaseDurationSeconds: number): Promise<LeaseAttempt> {
+    const renewed = await this.renewWritten(name, namespace, identity, leaseDurationSeconds);
+    if (renewed !== undefined) return renewed;
     const leases = this.leases.inNamespace(namespace);
     let current: Lease;
     try {
@@ -91,12 +100,39 @@ export class LeaseLock {
     };
     try {
       const updated = await leases.update({ ...current, spec: next });
-      this.observe(namespace, name, updated);
+      this.wrote(namespace, name, updated);
       return { held: true, holder: identity, transitioned, lease: updated };
     } catch (error) {
       if (!isConflict(error)) throw error;
       return { held: false, holder, transitioned: false, lease: current };
     }
+  }
+
+  /**
+   * The fast path: renews the record this lock wrote last, when it names `identity`. Undefined
+   * when there is none, or when the lease changed since (conflict) or is gone: the caller reads it.
+   */
+  private async renewWritten(name: string, namespace: string, identity: string, leaseDurationSeconds: number): Promise<LeaseAttempt | undefined> {
+    const key = keyOf(namespace, name);
+    const mine = this.written.get(key);
+    if (mine?.spec?.holderIdentity !== identity) return undefined;
+    const spec: LeaseSpec = { ...mine.spec, leaseDurationSeconds, renewTime: microTime(this.clock.wallTime()) };
+    try {
+      const updated = await this.leases.inNamespace(namespace).update({ ...mine, spec });
+      this.wrote(namespace, name, updated);
+      return { held: true, holder: identity, transitioned: false, lease: updated };
+    } catch (error) {
+      // A write that failed otherwise (a timeout) may have landed: the next try reads the lease.
+      this.written.delete(key);
+      if (isConflict(error) || isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** A write of ours landed: its record is what the next renewal writes over. */
+  private wrote(namespace: string, name: string, lease: Lease): void {
+    this.observe(namespace, name, lease);
+    this.written.set(keyOf(namespace, name), lease);
   }
 
   /** Gives the lease up if this identity holds it, so a successor need not wait for expiry. */
@@ -108,6 +144,7 @@ export class LeaseLock {
       const spec: LeaseSpec = { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.clock.wallTime()) };
       await leases.update({ ...current, spec });
       this.observed.delete(keyOf(namespace, name));
+      this.written.delete(keyOf(namespace, name));
       return true;
     } catch (error) {
       if (isNotFound(error) || isConflict(error)) return false;
@@ -125,7 +162,7 @@ export class LeaseLock {
     };
     try {
       const created = await this.leases.inNamespace(namespace).create(lease);
-      this.observe(namespace, name, created);
+      this.wrote(namespace, name, created);
       return { held: true, holder: identity, transitioned: true, lease: created };
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;

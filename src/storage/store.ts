@@ -96,6 +96,13 @@ export interface WatchOptions {
 
 export interface Watch {
   stop(): void;
+  /**
+   * The newest revision through which every event of the watch has been handed to it, where
+   * that can be behind the store's current revision (etcd: events still on their way from it).
+   * A BOOKMARK carries this, since a client resumes from a bookmark's revision. Absent: the
+   * current revision (a store that hands events out as it commits them).
+   */
+  deliveredThrough?(): number;
 }
 
 export interface Preconditions {

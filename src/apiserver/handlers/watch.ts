@@ -170,8 +170,10 @@ async function startStream(ctx: ResourceRequest, settings: StreamSettings): Prom
   }
   timers.push(setTimeout(close, timeoutSeconds * 1000));
   if (allowBookmarks) {
+    // Never past an event the watch has not sent: a client resumes from a bookmark's revision.
+    const safeRevision = async () => watch?.deliveredThrough?.() ?? (await objects.currentRevision());
     const tick = () => {
-      objects.currentRevision().then(
+      safeRevision().then(
         (current) => {
           send('BOOKMARK', bookmark(ctx, Math.max(lastRevision, current), false));
           if (!closed) timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));

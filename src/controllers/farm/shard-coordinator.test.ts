@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger, type ApiClient } from '../../client/index.js';
+import { ApiClient, silentLogger } from '../../client/index.js';
 import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
+import { startSlowLink } from '../../../test/support/slow-link.js';
 import { ShardCoordinator, shardOf } from './shard-coordinator.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 
@@ -78,6 +79,38 @@ describe('ShardCoordinator (controller farm)', () => {
       assert.equal(slow.heldShards().length, SHARDS, 'the shards stayed with it');
     } finally {
       await slow.stop();
+    }
+  });
+
+  it('keeps its shards on a slow server whose every request still answers well within the renew deadline', async () => {
+    // Each request takes 500 ms more; the deadline is 2 s. A round that sent the member heartbeat
+    // (read, write), the member count and a read before each renewal renewed every 2.7 s, so
+    // the shards lapsed every round and the controllers owned their keys a third of the time
+    // (issue 15: the ReplicaSets of an overloaded server on etcd stopped creating pods).
+    const link = await startSlowLink(server.url, 500);
+    const slowApi = new ApiClient({ server: link.url, namespace: 'default', tls: server.adminTls }, { userAgent: 'farm-slow-link-test' });
+    const patient = new ShardCoordinator({
+      api: slowApi,
+      identity: 'patient',
+      shards: SHARDS,
+      retryPeriodMs: 200,
+      leaseDurationSeconds: 3,
+      renewDeadlineMs: 2000,
+      logger: silentLogger,
+    });
+    await patient.start();
+    try {
+      let samples = 0;
+      let owned = 0;
+      for (const until = performance.now() + 8000; performance.now() < until; samples++) {
+        if (keys.every((key) => patient.owns(key))) owned++;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(owned / samples >= 0.8, `owned every key in ${owned} of ${samples} samples`);
+    } finally {
+      await patient.stop();
+      slowApi.close();
+      await link.close();
     }
   });
 

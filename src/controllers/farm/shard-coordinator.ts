@@ -109,30 +109,66 @@ export class ShardCoordinator implements ShardOwnership {
     }
   }
 
-  /** One round: heartbeat, count members, give back the surplus, renew, take free shards. */
+  /**
+   * One round: renew the held shards, beat the member heart and count the members, all at once;
+   * then give back the surplus and take free shards. A renewal must land within the deadline of
+   * the one before, and what lies between them is the whole round plus the pause: each call the
+   * round waited for before renewing stretched it (issue 15: with the heartbeat, the member
+   * count and a read first, five round trips, a server answering in 1.2 s let every shard lapse;
+   * now that takes 4 s).
+   */
   async round(): Promise<void> {
     const { identity } = this.options;
-    await this.lock.tryAcquireOrRenew(this.memberLease, this.namespace, identity, this.leaseSeconds);
-    const fairShare = Math.ceil(this.shardCount / (await this.liveMembers()));
-    for (const shard of this.heldShards()) {
-      if (this.held.size <= fairShare) break;
-      this.held.delete(shard);
-      await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
-    }
-    // Renewed together: one slow round trip each would let the first shards lapse on a busy server.
+    const heartbeat = this.lock.tryAcquireOrRenew(this.memberLease, this.namespace, identity, this.leaseSeconds);
+    const members = this.liveMembers();
+    // Awaited below, after the renewals; a failure of either ends the round there.
+    for (const call of [heartbeat, members]) call.catch(() => undefined);
     const regained = (await Promise.all(this.heldShards().map((shard) => this.renew(shard)))).filter((shard) => shard !== undefined);
     const acquired: number[] = [];
-    for (let shard = 0; shard < this.shardCount && this.held.size < fairShare; shard++) {
-      if (this.held.has(shard)) continue;
-      const sentAt = performance.now();
-      const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, identity, this.leaseSeconds);
-      if (!attempt.held) continue;
-      this.held.set(shard, sentAt);
-      acquired.push(shard);
+    try {
+      await heartbeat;
+      const fairShare = Math.ceil(this.shardCount / (await members));
+      for (const shard of this.heldShards()) {
+        if (this.held.size <= fairShare) break;
+        this.held.delete(shard);
+        await this.lock.release(SHARD_PREFIX + shard, this.namespace, identity);
+      }
+      await this.acquire(fairShare, acquired);
+    } finally {
+      // Told even when the rest of the round failed: a regained shard is not "regained" again.
+      this.announce(acquired, regained);
     }
+  }
+
+  /**
+   * Tries free shards up to the fair share, as many at once as are missing: one after the other,
+   * on a slow server the first ones acquired lapsed before the last (a start took 8 round trips
+   * of two requests each). Each shard taken goes into `acquired` at once, so that it is announced
+   * even when another attempt fails.
+   */
+  private async acquire(fairShare: number, acquired: number[]): Promise<void> {
+    for (let next = 0; next < this.shardCount && this.held.size < fairShare;) {
+      const batch: number[] = [];
+      for (; next < this.shardCount && batch.length < fairShare - this.held.size; next++) if (!this.held.has(next)) batch.push(next);
+      const results = await Promise.allSettled(
+        batch.map(async (shard) => {
+          const sentAt = performance.now();
+          const attempt = await this.lock.tryAcquireOrRenew(SHARD_PREFIX + shard, this.namespace, this.options.identity, this.leaseSeconds);
+          if (!attempt.held) return;
+          this.held.set(shard, sentAt);
+          acquired.push(shard);
+        }),
+      );
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+    acquired.sort((a, b) => a - b);
+  }
+
+  /** Keys that arrived while a shard was not ours were dropped: its owner must look at them all. */
+  private announce(acquired: readonly number[], regained: readonly number[]): void {
     if (acquired.length > 0) this.options.logger.info('acquired shards', { shards: acquired.join(','), held: this.held.size, of: this.shardCount });
     if (regained.length > 0) this.options.logger.warn('renewed shards after their deadline had passed', { shards: regained.join(',') });
-    // Keys that arrived while a shard was not ours were dropped: its owner must look at them all.
     if (acquired.length > 0 || regained.length > 0) for (const listener of this.listeners) listener();
   }
 

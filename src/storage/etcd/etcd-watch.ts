@@ -5,6 +5,9 @@
 // watch from an older revision gets a feed of its own, which replays that history first.
 // The feed's WatchHub brings the shared semantics: filter transitions, lazy parsing, delivery
 // outside the caller's stack, and no event at or below a watch's start revision.
+// A watch's bookmarks carry the feed's published revision, never etcd's current one: under load
+// the feed lags etcd by seconds, and a client that resumed from a revision ahead of events still
+// in flight would never see them (issue 15).
 // A feed ends with an error instead of hanging or skipping:
 //   - etcd compacted the revisions it needed: RevisionExpiredError (410, the client re-lists);
 //   - the stream to etcd broke: StoreUnavailableError. etcd3 would resume from the newest revision
@@ -77,6 +80,9 @@ export class WatchFeed {
         delivery.stop();
         this.left();
       },
+      // Every event of the prefix up to `published` came from etcd and was handed to the hub,
+      // which hands it on before any timer runs; etcd's current revision may be far ahead of it.
+      deliveredThrough: () => Math.max(afterRevision, this.published),
     };
   }
 
