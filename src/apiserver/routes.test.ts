@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseResourcePath } from './routes.js';
+import { parseResourcePath, splitRequestTarget } from './routes.js';
 
 describe('parseResourcePath', () => {
   it('parses core, named-group, namespaced and cluster paths', () => {
@@ -56,5 +56,16 @@ describe('parseResourcePath', () => {
     assert.equal(parseResourcePath('/api/v1/watch/namespaces/a/pods')?.legacyWatch, true);
     assert.equal(parseResourcePath('/version'), undefined);
     assert.throws(() => parseResourcePath('/api/v1/a/b/c/d'), /could not find/);
+  });
+});
+
+describe('splitRequestTarget', () => {
+  it('takes the path of an origin-form and an absolute-form target alike, dot segments as sent', () => {
+    for (const target of ['/api/v1/namespaces/a/pods/../../b/pods?limit=1#x', 'https://127.0.0.1:6443/api/v1/namespaces/a/pods/../../b/pods?limit=1']) {
+      const { pathname, query } = splitRequestTarget(target);
+      assert.equal(pathname, '/api/v1/namespaces/a/pods/../../b/pods');
+      assert.equal(query.get('limit'), '1');
+    }
+    assert.equal(splitRequestTarget('http://host').pathname, '/');
   });
 });

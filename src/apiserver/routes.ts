@@ -28,6 +28,8 @@ export interface RequestTarget {
   query: URLSearchParams;
 }
 
+const SLASH = 0x2f;
+
 /**
  * Splits a request target (`req.url`) into its decoded path and its query. The URL class is
  * not used for the path: it resolves dot segments, which is what let `…/secrets/../../y/…`
@@ -37,8 +39,9 @@ export function splitRequestTarget(raw: string): RequestTarget {
   let target = raw;
   const hash = target.indexOf('#');
   if (hash >= 0) target = target.slice(0, hash);
-  // An absolute-form target (`GET http://host/path`) addresses the same path.
-  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target);
+  // An absolute-form target (`GET http://host/path`) addresses the same path; the usual
+  // origin-form one starts with its slash and needs no look.
+  const authority = target.charCodeAt(0) === SLASH ? null : /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target);
   if (authority) target = target.slice(authority[0].length) || '/';
   const mark = target.indexOf('?');
   const rawPath = mark < 0 ? target : target.slice(0, mark);
@@ -56,7 +59,6 @@ export function decodePath(raw: string): string {
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
-const SLASH = 0x2f;
 
 /** Parses a raw /api/... or /apis/... path; undefined when it is not a resource path. */
 export function parseResourcePath(path: string): ResourcePath | undefined {
