@@ -64,18 +64,8 @@ interface PodRef {
   metadata: { uid?: string | undefined; name?: string | undefined; namespace?: string | undefined };
 }
 
-/** A pod's moments by stage index (NaN: not reached), the form marks write cheaply: every pod create marks twice. */
-interface StageTimes {
-  uid: string;
-  namespace: string;
-  name: string;
-  at: Float64Array;
-}
-
-const STAGE_INDEX = new Map<PodStartStage, number>(POD_START_STAGES.map((stage, i) => [stage, i]));
-
 export class PodStartStages {
-  private readonly records = new Map<string, StageTimes>();
+  private readonly records = new Map<string, PodStartRecord>();
 
   constructor(private readonly capacity = 4096) {}
 
@@ -85,13 +75,11 @@ export class PodStartStages {
     if (!uid) return;
     let record = this.records.get(uid);
     if (!record) {
-      // A Map iterates in insertion order: the first key is the oldest pod.
-      makeRoom(this.records, this.capacity);
-      record = { uid, namespace: namespace ?? '', name: name ?? '', at: new Float64Array(POD_START_STAGES.length).fill(NaN) };
+      makeRoom(this.records, this.capacity); // the oldest pods' records go
+      record = { uid, namespace: namespace ?? '', name: name ?? '', at: {} };
       this.records.set(uid, record);
     }
-    const index = STAGE_INDEX.get(stage)!;
-    if (Number.isNaN(record.at[index])) record.at[index] = at;
+    record.at[stage] ??= at;
   }
 
   /**
@@ -109,13 +97,7 @@ export class PodStartStages {
   }
 
   list(): PodStartRecord[] {
-    return [...this.records.values()].map(({ uid, namespace, name, at: times }) => {
-      const at: PodStartRecord['at'] = {};
-      POD_START_STAGES.forEach((stage, i) => {
-        if (!Number.isNaN(times[i])) at[stage] = times[i]!;
-      });
-      return { uid, namespace, name, at };
-    });
+    return [...this.records.values()].map((r) => ({ ...r, at: { ...r.at } }));
   }
 }
 
