@@ -113,6 +113,25 @@ describe('deployment transactions, observed', () => {
     await writeStatus('obs', { replicas: 4, updatedReplicas: 1, readyReplicas: 3, availableReplicas: 3, conditions: [timedOut] });
     const failed = await waitFor('the open step Failed', () => withReason(d, 'update', 'scale old replica set obs-a to 2', 'Failed'));
     assert.equal(failed.status?.message, message);
+
+    // The user fixes the template: the new set's step must not be failed by the verdict the
+    // status still carries for the old generation (the controller's revision annotation on the
+    // Deployment comes before its status write for the new generation).
+    const fixed = await deployments().patch('obs', 'strategic', {
+      spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:3' }] } } },
+    });
+    await waitFor('the fixed template in the cache', () => observedDeployments.get('default/obs')?.metadata.generation === fixed.metadata.generation);
+    await createSet(d, 'obs-c', 1, 3);
+    await waitFor('the step of the fixed template', () => withReason(d, 'update', 'scale new replica set obs-c to 1', 'Running'));
+    await deployments().patch('obs', 'merge', { metadata: { annotations: { 'deployment.kubernetes.io/revision': '3' } } });
+    await waitFor(
+      'the annotation in the cache',
+      () => observedDeployments.get('default/obs')?.metadata.annotations?.['deployment.kubernetes.io/revision'] === '3',
+    );
+    const progressing = { ...timedOut, status: 'True' as const, reason: 'NewReplicaSetCreated', message: 'Created new replica set "obs-c"' };
+    await writeStatus('obs', { replicas: 4, updatedReplicas: 1, readyReplicas: 3, availableReplicas: 3, conditions: [progressing] });
+    await waitFor('the new generation observed', () => observedDeployments.get('default/obs')?.status?.observedGeneration === fixed.metadata.generation);
+    assert.ok(await withReason(d, 'update', 'scale new replica set obs-c to 1', 'Running'), 'the step is still running after the stale verdict');
   });
 
   it('fails what is open when the Deployment is deleted', async () => {

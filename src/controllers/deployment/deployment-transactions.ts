@@ -126,7 +126,11 @@ export class DeploymentOperations {
     const available = status.availableReplicas ?? 0;
     const complete = deploymentComplete(d, status);
     const progress = getCondition(status, PROGRESSING);
-    const timedOut = progress?.reason === reasons.timedOut;
+    // A status written for an older generation ends nothing: a rollout that once timed out keeps
+    // ProgressDeadlineExceeded until the controller's pass for a new template writes its own, and
+    // the step that pass opened (a new set) must not be failed by the old verdict before it.
+    const current = (status.observedGeneration ?? 0) >= (d.metadata.generation ?? 0);
+    const timedOut = current && progress?.reason === reasons.timedOut;
     const newRS = open.includes('update') ? splitNewAndOld(d, this.setsOf(d)).newRS : undefined;
     for (const operation of open) {
       const done = operation === 'update' ? (newRS?.status?.readyReplicas ?? 0) : available;
