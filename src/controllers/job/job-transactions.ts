@@ -2,7 +2,8 @@
 // reconcile: begun when the written status first shows a startTime (a Job created suspended
 // begins when it is resumed), advanced as status.succeeded of completions, and ended when the
 // Complete (Succeeded) or Failed condition is written. Only the farm member that owns the
-// Job's key records it.
+// Job's key records it; one that first sees a running Job whose start nobody recorded (a
+// restart, a shard taken over) begins it then.
 import type { Informer } from '../../client/index.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import { ofOwnedKeys } from './owned-events.js';
@@ -15,17 +16,30 @@ export class JobOperations {
   observe(jobs: Informer<Job>, owns: (key: string) => boolean): void {
     jobs.addEventHandler(
       ofOwnedKeys(owns, {
-        // A Job seen for the first time (a restart, a shard taken over) may have one open from before.
-        onAdd: (job) => this.settle(job),
+        // A Job seen for the first time (a restart, a shard taken over) may have one open from
+        // before, or have started while no member watched it.
+        onAdd: (job) => {
+          this.catchUp(job);
+          this.settle(job);
+        },
         onUpdate: (old, job) => {
-          if (!old.status?.startTime && job.status?.startTime) {
-            const { done, total } = progressOf(job);
-            void this.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
-          }
+          if (!old.status?.startTime && job.status?.startTime) this.begin(job);
+          else this.catchUp(job);
           this.settle(job);
         },
       }),
     );
+  }
+
+  private begin(job: Readonly<Job>): void {
+    const { done, total } = progressOf(job);
+    void this.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
+  }
+
+  /** A running Job whose start nobody recorded (it started while no member watched) begins it now. */
+  private catchUp(job: Readonly<Job>): void {
+    const start = job.status?.startTime;
+    if (start && !finishedCondition(job) && this.transactions.recordedSince(job, 'launch', start) === false) this.begin(job);
   }
 
   /** Progress while it runs; the end once the status shows the Job finished. */

@@ -40,9 +40,13 @@ export class TrainingOperations {
   observe(jobs: Informer<TrainingJob>, owns: (key: string) => boolean): void {
     jobs.addEventHandler(
       ofOwnedKeys(owns, {
-        onAdd: (job) => this.settle(job),
+        onAdd: (job) => {
+          this.catchUp(job);
+          this.settle(job);
+        },
         onUpdate: (old, job) => {
           this.begin(old, job);
+          this.catchUp(job);
           this.settle(job);
         },
         onDelete: (job) => this.deleted(job),
@@ -68,6 +72,13 @@ export class TrainingOperations {
     if (!restarting || (before?.message === restarting.message && before?.lastUpdateTime === restarting.lastUpdateTime)) return;
     const why = restartingWhy(this.kind, job, restarting.message ?? '');
     if (why !== undefined) void this.transactions.begin(job, 'restart', { reason: why, total: this.restartTotal(job, why), done: 0 });
+  }
+
+  /** A running job whose (re)start nobody recorded (it began while no member watched it: a restart, a shard taken over) begins it now. */
+  private catchUp(job: Readonly<TrainingJob>): void {
+    const start = job.status?.startTime;
+    if (!start || finishedCondition(job) || this.transactions.recordedSince(job, 'launch', start) !== false) return;
+    void this.transactions.begin(job, 'launch', { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, job), done: 0 });
   }
 
   /** The job's end ends both; Running ends a restart; a running job's launch advances. */

@@ -74,6 +74,21 @@ export class TransactionRecorder {
   }
 
   /**
+   * Whether a transaction of the operation on the target was begun at or after `since` (RFC 3339;
+   * any phase), or is open here; undefined while the Transactions are not yet listed. Observers
+   * that first see an object after what they watch for happened (a restart, a shard taken over)
+   * begin only what nobody recorded.
+   */
+  recordedSince(target: KubeObject, operation: Operation, since: string): boolean | undefined {
+    if (this.isOpen(target, operation)) return true;
+    if (!this.informer.hasSynced()) return undefined;
+    const from = Date.parse(since);
+    return this.informer
+      .byIndex(LABEL_TARGET_UID, target.metadata.uid ?? '')
+      .some((tx) => tx.spec.operation === operation && Date.parse(tx.status?.startTime ?? tx.metadata.creationTimestamp ?? '') >= from);
+  }
+
+  /**
    * Opens a transaction for the operation, unless one is Running already (then only its
    * progress is brought up to date). `supersede` finishes a Running one as Failed first —
    * for an operation whose goal changed (replicas 3 → 5, then 5 → 2).
