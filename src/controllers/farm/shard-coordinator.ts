@@ -205,7 +205,11 @@ export class ShardCoordinator implements ShardOwnership {
     // its shards are free a lease duration after their last renewal, not after we first look.
     for (const lease of leases.items) if (lease.metadata.name?.startsWith(SHARD_PREFIX)) this.lock.noteObserved(lease);
     const live = leases.items.filter((lease) => lease.metadata.name?.startsWith(MEMBER_PREFIX) && leaseIsLive(lease, now, this.leaseSeconds));
-    return Math.max(1, live.length);
+    // The list runs beside this round's heartbeat, so it may not show this member yet (its first
+    // round, or a heartbeat that lapsed): it counts itself, or two new members would each take
+    // every shard and give half back a round later.
+    const self = live.some((lease) => lease.metadata.name === this.memberLease);
+    return live.length + (self ? 0 : 1);
   }
 }
 
