@@ -13,7 +13,7 @@ export const LARGE_WRITE_FIELDS = 2_000;
 
 export class EventLoopSlice {
   private large = false;
-  /** The value counted last (and found small). */
+  /** The value counted last (a large one sets `large`, which ends every later count at once). */
   private counted: unknown;
 
   /**

@@ -51,7 +51,7 @@ export async function writeAsRead(res: ServerResponse, next: () => string | Uint
  *
  * Over TLS nearly every response is still queued right after end(): the encrypted write completes
  * later in the same turn of the event loop. A timer and two listeners for each of them cost a
- * create about 3 % of the server's CPU, so the ended responses are looked at once more when the
+ * create load 1.5-2 % of the server thread's CPU (perf), so the ended responses are looked at once more when the
  * turn's writes are done, and only one still queued then gets its timer.
  */
 export function endWithin(res: ServerResponse, body: string | Uint8Array, stallMs = WRITE_STALL_MS): void {

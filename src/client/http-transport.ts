@@ -63,6 +63,8 @@ export class HttpTransport {
   /** Pools replaced by setTls(): their connections finish what they carry, and close with this transport. */
   private readonly retired: HttpAgent[] = [];
   private readonly pool: { keepAlive: boolean; maxSockets: number; maxFreeSockets: number; scheduling: 'lifo' };
+  /** The Lease requests' pool: the same settings, a few sockets of their own. */
+  private readonly leasePool: HttpTransport['pool'];
   private readonly send: RequestFn;
   private readonly bases: URL[];
   /** The server requests go to now. */
@@ -78,8 +80,8 @@ export class HttpTransport {
     this.pool = pool;
     const tls = secure ? tlsConnectionOptions(config.tls) : {};
     this.agent = secure ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
-    const leasePool = { ...pool, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS };
-    this.leaseAgent = secure ? new HttpsAgent({ ...leasePool, ...tls }) : new HttpAgent(leasePool);
+    this.leasePool = { ...pool, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS };
+    this.leaseAgent = secure ? new HttpsAgent({ ...this.leasePool, ...tls }) : new HttpAgent(this.leasePool);
     // One socket per watch for its whole life; kept apart so watches never starve requests.
     this.streamAgent = secure ? new HttpsAgent({ keepAlive: false, ...tls }) : new HttpAgent({ keepAlive: false });
     this.send = (secure ? httpsRequest : httpRequest) as RequestFn;
@@ -175,7 +177,7 @@ export class HttpTransport {
       this.retired.push(old);
     }
     this.agent = new HttpsAgent({ ...this.pool, ...options });
-    this.leaseAgent = new HttpsAgent({ ...this.pool, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS, ...options });
+    this.leaseAgent = new HttpsAgent({ ...this.leasePool, ...options });
     this.streamAgent = new HttpsAgent({ keepAlive: false, ...options });
   }
 

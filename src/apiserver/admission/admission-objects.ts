@@ -173,7 +173,7 @@ export class AdmissionObjects {
     // store was read must not be hidden behind a "none" the read saw before it.
     if (items.length === 0 && this.applied === appliedBefore) none.set(key, now + keptMs);
     // Bounded: entries of namespaces no longer asked about go once expired.
-    if (none.size > 10_000) for (const [k, until] of none) if (until <= now) none.delete(k);
+    if (none.size > 2_000) for (const [k, until] of none) if (until <= now) none.delete(k);
     return items;
   }
 }
