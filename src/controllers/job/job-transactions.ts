@@ -5,7 +5,7 @@
 // Job's key records it.
 import type { Informer } from '../../client/index.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
-import { ofOwnedKeys } from './owned-events.js';
+import { ofOwnedKeys } from '../shape/owned-events.js';
 import { finishedCondition, type Job } from './types.js';
 
 export class JobOperations {
