@@ -1,0 +1,37 @@
+// A test file's (or a suite's) one API server: started in `before` and closed in `after` of the
+// suite it is called in, as every test of a server wrote by hand.
+import { after, before } from 'node:test';
+import type { ApiClient } from '../../../src/client/api-client.js';
+import type { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import type { Store } from '../../../src/storage/store.js';
+import { TestServer, type TestServerOptions } from './in-process-server.js';
+
+/** The running server and an admin client of it; read them inside hooks and tests, once `before` has run. */
+export interface ServedTest<S extends Store = SqliteStore> {
+  readonly server: TestServer<S>;
+  /** The admin's client, closed with the server. */
+  readonly api: ApiClient;
+}
+
+export function useTestServer<S extends Store = SqliteStore>(options?: TestServerOptions<S>): ServedTest<S> {
+  let started: { server: TestServer<S>; api: ApiClient } | undefined;
+  before(async () => {
+    const server = await TestServer.start(options);
+    started = { server, api: server.client() };
+  });
+  after(() => started?.server.close());
+  return {
+    get server() {
+      return running(started).server;
+    },
+    get api() {
+      return running(started).api;
+    },
+  };
+}
+
+/** What a `before` hook started, or an error that says it has not run yet. */
+export function running<T>(started: T | undefined): T {
+  if (!started) throw new Error('the test server is not started: read it inside a hook or a test');
+  return started;
+}
