@@ -13,14 +13,16 @@ export interface ServedTest<S extends Store = SqliteStore> {
   readonly api: ApiClient;
 }
 
-export function useTestServer<S extends Store = SqliteStore>(options?: TestServerOptions<S>): ServedTest<S> {
+/**
+ * `setUp`: what the file's tests start from (objects to create), run in the same `before` once the
+ * server is up, since a file's top-level `before` hooks do not wait for each other.
+ */
+export function useTestServer<S extends Store = SqliteStore>(
+  options: TestServerOptions<S> = {},
+  setUp?: (served: ServedTest<S>) => Promise<void>,
+): ServedTest<S> {
   let started: { server: TestServer<S>; api: ApiClient } | undefined;
-  before(async () => {
-    const server = await TestServer.start(options);
-    started = { server, api: server.client() };
-  });
-  after(() => started?.server.close());
-  return {
+  const served: ServedTest<S> = {
     get server() {
       return running(started).server;
     },
@@ -28,6 +30,13 @@ export function useTestServer<S extends Store = SqliteStore>(options?: TestServe
       return running(started).api;
     },
   };
+  before(async () => {
+    const server = await TestServer.start(options);
+    started = { server, api: server.client() };
+    await setUp?.(served);
+  });
+  after(() => started?.server.close());
+  return served;
 }
 
 /** What a `before` hook started, or an error that says it has not run yet. */
