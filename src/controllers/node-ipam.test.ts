@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
-import { resources, silentLogger } from '../client/index.js';
+import { resources } from '../client/index.js';
 import type { ControllerContext } from './context.js';
-import { startControllerManager } from './manager.js';
 import { NodeIpamController } from './node-ipam.js';
 import { useControllerTest } from '../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../test/support/wait-for.js';
@@ -59,7 +58,7 @@ describe('node IPAM controller', () => {
 
   it('after a restart, hands out no range a Node holds', async () => {
     await bed.manager.stop();
-    bed.manager = await startControllerManager({ api: bed.api, controllers: [ipam], logger: silentLogger });
+    await bed.startManager(ipam);
     await nodes().delete('b');
     await createNode('d');
     assert.equal((await waitFor('a range for d', () => podCidrOf('d')))?.podCIDR, '10.200.3.0/24');

@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import { isNotFound, resources, silentLogger } from '../../client/index.js';
-import { startControllerManager } from '../manager.js';
+import { isNotFound, resources } from '../../client/index.js';
 import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -216,7 +215,7 @@ describe('garbage collector', () => {
     const cm = await owner('before-restart');
     await dependentPod('before-restart-pod', [ref(cm)]);
     await configmaps().delete('before-restart');
-    bed.manager = await startControllerManager({ api: bed.api, controllers: [(ctx) => new GarbageCollector(ctx)], logger: silentLogger });
+    await bed.startManager((ctx) => new GarbageCollector(ctx));
     await waitFor('the dependent to be collected after the restart', gone(pods(), 'before-restart-pod'));
   });
 });
