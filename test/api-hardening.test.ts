@@ -4,17 +4,18 @@
 // dot segments before they reached the server.
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MAX_BODY_DEPTH } from '../src/apiserver/decode/limits.js';
-import { sendRaw, TestServer, type RawAnswer } from './support/apiserver/in-process-server.js';
+import { sendRaw, type RawAnswer } from './support/apiserver/in-process-server.js';
+import { useTestServer } from './support/apiserver/use-test-server.js';
 import { measureControlLatency, wideConfigMap } from './support/hostile-requests.js';
 
 type Answer = RawAnswer;
 
-let server: TestServer;
+const bed = useTestServer({}, seed);
 
 function send(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  return sendRaw(server.url, method, path, body, headers);
+  return sendRaw(bed.server.url, method, path, body, headers);
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -32,16 +33,13 @@ async function names(path: string): Promise<string[]> {
   return (answer.json.items as Array<{ metadata: { name: string } }>).map((item) => item.metadata.name).sort();
 }
 
-before(async () => {
-  server = await TestServer.start();
+/** The namespaces, ConfigMaps and Secrets the tests read. */
+async function seed(): Promise<void> {
   for (const ns of ['x', 'y']) await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   for (const ns of ['x', 'y']) for (const name of ['c1', 'c2']) await create(`/api/v1/namespaces/${ns}/configmaps`, configMap(name));
   await create('/api/v1/namespaces/x/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } });
   await create('/api/v1/namespaces/kube-system/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } });
-});
-after(async () => {
-  await server?.close();
-});
+}
 
 describe('paths are never normalised', () => {
   const DOTS = ['.', '..', '%2e', '%2E%2e', '.%2e', '%2e.'];
@@ -382,10 +380,10 @@ describe('odd requests are the client’s mistake', () => {
 
   it('keeps a watch open for timeoutSeconds=0 (the default) and for a huge timeoutSeconds', async () => {
     for (const timeout of ['0', '99999999999']) {
-      const url = new URL(server.url);
+      const url = new URL(bed.server.url);
       const ended = await new Promise<boolean>((resolve, reject) => {
         const req = request(
-          { host: url.hostname, port: url.port, path: `/api/v1/namespaces/x/configmaps?watch=true&timeoutSeconds=${timeout}`, ...server.adminTls },
+          { host: url.hostname, port: url.port, path: `/api/v1/namespaces/x/configmaps?watch=true&timeoutSeconds=${timeout}`, ...bed.server.adminTls },
           (res) => {
             let done = false;
             res.on('data', () => undefined);
@@ -406,7 +404,7 @@ describe('odd requests are the client’s mistake', () => {
 
 describe('one client does not hold the server', () => {
   it('parses a YAML body of 20,000 keys in linear time while others are served', async () => {
-    const control = measureControlLatency(server.url, server.adminTls, '/api/v1/namespaces/x/configmaps/c1', 5);
+    const control = measureControlLatency(bed.server.url, bed.server.adminTls, '/api/v1/namespaces/x/configmaps/c1', 5);
     const answer = await send('POST', '/api/v1/namespaces/x/configmaps', wideConfigMap('wide', 20_000, 'yaml'), { 'Content-Type': 'application/yaml' });
     const { count, p99 } = await control.stop();
     assert.equal(answer.status, 201, answer.text.slice(0, 300));

@@ -6,12 +6,10 @@
 // and the overview chart the last hour from the metrics history. Screenshots go to
 // test-artifacts/dashboard/.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { loadClientConfig } from '../src/client/config.js';
 import { waitFor } from './support/wait-for.js';
@@ -20,9 +18,9 @@ import { launchChromium, openPage, requireChromium, signInAddress } from './supp
 import { CpuReadings, containerPid, cpuCounterOf, workingSetOf } from './support/cgroup-figures.js';
 import { startDroverProcess, type DroverProcess } from './support/drover-process.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts/dashboard');
-const run = promisify(execFile);
 const MiB = 1024 * 1024;
 
 const MANIFESTS = `
@@ -130,9 +128,7 @@ describe("the dashboard's usage figures and charts, against the cgroups", { time
         () => undefined,
       );
     await up?.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(nodeName);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

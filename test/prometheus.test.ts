@@ -17,6 +17,7 @@ import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { DROVER_BIN } from './support/server-process.js';
 import { startUpProcess, type UpProcess } from './support/up-process.js';
 import { ensureDocker, runRepoScript } from './support/repo.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 const run = promisify(execFile);
 
@@ -64,9 +65,7 @@ describe('Prometheus scrapes the cluster', { timeout: 240_000 }, () => {
     if (!cluster) return;
     await kubectlRaw(cluster.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
   });
 
   it("prints a configuration whose certificate is Prometheus's own and owner-only", async () => {

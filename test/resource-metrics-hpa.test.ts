@@ -10,10 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { counterAt, cpuCounterOf } from './support/cgroup-figures.js';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { parseQuantity } from '../src/api/validation/quantity.js';
 import { ensureDocker } from './support/repo.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 const run = promisify(execFile);
 
@@ -65,20 +66,14 @@ describe('kubectl top and the HorizontalPodAutoscaler on drover up', { timeout: 
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`metrics-${process.pid}`, { extraArgs: ['--horizontal-pod-autoscaler-sync-period', '2'] });
-    await waitFor(
-      'the node Ready',
-      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
-      30_000,
-    );
+    await waitForNodeReady(cluster);
   });
 
   after(async () => {
     if (!cluster) return;
     await kubectlRaw(cluster.kubeconfig, ['delete', 'hpa,deployments,pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
   });
 
   it("kubectl top pod agrees with the container's cgroup CPU counter over the same window, within 10 %", async (t) => {

@@ -17,6 +17,7 @@ import { startAgentProcess, type AgentProcess } from './support/agent-process.js
 import { KUBECTL, kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 const run = promisify(execFile);
 const NODE = `pool-${randomUUID().slice(0, 6)}`;
@@ -129,9 +130,7 @@ describe('sandbox pool', { timeout: 300_000 }, () => {
     await k(['delete', 'pods', '--all', '--wait=false']).catch(() => undefined);
     await agent?.stop();
     await server?.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${NODE}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(NODE);
     await server?.cleanup();
   });
 

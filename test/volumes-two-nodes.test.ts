@@ -3,19 +3,17 @@
 // that agent's directory; later pods using the claim can only go there; and the directory is
 // removed by that node's agent, under its own node identity, when the claim goes.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
-const run = promisify(execFile);
 const NODES = ['disk-a', 'disk-b'];
 
 function pod(name: string, nodeSelector?: Record<string, string>): string {
@@ -59,9 +57,7 @@ describe('local-path volumes on two agents', { timeout: 240_000 }, () => {
     for (const agent of agents.values()) await agent.stop();
     await server?.stop();
     for (const name of NODES) {
-      const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${name}`]);
-      const ids = stdout.split('\n').filter(Boolean);
-      if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+      await removeNodeObjects(name);
     }
     await server?.cleanup();
     await rm(storageB, { recursive: true, force: true });

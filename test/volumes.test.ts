@@ -5,20 +5,18 @@
 // protection finalizers and the scheduler's refusals behave as in Kubernetes: a Bound volume's
 // data survives `kubectl delete pv`, and a Retain volume's directory outlives the volume.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { ensureDocker } from './support/repo.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
-const run = promisify(execFile);
 const IMAGE = 'drover-test/busybox:1';
 
 function claim(name: string, spec: Record<string, unknown> = {}): string {
@@ -73,20 +71,14 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     ensureDocker();
     hostDir = await mkdtemp(join(tmpdir(), 'drover-pv-'));
     cluster = await startUpProcess(`volumes-${process.pid}`);
-    await waitFor(
-      'the node Ready',
-      async () => (await field(['get', 'node', cluster.nodeName], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True',
-      30_000,
-    );
+    await waitForNodeReady(cluster);
   });
 
   after(async () => {
     if (!cluster) return;
     await kubectlRaw(cluster.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
     await rm(hostDir, { recursive: true, force: true });
   });
 

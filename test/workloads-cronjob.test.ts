@@ -3,15 +3,12 @@
 // yearly, and its schedule is exercised by moving status.lastScheduleTime back before this
 // year's 1 January: the controller then owes that start and makes it at once.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { ensureDocker } from './support/repo.js';
-
-const run = promisify(execFile);
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 interface JobView {
   metadata: {
@@ -31,11 +28,7 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`cronjob-${process.pid}`);
-    await waitFor(
-      'the node Ready',
-      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
-      30_000,
-    );
+    await waitForNodeReady(cluster);
     await k(['create', 'cronjob', 'report', '--image=drover-test/busybox:1', '--schedule=0 0 1 1 *', '--', 'sh', '-c', 'echo report done']);
   });
 
@@ -44,9 +37,7 @@ describe('CronJobs on drover up', { timeout: 150_000 }, () => {
     await kubectlRaw(cluster.kubeconfig, ['delete', 'cronjobs,jobs', '--all', '--cascade=foreground', '--wait=true', '--timeout=60s']);
     await kubectlRaw(cluster.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
   });
 
   it('kubectl create cronjob, then get cronjobs / cj / all show it with its columns', async () => {

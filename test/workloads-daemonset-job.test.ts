@@ -2,15 +2,11 @@
 // Docker node) driven by the real kubectl. Every workload is created up front so that they run
 // side by side; each test then waits for its own.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { startUpProcess, type UpProcess } from './support/up-process.js';
-import { waitFor } from './support/wait-for.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './support/up-process.js';
 import { ensureDocker } from './support/repo.js';
-
-const run = promisify(execFile);
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 interface PodView {
   metadata: { name: string; annotations?: Record<string, string>; deletionTimestamp?: string };
@@ -52,11 +48,7 @@ describe('DaemonSets and Jobs on drover up', { timeout: 180_000 }, () => {
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`dsjob-${process.pid}`);
-    await waitFor(
-      'the node Ready',
-      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
-      30_000,
-    );
+    await waitForNodeReady(cluster);
     await k(['apply', '-f', '-'], daemonSet);
     await k(['apply', '-f', '-'], job('sleepy', { completions: 5, parallelism: 2 }, 'sleep 1'));
     await k(['apply', '-f', '-'], job('broken', { backoffLimit: 2 }, 'exit 1'));
@@ -68,9 +60,7 @@ describe('DaemonSets and Jobs on drover up', { timeout: 180_000 }, () => {
     await kubectlRaw(cluster.kubeconfig, ['delete', 'ds,jobs', '--all', '--cascade=foreground', '--wait=true', '--timeout=60s']);
     await kubectlRaw(cluster.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
   });
 
   it('a DaemonSet runs its pod on the node and rolls out a new image', async () => {

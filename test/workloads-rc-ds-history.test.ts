@@ -1,15 +1,13 @@
 // ReplicationControllers and DaemonSet rollout history end to end: a real `drover up` (API
 // server, scheduler, controllers and a Docker node) driven by the real kubectl.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
-import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { ensureDocker } from './support/repo.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
-const run = promisify(execFile);
 const IMAGE_1 = 'drover-test/busybox:1';
 const IMAGE_2 = 'drover-test/busybox:2';
 
@@ -49,11 +47,7 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
     requireKubectl();
     ensureDocker();
     cluster = await startUpProcess(`rcds-${process.pid}`);
-    await waitFor(
-      'the node Ready',
-      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
-      30_000,
-    );
+    await waitForNodeReady(cluster);
   });
 
   after(async () => {
@@ -61,9 +55,7 @@ describe('ReplicationControllers and DaemonSet history on drover up', { timeout:
     await kubectlRaw(cluster.kubeconfig, ['delete', 'rc,ds', '--all', '--wait=true', '--timeout=60s']);
     await kubectlRaw(cluster.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
   });
 
   it('a ReplicationController is created, scaled and deleted with kubectl', async () => {

@@ -4,16 +4,14 @@
 // coming back under its name, a partitioned rolling update, rollout undo, OnDelete and a
 // scale-down; a Parallel set shows that nothing waits there.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { reserveTestNetwork, type TestNetwork } from './support/test-network.js';
-import { startUpProcess, type UpProcess } from './support/up-process.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './support/up-process.js';
 import { waitFor } from './support/wait-for.js';
 import { ensureDocker } from './support/repo.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
-const run = promisify(execFile);
 const IMAGE_1 = 'drover-test/busybox:1';
 const IMAGE_2 = 'drover-test/busybox:2';
 
@@ -66,11 +64,7 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     ensureDocker();
     network = reserveTestNetwork();
     cluster = await startUpProcess(`sts-${process.pid}`, { network });
-    await waitFor(
-      'the node Ready',
-      async () => (await k(['get', 'node', cluster.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
-      30_000,
-    );
+    await waitForNodeReady(cluster);
   });
 
   after(async () => {
@@ -79,9 +73,7 @@ describe('StatefulSets on drover up', { timeout: 300_000 }, () => {
     await kubectlRaw(cluster.kubeconfig, ['delete', 'pods', '--all', '--grace-period=1', '--wait=true', '--timeout=60s']);
     await cluster.stop();
     network?.release();
-    const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${cluster.nodeName}`]);
-    const ids = stdout.split('\n').filter(Boolean);
-    if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+    await removeNodeObjects(cluster.nodeName);
   });
 
   it('creates web-0, web-1, web-2 in order, each after the one before is ready', async () => {

@@ -11,6 +11,7 @@ import { startAgentProcess, type AgentProcess } from './support/agent-process.js
 import { kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
+import { removeNodeObjects } from './support/agent/agent-cluster.js';
 
 const run = promisify(execFile);
 const NODES = ['worker-a', 'worker-b'];
@@ -66,9 +67,7 @@ describe('workloads on two agents', { timeout: 240_000 }, () => {
     await server?.stop();
     // Containers of an agent killed for good stay behind in Docker, as on a machine that died.
     for (const name of NODES) {
-      const { stdout } = await run('docker', ['ps', '-aq', '--filter', `label=drover.dev/node=${name}`]);
-      const ids = stdout.split('\n').filter(Boolean);
-      if (ids.length) await run('docker', ['rm', '-f', ...ids]).catch(() => undefined);
+      await removeNodeObjects(name);
     }
     await server?.cleanup();
   });

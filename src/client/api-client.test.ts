@@ -1,34 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceRequest } from '../apiserver/handlers/context.js';
 import { readBody, writeJson } from '../apiserver/http-io.js';
 import { ApiClient } from './api-client.js';
 import { ApiStatusError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from './errors.js';
 import { resources } from './resources.js';
-import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
+import { testPod } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 import type { WatchEvent } from './watch-stream.js';
 import { waitFor } from '../../test/support/wait-for.js';
 import { startSlowLink } from '../../test/support/slow-link.js';
 
-let server: TestServer;
-let client: ApiClient;
-
 const bindings: unknown[] = [];
-
-before(async () => {
-  const bind = async (ctx: ResourceRequest) => {
-    bindings.push({ pod: ctx.path.name, body: JSON.parse((await readBody(ctx.req)).toString()) });
-    writeJson(ctx.res, 201, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 });
-  };
-  server = await TestServer.start({ historyWindow: 20, subresources: new Map([['/pods/binding', bind]]) });
-  client = server.client();
-});
-after(() => server.close());
+const bind = async (ctx: ResourceRequest) => {
+  bindings.push({ pod: ctx.path.name, body: JSON.parse((await readBody(ctx.req)).toString()) });
+  writeJson(ctx.res, 201, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 });
+};
+const bed = useTestServer({ historyWindow: 20, subresources: new Map([['/pods/binding', bind]]) });
 
 describe('ApiClient CRUD', () => {
   it('creates, gets, updates, patches and deletes', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     const created = await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'crud' }, data: { a: '1' } });
     assert.equal(created.metadata.namespace, 'default');
     const got = await configmaps.get('crud');
@@ -46,7 +39,7 @@ describe('ApiClient CRUD', () => {
   });
 
   it('maps Status bodies to ApiStatusError and its helpers', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     const first = await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'errs' } });
     const dup = await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'errs' } }).catch((e: unknown) => e);
     assert.ok(dup instanceof ApiStatusError && isAlreadyExists(dup) && !isConflict(dup));
@@ -56,7 +49,7 @@ describe('ApiClient CRUD', () => {
     assert.ok(isConflict(stale), String(stale));
     const missing = await configmaps.get('nope').catch((e: unknown) => e);
     assert.ok(missing instanceof ApiStatusError && missing.reason === 'NotFound' && missing.status.kind === 'Status');
-    const bad = await client
+    const bad = await bed.api
       .resource(resources.pods, 'default')
       .create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [] } })
       .catch((e: unknown) => e);
@@ -66,7 +59,7 @@ describe('ApiClient CRUD', () => {
   });
 
   it('writes status through the status subresource and fills in apiVersion/kind', async () => {
-    const pods = client.resource(resources.pods, 'default');
+    const pods = bed.api.resource(resources.pods, 'default');
     const { apiVersion: _a, kind: _k, ...bare } = testPod('status-pod');
     const pod = await pods.create(bare as unknown as KubeObject);
     const updated = await pods.updateStatus({ ...pod, status: { phase: 'Running' } });
@@ -76,7 +69,7 @@ describe('ApiClient CRUD', () => {
   });
 
   it('reads and writes the scale subresource', async () => {
-    const deployments = client.resource(resources.deployments, 'default');
+    const deployments = bed.api.resource(resources.deployments, 'default');
     await deployments.create({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -95,13 +88,13 @@ describe('ApiClient CRUD', () => {
 
   it('posts to subresources (pods/binding)', async () => {
     const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bound' }, target: { kind: 'Node', name: 'node-1' } };
-    const status = await client.resource(resources.pods, 'default').createSubresource<{ status: string }>('bound', 'binding', binding);
+    const status = await bed.api.resource(resources.pods, 'default').createSubresource<{ status: string }>('bound', 'binding', binding);
     assert.equal(status.status, 'Success');
     assert.deepEqual(bindings, [{ pod: 'bound', body: binding }]);
   });
 
   it('deletes collections by label', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     for (const name of ['dc-1', 'dc-2', 'keep']) {
       await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { group: name === 'keep' ? 'b' : 'a' } } });
     }
@@ -118,8 +111,8 @@ describe('ApiClient sockets', () => {
   it('answers a Lease request at once while every socket of the pool is busy', async () => {
     // One socket, each request 300 ms slower: twelve lists queue for it, one after the other.
     // A lease renewal queued behind them (a controller's burst) would miss its deadline.
-    const link = await startSlowLink(server.url, 300);
-    const narrow = new ApiClient({ server: link.url, namespace: 'default', tls: server.adminTls }, { maxSockets: 1, userAgent: 'socket-lanes-test' });
+    const link = await startSlowLink(bed.server.url, 300);
+    const narrow = new ApiClient({ server: link.url, namespace: 'default', tls: bed.server.adminTls }, { maxSockets: 1, userAgent: 'socket-lanes-test' });
     try {
       const order: string[] = [];
       const bulk = Array.from({ length: 12 }, (_, i) =>
@@ -143,8 +136,8 @@ describe('ApiClient sockets', () => {
 
 describe('ApiClient lists', () => {
   it('listAll follows continue tokens', async () => {
-    await client.resource(resources.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paging' } });
-    const configmaps = client.resource(resources.configmaps, 'paging');
+    await bed.api.resource(resources.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paging' } });
+    const configmaps = bed.api.resource(resources.configmaps, 'paging');
     await Promise.all(
       Array.from({ length: 23 }, (_, i) => configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(2, '0')}` } })),
     );
@@ -159,13 +152,13 @@ describe('ApiClient lists', () => {
   });
 
   it('requires a namespace for object calls on namespaced kinds', async () => {
-    await assert.rejects(async () => client.resource(resources.pods).get('x'), /namespace is required/);
+    await assert.rejects(async () => bed.api.resource(resources.pods).get('x'), /namespace is required/);
   });
 });
 
 describe('ApiClient watch', () => {
   it('delivers ADDED, MODIFIED and DELETED in order, then stops', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     const start = await configmaps.list();
     const seen: string[] = [];
     const watch = configmaps.watch({ resourceVersion: start.metadata.resourceVersion!, labelSelector: 'w=1' }, (event) => {
@@ -182,9 +175,9 @@ describe('ApiClient watch', () => {
   });
 
   it('surfaces 410 Expired as an ERROR event', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     for (let i = 0; i < 60; i++) await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `churn-${i}` } });
-    await server.store.compact();
+    await bed.server.store.compact();
     const events: WatchEvent[] = [];
     const watch = configmaps.watch({ resourceVersion: '1' }, (event) => events.push(event));
     const end = await watch.done;
@@ -195,7 +188,7 @@ describe('ApiClient watch', () => {
   });
 
   it('rejects ready when the server refuses the watch', async () => {
-    const watch = client.resource(resources.configmaps, 'default').watch({ labelSelector: 'a in (' }, () => undefined);
+    const watch = bed.api.resource(resources.configmaps, 'default').watch({ labelSelector: 'a in (' }, () => undefined);
     await assert.rejects(watch.ready, (error: unknown) => error instanceof ApiStatusError && error.code === 400);
     assert.equal((await watch.done).reason, 'error');
   });

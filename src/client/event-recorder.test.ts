@@ -1,31 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
-import type { ApiClient } from './api-client.js';
 import { EventRecorder } from './event-recorder.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
-import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
+import { testPod } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 
-let server: TestServer;
-let client: ApiClient;
 let pod: KubeObject;
-
-before(async () => {
-  server = await TestServer.start();
-  client = server.client();
-  pod = await client.resource(resources.pods, 'default').create(testPod('web-1') as KubeObject);
+const bed = useTestServer({}, async ({ api }) => {
+  pod = await api.resource(resources.pods, 'default').create(testPod('web-1') as KubeObject);
 });
-after(() => server.close());
 
 async function eventsAbout(name: string): Promise<KubeObject[]> {
-  const list = await client.resource(resources.events, 'default').list({ fieldSelector: `involvedObject.name=${name}` });
+  const list = await bed.api.resource(resources.events, 'default').list({ fieldSelector: `involvedObject.name=${name}` });
   return list.items;
 }
 
 describe('EventRecorder', () => {
   it('counts identical events on one Event', async () => {
-    const recorder = new EventRecorder(client, 'drover-test', { logger: silentLogger });
+    const recorder = new EventRecorder(bed.api, 'drover-test', { logger: silentLogger });
     await recorder.record(pod, 'Warning', 'BackOff', 'Back-off restarting failed container');
     // Fired without waiting: the recorder still counts them in order.
     void recorder.record(pod, 'Warning', 'BackOff', 'Back-off restarting failed container');
@@ -43,7 +37,7 @@ describe('EventRecorder', () => {
   });
 
   it('keeps different messages apart, then combines similar ones past ten', async () => {
-    const recorder = new EventRecorder(client, 'drover-test', { logger: silentLogger });
+    const recorder = new EventRecorder(bed.api, 'drover-test', { logger: silentLogger });
     const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'default', name: 'web-rs', uid: 'u-1' };
     for (let i = 0; i < 12; i++) void recorder.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: web-rs-${i}`);
     await recorder.flush();
@@ -55,9 +49,9 @@ describe('EventRecorder', () => {
   });
 
   it('never throws into the caller', async () => {
-    const recorder = new EventRecorder(client, 'drover-test', { logger: silentLogger });
+    const recorder = new EventRecorder(bed.api, 'drover-test', { logger: silentLogger });
     await recorder.record({ kind: 'Pod', namespace: 'no-such-namespace', name: 'x' }, 'Normal', 'Test', 'ignored');
-    const spammy = new EventRecorder(client, 'drover-test', { logger: silentLogger, spamBurst: 2 });
+    const spammy = new EventRecorder(bed.api, 'drover-test', { logger: silentLogger, spamBurst: 2 });
     for (let i = 0; i < 5; i++) await spammy.record({ kind: 'Pod', namespace: 'default', name: 'spam', uid: 's' }, 'Normal', 'Ping', 'ping');
     assert.equal((await eventsAbout('spam'))[0]?.['count'], 2, 'the spam filter held back the rest');
   });

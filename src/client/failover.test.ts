@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { ApiClient } from './api-client.js';
 import { Informer } from './informer.js';
 import { resources } from './resources.js';
-import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 import { testServing } from '../../test/support/auth/security.js';
 import { waitFor } from '../../test/support/wait-for.js';
 import { freePort } from '../../test/support/free-port.js';
 
-let server: TestServer;
+const bed = useTestServer();
 let deadUrl: string;
 
 /** A URL nothing listens on: a port taken, then given back. */
@@ -19,14 +19,12 @@ async function closedPort(): Promise<string> {
 }
 
 before(async () => {
-  server = await TestServer.start();
   deadUrl = await closedPort();
 });
-after(() => server.close());
 
 describe('a client given several servers', () => {
   it('sends requests past a server that refuses connections, and stays on the live one', async () => {
-    const client = new ApiClient({ server: `${deadUrl},${server.url}`, namespace: 'default', tls: server.adminTls });
+    const client = new ApiClient({ server: `${deadUrl},${bed.server.url}`, namespace: 'default', tls: bed.server.adminTls });
     try {
       const configmaps = client.resource(resources.configmaps, 'default');
       await configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-a' } });
@@ -37,12 +35,12 @@ describe('a client given several servers', () => {
   });
 
   it('runs an informer whose watch opens on the second server', async () => {
-    const client = new ApiClient({ server: `${deadUrl},${server.url}`, namespace: 'default', tls: server.adminTls });
+    const client = new ApiClient({ server: `${deadUrl},${bed.server.url}`, namespace: 'default', tls: bed.server.adminTls });
     const informer = new Informer(client, resources.configmaps, { namespace: 'default' });
     try {
       informer.start();
       await informer.waitForSync();
-      await server
+      await bed.server
         .client()
         .resource(resources.configmaps, 'default')
         .create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-b' } });
@@ -54,7 +52,7 @@ describe('a client given several servers', () => {
   });
 
   it('fails when no server can be reached', async () => {
-    const client = new ApiClient({ server: `${deadUrl},${deadUrl}`, namespace: 'default', tls: server.adminTls });
+    const client = new ApiClient({ server: `${deadUrl},${deadUrl}`, namespace: 'default', tls: bed.server.adminTls });
     try {
       await assert.rejects(client.resource(resources.configmaps, 'default').get('x'), /ECONNREFUSED/);
     } finally {
@@ -80,7 +78,7 @@ describe('a client given several servers', () => {
     });
     await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
     const { port } = unavailable.address() as { port: number };
-    const client = new ApiClient({ server: `https://127.0.0.1:${port},${server.url}`, namespace: 'default', tls: server.adminTls });
+    const client = new ApiClient({ server: `https://127.0.0.1:${port},${bed.server.url}`, namespace: 'default', tls: bed.server.adminTls });
     try {
       const configmaps = client.resource(resources.configmaps, 'default');
       await configmaps.list();
@@ -102,7 +100,7 @@ describe('a client given several servers', () => {
     });
     await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
     const { port } = unavailable.address() as { port: number };
-    const client = new ApiClient({ server: `https://127.0.0.1:${port},${server.url}`, namespace: 'default', tls: server.adminTls });
+    const client = new ApiClient({ server: `https://127.0.0.1:${port},${bed.server.url}`, namespace: 'default', tls: bed.server.adminTls });
     try {
       const configmaps = client.resource(resources.configmaps, 'default');
       await assert.rejects(configmaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'failover-d' } }), /503|unavailable/i);

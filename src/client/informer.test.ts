@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
 import type { ApiClient } from './api-client.js';
 import { indexers } from './indexers.js';
@@ -8,7 +8,8 @@ import { objectKey } from './keys.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
 import { SharedInformerFactory } from './shared-informer-factory.js';
-import { TestServer, testPod } from '../../test/support/apiserver/in-process-server.js';
+import { testPod } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
 /** Handlers that replay events into a map and fail on anything a correct informer never does. */
@@ -44,19 +45,13 @@ async function freshState(client: ApiClient): Promise<Map<string, string>> {
 const cm = (name: string, data: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
 
 describe('Informer', () => {
-  let server: TestServer;
-  let client: ApiClient;
-  before(async () => {
-    server = await TestServer.start();
-    client = server.client();
-  });
-  after(() => server.close());
+  const bed = useTestServer();
 
   it('syncs, delivers events in order and keeps indexes', async () => {
-    const pods = client.resource(resources.pods, 'default');
+    const pods = bed.api.resource(resources.pods, 'default');
     const p1 = await pods.create({ ...testPod('p1'), spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'i' }] } } as KubeObject);
     await pods.create({ ...testPod('p2'), spec: { nodeName: 'node-b', containers: [{ name: 'c', image: 'i' }] } } as KubeObject);
-    const informer = new Informer(client, resources.pods, { logger: silentLogger, pageSize: 1 });
+    const informer = new Informer(bed.api, resources.pods, { logger: silentLogger, pageSize: 1 });
     informer.addIndexer('nodeName', indexers.nodeName);
     const rec = recorder();
     informer.addEventHandler(rec.handlers);
@@ -88,7 +83,7 @@ describe('Informer', () => {
   });
 
   it('re-delivers everything as updates on resync', async () => {
-    const informer = new Informer(client, resources.pods, { logger: silentLogger, resyncPeriodMs: 100, namespace: 'default' });
+    const informer = new Informer(bed.api, resources.pods, { logger: silentLogger, resyncPeriodMs: 100, namespace: 'default' });
     let resyncs = 0;
     informer.addEventHandler({
       onUpdate: (old, next) => {
@@ -102,11 +97,11 @@ describe('Informer', () => {
   });
 
   it('resumes the watch from its resourceVersion after the server restarts', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     await configmaps.create(cm('keep'));
     await configmaps.create(cm('change'));
     await configmaps.create(cm('remove'));
-    const informer = new Informer(client, resources.configmaps, { logger: silentLogger, minBackoffMs: 20, maxBackoffMs: 200 });
+    const informer = new Informer(bed.api, resources.configmaps, { logger: silentLogger, minBackoffMs: 20, maxBackoffMs: 200 });
     const rec = recorder();
     informer.addEventHandler(rec.handlers);
     informer.start();
@@ -114,18 +109,18 @@ describe('Informer', () => {
 
     // Changes made while the informer cannot reach the server: through a second server on the
     // same data at another port, then the original port comes back.
-    const port = await server.stop();
-    await server.restart(0);
-    const other = server.client();
+    const port = await bed.server.stop();
+    await bed.server.restart(0);
+    const other = bed.server.client();
     const otherCms = other.resource(resources.configmaps, 'default');
     await otherCms.patch('change', 'merge', { data: { v: '2' } });
     await otherCms.delete('remove');
     await otherCms.create(cm('new'));
-    await server.stop();
-    await server.restart(port);
+    await bed.server.stop();
+    await bed.server.restart(port);
 
-    await waitFor('informer to catch up', async () => sameState(informer, await freshState(client)), 8000);
-    assert.deepEqual(rec.state, await freshState(client));
+    await waitFor('informer to catch up', async () => sameState(informer, await freshState(bed.api)), 8000);
+    assert.deepEqual(rec.state, await freshState(bed.api));
     assert.deepEqual(rec.problems, []);
     assert.deepEqual(rec.log.slice(-3), ['update change', 'delete remove', 'add new']);
     assert.equal(informer.stats.lists, 1, 're-watched without a new list');
@@ -133,7 +128,7 @@ describe('Informer', () => {
   });
 
   it('shares one informer per resource and scope', async () => {
-    const factory = new SharedInformerFactory(client, { logger: silentLogger });
+    const factory = new SharedInformerFactory(bed.api, { logger: silentLogger });
     const a = factory.informerFor(resources.pods);
     const b = factory.informerFor(resources.pods);
     const c = factory.informerFor(resources.pods, { labelSelector: { app: 'x' } });
@@ -157,38 +152,32 @@ function sameState(informer: Informer<KubeObject>, fresh: Map<string, string>): 
 }
 
 describe('Informer after 410 Expired', () => {
-  let server: TestServer;
-  let client: ApiClient;
-  before(async () => {
-    server = await TestServer.start({ historyWindow: 10 });
-    client = server.client();
-  });
-  after(() => server.close());
+  const bed = useTestServer({ historyWindow: 10 });
 
   it('re-lists and delivers only the differences', async () => {
-    const configmaps = client.resource(resources.configmaps, 'default');
+    const configmaps = bed.api.resource(resources.configmaps, 'default');
     for (let i = 0; i < 10; i++) await configmaps.create(cm(`c${i}`));
-    const informer = new Informer(client, resources.configmaps, { logger: silentLogger, minBackoffMs: 20, maxBackoffMs: 200 });
+    const informer = new Informer(bed.api, resources.configmaps, { logger: silentLogger, minBackoffMs: 20, maxBackoffMs: 200 });
     const rec = recorder();
     informer.addEventHandler(rec.handlers);
     informer.start();
     await informer.waitForSync(5000);
     const addsBefore = rec.log.length;
 
-    const port = await server.stop();
-    await server.restart(0);
-    const other = server.client().resource(resources.configmaps, 'default');
+    const port = await bed.server.stop();
+    await bed.server.restart(0);
+    const other = bed.server.client().resource(resources.configmaps, 'default');
     for (let i = 0; i < 5; i++) await other.delete(`c${i}`);
     for (let i = 5; i < 8; i++) await other.patch(`c${i}`, 'merge', { data: { v: 'x' } });
     for (let i = 0; i < 40; i++) await other.create(cm(`n${i}`));
     for (let i = 0; i < 40; i += 2) await other.delete(`n${i}`);
-    await server.store.compact();
-    await server.stop();
-    await server.restart(port);
+    await bed.server.store.compact();
+    await bed.server.stop();
+    await bed.server.restart(port);
 
-    await waitFor('informer to re-list', async () => sameState(informer, await freshState(client)), 8000);
+    await waitFor('informer to re-list', async () => sameState(informer, await freshState(bed.api)), 8000);
     assert.ok(informer.stats.relists >= 1, 'the watch expired and the informer re-listed');
-    assert.deepEqual(rec.state, await freshState(client));
+    assert.deepEqual(rec.state, await freshState(bed.api));
     assert.deepEqual(rec.problems, []);
     const after = rec.log.slice(addsBefore);
     assert.equal(after.filter((l) => l.startsWith('delete c')).length, 5);

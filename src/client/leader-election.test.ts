@@ -1,26 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { ApiClient } from './api-client.js';
+import { describe, it } from 'node:test';
 import { LeaderElector, type LeaderElectorOptions } from './leader-elector.js';
 import { LeaseLock, type Lease } from './lease-lock.js';
 import { silentLogger } from './logger.js';
 import { resources } from './resources.js';
-import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
-let server: TestServer;
-let client: ApiClient;
-
-before(async () => {
-  server = await TestServer.start();
-  client = server.client();
-});
-after(() => server.close());
+const bed = useTestServer();
 
 describe('LeaseLock', () => {
   it('lets exactly one of two racing contenders take a free lease', async () => {
-    const a = new LeaseLock(client);
-    const b = new LeaseLock(server.client());
+    const a = new LeaseLock(bed.api);
+    const b = new LeaseLock(bed.server.client());
     for (const name of ['race-new', 'race-released']) {
       if (name === 'race-released') {
         await a.tryAcquireOrRenew(name, 'default', 'setup', 10);
@@ -32,26 +24,26 @@ describe('LeaseLock', () => {
   });
 
   it('renews for the holder, refuses others until expiry, and holds many leases at once', async () => {
-    const lock = new LeaseLock(client);
-    const other = new LeaseLock(client);
+    const lock = new LeaseLock(bed.api);
+    const other = new LeaseLock(bed.api);
     for (let shard = 0; shard < 4; shard++) assert.ok((await lock.tryAcquireOrRenew(`shard-${shard}`, 'default', 'me', 30)).held);
     const renewed = await lock.tryAcquireOrRenew('shard-0', 'default', 'me', 30);
     assert.ok(renewed.held && !renewed.transitioned);
     const refused = await other.tryAcquireOrRenew('shard-0', 'default', 'you', 30);
     assert.deepEqual([refused.held, refused.holder], [false, 'me']);
     assert.equal(await other.release('shard-0', 'default', 'you'), false, 'only the holder releases');
-    const lease = await client.resource(resources.leases, 'default').get('shard-3');
+    const lease = await bed.api.resource(resources.leases, 'default').get('shard-3');
     assert.match(String((lease['spec'] as { renewTime: string }).renewTime), /\.\d{6}Z$/);
   });
 
   it('renews over the record it wrote last, and reads the lease again once anyone else wrote it', async () => {
-    const lock = new LeaseLock(client);
+    const lock = new LeaseLock(bed.api);
     assert.ok((await lock.tryAcquireOrRenew('fast', 'default', 'me', 30)).held);
     const renewed = await lock.tryAcquireOrRenew('fast', 'default', 'me', 30);
     assert.ok(renewed.held && !renewed.transitioned);
     // Someone takes the lease by hand (as a successor would once it expired): the renewal's
     // compare-and-swap must fail, and the read that follows shows the new holder.
-    const leases = client.resource<Lease>(resources.leases, 'default');
+    const leases = bed.api.resource<Lease>(resources.leases, 'default');
     const current = await leases.get('fast');
     await leases.update({ ...current, spec: { ...current.spec, holderIdentity: 'usurper', renewTime: new Date().toISOString().replace('Z', '000Z') } });
     const refused = await lock.tryAcquireOrRenew('fast', 'default', 'me', 30);
@@ -62,8 +54,8 @@ describe('LeaseLock', () => {
   it('takes over a lease whose holder stopped renewing', async () => {
     let now = 0;
     const clock = { now: () => now, wallTime: () => new Date() };
-    await new LeaseLock(client).tryAcquireOrRenew('stale', 'default', 'old', 5);
-    const taker = new LeaseLock(client, clock);
+    await new LeaseLock(bed.api).tryAcquireOrRenew('stale', 'default', 'old', 5);
+    const taker = new LeaseLock(bed.api, clock);
     assert.equal((await taker.tryAcquireOrRenew('stale', 'default', 'new', 5)).held, false);
     now = 4000;
     assert.equal((await taker.tryAcquireOrRenew('stale', 'default', 'new', 5)).held, false);
@@ -77,7 +69,7 @@ describe('LeaseLock', () => {
 describe('LeaderElector', () => {
   function elector(identity: string, log: string[], extra: Partial<LeaderElectorOptions> = {}): LeaderElector {
     return new LeaderElector({
-      lock: new LeaseLock(client),
+      lock: new LeaseLock(bed.api),
       name: 'controller-manager',
       namespace: 'default',
       identity,

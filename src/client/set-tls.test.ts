@@ -1,22 +1,16 @@
 // ApiClient.setTls: a renewed certificate is used by the connections opened after it, while the
 // pooled ones of the old are let go.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testSecurity } from '../../test/support/auth/security.js';
 import { nodeSubject } from '../auth/components.js';
-import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 
 describe('ApiClient.setTls', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await TestServer.start();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const bed = useTestServer();
 
   it('sends later requests with the new client certificate', async () => {
-    const client = server.client();
+    const client = bed.server.client();
     const whoAmI = async () =>
       (
         await client.request<{ status: { userInfo: { username: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { createServer, request } from 'node:https';
 import { testSecurity } from '../../test/support/auth/security.js';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ApiClient } from '../client/index.js';
-import { TestServer } from '../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../test/support/apiserver/use-test-server.js';
 import { startLeaderGate, type LeaderGate, type LeaderTiming } from './leader-gate.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
@@ -45,11 +45,7 @@ async function hangableProxy(target: string): Promise<{ url: string; hang(): voi
 }
 
 describe('leader gate', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await TestServer.start();
-  });
-  after(() => server.close());
+  const bed = useTestServer();
 
   /** A component that records its starts and stops, and whether two ever ran at once. */
   function recorder(stopDelayMs = 0) {
@@ -72,9 +68,9 @@ describe('leader gate', () => {
   }
 
   it("stops the leader's component when it cannot renew, before the standby starts its own", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const proxy = await hangableProxy(server.url);
-    const leaderApi = new ApiClient({ server: proxy.url, namespace: 'default', tls: server.adminTls }, { timeoutMs: 30_000 });
-    const standbyApi = server.client();
+    const proxy = await hangableProxy(bed.server.url);
+    const leaderApi = new ApiClient({ server: proxy.url, namespace: 'default', tls: bed.server.adminTls }, { timeoutMs: 30_000 });
+    const standbyApi = bed.server.client();
     const { timeline, component, overlapped } = recorder();
     const leader = startLeaderGate({ api: leaderApi, name: 'gate-test', identity: 'leader', timing: TIMING, start: component('leader') });
     let standby: LeaderGate | undefined;
@@ -102,11 +98,11 @@ describe('leader gate', () => {
   it("hands over on a clean stop, after the leader's component has stopped, without waiting for the Lease", { timeout: TEST_TIMEOUT_MS }, async () => {
     // The component takes a while to stop: the second must not start before it has.
     const { timeline, component, overlapped } = recorder(200);
-    const first = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'first', timing: NEVER_EXPIRES, start: component('first') });
+    const first = startLeaderGate({ api: bed.server.client(), name: 'gate-clean', identity: 'first', timing: NEVER_EXPIRES, start: component('first') });
     let second: LeaderGate | undefined;
     try {
       await waitFor('the first gate to lead', () => first.isLeader(), WAIT_MS);
-      second = startLeaderGate({ api: server.client(), name: 'gate-clean', identity: 'second', timing: NEVER_EXPIRES, start: component('second') });
+      second = startLeaderGate({ api: bed.server.client(), name: 'gate-clean', identity: 'second', timing: NEVER_EXPIRES, start: component('second') });
       await first.stop();
       // The Lease would hold for minutes: the second leads this soon only because the first released it.
       await waitFor('the second gate to take over', () => second!.isLeader() && timeline.includes('second start'), WAIT_MS);

@@ -2,13 +2,12 @@
 // the second on, keeps it across restarts of the controller, and gives it back when deleted;
 // a full range is said once, with an event on the Node.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
-import { resources, silentLogger, type ApiClient } from '../client/index.js';
+import { resources } from '../client/index.js';
 import type { ControllerContext } from './context.js';
-import { startControllerManager } from './manager.js';
 import { NodeIpamController } from './node-ipam.js';
-import { startControllerTest, type ControllerTestBed } from '../../test/support/controllers/controller-test.js';
+import { useControllerTest } from '../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
 // A /22 holds four /24s; the first is the gateway's, so three Nodes get one.
@@ -16,23 +15,16 @@ const POD_CIDR = '10.200.0.0/22';
 const ipam = (ctx: ControllerContext) => new NodeIpamController(ctx, POD_CIDR);
 
 describe('node IPAM controller', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
+  const bed = useControllerTest(ipam);
 
-  before(async () => {
-    bed = await startControllerTest(ipam);
-    api = bed.api;
-  });
-  after(() => bed.close());
-
-  const nodes = () => api.resource(resources.nodes);
+  const nodes = () => bed.api.resource(resources.nodes);
   const createNode = (name: string, spec: Record<string, unknown> = {}) => nodes().create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec });
   const podCidrOf = async (name: string) => {
     const spec = (await nodes().get(name))['spec'] as { podCIDR?: string; podCIDRs?: string[] };
     return spec.podCIDR ? { podCIDR: spec.podCIDR, podCIDRs: spec.podCIDRs } : undefined;
   };
   const eventsAbout = async (name: string) =>
-    (await api.resource(resources.events, 'default').list()).items.filter((e: KubeObject) => (e['involvedObject'] as { name?: string }).name === name);
+    (await bed.api.resource(resources.events, 'default').list()).items.filter((e: KubeObject) => (e['involvedObject'] as { name?: string }).name === name);
 
   it('gives a Node the lowest free /24 from the second on, in podCIDR and podCIDRs', async () => {
     await createNode('a');
@@ -66,7 +58,7 @@ describe('node IPAM controller', () => {
 
   it('after a restart, hands out no range a Node holds', async () => {
     await bed.manager.stop();
-    bed.manager = await startControllerManager({ api, controllers: [ipam], logger: silentLogger });
+    await bed.startManager(ipam);
     await nodes().delete('b');
     await createNode('d');
     assert.equal((await waitFor('a range for d', () => podCidrOf('d')))?.podCIDR, '10.200.3.0/24');

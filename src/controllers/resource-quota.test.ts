@@ -1,22 +1,15 @@
 // The resource quota controller against a real API server: status.hard and status.used from the
 // namespace's objects when a quota appears or its spec changes, and again after a deletion.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/meta.js';
-import { resources, type ApiClient } from '../client/index.js';
+import { resources } from '../client/index.js';
 import { ResourceQuotaController } from './resource-quota.js';
-import { startControllerTest, type ControllerTestBed } from '../../test/support/controllers/controller-test.js';
+import { useControllerTest } from '../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../test/support/wait-for.js';
 
 describe('resource quota controller', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
-
-  before(async () => {
-    bed = await startControllerTest((ctx) => new ResourceQuotaController(ctx));
-    api = bed.api;
-  });
-  after(() => bed.close());
+  const bed = useControllerTest((ctx) => new ResourceQuotaController(ctx));
 
   const pod = (name: string, cpu: string, phase?: string): KubeObject => ({
     apiVersion: 'v1',
@@ -28,16 +21,16 @@ describe('resource quota controller', () => {
 
   const statusWhen = (name: string, wanted: (status: any) => boolean) =>
     waitFor(`status of ${name}`, async () => {
-      const quota = await api.resource(resources.resourcequotas, 'default').get(name);
+      const quota = await bed.api.resource(resources.resourcequotas, 'default').get(name);
       return wanted(quota['status']) ? (quota['status'] as any) : undefined;
     });
 
   it("fills status from the namespace's objects, follows spec changes and frees what deleted objects used", async () => {
-    const pods = api.resource(resources.pods, 'default');
+    const pods = bed.api.resource(resources.pods, 'default');
     await pods.create(pod('a', '250m'));
     await pods.create(pod('b', '500m'));
-    await api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
-    await api.resource(resources.resourcequotas, 'default').create({
+    await bed.api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
+    await bed.api.resource(resources.resourcequotas, 'default').create({
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'q' },
@@ -49,9 +42,9 @@ describe('resource quota controller', () => {
     assert.equal(first.used['limits.cpu'], '750m');
     assert.ok(Number(first.used['count/configmaps']) >= 1);
 
-    const quota = await api.resource(resources.resourcequotas, 'default').get('q');
+    const quota = await bed.api.resource(resources.resourcequotas, 'default').get('q');
     (quota['spec'] as any).hard = { pods: '3', services: '1' };
-    await api.resource(resources.resourcequotas, 'default').update(quota);
+    await bed.api.resource(resources.resourcequotas, 'default').update(quota);
     const changed = await statusWhen('q', (status) => status?.hard?.pods === '3');
     assert.deepEqual(changed.used, { pods: '2', services: '0' });
 

@@ -1,6 +1,6 @@
 // A `drover up` cluster for the training-job tests, with kubectl and JSON reads bound to it.
 import { kubectl, kubectlRaw, requireKubectl } from './kubectl.js';
-import { startUpProcess, type UpProcess } from './up-process.js';
+import { startUpProcess, waitForNodeReady, type UpProcess } from './up-process.js';
 import { runRepoScript } from './repo.js';
 import { waitFor } from './wait-for.js';
 
@@ -17,11 +17,7 @@ export async function startTrainingCluster(prefix: string): Promise<TrainingClus
   const up = await startUpProcess(`${prefix}-${process.pid}`);
   const k = (args: string[], input?: string, timeoutMs?: number) =>
     kubectl(up.kubeconfig, args, { ...(input === undefined ? {} : { input }), ...(timeoutMs ? { timeoutMs } : {}) });
-  await waitFor(
-    'the node Ready',
-    async () => (await k(['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True',
-    30_000,
-  );
+  await waitForNodeReady(up);
   return {
     up,
     k,

@@ -8,6 +8,7 @@ import { DROVER_BIN } from './server-process.js';
 import type { ClusterNetwork } from '../../src/api/cluster-network.js';
 import { networkFlags } from './test-network.js';
 import { StopWaiting, waitFor } from './wait-for.js';
+import { kubectl } from './kubectl.js';
 
 export interface UpProcess {
   dataDir: string;
@@ -54,4 +55,11 @@ export async function startUpProcess(nodeName: string, options: { network?: Clus
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until kubectl shows the cluster's node Ready, as a user checks before applying workloads. */
+export async function waitForNodeReady(up: Pick<UpProcess, 'kubeconfig' | 'nodeName'>, timeoutMs = 30_000): Promise<void> {
+  const ready = async () =>
+    (await kubectl(up.kubeconfig, ['get', 'node', up.nodeName, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])) === 'True';
+  await waitFor('the node Ready', ready, timeoutMs);
 }

@@ -1,11 +1,11 @@
 // The CronJob controller against a real API server, on a clock the test moves. No Job
 // controller runs: the test finishes Jobs itself by writing their status.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { metaTime } from '../../api/meta.js';
-import { resources, type ApiClient } from '../../client/index.js';
+import { resources } from '../../client/index.js';
 import { waitFor } from '../../../test/support/wait-for.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { CronJobController } from './cronjob-controller.js';
 import { SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob, type CronJobSpec, type Job } from './types.js';
 
@@ -13,8 +13,7 @@ const HOUR = 3600_000;
 const MINUTE = 60_000;
 
 describe('cronjob controller', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
+  const bed = useControllerTest((ctx) => (controller = new CronJobController(ctx, { now, defaultTimeZone: 'UTC' })));
   let controller: CronJobController;
   /** The fake clock runs at the real pace, shifted by this much. */
   let offset = 0;
@@ -25,14 +24,8 @@ describe('cronjob controller', () => {
     controller.resync();
   };
 
-  const cronJobs = () => api.resource<CronJob>(resources.cronjobs, 'default');
-  const jobs = () => api.resource<Job>(resources.jobs, 'default');
-
-  before(async () => {
-    bed = await startControllerTest((ctx) => (controller = new CronJobController(ctx, { now, defaultTimeZone: 'UTC' })));
-    api = bed.api;
-  });
-  after(async () => bed.close());
+  const cronJobs = () => bed.api.resource<CronJob>(resources.cronjobs, 'default');
+  const jobs = () => bed.api.resource<Job>(resources.jobs, 'default');
 
   function manifest(name: string, spec: Partial<CronJobSpec> = {}): CronJob {
     return {
@@ -63,7 +56,7 @@ describe('cronjob controller', () => {
   const jobName = (cronJob: CronJob, at: number) => `${cronJob.metadata.name}-${at / MINUTE}`;
 
   async function events(name: string): Promise<string[]> {
-    const list = await api.resource(resources.events, 'default').list();
+    const list = await bed.api.resource(resources.events, 'default').list();
     return list.items
       .filter((e) => (e['involvedObject'] as { name: string; kind: string }).name === name && (e['involvedObject'] as { kind: string }).kind === 'CronJob')
       .map((e) => `${String(e['reason'])}: ${String(e['message'])}`);

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { resources, silentLogger, type ApiClient, type Informer } from '../../client/index.js';
-import { startControllerManager, type ControllerFactory } from '../manager.js';
+import { resources, type ApiClient, type Informer } from '../../client/index.js';
+import { type ControllerFactory } from '../manager.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { deploymentManifest } from '../../../test/support/controllers/deployment-manifest.js';
@@ -160,7 +160,7 @@ describe('deployment transactions, observed', () => {
     const d = await deployments().create(deploymentManifest('later', 3));
     await createSet(d, 'later-a', 2, 2);
     await writeStatus('later', complete(2));
-    bed.manager = await startControllerManager({ api, controllers: [observerOnly], logger: silentLogger });
+    await bed.startManager(observerOnly);
     await waitFor('scale Running', () => withReason(d, 'scale', 'replicas changed from 2 to 3', 'Running'));
     assert.deepEqual(await transactions(d, 'launch'), [], 'a Deployment with a status written was launched before');
   });

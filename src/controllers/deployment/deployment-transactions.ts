@@ -8,7 +8,7 @@
 // ProgressDeadlineExceeded or the Deployment is deleted. Only the farm member that owns the
 // Deployment's key records them.
 import { indexers, objectKey, type Informer } from '../../client/index.js';
-import { ofOwnedKeys } from '../job/owned-events.js';
+import { ofOwnedKeys } from '../shape/owned-events.js';
 import { controllerRefOf, type ReplicaSet } from '../replicaset/types.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ApiClient, silentLogger } from '../../client/index.js';
-import { TestServer } from '../../../test/support/apiserver/in-process-server.js';
+import { useTestServer } from '../../../test/support/apiserver/use-test-server.js';
 import { startSlowLink } from '../../../test/support/slow-link.js';
 import { ShardCoordinator, shardOf } from './shard-coordinator.js';
 import { waitFor } from '../../../test/support/wait-for.js';
@@ -10,18 +10,11 @@ const SHARDS = 8;
 const keys = Array.from({ length: 200 }, (_, i) => `ns-${i % 7}/pod-${i}`);
 
 describe('ShardCoordinator (controller farm)', () => {
-  let server: TestServer;
-  let api: ApiClient;
-
-  before(async () => {
-    server = await TestServer.start();
-    api = server.client();
-  });
-  after(() => server.close());
+  const bed = useTestServer();
 
   const member = (identity: string, leaseDurationSeconds = 15) =>
     new ShardCoordinator({
-      api,
+      api: bed.api,
       identity,
       shards: SHARDS,
       retryPeriodMs: 50,
@@ -61,7 +54,7 @@ describe('ShardCoordinator (controller farm)', () => {
   it('tells its controllers again when it renews shards after their deadline passed (keys were dropped meanwhile)', async () => {
     // A busy server: rounds come slower than the renew deadline, so the shards lapse between them.
     const slow = new ShardCoordinator({
-      api,
+      api: bed.api,
       identity: 'slow',
       shards: SHARDS,
       retryPeriodMs: 300,
@@ -87,8 +80,8 @@ describe('ShardCoordinator (controller farm)', () => {
     // (read, write), the member count and a read before each renewal renewed every 2.7 s, so
     // the shards lapsed every round and the controllers owned their keys a third of the time
     // (issue 15: the ReplicaSets of an overloaded server on etcd stopped creating pods).
-    const link = await startSlowLink(server.url, 500);
-    const slowApi = new ApiClient({ server: link.url, namespace: 'default', tls: server.adminTls }, { userAgent: 'farm-slow-link-test' });
+    const link = await startSlowLink(bed.server.url, 500);
+    const slowApi = new ApiClient({ server: link.url, namespace: 'default', tls: bed.server.adminTls }, { userAgent: 'farm-slow-link-test' });
     const patient = new ShardCoordinator({
       api: slowApi,
       identity: 'patient',

@@ -1,27 +1,19 @@
 // The garbage collector against a real in-process API server: owners and dependents made by
 // hand (ConfigMaps and pods; no workload controller runs), deleted with each policy.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import { isNotFound, resources, silentLogger, type ApiClient } from '../../client/index.js';
-import { startControllerManager } from '../manager.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { isNotFound, resources } from '../../client/index.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 
 describe('garbage collector', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
-  const configmaps = () => api.resource(resources.configmaps, 'default');
-  const pods = () => api.resource(resources.pods, 'default');
-  const secrets = () => api.resource(resources.secrets, 'default');
-
-  before(async () => {
-    bed = await startControllerTest((ctx) => new GarbageCollector(ctx, { unwatchedOwnerPollMs: 200, progressIntervalMs: 20 }));
-    api = bed.api;
-  });
-  after(() => bed.close());
+  const bed = useControllerTest((ctx) => new GarbageCollector(ctx, { unwatchedOwnerPollMs: 200, progressIntervalMs: 20 }));
+  const configmaps = () => bed.api.resource(resources.configmaps, 'default');
+  const pods = () => bed.api.resource(resources.pods, 'default');
+  const secrets = () => bed.api.resource(resources.secrets, 'default');
 
   const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference => ({
     apiVersion: owner.apiVersion,
@@ -61,7 +53,7 @@ describe('garbage collector', () => {
   const gone = (client: ReturnType<typeof pods>, name: string) => async () => (await exists(client, name)) === undefined;
 
   async function deleteTransaction(target: KubeObject): Promise<Transaction | undefined> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
+    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
     return list.items.find((tx) => tx.spec.operation === 'delete');
   }
 
@@ -187,7 +179,7 @@ describe('garbage collector', () => {
 
   it('collects the dependents of custom resources when their CRD is deleted', async () => {
     const gadgets = { group: 'gc.example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true };
-    const crds = api.resource(resources.customresourcedefinitions);
+    const crds = bed.api.resource(resources.customresourcedefinitions);
     await crds.create({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -204,14 +196,14 @@ describe('garbage collector', () => {
       return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     });
     const gadget = (name: string, owners: OwnerReference[] = []) =>
-      api.resource(gadgets, 'default').create({ apiVersion: 'gc.example.com/v1', kind: 'Gadget', metadata: { name, ownerReferences: owners } });
+      bed.api.resource(gadgets, 'default').create({ apiVersion: 'gc.example.com/v1', kind: 'Gadget', metadata: { name, ownerReferences: owners } });
     const crOwner = await gadget('gadget-owner');
     await dependentConfigMap('gadget-dependent', [ref(crOwner)]);
     // A probe, made after the owner: once the collector collects it, its gadget informer holds the owner too.
     const probeOwner = await owner('gadget-probe-owner');
     await gadget('gadget-probe', [ref(probeOwner)]);
     await configmaps().delete('gadget-probe-owner');
-    await waitFor('the probe gadget to be collected', gone(api.resource(gadgets, 'default'), 'gadget-probe'));
+    await waitFor('the probe gadget to be collected', gone(bed.api.resource(gadgets, 'default'), 'gadget-probe'));
     assert.ok(await exists(configmaps(), 'gadget-dependent'), 'kept while its gadget owner exists');
     // Deleting the CRD deletes every gadget; the collector stops watching them at once.
     await crds.delete('gadgets.gc.example.com');
@@ -223,7 +215,7 @@ describe('garbage collector', () => {
     const cm = await owner('before-restart');
     await dependentPod('before-restart-pod', [ref(cm)]);
     await configmaps().delete('before-restart');
-    bed.manager = await startControllerManager({ api, controllers: [(ctx) => new GarbageCollector(ctx)], logger: silentLogger });
+    await bed.startManager((ctx) => new GarbageCollector(ctx));
     await waitFor('the dependent to be collected after the restart', gone(pods(), 'before-restart-pod'));
   });
 });

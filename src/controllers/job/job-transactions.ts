@@ -6,7 +6,7 @@
 // restart, a shard taken over) begins it then.
 import type { Informer } from '../../client/index.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
-import { ofOwnedKeys } from './owned-events.js';
+import { ofOwnedKeys } from '../shape/owned-events.js';
 import { finishedCondition, type Job } from './types.js';
 
 export class JobOperations {

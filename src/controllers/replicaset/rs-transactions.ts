@@ -6,7 +6,8 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import type { Replacement } from './plan.js';
-import { objectKey, type Informer } from '../../client/index.js';
+import type { Informer } from '../../client/index.js';
+import { ofOwnedKeys } from '../shape/owned-events.js';
 import { controllerRefOf, objectFromRef, type ReplicaSet } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
@@ -19,30 +20,31 @@ export class ReplicaSetOperations {
    * records only the sets of its own shards).
    */
   observe(sets: Informer<ReplicaSet>, owns: (key: string) => boolean): void {
-    const mine = (rs: Readonly<ReplicaSet>) => !controllerRefOf(rs) && owns(objectKey(rs));
-    sets.addEventHandler({
-      onAdd: (rs) => {
-        if (!mine(rs)) return;
-        this.firstSight(rs);
-        this.progress(rs);
-      },
-      onUpdate: (old, rs) => {
-        if (!mine(rs)) {
-          // Adopted by a Deployment (whose own Transactions take over) or moved to another member's shard.
-          if (mine(old) && controllerRefOf(rs))
-            for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was adopted');
-          return;
-        }
-        const from = old.spec.replicas ?? 1;
-        if (from !== (rs.spec.replicas ?? 1)) this.beginScale(rs, from, rs.spec.replicas ?? 1);
-        this.progress(rs);
-      },
-      // The set is gone: whatever it was doing will not finish.
-      onDelete: (rs) => {
-        if (!mine(rs)) return;
-        for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was deleted');
-      },
-    });
+    sets.addEventHandler(
+      ofOwnedKeys(owns, {
+        onAdd: (rs) => {
+          if (controllerRefOf(rs)) return;
+          this.firstSight(rs);
+          this.progress(rs);
+        },
+        onUpdate: (old, rs) => {
+          if (controllerRefOf(rs)) {
+            // Adopted by a Deployment, whose own Transactions take over.
+            if (!controllerRefOf(old))
+              for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was adopted');
+            return;
+          }
+          const from = old.spec.replicas ?? 1;
+          if (from !== (rs.spec.replicas ?? 1)) this.beginScale(rs, from, rs.spec.replicas ?? 1);
+          this.progress(rs);
+        },
+        // The set is gone: whatever it was doing will not finish.
+        onDelete: (rs) => {
+          if (controllerRefOf(rs)) return;
+          for (const operation of ['launch', 'scale'] as const) void this.transactions.finish(rs, operation, 'Failed', 'the ReplicaSet was deleted');
+        },
+      }),
+    );
   }
 
   /** A set never reconciled is a launch; one whose spec moved on since its status was written (we were down) and whose size differs is a scale. */

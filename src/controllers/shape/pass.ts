@@ -8,8 +8,12 @@
 // The reconcile around the two is the same in every workload controller: plan and carry out
 // only when the owner's expectations are satisfied (else the cache may still lag behind the
 // last pass's writes); compute the status from what was observed; write it when it changed;
-// let the transactions learn from the Outcome; and only then throw the carry-out's first error,
-// so that a failed write still leaves a current status (ReplicaFailure, counts) behind.
+// and only then throw the carry-out's first error, so that a failed write still leaves a
+// current status (ReplicaFailure, counts) behind. Transactions do not learn from the pass: they
+// observe the objects' informers (shape/owned-events.ts). The Outcome serves what only the pass
+// knows: the status's counts of this pass's writes (a Job's active pods), the error the pass ends
+// with, and which creations replaced a lost pod (a ReplicaSet's lost-pod memory and its
+// 'reschedule' Transactions).
 import { isNotFound, objectKey, type Expectations } from '../../client/index.js';
 import type { KubeObject } from '../../api/meta.js';
 import { slowStartBatch } from '../slow-start.js';
@@ -49,7 +53,7 @@ export interface ExpectationKeys<C, D extends KubeObject> {
   deletion(object: Readonly<D>): string | undefined;
 }
 
-/** What a carry-out did: for the status, the transactions and the error the pass ends with. */
+/** What a carry-out did: for the status, the replaced lost pods and the error the pass ends with. */
 export interface Outcome<C, D extends KubeObject, O> {
   created: Array<{ item: C; object: O }>;
   deleted: Readonly<D>[];

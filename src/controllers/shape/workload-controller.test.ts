@@ -2,14 +2,14 @@
 // of its owned objects enqueue, adoption enqueues, expectations, predicates and tombstones. The
 // probe controller's reconcile only records the keys it is handed (one worker: keys in order).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { Expectations, resources, type ApiClient } from '../../client/index.js';
+import { Expectations, resources } from '../../client/index.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { ControllerContext } from '../context.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
 import type { ReplicaSet } from '../replicaset/types.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { WorkloadController } from './workload-controller.js';
 
 class Probe extends WorkloadController<ReplicaSet> {
@@ -46,17 +46,11 @@ class Probe extends WorkloadController<ReplicaSet> {
 }
 
 describe('the controller shape', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
+  const bed = useControllerTest((ctx) => (probe = new Probe(ctx)));
   let probe: Probe;
-  before(async () => {
-    bed = await startControllerTest((ctx) => (probe = new Probe(ctx)));
-    api = bed.api;
-  });
-  after(() => bed.close());
 
-  const sets = () => api.resource<ReplicaSet>(resources.replicasets, 'default');
-  const pods = () => api.resource(resources.pods, 'default');
+  const sets = () => bed.api.resource<ReplicaSet>(resources.replicasets, 'default');
+  const pods = () => bed.api.resource(resources.pods, 'default');
   const set = (name: string, app: string) =>
     sets().create({
       apiVersion: 'apps/v1',

@@ -4,10 +4,10 @@
 // changes no status field), ended by the job's end; restart: begun by a recreation, ended when
 // the job runs again; delete: the job deleted at its ttlSecondsAfterFinished.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
-import { resources, type ApiClient } from '../../client/index.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { resources } from '../../client/index.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { pytorchJobController } from './training-controller.js';
@@ -15,16 +15,9 @@ import type { TrainingJob } from './types.js';
 import type { Pod, PodPhase } from '../../api/core/index.js';
 
 describe('training job transactions', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
-  const jobs = () => api.resource<TrainingJob>(resources.pytorchjobs, 'default');
-  const pods = () => api.resource<Pod>(resources.pods, 'default');
-
-  before(async () => {
-    bed = await startControllerTest(pytorchJobController);
-    api = bed.api;
-  });
-  after(() => bed.close());
+  const bed = useControllerTest(pytorchJobController);
+  const jobs = () => bed.api.resource<TrainingJob>(resources.pytorchjobs, 'default');
+  const pods = () => bed.api.resource<Pod>(resources.pods, 'default');
 
   function manifest(name: string, runPolicy: TrainingJob['spec']['runPolicy'] = {}): TrainingJob {
     const replica = (replicas: number) => ({
@@ -41,7 +34,7 @@ describe('training job transactions', () => {
   }
 
   async function transaction(job: KubeObject, operation: string, phase?: string): Promise<Transaction | undefined> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
+    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
     return list.items.find((tx) => tx.spec.operation === operation && (phase === undefined || tx.status?.phase === phase));
   }
 

@@ -7,7 +7,7 @@
 // records those). Only the farm member that owns the job's key records them.
 import type { KubeObject } from '../../api/meta.js';
 import { objectKey, type Informer } from '../../client/index.js';
-import { ofOwnedKeys } from '../job/owned-events.js';
+import { ofOwnedKeys } from '../shape/owned-events.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import { conditionOf, finishedCondition, restartingWhy } from './conditions.js';

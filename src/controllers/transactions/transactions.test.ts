@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { ANNOTATION_CHANGED_BY } from '../../api/transaction-operations.js';
-import { resources, type ApiClient } from '../../client/index.js';
+import { resources } from '../../client/index.js';
 import { componentRegistry } from '../../metrics/component-metrics.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { KEEP_PER_TARGET, TransactionController } from './transaction-controller.js';
 import { LABEL_TARGET_UID, type Transaction } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 
 describe('transactions', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
-
-  before(async () => {
-    bed = await startControllerTest((ctx) => new TransactionController(ctx));
-    api = bed.api;
-  });
-  after(() => bed.close());
+  const bed = useControllerTest((ctx) => new TransactionController(ctx));
 
   async function workload(name: string): Promise<KubeObject> {
-    return api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    return bed.api.resource(resources.configmaps, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
   }
 
   async function transactionsOf(target: KubeObject): Promise<Transaction[]> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
+    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
     return list.items;
   }
 
@@ -48,7 +41,7 @@ describe('transactions', () => {
   });
 
   it('names the user who caused the operation: the one the API server put on the target', async () => {
-    const target = await api.resource(resources.configmaps, 'default').create({
+    const target = await bed.api.resource(resources.configmaps, 'default').create({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'changed', annotations: { [ANNOTATION_CHANGED_BY]: 'alice' } },
@@ -91,7 +84,7 @@ describe('transactions', () => {
     await waitFor(
       'a TransactionTimedOut event',
       async () => {
-        const events = await api.resource(resources.events, 'default').list({ fieldSelector: { 'involvedObject.name': 'slow' } });
+        const events = await bed.api.resource(resources.events, 'default').list({ fieldSelector: { 'involvedObject.name': 'slow' } });
         return events.items.some((event) => event['reason'] === 'TransactionTimedOut' && event['type'] === 'Warning');
       },
       5000,

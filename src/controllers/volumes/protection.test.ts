@@ -3,12 +3,12 @@
 // gives the controller a pod cache that never sees the pod (a real informer, scoped to a label no
 // pod carries), so only a live list of the namespace's pods can find it.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { isNotFound, resources, type ApiClient, type ResourceRef } from '../../client/index.js';
+import { describe, it } from 'node:test';
+import { isNotFound, resources, type ResourceRef } from '../../client/index.js';
 import type { InformerScope, SharedInformerFactory } from '../../client/shared-informer-factory.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { ControllerContext } from '../context.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { StorageProtectionController } from './protection.js';
 
 /** The context's factory, except that its pod informer holds only pods no test creates. */
@@ -20,9 +20,8 @@ function withLaggingPodCache(ctx: ControllerContext): ControllerContext {
 }
 
 describe('pvc-protection with a pod cache that has not seen the pod', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
-  const claims = () => api.resource(resources.persistentvolumeclaims, 'default');
+  const bed = useControllerTest((ctx) => new StorageProtectionController(withLaggingPodCache(ctx)));
+  const claims = () => bed.api.resource(resources.persistentvolumeclaims, 'default');
   const absent = (name: string) =>
     claims()
       .get(name)
@@ -31,12 +30,6 @@ describe('pvc-protection with a pod cache that has not seen the pod', () => {
         (error: unknown) => isNotFound(error),
       );
 
-  before(async () => {
-    bed = await startControllerTest((ctx) => new StorageProtectionController(withLaggingPodCache(ctx)));
-    api = bed.api;
-  });
-  after(async () => bed.close());
-
   it('keeps the claim while the API server lists a pod using it, and lets it go once none does', async () => {
     await claims().create({
       apiVersion: 'v1',
@@ -44,7 +37,7 @@ describe('pvc-protection with a pod cache that has not seen the pod', () => {
       metadata: { name: 'fresh', namespace: 'default' },
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' },
     });
-    const pods = api.resource(resources.pods, 'default');
+    const pods = bed.api.resource(resources.pods, 'default');
     await pods.create({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -53,7 +46,7 @@ describe('pvc-protection with a pod cache that has not seen the pod', () => {
     });
     await claims().delete('fresh');
     const inUse = async () =>
-      (await api.resource(resources.events, 'default').list({ fieldSelector: 'involvedObject.name=fresh,reason=InUse' })).items.some((e) =>
+      (await bed.api.resource(resources.events, 'default').list({ fieldSelector: 'involvedObject.name=fresh,reason=InUse' })).items.some((e) =>
         String(e['message']).includes('newcomer'),
       );
     await waitFor('the InUse event naming the pod', inUse, 15_000);

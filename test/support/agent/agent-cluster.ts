@@ -3,11 +3,11 @@
 // run's agent made (by its node label, never anyone else's).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import Docker from 'dockerode';
 import { resources, type ApiClient, type ResourceClient } from '../../../src/client/index.js';
 import { TestServer } from '../apiserver/in-process-server.js';
 import { NODE_LABEL } from '../../../src/agent/agent-labels.js';
 import { waitFor } from '../wait-for.js';
+import { removeContainersLabelled } from './docker-runtime.js';
 import type { Container, Pod } from '../../../src/api/core/index.js';
 
 export const IMAGE = 'drover-test/busybox:1';
@@ -56,14 +56,7 @@ export async function deleteAllPods(cluster: TestCluster, timeoutMs = 30_000): P
 
 /** Removes every container and sandbox an agent of this node name made. */
 export async function removeNodeObjects(nodeName: string): Promise<void> {
-  const docker = new Docker();
-  const list = await docker.listContainers({ all: true, filters: { label: [`${NODE_LABEL}=${nodeName}`] } }).catch(() => []);
-  list.sort((a, b) => Number(a.Labels['drover.dev/kind'] === 'sandbox') - Number(b.Labels['drover.dev/kind'] === 'sandbox'));
-  for (const c of list)
-    await docker
-      .getContainer(c.Id)
-      .remove({ force: true, v: true })
-      .catch(() => undefined);
+  await removeContainersLabelled(`${NODE_LABEL}=${nodeName}`).catch(() => undefined);
 }
 
 export function podSpec(name: string, nodeName: string, containers: Array<Partial<Container>>, extra: Partial<Pod['spec']> = {}): Pod {

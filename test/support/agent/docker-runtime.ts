@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
+import { KIND } from '../../../src/agent/runtime/labels.js';
 import type { ContainerSpec, PodRef, SandboxInfo, SandboxSpec } from '../../../src/agent/runtime/runtime.js';
 
 export const IMAGE_V1 = 'drover-test/busybox:1';
@@ -44,10 +45,15 @@ export async function run(rt: DockerRuntime, pod: PodRef, sandbox: SandboxInfo, 
 
 /** Removes every container this test process created. */
 export async function cleanup(): Promise<void> {
+  await removeContainersLabelled(`${RUN_LABEL}=${RUN_ID}`);
+}
+
+/** Removes every container that carries `label` (`key=value`), app containers before their sandboxes. */
+export async function removeContainersLabelled(label: string): Promise<void> {
   const docker = new Docker();
-  const list = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${RUN_ID}`] } });
+  const list = await docker.listContainers({ all: true, filters: { label: [label] } });
   // App containers first: removing a sandbox under them works, but this is the order the agent uses.
-  list.sort((a, b) => Number(a.Labels['drover.dev/kind'] === 'sandbox') - Number(b.Labels['drover.dev/kind'] === 'sandbox'));
+  list.sort((a, b) => Number(a.Labels[KIND] === 'sandbox') - Number(b.Labels[KIND] === 'sandbox'));
   for (const c of list)
     await docker
       .getContainer(c.Id)

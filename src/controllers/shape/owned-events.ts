@@ -1,7 +1,7 @@
-// Informer handlers for a farm member's own keys: Transactions observed on a workload's informer
-// are recorded only by the member that reconciles the workload, so that two members never
-// record one operation twice. Used by the Deployment, Job and training-job Transactions (a
-// candidate for controllers/shape/, beside the ReplicaSet's own check).
+// Informer handlers for a farm member's own keys. A workload's Transactions are observed on its
+// informer, and every farm member runs that informer; only the member that reconciles the
+// workload records them, so that two members never record one operation twice. Used by the
+// ReplicaSet, Deployment, Job and training-job Transactions.
 import type { KubeObject } from '../../api/meta.js';
 import { objectKey, type EventHandlers } from '../../client/index.js';
 
