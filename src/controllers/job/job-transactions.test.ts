@@ -3,10 +3,10 @@
 // startTime, advanced by succeeded of completions, ended by Complete; and begun late by a member
 // that first sees a running Job whose start nobody recorded (its key was nobody's then).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
-import { resources, type ApiClient, type Informer } from '../../client/index.js';
-import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { resources, type Informer } from '../../client/index.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { ControllerFactory } from '../manager.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
@@ -14,12 +14,9 @@ import { JobOperations } from './job-transactions.js';
 import type { Job, JobStatus } from './types.js';
 
 describe('job transactions, observed', () => {
-  let bed: ControllerTestBed;
-  let api: ApiClient;
   let observed: Informer<Job>;
   /** The keys this "member" owns: a Job outside it is watched by nobody. */
   const owned = new Set<string>();
-  const jobs = () => api.resource<Job>(resources.jobs, 'default');
 
   const observerOnly: ControllerFactory = (ctx) => {
     observed = ctx.factory.informerFor<Job>(resources.jobs);
@@ -27,11 +24,8 @@ describe('job transactions, observed', () => {
     return { name: 'job-transactions', start() {}, async stop() {} };
   };
 
-  before(async () => {
-    bed = await startControllerTest(observerOnly);
-    api = bed.api;
-  });
-  after(() => bed.close());
+  const bed = useControllerTest(observerOnly);
+  const jobs = () => bed.api.resource<Job>(resources.jobs, 'default');
 
   const manifest = (name: string): Job => ({
     apiVersion: 'batch/v1',
@@ -41,7 +35,7 @@ describe('job transactions, observed', () => {
   });
 
   async function launch(job: KubeObject, phase: string): Promise<Transaction | undefined> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
+    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
     return list.items.find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === phase);
   }
 
@@ -77,7 +71,7 @@ describe('job transactions, observed', () => {
     const begun = await waitFor('launch begun late', () => launch(job, 'Running'));
     assert.equal(begun.spec.reason, 'Job started');
     await writeStatus('handed-over', { active: 2, ready: 2 });
-    const launches = (await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } }))
+    const launches = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } }))
       .items;
     assert.equal(launches.filter((tx) => tx.spec.operation === 'launch').length, 1, 'one launch, not one per event');
   });
