@@ -50,9 +50,9 @@ export async function writeAsRead(res: ServerResponse, next: () => string | Uint
  * cannot take it all at once, the rest waits in memory: the client gets `stallMs` to read it.
  *
  * Over TLS nearly every response is still queued right after end(): the encrypted write completes
- * later in the same turn of the event loop. A timer and two listeners for each of them cost a
- * create load 1.5-2 % of the server thread's CPU (perf), so the ended responses are looked at once more when the
- * turn's writes are done, and only one still queued then gets its timer.
+ * later in the same turn of the event loop. A timer and two listeners for each of them were
+ * 1.5-2 % of the server thread's CPU in a create load (perf), so the ended responses are looked
+ * at once more when the turn's writes are done, and only one still queued then gets its timer.
  */
 export function endWithin(res: ServerResponse, body: string | Uint8Array, stallMs = WRITE_STALL_MS): void {
   res.end(body);

@@ -76,7 +76,10 @@ export class PriorityAdmission implements MutatingAdmission, ValidatingAdmission
   }
 }
 
-/** What a pod of class `className` (found as `pc`; '' for no class, pc the global default or none) gets. */
+/**
+ * The priority a pod gets: that of `pc`, the class it names as `className`, or, naming none (''),
+ * that of `pc` the global default class, or Kubernetes' default when there is none either.
+ */
 function computedFrom(className: string, pc: KubeObject | undefined): ComputedPriority {
   if (pc === undefined) return { className, value: DEFAULT_PRIORITY, preemptionPolicy: 'PreemptLowerPriority' };
   return {
