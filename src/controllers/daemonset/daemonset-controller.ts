@@ -2,7 +2,8 @@
 // every eligible node. A pass over one DaemonSet (1) creates pods on eligible nodes without
 // one and deletes pods from nodes that stopped being eligible, failed pods and extras
 // (manage.ts); (2) when nothing had to change, advances a RollingUpdate (rolling-update.ts);
-// (3) writes the status `kubectl rollout status` reads; (4) records its Transactions. Before
+// (3) writes the status `kubectl rollout status` reads; (4) records the Transactions of its rolling
+// steps and reschedules (its launch is observed from that status: daemonset-launch.ts). Before
 // all that it records the template as a ControllerRevision (rollout history and undo) and
 // afterwards prunes the revisions beyond revisionHistoryLimit that no pod uses.
 import { Expectations, isConflict, objectKey, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
@@ -14,6 +15,7 @@ import { controllerRef, targetNode } from './daemon-pod.js';
 import { ControllerHistory } from '../history/controller-history.js';
 import { revisionName } from '../history/revisions.js';
 import { labelSelectorOf } from '../replicaset/replicated-kinds.js';
+import { DaemonSetLaunch } from './daemonset-launch.js';
 import { DaemonSetTransactions, type NodeProgress } from './daemonset-transactions.js';
 import { computeStatus, statusChanged } from './daemonset-status.js';
 import { planManage } from './manage.js';
@@ -48,6 +50,7 @@ export class DaemonSetController extends WorkloadController<DaemonSet> {
     this.recorder = ctx.recorder(this.name);
     this.podControl = new PodControl(ctx.api, this.recorder);
     this.transactions = new DaemonSetTransactions(ctx.transactions);
+    new DaemonSetLaunch(ctx.transactions).observe(this.primary, (key) => ctx.shards.owns(key));
     this.history = new ControllerHistory(ctx);
     // Kubernetes' failedPodsBackoff: 1 s doubling to 15 min per DaemonSet and node, so a node that
     // keeps failing the pod is retried ever more slowly instead of in a create/fail/delete loop.

@@ -1,7 +1,11 @@
-// The Transactions a DaemonSet's operations leave: `launch` from the first pass until every
-// eligible node has a ready pod; `update` for each rolling step (the nodes whose old pods one
-// pass replaced) until those nodes run an available new pod; `reschedule` while failed daemon
-// pods are replaced. The recorder makes every call idempotent; this class remembers which
+// The Transactions of a DaemonSet's passes that its written status cannot tell: `update` for each
+// rolling step (the nodes whose old pods one pass replaced) until those nodes run an available
+// new pod; `reschedule` while failed daemon pods are replaced. The status carries counts only
+// (updatedNumberScheduled, numberAvailable), not which nodes a step took nor on which nodes failed
+// pods are being replaced (a decision of the pass, held back per node by the failed-pod back-off),
+// and a step's per-node progress needs the nodes' eligibility the pass computes; so the reconcile
+// reports both. The `launch` is observed from the status instead
+// (daemonset-launch.ts). The recorder makes every call idempotent; this class remembers which
 // nodes each open step waits for.
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import type { DaemonSet, DaemonSetStatus } from './types.js';
@@ -19,7 +23,6 @@ export interface NodeProgress {
 }
 
 export class DaemonSetTransactions {
-  private readonly launched = new Set<string>();
   private readonly steps = new Map<string, Step>();
   private readonly rescheduling = new Map<string, Set<string>>();
 
@@ -71,32 +74,13 @@ export class DaemonSetTransactions {
 
   /** Brings every open operation of the DaemonSet up to date after a pass. */
   async track(ds: Readonly<DaemonSet>, status: DaemonSetStatus, hash: string, progress: NodeProgress): Promise<void> {
-    await this.trackLaunch(ds, status);
     await this.trackStep(ds, status, hash, progress);
     await this.trackReschedule(ds, progress);
   }
 
   forget(uid: string): void {
-    this.launched.delete(uid);
     this.steps.delete(uid);
     this.rescheduling.delete(uid);
-  }
-
-  private async trackLaunch(ds: Readonly<DaemonSet>, status: DaemonSetStatus): Promise<void> {
-    const uid = ds.metadata.uid!;
-    const desired = status.desiredNumberScheduled;
-    const ready = Math.min(status.numberReady, desired);
-    // First seen: no pass has written its status yet (the set also covers a cache lagging our own write).
-    if (ds.status?.observedGeneration === undefined && !this.launched.has(uid)) {
-      this.launched.add(uid);
-      await this.tx.begin(ds, 'launch', { reason: 'DaemonSet created', total: desired, done: ready });
-    }
-    if (!this.tx.isOpen(ds, 'launch')) return;
-    if (desired === 0) await this.tx.finish(ds, 'launch', 'Succeeded', 'no node is eligible for the daemon pod');
-    else if (status.numberReady >= desired && status.updatedNumberScheduled >= desired) {
-      await this.tx.progress(ds, 'launch', desired, desired);
-      await this.tx.finish(ds, 'launch', 'Succeeded', `${desired} daemon pod(s) ready`);
-    } else await this.tx.progress(ds, 'launch', ready, desired);
   }
 
   private async trackStep(ds: Readonly<DaemonSet>, status: DaemonSetStatus, hash: string, progress: NodeProgress): Promise<void> {

@@ -1,0 +1,98 @@
+// A DaemonSet's 'launch' Transaction as the observer reads it from the written DaemonSet, against
+// a real API server with no DaemonSet controller (the test writes the status the controller
+// would): begun at creation, advanced by numberReady of desiredNumberScheduled, ended when every
+// desired pod is ready and updated, or at once when no node is eligible; and begun late by a
+// member that first sees a DaemonSet still launching whose launch nobody recorded.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubeObject } from '../../api/meta.js';
+import { resources, type Informer } from '../../client/index.js';
+import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import type { ControllerFactory } from '../manager.js';
+import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
+import { DaemonSetLaunch } from './daemonset-launch.js';
+import type { DaemonSet, DaemonSetStatus } from './types.js';
+
+describe('daemonset launch transaction, observed', () => {
+  let observed: Informer<DaemonSet>;
+  /** The keys this "member" owns: a DaemonSet outside it is watched by nobody. */
+  const owned = new Set<string>();
+
+  const observerOnly: ControllerFactory = (ctx) => {
+    observed = ctx.factory.informerFor<DaemonSet>(resources.daemonsets);
+    new DaemonSetLaunch(ctx.transactions).observe(observed, (key) => owned.has(key));
+    return { name: 'daemonset-launch', start() {}, async stop() {} };
+  };
+
+  const bed = useControllerTest(observerOnly);
+  const daemonSets = () => bed.api.resource<DaemonSet>(resources.daemonsets, 'default');
+
+  const manifest = (name: string): DaemonSet => ({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } },
+    },
+  });
+
+  async function launch(ds: KubeObject, phase: string): Promise<Transaction | undefined> {
+    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: ds.metadata.uid! } });
+    return list.items.find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === phase);
+  }
+
+  /** The status a pass of the controller would write: desired, ready and updated pods. */
+  async function writeStatus(name: string, desired: number, ready: number, updated: number): Promise<void> {
+    const status: DaemonSetStatus = {
+      observedGeneration: 1,
+      desiredNumberScheduled: desired,
+      currentNumberScheduled: desired,
+      numberMisscheduled: 0,
+      numberReady: ready,
+      updatedNumberScheduled: updated,
+      numberAvailable: ready,
+      numberUnavailable: desired - ready,
+    };
+    const written = await daemonSets().patch(name, 'merge', { status }, { subresource: 'status' });
+    await waitFor('the status in the cache', () => observed.get(`default/${name}`)?.metadata.resourceVersion === written.metadata.resourceVersion);
+  }
+
+  it('advances the launch by ready pods and ends it when every desired pod is ready and updated', async () => {
+    owned.add('default/logs');
+    const ds = await daemonSets().create(manifest('logs'));
+    const begun = await waitFor('launch Running', () => launch(ds, 'Running'));
+    assert.equal(begun.spec.reason, 'DaemonSet created');
+    await writeStatus('logs', 2, 1, 2);
+    await waitFor('launch at 1/2', async () => ((await launch(ds, 'Running'))?.status?.progress === '1/2' ? true : undefined));
+    await writeStatus('logs', 2, 2, 1);
+    await waitFor('launch at 2/2, an old pod still there', async () => ((await launch(ds, 'Running'))?.status?.progress === '2/2' ? true : undefined));
+    await writeStatus('logs', 2, 2, 2);
+    const done = await waitFor('launch Succeeded', () => launch(ds, 'Succeeded'));
+    assert.deepEqual([done.status?.progress, done.status?.message], ['2/2', '2 daemon pod(s) ready']);
+  });
+
+  it('ends the launch at once when no node is eligible', async () => {
+    owned.add('default/nowhere');
+    const ds = await daemonSets().create(manifest('nowhere'));
+    await waitFor('launch Running', () => launch(ds, 'Running'));
+    await writeStatus('nowhere', 0, 0, 0);
+    const done = await waitFor('launch Succeeded', () => launch(ds, 'Succeeded'));
+    assert.equal(done.status?.message, 'no node is eligible for the daemon pod');
+  });
+
+  it('begins the launch of a DaemonSet it first sees still launching (its key was nobody’s then)', async () => {
+    const ds = await daemonSets().create(manifest('handed-over'));
+    await writeStatus('handed-over', 2, 0, 2);
+    assert.equal(await launch(ds, 'Running'), undefined, 'nobody watched the creation');
+    owned.add('default/handed-over');
+    await writeStatus('handed-over', 2, 1, 2);
+    const begun = await waitFor('launch begun late', () => launch(ds, 'Running'));
+    assert.equal(begun.spec.reason, 'DaemonSet created');
+    await writeStatus('handed-over', 2, 2, 2);
+    await waitFor('launch Succeeded', () => launch(ds, 'Succeeded'));
+    const all = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: ds.metadata.uid! } })).items;
+    assert.equal(all.filter((tx) => tx.spec.operation === 'launch').length, 1, 'one launch, not one per event');
+  });
+});

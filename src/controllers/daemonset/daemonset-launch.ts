@@ -1,0 +1,70 @@
+// A DaemonSet's 'launch' Transaction, observed on the DaemonSets' informer rather than called from
+// the reconcile: begun when a DaemonSet is first seen before any pass wrote its status, advanced
+// as status.numberReady of desiredNumberScheduled, and ended once the written status (of the
+// current generation) shows every desired pod ready and updated, or no node eligible. Only the
+// farm member that owns the key records; one that first sees a DaemonSet still launching whose
+// launch nobody recorded (a restart, a shard taken over) begins it then. The rolling steps and
+// reschedules stay with the reconcile (daemonset-transactions.ts): see there why.
+import type { Informer } from '../../client/index.js';
+import { ofOwnedKeys } from '../shape/owned-events.js';
+import type { TransactionRecorder } from '../transactions/recorder.js';
+import type { DaemonSet } from './types.js';
+
+export class DaemonSetLaunch {
+  constructor(private readonly tx: TransactionRecorder) {}
+
+  /** `owns`: whether this process reconciles the key. */
+  observe(daemonSets: Informer<DaemonSet>, owns: (key: string) => boolean): void {
+    daemonSets.addEventHandler(
+      ofOwnedKeys(owns, {
+        onAdd: (ds) => {
+          if (ds.status?.observedGeneration === undefined) this.begin(ds);
+          else this.catchUp(ds);
+          this.settle(ds);
+        },
+        onUpdate: (_old, ds) => {
+          this.catchUp(ds);
+          this.settle(ds);
+        },
+      }),
+    );
+  }
+
+  private begin(ds: Readonly<DaemonSet>): void {
+    const { desired, ready } = countsOf(ds);
+    void this.tx.begin(ds, 'launch', { reason: 'DaemonSet created', total: desired, done: ready });
+  }
+
+  /** A DaemonSet still launching (first generation, never all ready) whose launch nobody recorded. */
+  private catchUp(ds: Readonly<DaemonSet>): void {
+    const created = ds.metadata.creationTimestamp;
+    if (!created || (ds.status?.observedGeneration ?? 0) > 1 || launched(ds)) return;
+    if (this.tx.recordedSince(ds, 'launch', created) === false) this.begin(ds);
+  }
+
+  private settle(ds: Readonly<DaemonSet>): void {
+    if (!this.tx.isOpen(ds, 'launch') || !writtenForGeneration(ds)) return;
+    const { desired, ready } = countsOf(ds);
+    if (desired === 0) void this.tx.finish(ds, 'launch', 'Succeeded', 'no node is eligible for the daemon pod');
+    else if (launched(ds)) {
+      void this.tx.progress(ds, 'launch', desired, desired);
+      void this.tx.finish(ds, 'launch', 'Succeeded', `${desired} daemon pod(s) ready`);
+    } else void this.tx.progress(ds, 'launch', ready, desired);
+  }
+}
+
+function countsOf(ds: Readonly<DaemonSet>): { desired: number; ready: number } {
+  const desired = ds.status?.desiredNumberScheduled ?? 0;
+  return { desired, ready: Math.min(ds.status?.numberReady ?? 0, desired) };
+}
+
+function writtenForGeneration(ds: Readonly<DaemonSet>): boolean {
+  const observed = ds.status?.observedGeneration;
+  return observed !== undefined && observed >= (ds.metadata.generation ?? 0);
+}
+
+/** Every desired daemon pod ready and of the current template, as the written status says. */
+function launched(ds: Readonly<DaemonSet>): boolean {
+  const s = ds.status;
+  return writtenForGeneration(ds) && (s?.numberReady ?? 0) >= (s?.desiredNumberScheduled ?? 0) && (s?.updatedNumberScheduled ?? 0) >= (s?.desiredNumberScheduled ?? 0);
+}
