@@ -4,7 +4,8 @@
 // of its own creates and deletes, carries out what plan.ts decides: create the next ordinal's
 // claims and pod, delete a failed pod (recreated under the same name), scale down from the
 // highest ordinal, roll the update from the highest ordinal down to the partition; (3) writes
-// the status `kubectl rollout status` reads; (4) records its Transactions and prunes history.
+// the status `kubectl rollout status` reads; (4) prunes history. Its Transactions are observed
+// from that written status (sts-transactions.ts).
 import {
   Expectations,
   isAlreadyExists,
@@ -37,14 +38,13 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
   private readonly events: EventRecorder;
   private readonly history: ControllerHistory;
   private readonly claims: StatefulClaims;
-  private readonly operations: StatefulSetOperations;
 
   constructor(ctx: ControllerContext, options: { workers?: number } = {}) {
     super(ctx, { name: 'statefulset-controller', resource: resources.statefulsets, workers: options.workers ?? 4 });
     this.events = ctx.recorder(this.name);
     this.history = new ControllerHistory(ctx);
     this.claims = new StatefulClaims(ctx.api);
-    this.operations = new StatefulSetOperations(ctx.transactions);
+    new StatefulSetOperations(ctx.transactions).observe(this.primary, (key) => ctx.shards.owns(key));
     this.pods = this.owns<Pod>(resources.pods, {
       adoptableBy: (set, pod) => isMemberOf(set, pod) && labelSelectorOf(set).matches(pod.metadata.labels),
       expectations: { store: this.expectations, by: 'key' },
@@ -54,10 +54,6 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
         if (minReady > 0) this.queue.addAfter(owner!.key, minReady * 1000 + 50);
       },
     });
-  }
-
-  protected override forget(set: Readonly<StatefulSet>): void {
-    this.operations.forget(set.metadata.uid ?? '');
   }
 
   async reconcile(key: string, now = Date.now()): Promise<ReconcileResult | void> {
@@ -111,7 +107,6 @@ export class StatefulSetController extends WorkloadController<StatefulSet> {
       now,
     });
     if (statusChanged(set.status, status)) await this.writeStatus(set, status);
-    this.operations.track(set, status);
     const inUse = new Set([status.currentRevision ?? '', status.updateRevision ?? '', ...pods.map((p) => p.metadata.labels?.[REVISION_LABEL] ?? '')]);
     await this.history.prune(set, history.revisions, set.spec.revisionHistoryLimit ?? 10, inUse);
     if (failure !== undefined) throw failure;
