@@ -6,21 +6,8 @@ import { startControllerTest, type ControllerTestBed } from '../../../test/suppo
 import { StatefulSetController } from './statefulset-controller.js';
 import type { StatefulSet } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
+import { statefulSetManifest as manifest } from '../../../test/support/controllers/statefulset-manifest.js';
 import type { Pod } from '../../api/core/index.js';
-
-function manifest(name: string, replicas: number): StatefulSet {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'StatefulSet',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas,
-      serviceName: name,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } },
-    },
-  };
-}
 
 describe('statefulset controller', () => {
   let harness: ControllerTestBed;

@@ -9,6 +9,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { resources, type Informer } from '../../client/index.js';
 import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
+import { statefulSetManifest as manifest } from '../../../test/support/controllers/statefulset-manifest.js';
 import type { ControllerFactory } from '../manager.js';
 import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { StatefulSetOperations } from './sts-transactions.js';
@@ -27,18 +28,6 @@ describe('statefulset transactions, observed', () => {
 
   const bed = useControllerTest(observerOnly);
   const sets = () => bed.api.resource<StatefulSet>(resources.statefulsets, 'default');
-
-  const manifest = (name: string, replicas: number): StatefulSet => ({
-    apiVersion: 'apps/v1',
-    kind: 'StatefulSet',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas,
-      serviceName: name,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } },
-    },
-  });
 
   async function transaction(set: KubeObject, operation: string, phase: string): Promise<Transaction | undefined> {
     const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: set.metadata.uid! } });
