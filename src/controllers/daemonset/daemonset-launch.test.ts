@@ -1,6 +1,6 @@
 // A DaemonSet's 'launch' Transaction as the observer reads it from the written DaemonSet, against
 // a real API server with no DaemonSet controller (the test writes the status the controller
-// would): begun at creation, advanced by numberReady of desiredNumberScheduled, ended when every
+// would): begun by the first status written, advanced by numberReady of desiredNumberScheduled, ended when every
 // desired pod is ready and updated, or at once when no node is eligible; and begun late by a
 // member that first sees a DaemonSet still launching whose launch nobody recorded.
 import assert from 'node:assert/strict';
@@ -62,8 +62,9 @@ describe('daemonset launch transaction, observed', () => {
   it('advances the launch by ready pods and ends it when every desired pod is ready and updated', async () => {
     owned.add('default/logs');
     const ds = await daemonSets().create(manifest('logs'));
+    await writeStatus('logs', 2, 0, 2);
     const begun = await waitFor('launch Running', () => launch(ds, 'Running'));
-    assert.equal(begun.spec.reason, 'DaemonSet created');
+    assert.deepEqual([begun.spec.reason, begun.status?.progress], ['DaemonSet created', '0/2']);
     await writeStatus('logs', 2, 1, 2);
     await waitFor('launch at 1/2', async () => ((await launch(ds, 'Running'))?.status?.progress === '1/2' ? true : undefined));
     await writeStatus('logs', 2, 2, 1);
@@ -76,7 +77,6 @@ describe('daemonset launch transaction, observed', () => {
   it('ends the launch at once when no node is eligible', async () => {
     owned.add('default/nowhere');
     const ds = await daemonSets().create(manifest('nowhere'));
-    await waitFor('launch Running', () => launch(ds, 'Running'));
     await writeStatus('nowhere', 0, 0, 0);
     const done = await waitFor('launch Succeeded', () => launch(ds, 'Succeeded'));
     assert.equal(done.status?.message, 'no node is eligible for the daemon pod');

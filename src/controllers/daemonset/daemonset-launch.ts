@@ -1,5 +1,5 @@
 // A DaemonSet's 'launch' Transaction, observed on the DaemonSets' informer rather than called from
-// the reconcile: begun when a DaemonSet is first seen before any pass wrote its status, advanced
+// the reconcile: begun by the first status a pass writes for a new DaemonSet, advanced
 // as status.numberReady of desiredNumberScheduled, and ended once the written status (of the
 // current generation) shows every desired pod ready and updated, or no node eligible. Only the
 // farm member that owns the key records; one that first sees a DaemonSet still launching whose
@@ -18,12 +18,13 @@ export class DaemonSetLaunch {
     daemonSets.addEventHandler(
       ofOwnedKeys(owns, {
         onAdd: (ds) => {
-          if (ds.status?.observedGeneration === undefined) this.begin(ds);
-          else this.catchUp(ds);
+          this.catchUp(ds);
           this.settle(ds);
         },
-        onUpdate: (_old, ds) => {
-          this.catchUp(ds);
+        // Begun with the first status a pass writes: only then is desiredNumberScheduled known.
+        onUpdate: (old, ds) => {
+          if (old.status?.observedGeneration === undefined && ds.status?.observedGeneration !== undefined) this.begin(ds);
+          else this.catchUp(ds);
           this.settle(ds);
         },
       }),
@@ -38,7 +39,8 @@ export class DaemonSetLaunch {
   /** A DaemonSet still launching (first generation, never all ready) whose launch nobody recorded. */
   private catchUp(ds: Readonly<DaemonSet>): void {
     const created = ds.metadata.creationTimestamp;
-    if (!created || (ds.status?.observedGeneration ?? 0) > 1 || launched(ds)) return;
+    const observed = ds.status?.observedGeneration;
+    if (!created || observed === undefined || observed > 1 || launched(ds)) return;
     if (this.tx.recordedSince(ds, 'launch', created) === false) this.begin(ds);
   }
 
