@@ -92,7 +92,8 @@ describe('daemonset launch transaction, observed', () => {
     assert.equal(begun.spec.reason, 'DaemonSet created');
     await writeStatus('handed-over', 2, 2, 2);
     await waitFor('launch Succeeded', () => launch(ds, 'Succeeded'));
-    const all = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: ds.metadata.uid! } })).items;
+    const all = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: ds.metadata.uid! } }))
+      .items;
     assert.equal(all.filter((tx) => tx.spec.operation === 'launch').length, 1, 'one launch, not one per event');
   });
 });

@@ -68,5 +68,9 @@ function writtenForGeneration(ds: Readonly<DaemonSet>): boolean {
 /** Every desired daemon pod ready and of the current template, as the written status says. */
 function launched(ds: Readonly<DaemonSet>): boolean {
   const s = ds.status;
-  return writtenForGeneration(ds) && (s?.numberReady ?? 0) >= (s?.desiredNumberScheduled ?? 0) && (s?.updatedNumberScheduled ?? 0) >= (s?.desiredNumberScheduled ?? 0);
+  return (
+    writtenForGeneration(ds) &&
+    (s?.numberReady ?? 0) >= (s?.desiredNumberScheduled ?? 0) &&
+    (s?.updatedNumberScheduled ?? 0) >= (s?.desiredNumberScheduled ?? 0)
+  );
 }
