@@ -11,6 +11,7 @@
 // revision everywhere: nothing missed, nothing repeated.
 import {
   Agent as HttpAgent,
+  type AgentOptions,
   request as httpRequest,
   type ClientRequest,
   type IncomingMessage,
@@ -62,9 +63,8 @@ export class HttpTransport {
   private streamAgent: HttpAgent;
   /** Pools replaced by setTls(): their connections finish what they carry, and close with this transport. */
   private readonly retired: HttpAgent[] = [];
-  private readonly pool: { keepAlive: boolean; maxSockets: number; maxFreeSockets: number; scheduling: 'lifo' };
-  /** The Lease requests' pool: the same settings, a few sockets of their own. */
-  private readonly leasePool: HttpTransport['pool'];
+  /** The settings of the three pools, which setTls() opens again with new credentials. */
+  private readonly pools: { requests: AgentOptions; leases: AgentOptions; streams: AgentOptions };
   private readonly send: RequestFn;
   private readonly bases: URL[];
   /** The server requests go to now. */
@@ -76,14 +76,14 @@ export class HttpTransport {
     this.bases = serverUrls(config.server);
     this.timeoutMs = options.timeoutMs ?? 60_000;
     const secure = this.bases[0]!.protocol === 'https:';
-    const pool = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
-    this.pool = pool;
-    const tls = secure ? tlsConnectionOptions(config.tls) : {};
-    this.agent = secure ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
-    this.leasePool = { ...pool, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS };
-    this.leaseAgent = secure ? new HttpsAgent({ ...this.leasePool, ...tls }) : new HttpAgent(this.leasePool);
-    // One socket per watch for its whole life; kept apart so watches never starve requests.
-    this.streamAgent = secure ? new HttpsAgent({ keepAlive: false, ...tls }) : new HttpAgent({ keepAlive: false });
+    const requests = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxSockets ?? 256, scheduling: 'lifo' as const };
+    this.pools = {
+      requests,
+      leases: { ...requests, maxSockets: LEASE_SOCKETS, maxFreeSockets: LEASE_SOCKETS },
+      // One socket per watch for its whole life; kept apart so watches never starve requests.
+      streams: { keepAlive: false },
+    };
+    [this.agent, this.leaseAgent, this.streamAgent] = this.openPools(secure ? tlsConnectionOptions(config.tls) : undefined);
     this.send = (secure ? httpsRequest : httpRequest) as RequestFn;
     this.headers = { 'User-Agent': options.userAgent, Accept: 'application/json', ...authHeaders(config) };
   }
@@ -171,14 +171,17 @@ export class HttpTransport {
    */
   setTls(tls: NonNullable<ClientConfig['tls']>): void {
     if (this.bases[0]!.protocol !== 'https:') return;
-    const options = tlsConnectionOptions(tls);
     for (const old of [this.agent, this.leaseAgent, this.streamAgent]) {
       for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
       this.retired.push(old);
     }
-    this.agent = new HttpsAgent({ ...this.pool, ...options });
-    this.leaseAgent = new HttpsAgent({ ...this.leasePool, ...options });
-    this.streamAgent = new HttpsAgent({ keepAlive: false, ...options });
+    [this.agent, this.leaseAgent, this.streamAgent] = this.openPools(tlsConnectionOptions(tls));
+  }
+
+  /** The requests', Leases' and streams' pools: HTTPS with `tls`, plain HTTP without. */
+  private openPools(tls: ReturnType<typeof tlsConnectionOptions> | undefined): [HttpAgent, HttpAgent, HttpAgent] {
+    const { requests, leases, streams } = this.pools;
+    return [requests, leases, streams].map((pool) => (tls ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool))) as [HttpAgent, HttpAgent, HttpAgent];
   }
 
   close(): void {
