@@ -7,7 +7,7 @@
 // reschedules stay with the reconcile (daemonset-transactions.ts): see there why.
 import type { Informer } from '../../client/index.js';
 import { ofOwnedKeys } from '../shape/owned-events.js';
-import type { TransactionRecorder } from '../transactions/recorder.js';
+import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import type { DaemonSet } from './types.js';
 
 export class DaemonSetLaunch {
@@ -32,8 +32,7 @@ export class DaemonSetLaunch {
   }
 
   private begin(ds: Readonly<DaemonSet>): void {
-    const { desired, ready } = countsOf(ds);
-    void this.tx.begin(ds, 'launch', { reason: 'DaemonSet created', total: desired, done: ready });
+    void this.tx.begin(ds, 'launch', launchOf(ds));
   }
 
   /** A DaemonSet still launching (first generation, never all ready) whose launch nobody recorded. */
@@ -41,7 +40,7 @@ export class DaemonSetLaunch {
     const created = ds.metadata.creationTimestamp;
     const observed = ds.status?.observedGeneration;
     if (!created || observed === undefined || observed > 1 || launched(ds)) return;
-    if (this.tx.recordedSince(ds, 'launch', created) === false) this.begin(ds);
+    this.tx.beginUnlessRecordedSince(ds, 'launch', created, launchOf(ds));
   }
 
   private settle(ds: Readonly<DaemonSet>): void {
@@ -53,6 +52,11 @@ export class DaemonSetLaunch {
       void this.tx.finish(ds, 'launch', 'Succeeded', `${desired} daemon pod(s) ready`);
     } else void this.tx.progress(ds, 'launch', ready, desired);
   }
+}
+
+function launchOf(ds: Readonly<DaemonSet>): BeginOptions {
+  const { desired, ready } = countsOf(ds);
+  return { reason: 'DaemonSet created', total: desired, done: ready };
 }
 
 function countsOf(ds: Readonly<DaemonSet>): { desired: number; ready: number } {

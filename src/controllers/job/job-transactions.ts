@@ -5,7 +5,7 @@
 // Job's key records it; one that first sees a running Job whose start nobody recorded (a
 // restart, a shard taken over) begins it then.
 import type { Informer } from '../../client/index.js';
-import type { TransactionRecorder } from '../transactions/recorder.js';
+import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import { ofOwnedKeys } from '../shape/owned-events.js';
 import { finishedCondition, type Job } from './types.js';
 
@@ -32,14 +32,13 @@ export class JobOperations {
   }
 
   private begin(job: Readonly<Job>): void {
-    const { done, total } = progressOf(job);
-    void this.transactions.begin(job, 'launch', { reason: 'Job started', total, done });
+    void this.transactions.begin(job, 'launch', launchOf(job));
   }
 
   /** A running Job whose start nobody recorded (it started while no member watched) begins it now. */
   private catchUp(job: Readonly<Job>): void {
     const start = job.status?.startTime;
-    if (start && !finishedCondition(job) && this.transactions.recordedSince(job, 'launch', start) === false) this.begin(job);
+    if (start && !finishedCondition(job)) this.transactions.beginUnlessRecordedSince(job, 'launch', start, launchOf(job));
   }
 
   /** Progress while it runs; the end once the status shows the Job finished. */
@@ -54,6 +53,10 @@ export class JobOperations {
     void this.transactions.progress(job, 'launch', done, total);
     if (finished) void this.transactions.finish(job, 'launch', 'Succeeded', `Job completed: ${job.status?.succeeded ?? 0} pod(s) succeeded`);
   }
+}
+
+function launchOf(job: Readonly<Job>): BeginOptions {
+  return { reason: 'Job started', ...progressOf(job) };
 }
 
 /** Succeeded pods of completions (1 when the Job has none: the first success completes it). */

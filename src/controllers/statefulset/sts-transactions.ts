@@ -7,8 +7,13 @@
 // launch nobody recorded (a restart, a shard taken over) begins it then.
 import type { Informer } from '../../client/index.js';
 import { ofOwnedKeys } from '../shape/owned-events.js';
-import type { TransactionRecorder } from '../transactions/recorder.js';
+import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import type { StatefulSet } from './types.js';
+
+function launchOf(set: Readonly<StatefulSet>): BeginOptions {
+  const desired = set.spec.replicas ?? 1;
+  return { reason: `created with ${desired} replicas`, total: desired, done: 0 };
+}
 
 /** A whole ordered rollout may take far longer than one of the Deployment's rolling steps. */
 const ROLLOUT_LIFE_SECONDS = 1800;
@@ -42,15 +47,14 @@ export class StatefulSetOperations {
   }
 
   private beginLaunch(set: Readonly<StatefulSet>): void {
-    const desired = set.spec.replicas ?? 1;
-    void this.tx.begin(set, 'launch', { reason: `created with ${desired} replicas`, total: desired, done: 0 });
+    void this.tx.begin(set, 'launch', launchOf(set));
   }
 
   /** A set still launching whose launch nobody recorded (it was created while no member watched). */
   private catchUpLaunch(set: Readonly<StatefulSet>): void {
     const created = set.metadata.creationTimestamp;
     if (!created || (set.status?.observedGeneration ?? 0) > 1 || allReady(set)) return;
-    if (this.tx.recordedSince(set, 'launch', created) === false) this.beginLaunch(set);
+    this.tx.beginUnlessRecordedSince(set, 'launch', created, launchOf(set));
   }
 
   /** Progress of whatever is open, and its end once the written status shows it done. */

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { objectKey, type Informer } from '../../client/index.js';
 import { ofOwnedKeys } from '../shape/owned-events.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
-import type { TransactionRecorder } from '../transactions/recorder.js';
+import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import { conditionOf, finishedCondition, restartingWhy } from './conditions.js';
 import { countPods } from './decide.js';
 import type { FrameworkController } from './framework.js';
@@ -65,7 +65,7 @@ export class TrainingOperations {
   private begin(old: Readonly<TrainingJob>, job: Readonly<TrainingJob>): void {
     const start = job.status?.startTime;
     if (start && start !== old.status?.startTime) {
-      void this.transactions.begin(job, 'launch', { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, job), done: 0 });
+      void this.transactions.begin(job, 'launch', this.launchOf(job));
     }
     const restarting = conditionOf(job.status, 'Restarting');
     const before = conditionOf(old.status, 'Restarting');
@@ -77,8 +77,11 @@ export class TrainingOperations {
   /** A running job whose (re)start nobody recorded (it began while no member watched it: a restart, a shard taken over) begins it now. */
   private catchUp(job: Readonly<TrainingJob>): void {
     const start = job.status?.startTime;
-    if (!start || finishedCondition(job) || this.transactions.recordedSince(job, 'launch', start) !== false) return;
-    void this.transactions.begin(job, 'launch', { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, job), done: 0 });
+    if (start && !finishedCondition(job)) this.transactions.beginUnlessRecordedSince(job, 'launch', start, this.launchOf(job));
+  }
+
+  private launchOf(job: Readonly<TrainingJob>): BeginOptions {
+    return { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, job), done: 0 };
   }
 
   /** The job's end ends both; Running ends a restart; a running job's launch advances. */

@@ -74,12 +74,17 @@ export class TransactionRecorder {
   }
 
   /**
-   * Whether a transaction of the operation on the target was begun at or after `since` (RFC 3339;
-   * any phase), or is open here; undefined while the Transactions are not yet listed. Observers
-   * that first see an object after what they watch for happened (a restart, a shard taken over)
-   * begin only what nobody recorded.
+   * Begins the operation unless one was begun on the target at or after `since` (RFC 3339; any
+   * phase) or is open here; nothing while the Transactions are not yet listed (a later event of
+   * the target asks again). Observers that first see an object after what they watch for
+   * happened (a restart, a shard taken over) begin only what nobody recorded.
    */
-  recordedSince(target: KubeObject, operation: Operation, since: string): boolean | undefined {
+  beginUnlessRecordedSince(target: KubeObject, operation: Operation, since: string, options: BeginOptions): void {
+    if (this.recordedSince(target, operation, since) === false) void this.begin(target, operation, options);
+  }
+
+  /** Whether such a transaction was begun since `since` or is open; undefined while the Transactions are not listed. */
+  private recordedSince(target: KubeObject, operation: Operation, since: string): boolean | undefined {
     if (this.isOpen(target, operation)) return true;
     if (!this.informer.hasSynced()) return undefined;
     const from = Date.parse(since);
