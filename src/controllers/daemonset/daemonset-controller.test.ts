@@ -5,12 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { targetNode } from './daemon-pod.js';
 import type { DaemonSet } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { Node, Pod, Taint, Toleration } from '../../api/core/index.js';
+import { transactionsOf } from '../../../test/support/controllers/transactions.js';
 
 describe('daemonset controller', () => {
   let bed: ControllerTestBed;
@@ -99,11 +99,6 @@ describe('daemonset controller', () => {
     return (await livePods(ds)).map((p) => targetNode(p) ?? '?').sort();
   }
 
-  async function transactionsOf(target: KubeObject, operation: string): Promise<Transaction[]> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
-    return list.items.filter((tx) => tx.spec.operation === operation);
-  }
-
   const statusOf = async (name: string) => (await dsClient().get(name)).status ?? {};
 
   it('runs one pod per node, pinned by node affinity and tolerating what daemon pods tolerate', async () => {
@@ -136,7 +131,7 @@ describe('daemonset controller', () => {
       ],
       [2, 2, 2, 2, 2, 0, 0, 1],
     );
-    const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(ds, 'launch')).find((tx) => tx.status?.phase === 'Succeeded'));
+    const launch = await waitFor('launch Succeeded', async () => (await transactionsOf(api, ds, 'launch')).find((tx) => tx.status?.phase === 'Succeeded'));
     assert.equal(launch.status?.progress, '2/2');
   });
 
@@ -184,7 +179,7 @@ describe('daemonset controller', () => {
       (await livePods(ds)).find((p) => targetNode(p) === 'node-a' && p.metadata.uid !== victim!.metadata.uid),
     );
     assert.ok(replacement);
-    const tx = await waitFor('reschedule Succeeded', async () => (await transactionsOf(ds, 'reschedule')).find((t) => t.status?.phase === 'Succeeded'));
+    const tx = await waitFor('reschedule Succeeded', async () => (await transactionsOf(api, ds, 'reschedule')).find((t) => t.status?.phase === 'Succeeded'));
     assert.match(tx.spec.reason, /node-a/);
   });
 
@@ -212,7 +207,7 @@ describe('daemonset controller', () => {
     });
     assert.ok(first);
     const steps = await waitFor('two update steps Succeeded', async () => {
-      const txs = await transactionsOf(ds, 'update');
+      const txs = await transactionsOf(api, ds, 'update');
       return txs.length === 2 && txs.every((t) => t.status?.phase === 'Succeeded') ? txs : undefined;
     });
     assert.deepEqual(

@@ -6,26 +6,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { resources, type Informer } from '../../client/index.js';
-import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
+import { resources } from '../../client/index.js';
+import { useObserverTest } from '../../../test/support/controllers/observer-test.js';
+import { transactionOf, transactionsOf } from '../../../test/support/controllers/transactions.js';
 import { waitFor } from '../../../test/support/wait-for.js';
-import type { ControllerFactory } from '../manager.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DaemonSetLaunch } from './daemonset-launch.js';
 import type { DaemonSet, DaemonSetStatus } from './types.js';
 
 describe('daemonset launch transaction, observed', () => {
-  let observed: Informer<DaemonSet>;
-  /** The keys this "member" owns: a DaemonSet outside it is watched by nobody. */
-  const owned = new Set<string>();
-
-  const observerOnly: ControllerFactory = (ctx) => {
-    observed = ctx.factory.informerFor<DaemonSet>(resources.daemonsets);
-    new DaemonSetLaunch(ctx.transactions).observe(observed, (key) => owned.has(key));
-    return { name: 'daemonset-launch', start() {}, async stop() {} };
-  };
-
-  const bed = useControllerTest(observerOnly);
+  const observer = useObserverTest<DaemonSet>(resources.daemonsets, (transactions, daemonSets, owns) =>
+    new DaemonSetLaunch(transactions).observe(daemonSets, owns),
+  );
+  const { bed, owned } = observer;
   const daemonSets = () => bed.api.resource<DaemonSet>(resources.daemonsets, 'default');
 
   const manifest = (name: string): DaemonSet => ({
@@ -38,10 +30,7 @@ describe('daemonset launch transaction, observed', () => {
     },
   });
 
-  async function launch(ds: KubeObject, phase: string): Promise<Transaction | undefined> {
-    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: ds.metadata.uid! } });
-    return list.items.find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === phase);
-  }
+  const launch = (ds: KubeObject, phase: string) => transactionOf(bed.api, ds, 'launch', phase);
 
   /** The status a pass of the controller would write: desired, ready and updated pods. */
   async function writeStatus(name: string, desired: number, ready: number, updated: number): Promise<void> {
@@ -55,8 +44,7 @@ describe('daemonset launch transaction, observed', () => {
       numberAvailable: ready,
       numberUnavailable: desired - ready,
     };
-    const written = await daemonSets().patch(name, 'merge', { status }, { subresource: 'status' });
-    await waitFor('the status in the cache', () => observed.get(`default/${name}`)?.metadata.resourceVersion === written.metadata.resourceVersion);
+    await observer.writeStatus(name, status);
   }
 
   it('advances the launch by ready pods and ends it when every desired pod is ready and updated', async () => {
@@ -92,8 +80,6 @@ describe('daemonset launch transaction, observed', () => {
     assert.equal(begun.spec.reason, 'DaemonSet created');
     await writeStatus('handed-over', 2, 2, 2);
     await waitFor('launch Succeeded', () => launch(ds, 'Succeeded'));
-    const all = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: ds.metadata.uid! } }))
-      .items;
-    assert.equal(all.filter((tx) => tx.spec.operation === 'launch').length, 1, 'one launch, not one per event');
+    assert.equal((await transactionsOf(bed.api, ds, 'launch')).length, 1, 'one launch, not one per event');
   });
 });

@@ -6,13 +6,13 @@ import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { podsOf, startFakeAgent, type FakeAgent } from '../../../test/support/controllers/workload-pods.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import type { ReplicaSet } from '../replicaset/types.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentController } from './deployment-controller.js';
 import type { Deployment } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { deploymentManifest, STUCK_LABEL } from '../../../test/support/controllers/deployment-manifest.js';
 import type { Pod } from '../../api/core/index.js';
 import { isPodReady } from '../../api/core/pod-conditions.js';
+import { transactionsOf } from '../../../test/support/controllers/transactions.js';
 
 describe('deployment controller', () => {
   let harness: ControllerTestBed;
@@ -39,11 +39,6 @@ describe('deployment controller', () => {
     return list.items
       .filter((rs) => rs.metadata.ownerReferences?.some((ref) => ref.uid === d.metadata.uid))
       .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
-  }
-
-  async function transactionsOf(target: KubeObject): Promise<Transaction[]> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
-    return list.items;
   }
 
   /** What `kubectl rollout status` waits for. */
@@ -94,7 +89,7 @@ describe('deployment controller', () => {
     });
     assert.equal(progressing.message, `ReplicaSet "web-${hash}" has successfully progressed.`);
     const launch = await waitFor('launch Succeeded', async () =>
-      (await transactionsOf(created)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
+      (await transactionsOf(api, created)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
     );
     assert.equal(launch.status?.progress, '3/3');
   });
@@ -132,7 +127,7 @@ describe('deployment controller', () => {
       messages.join('\n'),
     );
     const steps = await waitFor('every update step Succeeded', async () => {
-      const updates = (await transactionsOf(d)).filter((tx) => tx.spec.operation === 'update');
+      const updates = (await transactionsOf(api, d)).filter((tx) => tx.spec.operation === 'update');
       return updates.length >= 2 && updates.every((tx) => tx.status?.phase === 'Succeeded') ? updates : undefined;
     });
     assert.ok(
@@ -170,7 +165,7 @@ describe('deployment controller', () => {
     assert.equal(active?.spec.replicas, 5);
     assert.equal(active?.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '5');
     const scale = await waitFor('scale Succeeded', async () =>
-      (await transactionsOf(d)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'),
+      (await transactionsOf(api, d)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'),
     );
     assert.equal(scale.spec.reason, 'replicas changed from 3 to 5');
   });
@@ -252,7 +247,7 @@ describe('deployment controller', () => {
     assert.equal(condition(d, 'Progressing')?.status, 'False');
     assert.match(condition(d, 'Progressing')?.message ?? '', /has timed out progressing/);
     const failed = await waitFor('update Failed', async () =>
-      (await transactionsOf(created)).find((tx) => tx.spec.operation === 'update' && tx.status?.phase === 'Failed'),
+      (await transactionsOf(api, created)).find((tx) => tx.spec.operation === 'update' && tx.status?.phase === 'Failed'),
     );
     assert.match(failed.status?.message ?? '', /timed out progressing/);
   });

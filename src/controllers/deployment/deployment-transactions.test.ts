@@ -15,9 +15,9 @@ import { startControllerTest, type ControllerTestBed } from '../../../test/suppo
 import { waitFor } from '../../../test/support/wait-for.js';
 import { deploymentManifest } from '../../../test/support/controllers/deployment-manifest.js';
 import { newControllerRef, type ReplicaSet } from '../replicaset/types.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { DeploymentOperations } from './deployment-transactions.js';
 import { DESIRED_REPLICAS_ANNOTATION, type Deployment, type DeploymentStatus } from './types.js';
+import { transactionsOf } from '../../../test/support/controllers/transactions.js';
 
 describe('deployment transactions, observed', () => {
   let bed: ControllerTestBed;
@@ -43,12 +43,8 @@ describe('deployment transactions, observed', () => {
   });
   after(() => bed.close());
 
-  async function transactions(target: KubeObject, operation: string): Promise<Transaction[]> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
-    return list.items.filter((tx) => tx.spec.operation === operation);
-  }
   const withReason = async (target: KubeObject, operation: string, reason: string, phase: string) =>
-    (await transactions(target, operation)).find((tx) => tx.spec.reason === reason && tx.status?.phase === phase);
+    (await transactionsOf(api, target, operation)).find((tx) => tx.spec.reason === reason && tx.status?.phase === phase);
 
   /** A set of the Deployment with its current template (as the API server defaulted it), last scaled for `scaledFor`. */
   async function createSet(d: Readonly<Deployment>, name: string, replicas: number, scaledFor: number): Promise<ReplicaSet> {
@@ -89,7 +85,7 @@ describe('deployment transactions, observed', () => {
     await writeStatus('obs', complete(3));
     const scaled = await waitFor('scale Succeeded', () => withReason(d, 'scale', 'replicas changed from 2 to 3', 'Succeeded'));
     assert.equal(scaled.status?.message, '3 of 3 replicas available');
-    assert.deepEqual(await transactions(d, 'update'), [], 'a scale is no rollout step');
+    assert.deepEqual(await transactionsOf(api, d, 'update'), [], 'a scale is no rollout step');
 
     const rolled = await deployments().patch('obs', 'strategic', {
       spec: { template: { spec: { containers: [{ name: 'main', image: 'drover-test/busybox:2' }] } } },
@@ -152,7 +148,7 @@ describe('deployment transactions, observed', () => {
     await waitFor('the resize in the cache', () => observedSets.get('default/held-a')?.spec.replicas === 2);
     await writeStatus('held', complete(2));
     await waitFor('scale Succeeded', () => withReason(d, 'scale', 'replicas changed from 0 to 2', 'Succeeded'));
-    assert.deepEqual(await transactions(d, 'update'), [], 'a paused Deployment takes no rollout step');
+    assert.deepEqual(await transactionsOf(api, d, 'update'), [], 'a paused Deployment takes no rollout step');
   });
 
   it('records, on starting, a scale its sets show pending (they were last scaled for another size)', async () => {
@@ -162,6 +158,6 @@ describe('deployment transactions, observed', () => {
     await writeStatus('later', complete(2));
     await bed.startManager(observerOnly);
     await waitFor('scale Running', () => withReason(d, 'scale', 'replicas changed from 2 to 3', 'Running'));
-    assert.deepEqual(await transactions(d, 'launch'), [], 'a Deployment with a status written was launched before');
+    assert.deepEqual(await transactionsOf(api, d, 'launch'), [], 'a Deployment with a status written was launched before');
   });
 });

@@ -5,9 +5,9 @@ import { describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { isNotFound, resources } from '../../client/index.js';
 import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { waitFor } from '../../../test/support/wait-for.js';
+import { transactionOf } from '../../../test/support/controllers/transactions.js';
 
 describe('garbage collector', () => {
   const bed = useControllerTest((ctx) => new GarbageCollector(ctx, { unwatchedOwnerPollMs: 200, progressIntervalMs: 20 }));
@@ -52,11 +52,6 @@ describe('garbage collector', () => {
 
   const gone = (client: ReturnType<typeof pods>, name: string) => async () => (await exists(client, name)) === undefined;
 
-  async function deleteTransaction(target: KubeObject): Promise<Transaction | undefined> {
-    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
-    return list.items.find((tx) => tx.spec.operation === 'delete');
-  }
-
   it('Background: deletes the dependents of a deleted owner and records a delete transaction', async () => {
     const cm = await owner('bg-owner');
     await Promise.all([1, 2, 3].map((i) => dependentPod(`bg-pod-${i}`, [ref(cm)])));
@@ -65,7 +60,7 @@ describe('garbage collector', () => {
     for (const name of ['bg-pod-1', 'bg-pod-2', 'bg-pod-3']) await waitFor(`${name} to be collected`, gone(pods(), name));
     await waitFor('bg-cm to be collected', gone(configmaps(), 'bg-cm'));
     const tx = await waitFor('the delete transaction to succeed', async () => {
-      const found = await deleteTransaction(cm);
+      const found = await transactionOf(bed.api, cm, 'delete');
       return found?.status?.phase === 'Succeeded' ? found : undefined;
     });
     assert.equal(tx.spec.target.kind, 'ConfigMap');
@@ -92,7 +87,7 @@ describe('garbage collector', () => {
     await waitFor('the blocking dependent to go', gone(pods(), 'fg-blocking'));
     await waitFor('the owner to go last', gone(configmaps(), 'fg-owner'));
     const tx = await waitFor('the foreground delete transaction to succeed', async () => {
-      const found = await deleteTransaction(cm);
+      const found = await transactionOf(bed.api, cm, 'delete');
       return found?.status?.phase === 'Succeeded' ? found : undefined;
     });
     assert.match(tx.spec.reason, /Foreground/);
@@ -129,7 +124,7 @@ describe('garbage collector', () => {
       ['orphan-other-owner'],
     );
     const tx = await waitFor('the orphan transaction to succeed', async () => {
-      const found = await deleteTransaction(cm);
+      const found = await transactionOf(bed.api, cm, 'delete');
       return found?.status?.phase === 'Succeeded' ? found : undefined;
     });
     assert.match(tx.status?.message ?? '', /orphaned 2 dependents/);

@@ -5,11 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient } from '../../client/index.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { JobController } from './job-controller.js';
 import { completionIndexOf, type Job, type JobCondition } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod, RestartPolicy } from '../../api/core/index.js';
+import { transactionOf } from '../../../test/support/controllers/transactions.js';
 
 type Outcome = 'succeed' | 'fail' | 'run' | { run: true; restarts: number } | undefined;
 
@@ -105,11 +105,6 @@ describe('job controller', () => {
       .map((e) => ({ reason: String(e['reason']), message: String(e['message']) }));
   }
 
-  async function launchOf(job: KubeObject): Promise<Transaction | undefined> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
-    return list.items.find((tx) => tx.spec.operation === 'launch');
-  }
-
   it('runs parallelism pods at a time until completions succeeded, then is Complete', async () => {
     let phase: Outcome = 'run';
     outcomes.set('pi', () => phase);
@@ -144,7 +139,7 @@ describe('job controller', () => {
       return reasons.includes('SuccessfulCreate') && reasons.includes('Completed');
     });
     const launch = await waitFor('launch Succeeded', async () => {
-      const tx = await launchOf(job);
+      const tx = await transactionOf(api, job, 'launch');
       return tx?.status?.phase === 'Succeeded' ? tx : undefined;
     });
     assert.equal(launch.status?.progress, '3/3');
@@ -160,7 +155,7 @@ describe('job controller', () => {
     assert.deepEqual([status.failed, status.succeeded ?? 0, status.active], [3, 0, 0]);
     assert.equal((await podsOf(job)).length, 3);
     await waitFor('a BackoffLimitExceeded event', async () => (await events('fails')).some((e) => e.reason === 'BackoffLimitExceeded'));
-    await waitFor('launch Failed', async () => (await launchOf(job))?.status?.phase === 'Failed');
+    await waitFor('launch Failed', async () => (await transactionOf(api, job, 'launch'))?.status?.phase === 'Failed');
   });
 
   it('counts a finished pod once even when it is deleted right away', async () => {

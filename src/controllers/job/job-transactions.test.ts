@@ -5,26 +5,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { metaTime, type KubeObject } from '../../api/meta.js';
-import { resources, type Informer } from '../../client/index.js';
-import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
+import { resources } from '../../client/index.js';
+import { useObserverTest } from '../../../test/support/controllers/observer-test.js';
+import { transactionOf, transactionsOf } from '../../../test/support/controllers/transactions.js';
 import { waitFor } from '../../../test/support/wait-for.js';
-import type { ControllerFactory } from '../manager.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { JobOperations } from './job-transactions.js';
-import type { Job, JobStatus } from './types.js';
+import type { Job } from './types.js';
 
 describe('job transactions, observed', () => {
-  let observed: Informer<Job>;
-  /** The keys this "member" owns: a Job outside it is watched by nobody. */
-  const owned = new Set<string>();
-
-  const observerOnly: ControllerFactory = (ctx) => {
-    observed = ctx.factory.informerFor<Job>(resources.jobs);
-    new JobOperations(ctx.transactions).observe(observed, (key) => owned.has(key));
-    return { name: 'job-transactions', start() {}, async stop() {} };
-  };
-
-  const bed = useControllerTest(observerOnly);
+  const { bed, owned, writeStatus } = useObserverTest<Job>(resources.jobs, (transactions, jobs, owns) => new JobOperations(transactions).observe(jobs, owns));
   const jobs = () => bed.api.resource<Job>(resources.jobs, 'default');
 
   const manifest = (name: string): Job => ({
@@ -34,15 +23,7 @@ describe('job transactions, observed', () => {
     spec: { completions: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'drover-test/busybox:1' }] } } },
   });
 
-  async function launch(job: KubeObject, phase: string): Promise<Transaction | undefined> {
-    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
-    return list.items.find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === phase);
-  }
-
-  async function writeStatus(name: string, status: JobStatus): Promise<void> {
-    const written = await jobs().patch(name, 'merge', { status }, { subresource: 'status' });
-    await waitFor('the status in the cache', () => observed.get(`default/${name}`)?.metadata.resourceVersion === written.metadata.resourceVersion);
-  }
+  const launch = (job: KubeObject, phase: string) => transactionOf(bed.api, job, 'launch', phase);
 
   it('begins the launch at the startTime, advances it by succeeded pods and ends it at Complete', async () => {
     owned.add('default/watched');
@@ -71,8 +52,6 @@ describe('job transactions, observed', () => {
     const begun = await waitFor('launch begun late', () => launch(job, 'Running'));
     assert.equal(begun.spec.reason, 'Job started');
     await writeStatus('handed-over', { active: 2, ready: 2 });
-    const launches = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } }))
-      .items;
-    assert.equal(launches.filter((tx) => tx.spec.operation === 'launch').length, 1, 'one launch, not one per event');
+    assert.equal((await transactionsOf(bed.api, job, 'launch')).length, 1, 'one launch, not one per event');
   });
 });

@@ -3,13 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { ReplicaSetController } from './replicaset-controller.js';
 import { bindPod, keepReady, podClient, podsOf, replicaSetManifest, setPodPhase, setPodRunning } from '../../../test/support/controllers/workload-pods.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
 import type { ReplicaSet } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { Pod } from '../../api/core/index.js';
+import { transactionsOf } from '../../../test/support/controllers/transactions.js';
 
 describe('replicaset controller', () => {
   let harness: ControllerTestBed;
@@ -23,11 +23,6 @@ describe('replicaset controller', () => {
   after(async () => harness.close());
 
   const live = async (rs: KubeObject) => (await podsOf(api, rs)).filter((pod) => !pod.metadata.deletionTimestamp);
-
-  async function transactionsOf(target: KubeObject): Promise<Transaction[]> {
-    const list = await api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: target.metadata.uid! } });
-    return list.items;
-  }
 
   it('creates the replicas from the template, owned by the set, and reports them', async () => {
     const rs = await rsClient().create(replicaSetManifest('web', 3) as ReplicaSet);
@@ -60,13 +55,13 @@ describe('replicaset controller', () => {
   it("records a stand-alone set's launch and scale as transactions", async () => {
     const rs = await rsClient().get('web');
     const launch = await waitFor('launch Succeeded', async () =>
-      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
+      (await transactionsOf(api, rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Succeeded'),
     );
     assert.equal(launch.status?.progress, '3/3');
     await rsClient().patch('web', 'merge', { spec: { replicas: 4 } });
     await keepReady(api, rs, 4, 'four ready pods');
     const scale = await waitFor('scale Succeeded', async () =>
-      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'),
+      (await transactionsOf(api, rs)).find((tx) => tx.spec.operation === 'scale' && tx.status?.phase === 'Succeeded'),
     );
     assert.equal(scale.spec.reason, 'replicas changed from 3 to 4');
     assert.equal(scale.status?.progress, '4/4');
@@ -74,10 +69,10 @@ describe('replicaset controller', () => {
 
   it('fails the open launch of a set deleted before it was ready', async () => {
     const rs = await rsClient().create(replicaSetManifest('doomed', 2) as ReplicaSet);
-    await waitFor('launch Running', async () => (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Running'));
+    await waitFor('launch Running', async () => (await transactionsOf(api, rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Running'));
     await rsClient().delete('doomed');
     const launch = await waitFor('launch Failed', async () =>
-      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Failed'),
+      (await transactionsOf(api, rs)).find((tx) => tx.spec.operation === 'launch' && tx.status?.phase === 'Failed'),
     );
     assert.equal(launch.status?.message, 'the ReplicaSet was deleted');
     for (const pod of await podsOf(api, rs))
@@ -149,7 +144,7 @@ describe('replicaset controller', () => {
     assert.equal((await podsOf(api, rs)).length, 2, 'the terminating pod is still there, not counted');
     // Found while Running, perhaps: its end is written by the next sync.
     const reschedule = await waitFor('a reschedule transaction, Succeeded', async () =>
-      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'),
+      (await transactionsOf(api, rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'),
     );
     assert.match(reschedule.spec.reason, /on node node-1 was deleted/);
   });
@@ -169,7 +164,7 @@ describe('replicaset controller', () => {
       return current === undefined || current.metadata.deletionTimestamp !== undefined;
     });
     const reschedule = await waitFor('a reschedule', async () =>
-      (await transactionsOf(rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'),
+      (await transactionsOf(api, rs)).find((tx) => tx.spec.operation === 'reschedule' && tx.status?.phase === 'Succeeded'),
     );
     assert.equal(reschedule.spec.reason, `pod ${victim.metadata.name} failed on node node-1`);
   });

@@ -6,33 +6,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
-import { resources, type Informer } from '../../client/index.js';
-import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
+import { resources } from '../../client/index.js';
+import { useObserverTest } from '../../../test/support/controllers/observer-test.js';
+import { transactionOf, transactionsOf } from '../../../test/support/controllers/transactions.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { statefulSetManifest as manifest } from '../../../test/support/controllers/statefulset-manifest.js';
-import type { ControllerFactory } from '../manager.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { StatefulSetOperations } from './sts-transactions.js';
 import type { StatefulSet, StatefulSetStatus } from './types.js';
 
 describe('statefulset transactions, observed', () => {
-  let observed: Informer<StatefulSet>;
-  /** The keys this "member" owns: a set outside it is watched by nobody. */
-  const owned = new Set<string>();
-
-  const observerOnly: ControllerFactory = (ctx) => {
-    observed = ctx.factory.informerFor<StatefulSet>(resources.statefulsets);
-    new StatefulSetOperations(ctx.transactions).observe(observed, (key) => owned.has(key));
-    return { name: 'statefulset-transactions', start() {}, async stop() {} };
-  };
-
-  const bed = useControllerTest(observerOnly);
+  const observer = useObserverTest<StatefulSet>(resources.statefulsets, (transactions, sets, owns) =>
+    new StatefulSetOperations(transactions).observe(sets, owns),
+  );
+  const { bed, owned } = observer;
   const sets = () => bed.api.resource<StatefulSet>(resources.statefulsets, 'default');
 
-  async function transaction(set: KubeObject, operation: string, phase: string): Promise<Transaction | undefined> {
-    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: set.metadata.uid! } });
-    return list.items.find((tx) => tx.spec.operation === operation && tx.status?.phase === phase);
-  }
+  const transaction = (set: KubeObject, operation: string, phase: string) => transactionOf(bed.api, set, operation, phase);
 
   const at = (set: KubeObject, operation: string, progress: string) =>
     waitFor(`${operation} at ${progress}`, async () => ((await transaction(set, operation, 'Running'))?.status?.progress === progress ? true : undefined));
@@ -50,8 +39,7 @@ describe('statefulset transactions, observed', () => {
       currentRevision: revisions[0],
       updateRevision: revisions[1],
     };
-    const written = await sets().patch(name, 'merge', { status }, { subresource: 'status' });
-    await waitFor('the status in the cache', () => observed.get(`default/${name}`)?.metadata.resourceVersion === written.metadata.resourceVersion);
+    await observer.writeStatus(name, status);
   }
 
   it('ends the launch when every replica is ready, and the scale when the new count is', async () => {
@@ -96,8 +84,6 @@ describe('statefulset transactions, observed', () => {
     assert.equal(begun.spec.reason, 'created with 2 replicas');
     await writeStatus('handed-over', [2, 2, 2], ['h-a', 'h-a'], 1);
     await waitFor('launch Succeeded', () => transaction(set, 'launch', 'Succeeded'));
-    const launches = (await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: set.metadata.uid! } }))
-      .items;
-    assert.equal(launches.filter((tx) => tx.spec.operation === 'launch').length, 1, 'one launch, not one per event');
+    assert.equal((await transactionsOf(bed.api, set, 'launch')).length, 1, 'one launch, not one per event');
   });
 });

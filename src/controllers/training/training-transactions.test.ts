@@ -5,14 +5,14 @@
 // the job runs again; delete: the job deleted at its ttlSecondsAfterFinished.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { metaTime, type KubeObject } from '../../api/meta.js';
+import { metaTime } from '../../api/meta.js';
 import { resources } from '../../client/index.js';
 import { useControllerTest } from '../../../test/support/controllers/controller-test.js';
 import { waitFor } from '../../../test/support/wait-for.js';
-import { LABEL_TARGET_UID, type Transaction } from '../transactions/types.js';
 import { pytorchJobController } from './training-controller.js';
 import type { TrainingJob } from './types.js';
 import type { Pod, PodPhase } from '../../api/core/index.js';
+import { transactionOf } from '../../../test/support/controllers/transactions.js';
 
 describe('training job transactions', () => {
   const bed = useControllerTest(pytorchJobController);
@@ -33,11 +33,6 @@ describe('training job transactions', () => {
     };
   }
 
-  async function transaction(job: KubeObject, operation: string, phase?: string): Promise<Transaction | undefined> {
-    const list = await bed.api.resource<Transaction>(resources.transactions, 'default').list({ labelSelector: { [LABEL_TARGET_UID]: job.metadata.uid! } });
-    return list.items.find((tx) => tx.spec.operation === operation && (phase === undefined || tx.status?.phase === phase));
-  }
-
   /** Waits for the live pod of this name (a recreated one has a new uid) and sets its phase. */
   async function setPhase(name: string, phase: PodPhase, exitCode = 0): Promise<Pod> {
     const pod = await waitFor(`pod ${name}`, async () => (await pods().list()).items.find((p) => p.metadata.name === name && !p.metadata.deletionTimestamp));
@@ -50,16 +45,16 @@ describe('training job transactions', () => {
 
   it('advances the launch as replicas run, before the status shows it, and ends it with the job', async () => {
     const job = await jobs().create(manifest('lin'));
-    const launch = await waitFor('a launch 0/3', async () => (await transaction(job, 'launch', 'Running'))?.status?.progress === '0/3');
+    const launch = await waitFor('a launch 0/3', async () => (await transactionOf(bed.api, job, 'launch', 'Running'))?.status?.progress === '0/3');
     assert.ok(launch);
-    assert.equal((await transaction(job, 'launch'))?.spec.reason, 'PyTorchJob started');
+    assert.equal((await transactionOf(bed.api, job, 'launch'))?.spec.reason, 'PyTorchJob started');
     await setPhase('lin-worker-0', 'Running');
-    await waitFor('launch 1/3 from a running worker', async () => (await transaction(job, 'launch'))?.status?.progress === '1/3');
+    await waitFor('launch 1/3 from a running worker', async () => (await transactionOf(bed.api, job, 'launch'))?.status?.progress === '1/3');
     await setPhase('lin-master-0', 'Running');
     await setPhase('lin-worker-1', 'Running');
-    await waitFor('launch 3/3', async () => (await transaction(job, 'launch'))?.status?.progress === '3/3');
+    await waitFor('launch 3/3', async () => (await transactionOf(bed.api, job, 'launch'))?.status?.progress === '3/3');
     await setPhase('lin-master-0', 'Succeeded');
-    const done = await waitFor('launch Succeeded', () => transaction(job, 'launch', 'Succeeded'));
+    const done = await waitFor('launch Succeeded', () => transactionOf(bed.api, job, 'launch', 'Succeeded'));
     assert.equal(done.status?.message, 'PyTorchJob default/lin is successfully completed.');
   });
 
@@ -67,26 +62,26 @@ describe('training job transactions', () => {
     const job = await jobs().create(manifest('again'));
     await setPhase('again-master-0', 'Running');
     const failed = await setPhase('again-worker-1', 'Failed', 137);
-    const restart = await waitFor('a restart', () => transaction(job, 'restart', 'Running'));
+    const restart = await waitFor('a restart', () => transactionOf(bed.api, job, 'restart', 'Running'));
     assert.equal(restart.spec.reason, 'recreating failed pod(s): again-worker-1');
     assert.equal(restart.status?.progress, '0/1');
     await waitFor('the failed pod recreated', async () =>
       (await pods().list()).items.some((p) => p.metadata.name === 'again-worker-1' && p.metadata.uid !== failed.metadata.uid),
     );
     await setPhase('again-worker-1', 'Running');
-    const ended = await waitFor('restart Succeeded', () => transaction(job, 'restart', 'Succeeded'));
+    const ended = await waitFor('restart Succeeded', () => transactionOf(bed.api, job, 'restart', 'Succeeded'));
     assert.equal(ended.status?.message, 'PyTorchJob default/again is running again');
-    assert.equal((await transaction(job, 'launch'))?.status?.phase, 'Running', 'the launch goes on');
+    assert.equal((await transactionOf(bed.api, job, 'launch'))?.status?.phase, 'Running', 'the launch goes on');
   });
 
   it('ends the launch with a failed job, and records its deletion at ttlSecondsAfterFinished', async () => {
     const job = await jobs().create(manifest('short', { backoffLimit: 0, cleanPodPolicy: 'All', ttlSecondsAfterFinished: 0 }));
     await setPhase('short-master-0', 'Running');
     await setPhase('short-worker-0', 'Failed', 137);
-    const launch = await waitFor('launch Failed', () => transaction(job, 'launch', 'Failed'));
+    const launch = await waitFor('launch Failed', () => transactionOf(bed.api, job, 'launch', 'Failed'));
     assert.match(launch.status?.message ?? '', /has failed because it has reached the specified backoff limit/);
     await waitFor('the job deleted', async () => !(await jobs().list()).items.some((j) => j.metadata.uid === job.metadata.uid));
-    const deleted = await waitFor('a delete Transaction', () => transaction(job, 'delete', 'Succeeded'));
+    const deleted = await waitFor('a delete Transaction', () => transactionOf(bed.api, job, 'delete', 'Succeeded'));
     assert.equal(deleted.spec.reason, 'ttlSecondsAfterFinished (0s) passed');
   });
 });
