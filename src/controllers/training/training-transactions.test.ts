@@ -2,7 +2,7 @@
 // the PyTorchJob controller. No agents run here: the test plays them by writing pod status.
 // launch: begun at the start, advanced as replicas run (a worker running before the master
 // changes no status field), ended by the job's end; restart: begun by a recreation, ended when
-// the job runs again; delete: the job deleted at its ttlSecondsAfterFinished.
+// the recreated pods run; delete: the job deleted at its ttlSecondsAfterFinished.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { metaTime } from '../../api/meta.js';
@@ -58,7 +58,7 @@ describe('training job transactions', () => {
     assert.equal(done.status?.message, 'PyTorchJob default/lin is successfully completed.');
   });
 
-  it('records a recreation as a restart, ended when the job runs again', async () => {
+  it('records a recreation as a restart, ended when the recreated pod runs', async () => {
     const job = await jobs().create(manifest('again'));
     await setPhase('again-master-0', 'Running');
     const failed = await setPhase('again-worker-1', 'Failed', 137);
@@ -68,6 +68,13 @@ describe('training job transactions', () => {
     await waitFor('the failed pod recreated', async () =>
       (await pods().list()).items.some((p) => p.metadata.name === 'again-worker-1' && p.metadata.uid !== failed.metadata.uid),
     );
+    // The master runs, so the job is Running again at once; the restart waits for the new worker.
+    await waitFor('the job Running again', async () =>
+      (await jobs().get('again')).status?.conditions?.some((c) => c.type === 'Running' && c.status === 'True'),
+    );
+    const waiting = await transactionOf(bed.api, job, 'restart');
+    assert.equal(waiting?.status?.phase, 'Running', 'a recreated pod not yet running is no end of the restart');
+    assert.equal(waiting?.status?.progress, '0/1');
     await setPhase('again-worker-1', 'Running');
     const ended = await waitFor('restart Succeeded', () => transactionOf(bed.api, job, 'restart', 'Succeeded'));
     assert.equal(ended.status?.message, 'PyTorchJob default/again is running again');

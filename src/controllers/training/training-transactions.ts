@@ -2,7 +2,9 @@
 // when the written status shows a new startTime (a start, or a resume), advanced as running
 // replicas of all replicas (read from the pods' informer, since the status counts no running
 // pods), ended by the Succeeded or Failed condition; 'restart' begun by the Restarting
-// condition and ended by Running (or the job's end); 'delete' when the controller deleted the
+// condition, advanced as the recreated replicas run and ended when all of them do (or by the
+// job's end) — not by the Running condition, which comes back as soon as the master runs,
+// often before a recreated worker is even created; 'delete' when the controller deleted the
 // job at its ttlSecondsAfterFinished and it left no dependents for the garbage collector (which
 // records those). Only the farm member that owns the job's key records them.
 import type { KubeObject } from '../../api/meta.js';
@@ -13,7 +15,7 @@ import type { BeginOptions, TransactionRecorder } from '../transactions/recorder
 import { conditionOf, finishedCondition, restartingWhy } from './conditions.js';
 import { countPods } from './decide.js';
 import type { FrameworkController } from './framework.js';
-import { totalReplicas } from './names.js';
+import { replicaName, replicasOf, replicaSpecsOf, totalReplicas } from './names.js';
 import { replicaOf } from './training-sync.js';
 import type { TrainingJob } from './types.js';
 import type { Pod } from '../../api/core/index.js';
@@ -27,6 +29,8 @@ export interface ObservedObjects {
 
 export class TrainingOperations {
   private readonly kind: string;
+  /** The replicas (pod names) each job's open restart recreates, by job uid; set when its Restarting condition is seen. */
+  private readonly restarted = new Map<string, readonly string[]>();
 
   constructor(
     private readonly transactions: TransactionRecorder,
@@ -71,7 +75,13 @@ export class TrainingOperations {
     const before = conditionOf(old.status, 'Restarting');
     if (!restarting || (before?.message === restarting.message && before?.lastUpdateTime === restarting.lastUpdateTime)) return;
     const why = restartingWhy(this.kind, job, restarting.message ?? '');
-    if (why !== undefined) void this.transactions.begin(job, 'restart', { reason: why, total: this.restartTotal(job, why), done: 0 });
+    if (why === undefined) return;
+    // A failure while a restart is still open joins it (the recorder keeps one Running restart).
+    const uid = job.metadata.uid ?? '';
+    const joined = this.transactions.isOpen(job, 'restart') ? (this.restarted.get(uid) ?? []) : [];
+    const replicas = [...new Set([...joined, ...this.restartedReplicas(job, why)])];
+    this.restarted.set(uid, replicas);
+    void this.transactions.begin(job, 'restart', { reason: why, total: replicas.length, done: 0 });
   }
 
   /** A running job whose (re)start nobody recorded (it began while no member watched it: a restart, a shard taken over) begins it now. */
@@ -84,37 +94,57 @@ export class TrainingOperations {
     return { reason: `${this.kind} started`, total: totalReplicas(this.fc.framework, job), done: 0 };
   }
 
-  /** The job's end ends both; Running ends a restart; a running job's launch advances. */
+  /** The job's end ends both; otherwise the pods say how far each has got. */
   private settle(job: Readonly<TrainingJob>): void {
-    const name = `${this.kind} ${job.metadata.namespace}/${job.metadata.name}`;
     const finished = finishedCondition(job);
     if (finished) {
       const message = conditionOf(job.status, finished)?.message ?? '';
       if (this.transactions.isOpen(job, 'restart')) void this.transactions.finish(job, 'restart', finished, message);
       if (this.transactions.isOpen(job, 'launch')) void this.transactions.finish(job, 'launch', finished, message);
+      this.restarted.delete(job.metadata.uid ?? '');
       return;
-    }
-    if (conditionOf(job.status, 'Running') && this.transactions.isOpen(job, 'restart')) {
-      void this.transactions.finish(job, 'restart', 'Succeeded', `${name} is running again`);
     }
     this.progress(job);
   }
 
-  /** Running replicas of all, while the job runs (a suspended one's pods going are no progress). */
+  /**
+   * The launch: running replicas of all. A restart: recreated replicas running of those it
+   * recreates, ended when all run. Nothing while suspended (its pods going are no progress).
+   */
   private progress(job: Readonly<TrainingJob>): void {
-    if (job.spec.runPolicy?.suspend === true || !this.transactions.isOpen(job, 'launch')) return;
-    const facts = this.objects.pods.byIndex(CONTROLLER_UID_INDEX, job.metadata.uid ?? '').flatMap((pod) => {
-      const replica = replicaOf(this.fc, pod);
-      return replica ? [{ pod, ...replica, newRestarts: 0, failureCounted: false }] : [];
-    });
-    const running = Object.values(countPods(this.fc, job, facts)).reduce((sum, c) => sum + c.running, 0);
-    void this.transactions.progress(job, 'launch', running, totalReplicas(this.fc.framework, job));
+    if (job.spec.runPolicy?.suspend === true) return;
+    const pods = this.objects.pods.byIndex(CONTROLLER_UID_INDEX, job.metadata.uid ?? '');
+    if (this.transactions.isOpen(job, 'launch')) {
+      const facts = pods.flatMap((pod) => {
+        const replica = replicaOf(this.fc, pod);
+        return replica ? [{ pod, ...replica, newRestarts: 0, failureCounted: false }] : [];
+      });
+      const running = Object.values(countPods(this.fc, job, facts)).reduce((sum, c) => sum + c.running, 0);
+      void this.transactions.progress(job, 'launch', running, totalReplicas(this.fc.framework, job));
+    }
+    if (this.transactions.isOpen(job, 'restart')) {
+      // A failed pod stays Failed and a replaced one is deleted first: a live Running pod of the name is the new one.
+      const live = new Set(pods.filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running').map((p) => p.metadata.name));
+      // Another member began it (a shard taken over): the whole job running again ends it.
+      const replicas = this.restarted.get(job.metadata.uid ?? '') ?? this.allReplicas(job);
+      const running = replicas.filter((name) => live.has(name)).length;
+      void this.transactions.progress(job, 'restart', running, replicas.length);
+      if (running < replicas.length) return;
+      this.restarted.delete(job.metadata.uid ?? '');
+      void this.transactions.finish(job, 'restart', 'Succeeded', `${this.kind} ${job.metadata.namespace}/${job.metadata.name} is running again`);
+    }
   }
 
   /** Pods recreated: the whole gang, or the failed pods the reason names. */
-  private restartTotal(job: Readonly<TrainingJob>, why: string): number {
-    if (job.spec.runPolicy?.restartScope === 'Gang') return totalReplicas(this.fc.framework, job);
-    return why.slice(why.indexOf(': ') + 2).split(', ').length;
+  private restartedReplicas(job: Readonly<TrainingJob>, why: string): string[] {
+    if (job.spec.runPolicy?.restartScope === 'Gang') return this.allReplicas(job);
+    return why.slice(why.indexOf(': ') + 2).split(', ');
+  }
+
+  private allReplicas(job: Readonly<TrainingJob>): string[] {
+    return replicaSpecsOf(this.fc.framework, job).flatMap(([type, spec]) =>
+      Array.from({ length: replicasOf(spec) }, (_, index) => replicaName(job.metadata.name!, type, index)),
+    );
   }
 
   /**
@@ -122,6 +152,7 @@ export class TrainingOperations {
    * in the caches, deleted in the background) make it the garbage collector's to record.
    */
   private deleted(job: Readonly<TrainingJob>): void {
+    this.restarted.delete(job.metadata.uid ?? '');
     const ttl = job.spec.runPolicy?.ttlSecondsAfterFinished;
     const completed = Date.parse(job.status?.completionTime ?? '');
     if (ttl === undefined || ttl === null || !finishedCondition(job) || !(completed + ttl * 1000 <= Date.now())) return;
