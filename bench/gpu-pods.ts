@@ -22,7 +22,8 @@ const POD_DONE_TIMEOUT_MS = 300_000;
  */
 export const PASSED_FROM_HOST = ['LD_LIBRARY_PATH', 'PYTHONPATH'] as const;
 
-function hostEnv(): Array<{ name: string; value: string }> {
+/** PASSED_FROM_HOST as a container's env: what a spec of a host-process pod on this node writes. */
+export function hostEnv(): Array<{ name: string; value: string }> {
   return PASSED_FROM_HOST.flatMap((name) => (process.env[name] ? [{ name, value: process.env[name]! }] : []));
 }
 

@@ -5,11 +5,19 @@
 //   (a)        a pod with limits nvidia.com/gpu: 1 sees exactly one GPU by UUID in
 //              CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES, and PyTorch sees 1 device;
 //   (b)        a pod asking no GPU sees none (PyTorch: 0 devices);
-//   (c)        a pod asking one GPU more than the node has stays Pending with FailedScheduling.
+//   (c)        a pod asking one GPU more than the node has stays Pending with FailedScheduling;
+//   (d)        a PyTorchJob (the training-job controller, gang scheduled) of a Master with 1 GPU
+//              and a Worker with none (with 1 when the node has 2+ GPUs), both host processes
+//              that meet through torch.distributed (gloo) at the MASTER_ADDR/MASTER_PORT the
+//              controller set and train a tiny model a few steps, all-reducing gradients: it
+//              Succeeds, its PodGroup holds both, the master saw exactly its GPU by UUID and the
+//              worker none (or one of its own), and both ranks end with the same, lower loss.
 // And the figures: the same bf16 matmul in the pod and straight on the host, alternating, over
-// BENCH_GPU_ROUNDS rounds (default 3), with each pod's create → Running and → first line.
+// BENCH_GPU_ROUNDS rounds (default 3), with each pod's create → Running and → first line, and
+// the job's apply → Running and → Succeeded.
 // Prints PASS/FAIL per check and exits 1 on a FAIL (never on a time); 2 when this machine has
-// no nvidia-smi or python3 on the PATH, at once.
+// no nvidia-smi or python3 on the PATH, at once. (d) says SKIP for its training half only when a
+// replica's python3 says it is the stand-in of scripts/device-gpu-dry-run.sh, which has no PyTorch.
 import { hostname } from 'node:os';
 import { INVENTORY_FIELDS, findOnPath, parseInventory, queryGpus, type GpuInfo } from '../src/agent/gpu/nvidia-smi.js';
 import type { Node } from '../src/api/core/index.js';
@@ -20,6 +28,8 @@ import { startGpuCluster, type GpuCluster } from './gpu-cluster.js';
 import { GPU, PASSED_FROM_HOST, deletePod, probePod, runPod, unschedulable, type PodRun } from './gpu-pods.js';
 import { MATMUL_SIZE, parseProbe, runOnHost, type ProbeOutput } from './gpu-probe.js';
 import { median } from './peers.js';
+import { judgeTraining } from './gpu-training-check.js';
+import { runTrainingJob, trainingJob, type TrainingRun } from './gpu-training.js';
 
 const ROUNDS = Number(process.env['BENCH_GPU_ROUNDS'] ?? 3);
 const NODE = `gpu-bench-${hostname()
@@ -29,11 +39,17 @@ const NODE = `gpu-bench-${hostname()
   .replace(/-+$/, '')}`;
 
 const failures: string[] = [];
+const skipped: string[] = [];
 
 function check(name: string, pass: boolean, detail: string): boolean {
   console.log(`${pass ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
   if (!pass) failures.push(name);
   return pass;
+}
+
+function skip(name: string, reason: string): void {
+  console.log(`SKIP ${name}: ${reason}`);
+  skipped.push(name);
 }
 
 function indent(text: string): string {
@@ -178,6 +194,44 @@ async function checkTooMany(cluster: GpuCluster, gpus: GpuInfo[]): Promise<void>
   await deletePod(cluster, 'gpu-too-many');
 }
 
+function printTrainingRun(run: TrainingRun, workerGpus: number): void {
+  // From the API's create, which is what `kubectl apply` does with a new job.
+  const since = (at: number | undefined) => (at === undefined ? '(not seen)' : `${at - run.createdAtMs} ms`);
+  console.log(`\n(d) PyTorchJob ${run.name} (Master: 1 GPU, Worker: ${workerGpus}) ended ${run.finished ?? 'not in time'}`);
+  console.log(`    apply → Running    ${since(run.runningAtMs)}`);
+  console.log(`    apply → ${(run.finished ?? 'Succeeded').padEnd(10)} ${since(run.finishedAtMs)}`);
+  const conditions = run.job?.status?.conditions ?? [];
+  console.log(`    conditions: ${conditions.map((c) => `${c.type}=${c.status}`).join(', ') || '(none)'}`);
+  const minMember = (run.podGroup?.['spec'] as { minMember?: number } | undefined)?.minMember;
+  console.log(
+    `    PodGroup ${run.podGroup ? `${run.name}: minMember ${minMember}, phases ${run.podGroupPhases.join(' → ') || '(none seen)'}` : '(never seen)'}`,
+  );
+  for (const r of run.replicas) console.log(`    pod ${r.pod}, its log:\n${indent(r.log)}`);
+  if (run.problem) console.log(indent(run.problem));
+}
+
+async function checkTraining(cluster: GpuCluster, gpus: GpuInfo[]): Promise<void> {
+  const workerGpus = gpus.length >= 2 ? 1 : 0;
+  const run = await runTrainingJob(cluster, trainingJob('gpu-train', workerGpus));
+  printTrainingRun(run, workerGpus);
+  const uuids = gpus.map((g) => g.uuid);
+  const verdict = judgeTraining(run, uuids, workerGpus);
+  const name = '(d) PyTorchJob on the GPU';
+  const [master, worker] = run.replicas.map((r) => r.report);
+  const named = gpus.find((g) => g.uuid === master?.cudaVisibleDevices)?.name;
+  if (verdict.problems.length) check(name, false, verdict.problems.join('; '));
+  else if (verdict.skipped)
+    skip(name, `${verdict.skipped} (the job Succeeded, its PodGroup held both replicas, each saw the GPUs it was given; the loss is not judged)`);
+  else
+    check(
+      name,
+      true,
+      `Succeeded; PodGroup of ${run.replicas.length}; rank 0 on ${master!.deviceName} (nvidia-smi: ${named}) ${master!.cudaVisibleDevices}, ` +
+        `rank 1 on ${worker!.device}${worker!.deviceCount ? ` ${worker!.cudaVisibleDevices}` : ' with no GPU'}; ` +
+        `loss ${master!.firstLoss} → ${master!.loss} on both ranks, weights within ${Math.max(master!.weightDrift!, worker!.weightDrift!)} of rank 0's`,
+    );
+}
+
 const COLUMN = 38;
 
 function spread(values: Array<number | undefined>, unit: string, digits: number): string {
@@ -263,13 +317,15 @@ async function main(): Promise<void> {
     }
     await checkNoGpu(cluster);
     await checkTooMany(cluster, gpus);
+    await checkTraining(cluster, gpus);
     printFigures(pod, host);
   } catch (error) {
     check('bench:gpu ran to the end', false, error instanceof Error ? (error.stack ?? error.message) : String(error));
   } finally {
     await cluster.stop();
   }
-  console.log(failures.length ? `\nFAIL: ${failures.join('; ')}` : '\nPASS: every check');
+  const but = skipped.length ? `, SKIP: ${skipped.join('; ')}` : '';
+  console.log(failures.length ? `\nFAIL: ${failures.join('; ')}${but}` : `\nPASS: every check run${but}`);
   process.exit(failures.length ? 1 : 0);
 }
 
