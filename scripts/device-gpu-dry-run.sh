@@ -8,7 +8,10 @@
 # First on the PATH, in a temporary directory: the tests' stand-in nvidia-smi
 # (test/fixtures/nvidia-smi) listing ONE H200 in NVIDIA's documented query format, and a
 # stand-in `python3` that prints the lines of bench:gpu's probe, its device count following
-# CUDA_VISIBLE_DEVICES as CUDA's does. Then a second run with no nvidia-smi at all, which must
+# CUDA_VISIBLE_DEVICES as CUDA's does. Given the PyTorchJob's program instead, it meets the other
+# replica over TCP at the MASTER_ADDR:MASTER_PORT the job controller set, and prints the replica's
+# JSON line without a loss, saying it is a stand-in: check (d) then judges the job, its gang and
+# the GPUs each replica was given, and says SKIP for the training itself. Then a second run with no nvidia-smi at all, which must
 # end at once with exit 2. $OUT (default /tmp/gpu-dry-run) gets both runs' output.
 set -euo pipefail
 
@@ -27,12 +30,39 @@ real_python="$(command -v python3)"
 cat > "$fake/python3" <<EOF
 #!$real_python
 # DRY RUN ONLY: pretends to be python3 -c <bench:gpu's probe> with PyTorch on one H200.
-import json, os, random, sys, time
+import json, os, random, socket, sys, time
+visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+count = 1 if visible is None else len([d for d in visible.split(",") if d.strip()])
+if "init_process_group" in sys.argv[-1]:
+    # A replica of bench:gpu's PyTorchJob: the rendezvous for real, the training not at all.
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    addr, port = os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"])
+    if rank == 0:
+        server = socket.create_server((addr, port))
+        for _ in range(world - 1):
+            peer = server.accept()[0]
+            peer.recv(64)
+            peer.sendall(b"ok")
+    else:
+        for _ in range(600):
+            try:
+                master = socket.create_connection((addr, port), timeout=5)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            sys.exit(f"could not reach the master at {addr}:{port}")
+        master.sendall(f"rank {rank}".encode())
+        master.recv(64)
+    print(f"rank {rank} of {world} joined the rendezvous at {addr}:{port}", flush=True)
+    print(json.dumps({"rank": rank, "world_size": world, "rendezvous": f"{addr}:{port}", "device": "cuda" if count else "cpu",
+        "device_name": "NVIDIA H200" if count else None, "device_count": count, "cuda_visible_devices": visible,
+        "nvidia_visible_devices": os.environ.get("NVIDIA_VISIBLE_DEVICES"),
+        "stand_in": "the dry run's python3 has no PyTorch: it met the other rank over TCP but trained nothing"}), flush=True)
+    sys.exit(0)
 print(f"started_at={time.time():.6f}", flush=True)
 print("env=" + json.dumps({k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")}), flush=True)
 time.sleep(1.0)  # import torch
-visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-count = 1 if visible is None else len([d for d in visible.split(",") if d.strip()])
 print(f"device_count={count}", flush=True)
 if count == 0:
     sys.exit(0)
