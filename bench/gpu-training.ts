@@ -19,7 +19,7 @@ const NAMESPACE = 'default';
 const JOB_DONE_TIMEOUT_MS = 300_000;
 /** A worker may still be printing its line when the master's success ends the job. */
 const REPORT_TIMEOUT_MS = 30_000;
-export const REPLICA_TYPES = ['Master', 'Worker'] as const;
+const REPLICA_TYPES = ['Master', 'Worker'] as const;
 
 function replica(gpus: number): ReplicaSpec {
   return {
@@ -113,7 +113,10 @@ export async function runTrainingJob(cluster: GpuCluster, job: TrainingJob): Pro
   void watches[1]!.done.then(() => (ended.group = true));
   await Promise.all(watches.map((w) => w.ready));
   run.createdAtMs = Date.now();
-  await jobs.create(job);
+  await jobs.create(job).catch((error: unknown) => {
+    for (const watch of watches) watch.stop();
+    throw error;
+  });
   try {
     await waitFor(
       `PyTorchJob ${name} Succeeded or Failed`,

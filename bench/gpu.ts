@@ -324,8 +324,8 @@ async function main(): Promise<void> {
   } finally {
     await cluster.stop();
   }
-  const but = skipped.length ? `, SKIP: ${skipped.join('; ')}` : '';
-  console.log(failures.length ? `\nFAIL: ${failures.join('; ')}${but}` : `\nPASS: every check run${but}`);
+  const but = skipped.length ? `; SKIP: ${skipped.join('; ')}` : '';
+  console.log(failures.length ? `\nFAIL: ${failures.join('; ')}${but}` : `\nPASS: every check${skipped.length ? ' that ran' : ''}${but}`);
   process.exit(failures.length ? 1 : 0);
 }
 
