@@ -14,6 +14,10 @@ export interface CompactorHost {
   /** History after this revision is still being read (a list stream); Infinity when none. */
   oldestPinned(): number;
   isClosing(): boolean;
+  /** Resolves when the store's writes may run (a checkpoint holds them while it syncs). */
+  writable(): Promise<void>;
+  /** Copies the WAL into the database file and empties it. */
+  checkpoint(): Promise<void>;
 }
 
 export class Compactor {
@@ -44,7 +48,7 @@ export class Compactor {
       .then(async () => {
         await this.trim(toRevision());
         const released = await this.releaseFreePages();
-        this.checkpoint(released);
+        await this.checkpoint(released);
       });
     this.running = run;
     const clear = () => {
@@ -76,9 +80,12 @@ export class Compactor {
   }
 
   private async trim(toRevision: number): Promise<void> {
-    while (!this.host.isClosing() && this.trimStep(toRevision, TRIM_CHUNK)) {
-      // Let waiting requests run between chunks.
+    let more = true;
+    while (more) {
+      // Let waiting requests run between chunks; a checkpoint may hold writes meanwhile.
       await new Promise((resolve) => setImmediate(resolve));
+      await this.host.writable();
+      more = !this.host.isClosing() && this.trimStep(toRevision, TRIM_CHUNK);
     }
   }
 
@@ -86,18 +93,19 @@ export class Compactor {
   private async releaseFreePages(): Promise<boolean> {
     let left = pagesToRelease(this.db);
     const any = left > 0;
-    while (!this.host.isClosing() && left > 0) {
+    while (left > 0) {
+      await this.host.writable();
+      if (this.host.isClosing()) break;
       left = releaseStep(this.db, left);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return any;
   }
 
-  private checkpoint(released: boolean): void {
+  private async checkpoint(released: boolean): Promise<void> {
     const revision = this.host.currentRevision();
     if (this.host.isClosing() || (this.checkpointedAt === revision && !released)) return;
-    // No other connection can read the file (exclusive locking), so TRUNCATE always completes.
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    await this.host.checkpoint();
     this.checkpointedAt = revision;
   }
 }
