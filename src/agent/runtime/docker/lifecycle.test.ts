@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Docker from 'dockerode';
 import { ContainerNotFoundError, NotRunningError, StartFailedError } from '../errors.js';
-import type { RuntimeEvent } from '../runtime.js';
 import { ATTEMPT, CONTAINER_NAME, KIND, POD_NAME, POD_NAMESPACE, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
 import { RUN_ID, RUN_LABEL, containerSpec, newRuntime, run, useDockerSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { eventsUntilDestroy } from '../../../../test/support/agent/runtime-events.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 
 const MiB = 1024 * 1024;
@@ -156,16 +156,12 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
 
   it('streams start, die and destroy events of its containers', async () => {
     const abort = new AbortController();
-    const seen: RuntimeEvent[] = [];
     const stream = rt.events({ labels: { [POD_UID]: pod.uid, [CONTAINER_NAME]: 'evented' } }, abort.signal);
     // Read only after the container is gone: events count from the call, not the first read.
     const id = await run(rt, pod, bed.sandbox, 'evented', { command: ['sh', '-c', 'exit 7'] });
     await rt.waitContainer(id);
     await rt.removeContainer(id);
-    for await (const event of stream) {
-      seen.push(event);
-      if (event.type === 'destroy') abort.abort();
-    }
+    const seen = await eventsUntilDestroy(stream, abort);
     assert.deepEqual(
       seen.map((e) => e.type),
       ['create', 'start', 'die', 'destroy'],
