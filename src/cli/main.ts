@@ -138,7 +138,7 @@ interface SimulateCommandOptions {
   leaseRenewInterval: number;
 }
 
-interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions {
+interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOptions, ControlPlaneCommandOptions {
   dataDir: string;
   port: number;
   watchHistory: number;
@@ -146,10 +146,6 @@ interface ServerCommandOptions extends SecurityCommandOptions, NetworkCommandOpt
   nodeMonitorGracePeriod: number;
   podEvictionTimeout: number;
   eventTtl: number;
-  dataCheckInterval: number;
-  dataCheckRepair?: boolean;
-  printPrometheusConfig?: boolean;
-  horizontalPodAutoscalerSyncPeriod: number;
   etcdEndpoints?: string[];
   etcdPrefix: string;
   etcdCompactionInterval: number;
@@ -247,6 +243,37 @@ function networkOptions(options: NetworkCommandOptions): ClusterNetwork {
   return clusterNetwork(given);
 }
 
+/** What `drover server` and `drover up` take for the controllers and data checker they run, and for Prometheus. */
+interface ControlPlaneCommandOptions {
+  dataCheckInterval: number;
+  dataCheckRepair?: boolean;
+  printPrometheusConfig?: boolean;
+  horizontalPodAutoscalerSyncPeriod: number;
+}
+
+function withControlPlaneOptions(command: Command): Command {
+  return command
+    .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
+    .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
+    .option(
+      '--print-prometheus-config',
+      "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)",
+    )
+    .addOption(hpaSyncPeriodOption());
+}
+
+function controlPlaneSettings(options: ControlPlaneCommandOptions): Pick<ServerOptions, 'dataCheck' | 'controllerSettings'> {
+  return {
+    dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+    controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+  };
+}
+
+/** The options `drover server` and `drover up` share: the control plane's, then who may reach the API and how. */
+function withServerOptions(command: Command): Command {
+  return withSecurityOptions(withControlPlaneOptions(command));
+}
+
 /** `--cluster-cidr` alone (`drover controller-manager`), held to the same rules as in the whole plan. */
 function podCidr(value: string): string {
   const cidr = parseCidr(value);
@@ -303,7 +330,7 @@ export function buildProgram(): Command {
   // At the door: every command's path options become absolute (and data dirs usable) first.
   program.hook('preAction', (_program, command) => resolvePathOptions(command));
   withNetworkOptions(
-    withSecurityOptions(
+    withServerOptions(
       program
         .command('server')
         .description('run the API server with its state in an embedded SQLite store, or in etcd (--etcd-endpoints)')
@@ -318,14 +345,7 @@ export function buildProgram(): Command {
         .option('--no-control-plane', 'serve the API only; run the scheduler and controllers elsewhere')
         .option('--node-monitor-grace-period <seconds>', 'a node whose Lease is older than this is unreachable', positiveInt, 40)
         .option('--pod-eviction-timeout <seconds>', 'pods on an unreachable node are deleted after this long', positiveInt, 60)
-        .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600)
-        .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-        .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-        .option(
-          '--print-prometheus-config',
-          "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)",
-        )
-        .addOption(hpaSyncPeriodOption()),
+        .option('--event-ttl <seconds>', 'Events older than this are deleted', positiveInt, 3600),
     ),
   ).action(async (options: ServerCommandOptions) => {
     if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
@@ -343,8 +363,7 @@ export function buildProgram(): Command {
         controlPlane: options.controlPlane,
         eventTtlSeconds: options.eventTtl,
         nodeLifecycle: { gracePeriodSeconds: options.nodeMonitorGracePeriod, podEvictionTimeoutSeconds: options.podEvictionTimeout },
-        controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
-        dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
+        ...controlPlaneSettings(options),
         ...(options.etcdEndpoints === undefined
           ? {}
           : {
@@ -367,7 +386,7 @@ export function buildProgram(): Command {
     stopOnSignals(() => server.close());
   });
   withNetworkOptions(
-    withSecurityOptions(
+    withServerOptions(
       program
         .command('up')
         .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
@@ -376,13 +395,6 @@ export function buildProgram(): Command {
         .option('--node-name <name>', "this machine's node name (default: the hostname)")
         .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
         .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
-        .option('--data-check-interval <seconds>', 'seconds between data-check rounds (0: only `drover check`)', nonNegativeInt, 1200)
-        .option('--data-check-repair', 'data-check rounds also repair what changes objects (delete, mark lost)')
-        .option(
-          '--print-prometheus-config',
-          "print a Prometheus scrape configuration for this data dir's cluster and exit (issues Prometheus a client certificate)",
-        )
-        .addOption(hpaSyncPeriodOption())
         .addOption(serviceProxyOption())
         .addOption(sandboxPoolMinOption())
         .addOption(sandboxPoolMaxOption()),
@@ -390,17 +402,14 @@ export function buildProgram(): Command {
   ).action(
     async (
       options: SecurityCommandOptions &
-        NetworkCommandOptions & {
+        NetworkCommandOptions &
+        ControlPlaneCommandOptions & {
           dataDir: string;
           port: number;
           nodeName?: string;
           extendedResource: Record<string, number>;
           nodeLabel: Record<string, string>;
-          dataCheckInterval: number;
-          dataCheckRepair?: boolean;
           serviceProxy: boolean;
-          printPrometheusConfig?: boolean;
-          horizontalPodAutoscalerSyncPeriod: number;
           sandboxPoolMin?: number;
           sandboxPoolMax?: number;
         },
@@ -414,8 +423,7 @@ export function buildProgram(): Command {
         port: options.port,
         extendedResources: options.extendedResource,
         labels: options.nodeLabel,
-        dataCheck: { intervalSeconds: options.dataCheckInterval, repair: options.dataCheckRepair === true },
-        controllerSettings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+        ...controlPlaneSettings(options),
         ...sandboxPoolSettings(options),
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;

@@ -33,8 +33,13 @@ function slice(name: string, port: { name?: string; port: number; protocol?: str
 
 const lines = (set: RuleSet): string[] => [...set.chains.values()].flat();
 
+/** The rules of node a (127.0.0.1, bridge drv-1, services in 10.43.0.0/16) for `services`. */
+function ruleSet(services: ServiceEntry[], extra: Partial<RuleInput> = {}): RuleSet {
+  return buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services, ...extra });
+}
+
 function rules(services: ServiceEntry[], extra: Partial<RuleInput> = {}): string[] {
-  return lines(buildRules({ key: 'abcd1234', nodeName: 'a', nodeAddress: '127.0.0.1', bridge: 'drv-1', serviceCidr: '10.43.0.0/16', services, ...extra }));
+  return lines(ruleSet(services, extra));
 }
 
 const dnats = (lines: string[]): string[] => lines.filter((l) => l.includes('DNAT')).map((l) => l.replace(/.*--to-destination /, ''));
@@ -48,14 +53,7 @@ describe('service rules', () => {
   ]);
 
   it('sends a cluster IP to the ready endpoints only, spread at random, and routes the cluster IP', () => {
-    const set = buildRules({
-      key: 'abcd1234',
-      nodeName: 'a',
-      nodeAddress: '127.0.0.1',
-      bridge: 'drv-1',
-      serviceCidr: '10.43.0.0/16',
-      services: [{ service: web, slices: [webSlice] }],
-    });
+    const set = ruleSet([{ service: web, slices: [webSlice] }]);
     const all = lines(set);
     assert.deepEqual(dnats(all), ['10.42.1.2:8080', '10.42.2.2:8080']);
     assert.ok(all.some((l) => l.startsWith('-A DRV-abcd1234-SVC -d 10.43.0.20/32 -p tcp -m tcp --dport 80')));
@@ -70,14 +68,7 @@ describe('service rules', () => {
   });
 
   it('writes nothing for a Service without ready endpoints: its address is left to the unreachable route', () => {
-    const set = buildRules({
-      key: 'abcd1234',
-      nodeName: 'a',
-      nodeAddress: '127.0.0.1',
-      bridge: 'drv-1',
-      serviceCidr: '10.43.0.0/16',
-      services: [{ service: web, slices: [slice('web', { port: 8080 }, [{ ip: '10.42.1.3', ready: false }])] }],
-    });
+    const set = ruleSet([{ service: web, slices: [slice('web', { port: 8080 }, [{ ip: '10.42.1.3', ready: false }])] }]);
     assert.equal(dnats(lines(set)).length, 0);
     assert.equal(
       set.chains.get('DRV-abcd1234-SVC')!.at(-1),
@@ -143,18 +134,13 @@ describe('service rules', () => {
   it('skips headless and ExternalName Services, and sends the cluster DNS address to the node DNS', () => {
     const headless = service('h', { clusterIP: 'None', ports: [{ port: 80 }] });
     const external = service('x', { type: 'ExternalName', externalName: 'example.com' });
-    const set = buildRules({
-      key: 'abcd1234',
-      nodeName: 'a',
-      nodeAddress: '127.0.0.1',
-      bridge: 'drv-1',
-      serviceCidr: '10.43.0.0/16',
-      dns: { serviceIP: '10.43.0.10', listen: '10.42.0.1:40000' },
-      services: [
+    const set = ruleSet(
+      [
         { service: headless, slices: [webSlice] },
         { service: external, slices: [] },
       ],
-    });
+      { dns: { serviceIP: '10.43.0.10', listen: '10.42.0.1:40000' } },
+    );
     assert.deepEqual(dnats(lines(set)), ['10.42.0.1:40000', '10.42.0.1:40000']);
     assert.deepEqual(set.routedIPs, ['10.43.0.10']);
   });

@@ -5,9 +5,10 @@ import { PodTemplateSpec } from './pod.js';
 
 const APPS = 'io.k8s.api.apps.v1';
 
-export function workloadCondition(kind: string, types: string): Schema {
+/** A workload's condition (apps/v1's, and core/v1's ReplicationControllerCondition, which has the same fields). */
+export function workloadCondition(kind: string, types: string, pkg = APPS): Schema {
   return named(
-    `${APPS}.${kind}Condition`,
+    `${pkg}.${kind}Condition`,
     struct(
       `A condition of a ${kind}.`,
       {

@@ -1,25 +1,13 @@
 // core/v1 ReplicationController: the original replicated-pod kind, a ReplicaSet whose selector
 // is a plain label map (equality only).
-import { enumStr, field, int32, int64, map, named, str, struct, time } from './builders.js';
+import { workloadCondition } from './apps.js';
+import { field, int32, int64, map, named, struct } from './builders.js';
 import { conditionList, kindSchema } from './meta.js';
 import { PodTemplateSpec } from './pod.js';
 
 const CORE = 'io.k8s.api.core.v1';
 
-const ReplicationControllerCondition = named(
-  `${CORE}.ReplicationControllerCondition`,
-  struct(
-    'A condition of a ReplicationController.',
-    {
-      type: str('Type of the condition: ReplicaFailure.'),
-      status: enumStr('True, False or Unknown.', ['True', 'False', 'Unknown']),
-      lastTransitionTime: time('When the condition last changed status.'),
-      reason: str('Machine-readable reason of the last transition.'),
-      message: str('Human-readable details of the last transition.'),
-    },
-    ['type', 'status'],
-  ),
-);
+const ReplicationControllerCondition = workloadCondition('ReplicationController', 'ReplicaFailure', CORE);
 
 const ReplicationControllerSpec = named(
   `${CORE}.ReplicationControllerSpec`,

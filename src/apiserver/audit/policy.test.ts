@@ -4,23 +4,12 @@ import { nonResourceRequest } from '../../auth/request-attributes.js';
 import { ANONYMOUS_USER } from '../../auth/types.js';
 import { evaluatePolicy, parsePolicy } from './policy.js';
 import type { AuditAttributes } from './types.js';
+import { request } from '../../../test/support/auth/rbac-store.js';
 
 const admin = { username: 'admin', groups: ['system:masters', 'system:authenticated'] };
 
 function resource(verb: string, resource: string, extra: Partial<AuditAttributes> = {}): AuditAttributes {
-  return {
-    user: admin,
-    verb,
-    resourceRequest: true,
-    apiGroup: '',
-    apiVersion: 'v1',
-    resource,
-    subresource: '',
-    namespace: 'default',
-    name: '',
-    path: '',
-    ...extra,
-  };
+  return { ...request(admin, verb, resource, { namespace: 'default' }), ...extra };
 }
 
 function nonResource(path: string): AuditAttributes {

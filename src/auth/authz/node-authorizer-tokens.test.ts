@@ -3,7 +3,7 @@
 // not for other accounts.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
+import { nodeRequest, openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { apiAccessVolume } from '../../apiserver/admission/service-account-admission.js';
 import type { RequestAttributes } from '../types.js';
 import { createNodeAuthorizer, type NodeAuthorizer } from './node-authorizer.js';
@@ -28,18 +28,7 @@ after(async () => {
 });
 
 function asNode(node: string, verb: string, resource: string, name: string, subresource = ''): RequestAttributes {
-  return {
-    user: { username: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] },
-    verb,
-    resourceRequest: true,
-    apiGroup: '',
-    apiVersion: 'v1',
-    resource,
-    subresource,
-    namespace: 'dev',
-    name,
-    path: '',
-  };
+  return nodeRequest(node, verb, resource, { namespace: 'dev', name, subresource });
 }
 
 test("a node may request its pods' account tokens and read kube-root-ca.crt; not other accounts, not other nodes", () => {

@@ -1,17 +1,13 @@
 // The node authorizer against a real SQLite store: what an agent may reach follows the pods bound
 // to its node, and nothing of another node's.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { keyFor } from '../../apiserver/registry/keys.js';
-import { openSqliteStore, type SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { nodeSubject } from '../components.js';
 import type { RequestAttributes } from '../types.js';
 import { createNodeAuthorizer, type NodeAuthorizer } from './node-authorizer.js';
+import { nodeRequest, openTestStore, type TestStore } from '../../../test/support/auth/rbac-store.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 
 const pods = findResource('', 'v1', 'pods')!;
@@ -25,33 +21,19 @@ function pod(name: string, node: string, spec: Record<string, unknown> = {}, lab
   };
 }
 
+/** A request of `node`'s agent in namespace ns. */
 function asNode(node: string, verb: string, resource: string, extra: Partial<RequestAttributes> = {}): RequestAttributes {
-  const subject = nodeSubject(node);
-  return {
-    user: { username: subject.commonName, groups: [...subject.organizations!, 'system:authenticated'] },
-    verb,
-    resourceRequest: true,
-    apiGroup: '',
-    apiVersion: 'v1',
-    resource,
-    subresource: '',
-    namespace: 'ns',
-    name: '',
-    path: '',
-    ...extra,
-  };
+  return nodeRequest(node, verb, resource, { namespace: 'ns', ...extra });
 }
 
 describe('node authorizer', () => {
-  let dir: string;
-  let store: SqliteStore;
+  let t: TestStore;
   let authorizer: NodeAuthorizer;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drover-node-authz-'));
-    store = await openSqliteStore({ path: join(dir, 'state.db') });
+    t = await openTestStore(['ns']);
     const env = { secretKeyRef: { name: 'db-password', key: 'p' } };
-    await store.create(
+    await t.store.create(
       keyFor(pods, 'ns', 'a1'),
       pod(
         'a1',
@@ -63,18 +45,17 @@ describe('node authorizer', () => {
         { 'training.kubeflow.org/job-name': 'train' },
       ),
     );
-    await store.create(
+    await t.store.create(
       keyFor(pods, 'ns', 'b1'),
       pod('b1', 'node-b', { volumes: [{ name: 's', secret: { secretName: 'b-secret' } }] }, { 'training.kubeflow.org/job-name': 'train' }),
     );
-    await store.create(keyFor(pods, 'ns', 'b2'), pod('b2', 'node-b'));
-    authorizer = createNodeAuthorizer(store);
+    await t.store.create(keyFor(pods, 'ns', 'b2'), pod('b2', 'node-b'));
+    authorizer = createNodeAuthorizer(t.store);
     await authorizer.start();
   });
   after(async () => {
     authorizer.stop();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await t.close();
   });
 
   it('lets an agent read the Secrets and ConfigMaps its own pods use, and no others', () => {
@@ -115,7 +96,7 @@ describe('node authorizer', () => {
   });
 
   it('follows the pods: a pod moved or deleted takes its reach with it', async () => {
-    await store.delete(keyFor(pods, 'ns', 'a1'));
+    await t.store.delete(keyFor(pods, 'ns', 'a1'));
     await waitFor(
       'node-a refused the secret of its deleted pod',
       () => !authorizer.authorize(asNode('node-a', 'get', 'secrets', { name: 'db-password' })).allowed,

@@ -68,6 +68,22 @@ function clusterRoleBinding(role: string, subjects: Array<{ kind: 'User' | 'Grou
   };
 }
 
+// Every apps/v1 resource and subresource Drover serves: view reads them all, the controllers write them all.
+const APPS_RESOURCES = [
+  'daemonsets',
+  'daemonsets/status',
+  'deployments',
+  'deployments/status',
+  'deployments/scale',
+  'replicasets',
+  'replicasets/status',
+  'replicasets/scale',
+  'statefulsets',
+  'statefulsets/status',
+  'statefulsets/scale',
+  'controllerrevisions',
+];
+
 // Read access everywhere in a namespace except Secrets (reading a Secret can be reading a
 // token with more power than view), and nothing that changes anything.
 const VIEW_RULES: Rule[] = [
@@ -77,22 +93,7 @@ const VIEW_RULES: Rule[] = [
   // Reading namespaces in a namespace reads that namespace: it tells users where they have access.
   rule(READ, '', 'namespaces'),
   rule(READ, 'discovery.k8s.io', 'endpointslices'),
-  rule(
-    READ,
-    'apps',
-    'daemonsets',
-    'daemonsets/status',
-    'deployments',
-    'deployments/status',
-    'deployments/scale',
-    'replicasets',
-    'replicasets/status',
-    'replicasets/scale',
-    'statefulsets',
-    'statefulsets/status',
-    'statefulsets/scale',
-    'controllerrevisions',
-  ),
+  rule(READ, 'apps', ...APPS_RESOURCES),
   rule(READ, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
   rule(READ, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
   rule(READ, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),
@@ -193,22 +194,7 @@ const COMPONENT_ROLES: Array<{ name: string; user: string; rules: Rule[] }> = [
       rule(['create'], '', 'pods/eviction'),
       // The resource quota controller: it recalculates status.used.
       rule([...READ, 'update', 'patch'], '', 'resourcequotas', 'resourcequotas/status'),
-      rule(
-        ALL,
-        'apps',
-        'deployments',
-        'deployments/status',
-        'deployments/scale',
-        'replicasets',
-        'replicasets/status',
-        'replicasets/scale',
-        'daemonsets',
-        'daemonsets/status',
-        'statefulsets',
-        'statefulsets/status',
-        'statefulsets/scale',
-        'controllerrevisions',
-      ),
+      rule(ALL, 'apps', ...APPS_RESOURCES),
       rule(ALL, '', 'replicationcontrollers', 'replicationcontrollers/status', 'replicationcontrollers/scale'),
       rule(ALL, 'batch', 'jobs', 'jobs/status', 'cronjobs', 'cronjobs/status'),
       rule(ALL, 'policy', 'poddisruptionbudgets', 'poddisruptionbudgets/status'),

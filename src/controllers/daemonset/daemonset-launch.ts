@@ -6,44 +6,32 @@
 // launch nobody recorded (a restart, a shard taken over) begins it then. The rolling steps and
 // reschedules stay with the reconcile (daemonset-transactions.ts): see there why.
 import type { Informer } from '../../client/index.js';
-import { ofOwnedKeys } from '../shape/owned-events.js';
+import { observeOwned, type OwnedObserver } from '../shape/owned-events.js';
 import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import type { DaemonSet } from './types.js';
 
-export class DaemonSetLaunch {
+export class DaemonSetLaunch implements OwnedObserver<DaemonSet> {
   constructor(private readonly tx: TransactionRecorder) {}
 
   /** `owns`: whether this process reconciles the key. */
   observe(daemonSets: Informer<DaemonSet>, owns: (key: string) => boolean): void {
-    daemonSets.addEventHandler(
-      ofOwnedKeys(owns, {
-        onAdd: (ds) => {
-          this.catchUp(ds);
-          this.settle(ds);
-        },
-        // Begun with the first status a pass writes: only then is desiredNumberScheduled known.
-        onUpdate: (old, ds) => {
-          if (old.status?.observedGeneration === undefined && ds.status?.observedGeneration !== undefined) this.begin(ds);
-          else this.catchUp(ds);
-          this.settle(ds);
-        },
-      }),
-    );
+    observeOwned(daemonSets, owns, this);
   }
 
-  private begin(ds: Readonly<DaemonSet>): void {
-    void this.tx.begin(ds, 'launch', launchOf(ds));
+  /** Begun with the first status a pass writes: only then is desiredNumberScheduled known. */
+  begin(old: Readonly<DaemonSet>, ds: Readonly<DaemonSet>): void {
+    if (old.status?.observedGeneration === undefined && ds.status?.observedGeneration !== undefined) void this.tx.begin(ds, 'launch', launchOf(ds));
   }
 
   /** A DaemonSet still launching (first generation, never all ready) whose launch nobody recorded. */
-  private catchUp(ds: Readonly<DaemonSet>): void {
+  catchUp(ds: Readonly<DaemonSet>): void {
     const created = ds.metadata.creationTimestamp;
     const observed = ds.status?.observedGeneration;
     if (!created || observed === undefined || observed > 1 || launched(ds)) return;
     this.tx.beginUnlessRecordedSince(ds, 'launch', created, launchOf(ds));
   }
 
-  private settle(ds: Readonly<DaemonSet>): void {
+  settle(ds: Readonly<DaemonSet>): void {
     if (!this.tx.isOpen(ds, 'launch') || !writtenForGeneration(ds)) return;
     const { desired, ready } = countsOf(ds);
     if (desired === 0) void this.tx.finish(ds, 'launch', 'Succeeded', 'no node is eligible for the daemon pod');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newDaemonPod, pinToNode, targetNode } from './daemon-pod.js';
 import { planManage, type ManageInput } from './manage.js';
-import { planRollingUpdate, scaledValue } from './rolling-update.js';
+import { planRollingUpdate, scaledValue, type RollingUpdateInput } from './rolling-update.js';
 import type { DaemonSet } from './types.js';
 import type { Node, Pod, PodPhase } from '../../api/core/index.js';
 
@@ -131,46 +131,35 @@ describe('manage', () => {
 });
 
 describe('rolling update', () => {
-  const nodeToPods = (pods: Pod[]) => new Map(pods.map((p) => [p.spec.nodeName!, [p]]));
+  /** The plan for one pod a node, to template hash 'new', with maxUnavailable 1 and no surge unless `overrides` say otherwise. */
+  const rollingUpdate = (pods: Pod[], overrides: Partial<RollingUpdateInput> = {}) =>
+    planRollingUpdate({
+      nodeToPods: new Map(pods.map((p) => [p.spec.nodeName!, [p]])),
+      hash: 'new',
+      maxUnavailable: 1,
+      maxSurge: 0,
+      minReadySeconds: 0,
+      now: NOW,
+      ...overrides,
+    });
 
   it('deletes old pods up to maxUnavailable, unavailable old pods first and always', () => {
     const pods = [pod('a', 'old'), pod('b', 'old'), pod('c', 'old', { ready: false })];
-    let plan = planRollingUpdate({ nodeToPods: nodeToPods(pods), hash: 'new', maxUnavailable: 1, maxSurge: 0, minReadySeconds: 0, now: NOW });
+    let plan = rollingUpdate(pods);
     assert.deepEqual(
       plan.deletions.map((d) => d.pod.spec.nodeName),
       ['c', 'a'],
     );
     // A new pod that is not yet available uses up the budget.
-    plan = planRollingUpdate({
-      nodeToPods: nodeToPods([pod('a', 'new', { ready: false }), pod('b', 'old'), pod('c', 'old')]),
-      hash: 'new',
-      maxUnavailable: 1,
-      maxSurge: 0,
-      minReadySeconds: 0,
-      now: NOW,
-    });
+    plan = rollingUpdate([pod('a', 'new', { ready: false }), pod('b', 'old'), pod('c', 'old')]);
     assert.deepEqual(plan.deletions, []);
     // minReadySeconds: a new pod ready for 10 s is not available yet with 30 s; old ones ready for 60 s are.
-    plan = planRollingUpdate({
-      nodeToPods: nodeToPods([pod('a', 'new', { age: 10 }), pod('b', 'old'), pod('c', 'old')]),
-      hash: 'new',
-      maxUnavailable: 1,
-      maxSurge: 0,
-      minReadySeconds: 30,
-      now: NOW,
-    });
+    plan = rollingUpdate([pod('a', 'new', { age: 10 }), pod('b', 'old'), pod('c', 'old')], { minReadySeconds: 30 });
     assert.deepEqual(
       plan.deletions.map((d) => d.pod.spec.nodeName),
       [],
     );
-    plan = planRollingUpdate({
-      nodeToPods: nodeToPods([pod('a', 'new'), pod('b', 'old'), pod('c', 'old')]),
-      hash: 'new',
-      maxUnavailable: 2,
-      maxSurge: 0,
-      minReadySeconds: 0,
-      now: NOW,
-    });
+    plan = rollingUpdate([pod('a', 'new'), pod('b', 'old'), pod('c', 'old')], { maxUnavailable: 2 });
     assert.deepEqual(
       plan.deletions.map((d) => d.pod.spec.nodeName),
       ['b', 'c'],
@@ -178,14 +167,7 @@ describe('rolling update', () => {
   });
 
   it('with maxSurge creates new pods beside old ones', () => {
-    const plan = planRollingUpdate({
-      nodeToPods: nodeToPods([pod('a', 'old'), pod('b', 'old'), pod('c', 'new')]),
-      hash: 'new',
-      maxUnavailable: 0,
-      maxSurge: 1,
-      minReadySeconds: 0,
-      now: NOW,
-    });
+    const plan = rollingUpdate([pod('a', 'old'), pod('b', 'old'), pod('c', 'new')], { maxUnavailable: 0, maxSurge: 1 });
     assert.deepEqual(plan, { deletions: [], createOn: ['a'] });
   });
 

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyRecord, normalize, recordScale, scaleDownLimit, scaleUpLimit, type Behavior } from './behavior.js';
+import { behaviorOf } from './hpa-sync.js';
+import type { Hpa } from './types.js';
 
-const defaults = (): Behavior => ({
-  scaleUp: {
-    stabilizationWindowSeconds: 0,
-    selectPolicy: 'Max',
-    policies: [
-      { type: 'Pods', value: 4, periodSeconds: 15 },
-      { type: 'Percent', value: 100, periodSeconds: 15 },
-    ],
-  },
-  scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
-});
+/** What the controller applies to an HPA that gives no behavior: Kubernetes' defaults (api/defaults/hpa-defaults.ts). */
+const noBehavior: Hpa = {
+  apiVersion: 'autoscaling/v2',
+  kind: 'HorizontalPodAutoscaler',
+  metadata: { name: 'web' },
+  spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 10 },
+};
+const defaults = (): Behavior => behaviorOf(noBehavior);
 const bounds = { min: 1, max: 100 };
 
 describe('HPA behavior', () => {

@@ -6,43 +6,30 @@
 // restart, a shard taken over) begins it then.
 import type { Informer } from '../../client/index.js';
 import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
-import { ofOwnedKeys } from '../shape/owned-events.js';
+import { observeOwned, type OwnedObserver } from '../shape/owned-events.js';
 import { finishedCondition, type Job } from './types.js';
 
-export class JobOperations {
+export class JobOperations implements OwnedObserver<Job> {
   constructor(private readonly transactions: TransactionRecorder) {}
 
   /** `owns`: whether this process reconciles the key. */
   observe(jobs: Informer<Job>, owns: (key: string) => boolean): void {
-    jobs.addEventHandler(
-      ofOwnedKeys(owns, {
-        // A Job seen for the first time (a restart, a shard taken over) may have one open from
-        // before, or have started while no member watched it.
-        onAdd: (job) => {
-          this.catchUp(job);
-          this.settle(job);
-        },
-        onUpdate: (old, job) => {
-          if (!old.status?.startTime && job.status?.startTime) this.begin(job);
-          else this.catchUp(job);
-          this.settle(job);
-        },
-      }),
-    );
+    observeOwned(jobs, owns, this);
   }
 
-  private begin(job: Readonly<Job>): void {
-    void this.transactions.begin(job, 'launch', launchOf(job));
+  /** The first startTime written begins the launch. */
+  begin(old: Readonly<Job>, job: Readonly<Job>): void {
+    if (!old.status?.startTime && job.status?.startTime) void this.transactions.begin(job, 'launch', launchOf(job));
   }
 
   /** A running Job whose start nobody recorded (it started while no member watched) begins it now. */
-  private catchUp(job: Readonly<Job>): void {
+  catchUp(job: Readonly<Job>): void {
     const start = job.status?.startTime;
     if (start && !finishedCondition(job)) this.transactions.beginUnlessRecordedSince(job, 'launch', start, launchOf(job));
   }
 
   /** Progress while it runs; the end once the status shows the Job finished. */
-  private settle(job: Readonly<Job>): void {
+  settle(job: Readonly<Job>): void {
     if (!this.transactions.isOpen(job, 'launch')) return;
     const { done, total } = progressOf(job);
     const finished = finishedCondition(job);

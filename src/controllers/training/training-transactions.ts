@@ -9,7 +9,7 @@
 // records those). Only the farm member that owns the job's key records them.
 import type { KubeObject } from '../../api/meta.js';
 import { objectKey, type Informer } from '../../client/index.js';
-import { ofOwnedKeys } from '../shape/owned-events.js';
+import { observeOwned } from '../shape/owned-events.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import { conditionOf, finishedCondition, restartingWhy } from './conditions.js';
@@ -42,20 +42,12 @@ export class TrainingOperations {
 
   /** `owns`: whether this process reconciles the key. */
   observe(jobs: Informer<TrainingJob>, owns: (key: string) => boolean): void {
-    jobs.addEventHandler(
-      ofOwnedKeys(owns, {
-        onAdd: (job) => {
-          this.catchUp(job);
-          this.settle(job);
-        },
-        onUpdate: (old, job) => {
-          this.begin(old, job);
-          this.catchUp(job);
-          this.settle(job);
-        },
-        onDelete: (job) => this.deleted(job),
-      }),
-    );
+    observeOwned(jobs, owns, {
+      begin: (old, job) => this.begin(old, job),
+      catchUp: (job) => this.catchUp(job),
+      settle: (job) => this.settle(job),
+      deleted: (job) => this.deleted(job),
+    });
     // Pods going Running change no status field: the launch's progress follows the pods themselves.
     const progress = (pod: Readonly<Pod>) => {
       const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === this.kind);

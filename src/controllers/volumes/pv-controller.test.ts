@@ -47,6 +47,10 @@ describe('volume controllers', () => {
     };
   }
 
+  function localPathClass(name: string, volumeBindingMode: 'Immediate' | 'WaitForFirstConsumer'): KubeObject {
+    return { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner: 'rancher.io/local-path', volumeBindingMode };
+  }
+
   before(async () => {
     bed = await startControllerTest(
       (ctx) => new PersistentVolumeController(ctx),
@@ -119,13 +123,7 @@ describe('volume controllers', () => {
   });
 
   it('says once, not on every retry, that the chosen node publishes no local-path directory; provisions once it does', async () => {
-    await api.resource(resources.storageclasses).create({
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'StorageClass',
-      metadata: { name: 'late' },
-      provisioner: 'rancher.io/local-path',
-      volumeBindingMode: 'WaitForFirstConsumer',
-    });
+    await api.resource(resources.storageclasses).create(localPathClass('late', 'WaitForFirstConsumer'));
     // As the scheduler marks a claim for its first pod's node: one with no agent publishing a directory yet.
     await claims().create(claim('patient', { storageClassName: 'late' }));
     await claims().patch('patient', 'merge', { metadata: { annotations: { 'volume.kubernetes.io/selected-node': 'late-node' } } });
@@ -155,13 +153,7 @@ describe('volume controllers', () => {
   });
 
   it('provisions a local-path volume for an Immediate class on a node that publishes its directory, and deletes it with its claim', async () => {
-    await api.resource(resources.storageclasses).create({
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'StorageClass',
-      metadata: { name: 'now' },
-      provisioner: 'rancher.io/local-path',
-      volumeBindingMode: 'Immediate',
-    });
+    await api.resource(resources.storageclasses).create(localPathClass('now', 'Immediate'));
     const nodes = api.resource(resources.nodes);
     await nodes.create({
       apiVersion: 'v1',

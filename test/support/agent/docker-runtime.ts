@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { after, before } from 'node:test';
 import Docker from 'dockerode';
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
 import { KIND } from '../../../src/agent/runtime/labels.js';
@@ -15,8 +16,10 @@ export const IMAGE_V2 = 'drover-test/busybox:2';
 export const RUN_LABEL = 'drover.dev/test-run';
 export const RUN_ID = randomUUID().slice(0, 8);
 
+import { ensureDocker } from '../repo.js';
+
 /** Docker running and the test images built (see ../repo.ts). */
-export { ensureDocker } from '../repo.js';
+export { ensureDocker };
 
 export function newRuntime(opts: ConstructorParameters<typeof DockerRuntime>[0] = {}): DockerRuntime {
   return new DockerRuntime(opts);
@@ -30,6 +33,36 @@ export const runLabels = (): Record<string, string> => ({ [RUN_LABEL]: RUN_ID })
 
 export async function startSandbox(rt: DockerRuntime, pod: PodRef, extra: Partial<SandboxSpec> = {}): Promise<SandboxInfo> {
   return rt.createSandbox({ pod, attempt: 0, labels: runLabels(), ...extra });
+}
+
+export interface DockerSandboxBed {
+  readonly rt: DockerRuntime;
+  readonly pod: PodRef;
+  /** The pod's sandbox, started by the block's before(). */
+  readonly sandbox: SandboxInfo;
+}
+
+/** For a describe block: Docker up and a sandbox for a new pod `name` before its tests; every container of this run removed after. */
+export function useDockerSandbox(name: string): DockerSandboxBed {
+  const rt = newRuntime();
+  const pod = newPod(name);
+  let sandbox: SandboxInfo | undefined;
+  before(
+    async () => {
+      ensureDocker();
+      sandbox = await startSandbox(rt, pod);
+    },
+    { timeout: 600_000 },
+  );
+  after(() => cleanup());
+  return {
+    rt,
+    pod,
+    get sandbox(): SandboxInfo {
+      if (!sandbox) throw new Error('the sandbox is started in before()');
+      return sandbox;
+    },
+  };
 }
 
 export function containerSpec(pod: PodRef, sandbox: SandboxInfo, name: string, rest: Partial<ContainerSpec> = {}): ContainerSpec {

@@ -11,6 +11,7 @@ import type { RequestAttributes, UserInfo } from '../../../src/auth/types.js';
 import { ClusterRoleAggregator } from '../../../src/auth/rbac/aggregation.js';
 import { createRbacAuthorizer, type RbacAuthorizer } from '../../../src/auth/rbac/authorizer.js';
 import { ensureDefaultRbac } from '../../../src/auth/rbac/defaults.js';
+import { nodeSubject } from '../../../src/auth/components.js';
 
 export const RBAC = 'rbac.authorization.k8s.io';
 export const WRITE: WriteOptions = { dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' };
@@ -94,6 +95,12 @@ export function request(who: UserInfo, verb: string, resource: string, options: 
     name: options.name ?? '',
     path: '',
   };
+}
+
+/** A node agent's request, as system:node:<node> in system:nodes; `extra` sets any other attribute. */
+export function nodeRequest(node: string, verb: string, resource: string, extra: Partial<RequestAttributes> = {}): RequestAttributes {
+  const subject = nodeSubject(node);
+  return { ...request(user(subject.commonName, ...subject.organizations!), verb, resource), ...extra };
 }
 
 export function nonResource(who: UserInfo, verb: string, path: string): RequestAttributes {

@@ -2,43 +2,23 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Docker from 'dockerode';
 import { ContainerNotFoundError, NotRunningError, StartFailedError } from '../errors.js';
 import { ATTEMPT, CONTAINER_NAME, KIND, POD_NAME, POD_NAMESPACE, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
-import type { RuntimeEvent, SandboxInfo } from '../runtime.js';
-import {
-  RUN_ID,
-  RUN_LABEL,
-  cleanup,
-  containerSpec,
-  ensureDocker,
-  newPod,
-  newRuntime,
-  run,
-  startSandbox,
-} from '../../../../test/support/agent/docker-runtime.js';
+import { RUN_ID, RUN_LABEL, containerSpec, newRuntime, run, useDockerSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { eventsUntilDestroy } from '../../../../test/support/agent/runtime-events.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 
 const MiB = 1024 * 1024;
 
 describe('docker container lifecycle', { timeout: 120_000 }, () => {
-  const rt = newRuntime();
   const docker = new Docker();
-  const pod = newPod('life');
-  let sandbox: SandboxInfo;
-
-  before(
-    async () => {
-      ensureDocker();
-      sandbox = await startSandbox(rt, pod);
-    },
-    { timeout: 600_000 },
-  );
-  after(() => cleanup());
+  const bed = useDockerSandbox('life');
+  const { rt, pod } = bed;
 
   it('reports exit codes, times and the image id', async () => {
-    const id = await run(rt, pod, sandbox, 'exit3', { command: ['sh', '-c', 'exit 3'] });
+    const id = await run(rt, pod, bed.sandbox, 'exit3', { command: ['sh', '-c', 'exit 3'] });
     assert.equal(await rt.waitContainer(id), 3);
     const status = await rt.inspectContainer(id);
     assert.equal(status.state, 'exited');
@@ -49,7 +29,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   });
 
   it('a created container has no start time; a missing command fails its start', async () => {
-    const id = await rt.createContainer(containerSpec(pod, sandbox, 'nocmd', { command: ['/no/such/binary'] }));
+    const id = await rt.createContainer(containerSpec(pod, bed.sandbox, 'nocmd', { command: ['/no/such/binary'] }));
     const created = await rt.inspectContainer(id);
     assert.equal(created.state, 'created');
     assert.equal(created.startedAt, undefined);
@@ -62,7 +42,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   });
 
   it('reports OOMKilled for a container past its memory limit', async () => {
-    const id = await run(rt, pod, sandbox, 'oom', {
+    const id = await run(rt, pod, bed.sandbox, 'oom', {
       command: ['sh', '-c', 'x=a; while :; do x="$x$x"; done'],
       resources: { memoryLimitBytes: 16 * MiB },
     });
@@ -74,8 +54,8 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
 
   it('stop: a container that traps TERM exits at once, one that ignores it is killed after the grace', async () => {
     const ready = 'trap "echo got-term; exit 0" TERM; echo ready; while :; do sleep 1 & wait $!; done';
-    const polite = await run(rt, pod, sandbox, 'polite', { command: ['sh', '-c', ready] });
-    const stubborn = await run(rt, pod, sandbox, 'stubborn', { command: ['sh', '-c', 'trap "" TERM; echo ready; while :; do sleep 1; done'] });
+    const polite = await run(rt, pod, bed.sandbox, 'polite', { command: ['sh', '-c', ready] });
+    const stubborn = await run(rt, pod, bed.sandbox, 'stubborn', { command: ['sh', '-c', 'trap "" TERM; echo ready; while :; do sleep 1; done'] });
     await waitFor('both ready', async () => ((await logText(polite)).includes('ready') && (await logText(stubborn)).includes('ready') ? true : undefined));
 
     let t = Date.now();
@@ -93,7 +73,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   });
 
   it('kill sends the given signal', async () => {
-    const id = await run(rt, pod, sandbox, 'usr1', { command: ['sh', '-c', 'trap "exit 42" USR1; echo ready; while :; do sleep 1 & wait $!; done'] });
+    const id = await run(rt, pod, bed.sandbox, 'usr1', { command: ['sh', '-c', 'trap "exit 42" USR1; echo ready; while :; do sleep 1 & wait $!; done'] });
     await waitFor('trap installed', async () => ((await logText(id)).includes('ready') ? true : undefined));
     await rt.killContainer(id, 'SIGUSR1');
     assert.equal(await rt.waitContainer(id), 42);
@@ -101,14 +81,14 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   });
 
   it('labels carry the pod identity, and listContainers filters by them', async () => {
-    const id = await run(rt, pod, sandbox, 'labelled', { command: ['true'], attempt: 4 });
+    const id = await run(rt, pod, bed.sandbox, 'labelled', { command: ['true'], attempt: 4 });
     const labels = (await rt.inspectContainer(id)).labels;
     assert.equal(labels[POD_UID], pod.uid);
     assert.equal(labels[POD_NAME], pod.name);
     assert.equal(labels[POD_NAMESPACE], pod.namespace);
     assert.equal(labels[CONTAINER_NAME], 'labelled');
     assert.equal(labels[ATTEMPT], '4');
-    assert.equal(labels[SANDBOX_ID], sandbox.id);
+    assert.equal(labels[SANDBOX_ID], bed.sandbox.id);
     assert.equal(labels[KIND], 'container');
     assert.deepEqual(podFromLabels(labels), pod);
 
@@ -119,7 +99,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
     );
     const all = await rt.listContainers({ labels: { [RUN_LABEL]: RUN_ID, [POD_UID]: pod.uid } });
     assert.ok(all.length >= 2);
-    assert.ok(!all.some((c) => c.id === sandbox.id), 'sandboxes are not app containers');
+    assert.ok(!all.some((c) => c.id === bed.sandbox.id), 'sandboxes are not app containers');
     assert.deepEqual(await rt.listContainers({ labels: { [POD_UID]: 'no-such-pod' } }), []);
   });
 
@@ -135,7 +115,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
         'touch /config/y 2>/dev/null && echo bind-writable || echo bind-readonly',
         'echo scratch > /scratch/z && cat /scratch/z',
       ].join('; ');
-      const id = await run(rt, pod, sandbox, 'env', {
+      const id = await run(rt, pod, bed.sandbox, 'env', {
         command: ['sh', '-c', script],
         env: { GREETING: 'hi there' },
         workingDir: '/tmp',
@@ -153,7 +133,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   });
 
   it('sets CPU quota and memory limits, and updates them in place', async () => {
-    const id = await run(rt, pod, sandbox, 'limits', {
+    const id = await run(rt, pod, bed.sandbox, 'limits', {
       command: ['sleep', '300'],
       resources: { cpuLimitMillis: 500, cpuRequestMillis: 250, memoryLimitBytes: 64 * MiB },
     });
@@ -166,7 +146,7 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
   });
 
   it('remove is idempotent; inspect of a removed container is ContainerNotFound', async () => {
-    const id = await run(rt, pod, sandbox, 'gone', { command: ['true'] });
+    const id = await run(rt, pod, bed.sandbox, 'gone', { command: ['true'] });
     await rt.waitContainer(id);
     await rt.removeContainer(id);
     await rt.removeContainer(id);
@@ -176,16 +156,12 @@ describe('docker container lifecycle', { timeout: 120_000 }, () => {
 
   it('streams start, die and destroy events of its containers', async () => {
     const abort = new AbortController();
-    const seen: RuntimeEvent[] = [];
     const stream = rt.events({ labels: { [POD_UID]: pod.uid, [CONTAINER_NAME]: 'evented' } }, abort.signal);
     // Read only after the container is gone: events count from the call, not the first read.
-    const id = await run(rt, pod, sandbox, 'evented', { command: ['sh', '-c', 'exit 7'] });
+    const id = await run(rt, pod, bed.sandbox, 'evented', { command: ['sh', '-c', 'exit 7'] });
     await rt.waitContainer(id);
     await rt.removeContainer(id);
-    for await (const event of stream) {
-      seen.push(event);
-      if (event.type === 'destroy') abort.abort();
-    }
+    const seen = await eventsUntilDestroy(stream, abort);
     assert.deepEqual(
       seen.map((e) => e.type),
       ['create', 'start', 'die', 'destroy'],

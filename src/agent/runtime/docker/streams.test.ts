@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Readable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ContainerNotFoundError, NotRunningError } from '../errors.js';
-import type { SandboxInfo } from '../runtime.js';
-import { cleanup, ensureDocker, newPod, newRuntime, readAll, run, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
+import { readAll, run, useDockerSandbox } from '../../../../test/support/agent/docker-runtime.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 
 /** Reads from a live stream until `pattern` has appeared. */
@@ -22,22 +21,12 @@ async function readUntil(stream: Readable, pattern: RegExp, timeoutMs = 5000): P
 }
 
 describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
-  const rt = newRuntime();
-  const pod = newPod('streams');
-  let sandbox: SandboxInfo;
-
-  before(
-    async () => {
-      ensureDocker();
-      sandbox = await startSandbox(rt, pod);
-    },
-    { timeout: 600_000 },
-  );
-  after(() => cleanup());
+  const bed = useDockerSandbox('streams');
+  const { rt, pod } = bed;
 
   it('logs merge demultiplexed stdout and stderr, with tail and timestamps', async () => {
     // stdout and stderr reach Docker through separate pipes; the pause keeps their order.
-    const id = await run(rt, pod, sandbox, 'lines', { command: ['sh', '-c', 'for i in 1 2 3 4 5; do echo out$i; done; sleep 0.3; echo err1 >&2'] });
+    const id = await run(rt, pod, bed.sandbox, 'lines', { command: ['sh', '-c', 'for i in 1 2 3 4 5; do echo out$i; done; sleep 0.3; echo err1 >&2'] });
     await rt.waitContainer(id);
     assert.equal(await readAll(await rt.logs(id)), 'out1\nout2\nout3\nout4\nout5\nerr1\n');
     assert.equal(await readAll(await rt.logs(id, { stderr: false })), 'out1\nout2\nout3\nout4\nout5\n');
@@ -54,13 +43,13 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
   });
 
   it('logs follow a running container until it exits', async () => {
-    const id = await run(rt, pod, sandbox, 'ticker', { command: ['sh', '-c', 'for i in 1 2 3; do echo tick$i; sleep 0.3; done'] });
+    const id = await run(rt, pod, bed.sandbox, 'ticker', { command: ['sh', '-c', 'for i in 1 2 3; do echo tick$i; sleep 0.3; done'] });
     const text = await readAll(await rt.logs(id, { follow: true }));
     assert.equal(text, 'tick1\ntick2\ntick3\n');
   });
 
   it('logs of a TTY container are passed through raw', async () => {
-    const id = await run(rt, pod, sandbox, 'tty', { command: ['sh', '-c', 'echo on-a-tty'], tty: true });
+    const id = await run(rt, pod, bed.sandbox, 'tty', { command: ['sh', '-c', 'echo on-a-tty'], tty: true });
     await rt.waitContainer(id);
     assert.equal(await readAll(await rt.logs(id)), 'on-a-tty\r\n');
   });
@@ -70,7 +59,7 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
   });
 
   it('exec reports the exit code and splits stdout from stderr', async () => {
-    const id = await run(rt, pod, sandbox, 'target', { command: ['sleep', '300'] });
+    const id = await run(rt, pod, bed.sandbox, 'target', { command: ['sleep', '300'] });
     const session = await rt.exec(id, { cmd: ['sh', '-c', 'echo to-out; echo to-err >&2; exit 5'] });
     const [out, err] = await Promise.all([readAll(session.stdout), readAll(session.stderr)]);
     assert.equal(out, 'to-out\n');
@@ -83,7 +72,7 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
   });
 
   it('exec feeds stdin and sees its end', async () => {
-    const id = await run(rt, pod, sandbox, 'stdin-target', { command: ['sleep', '300'] });
+    const id = await run(rt, pod, bed.sandbox, 'stdin-target', { command: ['sleep', '300'] });
     const session = await rt.exec(id, { cmd: ['sh', '-c', 'tr a-z A-Z; echo done'], stdin: true });
     assert.ok(session.stdin);
     const output = readAll(session.stdout);
@@ -94,7 +83,7 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
   });
 
   it('exec with a TTY can be resized and reports the size', async () => {
-    const id = await run(rt, pod, sandbox, 'tty-target', { command: ['sleep', '300'] });
+    const id = await run(rt, pod, bed.sandbox, 'tty-target', { command: ['sleep', '300'] });
     const session = await rt.exec(id, { cmd: ['sh'], stdin: true, tty: true });
     assert.ok(session.stdin);
     await waitFor('resize accepted', async () => (await session.resize({ cols: 91, rows: 17 }), true));
@@ -105,13 +94,13 @@ describe('docker logs, exec and attach', { timeout: 120_000 }, () => {
   });
 
   it('exec in a stopped container is NotRunning', async () => {
-    const id = await run(rt, pod, sandbox, 'stopped', { command: ['true'] });
+    const id = await run(rt, pod, bed.sandbox, 'stopped', { command: ['true'] });
     await rt.waitContainer(id);
     await assert.rejects(rt.exec(id, { cmd: ['true'] }), NotRunningError);
   });
 
   it("attach writes to the main process's stdin and reads its output", async () => {
-    const id = await run(rt, pod, sandbox, 'attached', {
+    const id = await run(rt, pod, bed.sandbox, 'attached', {
       command: ['sh', '-c', 'while read line; do echo "got $line"; [ "$line" = bye ] && exit 0; done'],
       stdin: true,
     });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContainerNotFoundError, CreateFailedError, NotRunningError, RuntimeError, SandboxError, StartFailedError } from '../errors.js';
 import { CONTAINER_NAME, KIND, POD_UID, SANDBOX_ID, podFromLabels } from '../labels.js';
-import type { RuntimeEvent } from '../runtime.js';
 import { groupAlive, harness, logText, processAlive, type Harness } from '../../../../test/support/agent/process-runtime.js';
+import { eventsUntilDestroy } from '../../../../test/support/agent/runtime-events.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 
 describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
@@ -159,11 +159,7 @@ describe('process runtime: container lifecycle', { timeout: 30_000 }, () => {
     const id = await h.run('evented', { command: ['sh', '-c', 'sleep 0.2; exit 7'] });
     await h.rt.waitContainer(id);
     await h.rt.removeContainer(id);
-    const seen: RuntimeEvent[] = [];
-    for await (const event of stream) {
-      seen.push(event);
-      if (event.type === 'destroy') abort.abort();
-    }
+    const seen = await eventsUntilDestroy(stream, abort);
     assert.deepEqual(
       seen.map((e) => e.type),
       ['create', 'start', 'die', 'destroy'],
