@@ -72,9 +72,13 @@ describe('training job transactions', () => {
     await waitFor('the job Running again', async () =>
       (await jobs().get('again')).status?.conditions?.some((c) => c.type === 'Running' && c.status === 'True'),
     );
-    const waiting = await transactionOf(bed.api, job, 'restart');
-    assert.equal(waiting?.status?.phase, 'Running', 'a recreated pod not yet running is no end of the restart');
-    assert.equal(waiting?.status?.progress, '0/1');
+    // The observer's writes follow the job's by a moment: look for a while, not once.
+    for (let look = 0; look < 10; look++) {
+      const waiting = await transactionOf(bed.api, job, 'restart');
+      assert.equal(waiting?.status?.phase, 'Running', 'a recreated pod not yet running is no end of the restart');
+      assert.equal(waiting?.status?.progress, '0/1');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await setPhase('again-worker-1', 'Running');
     const ended = await waitFor('restart Succeeded', () => transactionOf(bed.api, job, 'restart', 'Succeeded'));
     assert.equal(ended.status?.message, 'PyTorchJob default/again is running again');

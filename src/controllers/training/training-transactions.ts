@@ -115,8 +115,10 @@ export class TrainingOperations {
       void this.transactions.progress(job, 'launch', running, totalReplicas(this.fc.framework, job));
     }
     if (this.transactions.isOpen(job, 'restart')) {
-      // A failed pod stays Failed and a replaced one is deleted first: a live Running pod of the name is the new one.
-      const live = new Set(pods.filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running').map((p) => p.metadata.name));
+      // A failed pod stays Failed and a replaced one is deleted first: a live pod of the name that
+      // runs (or already ran to its end) is the new one.
+      const started = (p: Readonly<Pod>) => p.status?.phase === 'Running' || p.status?.phase === 'Succeeded';
+      const live = new Set(pods.filter((p) => !p.metadata.deletionTimestamp && started(p)).map((p) => p.metadata.name));
       // Another member began it (a shard taken over): the whole job running again ends it.
       const replicas = this.restarted.get(job.metadata.uid ?? '') ?? this.allReplicas(job);
       const running = replicas.filter((name) => live.has(name)).length;
