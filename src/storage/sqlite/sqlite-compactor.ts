@@ -14,10 +14,6 @@ export interface CompactorHost {
   /** History after this revision is still being read (a list stream); Infinity when none. */
   oldestPinned(): number;
   isClosing(): boolean;
-  /** Resolves when the store's writes may run (a checkpoint holds them while it syncs). */
-  writable(): Promise<void>;
-  /** Copies the WAL into the database file and empties it. */
-  checkpoint(): Promise<void>;
 }
 
 export class Compactor {
@@ -48,7 +44,7 @@ export class Compactor {
       .then(async () => {
         await this.trim(toRevision());
         const released = await this.releaseFreePages();
-        await this.checkpoint(released);
+        this.checkpoint(released);
       });
     this.running = run;
     const clear = () => {
@@ -80,12 +76,9 @@ export class Compactor {
   }
 
   private async trim(toRevision: number): Promise<void> {
-    let more = true;
-    while (more) {
-      // Let waiting requests run between chunks; a checkpoint may hold writes meanwhile.
+    while (!this.host.isClosing() && this.trimStep(toRevision, TRIM_CHUNK)) {
+      // Let waiting requests run between chunks.
       await new Promise((resolve) => setImmediate(resolve));
-      await this.host.writable();
-      more = !this.host.isClosing() && this.trimStep(toRevision, TRIM_CHUNK);
     }
   }
 
@@ -93,19 +86,18 @@ export class Compactor {
   private async releaseFreePages(): Promise<boolean> {
     let left = pagesToRelease(this.db);
     const any = left > 0;
-    while (left > 0) {
-      await this.host.writable();
-      if (this.host.isClosing()) break;
+    while (!this.host.isClosing() && left > 0) {
       left = releaseStep(this.db, left);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return any;
   }
 
-  private async checkpoint(released: boolean): Promise<void> {
+  private checkpoint(released: boolean): void {
     const revision = this.host.currentRevision();
     if (this.host.isClosing() || (this.checkpointedAt === revision && !released)) return;
-    await this.host.checkpoint();
+    // No other connection can read the file (exclusive locking), so TRUNCATE always completes.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.checkpointedAt = revision;
   }
 }

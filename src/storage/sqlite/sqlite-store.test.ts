@@ -125,7 +125,7 @@ describe('SqliteStore', () => {
     const final = (await fileSize(path)) + (await fileSize(`${path}-wal`));
     await store.close();
     // 30,000 updates wrote ~30 MB of values and history; without compaction the file holds all of
-    // it. The WAL alone may reach ~4 MB (the checkpoint's mark) between checkpoints.
+    // it. The WAL alone may reach ~4 MB (SQLite's auto-checkpoint point) between checkpoints.
     assert.ok(largest < 8e6, `files reached ${(largest / 1e6).toFixed(1)} MB`);
     assert.ok(final < 2e6, `files ended at ${(final / 1e6).toFixed(1)} MB`);
   });

@@ -35,7 +35,7 @@ import { listRange, listRevisionOf, onePageStream, prefixEnd, streamRange, type 
 import { openListStream, streamStatements, type StreamStatements } from './sqlite-list-stream.js';
 import { quickCheck } from './sqlite-integrity.js';
 import { openDatabase, prepareStatements, type Statements, type SyncMode } from './sqlite-schema.js';
-import { WalCheckpointer } from './wal-checkpointer.js';
+import { WalPreflusher } from './wal-preflush.js';
 import { valueExpression } from './sqlite-values.js';
 import type { ValueTransformer } from '../encryption/transformer.js';
 import { markStale } from '../stale-values.js';
@@ -92,7 +92,7 @@ export class SqliteStore implements Store {
   private readonly historyWindow: number;
   private readonly timer: NodeJS.Timeout;
   private readonly compactor: Compactor;
-  private readonly checkpointer: WalCheckpointer | undefined;
+  private readonly preflusher: WalPreflusher | undefined;
   private revision: number;
   private readonly transformer: ValueTransformer | undefined;
   private closing: Promise<void> | undefined;
@@ -106,9 +106,9 @@ export class SqliteStore implements Store {
     options: SqliteStoreOptions,
   ) {
     this.historyWindow = Math.max(1, Math.floor(options.historyWindow ?? 10_000));
-    // An in-memory database has no WAL file; with sync 'full' every commit fsyncs on the event loop anyway.
+    // An in-memory database has no WAL file, and with sync 'full' every commit fsyncs already.
     const syncedOnlyAtCheckpoints = options.path !== ':memory:' && (options.sync ?? 'normal') === 'normal';
-    this.checkpointer = syncedOnlyAtCheckpoints ? new WalCheckpointer(db, options.path, () => this.flush()) : undefined;
+    this.preflusher = syncedOnlyAtCheckpoints ? new WalPreflusher(`${options.path}-wal`) : undefined;
     this.transformer = options.transformer;
     const read = valueExpression(db, options.transformer);
     this.statements = prepareStatements(db, read);
@@ -117,11 +117,6 @@ export class SqliteStore implements Store {
       currentRevision: () => this.revision,
       oldestPinned: () => this.oldestPin(),
       isClosing: () => this.closing !== undefined,
-      writable: async () => this.checkpointer?.writable(),
-      checkpoint: async () => {
-        if (this.checkpointer) await this.checkpointer.checkpoint(true);
-        else this.db.pragma('wal_checkpoint(TRUNCATE)');
-      },
     });
     // History always holds the newest write, unless compaction removed all of it; then the
     // compacted revision is the newest one.
@@ -277,8 +272,7 @@ export class SqliteStore implements Store {
   }
 
   private flush(): void {
-    // A checkpoint holds writes while it syncs; it calls flush again when it is done.
-    if (this.pending.length === 0 || this.checkpointer?.holdsWrites) return;
+    if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
     let outcomes: WriteOutcome[];
@@ -289,14 +283,13 @@ export class SqliteStore implements Store {
       for (const write of batch) write.reject(error as Error);
       return;
     }
+    this.preflusher?.committed();
     batch.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if ('error' in outcome) return write.reject(outcome.error);
       this.committed(outcome.event);
       write.resolve(outcome.stored);
     });
-    // Last: a checkpoint it starts holds every write from here on, the history trim above included.
-    this.checkpointer?.committed();
   }
 
   /**
@@ -403,12 +396,11 @@ export class SqliteStore implements Store {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.timer);
-    // Writes accepted before close() still commit (after a checkpoint that holds them).
-    await this.checkpointer?.writable();
+    // Writes accepted before close() still commit.
     this.flush();
     await this.compactor.idle();
     this.hub.endAll(new StoreClosedError());
-    await this.checkpointer?.close();
+    await this.preflusher?.close();
     this.db.close();
   }
 
