@@ -9,7 +9,7 @@
 // records those). Only the farm member that owns the job's key records them.
 import type { KubeObject } from '../../api/meta.js';
 import { objectKey, type Informer } from '../../client/index.js';
-import { observeOwned } from '../shape/owned-events.js';
+import { observeOwned, type OwnedObserver } from '../shape/owned-events.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import type { BeginOptions, TransactionRecorder } from '../transactions/recorder.js';
 import { conditionOf, finishedCondition, restartingWhy } from './conditions.js';
@@ -27,7 +27,7 @@ export interface ObservedObjects {
   podGroups: Informer<KubeObject>;
 }
 
-export class TrainingOperations {
+export class TrainingOperations implements OwnedObserver<TrainingJob> {
   private readonly kind: string;
   /** The replicas (pod names) each job's open restart recreates, by job uid; set when its Restarting condition is seen. */
   private readonly restarted = new Map<string, readonly string[]>();
@@ -42,12 +42,7 @@ export class TrainingOperations {
 
   /** `owns`: whether this process reconciles the key. */
   observe(jobs: Informer<TrainingJob>, owns: (key: string) => boolean): void {
-    observeOwned(jobs, owns, {
-      begin: (old, job) => this.begin(old, job),
-      catchUp: (job) => this.catchUp(job),
-      settle: (job) => this.settle(job),
-      deleted: (job) => this.deleted(job),
-    });
+    observeOwned(jobs, owns, this);
     // Pods going Running change no status field: the launch's progress follows the pods themselves.
     const progress = (pod: Readonly<Pod>) => {
       const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === this.kind);
@@ -58,7 +53,7 @@ export class TrainingOperations {
   }
 
   /** A new startTime begins the launch; a Restarting condition written anew, a restart. */
-  private begin(old: Readonly<TrainingJob>, job: Readonly<TrainingJob>): void {
+  begin(old: Readonly<TrainingJob>, job: Readonly<TrainingJob>): void {
     const start = job.status?.startTime;
     if (start && start !== old.status?.startTime) {
       void this.transactions.begin(job, 'launch', this.launchOf(job));
@@ -77,7 +72,7 @@ export class TrainingOperations {
   }
 
   /** A running job whose (re)start nobody recorded (it began while no member watched it: a restart, a shard taken over) begins it now. */
-  private catchUp(job: Readonly<TrainingJob>): void {
+  catchUp(job: Readonly<TrainingJob>): void {
     const start = job.status?.startTime;
     if (start && !finishedCondition(job)) this.transactions.beginUnlessRecordedSince(job, 'launch', start, this.launchOf(job));
   }
@@ -87,7 +82,7 @@ export class TrainingOperations {
   }
 
   /** The job's end ends both; otherwise the pods say how far each has got. */
-  private settle(job: Readonly<TrainingJob>): void {
+  settle(job: Readonly<TrainingJob>): void {
     const finished = finishedCondition(job);
     if (finished) {
       const message = conditionOf(job.status, finished)?.message ?? '';
@@ -145,7 +140,7 @@ export class TrainingOperations {
    * Deleted past its ttlSecondsAfterFinished: the controller's deletion. Its dependents (still
    * in the caches, deleted in the background) make it the garbage collector's to record.
    */
-  private deleted(job: Readonly<TrainingJob>): void {
+  deleted(job: Readonly<TrainingJob>): void {
     this.restarted.delete(job.metadata.uid ?? '');
     const ttl = job.spec.runPolicy?.ttlSecondsAfterFinished;
     const completed = Date.parse(job.status?.completionTime ?? '');
