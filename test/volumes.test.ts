@@ -65,6 +65,8 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
   const apply = (manifest: string) => k(['apply', '-f', '-'], manifest);
   const running = (pod: string) => k(['wait', '--for=condition=Ready', `pod/${pod}`, '--timeout=80s']);
   const gone = async (args: string[]) => (await kubectlRaw(cluster.kubeconfig, ['get', ...args])).code !== 0;
+  // Ready says only that the container runs: the line its script writes may land a moment later.
+  const written = (file: string) => waitFor(`${file} written by the pod`, async () => (await readFile(file, 'utf8')).trim() || false, 20_000);
 
   before(async () => {
     requireKubectl();
@@ -122,7 +124,7 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     assert.equal(await field(['get', 'pv', volume], '{.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0]}'), cluster.nodeName);
     const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
     assert.ok(path.endsWith(`/storage/${volume}_default_data`), path);
-    assert.equal((await readFile(join(path, 'file'), 'utf8')).trim(), 'kept');
+    assert.equal(await written(join(path, 'file')), 'kept');
     assert.match((await k(['get', 'pvc', 'data'])).trim().split('\n')[1]!, new RegExp(`^data\\s+Bound\\s+${volume}\\s+64Mi\\s+RWO\\s+local-path`));
 
     await k(['delete', 'pod', 'writer', '--wait=true', '--timeout=60s']);
@@ -185,7 +187,7 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     assert.equal(await field(['get', 'pvc', 'scratch-work'], '{.status.phase}'), 'Bound');
     const volume = await field(['get', 'pvc', 'scratch-work'], '{.spec.volumeName}');
     const path = await field(['get', 'pv', volume], '{.spec.hostPath.path}');
-    assert.equal((await readFile(join(path, 't'), 'utf8')).trim(), 'temp');
+    assert.equal(await written(join(path, 't')), 'temp');
     await k(['delete', 'pod', 'scratch', '--wait=true', '--timeout=60s']);
     await waitFor('the claim collected with its pod', () => gone(['pvc', 'scratch-work']), 60_000);
     await waitFor('its volume and directory gone', async () => (await gone(['pv', volume])) && !existsSync(path), 30_000);
@@ -245,7 +247,7 @@ describe('persistent volumes on drover up', { timeout: 300_000 }, () => {
     assert.equal(await field(['get', 'pvc', 'manual'], '{.status.capacity.storage}'), '1Gi');
     await apply(podWithClaim('manual-user', 'manual', 'echo by-hand > /data/note'));
     await running('manual-user');
-    assert.equal((await readFile(join(dir, 'note'), 'utf8')).trim(), 'by-hand');
+    assert.equal(await written(join(dir, 'note')), 'by-hand');
     await k(['delete', 'pod', 'manual-user', '--wait=true', '--timeout=60s']);
     await k(['delete', 'pvc', 'manual', '--wait=true', '--timeout=30s']);
     await waitFor('the volume Released', async () => (await field(['get', 'pv', 'manual-pv'], '{.status.phase}')) === 'Released', 20_000);
