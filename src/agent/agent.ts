@@ -32,6 +32,7 @@ import { PodManager } from './pods/manager.js';
 import { ProbeManager } from './pods/probes/manager.js';
 import { SandboxReaper } from './pods/sandbox/reaper.js';
 import { DEFAULT_POOL, startSandboxPool, type SandboxPoolSettings } from './pods/sandbox/pool.js';
+import type { PodNetworkAttach } from './runtime/docker/direct-attach.js';
 import { registerContainerMetrics } from './stats/cadvisor-metrics.js';
 import { runtimeTargets } from './stats/container-targets.js';
 import { ResourceSampler } from './stats/resource-sampler.js';
@@ -86,6 +87,8 @@ export interface AgentOptions {
   resourceSampleMs?: number;
   /** Docker sandboxes made ahead of their pods (pods/sandbox/pool.ts); `max: 0` turns the pool off. */
   sandboxPool?: Partial<SandboxPoolSettings>;
+  /** How Docker sandboxes join the pod network (runtime/docker/direct-attach.ts; default direct). */
+  podNetworkAttach?: PodNetworkAttach;
 }
 
 export interface Agent {
@@ -116,6 +119,7 @@ function runtimeSet(options: AgentOptions, nodeAddress: string, podCidr: string)
       : new DockerRuntime({
           hostIP: nodeAddress,
           podCidr,
+          ...(options.podNetworkAttach ? { podNetworkAttach: options.podNetworkAttach } : {}),
           // Pool sandboxes' claims are kept there (runtime/docker/sandbox-claims.ts).
           stateDir: join(options.dataDir, 'docker'),
           ...(options.dockerSocket ? { socketPath: options.dockerSocket } : {}),
@@ -235,6 +239,9 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   cleaner.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();
+  void docker?.ctx.directAttach.unsupported().then((why) => {
+    if (why && options.podNetworkAttach !== 'engine') logger.warn(`pod sandboxes join the pod network through Docker's endpoint: ${why}`);
+  });
   // In the background: a starting agent first removes what a dead one left in the pool.
   const poolStarted = startSandboxPool({
     runtime: runtimes.primary,

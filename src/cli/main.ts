@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 // Each command loads only its own modules: a `drover server` never loads the agent or Docker client.
 import type { NodeOptions } from '../cluster/node.js';
+import type { PodNetworkAttach } from '../agent/runtime/docker/direct-attach.js';
 import type { UpOptions } from '../cluster/up.js';
 import type { ServerOptions } from '../cluster/server.js';
 import type { CheckCommandOptions } from './check.js';
@@ -110,12 +111,29 @@ function sandboxPoolMaxOption(): Option {
   );
 }
 
-function sandboxPoolSettings(flags: { sandboxPoolMin?: number; sandboxPoolMax?: number }): { sandboxPool?: { min?: number; max?: number } } {
-  const settings = {
+/** `--pod-network-attach`, for `agent` and `up`: how Docker sandboxes join the pod network (src/agent/runtime/docker/direct-attach.ts). */
+function podNetworkAttachOption(): Option {
+  return new Option(
+    '--pod-network-attach <how>',
+    "how pod sandboxes join the pod network: direct (a veth pair the agent makes) or engine (Docker's endpoint, with its DNS server in every pod)",
+  )
+    .choices(['direct', 'engine'])
+    .default('direct');
+}
+
+/** The agent's sandbox flags (--sandbox-pool-min/max, --pod-network-attach) as node options. */
+function sandboxSettings(flags: { sandboxPoolMin?: number; sandboxPoolMax?: number; podNetworkAttach?: string }): {
+  sandboxPool?: { min?: number; max?: number };
+  podNetworkAttach?: PodNetworkAttach;
+} {
+  const pool = {
     ...(flags.sandboxPoolMin === undefined ? {} : { min: flags.sandboxPoolMin }),
     ...(flags.sandboxPoolMax === undefined ? {} : { max: flags.sandboxPoolMax }),
   };
-  return Object.keys(settings).length === 0 ? {} : { sandboxPool: settings };
+  return {
+    ...(Object.keys(pool).length === 0 ? {} : { sandboxPool: pool }),
+    ...(flags.podNetworkAttach ? { podNetworkAttach: flags.podNetworkAttach as PodNetworkAttach } : {}),
+  };
 }
 
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
@@ -397,7 +415,8 @@ export function buildProgram(): Command {
         .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
         .addOption(serviceProxyOption())
         .addOption(sandboxPoolMinOption())
-        .addOption(sandboxPoolMaxOption()),
+        .addOption(sandboxPoolMaxOption())
+        .addOption(podNetworkAttachOption()),
     ),
   ).action(
     async (
@@ -412,6 +431,7 @@ export function buildProgram(): Command {
           serviceProxy: boolean;
           sandboxPoolMin?: number;
           sandboxPoolMax?: number;
+          podNetworkAttach?: string;
         },
     ) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
@@ -424,7 +444,7 @@ export function buildProgram(): Command {
         extendedResources: options.extendedResource,
         labels: options.nodeLabel,
         ...controlPlaneSettings(options),
-        ...sandboxPoolSettings(options),
+        ...sandboxSettings(options),
       };
       if (options.nodeName) upOptions.nodeName = options.nodeName;
       const [{ startUp }, { serverPhases }] = await Promise.all([import('../cluster/up.js'), import('../cluster/start-phases.js')]);
@@ -473,7 +493,8 @@ export function buildProgram(): Command {
       .option('--local-path-dir <dir>', "where local-path volumes' directories are made (default: <data-dir>/storage)")
       .addOption(serviceProxyOption())
       .addOption(sandboxPoolMinOption())
-      .addOption(sandboxPoolMaxOption()),
+      .addOption(sandboxPoolMaxOption())
+      .addOption(podNetworkAttachOption()),
   ).action(
     async (
       options: NetworkCommandOptions & {
@@ -493,6 +514,7 @@ export function buildProgram(): Command {
         localPathDir?: string;
         sandboxPoolMin?: number;
         sandboxPoolMax?: number;
+        podNetworkAttach?: string;
       },
     ) => {
       if (options.cleanup) {
@@ -515,7 +537,7 @@ export function buildProgram(): Command {
         streamingPort: options.streamingPort,
         gpuPollMs: options.gpuPollInterval * 1000,
         kernelLog: options.kernelLog,
-        ...sandboxPoolSettings(options),
+        ...sandboxSettings(options),
       };
       if (options.localPathDir) nodeOptions.localPathDir = options.localPathDir;
       if (options.server) nodeOptions.server = options.server;

@@ -16,6 +16,8 @@ export interface UpOptions extends ServerOptions {
   serviceProxy?: boolean;
   /** The node's sandbox pool (the agent's option). */
   sandboxPool?: NodeOptions['sandboxPool'];
+  /** How the node's sandboxes join the pod network (the agent's option). */
+  podNetworkAttach?: NodeOptions['podNetworkAttach'];
 }
 
 export interface RunningCluster {
@@ -41,6 +43,7 @@ export async function startUp(options: UpOptions): Promise<RunningCluster> {
     if (options.extendedResources) nodeOptions.extendedResources = options.extendedResources;
     if (options.labels) nodeOptions.labels = options.labels;
     if (options.sandboxPool) nodeOptions.sandboxPool = options.sandboxPool;
+    if (options.podNetworkAttach) nodeOptions.podNetworkAttach = options.podNetworkAttach;
     options.onPhase?.('node');
     node = await startNode(nodeOptions);
   } catch (error) {

@@ -2,6 +2,7 @@
 // runtime shares.
 
 import Docker from 'dockerode';
+import { DirectAttach, type PodNetworkAttach } from './direct-attach.js';
 import { PodNetwork } from './pod-network.js';
 import { SandboxClaims } from './sandbox-claims.js';
 
@@ -23,6 +24,8 @@ export interface DockerRuntimeOptions {
   namePrefix?: string;
   /** The cluster's pod CIDR: sandboxes join its Docker network (pod-network.ts); Docker's default bridge without it. */
   podCidr?: string;
+  /** How sandboxes join the pod network (direct-attach.ts; default direct, where the agent may). */
+  podNetworkAttach?: PodNetworkAttach;
   /** Where the runtime keeps what labels cannot hold (pool sandboxes' claims); no sandbox pool without it. */
   stateDir?: string;
 }
@@ -39,6 +42,8 @@ export interface DockerContext {
   logMaxFiles: number;
   namePrefix: string;
   podNetwork: PodNetwork | undefined;
+  /** Whether the agent joins sandboxes to the pod network itself (direct-attach.ts). */
+  directAttach: DirectAttach;
   /** Which pool sandbox is which pod's (sandbox-claims.ts); absent without a state directory. */
   claims: SandboxClaims | undefined;
   /** Containers created by this process, by id: the hostname their shim waits for, or null for none. */
@@ -56,6 +61,7 @@ export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
     logMaxFiles: opts.logMaxFiles ?? 3,
     namePrefix: opts.namePrefix ?? 'drover',
     podNetwork: opts.podCidr ? new PodNetwork(docker, opts.podCidr) : undefined,
+    directAttach: new DirectAttach((opts.podNetworkAttach ?? 'direct') === 'direct'),
     claims: opts.stateDir ? new SandboxClaims(opts.stateDir) : undefined,
     shims: new Map(),
   };

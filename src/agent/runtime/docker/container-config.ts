@@ -4,6 +4,7 @@
 import type Docker from 'dockerode';
 import { CPU_PERIOD_US, dockerName, type DockerContext } from './client.js';
 import { CONTAINER_NAME, KIND, MANAGED, POOL_MEMBER, SANDBOX_ID, mergeLabels, podLabels } from '../labels.js';
+import { POD_IP, POD_NETWORK } from './direct-attach.js';
 import type { ContainerResources, ContainerSpec, Mount, SandboxSpec } from '../runtime.js';
 
 type CreateOptions = Docker.ContainerCreateOptions;
@@ -79,20 +80,31 @@ export interface SandboxNetwork {
   ip?: string | undefined;
   /** The node pod range the address was picked in. */
   range?: string | undefined;
+  /** Joined by the agent once it runs (direct-attach.ts): made on Docker's "none", its address in labels. */
+  direct?: boolean | undefined;
+}
+
+/** Docker's NetworkMode, the address Docker assigns, and the labels that record a direct attachment. */
+function networkFields(
+  mode: string,
+  network: SandboxNetwork | undefined,
+): { mode: string; labels: Record<string, string> } & Pick<CreateOptions, 'NetworkingConfig'> {
+  if (network?.direct && network.ip) return { mode: 'none', labels: { [POD_IP]: network.ip, [POD_NETWORK]: network.name } };
+  return { mode, labels: {}, ...(network?.ip ? addressConfig(mode, network.ip) : {}) };
 }
 
 export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec, network?: SandboxNetwork): CreateOptions {
   const { ExposedPorts, PortBindings } = portFields(ctx, spec);
   const hostname = spec.hostNetwork ? undefined : (spec.hostname ?? spec.pod.name).slice(0, 63);
-  const mode = spec.hostNetwork ? 'host' : (network?.name ?? 'bridge');
+  const { mode, labels, NetworkingConfig } = spec.hostNetwork ? { mode: 'host', labels: {} } : networkFields(network?.name ?? 'bridge', network);
   return {
     name: sandboxName(ctx, spec),
     Image: ctx.pauseImage,
     ...(hostname === undefined ? {} : { Hostname: hostname }),
-    Labels: mergeLabels(spec.labels, podLabels(spec.pod, 'sandbox', spec.attempt)),
+    Labels: mergeLabels(spec.labels, { ...podLabels(spec.pod, 'sandbox', spec.attempt), ...labels }),
     ExposedPorts,
     HostConfig: { ...sandboxHostConfig(ctx, mode), PortBindings: spec.hostNetwork ? {} : PortBindings },
-    ...(network?.ip && !spec.hostNetwork ? addressConfig(mode, network.ip) : {}),
+    ...(NetworkingConfig ? { NetworkingConfig } : {}),
   };
 }
 
@@ -115,13 +127,13 @@ function addressConfig(mode: string, ip: string): Pick<CreateOptions, 'Networkin
  * learns when claimed. No hostPorts (their pods never take one) and Docker's default hostname.
  */
 export function poolSandboxCreateOptions(ctx: DockerContext, name: string, labels: Record<string, string>, network?: SandboxNetwork): CreateOptions {
-  const mode = network?.name ?? 'bridge';
+  const fields = networkFields(network?.name ?? 'bridge', network);
   return {
     name,
     Image: ctx.pauseImage,
-    Labels: { ...labels, [MANAGED]: 'true', [KIND]: 'sandbox', [POOL_MEMBER]: network?.range ?? '' },
-    HostConfig: sandboxHostConfig(ctx, mode),
-    ...(network?.ip ? addressConfig(mode, network.ip) : {}),
+    Labels: { ...labels, [MANAGED]: 'true', [KIND]: 'sandbox', [POOL_MEMBER]: network?.range ?? '', ...fields.labels },
+    HostConfig: sandboxHostConfig(ctx, fields.mode),
+    ...(fields.NetworkingConfig ? { NetworkingConfig: fields.NetworkingConfig } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
 // the first /24 (the gateway's), for pods of a node that has no slice yet.
 import type Docker from 'dockerode';
 import { addressAt, cidrContains, formatCidr, parseCidr, type Cidr } from '../../../api/cluster-network.js';
+import { POD_IP, POD_NETWORK } from './direct-attach.js';
 import { engineMessage, statusOf } from './engine-errors.js';
 
 export const POD_CIDR_LABEL = 'drover.dev/pod-cidr';
@@ -105,8 +106,9 @@ export class PodNetwork {
   /**
    * A free address of the node's range (its spec.podCIDR): not held by any container of the
    * network, nor picked for a sandbox being made. Two agents of different clusters sharing the
-   * network may still race for one; the engine refuses the second at start, whose sandbox is
-   * made again under the usual back-off.
+   * network may still race for one: the engine refuses the second at start, or, for sandboxes the
+   * agent joins itself, the younger gives it up (direct-attach.ts); either sandbox is made again
+   * under the usual back-off.
    */
   async pickAddress(nodeRange: string, keepFree = 0): Promise<string> {
     const range = parseCidr(nodeRange);
@@ -136,12 +138,17 @@ export class PodNetwork {
 
   /**
    * Every address of the network's containers, created ones included (a static address is held
-   * from create on, though the engine only claims it at start), whoever's they are.
+   * from create on, though the engine only claims it at start), whoever's they are, and of the
+   * sandboxes joined to it directly.
    */
   private async addressesInUse(): Promise<Set<string>> {
-    const containers = await this.docker.listContainers({ all: true, filters: { network: [this.name] } });
+    // One list of every container: the engine walks them all for a filtered list too.
+    const containers = await this.docker.listContainers({ all: true });
     const used = new Set<string>();
     for (const container of containers) {
+      // A sandbox the agent joined itself holds an address Docker knows nothing of (direct-attach.ts).
+      const direct = container.Labels?.[POD_NETWORK] === this.name ? container.Labels[POD_IP] : undefined;
+      if (direct) used.add(direct);
       const endpoint = (
         container.NetworkSettings?.Networks as Record<string, { IPAddress?: string; IPAMConfig?: { IPv4Address?: string } | null }> | undefined
       )?.[this.name];

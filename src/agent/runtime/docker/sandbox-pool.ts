@@ -1,7 +1,8 @@
 // Docker's part of the sandbox pool (the agent's part, which decides when and how many, is
 // pods/sandbox/pool.ts): pause sandboxes on the pod network made before their pod exists, and
-// the claim that makes one a pod's sandbox. The network setup (veth, address, iptables) is the
-// slow half of a pod start; a claim costs two small file writes and a durable record instead.
+// the claim that makes one a pod's sandbox. A sandbox is a container start and its network (its
+// veth pair, direct-attach.ts) before the pod's own container can start; a claim costs two small
+// file writes and a durable record instead.
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, readFile, writeFile } from 'node:fs/promises';
@@ -13,7 +14,8 @@ import { removeContainer } from './containers.js';
 import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import { adoptWaitingShims, hostnameShimUnsupported } from './hostname-shim.js';
 import type { PauseImage } from './pause-image.js';
-import { sandboxFromInspect } from './sandbox.js';
+import { joinPodNetwork } from './direct-attach.js';
+import { inspectedIP, podIP, sandboxFromInspect } from './sandbox.js';
 import { labelFilters, mapState } from './state.js';
 import type { SandboxClaims } from './sandbox-claims.js';
 import { RuntimeError, RuntimeUnavailableError, SandboxError } from '../errors.js';
@@ -63,7 +65,8 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
     let info: Docker.ContainerInspectInfo;
     try {
       await this.ctx.docker.getContainer(id).start();
-      info = await this.ctx.docker.getContainer(id).inspect();
+      // Docker's default hostname is the id's first 12 characters: a claim renames it (nameFiles).
+      info = network.direct ? await joinPodNetwork(this.ctx, id, network, id.slice(0, 12)) : await this.ctx.docker.getContainer(id).inspect();
     } catch (err) {
       await removeContainer(this.ctx, id, true).catch(() => undefined);
       throw mapContainerError(err, id, (message) => new SandboxError(`start pool sandbox: ${message}`, { engineMessage: message, cause: err }));
@@ -77,7 +80,7 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
       await removeContainer(this.ctx, id, true).catch(() => undefined);
       throw new SandboxError(`pool sandbox: ${unsupported}`);
     }
-    return memberOf(info);
+    return this.memberOf(info);
   }
 
   private async network(addressRange: string | undefined, keepFree: number): Promise<SandboxNetwork> {
@@ -85,10 +88,21 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
     if (!podNetwork) throw new SandboxError('no pod network: sandboxes cannot be made ahead of their pods');
     try {
       const { name } = await podNetwork.ensure();
-      return { name, range: addressRange, ip: addressRange ? await podNetwork.pickAddress(addressRange, keepFree) : undefined };
+      const ip = addressRange ? await podNetwork.pickAddress(addressRange, keepFree) : undefined;
+      return { name, range: addressRange, ip, direct: await this.ctx.directAttach.joins(ip) };
     } catch (err) {
       throw new SandboxError(`pool sandbox: ${engineMessage(err)}`, { engineMessage: engineMessage(err), cause: err });
     }
+  }
+
+  private memberOf(info: Docker.ContainerInspectInfo): PoolMember {
+    return {
+      id: info.Id,
+      state: mapState(info.State.Status, info.State.Running),
+      ip: inspectedIP(this.ctx, info),
+      addressRange: info.Config.Labels?.[POOL_MEMBER] ?? '',
+      createdAt: new Date(info.Created),
+    };
   }
 
   async list(filter: ListFilter): Promise<PoolMember[]> {
@@ -104,7 +118,7 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
       .map((c) => ({
         id: c.Id,
         state: mapState(c.State),
-        ip: Object.values(c.NetworkSettings?.Networks ?? {}).find((n) => n.IPAddress)?.IPAddress ?? '',
+        ip: podIP(this.ctx, c.HostConfig.NetworkMode, c.NetworkSettings?.Networks, c.Labels ?? {}),
         addressRange: c.Labels?.[POOL_MEMBER] ?? '',
         createdAt: new Date(c.Created * 1000),
       }));
@@ -140,8 +154,7 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
     if (!info.State.Running) throw new SandboxError(`claim pool sandbox ${id}: it is ${info.State.Status}, not running`);
     if (info.Config.Labels?.[POOL_MEMBER] === undefined || this.claims.get(info.Id))
       throw new SandboxError(`claim pool sandbox ${id}: not an unclaimed pool member`);
-    const ip = Object.values(info.NetworkSettings.Networks ?? {}).find((n) => n.IPAddress)?.IPAddress ?? '';
-    await nameFiles(info, claim.hostname, ip);
+    await nameFiles(info, claim.hostname, inspectedIP(this.ctx, info));
     await this.claims.record(info.Id, claim);
     const sandbox = sandboxFromInspect(this.ctx, info);
     if (!sandbox) throw new SandboxError(`claim pool sandbox ${id}: its claim did not take`);
@@ -159,14 +172,4 @@ async function nameFiles(info: Docker.ContainerInspectInfo, hostname: string, ip
   } catch (err) {
     throw new SandboxError(`claim pool sandbox ${info.Id}: write its hostname files: ${(err as Error).message}`, { cause: err });
   }
-}
-
-function memberOf(info: Docker.ContainerInspectInfo): PoolMember {
-  return {
-    id: info.Id,
-    state: mapState(info.State.Status, info.State.Running),
-    ip: Object.values(info.NetworkSettings.Networks ?? {}).find((n) => n.IPAddress)?.IPAddress ?? '',
-    addressRange: info.Config.Labels?.[POOL_MEMBER] ?? '',
-    createdAt: new Date(info.Created),
-  };
 }

@@ -6,6 +6,7 @@ import type Docker from 'dockerode';
 import { parseDockerTime, type DockerContext } from './client.js';
 import { sandboxCreateOptions, sandboxName, type SandboxNetwork } from './container-config.js';
 import { removeContainer } from './containers.js';
+import { joinedIncompletely, joinPodNetwork, POD_IP, removeHostEnd } from './direct-attach.js';
 import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import type { PauseImage } from './pause-image.js';
 import { labelFilters, mapState } from './state.js';
@@ -36,7 +37,7 @@ export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: 
     // Made or not, the address is now the engine's to tell about (a created container holds it).
     if (network?.ip) ctx.podNetwork?.release(network.ip);
   }
-  const running = startSandbox(ctx, spec, id);
+  const running = startSandbox(ctx, spec, id, network);
   const started = running.then(() => inspectSandbox(ctx, id));
   // Handled here as well: a caller that gives up before awaiting them must not crash the process.
   running.catch(() => undefined);
@@ -46,13 +47,25 @@ export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: 
   return { created, running, started };
 }
 
-/** The pod network and the pod's address in the node's range; none on the node's network or without a pod network. */
+/**
+ * The pod network and the pod's address in the node's range; none on the node's network or without
+ * a pod network. The agent joins it itself (direct-attach.ts) unless it publishes hostPorts, which
+ * Docker's port mapping serves through its own endpoint.
+ */
 async function sandboxNetwork(ctx: DockerContext, spec: SandboxSpec): Promise<SandboxNetwork | undefined> {
   if (spec.hostNetwork || !ctx.podNetwork) return undefined;
   const network = ctx.podNetwork;
   try {
     const { name } = await network.ensure();
-    return { name, ip: spec.addressRange ? await network.pickAddress(spec.addressRange) : undefined };
+    const ip = spec.addressRange ? await network.pickAddress(spec.addressRange) : undefined;
+    return {
+      name,
+      ip,
+      direct: await ctx.directAttach.joins(
+        ip,
+        (spec.ports ?? []).some((p) => p.hostPort),
+      ),
+    };
   } catch (err) {
     throw mapContainerError(
       err,
@@ -62,9 +75,10 @@ async function sandboxNetwork(ctx: DockerContext, spec: SandboxSpec): Promise<Sa
   }
 }
 
-async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string): Promise<void> {
+async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string, network: SandboxNetwork | undefined): Promise<void> {
   try {
     await ctx.docker.getContainer(id).start();
+    if (network?.direct) await joinPodNetwork(ctx, id, network, (spec.hostname ?? spec.pod.name).slice(0, 63));
   } catch (err) {
     // A half-made sandbox (typically: a hostPort already taken) must not linger.
     await removeContainer(ctx, id, true).catch(() => undefined);
@@ -77,9 +91,20 @@ async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string): 
   }
 }
 
-function podIP(ctx: DockerContext, networkMode: string | undefined, networks: Record<string, { IPAddress?: string }> | undefined): string {
-  // With host networking the pod's address is the node's.
+/** The pod address of an inspected sandbox (podIP). */
+export function inspectedIP(ctx: DockerContext, info: Docker.ContainerInspectInfo): string {
+  return podIP(ctx, info.HostConfig.NetworkMode, info.NetworkSettings.Networks, info.Config.Labels ?? {});
+}
+
+/** The pod's address: the node's with host networking, the label's for a sandbox the agent joined itself, else Docker's endpoint's. */
+export function podIP(
+  ctx: DockerContext,
+  networkMode: string | undefined,
+  networks: Record<string, { IPAddress?: string }> | undefined,
+  labels: Record<string, string>,
+): string {
   if (networkMode === 'host') return ctx.hostIP;
+  if (networkMode === 'none') return labels[POD_IP] ?? '';
   for (const net of Object.values(networks ?? {})) {
     if (net.IPAddress) return net.IPAddress;
   }
@@ -101,11 +126,13 @@ function toSandbox(
   const labels = ctx.claims?.labelsOf(raw.id, raw.labels) ?? raw.labels;
   const pod = podFromLabels(labels);
   if (!pod) return undefined;
+  const state = mapState(raw.status, raw.running);
   return {
     id: raw.id,
     pod,
     attempt: attemptFromLabels(labels),
-    state: mapState(raw.status, raw.running),
+    // Running without its network (direct-attach.ts): no sandbox its pod can use; it is replaced.
+    state: state === 'running' && joinedIncompletely(raw.id, raw.labels) ? 'unknown' : state,
     ip: raw.ip,
     createdAt: raw.createdAt,
     labels,
@@ -119,7 +146,7 @@ export function sandboxFromInspect(ctx: DockerContext, info: Docker.ContainerIns
     status: info.State.Status,
     running: info.State.Running,
     createdAt: parseDockerTime(info.Created) ?? new Date(0),
-    ip: podIP(ctx, info.HostConfig.NetworkMode, info.NetworkSettings.Networks),
+    ip: inspectedIP(ctx, info),
   });
 }
 
@@ -180,7 +207,7 @@ export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): Sa
     labels: c.Labels ?? {},
     status: c.State,
     createdAt: new Date(c.Created * 1000),
-    ip: podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings.Networks),
+    ip: podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings.Networks, c.Labels ?? {}),
   });
   return sandbox ? [sandbox] : [];
 }
@@ -189,15 +216,15 @@ export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): Sa
 export async function removeSandbox(ctx: DockerContext, id: string, keep?: ReadonlySet<string>): Promise<void> {
   let members: Docker.ContainerInfo[];
   let fullId = id;
+  let joinedDirectly = false;
   try {
     // Members are labelled with the full id; the caller may hold a short one.
-    fullId = await ctx.docker
+    const info = await ctx.docker
       .getContainer(id)
       .inspect()
-      .then(
-        (i) => i.Id,
-        () => id,
-      );
+      .catch(() => undefined);
+    fullId = info?.Id ?? id;
+    joinedDirectly = info?.Config.Labels?.[POD_IP] !== undefined;
     members = await ctx.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_ID}=${fullId}`] } });
   } catch (err) {
     throw mapContainerError(err, id, (message) => new RuntimeError(`remove sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));
@@ -205,5 +232,6 @@ export async function removeSandbox(ctx: DockerContext, id: string, keep?: Reado
   // Docker lets a stopped member outlive the container whose network it joined.
   await Promise.all(members.filter((c) => !keep?.has(c.Id)).map((c) => removeContainer(ctx, c.Id, true)));
   await removeContainer(ctx, id, true);
+  if (joinedDirectly) await removeHostEnd(fullId);
   await ctx.claims?.drop(fullId);
 }
