@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import Docker from 'dockerode';
 import { hostEnd, joinPodNetwork, macFor, namespaceCommands, POD_IP, POD_NETWORK } from './direct-attach.js';
-import { podNetworkName } from './pod-network.js';
+import { NETWORK_HOLDER, podNetworkName } from './pod-network.js';
 import { cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, runLabels, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
 import { reserveTestNetwork } from '../../../../test/support/test-network.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
@@ -38,6 +38,10 @@ describe('direct attachment on Docker', { timeout: 180_000 }, () => {
   after(async () => {
     await cleanup();
     await docker
+      .getContainer(`${podNetworkName(podCidr)}-holder`)
+      .remove({ force: true })
+      .catch(() => undefined);
+    await docker
       .getNetwork(podNetworkName(podCidr))
       .remove()
       .catch(() => undefined);
@@ -64,6 +68,15 @@ describe('direct attachment on Docker', { timeout: 180_000 }, () => {
     assert.match(out, new RegExp(`^${sandbox.ip.replace(/\./g, '\\.')}\\tdirect-pod$`, 'm'));
     const listed = await rt.listSandboxes({ labels: { 'drover.dev/pod-uid': pod.uid } });
     assert.equal(listed[0]?.ip, sandbox.ip);
+    // The network keeps an endpoint of Docker's own, so `docker network prune` and rm leave it alone.
+    const holder = await waitFor('the network held open', () =>
+      docker
+        .getContainer(`${podNetworkName(podCidr)}-holder`)
+        .inspect()
+        .then((i) => i.State.Running && i),
+    );
+    assert.equal(holder.Config.Labels?.[NETWORK_HOLDER], podNetworkName(podCidr));
+    await assert.rejects(docker.getNetwork(podNetworkName(podCidr)).remove(), /active endpoints/);
     const { stdout } = await exec('ip', ['-o', 'link', 'show', hostEnd(sandbox.id)]);
     assert.match(stdout, new RegExp(`master ${(await rt.ctx.podNetwork!.ensure()).bridge} `), 'the host end is on the pod bridge');
     await rt.removeSandbox(sandbox.id);
@@ -84,6 +97,7 @@ describe('direct attachment on Docker', { timeout: 180_000 }, () => {
     const b = newPod('direct-b');
     const [sa, sb] = [await startSandbox(rt, a, { addressRange: range }), await startSandbox(rt, b, { addressRange: range })];
     assert.notEqual(sa.ip, sb.ip);
+    for (const s of [sa, sb]) assert.equal((await docker.getContainer(s.id).inspect()).HostConfig.NetworkMode, 'none');
     await run(rt, a, sa, 'server', { command: ['sh', '-c', 'while :; do echo hello-from-a | nc -l -p 8080; done'] });
     const gateway = podCidr.replace(/0\/16$/, '1');
     const client = await run(rt, b, sb, 'client', {

@@ -18,8 +18,8 @@
 // got one address (two agents picking at once) the younger gives it up. The veth pair goes with
 // the namespace when the sandbox stops, and is deleted with the sandbox besides. A running
 // sandbox whose pair is missing (its agent died while joining it) is reported dead, so its pod
-// gets a new one. What Docker's endpoint also did and this does not: keep `docker network prune`
-// off a network whose pods are all joined directly.
+// gets a new one. What Docker's endpoints also did, keep `docker network prune` off a network
+// its pods use, one holder container per network does (PodNetwork.holdOpen).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -29,6 +29,8 @@ import type { DockerContext } from './client.js';
 import type { SandboxNetwork } from './container-config.js';
 
 const run = promisify(execFile);
+/** Past this the commands are given up (a machine too busy to run three small commands): no reason to stop joining directly. */
+const ATTACH_TIMEOUT_MS = 10_000;
 
 /** On a sandbox the agent joined to the pod network itself: its address, and the Docker network it is on. */
 export const POD_IP = 'drover.dev/pod-ip';
@@ -84,8 +86,8 @@ export class DirectAttach {
 async function toolsMissing(): Promise<string | undefined> {
   if (process.getuid?.() !== 0) return 'the agent does not run as root';
   try {
-    await run('ip', ['-V'], { timeout: 10_000 });
-    await run('nsenter', ['--version'], { timeout: 10_000 });
+    await run('ip', ['-V'], { timeout: ATTACH_TIMEOUT_MS });
+    await run('nsenter', ['--version'], { timeout: ATTACH_TIMEOUT_MS });
     return undefined;
   } catch (error) {
     return `ip or nsenter cannot run here: ${(error as Error).message.trim()}`;
@@ -138,8 +140,6 @@ export async function attach(a: DirectAttachment): Promise<void> {
   );
 }
 
-const ATTACH_TIMEOUT_MS = 10_000;
-
 /** A sandbox made on "none" that runs without its pair: its agent died while joining it (it has no network). */
 export function joinedIncompletely(id: string, labels: Record<string, string>): boolean {
   return labels[POD_IP] !== undefined && !existsSync(`/sys/class/net/${hostEnd(id)}`);
@@ -162,6 +162,9 @@ export async function joinPodNetwork(ctx: DockerContext, id: string, network: Sa
   const info = await ctx.docker.getContainer(id).inspect();
   await keepAddressOrGiveUp(ctx, info, network.name, ip);
   const { bridge, gateway, cidr } = await ctx.podNetwork!.ensure();
+  // In the background, off the pod's start; not the sandbox's failure when the network cannot be
+  // held (tried again with the next sandbox): only `docker network prune` would find it unused.
+  void ctx.podNetwork!.holdOpen(ctx.pauseImage).catch(() => undefined);
   try {
     await attach({ pid: info.State.Pid, id: info.Id, ip, prefix: Number(cidr.split('/')[1]), gateway, bridge });
     await addHostsLine(info.HostsPath, ip, hostname);

@@ -10,6 +10,8 @@ import { POD_IP, POD_NETWORK } from './direct-attach.js';
 import { engineMessage, statusOf } from './engine-errors.js';
 
 export const POD_CIDR_LABEL = 'drover.dev/pod-cidr';
+/** On the container that holds a pod network open (PodNetwork.holdOpen): the network's name. */
+export const NETWORK_HOLDER = 'drover.dev/pod-network-holder';
 /** An address picked for a sandbox that is not created yet stays taken this long. */
 const RESERVATION_MS = 60_000;
 
@@ -37,6 +39,7 @@ function bridgeName(podCidr: string): string {
 export class PodNetwork {
   private readonly cidr: Cidr;
   private ensured: Promise<PodNetworkInfo> | undefined;
+  private held: Promise<void> | undefined;
   private readonly reserved = new Map<string, number>();
 
   constructor(
@@ -59,6 +62,40 @@ export class PodNetwork {
       throw error;
     });
     return this.ensured;
+  }
+
+  /**
+   * Keeps one endpoint of Docker's own on the network: sandboxes the agent joins itself
+   * (direct-attach.ts) are none of Docker's, and a network without endpoints is one `docker
+   * network prune` removes, bridge and gateway, under its running pods. The holder is a pause
+   * container (`image`) that Docker restarts with the engine, one per network, whichever agent on
+   * the engine made it first; its address is in the first /24, which no node's range takes.
+   */
+  holdOpen(image: string): Promise<void> {
+    this.held ??= this.startHolder(image).catch((error: unknown) => {
+      this.held = undefined;
+      throw error;
+    });
+    return this.held;
+  }
+
+  private async startHolder(image: string): Promise<void> {
+    const name = `${this.name}-holder`;
+    try {
+      await this.docker.createContainer({
+        name,
+        Image: image,
+        Labels: { [NETWORK_HOLDER]: this.name },
+        HostConfig: { NetworkMode: this.name, RestartPolicy: { Name: 'unless-stopped' } },
+      });
+    } catch (error) {
+      if (statusOf(error) !== 409) throw new Error(`create ${name}: ${engineMessage(error)}`);
+    }
+    const holder = this.docker.getContainer(name);
+    if ((await holder.inspect()).State.Running) return;
+    await holder.start().catch((error: unknown) => {
+      if (statusOf(error) !== 304) throw new Error(`start ${name}: ${engineMessage(error)}`);
+    });
   }
 
   private async inspectOrCreate(): Promise<PodNetworkInfo> {
