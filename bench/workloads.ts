@@ -10,6 +10,7 @@
 //    reconciled until every pod is bound. Target ≥ 1,000 pods created per second. Run twice:
 //    everything in one `drover server` process, and split as Kubernetes deploys it (the API
 //    server alone, `drover controller-manager` and `drover scheduler` beside it).
+// BENCH_AGENT_ARGS passes flags to part 1's agent, as for bench:startup (`--pod-network-attach engine`).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { startServerProcess } from '../test/support/server-process.js';
 import { KUBECTL } from '../test/support/kubectl.js';
 import { BenchClient, runConcurrent } from './http-client.js';
 import { PodFloor } from './pod-floor.js';
+import { AGENT_ARGS } from './startup-agents.js';
 import { docker, droverUp, inSwarm, prepareDocker, run, runningTaskImages, timed, until, untilNoContainers } from './peers.js';
 
 const REPLICAS = Number(process.env['BENCH_WORKLOAD_REPLICAS'] ?? 50);
@@ -112,7 +114,8 @@ function deploymentManifest(image: string, replicas: number): string {
  */
 async function droverSteps(): Promise<{ drover: number[]; floor: number[] }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-workloads-'));
-  const cluster = await droverUp(dataDir);
+  // BENCH_AGENT_ARGS, as for bench:startup: e.g. `--pod-network-attach engine` beside the default.
+  const cluster = await droverUp(dataDir, AGENT_ARGS);
   const api = await ApiClient.load({ kubeconfig: cluster.kubeconfig });
   const kubectl = (args: string[], input?: string) => {
     const child = run(KUBECTL, ['--kubeconfig', cluster.kubeconfig, ...args], { maxBuffer: 16 * 1024 * 1024 });
