@@ -85,18 +85,16 @@ export interface SandboxNetwork {
 }
 
 /** Docker's NetworkMode, the address Docker assigns, and the labels that record a direct attachment. */
-function networkFields(
-  mode: string,
-  network: SandboxNetwork | undefined,
-): { mode: string; labels: Record<string, string> } & Pick<CreateOptions, 'NetworkingConfig'> {
+function networkFields(network: SandboxNetwork | undefined): { mode: string; labels: Record<string, string> } & Pick<CreateOptions, 'NetworkingConfig'> {
   if (network?.direct && network.ip) return { mode: 'none', labels: { [POD_IP]: network.ip, [POD_NETWORK]: network.name } };
+  const mode = network?.name ?? 'bridge';
   return { mode, labels: {}, ...(network?.ip ? addressConfig(mode, network.ip) : {}) };
 }
 
 export function sandboxCreateOptions(ctx: DockerContext, spec: SandboxSpec, network?: SandboxNetwork): CreateOptions {
   const { ExposedPorts, PortBindings } = portFields(ctx, spec);
   const hostname = spec.hostNetwork ? undefined : (spec.hostname ?? spec.pod.name).slice(0, 63);
-  const { mode, labels, NetworkingConfig } = spec.hostNetwork ? { mode: 'host', labels: {} } : networkFields(network?.name ?? 'bridge', network);
+  const { mode, labels, NetworkingConfig } = spec.hostNetwork ? { mode: 'host', labels: {} } : networkFields(network);
   return {
     name: sandboxName(ctx, spec),
     Image: ctx.pauseImage,
@@ -127,7 +125,7 @@ function addressConfig(mode: string, ip: string): Pick<CreateOptions, 'Networkin
  * learns when claimed. No hostPorts (their pods never take one) and Docker's default hostname.
  */
 export function poolSandboxCreateOptions(ctx: DockerContext, name: string, labels: Record<string, string>, network?: SandboxNetwork): CreateOptions {
-  const fields = networkFields(network?.name ?? 'bridge', network);
+  const fields = networkFields(network);
   return {
     name,
     Image: ctx.pauseImage,

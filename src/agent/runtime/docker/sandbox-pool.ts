@@ -15,7 +15,7 @@ import { engineMessage, mapContainerError, statusOf } from './engine-errors.js';
 import { adoptWaitingShims, hostnameShimUnsupported } from './hostname-shim.js';
 import type { PauseImage } from './pause-image.js';
 import { joinPodNetwork } from './direct-attach.js';
-import { inspectedIP, podIP, sandboxFromInspect } from './sandbox.js';
+import { inspectedIP, listedIP, sandboxFromInspect } from './sandbox.js';
 import { labelFilters, mapState } from './state.js';
 import type { SandboxClaims } from './sandbox-claims.js';
 import { RuntimeError, RuntimeUnavailableError, SandboxError } from '../errors.js';
@@ -118,7 +118,7 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
       .map((c) => ({
         id: c.Id,
         state: mapState(c.State),
-        ip: podIP(this.ctx, c.HostConfig.NetworkMode, c.NetworkSettings?.Networks, c.Labels ?? {}),
+        ip: listedIP(this.ctx, c),
         addressRange: c.Labels?.[POOL_MEMBER] ?? '',
         createdAt: new Date(c.Created * 1000),
       }));

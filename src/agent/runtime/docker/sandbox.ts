@@ -37,8 +37,10 @@ export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: 
     // Made or not, the address is now the engine's to tell about (a created container holds it).
     if (network?.ip) ctx.podNetwork?.release(network.ip);
   }
-  const running = startSandbox(ctx, spec, id, network);
-  const started = running.then(() => inspectSandbox(ctx, id));
+  const joined = startSandbox(ctx, spec, id, network);
+  const running = joined.then(() => undefined);
+  // A sandbox joined directly was inspected for its join: its record is read once, not twice.
+  const started = joined.then((info) => (info ? sandboxOf(ctx, id, info) : inspectSandbox(ctx, id)));
   // Handled here as well: a caller that gives up before awaiting them must not crash the process.
   running.catch(() => undefined);
   started.catch(() => undefined);
@@ -75,10 +77,16 @@ async function sandboxNetwork(ctx: DockerContext, spec: SandboxSpec): Promise<Sa
   }
 }
 
-async function startSandbox(ctx: DockerContext, spec: SandboxSpec, id: string, network: SandboxNetwork | undefined): Promise<void> {
+/** Starts the sandbox; one joined to the pod network directly comes back with the record inspected for the join. */
+async function startSandbox(
+  ctx: DockerContext,
+  spec: SandboxSpec,
+  id: string,
+  network: SandboxNetwork | undefined,
+): Promise<Docker.ContainerInspectInfo | undefined> {
   try {
     await ctx.docker.getContainer(id).start();
-    if (network?.direct) await joinPodNetwork(ctx, id, network, (spec.hostname ?? spec.pod.name).slice(0, 63));
+    return network?.direct ? await joinPodNetwork(ctx, id, network, (spec.hostname ?? spec.pod.name).slice(0, 63)) : undefined;
   } catch (err) {
     // A half-made sandbox (typically: a hostPort already taken) must not linger.
     await removeContainer(ctx, id, true).catch(() => undefined);
@@ -96,8 +104,13 @@ export function inspectedIP(ctx: DockerContext, info: Docker.ContainerInspectInf
   return podIP(ctx, info.HostConfig.NetworkMode, info.NetworkSettings.Networks, info.Config.Labels ?? {});
 }
 
+/** The pod address of a listed sandbox (podIP). */
+export function listedIP(ctx: DockerContext, c: Docker.ContainerInfo): string {
+  return podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings?.Networks, c.Labels ?? {});
+}
+
 /** The pod's address: the node's with host networking, the label's for a sandbox the agent joined itself, else Docker's endpoint's. */
-export function podIP(
+function podIP(
   ctx: DockerContext,
   networkMode: string | undefined,
   networks: Record<string, { IPAddress?: string }> | undefined,
@@ -157,6 +170,10 @@ export async function inspectSandbox(ctx: DockerContext, id: string): Promise<Sa
   } catch (err) {
     throw mapContainerError(err, id, (message) => new RuntimeError(`inspect sandbox ${id}: ${message}`, { engineMessage: message, cause: err }));
   }
+  return sandboxOf(ctx, id, info);
+}
+
+function sandboxOf(ctx: DockerContext, id: string, info: Docker.ContainerInspectInfo): SandboxInfo {
   const sandbox = sandboxFromInspect(ctx, info);
   if (!sandbox) throw new SandboxError(`container ${id} is not a Drover sandbox (it has no pod labels)`);
   return sandbox;
@@ -207,7 +224,7 @@ export function sandboxFromList(ctx: DockerContext, c: Docker.ContainerInfo): Sa
     labels: c.Labels ?? {},
     status: c.State,
     createdAt: new Date(c.Created * 1000),
-    ip: podIP(ctx, c.HostConfig.NetworkMode, c.NetworkSettings.Networks, c.Labels ?? {}),
+    ip: listedIP(ctx, c),
   });
   return sandbox ? [sandbox] : [];
 }
