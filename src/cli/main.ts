@@ -115,10 +115,8 @@ function sandboxPoolMaxOption(): Option {
 function podNetworkAttachOption(): Option {
   return new Option(
     '--pod-network-attach <how>',
-    "how pod sandboxes join the pod network: direct (a veth pair the agent makes) or engine (Docker's endpoint, with its DNS server in every pod)",
-  )
-    .choices(['direct', 'engine'])
-    .default('direct');
+    "how pod sandboxes join the pod network: direct (a veth pair the agent makes; the default where the agent may) or engine (Docker's endpoint, with its DNS server in every pod)",
+  ).choices(['direct', 'engine']);
 }
 
 /** The agent's sandbox flags (--sandbox-pool-min/max, --pod-network-attach) as node options. */
