@@ -12,10 +12,15 @@ import { waitFor } from '../../../test/support/wait-for.js';
 
 let member: EtcdMember;
 let clusters = 0;
+/** etcd's progress-notify interval in this file: short, so that quiet watches see them. */
+const PROGRESS_MS = 100;
 before(async () => {
-  member = await startEtcd();
+  member = await startEtcd(['--experimental-watch-progress-notify-interval', `${PROGRESS_MS}ms`]);
 });
 after(() => member?.cleanup());
+
+/** A key outside PODS: its writes move etcd's revision on without a pod event. */
+const otherKey = (name: string) => `/registry/configmaps/default/${name}`;
 
 /** A fresh, empty store: its own key prefix in the shared member. */
 async function harness(options: Partial<EtcdStoreOptions> = {}): Promise<StoreHarness & { store: EtcdStore }> {
@@ -81,10 +86,12 @@ describe('etcd store', () => {
     }
   });
 
-  it("a watch's bookmark revision (deliveredThrough) never passes an event not yet handed to it", async () => {
+  it("a watch's bookmark revision (deliveredThrough) never passes an event not yet handed to it, progress notifications included", async () => {
     // A client resumes a watch from its last BOOKMARK's revision. Bookmarks carried etcd's current
     // revision, which runs ahead of the events still on their way to the watch: a watch that
     // ended just after one was resumed past them, and its informer never saw them (issue 15).
+    // Writes to another prefix move etcd's revision on between the pods' own, and pauses longer
+    // than two progress intervals let etcd's progress notifications reach the feed meanwhile.
     const { store, cleanup } = await harness();
     try {
       const start = await store.currentRevision();
@@ -94,27 +101,59 @@ describe('etcd store', () => {
       let writing = true;
       let samples = 0;
       let currentAhead = 0;
+      let pastItsEvents = 0;
       const undeliveredThrough = (revision: number) => committed.filter((r) => r <= revision && !delivered.has(r));
       const sampler = (async () => {
         while (writing) {
           const through = watch.deliveredThrough!();
           assert.deepEqual(undeliveredThrough(through), [], `events at or below ${through} not handed to the watch`);
+          if (through > Math.max(start, ...delivered)) pastItsEvents++;
           samples++;
           const current = await store.currentRevision();
           if (undeliveredThrough(current).length > 0) currentAhead++;
         }
       })();
       for (let batch = 0; batch < 8; batch++) {
-        const created = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(podKey(`burst-${batch}-${i}`), pod(`burst-${batch}-${i}`))));
-        committed.push(...created.map(revisionOf));
+        const writes = Array.from({ length: 50 }, (_, i) => {
+          const name = `burst-${batch}-${i}`;
+          return i % 3 === 0 ? store.create(otherKey(name), pod(name)).then(() => undefined) : store.create(podKey(name), pod(name)).then(revisionOf);
+        });
+        for (const revision of await Promise.all(writes)) if (revision !== undefined) committed.push(revision);
+        if (batch % 2 === 1) await new Promise((resolve) => setTimeout(resolve, 4 * PROGRESS_MS));
       }
       await waitFor('every event delivered', () => committed.every((r) => delivered.has(r)), 10_000);
       writing = false;
       await sampler;
       assert.ok(samples > 0);
       assert.ok(watch.deliveredThrough!() >= Math.max(...committed), 'caught up, it reaches the newest write');
+      assert.ok(pastItsEvents > 0, "progress notifications moved the revision past the watch's own events");
       // For the record: how often etcd's revision was ahead of the events delivered (the old bookmark).
-      console.log(`deliveredThrough checked ${samples} times; etcd's current revision was ahead of delivery ${currentAhead} times`);
+      console.log(
+        `deliveredThrough checked ${samples} times, ${pastItsEvents} past its own events; etcd's current revision was ahead of delivery ${currentAhead} times`,
+      );
+      watch.stop();
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a watch of a prefix nobody writes moves its revision on with etcd, so its bookmarks outlive compaction', async () => {
+    // Without progress notifications a quiet watch's bookmark stays at its start, a client
+    // resuming from it after the next compaction gets 410 and re-lists.
+    const { store, cleanup } = await harness();
+    try {
+      const watch = store.watch({ prefix: PODS, fromRevision: await store.currentRevision() }, () => undefined);
+      const elsewhere = revisionOf(await store.create(otherKey('x'), pod('x')));
+      await waitFor('the quiet watch to pass a revision written elsewhere', () => watch.deliveredThrough!() >= elsewhere, 5_000);
+      // The scheduled compaction's target: the revision seen one interval earlier.
+      await store.compact(watch.deliveredThrough!());
+      const resumed = new EventRecorder();
+      resumed.watch(store, { prefix: PODS, fromRevision: watch.deliveredThrough!() });
+      const later = await store.create(podKey('later'), pod('later'));
+      assert.deepEqual(
+        (await resumed.waitFor(1)).map((event) => event.revision),
+        [revisionOf(later)],
+      );
       watch.stop();
     } finally {
       await cleanup();

@@ -7,7 +7,12 @@
 // outside the caller's stack, and no event at or below a watch's start revision.
 // A watch's bookmarks carry the feed's published revision, never etcd's current one: under load
 // the feed lags etcd by seconds, and a client that resumed from a revision ahead of events still
-// in flight would never see them (issue 15).
+// in flight would never see them (issue 15). A prefix nobody writes still moves on: etcd sends a
+// synced watcher a progress notification (a response without events, at its revision) when it
+// sent it nothing for `--experimental-watch-progress-notify-interval`, and the feed publishes
+// that revision. It is safe to: etcd sends it only to a watcher that is synced, through the same
+// channel as the watcher's events, after every event at or below that revision (the *requested*
+// progress of etcd#15220, which could overtake events, is never asked for here).
 // A feed ends with an error instead of hanging or skipping:
 //   - etcd compacted the revisions it needed: RevisionExpiredError (410, the client re-lists);
 //   - the stream to etcd broke: StoreUnavailableError. etcd3 would resume from the newest revision
@@ -95,6 +100,11 @@ export class WatchFeed {
 
   private deliver(response: IWatchResponse): void {
     if (this.ended) return;
+    if (response.events.length === 0) {
+      // A progress notification (etcd3 hands the created and cancelled responses elsewhere).
+      this.published = Math.max(this.published, Number(response.header.revision));
+      return;
+    }
     for (const event of response.events) {
       let raw: RawStoreEvent | undefined;
       try {
