@@ -3,6 +3,8 @@
 import { Pool } from 'undici';
 import type { TlsConfig } from '../src/client/config.js';
 
+const CONNECT_TIMEOUT_MS = 120_000;
+
 export class BenchClient {
   private readonly pool: Pool;
 
@@ -15,7 +17,10 @@ export class BenchClient {
     this.pool = new Pool(baseUrl, {
       connections,
       pipelining: 1,
-      connect: { ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) },
+      // undici gives up on a connection (TCP and the TLS handshake) after 10 s by default; a
+      // saturated server (bench:scale's 5,000 nodes) takes seconds to finish a handshake, which
+      // is a latency to measure, not a reason for the benchmark to end.
+      connect: { timeout: CONNECT_TIMEOUT_MS, ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) },
     });
   }
 
