@@ -10,6 +10,10 @@
 //    reconciled until every pod is bound. Target ≥ 1,000 pods created per second. Run twice:
 //    everything in one `drover server` process, and split as Kubernetes deploys it (the API
 //    server alone, `drover controller-manager` and `drover scheduler` beside it).
+// 3. `-- attach`: part 1's Drover steps with sandboxes joined to the pod network directly (the
+//    default) and through Docker's endpoint (`--pod-network-attach engine`), alternating for
+//    BENCH_WORKLOAD_ROUNDS rounds (default 3): medians and spread of each step in each mode, so
+//    that the direct join is seen to slow none of them (issue 21). Not run by default.
 // BENCH_AGENT_ARGS passes flags to part 1's agent, as for bench:startup (`--pod-network-attach engine`).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,9 +28,10 @@ import { KUBECTL } from '../test/support/kubectl.js';
 import { BenchClient, runConcurrent } from './http-client.js';
 import { PodFloor } from './pod-floor.js';
 import { AGENT_ARGS } from './startup-agents.js';
-import { docker, droverUp, inSwarm, prepareDocker, run, runningTaskImages, timed, until, untilNoContainers } from './peers.js';
+import { docker, droverUp, inSwarm, median, medianWithRange, prepareDocker, run, runningTaskImages, timed, until, untilNoContainers } from './peers.js';
 
 const REPLICAS = Number(process.env['BENCH_WORKLOAD_REPLICAS'] ?? 50);
+const ROUNDS = Number(process.env['BENCH_WORKLOAD_ROUNDS'] ?? 3);
 const DEPLOYMENTS = Number(process.env['BENCH_DEPLOYMENTS'] ?? 1000);
 const NODES = Number(process.env['BENCH_WORKLOAD_NODES'] ?? 100);
 const IMAGE_1 = 'drover-test/busybox:1';
@@ -112,10 +117,10 @@ function deploymentManifest(image: string, replicas: number): string {
  * and available, and no others remain. Then, on the same daemon once Drover's containers are
  * gone, the floor of each step.
  */
-async function droverSteps(): Promise<{ drover: number[]; floor: number[] }> {
+async function droverSteps(agentArgs: readonly string[] = AGENT_ARGS, withFloor = true): Promise<{ drover: number[]; floor: number[] }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'drover-bench-workloads-'));
   // BENCH_AGENT_ARGS, as for bench:startup: e.g. `--pod-network-attach engine` beside the default.
-  const cluster = await droverUp(dataDir, AGENT_ARGS);
+  const cluster = await droverUp(dataDir, [...agentArgs]);
   const api = await ApiClient.load({ kubeconfig: cluster.kubeconfig });
   const kubectl = (args: string[], input?: string) => {
     const child = run(KUBECTL, ['--kubeconfig', cluster.kubeconfig, ...args], { maxBuffer: 16 * 1024 * 1024 });
@@ -153,7 +158,7 @@ async function droverSteps(): Promise<{ drover: number[]; floor: number[] }> {
     await kubectl(['delete', 'deploy', 'bench', '--wait=false']);
     await until('drover cleanup', async () => (await api.resource(resources.pods, 'default').list()).items.length === 0, 120_000, 200);
     await untilNoContainers('label=drover.dev/pod-namespace=default');
-    return { drover: times, floor: await floorSteps(cluster.kubeconfig) };
+    return { drover: times, floor: withFloor ? await floorSteps(cluster.kubeconfig) : [] };
   } finally {
     api.close();
     await cluster.stop();
@@ -195,6 +200,32 @@ async function sideBySide(): Promise<void> {
     const least = floor[i]!;
     console.log(
       `  ${step.name.padEnd(26)} ${step.swarm.toFixed(0).padStart(7)}ms ${ms.toFixed(0).padStart(7)}ms   ${(ms / step.swarm).toFixed(2).padStart(5)}x${' '.repeat(17)}${least.toFixed(0).padStart(7)}ms  ${(least / step.swarm).toFixed(2)}x`,
+    );
+  });
+}
+
+/** Part 3: the steps with each way of joining the pod network, alternating which goes first. */
+async function attachModes(): Promise<void> {
+  await prepareDocker();
+  const modes: Array<[string, string[]]> = [
+    ['direct', []],
+    ['engine', ['--pod-network-attach', 'engine']],
+  ];
+  const times = new Map<string, number[][]>(modes.map(([mode]) => [mode, []]));
+  console.log(`Drover's steps (${REPLICAS} replicas) by how sandboxes join the pod network, ${ROUNDS} rounds:`);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [mode, args] of round % 2 === 0 ? modes : [...modes].reverse()) {
+      const { drover } = await droverSteps([...AGENT_ARGS, ...args], false);
+      times.get(mode)!.push(drover);
+      console.log(`  round ${round + 1}, ${mode}: ${drover.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
+    }
+  }
+  const names = [`create ${REPLICAS} replicas`, `rolling update of ${REPLICAS}`, `scale to ${REPLICAS * 2}`, `scale to ${Math.max(1, REPLICAS / 5)}`];
+  console.log(`\n  ${'step'.padEnd(26)} ${'direct (median [min–max])'.padEnd(28)} ${'engine'.padEnd(28)} direct/engine`);
+  names.forEach((name, step) => {
+    const [direct, engine] = modes.map(([mode]) => times.get(mode)!.map((round) => round[step]!));
+    console.log(
+      `  ${name.padEnd(26)} ${`${medianWithRange(direct!)} ms`.padEnd(28)} ${`${medianWithRange(engine!)} ms`.padEnd(28)} ${(median(direct!) / median(engine!)).toFixed(2)}x`,
     );
   });
 }
@@ -316,6 +347,7 @@ async function controllerThroughput(split: boolean): Promise<void> {
 
 async function main(): Promise<void> {
   const only = process.argv[2];
+  if (only === 'attach') return attachModes();
   if (only === undefined || only === 'swarm') await sideBySide();
   if (only !== 'swarm') {
     if (only !== 'split') await controllerThroughput(false);
