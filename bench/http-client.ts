@@ -20,7 +20,12 @@ export class BenchClient {
       // undici gives up on a connection (TCP and the TLS handshake) after 10 s by default; a
       // saturated server (bench:scale's 5,000 nodes) takes seconds to finish a handshake, which
       // is a latency to measure, not a reason for the benchmark to end.
-      connect: { timeout: CONNECT_TIMEOUT_MS, ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) },
+      connect: {
+        timeout: CONNECT_TIMEOUT_MS,
+        ...(tls.ca ? { ca: tls.ca } : {}),
+        ...(tls.cert ? { cert: tls.cert } : {}),
+        ...(tls.key ? { key: tls.key } : {}),
+      },
     });
   }
 

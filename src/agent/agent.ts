@@ -239,9 +239,11 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
   cleaner.start();
   if (gpus.monitor) startGpuMonitor(gpus.monitor, devices, kernelLog, () => node.refresh());
   await manager.start();
+  const podNetworkAttachWarning = (why: string) => logger.warn(`pod sandboxes join the pod network through Docker's endpoint: ${why}`);
   void docker?.ctx.directAttach.unsupported().then((why) => {
-    if (why && options.podNetworkAttach !== 'engine') logger.warn(`pod sandboxes join the pod network through Docker's endpoint: ${why}`);
+    if (why && options.podNetworkAttach !== 'engine') podNetworkAttachWarning(why);
   });
+  if (docker) docker.ctx.directAttach.onTurnedOff = podNetworkAttachWarning;
   // In the background: a starting agent first removes what a dead one left in the pool.
   const poolStarted = startSandboxPool({
     runtime: runtimes.primary,

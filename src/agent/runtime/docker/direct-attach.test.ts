@@ -4,11 +4,12 @@
 // another pod; counted as taken by a runtime that did not make them; gone with their veth.
 // hostPort sandboxes and `podNetworkAttach: 'engine'` keep Docker's endpoint.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import Docker from 'dockerode';
-import { hostEnd, joinPodNetwork, macFor, namespaceCommands, POD_IP, POD_NETWORK } from './direct-attach.js';
+import { attach, hostEnd, joinPodNetwork, macFor, namespaceCommands, POD_IP, POD_NETWORK } from './direct-attach.js';
 import { NETWORK_HOLDER, podNetworkName } from './pod-network.js';
 import { cleanup, ensureDocker, freePort, newPod, newRuntime, readAll, run, runLabels, startSandbox } from '../../../../test/support/agent/docker-runtime.js';
 import { reserveTestNetwork } from '../../../../test/support/test-network.js';
@@ -25,6 +26,21 @@ describe('direct attachment, pure parts', () => {
       namespaceCommands({ pid: 1, id: 'x', ip: '10.42.3.17', prefix: 16, gateway: '10.42.0.1', bridge: 'drv-1' }),
       'link set eth0 address 02:42:0a:2a:03:11\naddr add 10.42.3.17/16 broadcast + dev eth0\nlink set eth0 up\nroute add default via 10.42.0.1\n',
     );
+  });
+});
+
+describe('direct attachment, the process it joins', () => {
+  it("refuses a process that is not the sandbox's (a number reused after the sandbox died): no pair is made", async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('needs root (unshare)');
+    // A process in a network namespace of its own, in no container's cgroup.
+    const stranger = spawn('unshare', ['-n', 'sleep', '30'], { stdio: 'ignore' });
+    try {
+      const id = 'f'.repeat(64);
+      await assert.rejects(attach({ pid: stranger.pid!, id, ip: '10.99.0.5', prefix: 24, gateway: '10.99.0.1', bridge: 'lo' }), /is not the sandbox's here/);
+      assert.equal(existsSync(`/sys/class/net/${hostEnd(id)}`), false);
+    } finally {
+      stranger.kill();
+    }
   });
 });
 
@@ -154,8 +170,11 @@ describe('direct attachment on Docker', { timeout: 180_000 }, () => {
     const network = broken.ctx.podNetwork!;
     const real = await network.ensure();
     network.ensure = async () => ({ ...real, bridge: 'drv-missing' });
+    const told: string[] = [];
+    broken.ctx.directAttach.onTurnedOff = (why) => told.push(why);
     await assert.rejects(startSandbox(broken, newPod('broken'), { addressRange: range }), /join the pod network/);
     assert.match((await broken.ctx.directAttach.unsupported()) ?? '', /turned off after a failure: .*drv-missing/);
+    assert.deepEqual(told, [await broken.ctx.directAttach.unsupported()], 'the agent is told once, with the reason');
     const next = await startSandbox(broken, newPod('after-broken'), { addressRange: range });
     assert.equal((await docker.getContainer(next.id).inspect()).HostConfig.NetworkMode, podNetworkName(podCidr));
     await broken.removeSandbox(next.id);

@@ -20,9 +20,9 @@
 // sandbox whose pair is missing (its agent died while joining it) is reported dead, so its pod
 // gets a new one. What Docker's endpoints also did, keep `docker network prune` off a network
 // its pods use, one holder container per network does (PodNetwork.holdOpen).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, open, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import type { DockerContext } from './client.js';
@@ -77,9 +77,14 @@ export class DirectAttach {
     return this.checked;
   }
 
+  /** Told once, with the reason, when a failure turns direct attachment off (the agent logs it). */
+  onTurnedOff: ((why: string) => void) | undefined;
+
   /** Direct attachment failed in a way that will not mend: later sandboxes use Docker's endpoint. */
   turnOff(reason: string): void {
+    if (this.offBecause) return;
     this.offBecause = `turned off after a failure: ${reason}`;
+    this.onTurnedOff?.(this.offBecause);
   }
 }
 
@@ -117,27 +122,48 @@ export function namespaceCommands(a: DirectAttachment): string {
 
 /** Joins the running sandbox's namespace to the bridge. A failure leaves at most a pair that goes with the namespace. */
 export async function attach(a: DirectAttachment): Promise<void> {
-  // Process `pid` here must be the sandbox's (its cgroup path names the container): otherwise the
-  // pair would go into whatever namespace an unrelated process of that number has.
-  const cgroup = await readFile(`/proc/${a.pid}/cgroup`, 'utf8').catch(() => undefined);
-  if (cgroup === undefined) throw new Error(`process ${a.pid} of the sandbox is gone`);
-  // (The engine's pid names a process of this machine only when dockerd shares the agent's pid namespace.)
-  if (!cgroup.includes(a.id)) throw new Error(`process ${a.pid} of the engine is not the sandbox's here (dockerd in another pid namespace?)`);
-  const host = hostEnd(a.id);
-  // The positional parameters carry the values: none of them is ever shell text.
-  const script = [
-    'set -e',
-    'mtu=$(cat /sys/class/net/"$3"/mtu)',
-    'ip link add "$1" mtu "$mtu" type veth peer name eth0 mtu "$mtu" netns "$2"',
-    'ip link set "$1" master "$3" up',
-    'printf %s "$4" | nsenter --net=/proc/"$2"/ns/net ip -batch -',
-  ].join('\n');
-  await run('sh', ['-c', script, 'drover-attach', host, String(a.pid), a.bridge, namespaceCommands(a)], { timeout: ATTACH_TIMEOUT_MS }).catch(
-    (error: Error & { stderr?: string; killed?: boolean }) => {
-      // What the commands said, not the script: `killed` tells a timeout (a busy machine) from a refusal.
-      throw Object.assign(new Error(`veth ${host} to bridge ${a.bridge}: ${error.stderr?.trim() || error.message}`), { killed: error.killed });
-    },
-  );
+  // The namespace is held open before process `pid` is checked to be the sandbox's (its cgroup
+  // path names the container), and the commands enter what is held, never `pid` again: a sandbox
+  // that died meanwhile, its number taken by an unrelated process, fails the check instead of
+  // having the pair put into that process's namespace.
+  const namespace = await open(`/proc/${a.pid}/ns/net`, 'r').catch(() => undefined);
+  if (namespace === undefined) throw new Error(`process ${a.pid} of the sandbox is gone`);
+  try {
+    const cgroup = await readFile(`/proc/${a.pid}/cgroup`, 'utf8').catch(() => undefined);
+    if (cgroup === undefined) throw new Error(`process ${a.pid} of the sandbox is gone`);
+    // (The engine's pid names a process of this machine only when dockerd shares the agent's pid namespace.)
+    if (!cgroup.includes(a.id)) throw new Error(`process ${a.pid} of the engine is not the sandbox's here (dockerd in another pid namespace?)`);
+    const host = hostEnd(a.id);
+    // The namespace is the script's descriptor 3 (`ip` and `nsenter` take a path to it). The
+    // positional parameters carry the values: none of them is ever shell text.
+    const script = [
+      'set -e',
+      'mtu=$(cat /sys/class/net/"$2"/mtu)',
+      'ip link add "$1" mtu "$mtu" type veth peer name eth0 mtu "$mtu" netns /proc/self/fd/3',
+      'ip link set "$1" master "$2" up',
+      'printf %s "$3" | nsenter --net=/proc/self/fd/3 ip -batch -',
+    ].join('\n');
+    await runWithDescriptor(script, [host, a.bridge, namespaceCommands(a)], namespace.fd).catch((error: Error & { killed?: boolean }) => {
+      // `killed` tells a timeout (a busy machine) from a refusal.
+      throw Object.assign(new Error(`veth ${host} to bridge ${a.bridge}: ${error.message}`), { killed: error.killed });
+    });
+  } finally {
+    await namespace.close();
+  }
+}
+
+/** `sh -c script` with `fd` as its descriptor 3; a failure says what the commands wrote to stderr. */
+function runWithDescriptor(script: string, args: string[], fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', script, 'drover-attach', ...args], { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: ATTACH_TIMEOUT_MS });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(Object.assign(new Error(stderr.trim() || `sh ended with ${code ?? signal}`), { killed: child.killed }));
+    });
+  });
 }
 
 /** A sandbox made on "none" that runs without its pair: its agent died while joining it (it has no network). */
