@@ -12,6 +12,10 @@
 // status and a Deployment grows at a paced BENCH_SCALE_PACED_PODS pods a second (default 10, for
 // 30 s: the pod startup SLO, 5 s at p99, is defined for such a paced load).
 //
+// `--split` runs the control plane as Kubernetes deploys it: the API server alone
+// (`--no-control-plane`), with `drover controller-manager` and `drover scheduler` as processes
+// of their own beside it; by default all three share one `drover server` process (one core).
+//
 // Size: `--nodes N --pods P` (after `--`), or BENCH_SCALE=quick (500 nodes, 5,000 pods);
 // `--store sqlite|etcd|both` (default both); `--limit-minutes M` (default 30) stops waiting on a
 // store after M minutes and prints the figures of what was reached. Never fails on time.
@@ -203,6 +207,7 @@ async function reportFootprint(
   size: Size,
   server: ServerProcess,
   simulation: DroverProcess,
+  controlPlane: readonly DroverProcess[],
   etcd: EtcdMember | undefined,
   etcdPeakMb: number,
 ): Promise<void> {
@@ -219,6 +224,10 @@ async function reportFootprint(
   console.log(
     `memory: server RSS ${fmt(serverMemory.rssMb)} MB (peak ${fmt(serverMemory.peakMb)} MB); drover simulate RSS ${fmt(simMemory.rssMb)} MB (peak ${fmt(simMemory.peakMb)} MB)`,
   );
+  for (const [i, component] of controlPlane.entries()) {
+    const memory = memoryOf(component.child.pid!);
+    console.log(`memory: ${['controller-manager', 'scheduler'][i]} RSS ${fmt(memory.rssMb)} MB (peak ${fmt(memory.peakMb)} MB)`);
+  }
   if (etcd) {
     const figures = await etcdFigures(etcd.endpoint);
     console.log(
@@ -290,8 +299,12 @@ async function steadyPhase(client: BenchClient, size: Size, probes: Probes, trac
 async function runOnStore(store: StoreName, size: Size): Promise<void> {
   const etcd: EtcdMember | undefined = store === 'etcd' ? await startEtcd(['--quota-backend-bytes', String(ETCD_QUOTA_BYTES)]) : undefined;
   const storeArgs = etcd ? ['--etcd-endpoints', etcd.endpoint] : [];
+  const split = process.argv.includes('--split');
   // The data checker stays off: its rounds would be load the benchmark does not describe.
-  const server: ServerProcess = await startServerProcess({ extraArgs: ['--data-check-interval', '0', ...storeArgs] });
+  const server: ServerProcess = await startServerProcess({
+    extraArgs: ['--data-check-interval', '0', ...(split ? ['--no-control-plane'] : []), ...storeArgs],
+  });
+  const controlPlane: DroverProcess[] = [];
   const client = new BenchClient(server.url, server.tls);
   const api = new ApiClient({ server: server.url, namespace: 'default', tls: server.tls }, { userAgent: 'drover-bench-scale' });
   const nodeNames = Array.from({ length: size.nodes }, (_, i) => `hollow-${i}`);
@@ -304,7 +317,12 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
   let simulation: DroverProcess | undefined;
   try {
     const what = etcd ? `etcd (one member at ${etcd.endpoint}, quota ${ETCD_QUOTA_BYTES / 2 ** 30} GiB)` : 'SQLite';
-    console.log(`\n== drover scale benchmark on ${what}: ${count(size.nodes)} hollow nodes, ${count(size.pods)} pods as Deployments (${size.name})`);
+    const layout = split ? 'API server, controller-manager and scheduler as three processes' : 'one drover server process';
+    console.log(`\n== drover scale benchmark on ${what}, ${layout}: ${count(size.nodes)} hollow nodes, ${count(size.pods)} pods as Deployments (${size.name})`);
+    if (split) {
+      controlPlane.push(await startDroverProcess(['controller-manager', '--kubeconfig', server.kubeconfig, '--identity', 'bench-scale'], 'running'));
+      controlPlane.push(await startDroverProcess(['scheduler', '--kubeconfig', server.kubeconfig], 'running'));
+    }
     const t0 = performance.now();
     simulation = await startDroverProcess(
       ['simulate', '--nodes', String(size.nodes), '--kubeconfig', server.kubeconfig],
@@ -314,12 +332,13 @@ async function runOnStore(store: StoreName, size: Size): Promise<void> {
     console.log(`registered ${count(size.nodes)} hollow nodes (Node, status, Lease) in ${seconds(performance.now() - t0)}`);
     const etcdPeakMb = await loadAndMeasure(client, size, probes, tracker, etcd);
     if (STEADY_MS > 0) await steadyPhase(client, size, steadyProbes, tracker);
-    await reportFootprint(client, size, server, simulation, etcd, etcdPeakMb);
+    await reportFootprint(client, size, server, simulation, controlPlane, etcd, etcdPeakMb);
   } finally {
     await probes.stop();
     await steadyProbes.stop();
     await tracker.stop();
     await simulation?.stop();
+    for (const component of controlPlane) await component.stop();
     await client.close();
     api.close();
     await server.stop();
