@@ -1,10 +1,12 @@
 // The connection to the Docker Engine and the settings every part of the Docker
 // runtime shares.
 
+import { availableParallelism } from 'node:os';
 import Docker from 'dockerode';
 import { DirectAttach, type PodNetworkAttach } from './direct-attach.js';
 import { PodNetwork } from './pod-network.js';
 import { SandboxClaims } from './sandbox-claims.js';
+import { EngineStarts, STARTS_PER_CORE } from './engine-starts.js';
 
 export interface DockerRuntimeOptions {
   /** An existing client; otherwise one is made from socketPath or DOCKER_HOST. */
@@ -28,6 +30,8 @@ export interface DockerRuntimeOptions {
   podNetworkAttach?: PodNetworkAttach;
   /** Where the runtime keeps what labels cannot hold (pool sandboxes' claims); no sandbox pool without it. */
   stateDir?: string;
+  /** Container creates and starts in the Engine at once (default 4 per core). */
+  maxConcurrentStarts?: number;
 }
 
 export const DEFAULT_PAUSE_IMAGE = 'drover/pause:1';
@@ -48,6 +52,8 @@ export interface DockerContext {
   claims: SandboxClaims | undefined;
   /** Containers created by this process, by id: the hostname their shim waits for, or null for none. */
   shims: Map<string, string | null>;
+  /** Every container create and start goes through it (engine-starts.ts). */
+  starts: EngineStarts;
 }
 
 export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
@@ -64,6 +70,7 @@ export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
     directAttach: new DirectAttach((opts.podNetworkAttach ?? 'direct') === 'direct'),
     claims: opts.stateDir ? new SandboxClaims(opts.stateDir) : undefined,
     shims: new Map(),
+    starts: new EngineStarts(opts.maxConcurrentStarts ?? STARTS_PER_CORE * availableParallelism()),
   };
 }
 

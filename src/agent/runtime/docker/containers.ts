@@ -20,7 +20,8 @@ export async function createContainer(ctx: DockerContext, spec: ContainerSpec): 
   const hostname = ctx.claims?.get(spec.sandboxId)?.hostname;
   const options = containerCreateOptions(ctx, spec);
   try {
-    const container = await ctx.docker.createContainer(hostname ? await withHostnameShim(ctx, options, hostname) : options);
+    const createOptions = hostname ? await withHostnameShim(ctx, options, hostname) : options;
+    const container = await ctx.starts.run(() => ctx.docker.createContainer(createOptions));
     // Forgotten at start; a bound keeps never-started ones from adding up.
     makeRoom(ctx.shims, 4096);
     ctx.shims.set(container.id, hostname ?? null);
@@ -43,7 +44,7 @@ export async function createContainer(ctx: DockerContext, spec: ContainerSpec): 
 
 export async function startContainer(ctx: DockerContext, id: string): Promise<void> {
   try {
-    await ctx.docker.getContainer(id).start();
+    await ctx.starts.run(() => ctx.docker.getContainer(id).start());
   } catch (err) {
     if (statusOf(err) === 304) return; // already running: starting is idempotent
     throw mapContainerError(

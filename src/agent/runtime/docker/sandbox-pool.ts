@@ -56,7 +56,7 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
     const name = dockerName([this.ctx.namePrefix, 'POOL', randomUUID().slice(0, 12)]);
     let id: string;
     try {
-      id = (await this.ctx.docker.createContainer(poolSandboxCreateOptions(this.ctx, name, opts.labels, network))).id;
+      id = (await this.ctx.starts.run(() => this.ctx.docker.createContainer(poolSandboxCreateOptions(this.ctx, name, opts.labels, network)))).id;
     } catch (err) {
       throw mapContainerError(err, '', (message) => new SandboxError(`create pool sandbox: ${message}`, { engineMessage: message, cause: err }));
     } finally {
@@ -64,7 +64,7 @@ export class DockerSandboxPool implements SandboxPoolRuntime {
     }
     let info: Docker.ContainerInspectInfo;
     try {
-      await this.ctx.docker.getContainer(id).start();
+      await this.ctx.starts.run(() => this.ctx.docker.getContainer(id).start());
       // Docker's default hostname is the id's first 12 characters: a claim renames it (nameFiles).
       info = network.direct ? await joinPodNetwork(this.ctx, id, network, id.slice(0, 12)) : await this.ctx.docker.getContainer(id).inspect();
     } catch (err) {

@@ -28,7 +28,7 @@ export async function beginSandbox(ctx: DockerContext, pause: PauseImage, spec: 
   const options = sandboxCreateOptions(ctx, spec, network);
   let id: string;
   try {
-    id = (await ctx.docker.createContainer(options)).id;
+    id = (await ctx.starts.run(() => ctx.docker.createContainer(options))).id;
   } catch (err) {
     const opts = { engineMessage: engineMessage(err), cause: err };
     if (statusOf(err) === 409) throw new NameConflictError(sandboxName(ctx, spec), opts);
@@ -85,7 +85,7 @@ async function startSandbox(
   network: SandboxNetwork | undefined,
 ): Promise<Docker.ContainerInspectInfo | undefined> {
   try {
-    await ctx.docker.getContainer(id).start();
+    await ctx.starts.run(() => ctx.docker.getContainer(id).start());
     return network?.direct ? await joinPodNetwork(ctx, id, network, (spec.hostname ?? spec.pod.name).slice(0, 63)) : undefined;
   } catch (err) {
     // A half-made sandbox (typically: a hostPort already taken) must not linger.
