@@ -134,35 +134,39 @@ export async function attach(a: DirectAttachment): Promise<void> {
     // (The engine's pid names a process of this machine only when dockerd shares the agent's pid namespace.)
     if (!cgroup.includes(a.id)) throw new Error(`process ${a.pid} of the engine is not the sandbox's here (dockerd in another pid namespace?)`);
     const host = hostEnd(a.id);
-    // The namespace is the script's descriptor 3 (`ip` and `nsenter` take a path to it). The
-    // positional parameters carry the values: none of them is ever shell text.
-    const script = [
-      'set -e',
-      'mtu=$(cat /sys/class/net/"$2"/mtu)',
-      'ip link add "$1" mtu "$mtu" type veth peer name eth0 mtu "$mtu" netns /proc/self/fd/3',
-      'ip link set "$1" master "$2" up',
-      'printf %s "$3" | nsenter --net=/proc/self/fd/3 ip -batch -',
-    ].join('\n');
-    await runWithDescriptor(script, [host, a.bridge, namespaceCommands(a)], namespace.fd).catch((error: Error & { killed?: boolean }) => {
+    const mtu = await readFile(`/sys/class/net/${a.bridge}/mtu`, 'utf8').then(
+      (text) => text.trim(),
+      () => Promise.reject(new Error(`no bridge ${a.bridge} on this machine`)),
+    );
+    // Two commands, no shell: `ip` makes the pair with its inner end in the namespace (held as
+    // descriptor 3: `ip` and `nsenter` take a path to it) and puts the outer end on the bridge;
+    // then, inside, the address, MAC and route.
+    const hostCommands = `link add ${host} mtu ${mtu} type veth peer name eth0 mtu ${mtu} netns /proc/self/fd/3\nlink set ${host} master ${a.bridge} up\n`;
+    try {
+      await runWithNamespace('ip', ['-batch', '-'], hostCommands, namespace.fd);
+      await runWithNamespace('nsenter', ['--net=/proc/self/fd/3', 'ip', '-batch', '-'], namespaceCommands(a), namespace.fd);
+    } catch (err) {
       // `killed` tells a timeout (a busy machine) from a refusal.
+      const error = err as Error & { killed?: boolean };
       throw Object.assign(new Error(`veth ${host} to bridge ${a.bridge}: ${error.message}`), { killed: error.killed });
-    });
+    }
   } finally {
     await namespace.close();
   }
 }
 
-/** `sh -c script` with `fd` as its descriptor 3; a failure says what the commands wrote to stderr. */
-function runWithDescriptor(script: string, args: string[], fd: number): Promise<void> {
+/** Runs `command` with `input` on its stdin and the namespace `fd` as its descriptor 3; a failure says what it wrote to stderr. */
+function runWithNamespace(command: string, args: string[], input: string, fd: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script, 'drover-attach', ...args], { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: ATTACH_TIMEOUT_MS });
+    const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe', fd], timeout: ATTACH_TIMEOUT_MS });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(Object.assign(new Error(stderr.trim() || `sh ended with ${code ?? signal}`), { killed: child.killed }));
+      else reject(Object.assign(new Error(stderr.trim() || `${command} ended with ${code ?? signal}`), { killed: child.killed }));
     });
+    child.stdin!.end(input);
   });
 }
 
@@ -173,6 +177,8 @@ export function joinedIncompletely(id: string, labels: Record<string, string>): 
 
 /** The host end of a removed sandbox's pair, should its namespace outlive it (held open by some process). */
 export async function removeHostEnd(id: string): Promise<void> {
+  // Usually the kernel removed the pair with the namespace: no command to run then.
+  if (!existsSync(`/sys/class/net/${hostEnd(id)}`)) return;
   await run('ip', ['link', 'del', hostEnd(id)], { timeout: ATTACH_TIMEOUT_MS }).catch(() => undefined);
 }
 
