@@ -9,7 +9,7 @@
 // lock per sandbox, for a resolver Drover's pods never use (their resolv.conf names the cluster
 // DNS). Measured here with 50 containers started at once: 7.0–7.4 s on a user-defined network,
 // 5.4–5.7 s on "none", 5.5–5.9 s on Docker's default bridge (which has no resolver). The agent's
-// own wiring is three small commands (about 6 ms).
+// own wiring is two small commands (`ip -batch`, and the same through `nsenter`; a few ms).
 //
 // What stays Docker's: the network itself (bridge, gateway, masquerading, isolation rules), and
 // every sandbox that publishes hostPorts (Docker's port mapping needs its endpoint). A sandbox's
@@ -29,7 +29,7 @@ import type { DockerContext } from './client.js';
 import type { SandboxNetwork } from './container-config.js';
 
 const run = promisify(execFile);
-/** Past this the commands are given up (a machine too busy to run three small commands): no reason to stop joining directly. */
+/** Past this the commands are given up (a machine too busy to run two small commands): no reason to stop joining directly. */
 const ATTACH_TIMEOUT_MS = 10_000;
 
 /** On a sandbox the agent joined to the pod network itself: its address, and the Docker network it is on. */
