@@ -12,8 +12,8 @@
 //    server alone, `drover controller-manager` and `drover scheduler` beside it).
 // 3. `-- attach`: part 1's Drover steps with sandboxes joined to the pod network directly (the
 //    default) and through Docker's endpoint (`--pod-network-attach engine`), alternating for
-//    BENCH_WORKLOAD_ROUNDS rounds (default 3): medians and spread of each step in each mode, so
-//    that the direct join is seen to slow none of them (issue 21). Not run by default.
+//    BENCH_WORKLOAD_ROUNDS rounds (default 3): medians and spread of each step in each mode, to
+//    see which steps the direct join slows (issue 21's item 3). Not run by default.
 // BENCH_AGENT_ARGS passes flags to part 1's agent, as for bench:startup (`--pod-network-attach engine`).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
