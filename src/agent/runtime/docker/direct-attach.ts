@@ -170,15 +170,20 @@ function runWithNamespace(command: string, args: string[], input: string, fd: nu
   });
 }
 
+/** Whether the host end of the sandbox's pair is on this machine. */
+function hasHostEnd(id: string): boolean {
+  return existsSync(`/sys/class/net/${hostEnd(id)}`);
+}
+
 /** A sandbox made on "none" that runs without its pair: its agent died while joining it (it has no network). */
 export function joinedIncompletely(id: string, labels: Record<string, string>): boolean {
-  return labels[POD_IP] !== undefined && !existsSync(`/sys/class/net/${hostEnd(id)}`);
+  return labels[POD_IP] !== undefined && !hasHostEnd(id);
 }
 
 /** The host end of a removed sandbox's pair, should its namespace outlive it (held open by some process). */
 export async function removeHostEnd(id: string): Promise<void> {
   // Usually the kernel removed the pair with the namespace: no command to run then.
-  if (!existsSync(`/sys/class/net/${hostEnd(id)}`)) return;
+  if (!hasHostEnd(id)) return;
   await run('ip', ['link', 'del', hostEnd(id)], { timeout: ATTACH_TIMEOUT_MS }).catch(() => undefined);
 }
 
