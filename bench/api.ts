@@ -24,6 +24,7 @@ import type { TlsConfig } from '../src/client/config.js';
 import { startEtcd } from '../test/support/storage/etcd-member.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { BenchClient, runAtRate, runConcurrent, SpreadClient, summarize } from './http-client.js';
+import { cpuSecondsOf, ownCpuSeconds } from './process-cpu.js';
 import { memoryOf } from './process-memory.js';
 import { medianLines, ratiosOf } from './peer-ratios.js';
 
@@ -81,17 +82,35 @@ interface Figure {
   rate: number;
   p50: number;
   p99: number;
+  /** The servers' CPU per operation, µs: what a throughput ratio means when the machine is noisy. */
+  serverCpuUs: number;
 }
 
 /** The figures of the run in progress, by phase name, for the comparison with the peer. */
 let figures = new Map<string, Figure>();
+/** The servers under test, whose CPU each phase reports. */
+let serverPids: number[] = [];
+/** CPU used so far by the servers and by this client when the phase being measured began. */
+let cpuAtStart = { server: 0, client: 0 };
+
+const serversCpuSeconds = () => serverPids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+
+/** Marks the start of a measured phase: report() then prints the CPU the servers and this client used since. */
+function startMeasuring(): void {
+  cpuAtStart = { server: serversCpuSeconds(), client: ownCpuSeconds() };
+}
 
 function report(name: string, latencies: number[], seconds: number, target: string): void {
   const { p50, p99 } = summarize(latencies);
   const rate = latencies.length / seconds;
-  figures.set(name, { rate, p50, p99 });
+  const serverCpu = serversCpuSeconds() - cpuAtStart.server;
+  const clientCpu = ownCpuSeconds() - cpuAtStart.client;
+  const serverCpuUs = (serverCpu * 1e6) / latencies.length;
+  figures.set(name, { rate, p50, p99, serverCpuUs });
+  // A client near 100 % of its core measures itself, not the server.
   console.log(
-    `${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})`,
+    `${name.padEnd(30)} ${String(latencies.length).padStart(6)} ops  ${fmt(rate).padStart(8)}/s  p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms   (${target})\n` +
+      `${''.padEnd(30)} server CPU ${fmt(serverCpuUs)} µs/op (${fmt((100 * serverCpu) / seconds)} % of a core), this client ${fmt((100 * clientCpu) / seconds)} % of a core`,
   );
 }
 
@@ -106,6 +125,7 @@ async function createNamespace(client: Client, name: string): Promise<void> {
 async function warmUp(client: Client): Promise<void> {
   if (WARMUP_PODS <= 0) return;
   await createNamespace(client, WARMUP_NAMESPACE);
+  startMeasuring();
   const created = await runConcurrent(WARMUP_PODS, CREATE_CLIENTS, async (i) => {
     const res = await client.call('POST', `/api/v1/namespaces/${WARMUP_NAMESPACE}/pods`, pod(i, WARMUP_NAMESPACE));
     if (res.status !== 201) throw new Error(`warm-up create pod-${i}: ${res.status} ${res.body}`);
@@ -123,13 +143,16 @@ async function benchCreate(client: Client): Promise<void> {
     if (res.status !== 201) throw new Error(`create pod-${i}: ${res.status} ${res.body}`);
   };
   const half = Math.floor(PODS / 2);
+  startMeasuring();
   const max = await runConcurrent(half, CREATE_CLIENTS, create);
   report(`create, max rate (${CREATE_CLIENTS} clients)`, max.latencies, max.seconds, 'target >= 2,000/s');
+  startMeasuring();
   const paced = await runAtRate(PODS - half, CREATE_RATE, CREATE_CLIENTS, (i) => create(half + i));
   report(`create at ${CREATE_RATE}/s (${CREATE_CLIENTS} clients)`, paced.latencies, paced.seconds, 'target p99 <= 20 ms');
 }
 
 async function benchGet(client: Client): Promise<void> {
+  startMeasuring();
   const { latencies, seconds } = await runConcurrent(PODS, CREATE_CLIENTS, async (i) => {
     const res = await client.call('GET', `/api/v1/namespaces/${NAMESPACE}/pods/pod-${(i * 7919) % PODS}`);
     if (res.status !== 200) throw new Error(`get: ${res.status}`);
@@ -139,6 +162,7 @@ async function benchGet(client: Client): Promise<void> {
 
 async function benchList(client: Client): Promise<void> {
   const latencies: number[] = [];
+  startMeasuring();
   const started = performance.now();
   for (let i = 0; i < 10; i++) {
     const t0 = performance.now();
@@ -197,6 +221,7 @@ async function benchWatch(client: Client, baseUrls: string[], tls: TlsConfig): P
       ),
     ),
   );
+  startMeasuring();
   const started = performance.now();
   for (let i = 0; i < WATCH_EVENTS; i++) {
     const mark = `m${i}`;
@@ -243,6 +268,7 @@ function pin(pid: number, cpus: string): void {
 
 async function benchTarget(label: string, target: Target): Promise<Map<string, Figure>> {
   figures = new Map();
+  serverPids = target.pids;
   if (SERVER_CPUS) for (const pid of target.pids) pin(pid, SERVER_CPUS);
   const clients = target.urls.map((url) => new BenchClient(url, target.tls));
   const client: Client = clients.length === 1 ? clients[0]! : new SpreadClient(clients);
@@ -344,7 +370,7 @@ function compare(title: string, figures: Map<string, Figure>, peers: Map<string,
     const peer = peers.get(name);
     if (!peer || name.startsWith('warm-up')) continue;
     console.log(
-      `${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms)`,
+      `${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   server CPU/op ${fmt(figure.serverCpuUs / peer.serverCpuUs).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms; ${fmt(peer.serverCpuUs)} → ${fmt(figure.serverCpuUs)} µs)`,
     );
   }
 }
