@@ -41,6 +41,14 @@ export class PodNetwork {
   private ensured: Promise<PodNetworkInfo> | undefined;
   private held: Promise<void> | undefined;
   private readonly reserved = new Map<string, number>();
+  /** Numbers of the picks whose list of the engine's containers is in flight. */
+  private readonly listing = new Set<number>();
+  private listsBegun = 0;
+  /**
+   * Addresses released since the oldest list in flight began, each with the number of lists begun
+   * by its release: a list begun before may not show the container that now holds the address.
+   */
+  private readonly released = new Map<string, number>();
 
   constructor(
     private readonly docker: Docker,
@@ -151,15 +159,27 @@ export class PodNetwork {
     const range = parseCidr(nodeRange);
     if (!range || !cidrContains(this.cidr, addressAt(range, 0)))
       throw new Error(`the node's pod CIDR ${nodeRange} is not inside the cluster's ${this.podCidr}`);
-    const used = await this.addressesInUse();
+    const list = ++this.listsBegun;
+    this.listing.add(list);
+    let used: Set<string>;
+    try {
+      used = await this.addressesInUse();
+    } finally {
+      this.listing.delete(list);
+    }
+    // An address released while this list was in flight went to a container the list may have
+    // missed: without this, two sandboxes made at once took one address (a rolling update of 50
+    // saw a dozen such collisions, each a sandbox failed and made again 10 s later).
+    const takenUnseen = (ip: string) => (this.released.get(ip) ?? 0) >= list;
     const now = Date.now();
     for (const [ip, until] of this.reserved) if (until < now) this.reserved.delete(ip);
     // .0 and the last address are skipped: some tools take them for network and broadcast.
     const free: string[] = [];
     for (let index = 1; index < range.size - 1 && free.length <= keepFree; index++) {
       const ip = addressAt(range, index);
-      if (!used.has(ip) && !this.reserved.has(ip)) free.push(ip);
+      if (!used.has(ip) && !this.reserved.has(ip) && !takenUnseen(ip)) free.push(ip);
     }
+    this.forgetReleasesSeenByAll();
     const ip = free[0];
     if (ip === undefined) throw new Error(`no free pod address left in the node's pod CIDR ${nodeRange}`);
     // A sandbox made ahead of its pod leaves `keepFree` addresses to pods that cannot take one of those.
@@ -171,6 +191,13 @@ export class PodNetwork {
   /** Frees a picked address (its sandbox was made, or failed). */
   release(ip: string): void {
     this.reserved.delete(ip);
+    if (this.listing.size > 0) this.released.set(ip, this.listsBegun);
+  }
+
+  /** Releases every list in flight began after: each of them sees their containers. */
+  private forgetReleasesSeenByAll(): void {
+    const oldest = Math.min(...this.listing);
+    for (const [ip, mark] of this.released) if (mark < oldest) this.released.delete(ip);
   }
 
   /**
