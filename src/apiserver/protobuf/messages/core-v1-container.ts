@@ -75,12 +75,14 @@ const tcpSocketAction = message('TCPSocketAction', { 1: intOrString('port'), 2: 
 const grpcAction = message('GRPCAction', { 1: i32('port', ALWAYS), 2: str('service', PTR) });
 const sleepAction = message('SleepAction', { 1: i64('seconds', ALWAYS) });
 
-const probeHandler = message('ProbeHandler', {
+// ProbeHandler and LifecycleHandler number their first three actions alike in generated.proto.
+const handlerActions: Record<number, FieldSpec> = {
   1: msg('exec', execAction),
   2: msg('httpGet', httpGetAction),
   3: msg('tcpSocket', tcpSocketAction),
-  4: msg('grpc', grpcAction),
-});
+};
+
+const probeHandler = message('ProbeHandler', { ...handlerActions, 4: msg('grpc', grpcAction) });
 
 const probe = message('Probe', {
   1: msg('handler', probeHandler, { inline: true }),
@@ -92,12 +94,7 @@ const probe = message('Probe', {
   7: i64('terminationGracePeriodSeconds', PTR),
 });
 
-const lifecycleHandler = message('LifecycleHandler', {
-  1: msg('exec', execAction),
-  2: msg('httpGet', httpGetAction),
-  3: msg('tcpSocket', tcpSocketAction),
-  4: msg('sleep', sleepAction),
-});
+const lifecycleHandler = message('LifecycleHandler', { ...handlerActions, 4: msg('sleep', sleepAction) });
 
 const lifecycle = message('Lifecycle', {
   1: msg('postStart', lifecycleHandler),
