@@ -134,6 +134,18 @@ function sandboxSettings(flags: { sandboxPoolMin?: number; sandboxPoolMax?: numb
   };
 }
 
+/** The flags `drover agent` and `drover up` share for the node they run. */
+interface NodeCommandOptions {
+  serviceProxy: boolean;
+  sandboxPoolMin?: number;
+  sandboxPoolMax?: number;
+  podNetworkAttach?: string;
+}
+
+function withNodeOptions(command: Command): Command {
+  return command.addOption(serviceProxyOption()).addOption(sandboxPoolMinOption()).addOption(sandboxPoolMaxOption()).addOption(podNetworkAttachOption());
+}
+
 /** `--name-prefix hollow-`: the start of a Node name (lower-case DNS subdomain characters). */
 function namePrefix(value: string): string {
   if (!/^[a-z0-9]([-a-z0-9.]*)?$/.test(value))
@@ -403,33 +415,28 @@ export function buildProgram(): Command {
   });
   withNetworkOptions(
     withServerOptions(
-      program
-        .command('up')
-        .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
-        .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
-        .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
-        .option('--node-name <name>', "this machine's node name (default: the hostname)")
-        .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
-        .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
-        .addOption(serviceProxyOption())
-        .addOption(sandboxPoolMinOption())
-        .addOption(sandboxPoolMaxOption())
-        .addOption(podNetworkAttachOption()),
+      withNodeOptions(
+        program
+          .command('up')
+          .description('run a whole cluster on this machine: API server, scheduler, controllers and a node')
+          .option('--data-dir <dir>', 'where state, the kubeconfig and pod data live', '.drover')
+          .option('--port <port>', 'port to serve the API on (127.0.0.1)', port, 6443)
+          .option('--node-name <name>', "this machine's node name (default: the hostname)")
+          .option('--extended-resource <name=count>', 'a device resource, e.g. example.com/gpu=2 (repeatable)', collectCounts, {})
+          .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {}),
+      ),
     ),
   ).action(
     async (
       options: SecurityCommandOptions &
         NetworkCommandOptions &
-        ControlPlaneCommandOptions & {
+        ControlPlaneCommandOptions &
+        NodeCommandOptions & {
           dataDir: string;
           port: number;
           nodeName?: string;
           extendedResource: Record<string, number>;
           nodeLabel: Record<string, string>;
-          serviceProxy: boolean;
-          sandboxPoolMin?: number;
-          sandboxPoolMax?: number;
-          podNetworkAttach?: string;
         },
     ) => {
       if (options.printPrometheusConfig) return printPrometheusConfig(options.dataDir);
@@ -464,56 +471,51 @@ export function buildProgram(): Command {
   );
 
   withNetworkOptions(
-    program
-      .command('agent')
-      .description('run a node agent that registers this machine and runs the pods bound to it')
-      .option('--node-name <name>', 'the Node this agent registers (required)')
-      .option('--cleanup', "remove every agent's service rules for --service-cidr on this machine and exit (an agent gone for good; kube-proxy's --cleanup)")
-      .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
-      .option(
-        '--token <token>',
-        "the cluster's join token (the server's <data-dir>/token): join with --server, keeping the node's certificate in <data-dir>/pki",
-      )
-      .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
-      .option('--data-dir <dir>', "pod volumes, runtime state and the node's certificate", '.drover-agent')
-      .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
-      .option(
-        '--extended-resource <name=count>',
-        'a device resource, e.g. example.com/gpu=2 (repeatable; nvidia.com/gpu=N overrides GPU discovery)',
-        collectCounts,
-        {},
-      )
-      .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
-      .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
-      .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
-      // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
-      .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
-      .option('--local-path-dir <dir>', "where local-path volumes' directories are made (default: <data-dir>/storage)")
-      .addOption(serviceProxyOption())
-      .addOption(sandboxPoolMinOption())
-      .addOption(sandboxPoolMaxOption())
-      .addOption(podNetworkAttachOption()),
+    withNodeOptions(
+      program
+        .command('agent')
+        .description('run a node agent that registers this machine and runs the pods bound to it')
+        .option('--node-name <name>', 'the Node this agent registers (required)')
+        .option('--cleanup', "remove every agent's service rules for --service-cidr on this machine and exit (an agent gone for good; kube-proxy's --cleanup)")
+        .option('--server <urls>', 'API server URL, or several comma-separated: the agent moves on when one fails (default: from the kubeconfig)')
+        .option(
+          '--token <token>',
+          "the cluster's join token (the server's <data-dir>/token): join with --server, keeping the node's certificate in <data-dir>/pki",
+        )
+        .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)')
+        .option('--data-dir <dir>', "pod volumes, runtime state and the node's certificate", '.drover-agent')
+        .option('--runtime <name>', 'default container runtime: docker or process', 'docker')
+        .option(
+          '--extended-resource <name=count>',
+          'a device resource, e.g. example.com/gpu=2 (repeatable; nvidia.com/gpu=N overrides GPU discovery)',
+          collectCounts,
+          {},
+        )
+        .option('--node-label <key=value>', 'a label for the node (repeatable)', collectPairs, {})
+        .option('--streaming-port <port>', 'port of the logs/exec/port-forward endpoint (0 picks one)', port, 0)
+        .option('--gpu-poll-interval <seconds>', 'seconds between nvidia-smi polls of the GPUs found on the PATH (health, metrics)', positiveInt, 30)
+        // Hidden until the README's agent row describes it (test/readme-cli): tests point it at a file.
+        .option('--kernel-log <path>', 'the kernel log to follow for OOM kills and GPU Xid errors', '/dev/kmsg')
+        .option('--local-path-dir <dir>', "where local-path volumes' directories are made (default: <data-dir>/storage)"),
+    ),
   ).action(
     async (
-      options: NetworkCommandOptions & {
-        nodeName?: string;
-        cleanup?: boolean;
-        server?: string;
-        token?: string;
-        kubeconfig?: string;
-        dataDir: string;
-        runtime: string;
-        extendedResource: Record<string, number>;
-        nodeLabel: Record<string, string>;
-        streamingPort: number;
-        gpuPollInterval: number;
-        kernelLog: string;
-        serviceProxy: boolean;
-        localPathDir?: string;
-        sandboxPoolMin?: number;
-        sandboxPoolMax?: number;
-        podNetworkAttach?: string;
-      },
+      options: NetworkCommandOptions &
+        NodeCommandOptions & {
+          nodeName?: string;
+          cleanup?: boolean;
+          server?: string;
+          token?: string;
+          kubeconfig?: string;
+          dataDir: string;
+          runtime: string;
+          extendedResource: Record<string, number>;
+          nodeLabel: Record<string, string>;
+          streamingPort: number;
+          gpuPollInterval: number;
+          kernelLog: string;
+          localPathDir?: string;
+        },
     ) => {
       if (options.cleanup) {
         const { removeRangeRules } = await import('../agent/network/host-rules.js');
