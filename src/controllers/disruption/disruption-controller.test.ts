@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { ApiStatusError, resources, type ApiClient } from '../../client/index.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { startControllerTest, type ControllerTestBed } from '../../../test/support/controllers/controller-test.js';
+import { replicaSetManifest } from '../../../test/support/controllers/workload-pods.js';
 import { DisruptionController } from './disruption-controller.js';
 
 interface Budget extends KubeObject {
@@ -29,16 +30,7 @@ describe('disruption controller and pods/eviction', () => {
     bed = await startControllerTest((ctx) => new DisruptionController(ctx));
     api = bed.api;
     // A ReplicaSet no controller runs: only its replicas matter here.
-    const rs = await api.resource(resources.replicasets, 'default').create({
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
-      },
-    });
+    const rs = await api.resource(resources.replicasets, 'default').create(replicaSetManifest('web', 3));
     rsUid = rs.metadata.uid!;
   });
   after(() => bed.close());
