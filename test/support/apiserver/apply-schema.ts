@@ -2,7 +2,7 @@
 // annotations that matter to field management: a map-list keyed by name (containers), one
 // keyed by two fields with a defaulted key (ports), a map (labels), a set (finalizers), an
 // atomic list (args) and an atomic struct (selector).
-import type { KubeObject } from '../../../src/api/meta.js';
+import type { KubeObject, ManagedFieldsEntry } from '../../../src/api/meta.js';
 import type { JsonSchema } from '../../../src/api/schema-nav.js';
 
 const str = { type: 'string' };
@@ -101,6 +101,25 @@ export function deployment(spec: Record<string, unknown>, labels: Record<string,
 
 export function podTemplate(containers: ContainerSpec[]): Record<string, unknown> {
   return { metadata: { labels: { app: 'web' } }, spec: { containers } };
+}
+
+/** The f:ports entry owned by applying `ports: [{ containerPort: 80 }]` (the defaulted protocol is part of the key). */
+export const PORT_80_FIELDS = { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } };
+
+/** The fieldsV1 of `deployment({ replicas, template: podTemplate(...) })` with its default labels, given the f:containers it owns. */
+export function deploymentFields(containers: Record<string, unknown>): Record<string, unknown> {
+  return {
+    'f:metadata': { 'f:labels': { 'f:app': {} } },
+    'f:spec': {
+      'f:replicas': {},
+      'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': containers } },
+    },
+  };
+}
+
+/** A managedFields entry on an apps/v1 object, as the API server writes it. */
+export function managedEntry(manager: string, operation: 'Apply' | 'Update', time: string, fieldsV1: Record<string, unknown>): ManagedFieldsEntry {
+  return { manager, operation, apiVersion: 'apps/v1', time, fieldsType: 'FieldsV1', fieldsV1 };
 }
 
 /** What the store adds to an object: identity and bookkeeping that no manager owns. */

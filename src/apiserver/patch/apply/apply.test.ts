@@ -4,7 +4,18 @@ import type { KubeObject, ManagedFieldsEntry } from '../../../api/meta.js';
 import { applyServerSide, type ApplyOptions } from './apply.js';
 import { ApplyConflictError, ApplyInvalidError } from './errors.js';
 import { updateManagedFields } from './update.js';
-import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from '../../../../test/support/apiserver/apply-schema.js';
+import {
+  deployment,
+  deploymentFields,
+  deploymentSchema,
+  managedEntry,
+  podTemplate,
+  PORT_80_FIELDS,
+  stored,
+  T0,
+  T1,
+  T2,
+} from '../../../../test/support/apiserver/apply-schema.js';
 
 const apply = (live: KubeObject | undefined, config: KubeObject, manager: string, extra: Partial<ApplyOptions> = {}): KubeObject =>
   applyServerSide(live, config, { manager, force: false, schema: deploymentSchema, now: T1, ...extra });
@@ -22,32 +33,7 @@ describe('applyServerSide', () => {
     const created = apply(undefined, config, 'kubectl', { now: '2024-01-01T00:01:00.123Z' });
     assert.equal(spec(created)['replicas'], 2);
     assert.deepEqual(created.metadata.managedFields, [
-      {
-        manager: 'kubectl',
-        operation: 'Apply',
-        apiVersion: 'apps/v1',
-        time: T1,
-        fieldsType: 'FieldsV1',
-        fieldsV1: {
-          'f:metadata': { 'f:labels': { 'f:app': {} } },
-          'f:spec': {
-            'f:replicas': {},
-            'f:template': {
-              'f:metadata': { 'f:labels': { 'f:app': {} } },
-              'f:spec': {
-                'f:containers': {
-                  'k:{"name":"web"}': {
-                    '.': {},
-                    'f:image': {},
-                    'f:name': {},
-                    'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
+      managedEntry('kubectl', 'Apply', T1, deploymentFields({ 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': PORT_80_FIELDS } })),
     ]);
     assert.equal(config.metadata.managedFields, undefined, 'the configuration is not modified');
   });

@@ -4,7 +4,7 @@ import { FieldSet } from './field-set.js';
 import { diffObjects } from './object-diff.js';
 import { objectFieldSet } from './object-fields.js';
 import { displayPath, keyElement } from './path-element.js';
-import { deployment, deploymentSchema, podTemplate } from '../../../../test/support/apiserver/apply-schema.js';
+import { deployment, deploymentSchema, podTemplate, PORT_80_FIELDS } from '../../../../test/support/apiserver/apply-schema.js';
 
 const f = (name: string): string => `f:${name}`;
 
@@ -20,7 +20,7 @@ describe('FieldSet', () => {
                 '.': {},
                 'f:image': {},
                 'f:name': {},
-                'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+                'f:ports': PORT_80_FIELDS,
               },
             },
           },
@@ -93,7 +93,7 @@ describe('objectFieldSet', () => {
                 'f:args': {},
                 'f:image': {},
                 'f:name': {},
-                'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+                'f:ports': PORT_80_FIELDS,
               },
             },
           },

@@ -2,7 +2,17 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../api/meta.js';
 import { updateManagedFields, type UpdateOptions } from './update.js';
-import { deployment, deploymentSchema, podTemplate, stored, T0, T1, T2 } from '../../../../test/support/apiserver/apply-schema.js';
+import {
+  deployment,
+  deploymentFields,
+  deploymentSchema,
+  managedEntry,
+  podTemplate,
+  stored,
+  T0,
+  T1,
+  T2,
+} from '../../../../test/support/apiserver/apply-schema.js';
 
 const options = (manager: string, now: string, extra: Partial<UpdateOptions> = {}): UpdateOptions => ({
   manager,
@@ -34,23 +44,7 @@ describe('updateManagedFields', () => {
   it('gives the creator every field it set', () => {
     const created = create(deployment({ replicas: 1, template: podTemplate([{ name: 'web', image: 'nginx' }]) }), 'kubectl-create');
     assert.deepEqual(created.metadata.managedFields, [
-      {
-        manager: 'kubectl-create',
-        operation: 'Update',
-        apiVersion: 'apps/v1',
-        time: T0,
-        fieldsType: 'FieldsV1',
-        fieldsV1: {
-          'f:metadata': { 'f:labels': { 'f:app': {} } },
-          'f:spec': {
-            'f:replicas': {},
-            'f:template': {
-              'f:metadata': { 'f:labels': { 'f:app': {} } },
-              'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
-            },
-          },
-        },
-      },
+      managedEntry('kubectl-create', 'Update', T0, deploymentFields({ 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } })),
     ]);
   });
 
