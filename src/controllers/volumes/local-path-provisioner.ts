@@ -24,6 +24,7 @@ import { isConflict, isNotFound, resources, type EventRecorder, type Informer, t
 import type { ControllerContext } from '../context.js';
 import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { claimReference } from './binding.js';
+import { storageQueue } from './storage-queue.js';
 import type { Node } from '../../api/core/index.js';
 import { isNodeReady } from '../../api/core/node-conditions.js';
 
@@ -55,24 +56,12 @@ export class LocalPathProvisioner extends ShapeGroup {
     super('local-path-provisioner');
     this.events = ctx.recorder(LOCAL_PATH_PROVISIONER);
     this.claims = this.add(
-      new QueueShape<KubeObject>(ctx, {
-        name: `${this.name} claims`,
-        resource: resources.persistentvolumeclaims,
-        workers: 2,
+      storageQueue(ctx, `${this.name} claims`, resources.persistentvolumeclaims, {
         reconcile: (key) => this.provision(key),
         forget: (claim) => this.lastFailure.delete(claim.metadata.uid ?? ''),
-        predicates: { delete: () => false },
       }),
     );
-    this.volumes = this.add(
-      new QueueShape<KubeObject>(ctx, {
-        name: `${this.name} volumes`,
-        resource: resources.persistentvolumes,
-        workers: 2,
-        reconcile: (key) => this.reclaim(key),
-        predicates: { delete: () => false },
-      }),
-    );
+    this.volumes = this.add(storageQueue(ctx, `${this.name} volumes`, resources.persistentvolumes, { reconcile: (key) => this.reclaim(key) }));
     this.classes = ctx.factory.informerFor(resources.storageclasses);
     this.nodes = ctx.factory.informerFor(resources.nodes);
   }

@@ -13,6 +13,7 @@ import type { ControllerContext } from '../context.js';
 import { NAMESPACE_INDEX } from '../shape/indexes.js';
 import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { isPodTerminal } from '../endpoints/pods.js';
+import { storageQueue } from './storage-queue.js';
 import type { Pod } from '../../api/core/index.js';
 
 /** The pods among `pods` that are not finished and use the claim named `claimName`. */
@@ -30,24 +31,8 @@ export class StorageProtectionController extends ShapeGroup {
   constructor(private readonly ctx: ControllerContext) {
     super('storage-protection-controller');
     this.events = ctx.recorder('pvc-protection-controller');
-    this.claims = this.add(
-      new QueueShape<KubeObject>(ctx, {
-        name: 'pvc-protection',
-        resource: resources.persistentvolumeclaims,
-        workers: 2,
-        reconcile: (key) => this.syncClaim(key),
-        predicates: { delete: () => false },
-      }),
-    );
-    this.volumes = this.add(
-      new QueueShape<KubeObject>(ctx, {
-        name: 'pv-protection',
-        resource: resources.persistentvolumes,
-        workers: 2,
-        reconcile: (key) => this.syncVolume(key),
-        predicates: { delete: () => false },
-      }),
-    );
+    this.claims = this.add(storageQueue(ctx, 'pvc-protection', resources.persistentvolumeclaims, { reconcile: (key) => this.syncClaim(key) }));
+    this.volumes = this.add(storageQueue(ctx, 'pv-protection', resources.persistentvolumes, { reconcile: (key) => this.syncVolume(key) }));
     // A claim's last user finishing or going lets the claim go.
     const podChanged = (pod: Readonly<KubeObject>) => {
       for (const name of podClaimNames(pod)) this.claims.queue.add(`${pod.metadata.namespace ?? ''}/${name}`);

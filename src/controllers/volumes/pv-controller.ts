@@ -31,6 +31,7 @@ import { isConflict, isNotFound, objectKey, resources, type EventRecorder, type 
 import type { ControllerContext } from '../context.js';
 import { QueueShape, ShapeGroup } from '../shape/workload-controller.js';
 import { VolumeWrites } from './binding.js';
+import { storageQueue } from './storage-queue.js';
 
 /** Classes without a provisioner: their claims bind only to volumes made by hand. */
 export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
@@ -49,22 +50,13 @@ export class PersistentVolumeController extends ShapeGroup {
     this.events = ctx.recorder('persistentvolume-controller');
     this.writes = new VolumeWrites(ctx.api);
     this.claims = this.add(
-      new QueueShape<KubeObject>(ctx, {
-        name: `${this.name} claims`,
-        resource: resources.persistentvolumeclaims,
-        workers: 2,
-        reconcile: (key) => this.guard(() => this.syncClaim(key)),
-        predicates: { delete: () => false },
-      }),
+      storageQueue(ctx, `${this.name} claims`, resources.persistentvolumeclaims, { reconcile: (key) => this.guard(() => this.syncClaim(key)) }),
     );
     // A volume's events are looked at by volumeChanged (which enqueues it too).
     this.volumes = this.add(
-      new QueueShape<KubeObject>(ctx, {
-        name: `${this.name} volumes`,
-        resource: resources.persistentvolumes,
-        workers: 2,
+      storageQueue(ctx, `${this.name} volumes`, resources.persistentvolumes, {
         reconcile: (key) => this.guard(() => this.syncVolume(key)),
-        predicates: { add: () => false, update: () => false, delete: () => false },
+        predicates: { add: () => false, update: () => false },
       }),
     );
     // The volume a deleted claim was bound to is released.
