@@ -4,7 +4,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TableColumn, TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN } from '../printers/columns.js';
-import { since } from '../printers/format.js';
+import { age, since } from '../printers/format.js';
 import { isObject } from '../meta.js';
 import { readJsonPath } from './json-path.js';
 
@@ -19,7 +19,7 @@ export interface PrinterColumn {
 
 export function customResourcePrinter(columns: readonly PrinterColumn[]): TablePrinter {
   if (columns.length === 0) {
-    return { columns: [NAME_COLUMN, AGE_COLUMN], row: (object, now) => [object.metadata.name ?? '', since(object.metadata.creationTimestamp, now)] };
+    return { columns: [NAME_COLUMN, AGE_COLUMN], row: (object, now) => [object.metadata.name ?? '', age(object, now)] };
   }
   const described: TableColumn[] = columns.map((column) => ({
     name: column.name,

@@ -3,15 +3,11 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { listAt, recordAt, stringAt } from './read.js';
 
 function entries(object: KubeObject, field: string): number {
   return Object.keys(recordAt(object, field)).length;
-}
-
-function age(object: KubeObject, now: Date): string {
-  return since(object.metadata.creationTimestamp, now);
 }
 
 export const namespacePrinter: TablePrinter = {

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { humanDuration, since } from './format.js';
+import { age, humanDuration } from './format.js';
 import { at, listAt, stringAt } from './read.js';
 
 export function csrCondition(csr: KubeObject): string {
@@ -29,7 +29,7 @@ export const csrPrinter: TablePrinter = {
     const seconds = at(csr, 'spec', 'expirationSeconds');
     return [
       csr.metadata.name ?? '',
-      since(csr.metadata.creationTimestamp, now),
+      age(csr, now),
       stringAt(csr, 'spec', 'signerName') || '<none>',
       stringAt(csr, 'spec', 'username'),
       typeof seconds === 'number' ? humanDuration(seconds * 1000) : '<none>',

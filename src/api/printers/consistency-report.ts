@@ -1,7 +1,7 @@
 // `kubectl get consistencyreports`: one data-check round per row.
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, stringAt } from './read.js';
 
 function count(value: unknown): number | string {
@@ -22,7 +22,7 @@ export const consistencyReportPrinter: TablePrinter = {
       stringAt(report, 'status', 'phase') || 'Pending',
       count(at(report, 'status', 'findingCount')),
       count(at(report, 'status', 'repairedCount')),
-      since(report.metadata.creationTimestamp, now),
+      age(report, now),
     ];
   },
 };

@@ -2,7 +2,7 @@
 // the last start; the wide columns describe the Job template.
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, TEMPLATE_COLUMNS, column } from './columns.js';
-import { containerCells, formatLabelSelector, since } from './format.js';
+import { age, containerCells, formatLabelSelector, since } from './format.js';
 import { at, listAt, recordAt } from './read.js';
 
 /** Go's printBoolPtr: `<unset>` for nil. */
@@ -33,7 +33,7 @@ export const cronJobPrinter: TablePrinter = {
       boolCell(at(cronJob, 'spec', 'suspend')),
       listAt(cronJob, 'status', 'active').length,
       lastSchedule ? since(lastSchedule, now) : '<none>',
-      since(cronJob.metadata.creationTimestamp, now),
+      age(cronJob, now),
       names,
       images,
       formatLabelSelector(at(cronJob, 'spec', 'jobTemplate', 'spec', 'selector')),

@@ -3,7 +3,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, listAt, stringAt } from './read.js';
 
 const MAX_SHOWN = 3;
@@ -51,12 +51,6 @@ export const endpointSlicePrinter: TablePrinter = {
     AGE_COLUMN,
   ],
   row(slice, now) {
-    return [
-      slice.metadata.name ?? '',
-      stringAt(slice, 'addressType'),
-      formatSlicePorts(slice),
-      formatSliceEndpoints(slice),
-      since(slice.metadata.creationTimestamp, now),
-    ];
+    return [slice.metadata.name ?? '', stringAt(slice, 'addressType'), formatSlicePorts(slice), formatSliceEndpoints(slice), age(slice, now)];
   },
 };

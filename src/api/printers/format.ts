@@ -1,5 +1,6 @@
 // Cell formatting shared by the printers, matching kubectl's output: apimachinery's
 // duration.HumanDuration, labels.FormatLabels, metav1.FormatLabelSelector and friends.
+import type { KubeObject } from '../meta.js';
 import { fromLabelSelectorObject, SelectorError } from '../selectors/index.js';
 import { listAt, stringAt, type Json } from './read.js';
 
@@ -60,6 +61,11 @@ export function parseTimestamp(value: unknown): number | undefined {
 export function since(timestamp: unknown, now: Date): string {
   const ms = parseTimestamp(timestamp);
   return ms === undefined ? '<unknown>' : humanDuration(now.getTime() - ms);
+}
+
+/** An object's AGE cell: the time since it was created, as kubectl shows it. */
+export function age(object: KubeObject, now: Date): string {
+  return since(object.metadata.creationTimestamp, now);
 }
 
 /** A label map as `k1=v1,k2=v2` sorted by key, or `<none>` (labels.FormatLabels). */

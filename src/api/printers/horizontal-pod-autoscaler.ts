@@ -3,7 +3,7 @@
 // and the replicas.
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, listAt, recordAt, stringAt, type Json } from './read.js';
 
 const SHOWN_METRICS = 2;
@@ -67,7 +67,7 @@ export const hpaPrinter: TablePrinter = {
       typeof min === 'number' ? String(min) : '<unset>',
       Number(at(hpa, 'spec', 'maxReplicas') ?? 0),
       Number(at(hpa, 'status', 'currentReplicas') ?? 0),
-      since(hpa.metadata.creationTimestamp, now),
+      age(hpa, now),
     ];
   },
 };

@@ -10,7 +10,7 @@ import { consistencyReportPrinter } from './consistency-report.js';
 import { endpointSlicePrinter } from './endpointslice.js';
 import { eventPrinter } from './event.js';
 import { hpaPrinter } from './horizontal-pod-autoscaler.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './pod-disruption-budget.js';
@@ -28,7 +28,7 @@ export { humanDuration, since } from './format.js';
 /** NAME and AGE, for kinds without a printer of their own. */
 export const defaultPrinter: TablePrinter = {
   columns: [NAME_COLUMN, AGE_COLUMN],
-  row: (object, now) => [object.metadata.name ?? '', since(object.metadata.creationTimestamp, now)],
+  row: (object, now) => [object.metadata.name ?? '', age(object, now)],
 };
 
 const printers: ReadonlyMap<string, TablePrinter> = new Map([

@@ -3,7 +3,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, listAt, stringAt } from './read.js';
 
 const ROLE_LABEL_PREFIX = 'node-role.kubernetes.io/';
@@ -62,7 +62,7 @@ export const nodePrinter: TablePrinter = {
       node.metadata.name ?? '',
       nodeStatus(node),
       nodeRoles(node),
-      since(node.metadata.creationTimestamp, now),
+      age(node, now),
       stringAt(node, 'status', 'nodeInfo', 'kubeletVersion'),
       address(node, 'InternalIP'),
       address(node, 'ExternalIP'),

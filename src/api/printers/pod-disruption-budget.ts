@@ -1,7 +1,7 @@
 // `kubectl get pdb`: the columns of Kubernetes' printer, N/A for the bound that is not set.
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, numberAt } from './read.js';
 
 function bound(value: unknown): string {
@@ -21,6 +21,6 @@ export const podDisruptionBudgetPrinter: TablePrinter = {
     bound(at(pdb, 'spec', 'minAvailable')),
     bound(at(pdb, 'spec', 'maxUnavailable')),
     numberAt(pdb, 'status', 'disruptionsAllowed'),
-    since(pdb.metadata.creationTimestamp, now),
+    age(pdb, now),
   ],
 };

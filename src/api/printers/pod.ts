@@ -2,7 +2,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
-import { humanDuration, since } from './format.js';
+import { age, humanDuration } from './format.js';
 import { summarizePod } from './pod-status.js';
 import { listAt, stringAt } from './read.js';
 
@@ -53,7 +53,7 @@ export const podPrinter: TablePrinter = {
       `${summary.readyContainers}/${summary.totalContainers}`,
       summary.reason,
       formatRestarts(summary.restarts, summary.lastRestartMs, now),
-      since(pod.metadata.creationTimestamp, now),
+      age(pod, now),
       orNone(podIP(pod)),
       orNone(stringAt(pod, 'spec', 'nodeName')),
       orNone(stringAt(pod, 'status', 'nominatedNodeName')),

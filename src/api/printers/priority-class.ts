@@ -1,7 +1,7 @@
 // `kubectl get priorityclasses`: Kubernetes 1.32's columns, PreemptionPolicy after Age.
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, numberAt, stringAt } from './read.js';
 
 export const priorityClassPrinter: TablePrinter = {
@@ -16,11 +16,5 @@ export const priorityClassPrinter: TablePrinter = {
     AGE_COLUMN,
     column('PreemptionPolicy', 'string', 'The Policy for preempting pods with lower priority.'),
   ],
-  row: (pc, now) => [
-    pc.metadata.name ?? '',
-    numberAt(pc, 'value'),
-    at(pc, 'globalDefault') === true,
-    since(pc.metadata.creationTimestamp, now),
-    stringAt(pc, 'preemptionPolicy'),
-  ],
+  row: (pc, now) => [pc.metadata.name ?? '', numberAt(pc, 'value'), at(pc, 'globalDefault') === true, age(pc, now), stringAt(pc, 'preemptionPolicy')],
 };

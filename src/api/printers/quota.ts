@@ -5,7 +5,7 @@ import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { formatQuantity, parseQuantity, ZERO } from '../quota/quantity.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { recordAt } from './read.js';
 
 export const limitRangePrinter: TablePrinter = {
@@ -37,5 +37,5 @@ export const resourceQuotaPrinter: TablePrinter = {
     column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
     column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
   ],
-  row: (object, now) => [object.metadata.name ?? '', since(object.metadata.creationTimestamp, now), ...usageColumns(object)],
+  row: (object, now) => [object.metadata.name ?? '', age(object, now), ...usageColumns(object)],
 };

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { listAt, stringAt } from './read.js';
 
 /** metav1.Time printed as Go's RFC 3339 in UTC: whole seconds, 'Z'. */
@@ -56,7 +56,7 @@ export const roleBindingPrinter: TablePrinter = {
     return [
       binding.metadata.name ?? '',
       `${stringAt(binding, 'roleRef', 'kind')}/${stringAt(binding, 'roleRef', 'name')}`,
-      since(binding.metadata.creationTimestamp, now),
+      age(binding, now),
       users.join(', '),
       groups.join(', '),
       serviceAccounts.join(', '),

@@ -2,7 +2,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
-import { formatLabels, joinHostPort, since } from './format.js';
+import { age, formatLabels, joinHostPort } from './format.js';
 import { listAt, numberAt, stringAt, stringMapAt } from './read.js';
 
 const MAX_ENDPOINTS = 3;
@@ -69,7 +69,7 @@ export const servicePrinter: TablePrinter = {
       clusterIP(service),
       externalIP(service),
       portsCell(service),
-      since(service.metadata.creationTimestamp, now),
+      age(service, now),
       formatLabels(stringMapAt(service, 'spec', 'selector')),
     ];
   },
@@ -99,5 +99,5 @@ export function formatEndpoints(endpoints: KubeObject): string {
 
 export const endpointsPrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Endpoints', 'string', 'The set of ready addresses and ports of the service.'), AGE_COLUMN],
-  row: (endpoints, now) => [endpoints.metadata.name ?? '', formatEndpoints(endpoints), since(endpoints.metadata.creationTimestamp, now)],
+  row: (endpoints, now) => [endpoints.metadata.name ?? '', formatEndpoints(endpoints), age(endpoints, now)],
 };

@@ -3,7 +3,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, TEMPLATE_COLUMNS, column, wide } from './columns.js';
-import { containerCells, formatLabels, since } from './format.js';
+import { age, containerCells, formatLabels } from './format.js';
 import { at, numberAt, recordAt, stringMapAt } from './read.js';
 
 // Defaulting sets spec.replicas to 1 when omitted, so an unset value means 1.
@@ -22,13 +22,7 @@ export const statefulSetPrinter: TablePrinter = {
   ],
   row(sts, now) {
     const { names, images } = containerCells(recordAt(sts, 'spec', 'template', 'spec'));
-    return [
-      sts.metadata.name ?? '',
-      `${numberAt(sts, 'status', 'readyReplicas')}/${desiredReplicas(sts)}`,
-      since(sts.metadata.creationTimestamp, now),
-      names,
-      images,
-    ];
+    return [sts.metadata.name ?? '', `${numberAt(sts, 'status', 'readyReplicas')}/${desiredReplicas(sts)}`, age(sts, now), names, images];
   },
 };
 
@@ -48,7 +42,7 @@ export const controllerRevisionPrinter: TablePrinter = {
     AGE_COLUMN,
   ],
   row(revision, now) {
-    return [revision.metadata.name ?? '', controllerCell(revision), numberAt(revision, 'revision'), since(revision.metadata.creationTimestamp, now)];
+    return [revision.metadata.name ?? '', controllerCell(revision), numberAt(revision, 'revision'), age(revision, now)];
   },
 };
 
@@ -68,7 +62,7 @@ export const replicationControllerPrinter: TablePrinter = {
       desiredReplicas(rc),
       numberAt(rc, 'status', 'replicas'),
       numberAt(rc, 'status', 'readyReplicas'),
-      since(rc.metadata.creationTimestamp, now),
+      age(rc, now),
       names,
       images,
       formatLabels(stringMapAt(rc, 'spec', 'selector')),

@@ -6,7 +6,7 @@ import type { TablePrinter } from '../resource.js';
 import { formatQuantity, parseQuantity } from '../quota/quantity.js';
 import { claimClass, isDefaultClass, volumeClass } from '../volumes/claims.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, listAt, recordAt, stringAt } from './read.js';
 
 const SHORT_MODES: ReadonlyArray<[string, string]> = [
@@ -63,7 +63,7 @@ export const persistentVolumePrinter: TablePrinter = {
       volumeClass(volume),
       stringAt(volume, 'spec', 'volumeAttributesClassName') || UNSET,
       stringAt(volume, 'status', 'reason'),
-      since(volume.metadata.creationTimestamp, now),
+      age(volume, now),
       stringAt(volume, 'spec', 'volumeMode') || UNSET,
     ];
   },
@@ -92,7 +92,7 @@ export const persistentVolumeClaimPrinter: TablePrinter = {
       bound ? accessModesText(listAt(claim, 'status', 'accessModes')) : '',
       claimClass(claim),
       stringAt(claim, 'spec', 'volumeAttributesClassName') || UNSET,
-      since(claim.metadata.creationTimestamp, now),
+      age(claim, now),
       stringAt(claim, 'spec', 'volumeMode') || UNSET,
     ];
   },
@@ -115,7 +115,7 @@ export const storageClassPrinter: TablePrinter = {
       stringAt(storageClass, 'reclaimPolicy') || 'Delete',
       stringAt(storageClass, 'volumeBindingMode') || 'Immediate',
       at(storageClass, 'allowVolumeExpansion') === true,
-      since(storageClass.metadata.creationTimestamp, now),
+      age(storageClass, now),
     ];
   },
 };

@@ -3,7 +3,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, listAt, numberAt, stringAt } from './read.js';
 
 function currentState(job: KubeObject): string {
@@ -18,7 +18,7 @@ export const trainingJobPrinter: TablePrinter = {
     column('State', 'string', "The type of the job's latest condition: Created, Running, Restarting, Succeeded, Suspended or Failed."),
     AGE_COLUMN,
   ],
-  row: (job, now) => [job.metadata.name ?? '', currentState(job), since(job.metadata.creationTimestamp, now)],
+  row: (job, now) => [job.metadata.name ?? '', currentState(job), age(job, now)],
 };
 
 export const podGroupPrinter: TablePrinter = {
@@ -36,7 +36,7 @@ export const podGroupPrinter: TablePrinter = {
       stringAt(group, 'status', 'phase') || 'Pending',
       typeof minMember === 'number' ? minMember : 1,
       numberAt(group, 'status', 'running'),
-      since(group.metadata.creationTimestamp, now),
+      age(group, now),
     ];
   },
 };

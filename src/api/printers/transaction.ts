@@ -2,7 +2,7 @@
 // target object, carried out in phases.
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { since } from './format.js';
+import { age } from './format.js';
 import { at, stringAt } from './read.js';
 
 /** `Kind/name` as in an HPA's REFERENCE column; just the name when the kind is missing. */
@@ -40,7 +40,7 @@ export const transactionPrinter: TablePrinter = {
       orNone(stringAt(tx, 'spec', 'operation')),
       orNone(stringAt(tx, 'status', 'phase')),
       progressCell(at(tx, 'status', 'progress')),
-      since(tx.metadata.creationTimestamp, now),
+      age(tx, now),
     ];
   },
 };

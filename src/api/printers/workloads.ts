@@ -2,7 +2,7 @@
 import type { KubeObject } from '../meta.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, TEMPLATE_COLUMNS, column } from './columns.js';
-import { containerCells, formatLabelSelector, formatLabels, humanDuration, parseTimestamp, selectorText, since } from './format.js';
+import { age, containerCells, formatLabels, formatLabelSelector, humanDuration, parseTimestamp, selectorText } from './format.js';
 import { at, listAt, numberAt, recordAt, stringAt, stringMapAt } from './read.js';
 
 function podSpec(object: KubeObject): unknown {
@@ -38,7 +38,7 @@ export const deploymentPrinter: TablePrinter = {
       `${numberAt(deployment, 'status', 'readyReplicas')}/${desiredReplicas(deployment)}`,
       numberAt(deployment, 'status', 'updatedReplicas'),
       numberAt(deployment, 'status', 'availableReplicas'),
-      since(deployment.metadata.creationTimestamp, now),
+      age(deployment, now),
       ...templateCells(deployment, selector),
     ];
   },
@@ -59,7 +59,7 @@ export const replicaSetPrinter: TablePrinter = {
       desiredReplicas(rs),
       numberAt(rs, 'status', 'replicas'),
       numberAt(rs, 'status', 'readyReplicas'),
-      since(rs.metadata.creationTimestamp, now),
+      age(rs, now),
       ...templateCells(rs, formatLabelSelector(at(rs, 'spec', 'selector'))),
     ];
   },
@@ -87,7 +87,7 @@ export const daemonSetPrinter: TablePrinter = {
       status('updatedNumberScheduled'),
       status('numberAvailable'),
       formatLabels(stringMapAt(podSpec(ds), 'nodeSelector')),
-      since(ds.metadata.creationTimestamp, now),
+      age(ds, now),
       ...templateCells(ds, formatLabelSelector(at(ds, 'spec', 'selector'))),
     ];
   },
@@ -140,7 +140,7 @@ export const jobPrinter: TablePrinter = {
       jobStatus(job),
       jobCompletions(job),
       jobDuration(job, now),
-      since(job.metadata.creationTimestamp, now),
+      age(job, now),
       ...templateCells(job, formatLabelSelector(at(job, 'spec', 'selector'))),
     ];
   },
