@@ -1,7 +1,8 @@
 // The pods bound to this node: an informer (fieldSelector spec.nodeName=<node>) whose handlers
 // only enqueue pod uids, and workers that sync one pod at a time per uid (the work queue never
 // hands a key to two workers). Keys are uids, not names, so a pod deleted and re-created under
-// the same name is two pods. Runtime objects of pods the API no longer has are cleaned up,
+// the same name is two pods. A pod being deleted is ended off the workers (endOffWorker), as
+// the kubelet's per-pod goroutines end theirs. Runtime objects of pods the API no longer has are cleaned up,
 // after a restart as well: that, with adoption by labels in every sync, is the whole of
 // "restart without duplicates".
 import {
@@ -21,7 +22,7 @@ import { startLoop, type Loop } from '../util/loop.js';
 import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './deps.js';
 import { PodRecord } from './record.js';
-import { syncPod } from './sync/sync-pod.js';
+import { syncPod, terminatePod } from './sync/sync-pod.js';
 import { followRuntimeEvents } from './runtime-events.js';
 import { cleanUpPod } from './sync/clean-up.js';
 import type { Pod } from '../../api/core/index.js';
@@ -51,6 +52,12 @@ export class PodManager {
   private controller: RunningController | undefined;
   private housekeeping: Loop | undefined;
   private eventLoops: Array<Promise<void>> = [];
+  /** Pods being ended (stopped within their grace period, removed), by uid: see endOffWorker. */
+  private readonly ending = new Map<string, Promise<void>>();
+  /** Pods heard of while being ended: looked at again once they are. */
+  private readonly heardWhileEnding = new Set<string>();
+  /** Back-off of pods whose ending failed: the workers' own forgets each key as its sync returns, before the ending has. */
+  private readonly endingBackoff = new ExponentialRateLimiter<string>(500, 30_000);
 
   constructor(private readonly opts: PodManagerOptions) {
     const { deps, logger } = opts;
@@ -148,6 +155,7 @@ export class PodManager {
     await this.housekeeping?.stop();
     await this.informer.stop();
     await this.controller?.stop();
+    await Promise.allSettled(this.ending.values());
     await Promise.all(this.eventLoops);
     for (const uid of this.records.keys()) this.opts.deps.probes.removePod(uid);
   }
@@ -214,12 +222,18 @@ export class PodManager {
   }
 
   private async reconcile(uid: string): Promise<{ requeueAfterMs?: number } | void> {
+    if (this.ending.has(uid)) {
+      this.heardWhileEnding.add(uid);
+      return;
+    }
     const pod = this.pods.get(uid);
     if (!pod) {
       const last = this.gone.get(uid);
-      await cleanUpPod(this.opts.deps, uid, last as Pod | undefined, last?.metadata.deletionGracePeriodSeconds ?? ORPHAN_GRACE_S);
-      this.records.delete(uid);
-      this.gone.delete(uid);
+      this.endOffWorker(uid, async () => {
+        await cleanUpPod(this.opts.deps, uid, last as Pod | undefined, last?.metadata.deletionGracePeriodSeconds ?? ORPHAN_GRACE_S);
+        this.records.delete(uid);
+        this.gone.delete(uid);
+      });
       return;
     }
     // A pod recreated under the name of one just deleted (a training replica, a StatefulSet's)
@@ -228,7 +242,41 @@ export class PodManager {
     let record = this.records.get(uid);
     if (!record) this.records.set(uid, (record = new PodRecord(pod as Pod)));
     record.pod = pod as Pod;
+    if (pod.metadata.deletionTimestamp) {
+      const deleted = record;
+      this.endOffWorker(uid, () => terminatePod(this.opts.deps, deleted));
+      return;
+    }
     podStartStages.markIfStarting(pod, 'syncStarted');
     return syncPod(this.opts.deps, record);
+  }
+
+  /**
+   * Ends a pod without holding a worker: a grace period is 30 s by default, and all of it for a
+   * process that ignores SIGTERM (`sleep` or a shell as PID 1). Held by workers, a wave of
+   * deletions kept new pods from starting: a rolling update's old pods took most of the 16.
+   * While it ends, the uid's syncs only note that they came; one more runs once it has ended.
+   */
+  private endOffWorker(uid: string, end: () => Promise<void>): void {
+    const ended = end()
+      .then(
+        () => this.endingBackoff.forget(uid),
+        (error: unknown) => {
+          const retries = this.endingBackoff.retries(uid);
+          // A pod failing again and again is worth one line now and then, not one per attempt.
+          const loud = retries < 3 || Number.isInteger(Math.log2(retries));
+          (loud ? this.opts.logger.warn : this.opts.logger.debug).call(this.opts.logger, 'ending a pod failed; retrying with back-off', {
+            uid,
+            retries,
+            error,
+          });
+          this.queue.addAfter(uid, this.endingBackoff.when(uid));
+        },
+      )
+      .finally(() => {
+        this.ending.delete(uid);
+        if (this.heardWhileEnding.delete(uid)) this.queue.add(uid);
+      });
+    this.ending.set(uid, ended);
   }
 }

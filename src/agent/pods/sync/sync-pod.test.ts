@@ -23,7 +23,7 @@ import { ProbeManager } from '../probes/manager.js';
 import { PodRecord } from '../record.js';
 import { SandboxReaper } from '../sandbox/reaper.js';
 import { ServiceAccountTokenSource } from '../volumes/service-account-tokens.js';
-import { RESYNC_MS, syncPod } from './sync-pod.js';
+import { RESYNC_MS, syncPod, terminatePod } from './sync-pod.js';
 import type { Container, Pod } from '../../../api/core/index.js';
 
 describe('pod sync against a fake runtime', () => {
@@ -83,10 +83,15 @@ describe('pod sync against a fake runtime', () => {
         record.pod = await cluster.pods.get(name);
         return syncPod(deps, record);
       },
-      /** The calls a sync made. */
-      async callsOf(): Promise<string[]> {
+      /** What the pod manager runs for a deleted pod, off its workers. */
+      async end() {
+        record.pod = await cluster.pods.get(name);
+        await terminatePod(deps, record);
+      },
+      /** The calls a sync (or another step) made. */
+      async callsOf(step: () => Promise<unknown> = () => this.sync()): Promise<string[]> {
         const before = runtime.calls.length;
-        await this.sync();
+        await step();
         return runtime.calls.slice(before);
       },
       pod: () => cluster.pods.get(name),
@@ -253,7 +258,7 @@ describe('pod sync against a fake runtime', () => {
     const w = await worker('leaving', [{ name: 'app' }]);
     await w.sync();
     await cluster.pods.delete('leaving');
-    const calls = await w.callsOf();
+    const calls = await w.callsOf(() => w.end());
     await w.deps.reaper.drain();
     assert.equal(calls[0], 'stopContainer app');
     assert.deepEqual(w.runtime.sandboxes, []);

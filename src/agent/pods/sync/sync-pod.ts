@@ -30,12 +30,9 @@ export interface SyncResult {
   requeueAfterMs?: number;
 }
 
+/** One sync of a pod that is not being deleted (a deleted one is ended by terminatePod). */
 export async function syncPod(deps: PodDeps, record: PodRecord): Promise<SyncResult> {
   const sync = podSync(deps, record);
-  if (sync.pod.metadata.deletionTimestamp) {
-    await terminatePod(sync);
-    return {};
-  }
   let state = await observePod(sync.runtime, deps.owner, sync.uid, deps.cache);
   if (record.terminal || isTerminalPhase(sync.pod.status?.phase)) return finishPod(sync, state);
   podStartStages.markIfStarting(sync.pod, 'runtimeRead');
@@ -173,9 +170,10 @@ async function finishPod(sync: PodSync, state: PodRuntime): Promise<SyncResult> 
 }
 
 /** A pod with a deletionTimestamp: preStop hooks, stop within the grace period, remove, and confirm to the API. */
-async function terminatePod(sync: PodSync): Promise<void> {
-  await cleanUpPod(sync.deps, sync.uid, sync.pod, gracePeriodOf(sync.pod));
-  await deletePodObject(sync.deps, sync.pod);
+export async function terminatePod(deps: PodDeps, record: PodRecord): Promise<void> {
+  const { uid, pod } = podSync(deps, record);
+  await cleanUpPod(deps, uid, pod, gracePeriodOf(pod));
+  await deletePodObject(deps, pod);
 }
 
 export async function deletePodObject(deps: PodDeps, pod: Pod): Promise<void> {
