@@ -3,9 +3,14 @@
 // watchers, plus the server's peak RSS, after a warm-up that is reported but not measured.
 // BENCH_STORE=etcd runs the server on a fresh etcd member (Debian's etcd-server, on loopback),
 // BENCH_STORE=both runs SQLite then etcd on the same machine; SQLite alone by default.
-// BENCH_PLAIN_CHECKOUT=DIR also runs, first and on the same machine, the server of a built
-// checkout from before TLS (plain HTTP, e.g. `git worktree add ../drover-plain 8606334 && cd
-// ../drover-plain && npm install && npm run build`) as the peer, and prints TLS beside it;
+// BENCH_PLAIN_CHECKOUT=DIR also runs, first and on the same machine, the server of another built
+// checkout over plain HTTP as the peer, and prints TLS beside it. Two peers answer two questions:
+// - what security itself costs: this checkout with bench/no-security.patch applied (plain HTTP,
+//   every request a superuser, no RBAC; everything else, admission included, as here):
+//   `git worktree add --detach ../drover-nosec HEAD && cd ../drover-nosec && git apply
+//   bench/no-security.patch && npm ci && npx tsc -p tsconfig.json`;
+// - how far the server has come since before TLS (security and every feature added since):
+//   `git worktree add ../drover-plain 8606334 && cd ../drover-plain && npm install && npm run build`;
 // BENCH_ROUNDS=N (SQLite) runs the two N times, alternating which goes first, and prints the
 // median ratios with their spread (peer-ratios.ts).
 // BENCH_SERVERS=N (with BENCH_STORE=etcd or both) then runs N servers on the same etcd member
