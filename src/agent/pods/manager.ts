@@ -39,6 +39,14 @@ export interface PodManagerOptions {
   kernelLog: KernelLog;
 }
 
+/**
+ * Pods synced at once. Docker's own concurrency is bounded where it costs, at container creates
+ * and starts (runtime/docker/engine-starts.ts), so the workers only need to be enough for every
+ * pod of a burst to be on its way: 50 pods at once, alternating runs of 3 rounds, 2 cores: 16
+ * workers 5.3-5.9 s (a pod waited 1.5 s for a worker, median), 48 workers 4.8-5.7 s.
+ */
+const POD_WORKERS = 48;
+
 /** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
 const ORPHAN_GRACE_S = 2;
 
@@ -120,7 +128,7 @@ export class PodManager {
     this.controller = runController({
       name: 'pod-workers',
       queue: this.queue,
-      workers: this.opts.workers ?? 16,
+      workers: this.opts.workers ?? POD_WORKERS,
       logger,
       reconcile: (uid) => this.reconcile(uid),
     });
@@ -254,7 +262,7 @@ export class PodManager {
   /**
    * Ends a pod without holding a worker: a grace period is 30 s by default, and all of it for a
    * process that ignores SIGTERM (`sleep` or a shell as PID 1). Held by workers, a wave of
-   * deletions kept new pods from starting: a rolling update's old pods took most of the 16.
+   * deletions kept new pods from starting: a rolling update's old pods took most of the workers.
    * While it ends, the uid's syncs only note that they came; one more runs once it has ended.
    */
   private endOffWorker(uid: string, end: () => Promise<void>): void {
