@@ -3,6 +3,7 @@
 // and a pod created meanwhile starts within that time, not after it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
 import { deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster } from './support/agent/agent-cluster.js';
 import { waitFor } from './support/wait-for.js';
@@ -11,6 +12,11 @@ import { waitFor } from './support/wait-for.js';
 const GRACE_S = 20;
 
 let cluster: TestCluster;
+
+async function events(name: string): Promise<string[]> {
+  const list = await cluster.api.resource(resources.events, 'default').list();
+  return list.items.filter((e) => (e['involvedObject'] as { name?: string }).name === name).map((e) => String(e['reason']));
+}
 let agent: Agent;
 
 describe('pods ending off the workers', () => {
@@ -39,9 +45,9 @@ describe('pods ending off the workers', () => {
     await waitForPod(cluster, 'slow-to-end', 'Running', (p) => p.status?.phase === 'Running');
     const deletedAt = Date.now();
     await cluster.pods.delete('slow-to-end');
-    // The agent has begun ending it (its worker would be in the grace period now).
-    await waitFor('the old pod to be ending', async () => ((await cluster.pods.get('slow-to-end')).metadata.deletionTimestamp ? true : undefined), 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The agent has begun ending it: it sent the SIGTERM that `sleep` ignores (its one worker
+    // would be in the grace period now).
+    await waitFor('the old pod to be stopped', async () => ((await events('slow-to-end')).includes('Killing') ? true : undefined), 10_000);
     await cluster.pods.create(podSpec('starts-meanwhile', cluster.nodeName, [{ name: 'main', command: ['sleep', '3600'] }]));
     await waitForPod(cluster, 'starts-meanwhile', 'Running', (p) => p.status?.phase === 'Running', 30_000);
     const runningAfterS = (Date.now() - deletedAt) / 1000;

@@ -279,6 +279,8 @@ export class PodManager {
             error,
           });
           this.queue.addAfter(uid, this.endingBackoff.when(uid));
+          // That retry looks at the pod afresh: what was heard meanwhile must not skip its back-off.
+          this.heardWhileEnding.delete(uid);
         },
       )
       .finally(() => {

@@ -2,7 +2,8 @@
 // sandbox, set up volumes and devices, plan the containers (a pure function of the state) and
 // carry the plan out, then write the status that results. Each stage returns what the next
 // needs, and when it wants the pod looked at again; the soonest wish is the requeue. A deleted
-// pod is stopped and then removed from the API; a finished one keeps its containers (for logs)
+// pod is ended by terminatePod instead (the manager runs it off its workers): stopped, then
+// removed from the API. A finished one keeps its containers (for logs)
 // but nothing of it runs. Runtime outages are thrown, so no status is written from a blind read.
 import { isConflict, isNotFound, resources } from '../../../client/index.js';
 import { k8sTime } from '../../util/time.js';
