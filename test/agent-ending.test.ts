@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { resources } from '../src/client/index.js';
 import { startAgent, type Agent } from '../src/agent/index.js';
-import { deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster } from './support/agent/agent-cluster.js';
+import { deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, waitForPodGone, type TestCluster } from './support/agent/agent-cluster.js';
 import { waitFor } from './support/wait-for.js';
 
 /** Long enough that a start which waited for it cannot pass for one that did not. */
@@ -53,15 +53,7 @@ describe('pods ending off the workers', () => {
     const runningAfterS = (Date.now() - deletedAt) / 1000;
     assert.ok(runningAfterS < GRACE_S - 5, `the new pod ran ${runningAfterS.toFixed(1)} s after the old one was deleted: it waited for the grace period`);
     // The old pod still ends: stopped at the end of its grace period, then removed from the API.
-    await waitFor(
-      'the old pod removed',
-      async () =>
-        cluster.pods.get('slow-to-end').then(
-          () => undefined,
-          () => true,
-        ),
-      (GRACE_S + 20) * 1000,
-    );
+    await waitForPodGone(cluster, 'slow-to-end', (GRACE_S + 20) * 1000);
     assert.ok(Date.now() - deletedAt >= (GRACE_S - 1) * 1000, 'the old pod had its grace period');
   });
 });

@@ -12,7 +12,16 @@ import Docker from 'dockerode';
 import { resources } from '../src/client/index.js';
 import { NODE_LABEL, startAgent } from '../src/agent/index.js';
 import { DockerProxy } from './support/agent/docker-proxy.js';
-import { containerIdOf, deleteAllPods, ensureDocker, podSpec, startTestCluster, waitForPod, type TestCluster } from './support/agent/agent-cluster.js';
+import {
+  containerIdOf,
+  deleteAllPods,
+  ensureDocker,
+  podSpec,
+  startTestCluster,
+  waitForPod,
+  waitForPodGone,
+  type TestCluster,
+} from './support/agent/agent-cluster.js';
 import { startScratchDockerd, type ScratchDockerd } from './support/scratch-dockerd.js';
 import { waitFor } from './support/wait-for.js';
 import type { Pod } from '../src/api/core/index.js';
@@ -99,15 +108,7 @@ describe('agent killed with SIGKILL and restarted', () => {
     await cluster.pods.delete('orphan', { gracePeriodSeconds: 0 });
     child = await spawnAgent(cluster);
 
-    await waitFor(
-      'the deleted pod finished',
-      async () =>
-        cluster.pods.get('doomed').then(
-          () => undefined,
-          () => true,
-        ),
-      20_000,
-    );
+    await waitForPodGone(cluster, 'doomed');
     await waitFor('the orphan removed', async () => ((await podObjects(cluster.nodeName, orphan.metadata.uid!)).length === 0 ? true : undefined), 20_000);
     const after = await cluster.pods.get('steady');
     assert.equal(containerIdOf(after, 'main'), containerIdOf(steady, 'main'), 'same container adopted');

@@ -17,6 +17,7 @@ import {
   podSpec,
   startTestCluster,
   waitForPod,
+  waitForPodGone,
   type TestCluster,
 } from './support/agent/agent-cluster.js';
 import { waitFor } from './support/wait-for.js';
@@ -445,15 +446,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
     const pod = await waitForPod(cluster, 'gone', 'Running', (p) => p.status?.phase === 'Running');
     const id = containerIdOf(pod, 'main');
     await cluster.pods.delete('gone');
-    await waitFor(
-      'pod object removed',
-      async () =>
-        cluster.pods.get('gone').then(
-          () => undefined,
-          () => true,
-        ),
-      20_000,
-    );
+    await waitForPodGone(cluster, 'gone');
     const left = await dockerExec(id, ['true']);
     assert.notEqual(left.code, 0, 'the container is gone');
     assert.equal(readFileSync(`${out}/said`, 'utf8').trim(), 'bye');

@@ -19,6 +19,7 @@ import { ownerFilter } from '../agent-labels.js';
 import type { KernelLog } from '../node/kernel-log.js';
 import { oomKilledContainers } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
+import { ConcurrencyLimit } from '../../util/concurrency-limit.js';
 import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './deps.js';
 import { PodRecord } from './record.js';
@@ -47,6 +48,13 @@ export interface PodManagerOptions {
  */
 const POD_WORKERS = 48;
 
+/**
+ * Pods ended at once. Ending a pod costs the Engine lists, stops and removals: 90 at once (a
+ * Deployment scaled from 100 to 10) took the CPU the control plane needed to see the scale done,
+ * 1.1-1.7 s against 0.7-0.8 s when at most 16 ended (as many as the workers were then).
+ */
+const ENDINGS_AT_ONCE = 16;
+
 /** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
 const ORPHAN_GRACE_S = 2;
 
@@ -62,6 +70,7 @@ export class PodManager {
   private eventLoops: Array<Promise<void>> = [];
   /** Pods being ended (stopped within their grace period, removed), by uid: see endOffWorker. */
   private readonly ending = new Map<string, Promise<void>>();
+  private readonly endings = new ConcurrencyLimit(ENDINGS_AT_ONCE);
   /** Pods heard of while being ended: looked at again once they are. */
   private readonly heardWhileEnding = new Set<string>();
   /** Back-off of pods whose ending failed: the workers' own forgets each key as its sync returns, before the ending has. */
@@ -266,7 +275,8 @@ export class PodManager {
    * While it ends, the uid's syncs only note that they came; one more runs once it has ended.
    */
   private endOffWorker(uid: string, end: () => Promise<void>): void {
-    const ended = end()
+    const ended = this.endings
+      .run(end)
       .then(
         () => this.endingBackoff.forget(uid),
         (error: unknown) => {

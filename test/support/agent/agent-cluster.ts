@@ -88,6 +88,19 @@ export function waitForPod(cluster: TestCluster, name: string, what: string, che
   });
 }
 
+/** Waits until the pod object is gone from the API (its agent ended it and confirmed). */
+export function waitForPodGone(cluster: TestCluster, name: string, timeoutMs = 20_000): Promise<true> {
+  return waitFor(
+    `${name} removed`,
+    async () =>
+      cluster.pods.get(name).then(
+        () => undefined,
+        () => true as const,
+      ),
+    timeoutMs,
+  );
+}
+
 export async function dockerExec(containerId: string, cmd: string[]): Promise<{ code: number; output: string }> {
   try {
     const output = execFileSync('docker', ['exec', containerId, ...cmd], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

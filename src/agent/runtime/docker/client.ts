@@ -6,7 +6,8 @@ import Docker from 'dockerode';
 import { DirectAttach, type PodNetworkAttach } from './direct-attach.js';
 import { PodNetwork } from './pod-network.js';
 import { SandboxClaims } from './sandbox-claims.js';
-import { EngineStarts, STARTS_PER_CORE } from './engine-starts.js';
+import { ConcurrencyLimit } from '../../../util/concurrency-limit.js';
+import { STARTS_PER_CORE } from './engine-starts.js';
 
 export interface DockerRuntimeOptions {
   /** An existing client; otherwise one is made from socketPath or DOCKER_HOST. */
@@ -53,7 +54,7 @@ export interface DockerContext {
   /** Containers created by this process, by id: the hostname their shim waits for, or null for none. */
   shims: Map<string, string | null>;
   /** Every container create and start goes through it (engine-starts.ts). */
-  starts: EngineStarts;
+  starts: ConcurrencyLimit;
 }
 
 export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
@@ -70,7 +71,7 @@ export function createContext(opts: DockerRuntimeOptions = {}): DockerContext {
     directAttach: new DirectAttach((opts.podNetworkAttach ?? 'direct') === 'direct'),
     claims: opts.stateDir ? new SandboxClaims(opts.stateDir) : undefined,
     shims: new Map(),
-    starts: new EngineStarts(opts.maxConcurrentStarts ?? STARTS_PER_CORE * availableParallelism()),
+    starts: new ConcurrencyLimit(opts.maxConcurrentStarts ?? STARTS_PER_CORE * availableParallelism()),
   };
 }
 

@@ -3,30 +3,8 @@
 // only makes each slower: 50 pods at once on 2 cores (bench:startup many, 5 rounds each) took,
 // before this limit, 10,113 ms with 64 pod workers, 6,556 with 16 and 6,294 with 8 — `docker run
 // -d` of 50, 5,980.
-// The limit is on these Engine calls, not on the agent's pod workers, so that pods terminating
-// through their grace periods never keep a new pod from starting, and a call that waits for
-// something else (a sandbox to run) holds no place.
+// The limit (client.ts's `starts`) is on these Engine calls, not on the agent's pod workers: a
+// sync that waits for something else (a sandbox to run) holds no place.
 
 /** Creates and starts in the Engine at once, per core. */
 export const STARTS_PER_CORE = 4;
-
-export class EngineStarts {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(readonly limit: number) {}
-
-  /** Runs `call` once fewer than `limit` others run. */
-  async run<T>(call: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await call();
-    } finally {
-      const next = this.waiting.shift();
-      // The place passes straight to the next waiter: `running` counts it still.
-      if (next) next();
-      else this.running--;
-    }
-  }
-}

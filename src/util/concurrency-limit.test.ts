@@ -1,12 +1,12 @@
-// The Engine call limiter: never more than its limit at once, waiters in order, and a failed
-// call frees its place like a finished one.
+// The concurrency limit: never more than its limit at once, waiters in order, and a failed call
+// frees its place like a finished one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EngineStarts } from './engine-starts.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 
-describe('engine starts', () => {
+describe('concurrency limit', () => {
   it('runs at most `limit` calls at once, the others in the order they came, failures included', async () => {
-    const starts = new EngineStarts(2);
+    const starts = new ConcurrencyLimit(2);
     let running = 0;
     let most = 0;
     const order: number[] = [];
