@@ -2,9 +2,9 @@
 // only enqueue pod uids, and workers that sync one pod at a time per uid (the work queue never
 // hands a key to two workers). Keys are uids, not names, so a pod deleted and re-created under
 // the same name is two pods. A pod being deleted is ended off the workers (endOffWorker), as
-// the kubelet's per-pod goroutines end theirs. Runtime objects of pods the API no longer has are cleaned up,
-// after a restart as well: that, with adoption by labels in every sync, is the whole of
-// "restart without duplicates".
+// the kubelet's per-pod goroutines end theirs. Runtime objects of pods the API no longer has
+// are cleaned up, after a restart as well: that, with adoption by labels in every sync, is the
+// whole of "restart without duplicates".
 import {
   ExponentialRateLimiter,
   Informer,

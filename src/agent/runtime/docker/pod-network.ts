@@ -194,7 +194,7 @@ export class PodNetwork {
     if (this.listing.size > 0) this.released.set(ip, this.listsBegun);
   }
 
-  /** Releases every list in flight began after: each of them sees their containers. */
+  /** Forgets the releases that every list still in flight began after: those lists show their containers. */
   private forgetReleasesSeenByAll(): void {
     const oldest = Math.min(...this.listing);
     for (const [ip, mark] of this.released) if (mark < oldest) this.released.delete(ip);
