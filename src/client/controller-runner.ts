@@ -71,10 +71,16 @@ async function processKey<K>(options: ControllerOptions<K>, key: K, logger: Logg
       logger.error('reconcile failed for good; dropping the key', { key: String(key), error });
       return;
     }
-    const retries = queue.numRequeues(key);
-    // A key failing again and again is worth one line now and then, not one per attempt.
-    const loud = retries < 3 || Number.isInteger(Math.log2(retries));
-    (loud ? logger.warn : logger.debug).call(logger, 'reconcile failed; retrying with back-off', { key: String(key), retries, error });
+    logRetry(logger, queue.numRequeues(key), 'reconcile failed; retrying with back-off', { key: String(key), error });
     queue.addRateLimited(key);
   }
+}
+
+/**
+ * Logs a failure that will be retried: a key failing again and again is worth one line now and
+ * then (the first three, then at retry 4, 8, 16, …), not one per attempt; the others go to debug.
+ */
+export function logRetry(logger: Logger, retries: number, message: string, fields: Record<string, unknown>): void {
+  const loud = retries < 3 || Number.isInteger(Math.log2(retries));
+  (loud ? logger.warn : logger.debug).call(logger, message, { ...fields, retries });
 }

@@ -38,7 +38,7 @@ export { type IndexFunc } from './object-cache.js';
 export { byLabel, indexers } from './indexers.js';
 export { WorkQueue, type WorkQueueOptions } from './work-queue.js';
 export { BucketRateLimiter, ExponentialRateLimiter, MaxOfRateLimiter, type RateLimiter } from './rate-limiter.js';
-export { runController, TerminalError, type ControllerOptions, type ReconcileResult, type RunningController } from './controller-runner.js';
+export { logRetry, runController, TerminalError, type ControllerOptions, type ReconcileResult, type RunningController } from './controller-runner.js';
 export { Expectations, type ExpectationsOptions } from './expectations.js';
 export { LeaseLock, leaseIsLive, type Lease, type LeaseAttempt, type LeaseSpec } from './lease-lock.js';
 export { LeaderElector, type LeaderElectorOptions } from './leader-elector.js';

@@ -8,6 +8,7 @@
 import {
   ExponentialRateLimiter,
   Informer,
+  logRetry,
   WorkQueue,
   resources,
   runController,
@@ -280,14 +281,7 @@ export class PodManager {
       .then(
         () => this.endingBackoff.forget(uid),
         (error: unknown) => {
-          const retries = this.endingBackoff.retries(uid);
-          // A pod failing again and again is worth one line now and then, not one per attempt.
-          const loud = retries < 3 || Number.isInteger(Math.log2(retries));
-          (loud ? this.opts.logger.warn : this.opts.logger.debug).call(this.opts.logger, 'ending a pod failed; retrying with back-off', {
-            uid,
-            retries,
-            error,
-          });
+          logRetry(this.opts.logger, this.endingBackoff.retries(uid), 'ending a pod failed; retrying with back-off', { uid, error });
           this.queue.addAfter(uid, this.endingBackoff.when(uid));
           // That retry looks at the pod afresh: what was heard meanwhile must not skip its back-off.
           this.heardWhileEnding.delete(uid);
