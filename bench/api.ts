@@ -371,11 +371,11 @@ async function plainPeer(checkout: string): Promise<Target> {
 /** Phase by phase, throughput and p99 ratios of `figures` to `peer`'s. */
 function compare(title: string, figures: Map<string, Figure>, peers: Map<string, Figure>): void {
   console.log(`\n${title}:`);
-  for (const [name, figure] of figures) {
-    const peer = peers.get(name);
-    if (!peer || name.startsWith('warm-up')) continue;
+  for (const [name, ratio] of ratiosOf(figures, peers)) {
+    const figure = figures.get(name)!;
+    const peer = peers.get(name)!;
     console.log(
-      `${name.padEnd(30)} throughput ${fmt(figure.rate / peer.rate).padStart(5)}×   p99 ${fmt(figure.p99 / peer.p99).padStart(5)}×   server CPU/op ${fmt(figure.serverCpuUs / peer.serverCpuUs).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms; ${fmt(peer.serverCpuUs)} → ${fmt(figure.serverCpuUs)} µs)`,
+      `${name.padEnd(30)} throughput ${fmt(ratio.throughput).padStart(5)}×   p99 ${fmt(ratio.p99).padStart(5)}×   server CPU/op ${fmt(ratio.cpu).padStart(5)}×   (${fmt(peer.rate)}/s → ${fmt(figure.rate)}/s; p99 ${fmt(peer.p99)} → ${fmt(figure.p99)} ms; ${fmt(peer.serverCpuUs)} → ${fmt(figure.serverCpuUs)} µs)`,
     );
   }
 }
