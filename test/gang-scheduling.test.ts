@@ -224,6 +224,9 @@ describe('gang scheduling', () => {
     await Promise.all(gangs.map((g) => gang(g.name, g.minMember, g.size, { gpus: g.gpus })));
     // Each gang "runs" briefly once its quorum is bound, then goes, making room for the next.
     const done = new Set<string>();
+    // The deletes are not awaited inside the poll (the next gangs need it to go on), but all are
+    // before the test ends: one still in flight when the cluster stops would fail the file.
+    const deletes: Promise<unknown>[] = [];
     await waitFor(
       'every gang bound once',
       async () => {
@@ -231,12 +234,13 @@ describe('gang scheduling', () => {
           if (done.has(g.name) || watch.fullyBound(g.name) === undefined) continue;
           done.add(g.name);
           watch.finish(g.name);
-          void Promise.all(Array.from({ length: g.size }, (_, i) => cluster.api('DELETE', `${PODS}/${g.name}-${i}?gracePeriodSeconds=0`)));
+          deletes.push(...Array.from({ length: g.size }, (_, i) => cluster.api('DELETE', `${PODS}/${g.name}-${i}?gracePeriodSeconds=0`)));
         }
         return done.size === gangs.length;
       },
       180_000,
     );
+    await Promise.all(deletes);
     await watch.stop();
     api.close();
     console.log(
