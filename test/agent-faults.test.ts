@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import Docker from 'dockerode';
 import { resources } from '../src/client/index.js';
 import { NODE_LABEL, startAgent } from '../src/agent/index.js';
+import { POD_UID } from '../src/agent/runtime/labels.js';
 import { DockerProxy } from './support/agent/docker-proxy.js';
 import {
   containerIdOf,
@@ -29,6 +30,8 @@ import type { Pod } from '../src/api/core/index.js';
 const STANDALONE = resolve(import.meta.dirname, 'support/agent/standalone-agent.js');
 /** The scratch daemon's pod network: its own range, no other daemon's network on it. */
 const SCRATCH_POD_CIDR = '10.232.0.0/16';
+/** The node's range in it (spec.podCIDR). */
+const SCRATCH_NODE_RANGE = '10.232.7.0/24';
 
 function spawnAgent(cluster: TestCluster): Promise<ChildProcess> {
   const options = { kubeconfig: cluster.kubeconfig, nodeName: cluster.nodeName, dataDir: join(cluster.dir, 'agent'), serviceProxy: false };
@@ -194,7 +197,22 @@ describe('Docker daemon restarted', () => {
       serviceProxy: false,
       network: { podCidr: SCRATCH_POD_CIDR },
     });
+    // This server runs no node IPAM: the node gets its range as the IPAM would give it, and with
+    // it the pool (which waits for the range) fills.
+    await cluster.api.resource(resources.nodes).patch(cluster.nodeName, 'merge', { spec: { podCIDR: SCRATCH_NODE_RANGE, podCIDRs: [SCRATCH_NODE_RANGE] } });
   });
+
+  /** The pool's unclaimed sandboxes on the scratch daemon, in whatever state. */
+  const poolMembers = () => agent!.runtimes.primary.sandboxPool!.list({ labels: { [NODE_LABEL]: cluster.nodeName } });
+  const poolHolds = (n: number) =>
+    waitFor(
+      `${n} running pool sandboxes`,
+      async () => {
+        const members = await poolMembers();
+        return members.length >= n && members.every((m) => m.state === 'running') ? members : undefined;
+      },
+      60_000,
+    );
 
   after(async () => {
     if (agent) await deleteAllPods(cluster).catch(() => undefined);
@@ -203,14 +221,20 @@ describe('Docker daemon restarted', () => {
     await cluster?.close();
   });
 
-  test('Ready=False while it is down; then the pod is started over once, and logs --previous reads the container that died', async () => {
+  test('Ready=False while it is down; then the pod is started over once, and logs --previous reads the container that died; its claimed pool sandbox and the unclaimed ones that died are removed, and the pool made again', async () => {
     const docker = new Docker({ socketPath: daemon.socket });
     const logsOf = (id: string) => execFileSync('docker', ['logs', id], { encoding: 'utf8', env: { ...process.env, DOCKER_HOST: `unix://${daemon.socket}` } });
     // The shell ends on SIGTERM, so the daemon's shutdown does not wait out its 10 s stop timeout.
     const command = ['sh', '-c', 'trap "exit 0" TERM; echo instance $(cat /proc/sys/kernel/random/uuid); sleep 3600 & wait'];
+    // With the pool full (2 by default), the pod claims one of its sandboxes.
+    const pooled = new Set((await poolHolds(2)).map((m) => m.id));
     await cluster.pods.create(podSpec('phoenix', cluster.nodeName, [{ name: 'main', command }]));
     const before = await waitForPod(cluster, 'phoenix', 'Running', (p) => status(p)?.state.running !== undefined);
     const uid = before.metadata.uid!;
+    const sandboxesOf = () => agent!.runtimes.primary.listSandboxes({ labels: { [POD_UID]: uid } });
+    const [claimed] = await sandboxesOf();
+    assert.ok(claimed && pooled.has(claimed.id), 'the pod claimed a pool sandbox');
+    const unclaimed = (await poolMembers()).map((m) => m.id);
     const firstLog = logsOf(containerIdOf(before, 'main'));
     assert.match(firstLog, /^instance [0-9a-f-]{36}\n$/);
 
@@ -232,7 +256,7 @@ describe('Docker daemon restarted', () => {
     );
     assert.ok((status(afterwards)?.restartCount ?? 0) <= 2, `restartCount ${status(afterwards)?.restartCount}`);
     assert.notEqual(containerIdOf(afterwards, 'main'), containerIdOf(before, 'main'));
-    assert.match(afterwards.status?.podIP ?? '', /^10\.232\.\d+\.\d+$/, "an address of the scratch daemon's pod network");
+    assert.match(afterwards.status?.podIP ?? '', /^10\.232\.7\.\d+$/, "an address of the node's range on the scratch daemon's pod network");
     const current = containerIdOf(afterwards, 'main');
     assert.match(logsOf(current), /^instance [0-9a-f-]{36}\n$/);
     assert.notEqual(logsOf(current), firstLog);
@@ -240,15 +264,17 @@ describe('Docker daemon restarted', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const objects = await podObjects(cluster.nodeName, uid, docker);
     const describe = JSON.stringify(objects.map((o) => [o.Names[0], o.State]));
-    const sandboxes = objects.filter((o) => o.Labels['drover.dev/container-name'] === undefined);
     const mains = objects.filter((o) => o.Labels['drover.dev/container-name'] === 'main');
-    // One sandbox, running, with the current container; of the dead, only the newest is kept,
-    // and `logs --previous` reads it.
+    // One sandbox, running, with the current container (the claimed one that died is gone, its
+    // claim with it); of the dead containers, only the newest is kept, and `logs --previous` reads it.
+    const sandboxes = await sandboxesOf();
     assert.deepEqual(
-      sandboxes.map((o) => o.State),
+      sandboxes.map((s) => s.state),
       ['running'],
       describe,
     );
+    assert.notEqual(sandboxes[0]!.id, claimed.id);
+    await assert.rejects(docker.getContainer(claimed.id).inspect(), /no such container/i, 'the claimed sandbox that died is removed');
     assert.deepEqual(
       mains.filter((o) => o.State === 'running').map((o) => o.Id),
       [current],
@@ -258,5 +284,12 @@ describe('Docker daemon restarted', () => {
     assert.equal(dead.length, 1, describe);
     const { containerId: previous } = await agent!.resolver.resolve('default', 'phoenix', 'main', { previous: true });
     assert.equal(previous, dead[0]!.Id);
+
+    // The unclaimed members died with the daemon: none is left behind, and the pool is full again.
+    const refilled = await poolHolds(2);
+    assert.ok(!refilled.some((m) => unclaimed.includes(m.id)), 'new members, not the dead ones');
+    // Sandboxes that died with the daemon while being joined are no reason to stop joining directly.
+    assert.equal((await docker.getContainer(refilled[0]!.id).inspect()).HostConfig.NetworkMode, 'none', 'joined directly, not through an endpoint');
+    for (const id of unclaimed) await assert.rejects(docker.getContainer(id).inspect(), /no such container/i, `dead pool sandbox ${id} removed`);
   });
 });

@@ -180,6 +180,27 @@ describe('direct attachment on Docker', { timeout: 180_000 }, () => {
     await broken.removeSandbox(next.id);
   });
 
+  it('a sandbox that dies while it is joined, still running for a lagging engine (a daemon that is stopping), leaves direct attachment on', async () => {
+    const dying = newRuntime({ podCidr });
+    const name = podNetworkName(podCidr);
+    const made = await docker.createContainer({
+      Image: rt.ctx.pauseImage,
+      name: `drover-test-dying-${process.pid}-${Date.now()}`,
+      Labels: runLabels(),
+      HostConfig: { NetworkMode: 'none' },
+    });
+    await made.start();
+    const running = await made.inspect();
+    await made.kill();
+    // The engine answers as it did while the sandbox ran: the same process, running.
+    const getContainer = dying.ctx.docker.getContainer.bind(dying.ctx.docker);
+    dying.ctx.docker.getContainer = (id: string) => (id === made.id ? ({ inspect: async () => running } as unknown as Docker.Container) : getContainer(id));
+    const ip = range.replace(/0\/24$/, '201');
+    await assert.rejects(joinPodNetwork(dying.ctx, made.id, { name, ip, direct: true }, 'dying'), /of the sandbox is gone/);
+    assert.equal(await dying.ctx.directAttach.unsupported(), undefined);
+    await made.remove({ force: true });
+  });
+
   it("a sandbox with a hostPort, and every sandbox of an 'engine' runtime, keep Docker's endpoint", async () => {
     const exposed = await startSandbox(rt, newPod('exposed'), { addressRange: range, ports: [{ containerPort: 80 }] });
     assert.equal((await docker.getContainer(exposed.id).inspect()).HostConfig.NetworkMode, 'none', 'a port without a hostPort publishes nothing');

@@ -120,6 +120,13 @@ export function namespaceCommands(a: DirectAttachment): string {
   ].join('\n');
 }
 
+/** The sandbox died before it was joined: its failure, never the machine's. */
+class SandboxGoneError extends Error {
+  constructor(pid: number) {
+    super(`process ${pid} of the sandbox is gone`);
+  }
+}
+
 /** Joins the running sandbox's namespace to the bridge. A failure leaves at most a pair that goes with the namespace. */
 export async function attach(a: DirectAttachment): Promise<void> {
   // The namespace is held open before process `pid` is checked to be the sandbox's (its cgroup
@@ -127,10 +134,10 @@ export async function attach(a: DirectAttachment): Promise<void> {
   // that died meanwhile, its number taken by an unrelated process, fails the check instead of
   // having the pair put into that process's namespace.
   const namespace = await open(`/proc/${a.pid}/ns/net`, 'r').catch(() => undefined);
-  if (namespace === undefined) throw new Error(`process ${a.pid} of the sandbox is gone`);
+  if (namespace === undefined) throw new SandboxGoneError(a.pid);
   try {
     const cgroup = await readFile(`/proc/${a.pid}/cgroup`, 'utf8').catch(() => undefined);
-    if (cgroup === undefined) throw new Error(`process ${a.pid} of the sandbox is gone`);
+    if (cgroup === undefined) throw new SandboxGoneError(a.pid);
     // (The engine's pid names a process of this machine only when dockerd shares the agent's pid namespace.)
     if (!cgroup.includes(a.id)) throw new Error(`process ${a.pid} of the engine is not the sandbox's here (dockerd in another pid namespace?)`);
     const host = hostEnd(a.id);
@@ -208,7 +215,10 @@ export async function joinPodNetwork(ctx: DockerContext, id: string, network: Sa
   } catch (err) {
     const message = (err as Error).message.trim();
     const timedOut = (err as { killed?: boolean }).killed === true;
-    if (!timedOut && (await stillRuns(ctx, id, info.State.Pid))) ctx.directAttach.turnOff(message);
+    // The engine may still call a sandbox whose process is gone running (a daemon that is
+    // stopping marks its containers exited one by one): a gone process is never the machine's fault.
+    const machines = !timedOut && !(err instanceof SandboxGoneError) && (await stillRuns(ctx, id, info.State.Pid));
+    if (machines) ctx.directAttach.turnOff(message);
     throw new Error(`join the pod network at ${ip}: ${message}`, { cause: err });
   }
   return info;
