@@ -1,5 +1,5 @@
 // HTTP to the API server over node:http with a keep-alive pool. Measured against fetch (undici)
-// for small JSON writes (see create-benchmark.ts), node:http with a warm pool was the faster
+// for small JSON writes, node:http with a warm pool was the faster
 // of the two, and it gives direct control of sockets for long-lived watch streams.
 //
 // `server` may list several API servers, comma-separated (`drover agent --server URL1,URL2`),

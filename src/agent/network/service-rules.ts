@@ -1,7 +1,7 @@
 // The node's service rules, as kube-proxy's iptables mode writes them: pure, from the Services
 // and EndpointSlices to the text `iptables-restore --noflush` takes for the nat table. Every
 // chain is this agent's own (DRV-<key>-…), declared and so flushed on each write; the jumps into
-// them from the built-in chains are kept by iptables.ts.
+// them from the built-in chains are kept by host-rules.ts.
 //
 //   DRV-<k>-SVC   per service port: `-d clusterIP --dport port` (and the node's address at the
 //                 nodePort) → the port's chain; the cluster DNS address → this node's DNS
@@ -46,7 +46,7 @@ export interface RuleInput {
 export interface RuleSet {
   /** Every chain of the set with its rules (`-A <chain> …` lines), in the order they are written. */
   chains: Map<string, string[]>;
-  /** Cluster IPs with at least one rule: the node routes them to the pod network (see iptables.ts). */
+  /** Cluster IPs with at least one rule: the node routes them to the pod network (see host-rules.ts). */
   routedIPs: string[];
 }
 

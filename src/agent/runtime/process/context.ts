@@ -1,7 +1,7 @@
 // Settings and on-disk layout shared by every part of the process runtime.
 //
 // stateDir/
-//   bin/supervisor-<hash>.pl      the supervisor (see supervisor-script.ts)
+//   bin/supervisor-<hash>.pl      the supervisor (see supervisor-perl.ts)
 //   names/<runtimeName>           holds the id of the object that owns the name
 //   sandboxes/<id>/sandbox.json   a pod sandbox; work/ is its containers' default cwd
 //   containers/<id>/config.json   written by the runtime at create
