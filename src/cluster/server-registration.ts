@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 import { kubernetesServiceIP, type ClusterNetwork } from '../api/cluster-network.js';
 import type { KubeObject } from '../api/meta.js';
+import { jsonEqual } from '../util/json-equal.js';
 import { SERVICE_NAME_LABEL, type EndpointSlice } from '../api/services.js';
 import { isAlreadyExists, isConflict, isNotFound, LeaseLock, leaseIsLive, resources, type ApiClient, type Lease } from '../client/index.js';
 
@@ -204,7 +205,7 @@ async function writeEndpointSlices(api: ApiClient, servers: string[]): Promise<v
     for (const slice of existing) {
       const want = wanted.get(slice.metadata.name ?? '');
       if (!want) await slices.delete(slice.metadata.name ?? '');
-      else if (JSON.stringify([slice.endpoints, slice.ports]) !== JSON.stringify([want.endpoints, want.ports])) {
+      else if (!jsonEqual([slice.endpoints, slice.ports], [want.endpoints, want.ports])) {
         await slices.update({ ...slice, endpoints: want.endpoints ?? [], ports: want.ports ?? [] });
       }
       wanted.delete(slice.metadata.name ?? '');

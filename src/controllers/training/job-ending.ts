@@ -4,6 +4,7 @@
 // And the one status write of the controller.
 import type { KubeObject } from '../../api/meta.js';
 import { metaTime } from '../../api/meta.js';
+import { jsonEqual } from '../../util/json-equal.js';
 import type { ApiClient } from '../../client/index.js';
 import type { WrittenStatus } from '../job/written-status.js';
 import type { FrameworkController } from './framework.js';
@@ -71,9 +72,9 @@ export function expireAfterFinished(api: ApiClient, fc: FrameworkController, job
   return deleteAfterTtl(api.resource<TrainingJob>(fc.resource, job.metadata.namespace), job, (j) => ttlRemainingMs(j, now));
 }
 
-function comparable(status: Readonly<TrainingJobStatus> | undefined): string {
+function comparable(status: Readonly<TrainingJobStatus> | undefined): Partial<TrainingJobStatus> {
   const { lastReconcileTime: _ignored, ...rest } = status ?? {};
-  return JSON.stringify(rest);
+  return rest;
 }
 
 /** Writes the status through the status subresource when it changed (lastReconcileTime alone is no change). */
@@ -84,7 +85,7 @@ export async function writeStatus(
   status: TrainingJobStatus,
   now: Date,
 ): Promise<Readonly<TrainingJob>> {
-  if (comparable(status) === comparable(base.status)) return base;
+  if (jsonEqual(comparable(status), comparable(base.status))) return base;
   status.lastReconcileTime = metaTime(now);
   const written = await deps.api
     .resource<TrainingJob>(fc.resource, base.metadata.namespace)

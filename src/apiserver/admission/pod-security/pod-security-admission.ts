@@ -6,6 +6,7 @@
 // Workload kinds with pod templates (Deployment, Job, PyTorchJob, ...) are warned about and
 // audited, never refused: their pods are checked when the controller creates them.
 import type { KubeObject } from '../../../api/meta.js';
+import { jsonEqual } from '../../../util/json-equal.js';
 import { whenReady, type MaybePromise } from '../../../util/maybe-promise.js';
 import { forbidden, invalid } from '../../errors.js';
 import type { AdmissionRequest, ValidatingAdmission } from '../validating-admission.js';
@@ -137,7 +138,7 @@ export class PodSecurityAdmission implements ValidatingAdmission {
     const next = this.policyFor(name, request.object.metadata.labels ?? {});
     const before = request.old ? this.policyFor(name, request.old.metadata.labels ?? {}) : undefined;
     // Bad labels already stored are not the client's doing: only new or changed ones are refused.
-    if (next.errors.length > 0 && JSON.stringify(next.errors) !== JSON.stringify(before?.errors)) {
+    if (next.errors.length > 0 && !jsonEqual(next.errors, before?.errors)) {
       throw invalid('Namespace', name, '', next.errors);
     }
     if (!before) return [];
