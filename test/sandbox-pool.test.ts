@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
+import { freePort } from './support/free-port.js';
 import { KUBECTL, kubectl, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
@@ -45,14 +45,6 @@ interface Inspected {
 async function inspect(id: string): Promise<Inspected> {
   const { stdout } = await run('docker', ['inspect', id]);
   return (JSON.parse(stdout) as Inspected[])[0]!;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function podManifest(name: string, containers: object[], extra: object = {}): string {

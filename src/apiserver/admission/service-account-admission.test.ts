@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { KubeObject } from '../../api/meta.js';
 import { findResource } from '../../api/registry.js';
 import { openTestStore, WRITE, type TestStore } from '../../../test/support/auth/rbac-store.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { ObjectRegistry } from '../registry/object-registry.js';
 import { AdmissionObjects } from './admission-objects.js';
 import { projectToken, SERVICE_ACCOUNT_MOUNT_PATH, ServiceAccountAdmission } from './service-account-admission.js';
@@ -65,13 +66,12 @@ describe('service-account admission', () => {
   test('an account made after a pod found none is used as soon as the mirror sees it (the "none" is not kept past it)', async () => {
     assert.equal((await create('before-sa', { serviceAccountName: 'late' })).spec.volumes, undefined);
     await t.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'late', namespace: 'dev' } });
-    const deadline = Date.now() + 10_000;
-    let volumes: unknown[] | undefined;
-    for (let i = 0; !volumes && Date.now() < deadline; i++) {
-      volumes = (await create(`after-sa-${i}`, { serviceAccountName: 'late' })).spec.volumes;
-      if (!volumes) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.equal(volumes?.length, 1);
+    let attempt = 0;
+    const volumes = await waitFor(
+      "a pod admitted with the late account's token",
+      async () => (await create(`after-sa-${attempt++}`, { serviceAccountName: 'late' })).spec.volumes,
+    );
+    assert.equal(volumes.length, 1);
   });
 
   test('a container that mounts the path itself is left alone', () => {

@@ -11,13 +11,13 @@ import type { DaemonSet } from './types.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import type { Node, Pod, Taint, Toleration } from '../../api/core/index.js';
 import { transactionsOf } from '../../../test/support/controllers/transactions.js';
+import { setPodPhase, startFakeAgent, type FakeAgent } from '../../../test/support/controllers/workload-pods.js';
 
 describe('daemonset controller', () => {
   let bed: ControllerTestBed;
   let api: ApiClient;
-  let agentStopped = false;
-  let agentLoop: Promise<void>;
-  /** Pods the fake agent leaves alone (not ready). */
+  let agent: FakeAgent;
+  /** Nodes whose pods the fake agent leaves alone (not ready). */
   const holdBack = new Set<string>();
 
   const dsClient = () => api.resource<DaemonSet>(resources.daemonsets, 'default');
@@ -27,36 +27,17 @@ describe('daemonset controller', () => {
   before(async () => {
     bed = await startControllerTest((ctx) => new DaemonSetController(ctx, { failedPodBackoffMs: { initial: 50, max: 200 } }));
     api = bed.api;
-    agentLoop = (async () => {
-      while (!agentStopped) {
-        await readyEveryPod().catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    })();
+    // Daemon pods stay unbound, and deleted ones terminating: the tests count them.
+    agent = startFakeAgent(api, {
+      bind: false,
+      confirmDeletions: false,
+      skip: (pod) => holdBack.has(targetNode(pod) ?? '') || pod.status?.phase === 'Failed',
+    });
   });
   after(async () => {
-    agentStopped = true;
-    await agentLoop;
+    await agent.stop();
     await bed.close();
   });
-
-  async function readyEveryPod(): Promise<void> {
-    for (const pod of (await podClient().list()).items) {
-      if (pod.metadata.deletionTimestamp || holdBack.has(targetNode(pod) ?? '') || pod.status?.phase === 'Failed') continue;
-      if (pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) continue;
-      await setPodStatus(pod, 'Running', true);
-    }
-  }
-
-  async function setPodStatus(pod: Pod, phase: string, ready: boolean): Promise<void> {
-    const at = metaTime();
-    await podClient().patch(
-      pod.metadata.name!,
-      'merge',
-      { status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }] } },
-      { subresource: 'status' },
-    );
-  }
 
   async function addNode(name: string, labels: Record<string, string> = {}, taints: Taint[] = []): Promise<void> {
     await nodeClient().create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, spec: taints.length ? { taints } : {} });
@@ -174,7 +155,7 @@ describe('daemonset controller', () => {
   it('replaces a failed daemon pod and records the reschedule', async () => {
     const ds = await dsClient().get('logs');
     const [victim] = (await livePods(ds)).filter((p) => targetNode(p) === 'node-a');
-    await setPodStatus(victim!, 'Failed', false);
+    await setPodPhase(api, victim!, 'Failed');
     const replacement = await waitFor('a replacement on node-a', async () =>
       (await livePods(ds)).find((p) => targetNode(p) === 'node-a' && p.metadata.uid !== victim!.metadata.uid),
     );

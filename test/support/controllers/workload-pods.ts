@@ -25,13 +25,16 @@ export async function bindPod(api: ApiClient, pod: Pick<Pod, 'metadata'>, node: 
   });
 }
 
-/** Plays the agent: binds the pod (when unbound) and reports it Running and Ready (or not). */
+/**
+ * Plays the agent: binds the pod (when unbound, unless `bind` is false: a DaemonSet's pods name
+ * their node by affinity) and reports it Running and Ready (or not).
+ */
 export async function setPodRunning(
   api: ApiClient,
   pod: Pick<Pod, 'metadata' | 'spec'>,
-  options: { node?: string; ready?: boolean; readySince?: Date } = {},
+  options: { node?: string; ready?: boolean; readySince?: Date; bind?: boolean } = {},
 ): Promise<void> {
-  if (!pod.spec?.nodeName) await bindPod(api, pod, options.node ?? 'node-1');
+  if (!pod.spec?.nodeName && options.bind !== false) await bindPod(api, pod, options.node ?? 'node-1');
   const ready = options.ready ?? true;
   const at = metaTime(options.readySince ?? new Date());
   const status = {
@@ -91,11 +94,22 @@ export interface FakeAgent {
   stop(): Promise<void>;
 }
 
+export interface FakeAgentOptions {
+  /** Pods left as they are (not readied). */
+  skip?: (pod: Pod) => boolean;
+  intervalMs?: number;
+  namespace?: string;
+  /** Whether unbound pods are bound before they run (default true). */
+  bind?: boolean;
+  /** Whether graceful deletions are confirmed (default true); without, deleted pods stay terminating. */
+  confirmDeletions?: boolean;
+}
+
 /**
  * Plays the node agents for controller tests: binds and readies every pod (except those `skip`
  * picks) and confirms graceful deletions, every `intervalMs`.
  */
-export function startFakeAgent(api: ApiClient, options: { skip?: (pod: Pod) => boolean; intervalMs?: number; namespace?: string } = {}): FakeAgent {
+export function startFakeAgent(api: ApiClient, options: FakeAgentOptions = {}): FakeAgent {
   let stopped = false;
   const client = podClient(api, options.namespace ?? 'default');
   const tick = async () => {
@@ -103,12 +117,12 @@ export function startFakeAgent(api: ApiClient, options: { skip?: (pod: Pod) => b
     await Promise.all(
       pods.map(async (pod) => {
         if (pod.metadata.deletionTimestamp) {
-          await client.delete(pod.metadata.name!, { gracePeriodSeconds: 0 }).catch(() => undefined);
+          if (options.confirmDeletions !== false) await client.delete(pod.metadata.name!, { gracePeriodSeconds: 0 }).catch(() => undefined);
           return;
         }
         if (options.skip?.(pod)) return;
         const ready = isPodReady(pod);
-        if (!ready) await setPodRunning(api, pod).catch(() => undefined);
+        if (!ready) await setPodRunning(api, pod, { bind: options.bind ?? true }).catch(() => undefined);
       }),
     );
   };
