@@ -10,12 +10,7 @@ import { jobLabels, totalReplicas } from './names.js';
 import { jobOwnerRef } from './replica-objects.js';
 import type { TrainingJob } from './types.js';
 import { jsonEqual } from '../../util/json-equal.js';
-
-export interface PodGroupSpec {
-  minMember: number;
-  minResources?: Record<string, string | number>;
-  scheduleTimeoutSeconds?: number;
-}
+import type { PodGroupSpec } from '../../api/scheduling/pod-group.js';
 
 export function desiredPodGroupSpec(fc: FrameworkController, job: Readonly<TrainingJob>): PodGroupSpec {
   const policy = job.spec.runPolicy?.schedulingPolicy ?? {};

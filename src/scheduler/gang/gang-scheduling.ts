@@ -19,7 +19,8 @@ import type { ClusterSnapshot } from '../snapshot.js';
 import type { WaitingPods } from '../waiting-pods.js';
 import { Coscheduling } from './coscheduling.js';
 import { PodGroupManager } from './pod-group-manager.js';
-import { desiredStatus, sameStatus, type PodGroupPhase } from './pod-group-status.js';
+import { desiredStatus, sameStatus } from './pod-group-status.js';
+import type { PodGroupPhase } from '../../api/scheduling/pod-group.js';
 import { boundNode, groupKeyOf, parsePodGroup } from './pod-group.js';
 import { jsonEqual } from '../../util/json-equal.js';
 

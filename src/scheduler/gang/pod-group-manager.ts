@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/meta.js';
 import { podInfoOf } from '../pod-info.js';
 import type { ClusterSnapshot } from '../snapshot.js';
 import { amountText, clusterCapacity, firstFit, fitsNoEmptyNode, formatAmount, requestAmounts, shortfall, sumAmounts, type Amounts } from './capacity.js';
-import { isTerminalPod, parsePodGroup, podPriority, type PodGroupSpec } from './pod-group.js';
+import { isTerminalPod, parsePodGroup, podPriority, type ParsedPodGroup } from './pod-group.js';
 
 /** Where the scheduler reads groups and their member pods (informers in the loop, arrays in tests). */
 export interface GangSources {
@@ -39,7 +39,7 @@ export interface GroupState {
 
 /** A closed gate's `message` has the figures (PreFilter's verdict); `steady` says the same without them, for the member pods. */
 export type Gate =
-  { readonly ok: true; readonly spec: PodGroupSpec } | { readonly ok: false; readonly reason: WaitReason; readonly message: string; readonly steady: string };
+  { readonly ok: true; readonly spec: ParsedPodGroup } | { readonly ok: false; readonly reason: WaitReason; readonly message: string; readonly steady: string };
 
 /**
  * A refusal's `message` goes on every member pod (its PodScheduled condition and event), so it
@@ -216,7 +216,7 @@ export class PodGroupManager {
     return detail === message ? { admitted: false, reason, message } : { admitted: false, reason, message, detail };
   }
 
-  private judge(groupKey: string, spec: PodGroupSpec, pending: readonly Readonly<KubeObject>[], snapshot: ClusterSnapshot): Admission {
+  private judge(groupKey: string, spec: ParsedPodGroup, pending: readonly Readonly<KubeObject>[], snapshot: ClusterSnapshot): Admission {
     const members = [...pending].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1)).map((pod) => requestAmounts(podInfoOf(pod)));
     const placedPods = this.liveMembers(groupKey).filter((pod) => snapshot.nodeOf(pod) !== undefined);
     const needed = Math.max(0, spec.minMember - placedPods.length);
@@ -250,7 +250,7 @@ export class PodGroupManager {
 
   private neverFits(
     groupKey: string,
-    spec: PodGroupSpec,
+    spec: ParsedPodGroup,
     members: readonly Amounts[],
     total: Amounts,
     allocatable: Amounts,

@@ -7,27 +7,7 @@ import { record, text } from '../object-access.js';
 import type { GroupState } from './pod-group-manager.js';
 import { boundNode, parsePodGroup } from './pod-group.js';
 import { jsonEqual } from '../../util/json-equal.js';
-
-export type PodGroupPhase = 'Pending' | 'Scheduling' | 'Scheduled' | 'Running' | 'Finished' | 'Failed' | 'Unknown';
-
-export interface PodGroupCondition {
-  type: string;
-  status: 'True' | 'False';
-  reason: string;
-  message: string;
-  lastTransitionTime?: string;
-}
-
-export interface PodGroupStatus {
-  phase: PodGroupPhase;
-  occupiedBy?: string;
-  scheduled: number;
-  running: number;
-  succeeded: number;
-  failed: number;
-  scheduleStartTime?: string;
-  conditions?: PodGroupCondition[];
-}
+import type { PodGroupCondition, PodGroupPhase, PodGroupStatus } from '../../api/scheduling/pod-group.js';
 
 /** The condition type that says why a group is not placed (volcano's name for it). */
 export const UNSCHEDULABLE_CONDITION = 'Unschedulable';

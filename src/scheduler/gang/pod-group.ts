@@ -10,7 +10,7 @@ export { POD_GROUP_LABEL };
 /** scheduler-plugins' permitWaitingTimeSeconds default. */
 export const DEFAULT_SCHEDULE_TIMEOUT_SECONDS = 60;
 
-export interface PodGroupSpec {
+export interface ParsedPodGroup {
   /** namespace/name */
   readonly key: string;
   readonly minMember: number;
@@ -27,7 +27,7 @@ export function groupKeyOf(pod: Pick<KubeObject, 'metadata'>): string | undefine
   return name ? `${pod.metadata.namespace ?? ''}/${name}` : undefined;
 }
 
-export function parsePodGroup(group: Readonly<KubeObject>): PodGroupSpec {
+export function parsePodGroup(group: Readonly<KubeObject>): ParsedPodGroup {
   const spec = record(group['spec']);
   const minMember = typeof spec['minMember'] === 'number' && spec['minMember'] >= 1 ? spec['minMember'] : 1;
   const timeout = spec['scheduleTimeoutSeconds'];
