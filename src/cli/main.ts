@@ -597,31 +597,18 @@ export function buildProgram(): Command {
         clusterCidr: string;
         horizontalPodAutoscalerSyncPeriod: number;
       }) => {
-        const configOptions: { kubeconfig?: string; server?: string } = {};
-        if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
-        if (options.server) configOptions.server = options.server;
-        const [{ ApiClient }, { startControllers }, { hostname }] = await Promise.all([
-          import('../client/index.js'),
-          import('../cluster/controller-manager.js'),
-          import('node:os'),
-        ]);
-        const api = await ApiClient.load(configOptions, { userAgent: 'drover-controller-manager' });
-        const identity = options.identity ?? `${hostname()}-${process.pid}`;
-        const controllers = await startControllers({
-          api,
-          identity,
-          farm: { shards: options.shards },
-          podCidr: options.clusterCidr,
-          settings: { hpaSyncPeriodMs: options.horizontalPodAutoscalerSyncPeriod * 1000 },
+        const { runControllerManager } = await import('../cluster/standalone.js');
+        const controllers = await runControllerManager({
+          client: options,
+          identity: options.identity,
+          shards: options.shards,
+          clusterCidr: options.clusterCidr,
+          hpaSyncPeriodSeconds: options.horizontalPodAutoscalerSyncPeriod,
+          metricsPort: options.metricsPort,
         });
-        const metrics = options.metricsPort === undefined ? undefined : await (await import('../metrics/metrics-server.js')).serveMetrics(options.metricsPort);
-        console.log(`drover controller-manager "${identity}" running (${options.shards} shards)`);
-        if (metrics) console.log(`metrics: ${metrics.url}`);
-        stopOnSignals(async () => {
-          await controllers.stop();
-          await metrics?.close();
-          api.close();
-        });
+        console.log(`drover controller-manager "${controllers.identity}" running (${options.shards} shards)`);
+        if (controllers.metricsUrl) console.log(`metrics: ${controllers.metricsUrl}`);
+        stopOnSignals(() => controllers.stop());
       },
     );
 
@@ -632,23 +619,10 @@ export function buildProgram(): Command {
     .option('--server <url>', 'API server URL (overrides the kubeconfig)')
     .option('--scheduler-name <name>', 'schedule the pods whose spec.schedulerName is this', 'default-scheduler')
     .action(async (options: { kubeconfig?: string; server?: string; schedulerName: string }) => {
-      const configOptions: { kubeconfig?: string; server?: string } = {};
-      if (options.kubeconfig) configOptions.kubeconfig = options.kubeconfig;
-      if (options.server) configOptions.server = options.server;
-      const [{ ApiClient }, { startSchedulerGate, schedulerLeaseName }, { hostname }] = await Promise.all([
-        import('../client/index.js'),
-        import('../cluster/scheduler.js'),
-        import('node:os'),
-      ]);
-      const api = await ApiClient.load(configOptions, { userAgent: 'drover-scheduler' });
-      // Several schedulers of one name stand by for one another: only the Lease holder schedules.
-      const scheduler = startSchedulerGate({ api, identity: `${hostname()}-${process.pid}`, schedulerName: options.schedulerName });
-      const leaseName = schedulerLeaseName(options.schedulerName);
-      console.log(`drover scheduler "${options.schedulerName}" running (it schedules while it holds the Lease kube-system/${leaseName})`);
-      stopOnSignals(async () => {
-        await scheduler.stop();
-        api.close();
-      });
+      const { runScheduler } = await import('../cluster/standalone.js');
+      const scheduler = await runScheduler({ client: options, schedulerName: options.schedulerName });
+      console.log(`drover scheduler "${options.schedulerName}" running (it schedules while it holds the Lease kube-system/${scheduler.leaseName})`);
+      stopOnSignals(() => scheduler.stop());
     });
   program
     .command('simulate')
