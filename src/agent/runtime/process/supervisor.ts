@@ -3,9 +3,9 @@
 // perl's own environment.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { DEFAULT_PATH, type ProcessContext } from './context.js';
 import { SUPERVISOR_PERL } from './supervisor-perl.js';
@@ -31,9 +31,12 @@ export interface RunArgs extends SupervisorArgs {
   maxLogBytes: number;
 }
 
+/** Installs in flight, by path: the first starts of several containers share one write. */
+const writing = new Map<string, Promise<string>>();
+
 /** Writes the script once per version; running supervisors keep the copy they loaded. */
-export async function installSupervisor(ctx: ProcessContext): Promise<string> {
-  const path = join(ctx.stateDir, 'bin', `supervisor-${HASH}.pl`);
+export async function installSupervisor(stateDir: string): Promise<string> {
+  const path = join(stateDir, 'bin', `supervisor-${HASH}.pl`);
   if (
     await stat(path).then(
       () => true,
@@ -41,8 +44,18 @@ export async function installSupervisor(ctx: ProcessContext): Promise<string> {
     )
   )
     return path;
-  await mkdir(join(ctx.stateDir, 'bin'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
+  let write = writing.get(path);
+  if (!write) {
+    write = writeSupervisor(path).finally(() => writing.delete(path));
+    writing.set(path, write);
+  }
+  return write;
+}
+
+async function writeSupervisor(path: string): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  // A name of its own: another agent's process may be writing the same script into the same folder.
+  const tmp = `${path}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile(tmp, SUPERVISOR_PERL, { mode: 0o644 });
   await rename(tmp, path);
   return path;
@@ -95,7 +108,7 @@ function unavailable(ctx: ProcessContext, err: unknown): RuntimeUnavailableError
  * container's start error).
  */
 export async function launchSupervisor(ctx: ProcessContext, a: RunArgs): Promise<void> {
-  const script = await installSupervisor(ctx);
+  const script = await installSupervisor(ctx.stateDir);
   const args = [
     'run',
     `dir=${a.dir}`,
@@ -157,7 +170,7 @@ function handshake(ctx: ProcessContext, child: ChildProcess): Promise<string> {
 
 /** The exec helper: joins the cgroups, switches user, changes directory, executes. */
 export async function spawnExecHelper(ctx: ProcessContext, a: SupervisorArgs, withStdin: boolean): Promise<ChildProcess> {
-  const script = await installSupervisor(ctx);
+  const script = await installSupervisor(ctx.stateDir);
   const child = spawnPerl(ctx, script, ['exec', ...commonArgs(a), '--', ...a.argv], withStdin ? 'pipe' : 'ignore');
   sendEnv(ctx, child, a.env);
   return child;
