@@ -55,7 +55,7 @@ const POD_WORKERS = 48;
  * Deployment scaled from 100 to 10) took the CPU the control plane needed to see the scale done,
  * 1.1-1.7 s; with at most 16 (as many as the workers were before), 0.5 s.
  */
-const ENDINGS_AT_ONCE = 16;
+export const ENDINGS_AT_ONCE = 16;
 
 /** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
 const ORPHAN_GRACE_S = 2;
