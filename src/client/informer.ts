@@ -10,7 +10,8 @@
 // structuredClone one before changing it.
 import type { KubeObject } from '../api/meta.js';
 import type { ApiClient } from './api-client.js';
-import { Backoff, Sleeper } from './backoff.js';
+import { Backoff } from '../util/backoff.js';
+import { Sleeper } from './sleeper.js';
 import { ApiStatusError, isGone } from './errors.js';
 import { keyOf, objectKey } from './keys.js';
 import { consoleLogger, type Logger } from './logger.js';
@@ -77,7 +78,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   ) {
     this.client = api.resource<T>(resource, options.namespace);
     this.logger = options.logger ?? consoleLogger(`informer ${resource.plural}`);
-    this.backoff = new Backoff(options.minBackoffMs ?? 100, options.maxBackoffMs ?? 30_000);
+    this.backoff = new Backoff({ initialMs: options.minBackoffMs ?? 100, maxMs: options.maxBackoffMs ?? 30_000, jitter: 0.2 });
   }
 
   /** Registers handlers; once synced, a late handler first gets onAdd for every cached object. Returns an unsubscribe. */

@@ -3,7 +3,7 @@
 // succeeded for renewDeadline (before the lease could expire under us and someone else lead).
 // After losing, the elector competes again, so a process holding per-shard leases gets shards
 // back when they come free.
-import { Sleeper } from './backoff.js';
+import { Sleeper } from './sleeper.js';
 import type { LeaseLock } from './lease-lock.js';
 import { consoleLogger, type Logger } from './logger.js';
 

@@ -1,4 +1,5 @@
 // How long a key waits before its next retry, as client-go's workqueue rate limiters.
+import { KeyedBackoff } from '../util/keyed-backoff.js';
 
 export interface RateLimiter<K> {
   /** The delay for this key's next retry (and counts the failure). */
@@ -9,28 +10,25 @@ export interface RateLimiter<K> {
   retries(key: K): number;
 }
 
-/** Per-key exponential back-off: base · 2^failures, capped (client-go: 5 ms to 1000 s). */
+/** Per-key exponential back-off, base · 2^failures capped (client-go: 5 ms to 1000 s): the keyed back-off, whose failures count until forget(). */
 export class ExponentialRateLimiter<K> implements RateLimiter<K> {
-  private readonly failures = new Map<K, number>();
+  private readonly backoff: KeyedBackoff<K>;
 
-  constructor(
-    private readonly baseMs = 5,
-    private readonly maxMs = 1_000_000,
-  ) {}
+  constructor(baseMs = 5, maxMs = 1_000_000) {
+    this.backoff = new KeyedBackoff<K>({ initialMs: baseMs, maxMs, forgetAfterMs: Infinity });
+  }
 
   when(key: K): number {
-    const count = this.failures.get(key) ?? 0;
-    this.failures.set(key, count + 1);
-    // 2^count overflows to Infinity long after it passed the cap; min() handles both.
-    return Math.min(this.maxMs, this.baseMs * 2 ** count);
+    this.backoff.next(key);
+    return this.backoff.delay(key);
   }
 
   forget(key: K): void {
-    this.failures.delete(key);
+    this.backoff.reset(key);
   }
 
   retries(key: K): number {
-    return this.failures.get(key) ?? 0;
+    return this.backoff.failures(key);
   }
 }
 

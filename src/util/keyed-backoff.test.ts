@@ -67,3 +67,22 @@ test('resetPrefix forgets every key of one owner', () => {
   assert.equal(b.remainingSinceUpdate('uid-1/b', 10), 0);
   assert.equal(b.remainingSinceUpdate('uid-2/a', 10), 990);
 });
+
+test('without forgetAfterMs a key counts its failures until reset, however far apart', () => {
+  const b = new KeyedBackoff({ initialMs: 500, maxMs: 30_000, forgetAfterMs: Infinity });
+  b.next('k', 0);
+  b.next('k', 3_600_000);
+  assert.equal(b.failures('k'), 2);
+  assert.equal(b.delay('k'), 1000);
+  b.reset('k');
+  assert.equal(b.failures('k'), 0);
+  assert.equal(b.delay('k'), 0);
+});
+
+test('the latest failure is the one waits count from, whatever order failures come in', () => {
+  const b = new KeyedBackoff({ initialMs: 1000, maxMs: 60_000 });
+  b.next('k', 5000);
+  b.next('k', 3000);
+  assert.equal(b.delay('k'), 2000);
+  assert.equal(b.remainingSinceUpdate('k', 5000), 2000);
+});

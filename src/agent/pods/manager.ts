@@ -21,6 +21,7 @@ import type { KernelLog } from '../node/kernel-log.js';
 import { oomKilledContainers } from '../node/kernel-oom-log.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import { ConcurrencyLimit } from '../../util/concurrency-limit.js';
+import { KeyedBackoff } from '../../util/keyed-backoff.js';
 import { podUidsInRuntime } from './observe.js';
 import type { PodDeps } from './deps.js';
 import { PodRecord } from './record.js';
@@ -54,7 +55,7 @@ const POD_WORKERS = 48;
  * Deployment scaled from 100 to 10) took the CPU the control plane needed to see the scale done,
  * 1.1-1.7 s; with at most 16 (as many as the workers were before), 0.5 s.
  */
-const ENDINGS_AT_ONCE = 16;
+export const ENDINGS_AT_ONCE = 16;
 
 /** Grace for containers of a pod the API no longer has (force-deleted, or unknown). */
 const ORPHAN_GRACE_S = 2;
@@ -75,7 +76,7 @@ export class PodManager {
   /** Pods heard of while being ended: looked at again once they are. */
   private readonly heardWhileEnding = new Set<string>();
   /** Back-off of pods whose ending failed: the workers' own forgets each key as its sync returns, before the ending has. */
-  private readonly endingBackoff = new ExponentialRateLimiter<string>(500, 30_000);
+  private readonly endingBackoff = new KeyedBackoff({ initialMs: 500, maxMs: 30_000, forgetAfterMs: Infinity });
 
   constructor(private readonly opts: PodManagerOptions) {
     const { deps, logger } = opts;
@@ -279,10 +280,11 @@ export class PodManager {
     const ended = this.endings
       .run(end)
       .then(
-        () => this.endingBackoff.forget(uid),
+        () => this.endingBackoff.reset(uid),
         (error: unknown) => {
-          logRetry(this.opts.logger, this.endingBackoff.retries(uid), 'ending a pod failed; retrying with back-off', { uid, error });
-          this.queue.addAfter(uid, this.endingBackoff.when(uid));
+          logRetry(this.opts.logger, this.endingBackoff.failures(uid), 'ending a pod failed; retrying with back-off', { uid, error });
+          this.endingBackoff.next(uid);
+          this.queue.addAfter(uid, this.endingBackoff.delay(uid));
           // That retry looks at the pod afresh: what was heard meanwhile must not skip its back-off.
           this.heardWhileEnding.delete(uid);
         },

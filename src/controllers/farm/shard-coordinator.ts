@@ -8,7 +8,7 @@
 //
 // Safety: a member stops treating a shard as its own when it has not renewed it for
 // `renewDeadlineMs`, which is shorter than the lease duration another member must wait.
-import { Sleeper } from '../../client/backoff.js';
+import { Sleeper } from '../../client/sleeper.js';
 import { isNotFound, LeaseLock, leaseIsLive, resources, type ApiClient, type Lease, type Logger } from '../../client/index.js';
 import type { ShardOwnership } from '../context.js';
 

@@ -1,6 +1,9 @@
 // How long a Job waits before replacing failed pods (the Job controller's backoffRecord): 10 s
-// after the first failure since the last success, doubling per further failure up to 10 min.
+// after the first failure since the last success, doubling per further failure up to 10 min,
+// counted from the latest failure. The waiting is the keyed back-off's; this adds what a Job
+// counts: each failed pod once, from when it finished, until a pod succeeds.
 import type { Pod } from '../../api/core/index.js';
+import { KeyedBackoff } from '../../util/keyed-backoff.js';
 
 export interface BackoffPolicy {
   baseMs: number;
@@ -9,48 +12,38 @@ export interface BackoffPolicy {
 
 export const DEFAULT_POD_FAILURE_BACKOFF: BackoffPolicy = { baseMs: 10_000, maxMs: 10 * 60_000 };
 
-interface Record {
-  failuresAfterLastSuccess: number;
-  lastFailureMs: number;
-  /** Failed pods already counted: a pass that is retried must not count them again. */
-  counted: Set<string>;
-}
-
 export class FailureBackoff {
-  private readonly records = new Map<string, Record>();
+  /** Failures since the last success: a Job's count never starts over with time, only with a success. */
+  private readonly backoff: KeyedBackoff;
+  /** Failed pods already counted, by Job: a pass that is retried must not count them again. */
+  private readonly counted = new Map<string, Set<string>>();
 
-  constructor(private readonly policy: BackoffPolicy = DEFAULT_POD_FAILURE_BACKOFF) {}
+  constructor(policy: BackoffPolicy = DEFAULT_POD_FAILURE_BACKOFF) {
+    this.backoff = new KeyedBackoff({ initialMs: policy.baseMs, maxMs: policy.maxMs, forgetAfterMs: Infinity });
+  }
 
   /** Counts the pods a pass saw finish: a success resets the record. */
   observe(jobUid: string, newSucceeded: number, newFailed: readonly Readonly<Pod>[], now: number): void {
-    if (newSucceeded > 0) {
-      this.records.delete(jobUid);
-      return;
-    }
+    if (newSucceeded > 0) return this.forget(jobUid);
     if (newFailed.length === 0) return;
-    const record = this.records.get(jobUid) ?? { failuresAfterLastSuccess: 0, lastFailureMs: 0, counted: new Set<string>() };
+    let counted = this.counted.get(jobUid);
+    if (!counted) this.counted.set(jobUid, (counted = new Set<string>()));
     for (const pod of newFailed) {
       const uid = pod.metadata.uid ?? '';
-      if (record.counted.has(uid)) continue;
-      record.counted.add(uid);
-      record.failuresAfterLastSuccess++;
-      record.lastFailureMs = Math.max(record.lastFailureMs, finishedAt(pod, now));
+      if (counted.has(uid)) continue;
+      counted.add(uid);
+      this.backoff.next(jobUid, finishedAt(pod, now));
     }
-    this.records.set(jobUid, record);
   }
 
   /** Milliseconds before new pods may be created; 0 when they may be now. */
   remainingMs(jobUid: string, now: number): number {
-    const record = this.records.get(jobUid);
-    if (!record || record.failuresAfterLastSuccess === 0) return 0;
-    let delay = this.policy.baseMs;
-    for (let i = 1; i < record.failuresAfterLastSuccess && delay < this.policy.maxMs; i++) delay *= 2;
-    delay = Math.min(delay, this.policy.maxMs);
-    return Math.max(0, record.lastFailureMs + delay - now);
+    return this.backoff.remainingSinceUpdate(jobUid, now);
   }
 
   forget(jobUid: string): void {
-    this.records.delete(jobUid);
+    this.backoff.reset(jobUid);
+    this.counted.delete(jobUid);
   }
 }
 

@@ -3,78 +3,30 @@
 // sandbox first, init containers one at a time, restarts by restartPolicy under the crash
 // back-off, kills on a changed spec and on deletion. No Docker: the test plays the engine.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FakeRuntime } from '../../../../test/support/agent/fake-runtime.js';
-import { EventRecorder, isNotFound, resources, silentLogger } from '../../../client/index.js';
-import { KeyedBackoff } from '../../../util/keyed-backoff.js';
+import { startFakeNodeBed, type FakeNodeBed } from '../../../../test/support/agent/fake-node.js';
+import { isNotFound, resources } from '../../../client/index.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
-import { ServiceDirectory } from '../../network/service-directory.js';
-import { podSpec, startTestCluster, type TestCluster } from '../../../../test/support/agent/agent-cluster.js';
-import { ConfigSource } from '../config-source.js';
-import { ImagePuller } from '../containers/image-puller.js';
-import type { PodDeps } from '../deps.js';
-import { DeviceAllocator } from '../devices.js';
-import { PodEvents } from '../events.js';
-import { InspectCache } from '../observe.js';
-import { ProbeManager } from '../probes/manager.js';
+import { podSpec, type TestCluster } from '../../../../test/support/agent/agent-cluster.js';
 import { PodRecord } from '../record.js';
-import { SandboxReaper } from '../sandbox/reaper.js';
-import { ServiceAccountTokenSource } from '../volumes/service-account-tokens.js';
 import { RESYNC_MS, syncPod, terminatePod } from './sync-pod.js';
 import type { Container, Pod } from '../../../api/core/index.js';
 
 describe('pod sync against a fake runtime', () => {
+  let bed: FakeNodeBed;
   let cluster: TestCluster;
-  let services: ServiceDirectory;
-  let dataDir: string;
 
   before(async () => {
-    cluster = await startTestCluster('sync-unit');
-    services = new ServiceDirectory(cluster.api, silentLogger);
-    services.start();
-    await services.waitForSync();
-    dataDir = await mkdtemp(join(tmpdir(), 'drover-sync-unit-'));
+    bed = await startFakeNodeBed('sync-unit');
+    cluster = bed.cluster;
   });
 
-  after(async () => {
-    await services.stop();
-    await cluster.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  /** A node of its own per test: the fake runtime, fresh back-offs and caches. */
-  function node(runtime: FakeRuntime): PodDeps {
-    const events = new PodEvents(new EventRecorder(cluster.api, 'kubelet', { host: cluster.nodeName, logger: silentLogger }));
-    return {
-      api: cluster.api,
-      owner: { clusterId: 'sync-unit', nodeName: cluster.nodeName },
-      nodeAddress: '127.0.0.1',
-      dataDir,
-      localPathDir: join(dataDir, 'storage'),
-      allocatable: { cpu: '2', memory: '4Gi', pods: '110' },
-      runtimes: { primary: runtime, process: undefined, all: () => [runtime], forPod: () => runtime },
-      sources: new ConfigSource(cluster.api),
-      tokens: new ServiceAccountTokenSource(cluster.api),
-      devices: new DeviceAllocator({}, join(dataDir, `devices-${Math.random()}.json`)),
-      puller: new ImagePuller(events),
-      events,
-      probes: new ProbeManager(events, () => undefined),
-      cache: new InspectCache(),
-      crashBackoff: new KeyedBackoff(),
-      reaper: new SandboxReaper(silentLogger),
-      logger: silentLogger,
-      nodePodCidr: () => undefined,
-      dns: { clusterDns: [], clusterDomain: 'cluster.local', hostResolvConf: '' },
-      services,
-    };
-  }
+  after(() => bed.close());
 
   /** One pod on one node, synced as the pod worker does: each sync sees the pod as the API has it now. */
   async function worker(name: string, containers: Array<Partial<Container>>, spec: Partial<Pod['spec']> = {}, runtime = new FakeRuntime()) {
-    const deps = node(runtime);
+    const deps = bed.deps(runtime);
     const record = new PodRecord(await cluster.pods.create(podSpec(name, cluster.nodeName, containers, spec)));
     return {
       runtime,

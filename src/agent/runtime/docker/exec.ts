@@ -4,6 +4,7 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Backoff } from '../../../util/backoff.js';
 import type { DockerContext } from './client.js';
 import { mapContainerError } from './engine-errors.js';
 import { sessionStreams } from './streams.js';
@@ -35,7 +36,7 @@ async function createExec(ctx: DockerContext, id: string, opts: ExecOptions): Pr
  * consumer that stops reading keeps the stream open: poll, waking early on close.
  */
 async function waitExitCode(exec: Docker.Exec, closed: Promise<void>): Promise<number> {
-  let delay = 20;
+  const polls = new Backoff({ initialMs: 20, maxMs: 500 });
   let endedWithoutCode = 0;
   // The stream's end is the cue to look again at once; after that, only the back-off paces us
   // (racing an already-settled promise would poll the engine in a tight loop).
@@ -50,8 +51,8 @@ async function waitExitCode(exec: Docker.Exec, closed: Promise<void>): Promise<n
     if (!info.Running && ++endedWithoutCode > 10) {
       throw new ExecFailedError(`exec ${exec.id} ended without an exit code`);
     }
+    const delay = polls.next();
     await (streamOpen ? Promise.race([streamEnded, sleep(delay)]) : sleep(delay));
-    delay = Math.min(delay * 2, 500);
   }
 }
 

@@ -1,0 +1,20 @@
+/** A sleep that `wake()` ends early (the informer and elector use it to stop promptly). */
+export class Sleeper {
+  private timer: NodeJS.Timeout | undefined;
+  private resolve: (() => void) | undefined;
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.timer = setTimeout(() => this.wake(), ms);
+    });
+  }
+
+  wake(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    resolve?.();
+  }
+}
