@@ -5,7 +5,7 @@
 // collisionCount, so that a name taken by a set that is not ours is hashed afresh next pass.
 // DeploymentSync carries the plan out.
 import type { ReplicaSet } from '../replicaset/types.js';
-import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
+import { controllerRefOf, newControllerRef } from '../../api/owner-references.js';
 import { equalIgnoreHash, podTemplateHash } from './hash.js';
 import { desiredReplicas, maxSurge, newReplicaSetReplicas } from './replica-math.js';
 import { maxRevision, revisionOf, setNewReplicaSetAnnotations } from './revisions.js';

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { isInvalid, isNotFound, type ApiClient, type Informer, type ResourceRef } from '../../client/index.js';
-import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
+import { controllerRefOf, newControllerRef } from '../../api/owner-references.js';
 import { CONTROLLER_UID_INDEX, ORPHANS_BY_NAMESPACE } from './indexes.js';
 
 export interface ClaimRequest<T extends KubeObject> {

@@ -22,7 +22,7 @@ import {
 } from '../../client/index.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
-import { controllerRefOf } from '../replicaset/types.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { claimFromCache } from './claim.js';
 import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, ORPHANS_BY_NAMESPACE, orphansByNamespace } from './indexes.js';
