@@ -9,6 +9,12 @@ export function controllerRefOf(object: Readonly<Pick<KubeObject, 'metadata'>>):
   return object.metadata.ownerReferences?.find((ref) => ref.controller === true);
 }
 
+/** Whether `owner` is the object's controller (Kubernetes' IsControlledBy). */
+export function isControlledBy(object: Readonly<Pick<KubeObject, 'metadata'>>, owner: Readonly<Pick<KubeObject, 'metadata'>>): boolean {
+  const ref = controllerRefOf(object);
+  return ref !== undefined && ref.uid === owner.metadata.uid;
+}
+
 /** The controller reference a controller puts on the objects it creates (Kubernetes' NewControllerRef). */
 export function newControllerRef(owner: Readonly<KubeObject>): OwnerReference {
   return {
