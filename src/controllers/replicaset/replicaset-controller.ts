@@ -81,7 +81,7 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     if (!rs) return;
     if (pod.metadata.deletionTimestamp) {
       // The moment it turned terminating is an event the cache cannot replay (lost-pods.ts); the pass judges it.
-      if (!old.metadata.deletionTimestamp) this.lost.sawGoing(owner.key, pod);
+      if (!old.metadata.deletionTimestamp) this.sawGoing(owner.key, pod);
       return;
     }
     // A pod that just became ready becomes available minReadySeconds later: look again then.
@@ -91,7 +91,12 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
 
   /** The pod is gone: by the pass it is in no cache, so its going is noted now (once, if it was seen terminating). */
   private podDeleted(pod: Readonly<Pod>, owner: Owner<ReplicaSet> | undefined): void {
-    if (owner?.object) this.lost.sawGoing(owner.key, pod);
+    if (owner?.object) this.sawGoing(owner.key, pod);
+  }
+
+  /** Only for a ReplicaSet of this farm member's: another's passes never run here to forget it. */
+  private sawGoing(key: string, pod: Readonly<Pod>): void {
+    if (this.ctx.shards.owns(key)) this.lost.sawGoing(key, pod);
   }
 
   // ---- reconcile ----
