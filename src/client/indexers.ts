@@ -1,6 +1,7 @@
 // Index functions controllers share. Passing the same function under the same name lets many
 // consumers of one shared informer add it without conflict.
 import type { KubeObject } from '../api/meta.js';
+import { controllerRefOf } from '../api/owner-references.js';
 import type { IndexFunc } from './object-cache.js';
 
 const byNamespace: IndexFunc<KubeObject> = (object) => [object.metadata.namespace ?? ''];
@@ -16,7 +17,7 @@ const byOwnerUid: IndexFunc<KubeObject> = (object) => (object.metadata.ownerRefe
 
 /** The managing controller's uid: how a ReplicaSet finds the pods it owns. */
 const byControllerUid: IndexFunc<KubeObject> = (object) => {
-  const owner = (object.metadata.ownerReferences ?? []).find((ref) => ref.controller === true);
+  const owner = controllerRefOf(object);
   return owner ? [owner.uid] : [];
 };
 

@@ -116,6 +116,7 @@ export class NodeIpamController implements Controller {
     await this.running?.stop();
   }
 
+  // Held ranges are counted as Nodes are seen, not in a pass: a pick must know every Node's range, and a pass reconciles one Node.
   private seen(node: Readonly<KubeObject>): void {
     const name = node.metadata.name ?? '';
     const cidr = podCidrOf(node);
@@ -127,6 +128,7 @@ export class NodeIpamController implements Controller {
     this.toldFull.delete(name);
   }
 
+  // Freed as the deletion arrives, not in a pass: the next pick must see the range free, and a Node made again under the name must not find it held.
   private gone(name: string): void {
     this.blocks.releaseAll(name);
     this.toldFull.delete(name);

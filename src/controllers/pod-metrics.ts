@@ -2,6 +2,7 @@
 // controller shares (the original scheduler kept both). In a farm each member counts the pods
 // of its own shards, so a pod is counted once.
 import type { KubeObject } from '../api/meta.js';
+import { controllerRefOf } from '../api/owner-references.js';
 import type { PodStatus } from '../api/core/index.js';
 import { objectKey, resources, type Informer } from '../client/index.js';
 import { oomKills, podStatusReports } from '../metrics/component-metrics.js';
@@ -44,11 +45,11 @@ export class PodMetricsController implements Controller {
 
   /** `Kind/name` of the top-level controller (a ReplicaSet's Deployment), or the pod itself. */
   private workloadOf(pod: Readonly<KubeObject>): string {
-    const owner = pod.metadata.ownerReferences?.find((ref) => ref.controller);
+    const owner = controllerRefOf(pod);
     if (!owner) return `Pod/${pod.metadata.name}`;
     if (owner.kind === 'ReplicaSet') {
       const rs = this.replicaSets.getByName(pod.metadata.namespace, owner.name);
-      const top = rs?.metadata.ownerReferences?.find((ref) => ref.controller);
+      const top = rs && controllerRefOf(rs);
       if (top) return `${top.kind}/${top.name}`;
     }
     return `${owner.kind}/${owner.name}`;

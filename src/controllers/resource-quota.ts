@@ -101,6 +101,7 @@ export class ResourceQuotaController implements Controller {
       onAdd: (quota) => this.queue.add(quota.metadata.namespace ?? ''),
       onUpdate: (before, after) => {
         // A change of status.used alone is a charge (or this controller's own write): noted, not recalculated.
+        // Noted here, not in the pass: the cache shows what status.used is, never when it last changed.
         if (!sameList(statusOf(before).used, statusOf(after).used)) this.lastCharge.set(after.metadata.namespace ?? '', Date.now());
         const specChanged = !jsonEqual(before['spec'], after['spec']);
         if (before === after || specChanged || !sameList(specHard(after), statusOf(after).hard)) this.queue.add(after.metadata.namespace ?? '');

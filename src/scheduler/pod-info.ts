@@ -1,6 +1,7 @@
 // The scheduler's parsed view of a pod, built once per pod so that no stage re-reads the raw
 // object per node: its requests, host ports and the sibling group it belongs to.
 import type { KubeObject } from '../api/meta.js';
+import { controllerRefOf } from '../api/owner-references.js';
 import { list, record, stringMap, text, type Obj } from './object-access.js';
 import { podRequests, type Resources } from './resources.js';
 
@@ -58,7 +59,7 @@ function hostPorts(spec: Obj): HostPort[] {
  * ReplicaSet, Job, ... that made them) or, for bare pods, exactly the same labels.
  */
 export function siblingKeyOf(meta: KubeObject['metadata']): string {
-  const owner = (meta.ownerReferences ?? []).find((ref) => ref.controller === true);
+  const owner = controllerRefOf({ metadata: meta });
   if (owner !== undefined) return `owner:${owner.uid}`;
   const labels = meta.labels ?? {};
   const canonical = Object.keys(labels)

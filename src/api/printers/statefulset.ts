@@ -1,6 +1,7 @@
 // Printers of StatefulSet, ControllerRevision and ReplicationController, as Kubernetes'
 // printStatefulSet, printControllerRevision and printReplicationController.
 import type { KubeObject } from '../meta.js';
+import { controllerRefOf } from '../owner-references.js';
 import type { TablePrinter } from '../resource.js';
 import { AGE_COLUMN, NAME_COLUMN, TEMPLATE_COLUMNS, column, wide } from './columns.js';
 import { age, containerCells, formatLabels } from './format.js';
@@ -28,7 +29,7 @@ export const statefulSetPrinter: TablePrinter = {
 
 /** `daemonset.apps/web`: the kind and group of the controller, lower-cased, and its name. */
 function controllerCell(object: KubeObject): string {
-  const ref = object.metadata.ownerReferences?.find((r) => r.controller === true);
+  const ref = controllerRefOf(object);
   if (!ref) return '<none>';
   const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
   return `${(group ? `${ref.kind}.${group}` : ref.kind).toLowerCase()}/${ref.name}`;

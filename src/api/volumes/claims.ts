@@ -3,6 +3,7 @@
 // affinity; whether a volume is bound to a claim. Tolerant of odd shapes (validated objects
 // may still come from an older server).
 import type { KubeObject } from '../meta.js';
+import { controllerRefOf } from '../owner-references.js';
 import { compare, parseQuantity, ZERO, type Quantity } from '../quota/quantity.js';
 import { compileNodeSelector, type NodeFields, type NodeSelector } from '../scheduling/node-affinity.js';
 import { fromLabelSelectorObject } from '../selectors/index.js';
@@ -19,7 +20,8 @@ export function ephemeralClaimName(podName: string, volumeName: string): string 
 
 /** Whether the claim was made for this pod (the pod is its controller): an ephemeral volume's must be. */
 export function isOwnedByPod(claim: Readonly<KubeObject>, pod: Readonly<KubeObject>): boolean {
-  return (claim.metadata.ownerReferences ?? []).some((ref) => ref.controller === true && ref.kind === 'Pod' && ref.uid === pod.metadata.uid);
+  const ref = controllerRefOf(claim);
+  return ref?.kind === 'Pod' && ref.uid === pod.metadata.uid;
 }
 
 /** The claims a pod's volumes use: persistentVolumeClaim sources and ephemeral volumes' claims. */

@@ -4,6 +4,7 @@
 // NodeLost and deletes it, so its controller replaces it elsewhere — except DaemonSet pods,
 // which belong to their node and are only reported, as the original did not reschedule them.
 import type { KubeObject } from '../../api/meta.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import { resources, type ApiClient } from '../../client/index.js';
 import { deleteIfSame, liveObject } from '../live.js';
 import { lastHeartbeat, NODE_LEASE_NAMESPACE, renewTime } from '../snapshot.js';
@@ -11,7 +12,7 @@ import { refOf, type Check, type Finding, type ObjectRef } from '../types.js';
 import type { Pod } from '../../api/core/index.js';
 
 function isDaemonSetPod(pod: KubeObject): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((owner) => owner.controller && owner.kind === 'DaemonSet');
+  return controllerRefOf(pod)?.kind === 'DaemonSet';
 }
 
 async function stillSilent(api: ApiClient, node: string, lostAfterMs: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 // The parts of CronJobs and Jobs the CronJob controller reads and writes.
 import type { KubeObject } from '../../api/meta.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import type { ObjectReference } from '../../client/index.js';
 import type { Job } from '../job/types.js';
 
@@ -45,6 +46,6 @@ export function finishedCondition(job: Readonly<Job>): 'Complete' | 'Failed' | u
 
 /** The controlling owner reference, when it is a batch CronJob. */
 export function cronJobOwner(object: Readonly<KubeObject>) {
-  const ref = object.metadata.ownerReferences?.find((r) => r.controller === true);
+  const ref = controllerRefOf(object);
   return ref && ref.kind === 'CronJob' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
 }

@@ -9,7 +9,8 @@
 // Deployment's key records them.
 import { indexers, objectKey, type Informer } from '../../client/index.js';
 import { ofOwnedKeys } from '../shape/owned-events.js';
-import { controllerRefOf, type ReplicaSet } from '../replicaset/types.js';
+import { controllerRefOf } from '../../api/owner-references.js';
+import type { ReplicaSet } from '../replicaset/types.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
 import type { TransactionRecorder } from '../transactions/recorder.js';
 import { desiredReplicas, filterActive, specReplicas } from './replica-math.js';

@@ -5,7 +5,7 @@
 // collisionCount, so that a name taken by a set that is not ours is hashed afresh next pass.
 // DeploymentSync carries the plan out.
 import type { ReplicaSet } from '../replicaset/types.js';
-import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
+import { isControlledBy, newControllerRef } from '../../api/owner-references.js';
 import { equalIgnoreHash, podTemplateHash } from './hash.js';
 import { desiredReplicas, maxSurge, newReplicaSetReplicas } from './replica-math.js';
 import { maxRevision, revisionOf, setNewReplicaSetAnnotations } from './revisions.js';
@@ -75,5 +75,5 @@ function buildNewReplicaSet(d: Readonly<Deployment>): ReplicaSet {
  * cache that has not caught up), which is used as it is; or anything else — a hash collision.
  */
 export function isOwnNewReplicaSet(d: Readonly<Deployment>, taken: Readonly<ReplicaSet> | undefined): taken is Readonly<ReplicaSet> {
-  return taken !== undefined && controllerRefOf(taken)?.uid === d.metadata.uid && equalIgnoreHash(taken.spec.template, d.spec.template);
+  return taken !== undefined && isControlledBy(taken, d) && equalIgnoreHash(taken.spec.template, d.spec.template);
 }

@@ -5,6 +5,7 @@
 // A StatefulSet's or a ReplicationController's pods count under it; a DaemonSet's or a Job's
 // find no controller (Kubernetes has no finder for those either).
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import type { Informer } from '../../client/index.js';
 
 type Lookup = Pick<Informer<KubeObject>, 'getByName'>;
@@ -23,7 +24,6 @@ export class NoControllerError extends Error {
   }
 }
 
-const controllerOf = (object: Readonly<KubeObject>) => object.metadata.ownerReferences?.find((ref) => ref.controller === true);
 const groupOf = (ref: OwnerReference) => (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '');
 
 function replicasOf(object: Readonly<KubeObject>): number {
@@ -53,7 +53,7 @@ function scaleOfController(sources: ScaleSources, pod: Readonly<KubeObject>, ref
   if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref) ?? '')) return undefined;
   const rs = owned(sources.replicaSets, namespace, ref);
   if (!rs) return undefined;
-  const rsController = controllerOf(rs);
+  const rsController = controllerRefOf(rs);
   if (rsController?.kind === 'Deployment') {
     const deployment = owned(sources.deployments, namespace, rsController);
     return deployment ? { uid: deployment.metadata.uid!, replicas: replicasOf(deployment) } : undefined;
@@ -71,7 +71,7 @@ export function expectedScale(sources: ScaleSources, pods: readonly Readonly<Kub
   const replicasByController = new Map<string, number>();
   const unmanaged: string[] = [];
   for (const pod of pods) {
-    const ref = controllerOf(pod);
+    const ref = controllerRefOf(pod);
     if (!ref) {
       unmanaged.push(pod.metadata.name ?? '');
       continue;

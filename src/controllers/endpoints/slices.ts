@@ -5,6 +5,7 @@
 // that would be deleted while another is created is rewritten instead. A service without any
 // endpoint keeps one empty placeholder slice per address type.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { isControlledBy } from '../../api/owner-references.js';
 import { findPort, hostnameFor, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf, type IPFamily } from './pods.js';
 import { isPodReady } from '../../api/core/pod-conditions.js';
 import { semanticEqual } from '../../util/json-equal.js';
@@ -172,7 +173,7 @@ export function planSlices(
   const families = serviceFamilies(service);
   const plan: SlicePlan = { create: [], update: [], delete: [] };
   const owned = existing.filter((slice) => {
-    const ours = (slice.metadata.ownerReferences ?? []).some((ref) => ref.controller === true && ref.uid === service.metadata.uid);
+    const ours = isControlledBy(slice, service);
     if (ours && families.includes(slice.addressType as IPFamily)) return true;
     plan.delete.push(slice as EndpointSlice);
     return false;

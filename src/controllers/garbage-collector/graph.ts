@@ -4,6 +4,7 @@
 // exists. Nodes hold the informer's object by reference, so the graph costs a few small
 // objects per cached object, and every informer event is O(owner references) to apply.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { objectFromRef } from '../../api/owner-references.js';
 import type { ResourceRef } from '../../client/index.js';
 
 export const FINALIZER_ORPHAN = 'orphan';
@@ -169,7 +170,7 @@ export class OwnershipGraph {
     for (const ref of refs) {
       let owner = this.nodes.get(ref.uid);
       if (!owner) {
-        owner = new GraphNode(virtualObject(ref, node.namespace), undefined, false);
+        owner = new GraphNode(objectFromRef(ref, node.namespace), undefined, false);
         this.nodes.set(ref.uid, owner);
         // Not in any cache (yet): ask the API whether it exists.
         this.listener.enqueue(owner);
@@ -202,11 +203,4 @@ export class OwnershipGraph {
       this.listener.enqueue(node);
     }
   }
-}
-
-/** What an owner reference tells of its owner; a namespaced owner shares the dependent's namespace. */
-function virtualObject(ref: OwnerReference, namespace: string | undefined): KubeObject {
-  const metadata: KubeObject['metadata'] = { name: ref.name, uid: ref.uid };
-  if (namespace !== undefined) metadata.namespace = namespace;
-  return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
 }

@@ -3,6 +3,7 @@
 // the newest revision (creating it, or renumbering the equal older one a rollback brought back)
 // and deletes what the history limit lets go. Reads the shared ControllerRevision informer.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { isControlledBy } from '../../api/owner-references.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { indexers, isAlreadyExists, isNotFound, resources, type ApiClient, type Informer, type ResourceRef } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -87,7 +88,7 @@ export class ControllerHistory {
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       const existing = await this.client(spec.owner).get(revisionName(spec.owner.metadata.name ?? '', hash));
-      const ours = existing.metadata.ownerReferences?.some((ref) => ref.controller === true && ref.uid === spec.owner.metadata.uid);
+      const ours = isControlledBy(existing, spec.owner);
       // Our own revision the cache has not shown yet; otherwise a true hash collision.
       if (ours && sameData(existing, data)) return { collision: false, current: existing, hash, revisions: [...revisions, existing] };
       return { collision: true };

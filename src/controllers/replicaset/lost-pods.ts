@@ -3,9 +3,16 @@
 // reschedules: each is recorded as a transaction on the workload, and when the template asks
 // for host retain (`drover.dev/host-retain: "<seconds>"`) the replacement is held for the lost
 // pod's node until the deadline (see src/scheduler/plugins/host-retain.ts).
+//
+// The reconcile pass decides what is a loss (notice): failed pods from the cache, and the pods
+// the handlers saw start going — not ours, not counted already. The handlers only note that
+// moment (sawGoing), which the cache cannot give the pass: a pod deleted outright, or whose
+// agent confirmed the deletion at once, is gone from the cache before the pass runs, and a pod
+// the cache shows terminating does not say whether it began going while we watched, nor when.
 import { metaTime } from '../../api/meta.js';
 import { ANNOTATION_HOST_RETAIN, ANNOTATION_RETAIN_NODE, ANNOTATION_RETAIN_UNTIL } from '../../api/scheduling/annotations.js';
 import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
+import { PodsUntilGone, type InCache } from './pods-until-gone.js';
 
 export type LossCause = 'failed' | 'deleted';
 
@@ -21,62 +28,87 @@ export interface LostPod {
 /** Lost pods nobody replaced within this long are forgotten. */
 const FORGET_AFTER_MS = 10 * 60_000;
 
+/** What is remembered of one owner's pods between passes. */
+interface OwnerMemory {
+  /** Losses waiting for a replacement, oldest first. */
+  losses: LostPod[];
+  /** Pods the handlers saw start going, by uid, with when: the next pass judges them. */
+  going: Map<string, { pod: Readonly<Pod>; at: number }>;
+  /** Pods this controller deleted itself (scale-down): not losses. */
+  deletedByUs: PodsUntilGone;
+  /** Pods already noted, so a pod seen terminating and then deleted counts once. */
+  noted: PodsUntilGone;
+}
+
 export class LostPods {
-  private readonly byOwner = new Map<string, LostPod[]>();
-  /** Uids of pods this controller deleted itself (scale-down): not losses. */
-  private readonly deletedByUs = new Set<string>();
-  /** Uids already noted, so a pod seen terminating and then deleted counts once. */
-  private readonly noted = new Set<string>();
+  private readonly byOwner = new Map<string, OwnerMemory>();
+
+  /** Handlers: a pod of the owner started going (turned terminating, or was deleted) just now. */
+  sawGoing(ownerKey: string, pod: Readonly<Pod>, now = Date.now()): void {
+    const uid = pod.metadata.uid;
+    const { going } = this.memoryOf(ownerKey);
+    if (uid && !going.has(uid)) going.set(uid, { pod, at: now });
+  }
 
   /** Marks a pod the controller is about to delete on purpose. */
-  deleting(uid: string): void {
-    this.deletedByUs.add(uid);
+  deleting(ownerKey: string, pod: Readonly<Pod>): void {
+    this.memoryOf(ownerKey).deletedByUs.add(pod);
   }
 
-  /** A pod of the owner is going away (terminating or deleted); notes it unless it was ours. */
-  observe(ownerKey: string, pod: Readonly<Pod>, cause: LossCause, now = Date.now()): LostPod | undefined {
-    const uid = pod.metadata.uid ?? '';
-    const node = pod.spec?.nodeName;
-    if (!uid || !node || this.deletedByUs.has(uid) || this.noted.has(uid)) return undefined;
-    this.noted.add(uid);
-    const lost: LostPod = { uid, name: pod.metadata.name ?? '', node, cause, at: now };
-    const list = this.byOwner.get(ownerKey);
-    if (list) list.push(lost);
-    else this.byOwner.set(ownerKey, [lost]);
-    return lost;
-  }
-
-  /** The pod is gone from the API for good: nothing more will be heard of it. */
-  gone(uid: string | undefined): void {
-    if (!uid) return;
-    this.deletedByUs.delete(uid);
-    this.noted.delete(uid);
+  /**
+   * The pass: notes as losses the pods seen going since the last pass (unless ours) and the
+   * owner's `finished` pods, then forgets the pods the cache no longer holds.
+   */
+  notice(ownerKey: string, finished: readonly Readonly<Pod>[], inCache: InCache, now = Date.now()): void {
+    const memory = this.memoryOf(ownerKey);
+    for (const { pod, at } of memory.going.values()) note(memory, pod, 'deleted', at);
+    memory.going.clear();
+    for (const pod of finished) note(memory, pod, 'failed', now);
+    memory.deletedByUs.prune(inCache);
+    memory.noted.prune(inCache);
   }
 
   /** The owner's losses still waiting for a replacement, oldest first; those nobody replaced in time are forgotten. */
   pending(ownerKey: string, now = Date.now()): readonly LostPod[] {
-    const list = this.byOwner.get(ownerKey);
-    if (!list) return [];
-    const fresh = list.filter((lost) => now - lost.at < FORGET_AFTER_MS);
-    if (fresh.length === 0) this.byOwner.delete(ownerKey);
-    else if (fresh.length < list.length) this.byOwner.set(ownerKey, fresh);
-    return fresh;
+    const memory = this.byOwner.get(ownerKey);
+    if (!memory) return [];
+    memory.losses = memory.losses.filter((lost) => now - lost.at < FORGET_AFTER_MS);
+    return memory.losses;
   }
 
   /** Replacements of these losses were created: they wait no more. */
   replaced(ownerKey: string, losses: readonly LostPod[]): void {
-    const list = this.byOwner.get(ownerKey);
-    if (!list || losses.length === 0) return;
+    const memory = this.byOwner.get(ownerKey);
+    if (!memory || losses.length === 0) return;
     const done = new Set(losses);
-    const left = list.filter((lost) => !done.has(lost));
-    if (left.length === 0) this.byOwner.delete(ownerKey);
-    else this.byOwner.set(ownerKey, left);
+    memory.losses = memory.losses.filter((lost) => !done.has(lost));
   }
 
-  /** The owner needs no replacement (or is gone): its noted losses are void. */
+  /** The owner needs no replacement: its noted losses are void. */
   clear(ownerKey: string): void {
+    const memory = this.byOwner.get(ownerKey);
+    if (memory) memory.losses = [];
+  }
+
+  /** The owner is gone: everything remembered of its pods goes too. */
+  forget(ownerKey: string): void {
     this.byOwner.delete(ownerKey);
   }
+
+  private memoryOf(ownerKey: string): OwnerMemory {
+    let memory = this.byOwner.get(ownerKey);
+    if (!memory) this.byOwner.set(ownerKey, (memory = { losses: [], going: new Map(), deletedByUs: new PodsUntilGone(), noted: new PodsUntilGone() }));
+    return memory;
+  }
+}
+
+/** Notes the pod as lost unless it was ours or is noted already; a pod never scheduled had no node to lose. */
+function note(memory: OwnerMemory, pod: Readonly<Pod>, cause: LossCause, at: number): void {
+  const uid = pod.metadata.uid ?? '';
+  const node = pod.spec?.nodeName;
+  if (!uid || !node || memory.deletedByUs.has(uid) || memory.noted.has(uid)) return;
+  memory.noted.add(pod);
+  memory.losses.push({ uid, name: pod.metadata.name ?? '', node, cause, at });
 }
 
 /** The template's host-retain period in seconds, or undefined when it asks for none. */

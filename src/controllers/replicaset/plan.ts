@@ -16,7 +16,7 @@ export interface ReplicaSetObserved {
   /** The set's pods that will never run again (isPodFinished). */
   finished: readonly Readonly<Pod>[];
   /** Uids of finished pods whose deletion is under way already. */
-  deletingFinished: ReadonlySet<string>;
+  deletingFinished: Pick<ReadonlySet<string>, 'has'>;
   /** Losses still waiting for a replacement, oldest first. */
   losses: readonly LostPod[];
   /** Most pods created or deleted in one pass. */

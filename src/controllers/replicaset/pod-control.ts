@@ -3,7 +3,8 @@
 // DaemonSet's (Kubernetes' RealPodControl).
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound, resources, type ApiClient, type EventRecorder } from '../../client/index.js';
-import { newControllerRef, type ReplicaSet } from './types.js';
+import { newControllerRef } from '../../api/owner-references.js';
+import type { ReplicaSet } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
 /** The pod a ReplicaSet creates: its template, named `<rs>-<5 random chars>` by the server. */

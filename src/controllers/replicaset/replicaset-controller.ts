@@ -16,6 +16,7 @@ import {
 import type { ControllerContext } from '../context.js';
 import { WorkloadController, type Owner } from '../shape/workload-controller.js';
 import { LostPods } from './lost-pods.js';
+import { PodsUntilGone, type InCache } from './pods-until-gone.js';
 import { carryOut } from '../shape/pass.js';
 import { planReplicaSet } from './plan.js';
 import { PodControl, podFromTemplate } from './pod-control.js';
@@ -38,8 +39,10 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   private readonly pods: Informer<Pod>;
   private readonly expectations = new Expectations();
   private readonly lost = new LostPods();
-  /** Uids of finished pods whose deletion is under way. */
-  private readonly deletingFinished = new Set<string>();
+  /** Finished pods whose deletion is under way. */
+  private readonly deletingFinished = new PodsUntilGone();
+  /** Whether the pods' cache still holds the pod: once it does not, its deletion has been delivered. */
+  private readonly inCache: InCache = (podKey, uid) => this.pods.get(podKey)?.metadata.uid === uid;
   private readonly events: EventRecorder;
   private readonly podControl: PodControl;
   private readonly operations: ReplicaSetOperations;
@@ -71,14 +74,14 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     });
   }
 
-  // ---- the handlers of its own: lost pods (host retain, reschedule transactions) and minReadySeconds ----
+  // ---- the handlers of its own: minReadySeconds, and the moment a pod starts going ----
 
   private podUpdated(old: Readonly<Pod>, pod: Readonly<Pod>, owner: Owner<ReplicaSet> | undefined): void {
     const rs = owner?.object;
     if (!rs) return;
     if (pod.metadata.deletionTimestamp) {
-      // Deleted by someone else (ours are noted as deleting): a loss, replaced as a reschedule.
-      if (!old.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) this.lost.observe(owner.key, pod, 'deleted');
+      // The moment it turned terminating is an event the cache cannot replay (lost-pods.ts); the pass judges it.
+      if (!old.metadata.deletionTimestamp) this.sawGoing(owner.key, pod);
       return;
     }
     // A pod that just became ready becomes available minReadySeconds later: look again then.
@@ -86,11 +89,14 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(owner.key, minReady * 1000 + 50);
   }
 
+  /** The pod is gone: by the pass it is in no cache, so its going is noted now (once, if it was seen terminating). */
   private podDeleted(pod: Readonly<Pod>, owner: Owner<ReplicaSet> | undefined): void {
-    const rs = owner?.object;
-    if (rs && !rs.metadata.deletionTimestamp) this.lost.observe(owner.key, pod, 'deleted');
-    this.lost.gone(pod.metadata.uid);
-    this.deletingFinished.delete(pod.metadata.uid ?? '');
+    if (owner?.object) this.sawGoing(owner.key, pod);
+  }
+
+  /** Only for a ReplicaSet of this farm member's: another's passes never run here to forget it. */
+  private sawGoing(key: string, pod: Readonly<Pod>): void {
+    if (this.ctx.shards.owns(key)) this.lost.sawGoing(key, pod);
   }
 
   // ---- reconcile ----
@@ -99,7 +105,7 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     const rs = this.primary.get(key);
     if (!rs) {
       this.expectations.delete(key);
-      this.lost.clear(key);
+      this.lost.forget(key);
       return;
     }
     if (this.kind.selectorOf(rs).matchesNothing()) throw new TerminalError(`${key}: the selector cannot be parsed`);
@@ -130,8 +136,9 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   }
 
   /**
-   * Plans the pass and carries it out. Failed pods (and pods that completed although they should
-   * run forever) are noted as lost first, so that their replacements are recorded as reschedules.
+   * Plans the pass and carries it out. The pods seen going, failed pods (and pods that completed
+   * although they should run forever) are noted as lost first, so that their replacements are
+   * recorded as reschedules; what is remembered of pods the cache no longer holds is forgotten.
    */
   private async manageReplicas(
     key: string,
@@ -140,7 +147,8 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     finished: readonly Readonly<Pod>[],
     now: number,
   ): Promise<ManageError | undefined> {
-    for (const pod of finished) this.lost.observe(key, pod, 'failed', now);
+    this.lost.notice(key, finished, this.inCache, now);
+    this.deletingFinished.prune(this.inCache);
     const plan = planReplicaSet({
       rs,
       active,
@@ -152,7 +160,7 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
     });
     this.deleteFinished(rs, plan.finished);
     if (plan.creations.length === 0) this.lost.clear(key);
-    for (const pod of plan.deletions) this.lost.deleting(pod.metadata.uid ?? '');
+    for (const pod of plan.deletions) this.lost.deleting(key, pod);
     const outcome = await carryOut(plan, {
       expectations: this.expectations,
       key,
@@ -172,11 +180,10 @@ export class ReplicaSetController extends WorkloadController<ReplicaSet> {
   /** Finished pods are deleted in the background: they count towards no replica, so nothing waits for them. */
   private deleteFinished(rs: Readonly<ReplicaSet>, finished: readonly Readonly<Pod>[]): void {
     for (const pod of finished) {
-      const uid = pod.metadata.uid ?? '';
-      this.deletingFinished.add(uid);
+      this.deletingFinished.add(pod);
       void this.podControl.delete(rs, pod).catch((error: unknown) => {
-        if (isNotFound(error)) return; // gone already: its delete event forgets it
-        this.deletingFinished.delete(uid);
+        if (isNotFound(error)) return; // gone already: a later pass forgets it
+        this.deletingFinished.delete(pod.metadata.uid ?? '');
         this.logger.warn('could not delete a finished pod', { pod: pod.metadata.name, error });
       });
     }

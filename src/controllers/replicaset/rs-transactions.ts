@@ -8,7 +8,8 @@ import type { TransactionRecorder } from '../transactions/recorder.js';
 import type { Replacement } from './plan.js';
 import type { Informer } from '../../client/index.js';
 import { ofOwnedKeys } from '../shape/owned-events.js';
-import { controllerRefOf, objectFromRef, type ReplicaSet } from './types.js';
+import { controllerRefOf, objectFromRef } from '../../api/owner-references.js';
+import type { ReplicaSet } from './types.js';
 import type { Pod } from '../../api/core/index.js';
 
 export class ReplicaSetOperations {

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { isInvalid, isNotFound, type ApiClient, type Informer, type ResourceRef } from '../../client/index.js';
-import { controllerRefOf, newControllerRef } from '../replicaset/types.js';
+import { controllerRefOf, isControlledBy, newControllerRef } from '../../api/owner-references.js';
 import { CONTROLLER_UID_INDEX, ORPHANS_BY_NAMESPACE } from './indexes.js';
 
 export interface ClaimRequest<T extends KubeObject> {
@@ -25,10 +25,9 @@ export interface ClaimRequest<T extends KubeObject> {
 /** The objects the owner controls after adopting and releasing. */
 export async function claimObjects<T extends KubeObject>(request: ClaimRequest<T>): Promise<Readonly<T>[]> {
   const { owner, selector } = request;
-  const ownerUid = owner.metadata.uid ?? '';
   const claimed: Readonly<T>[] = [];
   for (const object of request.owned) {
-    if (controllerRefOf(object)?.uid !== ownerUid) continue;
+    if (!isControlledBy(object, owner)) continue;
     if (selector.matches(object.metadata.labels)) {
       claimed.push(object);
       continue;
@@ -53,7 +52,7 @@ async function adopt<T extends KubeObject>(request: ClaimRequest<T>, object: Rea
   try {
     const adopted = await request.api.resource<T>(request.resource, object.metadata.namespace).patch(object.metadata.name ?? '', 'strategic', patch);
     // Someone else may have claimed it between our read and our patch.
-    return controllerRefOf(adopted)?.uid === request.owner.metadata.uid ? adopted : undefined;
+    return isControlledBy(adopted, request.owner) ? adopted : undefined;
   } catch (error) {
     // Gone, or another controller won the race (a second controller reference is invalid).
     if (isNotFound(error) || isInvalid(error)) return undefined;

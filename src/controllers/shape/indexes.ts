@@ -2,7 +2,7 @@
 // function: every controller that adds an index under a name adds the same function, so
 // controllers sharing one informer never conflict.
 import type { KubeObject } from '../../api/meta.js';
-import { controllerRefOf } from '../replicaset/types.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 
 /** Objects by the uid of their controller (the owner reference with controller: true). */
 export const CONTROLLER_UID_INDEX = 'controllerUid';

@@ -22,7 +22,7 @@ import {
 } from '../../client/index.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
-import { controllerRefOf } from '../replicaset/types.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { claimFromCache } from './claim.js';
 import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, ORPHANS_BY_NAMESPACE, orphansByNamespace } from './indexes.js';
@@ -63,8 +63,6 @@ export interface WorkloadControllerSpec<T extends KubeObject> {
   /** The primary kind: the queue's keys name objects of it. */
   resource: ResourceRef;
   workers: number;
-  /** Keep the last state of deleted primaries for reconcile to take (takeDeleted). */
-  keepDeleted?: boolean;
   /**
    * Which events of the primary kind enqueue its key (controller-runtime's predicates); every
    * one by default. forget() is called on every deletion all the same.
@@ -83,8 +81,6 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
   /** The informer of the primary kind (indexed by namespace when the controller adopts). */
   readonly primary: Informer<T>;
   readonly queue = new WorkQueue<string>();
-  /** Primaries seen deleted, by key, until reconcile takes them (see takeDeleted). */
-  private readonly deleted = new Map<string, Readonly<T>>();
   private running: RunningController | undefined;
 
   constructor(
@@ -102,11 +98,8 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
         if (update(old, object)) this.queue.add(objectKey(object));
       },
       onDelete: (object) => {
-        const key = objectKey(object);
-        // Only the farm member that owns the key reconciles it, so only it keeps the tombstone.
-        if (spec.keepDeleted && this.ctx.shards.owns(key)) this.deleted.set(key, object);
         this.forget(object);
-        if (deleted(object)) this.queue.add(key);
+        if (deleted(object)) this.queue.add(objectKey(object));
       },
     });
   }
@@ -134,18 +127,6 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
   async stop(): Promise<void> {
     this.queue.shutDown();
     await this.running?.stop();
-  }
-
-  /**
-   * The last state of a primary seen deleted under `key`, when `current` (what the cache holds
-   * now) is not that object: for the reconcile that ends what the deleted one had open. Taken
-   * once.
-   */
-  takeDeleted(key: string, current: Readonly<T> | undefined): Readonly<T> | undefined {
-    const gone = this.deleted.get(key);
-    if (!gone || gone.metadata.uid === current?.metadata.uid) return undefined;
-    this.deleted.delete(key);
-    return gone;
   }
 
   /** Watches objects the primaries control: `Owns(resource)`. Returns the informer, indexed by controller uid. */

@@ -69,6 +69,7 @@ export class TrainingJobController extends WorkloadController<TrainingJob> {
       deleted: (object, owner) => {
         const key = owner ? observedKey(object, owner.uid, kind) : undefined;
         if (key) this.expectations.deletionObserved(key, objectKey(object));
+        // Here, not in a pass: a pass cannot tell a gone pod from one just created that the cache has not shown yet, and a deleted job has no pass.
         if (kind === 'pods') this.ledger.forget(object.metadata.uid ?? '');
       },
     };

@@ -8,6 +8,7 @@
 // job at its ttlSecondsAfterFinished and it left no dependents for the garbage collector (which
 // records those). Only the farm member that owns the job's key records them.
 import type { KubeObject } from '../../api/meta.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import { objectKey, type Informer } from '../../client/index.js';
 import { observeOwned, type OwnedObserver } from '../shape/owned-events.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
@@ -45,8 +46,9 @@ export class TrainingOperations implements OwnedObserver<TrainingJob> {
     observeOwned(jobs, owns, this);
     // Pods going Running change no status field: the launch's progress follows the pods themselves.
     const progress = (pod: Readonly<Pod>) => {
-      const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === this.kind);
-      const job = ref && jobs.getByName(pod.metadata.namespace, ref.name);
+      const ref = controllerRefOf(pod);
+      if (ref?.kind !== this.kind) return;
+      const job = jobs.getByName(pod.metadata.namespace, ref.name);
       if (job && job.metadata.uid === ref.uid && owns(objectKey(job)) && !finishedCondition(job)) this.progress(job);
     };
     this.objects.pods.addEventHandler({ onAdd: progress, onUpdate: (_old, pod) => progress(pod), onDelete: progress });

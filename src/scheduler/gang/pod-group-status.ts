@@ -3,6 +3,7 @@
 // which members hold reserved places and why a group waits. Pure: the writer diffs it against
 // the stored status and writes through the status subresource only when something changed.
 import type { KubeObject } from '../../api/meta.js';
+import { controllerRefOf } from '../../api/owner-references.js';
 import { record, text } from '../object-access.js';
 import type { GroupState } from './pod-group-manager.js';
 import { boundNode, parsePodGroup } from './pod-group.js';
@@ -38,8 +39,7 @@ export function memberCounts(members: readonly Readonly<KubeObject>[]): MemberCo
 }
 
 function occupiedBy(group: Readonly<KubeObject>): string | undefined {
-  const refs = group.metadata.ownerReferences ?? [];
-  const owner = refs.find((ref) => ref.controller === true) ?? refs[0];
+  const owner = controllerRefOf(group) ?? group.metadata.ownerReferences?.[0];
   return owner ? `${group.metadata.namespace ?? ''}/${owner.name}` : undefined;
 }
 

@@ -3,6 +3,7 @@
 // pods with the same violations are told together, one pod per controller is looked at first,
 // and the look is bounded in pods and time so that labelling a huge namespace stays quick.
 import type { KubeObject } from '../../../api/meta.js';
+import { controllerRefOf } from '../../../api/owner-references.js';
 import { checkPod, violationReasons } from './evaluate.js';
 import { podViewOf } from './pod-view.js';
 import { policyName, type LevelVersion } from './policy.js';
@@ -47,7 +48,7 @@ function oneOfEachControllerFirst(pods: readonly KubeObject[]): KubeObject[] {
   const rest: KubeObject[] = [];
   const seenControllers = new Set<string>();
   for (const pod of pods) {
-    const controller = (pod.metadata.ownerReferences ?? []).find((owner) => owner.controller === true);
+    const controller = controllerRefOf(pod);
     if (!controller) first.push(pod);
     else if (seenControllers.has(controller.uid)) rest.push(pod);
     else {

@@ -1,0 +1,35 @@
+// Owner references, as apimachinery's controller_ref.go reads and writes them: the one
+// controller reference an object may carry (validation allows at most one with controller:
+// true), the reference a controller puts on what it creates, and an owner known only by its
+// reference. Every layer that asks "who controls this object?" asks here.
+import type { KubeObject, ObjectMeta, OwnerReference } from './meta.js';
+
+/** The owner reference with controller: true, if any (Kubernetes' GetControllerOf). */
+export function controllerRefOf(object: Readonly<Pick<KubeObject, 'metadata'>>): Readonly<OwnerReference> | undefined {
+  return object.metadata.ownerReferences?.find((ref) => ref.controller === true);
+}
+
+/** Whether `owner` is the object's controller (Kubernetes' IsControlledBy). */
+export function isControlledBy(object: Readonly<Pick<KubeObject, 'metadata'>>, owner: Readonly<Pick<KubeObject, 'metadata'>>): boolean {
+  const ref = controllerRefOf(object);
+  return ref !== undefined && ref.uid === owner.metadata.uid;
+}
+
+/** The controller reference a controller puts on the objects it creates (Kubernetes' NewControllerRef). */
+export function newControllerRef(owner: Readonly<KubeObject>): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name ?? '',
+    uid: owner.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/** A stand-in for an owner known only by its reference; a namespaced owner shares its dependent's namespace. */
+export function objectFromRef(ref: Readonly<OwnerReference>, namespace: string | undefined): KubeObject {
+  const metadata: ObjectMeta = { name: ref.name, uid: ref.uid };
+  if (namespace !== undefined) metadata.namespace = namespace;
+  return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
+}
