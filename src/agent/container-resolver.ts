@@ -126,10 +126,9 @@ export function createResolver(owner: Owner, runtimes: RuntimeSet, podOf: (names
 }
 
 /**
- * The resolver in the shape the streaming server takes (src/agent/streaming/resolver.ts): like
- * its labelResolver, but only this agent's objects (its cluster's, its node's) of the pod the API
- * has now (by uid), so pods of the same name on other nodes or in other clusters sharing the
- * Docker Engine are never confused.
+ * The resolver in the shape the streaming server takes (src/agent/streaming/resolver.ts): only
+ * this agent's objects (its cluster's, its node's) of the pod the API has now (by uid), so pods of
+ * the same name on other nodes or in other clusters sharing the Docker Engine are never confused.
  */
 export function streamingResolver(resolver: ContainerResolver): StreamingResolver {
   return async (namespace, pod, container) => {

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
 import type { PortDialer } from './port-dialer.js';
-import { labelResolver } from './resolver.js';
+import { labelResolver } from '../../../test/support/agent/label-resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 import type { TestPeer } from '../../../test/support/agent/spdy-peer.js';
 import { spdyUpgrade, tunnelUpgrade } from '../../../test/support/agent/upgrade-client.js';

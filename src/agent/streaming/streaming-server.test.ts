@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
-import { labelResolver } from './resolver.js';
+import { labelResolver } from '../../../test/support/agent/label-resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 import type { SessionInfo } from './upgrades.js';
 

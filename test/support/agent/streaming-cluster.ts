@@ -7,7 +7,7 @@ import { handlePodUpgrade, podProxySubresources } from '../../../src/apiserver/h
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
 import { IMAGE_V1, cleanup, ensureDocker, runLabels } from './docker-runtime.js';
 import type { PodRef } from '../../../src/agent/runtime/runtime.js';
-import { labelResolver } from '../../../src/agent/streaming/resolver.js';
+import { labelResolver } from './label-resolver.js';
 import { startStreamingServer, type StreamingServer } from '../../../src/agent/streaming/streaming-server.js';
 import type { SessionInfo } from '../../../src/agent/streaming/upgrades.js';
 import { callJson, TestServer } from '../apiserver/in-process-server.js';

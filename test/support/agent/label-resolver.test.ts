@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
-import { labelResolver } from './resolver.js';
+import { FakeRuntime } from './fake-runtime.js';
+import { labelResolver } from './label-resolver.js';
 
 describe('labelResolver', () => {
   it('picks the newest attempt of a container and the one before it for --previous', async () => {
