@@ -81,7 +81,7 @@ export async function startStreamingCluster(nodeName = 'stream-node'): Promise<S
   const api = await TestServer.start({ subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, serviceAccountTokens: true });
   const runtime = new DockerRuntime();
   const sessions: SessionInfo[] = [];
-  const agent = await startStreamingServer({ host: '127.0.0.1', port: 0, resolve: labelResolver(runtime), onSession: (s) => sessions.push(s) });
+  const agent = await startStreamingServer({ host: '127.0.0.1', port: 0, resolver: labelResolver(runtime), onSession: (s) => sessions.push(s) });
   const kubeconfig = await api.writeAdminKubeconfig();
   await registerNode(api.url, nodeName, agent.port);
   const base = { api, agent, runtime, kubeconfig, nodeName, sessions, call: (m: string, p: string, b?: unknown) => callJson(api.url, m, p, b) };
