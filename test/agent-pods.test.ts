@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { resources } from '../src/client/index.js';
-import { startAgent, type Agent } from '../src/agent/index.js';
+import { ResolveError, startAgent, type Agent } from '../src/agent/index.js';
 import { freePort } from './support/free-port.js';
 import {
   containerIdOf,
@@ -81,10 +81,14 @@ describe('node agent on Docker', { concurrency: true }, () => {
     assert.equal(`docker://${resolved.containerId}`, main(pod)?.containerID);
     assert.equal(resolved.dialDirect, false);
     assert.ok(resolved.sandboxId);
-    const streaming = await agent.streamingResolve('default', 'runs', 'main');
-    assert.equal(streaming?.containerId, resolved.containerId);
-    assert.equal((await agent.streamingResolve('default', 'runs'))?.containerId, resolved.sandboxId);
-    assert.equal(await agent.streamingResolve('default', 'no-such-pod', 'main'), undefined);
+    assert.equal((await agent.resolver.resolve('default', 'runs', 'main')).containerId, resolved.containerId);
+    assert.equal((await agent.resolver.resolveSandbox('default', 'runs')).sandboxId, resolved.sandboxId);
+    await assert.rejects(agent.resolver.resolve('default', 'no-such-pod', 'main'), (error: unknown) => {
+      assert.ok(error instanceof ResolveError);
+      assert.equal(error.code, 404);
+      assert.equal(error.message, 'pods "no-such-pod" not found');
+      return true;
+    });
     const reasons = (await events('runs')).map((e) => e.reason);
     for (const reason of ['Pulled', 'Created', 'Started']) assert.ok(reasons.includes(reason), `event ${reason} in ${reasons.join(',')}`);
   });
@@ -100,7 +104,7 @@ describe('node agent on Docker', { concurrency: true }, () => {
     assert.equal(pod.status?.phase, 'Running');
     // The event is written beside the status, not before it: on a loaded machine it may come a moment later.
     await waitFor('the BackOff event', async () => (await events('crash')).some((e) => e.reason === 'BackOff'), 30_000);
-    assert.ok((await agent.streamingResolve('default', 'crash', 'main'))?.previousContainerId, 'logs --previous has a container');
+    assert.ok((await agent.resolver.resolve('default', 'crash', 'main')).previousContainerId, 'logs --previous has a container');
   });
 
   test('a missing image is ErrImagePull, then ImagePullBackOff with the engine message', async () => {
@@ -420,7 +424,8 @@ describe('node agent on Docker', { concurrency: true }, () => {
     assert.equal(pod.status?.podIP, '127.0.0.1');
     const resolved = await agent.resolver.resolve('default', 'proc');
     assert.equal(resolved.runtime.name, 'process');
-    assert.equal((await agent.streamingResolve('default', 'proc'))?.hostNetwork, true);
+    assert.equal(resolved.dialDirect, true);
+    assert.equal((await agent.resolver.resolveSandbox('default', 'proc')).dialDirect, true, 'port-forward dials the node');
     const chunks: Buffer[] = [];
     for await (const chunk of await resolved.runtime.logs(resolved.containerId)) chunks.push(Buffer.from(chunk as Buffer));
     assert.match(Buffer.concat(chunks).toString(), /hi/);

@@ -8,9 +8,9 @@ import { LocalPathCleaner } from './storage/local-path-cleaner.js';
 import { ApiClient, EventRecorder, consoleLogger, type Logger } from '../client/index.js';
 import type { Owner } from './agent-labels.js';
 import { readClusterId } from './cluster-id.js';
-import { createResolver, streamingResolver, type ContainerResolver } from './container-resolver.js';
+import { createResolver } from './container-resolver.js';
 import type { PodInventory } from './streaming/pod-inventory.js';
-import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
+import type { ContainerResolver } from './streaming/resolver.js';
 import type { Registry } from 'prom-client';
 import { agentRegistry, findNodeGpus, gpuHolders, nodeDevices, startGpuMonitor } from './gpu/node-gpus.js';
 import { hostFacts } from './node/host-info.js';
@@ -93,9 +93,8 @@ export interface AgentOptions {
 
 export interface Agent {
   readonly nodeName: string;
+  /** What the streaming server asks: pass it as startStreamingServer's `resolver`. */
   readonly resolver: ContainerResolver;
-  /** The same, in the streaming server's shape: pass it as startStreamingServer's `resolve`. */
-  readonly streamingResolve: StreamingResolver;
   readonly runtimes: RuntimeSet;
   /** The pods of this node's containers, for the streaming server's /pods (the data checker). */
   readonly pods: PodInventory;
@@ -281,7 +280,6 @@ export async function startAgent(given: AgentOptions): Promise<Agent> {
     nodeName: options.nodeName,
     runtimes,
     resolver,
-    streamingResolve: streamingResolver(resolver),
     pods: { nodeName: options.nodeName, list: () => pods.inventory(), cleanUp: (uid) => pods.cleanUpUnknown(uid) },
     metrics,
     resources,

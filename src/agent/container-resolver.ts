@@ -1,59 +1,13 @@
-// How the streaming server (logs, exec, attach, port-forward, signal) finds what to talk to:
-// (namespace, pod, container) → the runtime and container id, from the agent's pod cache
-// and the runtime's labels. Errors carry an HTTP code and Kubernetes' wording.
+// The agent's answer to what the streaming server asks (streaming/resolver.ts): (namespace, pod,
+// container) → the runtime and container id, from the agent's pod cache (by uid) and the runtime's
+// labels: only this agent's objects (its cluster's, its node's) of the pod the API has now, so pods
+// of the same name on other nodes or in other clusters sharing the Docker Engine are never confused.
 import { podFilter, type Owner } from './agent-labels.js';
 import { CONTAINER_NAME, attemptFromLabels } from './runtime/labels.js';
-import type { ContainerRuntime, ContainerSummary } from './runtime/runtime.js';
+import type { ContainerRuntime } from './runtime/runtime.js';
 import type { RuntimeSet } from './pods/deps.js';
-import type { ContainerResolver as StreamingResolver } from './streaming/resolver.js';
+import { ResolveError, podNotFound, previousNotFound, type ContainerResolver } from './streaming/resolver.js';
 import type { Pod } from '../api/core/index.js';
-
-export class ResolveError extends Error {
-  constructor(
-    readonly code: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ResolveError';
-  }
-}
-
-export interface ResolvedContainer {
-  pod: Readonly<Pod>;
-  runtime: ContainerRuntime;
-  containerName: string;
-  containerId: string;
-  /** `running`, `created` or `exited`, from the runtime's list. */
-  state: ContainerSummary['state'];
-  /** The instance before this one (`logs --previous` of the current request), if any. */
-  previousContainerId: string | undefined;
-  /** The pod's sandbox (network namespace), when it has one. */
-  sandboxId: string | undefined;
-  /**
-   * The pod shares the node's network (process runtime, hostNetwork): reach its ports on
-   * 127.0.0.1 from the agent. Otherwise exec a client in the sandbox (it has /bin/busybox).
-   */
-  dialDirect: boolean;
-}
-
-export interface ResolvedSandbox {
-  pod: Readonly<Pod>;
-  runtime: ContainerRuntime;
-  sandboxId: string;
-  dialDirect: boolean;
-}
-
-export interface ResolveOptions {
-  /** The instance before the newest (kubectl logs --previous). */
-  previous?: boolean;
-}
-
-export interface ContainerResolver {
-  /** Without a container name: the pod's default container (annotation, or the only one). */
-  resolve(namespace: string, podName: string, containerName?: string, options?: ResolveOptions): Promise<ResolvedContainer>;
-  /** The pod's running sandbox, for port-forward: exec a client in it to reach the pod's loopback. */
-  resolveSandbox(namespace: string, podName: string): Promise<ResolvedSandbox>;
-}
 
 const DEFAULT_CONTAINER = 'kubectl.kubernetes.io/default-container';
 
@@ -79,7 +33,7 @@ function dialDirect(pod: Readonly<Pod>, runtime: ContainerRuntime): boolean {
 export function createResolver(owner: Owner, runtimes: RuntimeSet, podOf: (namespace: string, name: string) => Readonly<Pod> | undefined): ContainerResolver {
   const findPod = (namespace: string, name: string): Readonly<Pod> => {
     const pod = podOf(namespace, name);
-    if (!pod) throw new ResolveError(404, `pods "${name}" not found`);
+    if (!pod) throw podNotFound(name);
     return pod;
   };
   const sandboxOf = async (runtime: ContainerRuntime, uid: string): Promise<string | undefined> => {
@@ -97,15 +51,11 @@ export function createResolver(owner: Owner, runtimes: RuntimeSet, podOf: (names
       const found = list[options.previous ? 1 : 0];
       const before = list[options.previous ? 2 : 1];
       if (!found) {
-        const what = options.previous ? `previous terminated container "${name}"` : `container "${name}"`;
-        throw new ResolveError(
-          options.previous ? 404 : 400,
-          `${what} in pod "${podName}" ${options.previous ? 'not found' : 'is waiting to start: ContainerCreating'}`,
-        );
+        if (options.previous) throw previousNotFound(name, podName);
+        throw new ResolveError(400, `container "${name}" in pod "${podName}" is waiting to start: ContainerCreating`);
       }
       const sandboxId = await sandboxOf(runtime, uid);
       return {
-        pod,
         runtime,
         containerName: name,
         containerId: found.id,
@@ -120,34 +70,7 @@ export function createResolver(owner: Owner, runtimes: RuntimeSet, podOf: (names
       const runtime = runtimes.forPod(pod);
       const sandboxId = await sandboxOf(runtime, pod.metadata.uid ?? '');
       if (!sandboxId) throw new ResolveError(400, `pod ${podName} has no running sandbox`);
-      return { pod, runtime, sandboxId, dialDirect: dialDirect(pod, runtime) };
+      return { runtime, sandboxId, dialDirect: dialDirect(pod, runtime) };
     },
-  };
-}
-
-/**
- * The resolver in the shape the streaming server takes (src/agent/streaming/resolver.ts): like
- * its labelResolver, but only this agent's objects (its cluster's, its node's) of the pod the API
- * has now (by uid), so pods of the same name on other nodes or in other clusters sharing the
- * Docker Engine are never confused.
- */
-export function streamingResolver(resolver: ContainerResolver): StreamingResolver {
-  return async (namespace, pod, container) => {
-    try {
-      if (container === undefined) {
-        const sandbox = await resolver.resolveSandbox(namespace, pod);
-        return { runtime: sandbox.runtime, containerId: sandbox.sandboxId, hostNetwork: sandbox.dialDirect };
-      }
-      const found = await resolver.resolve(namespace, pod, container);
-      return {
-        runtime: found.runtime,
-        containerId: found.containerId,
-        hostNetwork: found.dialDirect,
-        ...(found.previousContainerId ? { previousContainerId: found.previousContainerId } : {}),
-      };
-    } catch (error) {
-      if (error instanceof ResolveError) return undefined;
-      throw error;
-    }
   };
 }

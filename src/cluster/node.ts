@@ -7,7 +7,7 @@ import { joinCluster, tlsOf } from '../agent/join/join.js';
 import { pkiDir } from '../agent/join/pki-files.js';
 import { startCertificateRotation, startRotation, type CertificateRotation } from '../agent/join/rotation.js';
 import { servingCertificate } from '../agent/join/serving.js';
-import { startStreamingServer, type StreamingServer } from '../agent/streaming/index.js';
+import { podNotFound, startStreamingServer, type ContainerResolver, type StreamingServer } from '../agent/streaming/index.js';
 import type { StreamingTls } from '../agent/streaming/streaming-server.js';
 import { ApiClient, consoleLogger } from '../client/index.js';
 import { prepareDataDir } from '../util/data-dir.js';
@@ -30,6 +30,20 @@ export interface RunningNode {
   agent: Agent;
   streaming: StreamingServer;
   close(): Promise<void>;
+}
+
+/** The agent's resolver once it runs: only this node's containers of the pod's current uid (several agents may share one engine). */
+function resolverOf(agent: () => Agent | undefined): ContainerResolver {
+  // Before the agent runs it knows no pods.
+  const running = (pod: string): ContainerResolver => {
+    const current = agent();
+    if (!current) throw podNotFound(pod);
+    return current.resolver;
+  };
+  return {
+    resolve: async (namespace, pod, container, options) => running(pod).resolve(namespace, pod, container, options),
+    resolveSandbox: async (namespace, pod) => running(pod).resolveSandbox(namespace, pod),
+  };
 }
 
 export async function startNode(given: NodeOptions): Promise<RunningNode> {
@@ -65,8 +79,7 @@ export async function startNode(given: NodeOptions): Promise<RunningNode> {
     streaming = await startStreamingServer({
       host: options.nodeAddress ?? '127.0.0.1',
       port: options.streamingPort ?? 0,
-      // Only this node's containers of the pod's current uid: several agents may share one engine.
-      resolve: (namespace, pod, container) => (agent ? agent.streamingResolve(namespace, pod, container) : Promise.resolve(undefined)),
+      resolver: resolverOf(() => agent),
       pods: {
         nodeName: options.nodeName,
         list: async () => (agent ? agent.pods.list() : []),

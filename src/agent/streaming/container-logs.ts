@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { LogOptions } from '../runtime/runtime.js';
-import type { ContainerResolver } from './resolver.js';
+import { previousNotFound, type ContainerResolver } from './resolver.js';
 import { flag, integer } from './query.js';
 import { badRequest, toStreamingError } from './status.js';
 
@@ -65,14 +65,12 @@ export async function serveContainerLogs(
   res: ServerResponse,
   target: { namespace: string; pod: string; container: string },
   query: URLSearchParams,
-  resolve: ContainerResolver,
+  resolver: ContainerResolver,
 ): Promise<void> {
   const request = parseLogRequest(query);
-  const resolved = await resolve(target.namespace, target.pod, target.container);
-  const where = `container "${target.container}" in pod "${target.pod}"`;
-  if (!resolved) throw badRequest(`${where} is waiting to start: no container has been created yet`);
+  const resolved = await resolver.resolve(target.namespace, target.pod, target.container);
   const id = request.previous ? resolved.previousContainerId : resolved.containerId;
-  if (!id) throw badRequest(`previous terminated ${where} not found`);
+  if (!id) throw previousNotFound(target.container, target.pod);
   const options: LogOptions = { follow: request.follow, timestamps: request.timestamps };
   if (request.tailLines !== undefined) options.tail = request.tailLines;
   if (request.since) options.since = request.since;

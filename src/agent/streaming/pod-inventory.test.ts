@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { labelResolver } from '../../../test/support/agent/label-resolver.js';
 import type { PodInventory } from './pod-inventory.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 
@@ -20,7 +21,7 @@ describe('streaming server: the pod inventory the data checker reads', () => {
   };
 
   before(async () => {
-    server = await startStreamingServer({ port: 0, resolve: async () => undefined, pods: inventory });
+    server = await startStreamingServer({ port: 0, resolver: labelResolver([]), pods: inventory });
   });
 
   after(() => server.close());

@@ -17,7 +17,7 @@
 
 import { connect } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import type { ResolvedContainer } from './resolver.js';
+import type { ResolvedSandbox } from './resolver.js';
 
 /** One forwarded connection into the pod. */
 export interface PodConnection {
@@ -30,7 +30,7 @@ export interface PodConnection {
   close(): void;
 }
 
-export type PortDialer = (target: ResolvedContainer, port: number) => Promise<PodConnection>;
+export type PortDialer = (target: ResolvedSandbox, port: number) => Promise<PodConnection>;
 
 /** The command run in the sandbox; busybox's nc half-closes the socket at stdin's EOF. */
 export function netcatCommand(port: number): string[] {
@@ -39,8 +39,8 @@ export function netcatCommand(port: number): string[] {
 
 const MAX_ERROR_BYTES = 4096;
 
-export async function execDial(target: ResolvedContainer, port: number, command = netcatCommand): Promise<PodConnection> {
-  const session = await target.runtime.exec(target.containerId, { cmd: command(port), stdin: true });
+export async function execDial(target: ResolvedSandbox, port: number, command = netcatCommand): Promise<PodConnection> {
+  const session = await target.runtime.exec(target.sandboxId, { cmd: command(port), stdin: true });
   if (!session.stdin) throw new Error('the runtime gave the exec no stdin');
   let stderr = '';
   session.stderr.on('data', (chunk: Buffer) => {
@@ -77,4 +77,4 @@ export function hostDial(port: number, host = '127.0.0.1'): Promise<PodConnectio
   });
 }
 
-export const defaultPortDialer: PortDialer = (target, port) => (target.hostNetwork ? hostDial(port) : execDial(target, port));
+export const defaultPortDialer: PortDialer = (target, port) => (target.dialDirect ? hostDial(port) : execDial(target, port));

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
 import type { PortDialer } from './port-dialer.js';
-import { labelResolver } from './resolver.js';
+import { labelResolver } from '../../../test/support/agent/label-resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 import type { TestPeer } from '../../../test/support/agent/spdy-peer.js';
 import { spdyUpgrade, tunnelUpgrade } from '../../../test/support/agent/upgrade-client.js';
@@ -49,11 +49,11 @@ describe('port-forward', () => {
     fake.addSandbox(POD, 1);
     fake.addContainer(POD, 'app', 0);
     processRuntime.addSandbox(HOST_POD, 0);
-    const resolve = labelResolver([fake.asRuntime(), processRuntime.asRuntime()]);
+    const resolver = labelResolver([fake.asRuntime(), processRuntime.asRuntime()]);
     // The default dialer for host-network pods, the fake one for the rest.
     const { defaultPortDialer } = await import('./port-dialer.js');
-    const dialPort: PortDialer = (target, port) => (target.hostNetwork ? defaultPortDialer(target, port) : echoDialer(target, port));
-    server = await startStreamingServer({ port: 0, resolve, dialPort, onSession: (s) => sessions.push(s) });
+    const dialPort: PortDialer = (target, port) => (target.dialDirect ? defaultPortDialer(target, port) : echoDialer(target, port));
+    server = await startStreamingServer({ port: 0, resolver, dialPort, onSession: (s) => sessions.push(s) });
     hostServer = createServer((socket) => socket.on('data', (d: Buffer) => socket.end(`host:${d.toString()}`)));
     await new Promise<void>((r) => hostServer.listen(0, '127.0.0.1', r));
     hostPort = (hostServer.address() as { port: number }).port;
@@ -131,6 +131,6 @@ describe('port-forward', () => {
     assert.equal(response.headers['x-accepted-stream-protocol-versions'], 'v5.channel.k8s.io, v4.channel.k8s.io');
     const missing = await spdyUpgrade(server.port, 'POST', '/portForward/ns/nothing', ['portforward.k8s.io']);
     assert.equal(missing.response.status, 404);
-    assert.match(JSON.parse(missing.response.body).message, /pod "nothing" in namespace "ns" has no sandbox on this node/);
+    assert.equal(JSON.parse(missing.response.body).message, 'pods "nothing" not found', "the resolver's own words");
   });
 });

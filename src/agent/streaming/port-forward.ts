@@ -9,7 +9,7 @@
 import type { SpdySession } from './spdy/session.js';
 import type { SpdyStream } from './spdy/stream.js';
 import type { PodConnection, PortDialer } from './port-dialer.js';
-import type { ResolvedContainer } from './resolver.js';
+import type { ResolvedSandbox } from './resolver.js';
 
 export const PORT_FORWARD_PROTOCOL = 'portforward.k8s.io';
 /** How long the second stream of a pair may take to arrive. */
@@ -23,7 +23,7 @@ interface StreamPair {
 }
 
 export interface PortForwardContext {
-  target: ResolvedContainer;
+  target: ResolvedSandbox;
   dial: PortDialer;
   /** For messages: "namespace/name". */
   podName: string;

@@ -1,85 +1,59 @@
-// Which runtime object a streaming request means. The agent may supply its own resolver (it
-// knows its pods); labelResolver answers from the runtimes' labels alone, which is all a
-// freshly restarted agent has.
+// What the streaming server (logs, exec, attach, port-forward, signal) asks of whoever knows the
+// node's pods: (namespace, pod, container) → the runtime and the container, or the pod's sandbox
+// for port-forward. The agent answers from its pod cache and the runtime's labels
+// (../container-resolver.ts). A resolver that finds nothing throws a ResolveError, and the
+// streaming server answers with its HTTP code and words, Kubernetes' own.
 
-import { ATTEMPT, CONTAINER_NAME, POD_NAME, POD_NAMESPACE, POD_UID, attemptFromLabels } from '../runtime/labels.js';
-import type { ContainerRuntime, ContainerSummary, SandboxInfo } from '../runtime/runtime.js';
+import type { ContainerRuntime, ContainerSummary } from '../runtime/runtime.js';
+
+export class ResolveError extends Error {
+  constructor(
+    readonly code: 400 | 404,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResolveError';
+  }
+}
+
+/** The pod is not on this node (or not yet: an agent still starting knows no pods). */
+export const podNotFound = (pod: string) => new ResolveError(404, `pods "${pod}" not found`);
+
+/** `logs --previous` of a container that never ran before its current instance: 400, as the kubelet answers. */
+export const previousNotFound = (container: string, pod: string) =>
+  new ResolveError(400, `previous terminated container "${container}" in pod "${pod}" not found`);
 
 export interface ResolvedContainer {
   runtime: ContainerRuntime;
-  /** The container; for a pod-level request (port-forward), the pod's sandbox. */
+  containerName: string;
   containerId: string;
-  /** The attempt before the current one, for `logs --previous`. */
-  previousContainerId?: string;
+  /** `running`, `created` or `exited`, from the runtime's list. */
+  state: ContainerSummary['state'];
+  /** The instance before this one (`logs --previous` of the current request), if any. */
+  previousContainerId: string | undefined;
+  /** The pod's sandbox (network namespace), when it has one. */
+  sandboxId: string | undefined;
   /**
-   * The pod shares the node's network (process runtime, hostNetwork), so its ports are reached
-   * on the node's loopback rather than from inside the sandbox.
+   * The pod shares the node's network (process runtime, hostNetwork): reach its ports on
+   * 127.0.0.1 from the agent. Otherwise exec a client in the sandbox (it has /bin/busybox).
    */
-  hostNetwork?: boolean;
+  dialDirect: boolean;
 }
 
-/** `container` is absent for pod-level requests (port-forward). */
-export type ContainerResolver = (namespace: string, pod: string, container?: string) => Promise<ResolvedContainer | undefined>;
-
-interface Candidate<T> {
+export interface ResolvedSandbox {
   runtime: ContainerRuntime;
-  item: T;
+  sandboxId: string;
+  dialDirect: boolean;
 }
 
-async function collect<T>(runtimes: readonly ContainerRuntime[], list: (runtime: ContainerRuntime) => Promise<T[]>): Promise<Array<Candidate<T>>> {
-  const lists = await Promise.all(runtimes.map(async (runtime) => (await list(runtime)).map((item) => ({ runtime, item }))));
-  return lists.flat();
+export interface ResolveOptions {
+  /** The instance before the newest (kubectl logs --previous). */
+  previous?: boolean;
 }
 
-/** The pod instance a name means now: the one whose objects were created last (a recreated pod has a new uid). */
-function newestUid<T extends { labels: Record<string, string>; createdAt: Date }>(candidates: Array<Candidate<T>>): string | undefined {
-  let newest: Candidate<T> | undefined;
-  for (const c of candidates) if (!newest || c.item.createdAt > newest.item.createdAt) newest = c;
-  return newest?.item.labels[POD_UID];
-}
-
-function byAttemptDescending(a: Candidate<ContainerSummary>, b: Candidate<ContainerSummary>): number {
-  const attempts = attemptFromLabels(b.item.labels) - attemptFromLabels(a.item.labels);
-  return attempts !== 0 ? attempts : b.item.createdAt.getTime() - a.item.createdAt.getTime();
-}
-
-async function resolveContainer(
-  runtimes: readonly ContainerRuntime[],
-  namespace: string,
-  pod: string,
-  container: string,
-): Promise<ResolvedContainer | undefined> {
-  const labels = { [POD_NAMESPACE]: namespace, [POD_NAME]: pod, [CONTAINER_NAME]: container, [ATTEMPT]: true as const };
-  const found = await collect(runtimes, (runtime) => runtime.listContainers({ labels, all: true }));
-  const uid = newestUid(found);
-  const attempts = found.filter((c) => c.item.labels[POD_UID] === uid).sort(byAttemptDescending);
-  const [current, previous] = attempts;
-  if (!current) return undefined;
-  return {
-    runtime: current.runtime,
-    containerId: current.item.id,
-    ...(previous ? { previousContainerId: previous.item.id } : {}),
-    ...(current.runtime.name === 'process' ? { hostNetwork: true } : {}),
-  };
-}
-
-async function resolveSandbox(runtimes: readonly ContainerRuntime[], namespace: string, pod: string): Promise<ResolvedContainer | undefined> {
-  const labels = { [POD_NAMESPACE]: namespace, [POD_NAME]: pod };
-  const found = await collect(runtimes, (runtime) => runtime.listSandboxes({ labels, all: true }));
-  const uid = newestUid<SandboxInfo>(found);
-  const mine = found.filter((c) => c.item.labels[POD_UID] === uid);
-  // A running sandbox over a newer stopped one: a port-forward needs a live network namespace.
-  mine.sort((a, b) => Number(b.item.state === 'running') - Number(a.item.state === 'running') || b.item.attempt - a.item.attempt);
-  const chosen = mine[0];
-  if (!chosen) return undefined;
-  return { runtime: chosen.runtime, containerId: chosen.item.id, ...(chosen.runtime.name === 'process' ? { hostNetwork: true } : {}) };
-}
-
-/**
- * Resolves by labels over one or more runtimes: a container's newest attempt (and the one before
- * it), or for a pod-level request the pod's running sandbox.
- */
-export function labelResolver(runtimes: ContainerRuntime | readonly ContainerRuntime[]): ContainerResolver {
-  const list: readonly ContainerRuntime[] = Array.isArray(runtimes) ? runtimes : [runtimes as ContainerRuntime];
-  return (namespace, pod, container) => (container === undefined ? resolveSandbox(list, namespace, pod) : resolveContainer(list, namespace, pod, container));
+export interface ContainerResolver {
+  /** Without a container name: the pod's default container (annotation, or the only one). */
+  resolve(namespace: string, podName: string, containerName?: string, options?: ResolveOptions): Promise<ResolvedContainer>;
+  /** The pod's running sandbox, for port-forward: exec a client in it to reach the pod's loopback. */
+  resolveSandbox(namespace: string, podName: string): Promise<ResolvedSandbox>;
 }

@@ -5,7 +5,7 @@
 import { constants } from 'node:os';
 import type { ServerResponse } from 'node:http';
 import type { ContainerResolver } from './resolver.js';
-import { badRequest, notFound, successStatus, toStreamingError } from './status.js';
+import { badRequest, successStatus, toStreamingError } from './status.js';
 
 /** `USR1`, `SIGUSR1`, `sigusr1` and `10` all name SIGUSR1; anything else is refused. */
 export function normalizeSignal(given: string | null): string {
@@ -26,11 +26,10 @@ export async function serveSignal(
   res: ServerResponse,
   target: { namespace: string; pod: string; container: string },
   query: URLSearchParams,
-  resolve: ContainerResolver,
+  resolver: ContainerResolver,
 ): Promise<void> {
   const signal = normalizeSignal(query.get('signal'));
-  const resolved = await resolve(target.namespace, target.pod, target.container);
-  if (!resolved) throw notFound(`container "${target.container}" in pod "${target.pod}" is not running on this node`);
+  const resolved = await resolver.resolve(target.namespace, target.pod, target.container);
   try {
     await resolved.runtime.killContainer(resolved.containerId, signal);
   } catch (error) {

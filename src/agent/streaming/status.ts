@@ -66,8 +66,8 @@ const REASONS: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 40
 
 /**
  * Errors → HTTP statuses. Runtime errors by their code (a gone container is 404, a stopped one
- * 409); any other error that carries a numeric HTTP `code` (an agent's resolver may throw such,
- * worded for the user) keeps it.
+ * 409); any other error that carries a numeric HTTP `code` (a resolver's ResolveError, worded
+ * for the user) keeps it.
  */
 export function toStreamingError(error: unknown): StreamingError {
   if (error instanceof StreamingError) return error;

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { FakeRuntime } from '../../../test/support/agent/fake-runtime.js';
-import { labelResolver } from './resolver.js';
+import { labelResolver } from '../../../test/support/agent/label-resolver.js';
+import { tunnelUpgrade } from '../../../test/support/agent/upgrade-client.js';
+import { ResolveError, type ContainerResolver } from './resolver.js';
 import { startStreamingServer, type StreamingServer } from './streaming-server.js';
 import type { SessionInfo } from './upgrades.js';
 
@@ -48,7 +50,8 @@ describe('streaming server', () => {
   before(async () => {
     fake.addContainer(POD, 'app', 0, new Date(1000));
     fake.addContainer(POD, 'app', 1, new Date(2000));
-    server = await startStreamingServer({ port: 0, resolve: labelResolver(fake.asRuntime()), onSession: (s) => sessions.push(s) });
+    fake.addContainer(POD, 'side', 0, new Date(3000));
+    server = await startStreamingServer({ port: 0, resolver: labelResolver(fake.asRuntime()), onSession: (s) => sessions.push(s) });
     ws = server.url.replace('http', 'ws');
   });
   after(() => server.close());
@@ -71,8 +74,11 @@ describe('streaming server', () => {
     assert.equal(fake.logCalls.at(-1)!.id, 'app-u1-0');
     assert.equal(await (await fetch(`${server.url}/containerLogs/ns/web/app?limitBytes=8`)).text(), 'line 1\nl');
     const missing = await fetch(`${server.url}/containerLogs/ns/web/nope`);
-    assert.equal(missing.status, 400);
-    assert.match((await missing.json()).message, /container "nope" in pod "web" is waiting to start/);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).message, 'container "nope" not found in pod "web"', "the resolver's own words");
+    const noPrevious = await fetch(`${server.url}/containerLogs/ns/web/side?previous=true`);
+    assert.equal(noPrevious.status, 400);
+    assert.equal((await noPrevious.json()).message, 'previous terminated container "side" in pod "web" not found');
     const bad = await fetch(`${server.url}/containerLogs/ns/web/app?sinceSeconds=5&sinceTime=2024-01-01T00:00:00Z`);
     assert.equal(bad.status, 400);
   });
@@ -133,7 +139,7 @@ describe('streaming server', () => {
   it('answers what it cannot serve with a Status before any upgrade', async () => {
     const refusals: Array<[string, string[], number, RegExp]> = [
       [`${ws}/exec/ns/web/app?command=ls&output=1`, ['v3.channel.k8s.io'], 400, /unable to negotiate/],
-      [`${ws}/exec/ns/web/ghost?command=ls&output=1`, ['v5.channel.k8s.io'], 404, /container "ghost" in pod "web" is not running/],
+      [`${ws}/exec/ns/web/ghost?command=ls&output=1`, ['v5.channel.k8s.io'], 404, /container "ghost" not found in pod "web"/],
       [`${ws}/exec/ns/web/app?output=1`, ['v5.channel.k8s.io'], 400, /at least one command/],
       [`${ws}/exec/ns/web/app?command=ls`, ['v5.channel.k8s.io'], 400, /at least 1 of stdin, stdout, stderr/],
     ];
@@ -149,18 +155,39 @@ describe('streaming server', () => {
     assert.equal((await plain.json()).message, 'Upgrade request required');
   });
 
-  it("keeps the HTTP code of a resolver's own errors", async () => {
-    const resolve = async () => {
-      throw Object.assign(new Error('a container name must be specified for pod web, choose one of: [a b]'), { code: 400 });
+  it("answers with a resolver's ResolveError: its HTTP code and its words", async () => {
+    const waiting = 'container "x" in pod "web" is waiting to start: ContainerCreating';
+    const noSandbox = 'pod web has no running sandbox';
+    const resolver: ContainerResolver = {
+      resolve: async () => {
+        throw new ResolveError(400, waiting);
+      },
+      resolveSandbox: async () => {
+        throw new ResolveError(400, noSandbox);
+      },
     };
-    const strict = await startStreamingServer({ port: 0, resolve });
+    const refusing = await startStreamingServer({ port: 0, resolver });
+    const badRequest = (message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
     try {
-      const res = await fetch(`${strict.url}/containerLogs/ns/web/x`);
-      assert.equal(res.status, 400);
-      assert.equal((await res.json()).reason, 'BadRequest');
-      await assert.rejects(wsSession(`${strict.url.replace('http', 'ws')}/exec/ns/web/x?command=ls&output=1`, ['v5.channel.k8s.io']), /HTTP 400/);
+      for (const res of [
+        await fetch(`${refusing.url}/containerLogs/ns/web/x`),
+        await fetch(`${refusing.url}/signal/ns/web/x?signal=TERM`, { method: 'POST' }),
+      ]) {
+        assert.equal(res.status, 400);
+        assert.deepEqual(await res.json(), badRequest(waiting));
+      }
+      const exec = wsSession(`${refusing.url.replace('http', 'ws')}/exec/ns/web/x?command=ls&output=1`, ['v5.channel.k8s.io']);
+      await assert.rejects(exec, (error: { status?: number; body?: string }) => {
+        assert.equal(error.status, 400);
+        assert.deepEqual(JSON.parse(error.body ?? '{}'), badRequest(waiting));
+        return true;
+      });
+      const forward = await tunnelUpgrade(refusing.port, '/portForward/ns/web');
+      forward.socket.destroy();
+      assert.equal(forward.response.status, 400);
+      assert.deepEqual(JSON.parse(forward.response.body), badRequest(noSandbox));
     } finally {
-      await strict.close();
+      await refusing.close();
     }
   });
 });

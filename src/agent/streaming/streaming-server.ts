@@ -23,7 +23,8 @@ export interface StreamingServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port: number;
-  resolve: ContainerResolver;
+  /** Which container or sandbox a request means (resolver.ts); what it cannot find is answered with its ResolveError. */
+  resolver: ContainerResolver;
   /** How port-forward reaches a port in the pod; defaults to `nc` in the sandbox (see port-dialer.ts). */
   dialPort?: PortDialer;
   /** Told of every exec, attach and port-forward session as it starts, with what was negotiated. */
@@ -109,11 +110,11 @@ async function serveRequest(req: IncomingMessage, res: ServerResponse, options: 
   const target = { namespace: route.namespace, pod: route.pod, container: route.container ?? '' };
   if (route.kind === 'containerLogs') {
     if (method !== 'GET') throw new StreamingError(405, 'MethodNotAllowed', `${method} is not allowed on container logs`);
-    return serveContainerLogs(req, res, target, url.searchParams, options.resolve);
+    return serveContainerLogs(req, res, target, url.searchParams, options.resolver);
   }
   if (route.kind === 'signal') {
     if (method !== 'POST') throw new StreamingError(405, 'MethodNotAllowed', `${method} is not allowed on signal; use POST`);
-    return serveSignal(res, target, url.searchParams, options.resolve);
+    return serveSignal(res, target, url.searchParams, options.resolver);
   }
   throw badRequest('Upgrade request required');
 }
@@ -123,7 +124,7 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
   const sockets = new Set<Socket | Duplex>();
   const websockets = createWebSocketServer();
   const upgradeContext = {
-    resolve: options.resolve,
+    resolver: options.resolver,
     dialPort: options.dialPort ?? defaultPortDialer,
     ...(options.onSession ? { onSession: options.onSession } : {}),
   };

@@ -13,7 +13,7 @@ import { CHANNEL_PROTOCOLS, selectChannelProtocol } from './channel-protocol.js'
 import { PORT_FORWARD_PROTOCOL, servePortForward } from './port-forward.js';
 import type { PortDialer } from './port-dialer.js';
 import { runAttach, runExec, type CommandChannel } from './remote-command.js';
-import type { ContainerResolver, ResolvedContainer } from './resolver.js';
+import type { ContainerResolver, ResolvedContainer, ResolvedSandbox } from './resolver.js';
 import { execCommand, parseStreamingPath, requestedStreams, type StreamingRoute } from './routes.js';
 import { spdyCommandChannel, SPDY_COMMAND_PROTOCOLS } from './spdy-command-channel.js';
 import { SPDY_UPGRADE, TUNNEL_PREFIX, acceptSpdy, headerList, isSpdyUpgrade, isWebSocketUpgrade, negotiateStreamProtocol, refuseSpdy } from './spdy-upgrade.js';
@@ -33,7 +33,7 @@ export interface SessionInfo {
 }
 
 export interface UpgradeContext {
-  resolve: ContainerResolver;
+  resolver: ContainerResolver;
   dialPort: PortDialer;
   onSession?: (info: SessionInfo) => void;
 }
@@ -69,11 +69,13 @@ function websocketProtocol(req: IncomingMessage, kind: StreamingRoute['kind']): 
   throw badRequest(`unable to negotiate a WebSocket sub-protocol: the client offers [${offered.join(' ')}], the server speaks [${supported.join(' ')}]`);
 }
 
-async function resolveTarget(route: StreamingRoute, resolve: ContainerResolver): Promise<ResolvedContainer> {
-  const resolved = await resolve(route.namespace, route.pod, route.container);
-  if (resolved) return resolved;
-  if (route.container === undefined) throw notFound(`pod "${route.pod}" in namespace "${route.namespace}" has no sandbox on this node`);
-  throw notFound(`container "${route.container}" in pod "${route.pod}" is not running on this node`);
+/** What an upgraded connection serves: the pod's sandbox for port-forward, a container for exec and attach. */
+type Target = { kind: 'portForward'; sandbox: ResolvedSandbox } | { kind: 'command'; container: ResolvedContainer };
+
+/** Before the 101: a pod or container the resolver cannot find is its ResolveError, as an HTTP answer. */
+async function resolveTarget(route: StreamingRoute, resolver: ContainerResolver): Promise<Target> {
+  if (route.kind === 'portForward') return { kind: 'portForward', sandbox: await resolver.resolveSandbox(route.namespace, route.pod) };
+  return { kind: 'command', container: await resolver.resolve(route.namespace, route.pod, route.container) };
 }
 
 function runCommand(route: StreamingRoute, channel: CommandChannel, target: ResolvedContainer, query: URLSearchParams): void {
@@ -104,14 +106,14 @@ function sessionInfo(route: Upgrade['route'], transport: SessionInfo['transport'
 async function upgradeWebSocket(up: Upgrade, ws: ReturnType<typeof createWebSocketServer>, ctx: UpgradeContext): Promise<void> {
   const { route, query } = up;
   const protocol = websocketProtocol(up.req, route.kind);
-  const target = await resolveTarget(route, ctx.resolve);
+  const target = await resolveTarget(route, ctx.resolver);
   ws.choose(up.req, protocol);
   ws.wss.handleUpgrade(up.req, up.socket, up.head, (conn: WebSocket) => {
     ctx.onSession?.(sessionInfo(route, 'websocket', protocol));
-    if (route.kind === 'portForward') {
-      servePortForward(sessionOverWebSocket(conn), { target, dial: ctx.dialPort, podName: `${route.namespace}/${route.pod}` });
+    if (target.kind === 'portForward') {
+      servePortForward(sessionOverWebSocket(conn), { target: target.sandbox, dial: ctx.dialPort, podName: `${route.namespace}/${route.pod}` });
     } else {
-      runCommand(route, websocketChannel(conn, protocol, requestedStreams(query)), target, query);
+      runCommand(route, websocketChannel(conn, protocol, requestedStreams(query)), target.container, query);
     }
   });
 }
@@ -125,12 +127,12 @@ async function upgradeSpdy(up: Upgrade, ctx: UpgradeContext): Promise<void> {
   } catch (error) {
     return refuseSpdy(up.socket, toStreamingError(error), supported);
   }
-  const target = await resolveTarget(route, ctx.resolve);
+  const target = await resolveTarget(route, ctx.resolver);
   const session = acceptSpdy(up.socket, up.head, protocol);
   session.on('error', () => undefined);
   ctx.onSession?.(sessionInfo(route, 'spdy', `${SPDY_UPGRADE} ${protocol}`.trim()));
-  if (route.kind === 'portForward') servePortForward(session, { target, dial: ctx.dialPort, podName: `${route.namespace}/${route.pod}` });
-  else onCommandSpdy(session, route, target, query);
+  if (target.kind === 'portForward') servePortForward(session, { target: target.sandbox, dial: ctx.dialPort, podName: `${route.namespace}/${route.pod}` });
+  else onCommandSpdy(session, route, target.container, query);
 }
 
 export async function handleStreamingUpgrade(

@@ -7,7 +7,7 @@ import { handlePodUpgrade, podProxySubresources } from '../../../src/apiserver/h
 import { DockerRuntime } from '../../../src/agent/runtime/docker/docker-runtime.js';
 import { IMAGE_V1, cleanup, ensureDocker, runLabels } from './docker-runtime.js';
 import type { PodRef } from '../../../src/agent/runtime/runtime.js';
-import { labelResolver } from '../../../src/agent/streaming/resolver.js';
+import { labelResolver } from './label-resolver.js';
 import { startStreamingServer, type StreamingServer } from '../../../src/agent/streaming/streaming-server.js';
 import type { SessionInfo } from '../../../src/agent/streaming/upgrades.js';
 import { callJson, TestServer } from '../apiserver/in-process-server.js';
@@ -81,7 +81,7 @@ export async function startStreamingCluster(nodeName = 'stream-node'): Promise<S
   const api = await TestServer.start({ subresources: podProxySubresources(), onUpgrade: handlePodUpgrade, serviceAccountTokens: true });
   const runtime = new DockerRuntime();
   const sessions: SessionInfo[] = [];
-  const agent = await startStreamingServer({ host: '127.0.0.1', port: 0, resolve: labelResolver(runtime), onSession: (s) => sessions.push(s) });
+  const agent = await startStreamingServer({ host: '127.0.0.1', port: 0, resolver: labelResolver(runtime), onSession: (s) => sessions.push(s) });
   const kubeconfig = await api.writeAdminKubeconfig();
   await registerNode(api.url, nodeName, agent.port);
   const base = { api, agent, runtime, kubeconfig, nodeName, sessions, call: (m: string, p: string, b?: unknown) => callJson(api.url, m, p, b) };
