@@ -69,6 +69,14 @@ class SchedulingLoop implements RunningScheduler {
   private readonly attempts = new Map<string, number>();
   /** Pods that fit nowhere, waiting for a cluster change; key → time they were parked. */
   private readonly unschedulable = new Map<string, number>();
+  /** Why each pod that fit nowhere does not: the message last set out to be written on it. */
+  private readonly reporting = new Map<string, string>();
+  /**
+   * Pods whose message met a newer pod than the attempt saw (the cache behind the server, e.g.
+   * behind this scheduler's own previous write): written on that version when it arrives, since
+   * a parked pod's update does not bring it back to the queue.
+   */
+  private readonly unwritten = new Set<string>();
   /** Keys currently between the scheduling cycle and the end of their binding. */
   private readonly inFlight = new Set<string>();
   /** Pods held at permit (assumed on a node) until their gang is complete or gives up. */
@@ -177,12 +185,16 @@ class SchedulingLoop implements RunningScheduler {
       this.preemptor.forget(key);
       this.active.delete(key);
       this.unschedulable.delete(key);
+      this.forgetReport(key);
       this.attempts.delete(key);
       return;
     }
     if (pod.metadata.deletionTimestamp || !this.isOurs(pod) || this.inFlight.has(key) || this.waiting.has(key)) return;
     if (added) podStartStages.mark(pod, 'schedulerSeen');
-    if (this.unschedulable.has(key)) return;
+    if (this.unschedulable.has(key)) {
+      if (this.unwritten.has(key)) void this.reportUnschedulable(pod, this.reporting.get(key)!);
+      return;
+    }
     this.active.add(key);
     this.kick();
   }
@@ -192,6 +204,7 @@ class SchedulingLoop implements RunningScheduler {
     this.attempts.delete(key);
     this.active.delete(key);
     this.unschedulable.delete(key);
+    this.forgetReport(key);
     this.preemptor.forget(key);
     this.waiting.reject(key, 'the pod was deleted');
     const group = groupKeyOf(pod);
@@ -387,16 +400,34 @@ class SchedulingLoop implements RunningScheduler {
 
   /** PodScheduled=False/Unschedulable with the reason, as kube-scheduler writes it. */
   private async reportUnschedulable(pod: KubeObject, message: string): Promise<void> {
+    const key = objectKey(pod);
+    this.reporting.set(key, message);
+    this.unwritten.delete(key);
     if (unschedulableMessage(pod) === message) return;
     const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: metaTime() };
     // On the pod as this attempt saw it: one bound meanwhile (by hand, or by another scheduler)
-    // must not be marked unschedulable after the fact; a changed pod is looked at again anyway.
+    // must not be marked unschedulable after the fact; a newer unbound one gets the message (reportOnNewer).
     const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: [condition] } };
     try {
       await this.api.resource(resources.pods, pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', patch, { subresource: 'status' });
     } catch (error) {
-      if (!isConflict(error)) console.error(`scheduler: status of ${objectKey(pod)}: ${(error as Error).message}`);
+      // A later attempt's message supersedes this one.
+      if (isConflict(error)) {
+        if (this.reporting.get(key) === message) this.reportOnNewer(key, pod, message);
+      } else console.error(`scheduler: status of ${key}: ${(error as Error).message}`);
     }
+  }
+
+  private forgetReport(key: string): void {
+    this.reporting.delete(key);
+    this.unwritten.delete(key);
+  }
+
+  /** The server has a newer pod than `seen`: the message is written on it once the cache has it (a bound one there ends this). */
+  private reportOnNewer(key: string, seen: KubeObject, message: string): void {
+    const cached = this.pods.get(key);
+    if (cached === undefined || cached.metadata.resourceVersion === seen.metadata.resourceVersion) this.unwritten.add(key);
+    else if (this.unschedulable.has(key) && !(cached as Pod).spec?.nodeName) void this.reportUnschedulable(cached, message);
   }
 }
 
