@@ -15,11 +15,16 @@ export function isControlledBy(object: Readonly<Pick<KubeObject, 'metadata'>>, o
   return ref !== undefined && ref.uid === owner.metadata.uid;
 }
 
-/** The controller reference a controller puts on the objects it creates (Kubernetes' NewControllerRef). */
-export function newControllerRef(owner: Readonly<KubeObject>): OwnerReference {
+/**
+ * The controller reference a controller puts on the objects it creates (Kubernetes'
+ * NewControllerRef). `type`: the owner's apiVersion and kind when the controller knows them
+ * (one that serves one kind names it, as Kubernetes' controllers pass their GroupVersionKind);
+ * by default the owner's own.
+ */
+export function newControllerRef(owner: Readonly<KubeObject>, type: { apiVersion: string; kind: string } = owner): OwnerReference {
   return {
-    apiVersion: owner.apiVersion,
-    kind: owner.kind,
+    apiVersion: type.apiVersion,
+    kind: type.kind,
     name: owner.metadata.name ?? '',
     uid: owner.metadata.uid ?? '',
     controller: true,

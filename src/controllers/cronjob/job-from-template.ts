@@ -1,6 +1,7 @@
 // The Job a CronJob starts for one scheduled time (Kubernetes' getJobFromTemplate2). Its name
 // is the CronJob's plus the scheduled time in minutes since the epoch, so a second attempt at
 // the same time collides with the first instead of running twice.
+import { newControllerRef } from '../../api/owner-references.js';
 import { rfc3339In } from '../../util/cron/index.js';
 import { SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob, type Job } from './types.js';
 
@@ -21,16 +22,7 @@ export function jobFromTemplate(cronJob: Readonly<CronJob>, scheduledTime: numbe
       namespace: cronJob.metadata.namespace!,
       labels: { ...(template.metadata?.labels ?? {}) },
       annotations,
-      ownerReferences: [
-        {
-          apiVersion: 'batch/v1',
-          kind: 'CronJob',
-          name: cronJob.metadata.name!,
-          uid: cronJob.metadata.uid!,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(cronJob, { apiVersion: 'batch/v1', kind: 'CronJob' })],
     },
     spec: (template.spec ?? {}) as Job['spec'],
   };

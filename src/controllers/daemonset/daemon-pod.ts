@@ -3,6 +3,7 @@
 // `metadata.name` and the scheduler binds it; the scheduler's NodeAffinity plugin supports
 // matchFields and tries only the pinned node.
 import type { OwnerReference } from '../../api/meta.js';
+import { newControllerRef } from '../../api/owner-references.js';
 import type { NodeSelector, NodeSelectorTerm } from '../../api/scheduling/node-affinity.js';
 import { daemonTolerations } from './node-eligibility.js';
 import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from './types.js';
@@ -33,7 +34,7 @@ export function targetNode(pod: Readonly<Pod>): string | undefined {
 }
 
 export function controllerRef(ds: Readonly<DaemonSet>): OwnerReference {
-  return { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name!, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return newControllerRef(ds, { apiVersion: 'apps/v1', kind: 'DaemonSet' });
 }
 
 /** The pod the DaemonSet runs on `nodeName`. */

@@ -5,7 +5,7 @@
 // that would be deleted while another is created is rewritten instead. A service without any
 // endpoint keeps one empty placeholder slice per address type.
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import { isControlledBy } from '../../api/owner-references.js';
+import { isControlledBy, newControllerRef } from '../../api/owner-references.js';
 import { findPort, hostnameFor, isTerminating, podIPFor, serviceFamilies, shouldPodBeInEndpoints, targetRefOf, type IPFamily } from './pods.js';
 import { isPodReady } from '../../api/core/pod-conditions.js';
 import { semanticEqual } from '../../util/json-equal.js';
@@ -46,7 +46,7 @@ export function sliceLabels(service: Readonly<Service>): Record<string, string> 
 }
 
 function ownerOf(service: Readonly<Service>): OwnerReference {
-  return { apiVersion: 'v1', kind: 'Service', name: service.metadata.name ?? '', uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return newControllerRef(service, { apiVersion: 'v1', kind: 'Service' });
 }
 
 /** A pod's endpoint by its uid; a stored endpoint may have been edited by others, so read with care. */

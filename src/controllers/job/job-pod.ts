@@ -2,6 +2,7 @@
 // jobs, the completion index (annotation, label, JOB_COMPLETION_INDEX in every container, and
 // the hostname `<job>-<index>`), as the Kubernetes Job controller builds them.
 import type { OwnerReference } from '../../api/meta.js';
+import { newControllerRef } from '../../api/owner-references.js';
 import {
   COMPLETION_INDEX_ANNOTATION,
   COMPLETION_INDEX_ENV,
@@ -16,7 +17,7 @@ import {
 import type { Container, Pod, PodSpec } from '../../api/core/index.js';
 
 export function controllerRef(job: Readonly<Job>): OwnerReference {
-  return { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name!, uid: job.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return newControllerRef(job, { apiVersion: 'batch/v1', kind: 'Job' });
 }
 
 function withIndexEnv(container: Container): Container {

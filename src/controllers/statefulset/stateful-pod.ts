@@ -3,13 +3,14 @@
 // cluster DNS answers <pod>.<service>.<namespace>.svc for a headless Service), the labels that
 // find it by name, index and revision, and one volume per claim template.
 import type { OwnerReference } from '../../api/meta.js';
+import { newControllerRef } from '../../api/owner-references.js';
 import { claimName } from './claims.js';
 import { podName } from './ordinals.js';
 import { POD_INDEX_LABEL, POD_NAME_LABEL, REVISION_LABEL, type StatefulSet } from './types.js';
 import type { Pod, PodTemplateSpec } from '../../api/core/index.js';
 
 export function controllerRef(set: Readonly<StatefulSet>): OwnerReference {
-  return { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return newControllerRef(set, { apiVersion: 'apps/v1', kind: 'StatefulSet' });
 }
 
 export function newStatefulPod(set: Readonly<StatefulSet>, template: Readonly<PodTemplateSpec> | undefined, ordinal: number, revisionName: string): Pod {

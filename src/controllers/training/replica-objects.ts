@@ -3,6 +3,7 @@
 // owner, the replica's restart policy over the template's, the gang's pod-group label and
 // priority class, the framework's cluster env, and on the host network the replica's own port.
 import type { OwnerReference } from '../../api/meta.js';
+import { newControllerRef } from '../../api/owner-references.js';
 import { POD_GROUP_LABEL } from '../../api/schemas/scheduling.js';
 import type { KubeObject } from '../../api/meta.js';
 import type { FrameworkController } from './framework.js';
@@ -12,14 +13,7 @@ import { LABEL_JOB_ROLE, type ReplicaSpec, type TrainingJob } from './types.js';
 import type { Pod, PodTemplateSpec, RestartPolicy } from '../../api/core/index.js';
 
 export function jobOwnerRef(fc: FrameworkController, job: Readonly<TrainingJob>): OwnerReference {
-  return {
-    apiVersion: 'kubeflow.org/v1',
-    kind: fc.framework.kind,
-    name: job.metadata.name!,
-    uid: job.metadata.uid!,
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  return newControllerRef(job, { apiVersion: 'kubeflow.org/v1', kind: fc.framework.kind });
 }
 
 /**

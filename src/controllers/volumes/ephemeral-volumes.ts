@@ -3,6 +3,7 @@
 // collector deletes it with the pod. The claim then goes the way of any other (scheduler, binder,
 // provisioner, agent).
 import type { KubeObject } from '../../api/meta.js';
+import { newControllerRef } from '../../api/owner-references.js';
 import { ephemeralClaimName, isOwnedByPod } from '../../api/volumes/claims.js';
 import { isAlreadyExists, isInvalid, resources, type EventRecorder, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
@@ -65,9 +66,7 @@ export class EphemeralVolumeController extends WorkloadController<KubeObject> {
           namespace: pod.metadata.namespace,
           ...(meta.labels ? { labels: meta.labels } : {}),
           ...(meta.annotations ? { annotations: meta.annotations } : {}),
-          ownerReferences: [
-            { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true },
-          ],
+          ownerReferences: [newControllerRef(pod, { apiVersion: 'v1', kind: 'Pod' })],
         },
         spec: structuredClone(template.spec ?? {}),
       };
