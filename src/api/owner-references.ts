@@ -2,11 +2,21 @@
 // controller reference an object may carry (validation allows at most one with controller:
 // true), the reference a controller puts on what it creates, and an owner known only by its
 // reference. Every layer that asks "who controls this object?" asks here.
+import { parseApiVersion } from './group-version.js';
 import type { KubeObject, ObjectMeta, OwnerReference } from './meta.js';
 
 /** The owner reference with controller: true, if any (Kubernetes' GetControllerOf). */
 export function controllerRefOf(object: Readonly<Pick<KubeObject, 'metadata'>>): Readonly<OwnerReference> | undefined {
   return object.metadata.ownerReferences?.find((ref) => ref.controller === true);
+}
+
+/** The controller reference when the controller is of this group and kind (any version of it). */
+export function controllerRefOfKind(
+  object: Readonly<Pick<KubeObject, 'metadata'>>,
+  type: { group: string; kind: string },
+): Readonly<OwnerReference> | undefined {
+  const ref = controllerRefOf(object);
+  return ref !== undefined && ref.kind === type.kind && parseApiVersion(ref.apiVersion).group === type.group ? ref : undefined;
 }
 
 /** Whether `owner` is the object's controller (Kubernetes' IsControlledBy). */

@@ -102,6 +102,4 @@ export interface ReviewTokenAuthenticator {
   authenticateToken(token: string, audiences?: readonly string[]): Promise<UserInfo | undefined>;
 }
 
-export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
-  return def.group === '' ? def.version : `${def.group}/${def.version}`;
-}
+export { apiVersionOf } from './group-version.js';

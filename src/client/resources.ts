@@ -1,6 +1,7 @@
 // How the client addresses a kind of resource, and the built-in kinds. The table is written out
 // rather than derived from src/api/registry.ts so that agents and controllers do not load the
 // server's schemas; resources.test.ts checks it against the registry.
+import { apiVersionOf } from '../api/group-version.js';
 import type { KubeObject } from '../api/meta.js';
 
 export interface ResourceRef {
@@ -60,9 +61,7 @@ export const resources = {
 
 const byKind = new Map(Object.values(resources).map((ref) => [`${apiVersionOf(ref)}/${ref.kind}`, ref]));
 
-export function apiVersionOf(ref: Pick<ResourceRef, 'group' | 'version'>): string {
-  return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
-}
+export { apiVersionOf };
 
 /** The built-in resource of an apiVersion + kind (an owner reference's target, say). */
 export function resourceForKind(apiVersion: string, kind: string): ResourceRef | undefined {

@@ -1,5 +1,6 @@
 // Printers of StatefulSet, ControllerRevision and ReplicationController, as Kubernetes'
 // printStatefulSet, printControllerRevision and printReplicationController.
+import { parseApiVersion } from '../group-version.js';
 import type { KubeObject } from '../meta.js';
 import { controllerRefOf } from '../owner-references.js';
 import type { TablePrinter } from '../resource.js';
@@ -31,7 +32,7 @@ export const statefulSetPrinter: TablePrinter = {
 function controllerCell(object: KubeObject): string {
   const ref = controllerRefOf(object);
   if (!ref) return '<none>';
-  const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
+  const { group } = parseApiVersion(ref.apiVersion);
   return `${(group ? `${ref.kind}.${group}` : ref.kind).toLowerCase()}/${ref.name}`;
 }
 

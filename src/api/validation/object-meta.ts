@@ -1,5 +1,6 @@
 // metadata rules every kind shares (apimachinery's ValidateObjectMeta and its update twin):
 // name / generateName format, namespace, labels, annotations, finalizers, owner references.
+import { parseApiVersion } from '../group-version.js';
 import { isObject, type FieldError, type ObjectMeta } from '../meta.js';
 import { forbidden, invalid, invalidEach, required, tooLong } from './field-errors.js';
 import { checkName, isDns1123Label, isLabelValue, isQualifiedName, type NameRule } from './name-rules.js';
@@ -85,7 +86,7 @@ function validateOwnerReferences(references: unknown, path: string): FieldError[
   for (const reference of references) {
     if (!isObject(reference)) continue;
     const apiVersion = String(reference['apiVersion'] ?? '');
-    const version = apiVersion.includes('/') ? (apiVersion.split('/')[1] ?? '') : apiVersion;
+    const { version } = parseApiVersion(apiVersion);
     if (version === '') errors.push(invalid(`${path}.apiVersion`, apiVersion, 'version must not be empty'));
     for (const fieldName of ['kind', 'name', 'uid'] as const) {
       const value = String(reference[fieldName] ?? '');

@@ -1,7 +1,7 @@
 // The parts of CronJobs and Jobs the CronJob controller reads and writes.
 import type { KubeObject } from '../../api/meta.js';
-import { controllerRefOf } from '../../api/owner-references.js';
-import type { ObjectReference } from '../../client/index.js';
+import { controllerRefOfKind } from '../../api/owner-references.js';
+import { resources, type ObjectReference } from '../../client/index.js';
 import type { Job } from '../job/types.js';
 
 export type { Job } from '../job/types.js';
@@ -46,6 +46,5 @@ export function finishedCondition(job: Readonly<Job>): 'Complete' | 'Failed' | u
 
 /** The controlling owner reference, when it is a batch CronJob. */
 export function cronJobOwner(object: Readonly<KubeObject>) {
-  const ref = controllerRefOf(object);
-  return ref && ref.kind === 'CronJob' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
+  return controllerRefOfKind(object, resources.cronjobs);
 }

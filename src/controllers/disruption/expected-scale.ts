@@ -5,6 +5,7 @@
 // A StatefulSet's or a ReplicationController's pods count under it; a DaemonSet's or a Job's
 // find no controller (Kubernetes has no finder for those either).
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { parseApiVersion } from '../../api/group-version.js';
 import { controllerRefOf } from '../../api/owner-references.js';
 import type { Informer } from '../../client/index.js';
 
@@ -24,7 +25,7 @@ export class NoControllerError extends Error {
   }
 }
 
-const groupOf = (ref: OwnerReference) => (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '');
+const groupOf = (ref: OwnerReference) => parseApiVersion(ref.apiVersion).group;
 
 function replicasOf(object: Readonly<KubeObject>): number {
   const replicas = (object['spec'] as { replicas?: unknown } | undefined)?.replicas;
@@ -50,7 +51,7 @@ function scaleOfController(sources: ScaleSources, pod: Readonly<KubeObject>, ref
     const controller = owned(direct, namespace, ref);
     return controller ? { uid: controller.metadata.uid!, replicas: replicasOf(controller) } : undefined;
   }
-  if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref) ?? '')) return undefined;
+  if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref))) return undefined;
   const rs = owned(sources.replicaSets, namespace, ref);
   if (!rs) return undefined;
   const rsController = controllerRefOf(rs);

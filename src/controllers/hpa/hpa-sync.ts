@@ -1,6 +1,7 @@
 // One pass of the HPA controller over one autoscaler (Kubernetes' reconcileAutoscaler): read the
 // target's scale, propose replicas from the metrics, stabilize and rate-limit by the behavior,
 // rescale through the scale subresource, and write status with its conditions and events.
+import { parseApiVersion } from '../../api/group-version.js';
 import { findByKind } from '../../api/registry.js';
 import { parseLabelSelector } from '../../api/selectors/index.js';
 import type { KubeObject } from '../../api/meta.js';
@@ -46,7 +47,7 @@ function setCondition(status: HpaStatus, type: HpaCondition['type'], value: bool
 /** The target's scale subresource path, from its apiVersion and kind. */
 function scalePath(hpa: Hpa): string {
   const ref = hpa.spec.scaleTargetRef;
-  const [group, version] = (ref.apiVersion ?? '').includes('/') ? (ref.apiVersion!.split('/') as [string, string]) : ['', ref.apiVersion ?? 'v1'];
+  const { group, version } = parseApiVersion(ref.apiVersion ?? 'v1');
   const def = findByKind(group, version, ref.kind);
   if (!def) throw new Error(`no matches for kind "${ref.kind}" in group "${group}"`);
   if (!def.subresources.scale) throw new Error(`${ref.kind} has no scale subresource`);

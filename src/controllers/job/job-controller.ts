@@ -5,7 +5,7 @@
 // file wires informers, expectations and the queue, and releases the tracking finalizer of
 // pods whose Job is gone or going.
 import type { KubeObject } from '../../api/meta.js';
-import { controllerRefOf } from '../../api/owner-references.js';
+import { controllerRefOfKind } from '../../api/owner-references.js';
 import { Expectations, resources, type IndexFunc, type Informer, type ReconcileResult } from '../../client/index.js';
 import type { ControllerContext } from '../context.js';
 import { CONTROLLER_UID_INDEX } from '../shape/indexes.js';
@@ -33,8 +33,7 @@ const byOwningJob: IndexFunc<KubeObject> = (pod) => {
 };
 
 function jobRef(pod: Readonly<KubeObject>) {
-  const ref = controllerRefOf(pod);
-  return ref && ref.kind === 'Job' && ref.apiVersion.startsWith('batch/') ? ref : undefined;
+  return controllerRefOfKind(pod, resources.jobs);
 }
 
 export class JobController extends WorkloadController<Job> {

@@ -22,7 +22,7 @@ import {
 } from '../../client/index.js';
 import { jsonEqual } from '../../util/json-equal.js';
 import { runOwnedQueue, type Controller, type ControllerContext } from '../context.js';
-import { controllerRefOf } from '../../api/owner-references.js';
+import { controllerRefOf, controllerRefOfKind } from '../../api/owner-references.js';
 import type { LabelSelector } from '../../api/selectors/index.js';
 import { claimFromCache } from './claim.js';
 import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, ORPHANS_BY_NAMESPACE, orphansByNamespace } from './indexes.js';
@@ -173,8 +173,8 @@ export abstract class WorkloadController<T extends KubeObject> implements Contro
 
   /** The controller of `object` when the reference names the primary kind (its group too). */
   ownerOf(object: Readonly<KubeObject>): Owner<T> | undefined {
-    const ref = controllerRefOf(object);
-    if (!ref || ref.kind !== this.spec.resource.kind || groupOf(ref.apiVersion) !== this.spec.resource.group) return undefined;
+    const ref = controllerRefOfKind(object, this.spec.resource);
+    if (!ref) return undefined;
     const key = `${object.metadata.namespace}/${ref.name}`;
     const cached = this.primary.get(key);
     return { key, uid: ref.uid, object: cached?.metadata.uid === ref.uid ? cached : undefined };
@@ -275,10 +275,4 @@ export class ShapeGroup implements Controller {
   async stop(): Promise<void> {
     await Promise.all(this.shapes.map((shape) => shape.stop()));
   }
-}
-
-/** The API group of an apiVersion: '' for the core group's `v1`. */
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
