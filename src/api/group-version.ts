@@ -11,6 +11,11 @@ export function apiVersionOf(gv: GroupVersion): string {
   return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
 }
 
+/** Where the group version is served: `/api/v1` for the core group, `/apis/{group}/{version}` for the others. */
+export function groupVersionPath(gv: GroupVersion): string {
+  return gv.group === '' ? `/api/${gv.version}` : `/apis/${gv.group}/${gv.version}`;
+}
+
 /** The group and version of an apiVersion (Kubernetes' ParseGroupVersion, lenient: what follows a second slash is the version's). */
 export function parseApiVersion(apiVersion: string): GroupVersion {
   const slash = apiVersion.indexOf('/');

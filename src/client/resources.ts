@@ -1,7 +1,7 @@
 // How the client addresses a kind of resource, and the built-in kinds. The table is written out
 // rather than derived from src/api/registry.ts so that agents and controllers do not load the
 // server's schemas; resources.test.ts checks it against the registry.
-import { apiVersionOf } from '../api/group-version.js';
+import { apiVersionOf, groupVersionPath } from '../api/group-version.js';
 import type { KubeObject } from '../api/meta.js';
 
 export interface ResourceRef {
@@ -73,10 +73,7 @@ export function resourceOf(object: Pick<KubeObject, 'apiVersion' | 'kind'>): Res
   return resourceForKind(object.apiVersion, object.kind);
 }
 
-/** `/api/v1` or `/apis/{group}/{version}`. */
-export function groupVersionPath(ref: ResourceRef): string {
-  return ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
-}
+export { groupVersionPath };
 
 /**
  * The path of a collection (`name` undefined) or of one object, with an optional subresource.

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { resourceDefinitions } from '../registry.js';
 import { buildV2, buildV3 } from './documents.js';
-import { groupVersionPath } from './operations.js';
+import { openApiDocumentName } from './operations.js';
 import { encodeOpenApiV2 } from './v2-protobuf.js';
 
 export interface OpenApiV3Index {
@@ -42,7 +42,7 @@ function v3Documents(): Map<string, Serialized> {
   if (v3) return v3;
   const byGroupVersion = new Map<string, (typeof resourceDefinitions)[number][]>();
   for (const def of resourceDefinitions) {
-    const key = groupVersionPath(def.group, def.version);
+    const key = openApiDocumentName(def.group, def.version);
     byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
   }
   v3 = new Map([...byGroupVersion].map(([key, defs]) => [key, serialize(buildV3(defs))]));

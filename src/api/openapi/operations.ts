@@ -1,6 +1,7 @@
 // The REST operations of each resource, in a form independent of the OpenAPI version:
 // which paths exist, which verbs they take, their parameters, bodies, responses and the
 // x-kubernetes-* extensions clients match on.
+import { groupVersionPath } from '../group-version.js';
 import type { ResourceDefinition } from '../resource.js';
 import { subresourcesFor } from '../registry.js';
 import { apiPackage } from '../schemas/meta.js';
@@ -41,8 +42,9 @@ export function definitionName(gvk: Gvk): string {
   return `${apiPackage(gvk.group, gvk.version)}.${gvk.kind}`;
 }
 
-export function groupVersionPath(group: string, version: string): string {
-  return group === '' ? `api/${version}` : `apis/${group}/${version}`;
+/** The group version's OpenAPI v3 document name: its path without the leading slash (`apis/apps/v1`). */
+export function openApiDocumentName(group: string, version: string): string {
+  return groupVersionPath({ group, version }).slice(1);
 }
 
 /** CoreV1, AppsV1, CoordinationV1 ... as used in Kubernetes operation IDs. */
@@ -57,7 +59,7 @@ export function tagOf(group: string, version: string): string {
 }
 
 function mainPaths(def: ResourceDefinition): PathSpec[] {
-  const base = `/${groupVersionPath(def.group, def.version)}`;
+  const base = groupVersionPath(def);
   const scope = def.namespaced ? `${base}/namespaces/{namespace}` : base;
   const scopeParams = def.namespaced ? ['namespace'] : [];
   const gvk = { group: def.group, version: def.version, kind: def.kind };
@@ -160,7 +162,7 @@ function mainPaths(def: ResourceDefinition): PathSpec[] {
 }
 
 function subresourcePaths(def: ResourceDefinition): PathSpec[] {
-  const base = `/${groupVersionPath(def.group, def.version)}`;
+  const base = groupVersionPath(def);
   const scope = def.namespaced ? `${base}/namespaces/{namespace}` : base;
   const pathParams = def.namespaced ? ['name', 'namespace'] : ['name'];
   const id = `${idPrefix(def.group, def.version)}${def.namespaced ? 'Namespaced' : ''}${def.kind}`;

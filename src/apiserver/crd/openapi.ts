@@ -9,7 +9,7 @@ import type { CustomResourceDefinitionInfo } from '../../api/crd/custom-resource
 import { buildV2, buildV3 } from '../../api/openapi/documents.js';
 import { encodeOpenApiV2 } from '../../api/openapi/v2-protobuf.js';
 import { refTo, type DefinitionSet } from '../../api/openapi/definitions.js';
-import { definitionName, groupVersionPath } from '../../api/openapi/operations.js';
+import { definitionName, openApiDocumentName } from '../../api/openapi/operations.js';
 import type { CustomResources } from './custom-resources.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -81,7 +81,7 @@ export class CustomResourceOpenApi {
     if (this.builtFor === this.resources.generation) return this.documents;
     const byGroupVersion = new Map<string, CustomResourceDefinitionInfo[]>();
     for (const def of this.resources.all()) {
-      const key = groupVersionPath(def.group, def.version);
+      const key = openApiDocumentName(def.group, def.version);
       byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
     }
     this.documents = new Map(

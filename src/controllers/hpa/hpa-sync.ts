@@ -1,7 +1,7 @@
 // One pass of the HPA controller over one autoscaler (Kubernetes' reconcileAutoscaler): read the
 // target's scale, propose replicas from the metrics, stabilize and rate-limit by the behavior,
 // rescale through the scale subresource, and write status with its conditions and events.
-import { parseApiVersion } from '../../api/group-version.js';
+import { groupVersionPath, parseApiVersion } from '../../api/group-version.js';
 import { findByKind } from '../../api/registry.js';
 import { parseLabelSelector } from '../../api/selectors/index.js';
 import type { KubeObject } from '../../api/meta.js';
@@ -51,8 +51,7 @@ function scalePath(hpa: Hpa): string {
   const def = findByKind(group, version, ref.kind);
   if (!def) throw new Error(`no matches for kind "${ref.kind}" in group "${group}"`);
   if (!def.subresources.scale) throw new Error(`${ref.kind} has no scale subresource`);
-  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-  return `${base}/namespaces/${encodeURIComponent(hpa.metadata.namespace ?? '')}/${def.plural}/${encodeURIComponent(ref.name)}/scale`;
+  return `${groupVersionPath({ group, version })}/namespaces/${encodeURIComponent(hpa.metadata.namespace ?? '')}/${def.plural}/${encodeURIComponent(ref.name)}/scale`;
 }
 
 /**
