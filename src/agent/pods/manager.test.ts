@@ -128,16 +128,21 @@ describe('pod workers against a fake runtime', () => {
         const uid = patched.metadata.uid!;
         await waitFor(`${name} ${value} heard`, () => manager.podByUid(uid)?.metadata.resourceVersion === patched.metadata.resourceVersion);
       },
+      /** A running pod whose sync is held in progress while three more changes of it are heard; its uid. */
+      async changedWhileSyncing(name: string): Promise<string> {
+        const uid = (await this.runningPod(name)).metadata.uid!;
+        runtime.onList = (u) => (u === uid ? gates[0]!.hold(u) : undefined);
+        await this.touch(name, '1');
+        await waitFor('a sync in progress', () => gates[0]!.held.length === 1);
+        for (const value of ['2', '3', '4']) await this.touch(name, value);
+        return uid;
+      },
     };
   }
 
   test('a pod is synced on one worker at a time', async () => {
     const n = await node();
-    const uid = (await n.runningPod('one-at-a-time')).metadata.uid!;
-    n.runtime.onList = (u) => (u === uid ? n.syncs.hold(u) : undefined);
-    await n.touch('one-at-a-time', '1');
-    await waitFor('a sync in progress', () => n.syncs.held.length === 1);
-    for (const value of ['2', '3', '4']) await n.touch('one-at-a-time', value);
+    const uid = await n.changedWhileSyncing('one-at-a-time');
     await sleep(100);
     assert.deepEqual(n.syncs.entered, [uid], 'no second sync began while the first ran');
     n.runtime.onList = () => undefined;
@@ -146,11 +151,7 @@ describe('pod workers against a fake runtime', () => {
 
   test('what is heard while a sync runs is synced after it, once', async () => {
     const n = await node();
-    const uid = (await n.runningPod('coalesced')).metadata.uid!;
-    n.runtime.onList = (u) => (u === uid ? n.syncs.hold(u) : undefined);
-    await n.touch('coalesced', '1');
-    await waitFor('a sync in progress', () => n.syncs.held.length === 1);
-    for (const value of ['2', '3', '4']) await n.touch('coalesced', value);
+    await n.changedWhileSyncing('coalesced');
     n.syncs.release();
     await waitFor('the sync heard meanwhile', () => n.syncs.entered.length === 2);
     n.syncs.release();
