@@ -30,6 +30,7 @@ import { ensureSystemPriorityClasses } from './priority-classes.js';
 import { ensureLocalPathStorageClass } from './storage-classes.js';
 import { actingUser, authenticate, authorize, requestAttributes, type AccessControl } from './access.js';
 import { refuseUpgrade } from './http-io.js';
+import { RequestCohorts } from './request-cohorts.js';
 import { ANONYMOUS_USER, type RequestAttributes, type UserInfo } from '../auth/types.js';
 import type { PodSecurityLevel } from './admission/pod-security/policy.js';
 import { Auditor, type AuditEntry, type AuditOptions } from './audit/auditor.js';
@@ -142,9 +143,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
   // Client certificates are asked for, not required: a request without one may still carry a
   // bearer token, and access.ts decides. Node verifies any that is sent against the cluster CA.
+  const cohorts = new RequestCohorts();
   const server = createServer(
     { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca, requestCert: true, rejectUnauthorized: false, ...SERVING_TLS_OPTIONS },
-    (req, res) => void handle(req, res, serving),
+    (req, res) => {
+      const arrived = process.hrtime.bigint();
+      cohorts.add(() => void handle(req, res, serving, arrived));
+    },
   );
   server.keepAliveTimeout = 65_000;
   // Upgraded sockets leave the HTTP server's bookkeeping; close() ends them itself.
@@ -238,9 +243,9 @@ interface Serving {
   resourceMetrics: AgentStats | undefined;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving): Promise<void> {
+/** `arrived`: when the request was read (process.hrtime.bigint()); its duration counts from then, the wait for its cohort included. */
+async function handle(req: IncomingMessage, res: ServerResponse, serving: Serving, arrived: bigint): Promise<void> {
   const { registry, metrics } = serving;
-  const started = process.hrtime.bigint();
   const ctx: RequestContext = {
     req,
     res,
@@ -297,7 +302,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, serving: Servin
     writeError(res, apiError);
   } finally {
     audit?.end(res); // --- audit ---
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const seconds = Number(process.hrtime.bigint() - arrived) / 1e9;
     // Labels from what the server serves, never from any path a client makes up (series without
     // bound): a subresource answered 404 may be one made up, so it labels nothing.
     const labelled = served && !(path?.subresource && res.statusCode === 404);
