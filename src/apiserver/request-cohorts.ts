@@ -11,8 +11,8 @@
 // its code is still warm. Measured on bench:api's pod creates (50 clients, one core): the
 // server's CPU per create fell by about a quarter.
 //
-// A request waits for the end of the turn it arrived in, no longer: the cohort starts in the
-// same turn's check phase, before any timer and before the next read of the sockets.
+// A request waits for the rest of the turn it was read in, no longer: the cohort starts in the
+// check phase that follows the loop's reads of the sockets, before the loop goes on to timers.
 
 /** Starts requests in cohorts: every start handed in during one turn runs, in arrival order, in that turn's check phase. */
 export class RequestCohorts {
