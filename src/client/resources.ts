@@ -73,8 +73,6 @@ export function resourceOf(object: Pick<KubeObject, 'apiVersion' | 'kind'>): Res
   return resourceForKind(object.apiVersion, object.kind);
 }
 
-export { groupVersionPath };
-
 /**
  * The path of a collection (`name` undefined) or of one object, with an optional subresource.
  * A namespaced resource without a namespace addresses all namespaces (lists and watches only).
