@@ -131,9 +131,9 @@ describe('pod workers against a fake runtime', () => {
       /** A running pod whose sync is held in progress while three more changes of it are heard; its uid. */
       async changedWhileSyncing(name: string): Promise<string> {
         const uid = (await this.runningPod(name)).metadata.uid!;
-        runtime.onList = (u) => (u === uid ? gates[0]!.hold(u) : undefined);
+        runtime.onList = (u) => (u === uid ? this.syncs.hold(u) : undefined);
         await this.touch(name, '1');
-        await waitFor('a sync in progress', () => gates[0]!.held.length === 1);
+        await waitFor('a sync in progress', () => this.syncs.held.length === 1);
         for (const value of ['2', '3', '4']) await this.touch(name, value);
         return uid;
       },
