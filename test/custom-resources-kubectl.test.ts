@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useCluster } from './support/cluster-fixture.js';
-import { KUBECTL } from './support/kubectl.js';
+import { KUBECTL, kubectlArgs } from './support/kubectl.js';
 import { WIDGET_CRD, widgetYaml } from './fixtures/widget-crd.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -137,16 +137,17 @@ describe('CustomResourceDefinitions with kubectl', () => {
   it('kubectl get --watch sees a custom resource added, changed and deleted', async () => {
     // Without --watch-only kubectl lists first and watches from the list's resourceVersion, so
     // nothing made after the listed objects show can be missed.
-    const watcher = spawn(KUBECTL, [
-      '--kubeconfig',
-      cluster.server().kubeconfig,
-      'get',
-      'wd',
-      '--watch',
-      '--output-watch-events',
-      '-o',
-      'custom-columns=EVENT:.type,NAME:.object.metadata.name,SIZE:.object.spec.size',
-    ]);
+    const watcher = spawn(
+      KUBECTL,
+      kubectlArgs(cluster.server().kubeconfig, [
+        'get',
+        'wd',
+        '--watch',
+        '--output-watch-events',
+        '-o',
+        'custom-columns=EVENT:.type,NAME:.object.metadata.name,SIZE:.object.spec.size',
+      ]),
+    );
     let seen = '';
     watcher.stdout.on('data', (chunk: Buffer) => (seen += chunk.toString()));
     try {

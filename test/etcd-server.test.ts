@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startEtcd, type EtcdMember } from './support/storage/etcd-member.js';
-import { KUBECTL, kubectl, kubectlRaw, requireKubectl } from './support/kubectl.js';
+import { KUBECTL, kubectl, kubectlArgs, kubectlRaw, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -17,7 +17,7 @@ interface WatchLine {
 
 /** `kubectl get configmaps --watch`, its events as they arrive. */
 function watchConfigMaps(kubeconfig: string): { child: ChildProcess; events: WatchLine[] } {
-  const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'configmaps', '--watch-only', '--output-watch-events', '-o', 'json'], {
+  const child = spawn(KUBECTL, kubectlArgs(kubeconfig, ['get', 'configmaps', '--watch-only', '--output-watch-events', '-o', 'json']), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const events: WatchLine[] = [];

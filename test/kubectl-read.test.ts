@@ -3,7 +3,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { KUBECTL } from './support/kubectl.js';
+import { KUBECTL, kubectlArgs } from './support/kubectl.js';
 import { useCluster } from './support/cluster-fixture.js';
 import { deploymentYaml } from './fixtures/deployment.js';
 import { waitFor } from './support/wait-for.js';
@@ -70,7 +70,7 @@ describe('kubectl get', () => {
   });
 
   it('watches with -w and prints each change', async () => {
-    const watcher = spawn(KUBECTL, ['--kubeconfig', cluster.server().kubeconfig, 'get', 'deploy', '-w']);
+    const watcher = spawn(KUBECTL, kubectlArgs(cluster.server().kubeconfig, ['get', 'deploy', '-w']));
     let output = '';
     watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startStreamingCluster, type StreamingCluster } from './support/agent/streaming-cluster.js';
-import { KUBECTL, kubectlRaw, requireKubectl, type KubectlResult } from './support/kubectl.js';
+import { KUBECTL, kubectlArgs, kubectlRaw, requireKubectl, type KubectlResult } from './support/kubectl.js';
 import { waitFor } from './support/wait-for.js';
 
 const APP_SCRIPT = [
@@ -36,7 +36,7 @@ describe('kubectl streaming through the API server to the agent', { timeout: 120
 
   /** A kubectl that keeps running (logs -f, attach, port-forward) until stopped. */
   function start(args: string[], env: Record<string, string> = {}): Running {
-    const child = spawn(KUBECTL, ['--kubeconfig', cluster.kubeconfig, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(KUBECTL, kubectlArgs(cluster.kubeconfig, args), { env: { ...process.env, ...env } });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

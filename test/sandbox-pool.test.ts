@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startAgentProcess, type AgentProcess } from './support/agent-process.js';
 import { freePort } from './support/free-port.js';
-import { KUBECTL, kubectl, requireKubectl } from './support/kubectl.js';
+import { KUBECTL, kubectl, kubectlArgs, requireKubectl } from './support/kubectl.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
 import { removeNodeObjects } from './support/agent/agent-cluster.js';
@@ -218,7 +218,7 @@ describe('sandbox pool', { timeout: 300_000 }, () => {
     await k(['apply', '-f', '-'], podManifest('web', [{ name: 'main', image: IMAGE, command: ['sh', '-c', script] }]));
     const pod = await readyPod('web');
     assert.ok(POOL_LABEL in (await sandboxOf(pod, 'main')).Config.Labels);
-    const pf = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'port-forward', 'pod/web', '0:8080']);
+    const pf = spawn(KUBECTL, kubectlArgs(server.kubeconfig, ['port-forward', 'pod/web', '0:8080']));
     let output = '';
     pf.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     pf.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
