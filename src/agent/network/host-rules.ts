@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cidrContains, parseCidr } from '../../api/cluster-network.js';
-import { processAlive } from '../../util/process-alive.js';
+import { isRunning, processAlive, procStatSync } from '../../util/process-alive.js';
 import { chainPrefix } from './service-rules.js';
 
 const XTABLES_WAIT_SECONDS = '5';
@@ -39,7 +39,7 @@ export interface Jump {
 
 export interface HostIdentity {
   key: string;
-  /** Written as the jumps' comment: `drover <cluster id> <node> <service CIDR> pid:<agent's pid>`. */
+  /** Written as the jumps' comment: `drover <cluster id> <node> <service CIDR> pid:<agent's pid>:<its start ticks>` (agentComment). */
   comment: string;
   serviceCidr: string;
 }
@@ -168,9 +168,22 @@ async function removeAgents(jumps: readonly ForeignJump[]): Promise<string[]> {
 const rangeOf = (comment: string): string | undefined => comment.split(' ')[3];
 const clusterOf = (comment: string): string | undefined => comment.split(' ')[1];
 
-/** Whether the agent that wrote a comment still runs (agents of this machine only write them). */
-function writerAlive(comment: string): boolean {
-  return processAlive(Number(/ pid:(\d+)$/.exec(comment)?.[1]));
+/**
+ * The comment on an agent's jumps: who wrote them, and the process (its pid and start time, as
+ * /proc gives them: a stopped agent's pid may belong to another process by the time a later
+ * cluster looks, and must not make its rules look alive).
+ */
+export function agentComment(clusterId: string, nodeName: string, serviceCidr: string, pid = process.pid): string {
+  return `drover ${clusterId} ${nodeName} ${serviceCidr} pid:${pid}:${procStatSync(pid)?.startTicks ?? 0}`;
+}
+
+const WRITER = / pid:(\d+)(?::(\d+))?$/;
+
+/** Whether the agent that wrote a comment still runs (agents of this machine only write them); comments of older agents carry no start time. */
+export function writerAlive(comment: string): boolean {
+  const [, pid, startTicks] = WRITER.exec(comment) ?? [];
+  if (startTicks === undefined) return processAlive(Number(pid));
+  return isRunning(procStatSync(Number(pid)), Number(startTicks));
 }
 
 /**
@@ -202,8 +215,8 @@ export async function removeRangeRules(serviceCidr: string): Promise<string[]> {
 
 /** The jumps an earlier run of this agent wrote (its pid in their comment): the chains are the same, the jumps go. */
 export async function removeEarlierJumps(identity: HostIdentity): Promise<void> {
-  const self = identity.comment.replace(/ pid:\d+$/, '');
-  for (const jump of await jumpsOf((comment) => comment !== identity.comment && comment.replace(/ pid:\d+$/, '') === self)) {
+  const self = identity.comment.replace(WRITER, '');
+  for (const jump of await jumpsOf((comment) => comment !== identity.comment && comment.replace(WRITER, '') === self)) {
     await run('iptables', ['-w', XTABLES_WAIT_SECONDS, '-t', 'nat', '-D', jump.chain, ...jump.spec]).catch(() => undefined);
   }
 }

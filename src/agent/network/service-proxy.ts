@@ -9,6 +9,7 @@ import type { ClusterNetwork } from '../../api/cluster-network.js';
 import type { Logger } from '../../client/index.js';
 import { startLoop, type Loop } from '../util/loop.js';
 import {
+  agentComment,
   allowLoopbackRouting,
   ensureJumps,
   removeEarlierJumps,
@@ -66,7 +67,7 @@ export class ServiceProxy {
 
   constructor(private readonly options: ServiceProxyOptions) {
     const key = agentKey(options.clusterId, options.nodeName);
-    const comment = `drover ${options.clusterId} ${options.nodeName} ${options.network.serviceCidr} pid:${process.pid}`;
+    const comment = agentComment(options.clusterId, options.nodeName, options.network.serviceCidr);
     this.identity = { key, comment, serviceCidr: options.network.serviceCidr };
   }
 

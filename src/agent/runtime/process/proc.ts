@@ -3,34 +3,20 @@
 import { readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { RuntimeError } from '../errors.js';
-
-export interface ProcStat {
-  /** R, S, D, T, Z, X... (field 3). */
-  state: string;
-  /** Clock ticks since boot at which the process started (field 22). */
-  startTicks: number;
-}
+import { isRunning, parseProcStat, type ProcStat } from '../../../util/process-alive.js';
 
 export async function procStat(pid: number): Promise<ProcStat | undefined> {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  let text: string;
   try {
-    text = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
-  // The command name (field 2) may hold spaces and parentheses: split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0];
-  const startTicks = Number(fields[19]);
-  if (state === undefined || !Number.isFinite(startTicks)) return undefined;
-  return { state, startTicks };
 }
 
 /** The process with this pid is the one that started at `startTicks`, and has not ended. */
 export async function isAlive(pid: number, startTicks: number): Promise<boolean> {
-  const stat = await procStat(pid);
-  return stat !== undefined && stat.startTicks === startTicks && stat.state !== 'Z' && stat.state !== 'X';
+  return isRunning(await procStat(pid), startTicks);
 }
 
 /** The same process, even if it has ended and waits to be reaped. */
