@@ -55,8 +55,12 @@ const ETCD_TOKEN = 'etcd-server-test-token-secret';
 describe('drover server --etcd-endpoints', () => {
   let etcd: EtcdMember;
   let server: ServerProcess;
-  // A restart gets a fresh data dir: the token is what opens the cluster CA kept in etcd.
-  const start = () => startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--etcd-request-timeout', '2', '--token', ETCD_TOKEN] });
+  // A restart gets a fresh data dir: the token is what opens the cluster CA kept in etcd. The
+  // request timeout is the default (5 s): a stopped etcd refuses at once whatever it is (the
+  // down case below answers in ~0.2 s), and with 2 s three calls in a row failed on a busy CI
+  // machine a few seconds after the server started, slow answers most likely, which opened the
+  // client's circuit mid-test (every call then failed fast for a second).
+  const start = () => startServerProcess({ extraArgs: ['--etcd-endpoints', etcd.endpoint, '--token', ETCD_TOKEN] });
   before(async () => {
     requireKubectl();
     etcd = await startEtcd();
@@ -110,6 +114,7 @@ describe('drover server --etcd-endpoints', () => {
     const read = await kubectlRaw(server.kubeconfig, ['get', 'configmaps']);
     const write = await kubectlRaw(server.kubeconfig, ['create', 'configmap', 'c3']);
     assert.ok(Date.now() - started < 10_000, `kubectl took ${Date.now() - started} ms`);
+    console.log('etcd down: read and write answered in', Date.now() - started, 'ms');
     assert.notEqual(read.code, 0);
     assert.match(read.stderr, /ServiceUnavailable.*the storage backend is unavailable: etcd \(http:\/\/127\.0\.0\.1:\d+\)/);
     assert.notEqual(write.code, 0);
