@@ -13,7 +13,7 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-export interface ProcStat {
+interface ProcStat {
   /** R, S, D, T, Z, X... (field 3). */
   state: string;
   /** Clock ticks since boot at which the process started (field 22): with the pid, who it is. */
@@ -21,7 +21,7 @@ export interface ProcStat {
 }
 
 /** The fields of /proc/PID/stat's text that say whether it runs and who it is. */
-export function parseProcStat(text: string): ProcStat | undefined {
+function parseProcStat(text: string): ProcStat | undefined {
   // The command name (field 2) may hold spaces and parentheses: split after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = fields[0];
@@ -40,7 +40,8 @@ export function procStatSync(pid: number): ProcStat | undefined {
   }
 }
 
-/** The process with this pid is the one that started at `startTicks`, and has not ended. */
-export function isRunning(stat: ProcStat | undefined, startTicks: number): boolean {
+/** The process with this pid is the one that started at `startTicks` (not another that got its pid since), and has not ended. */
+export function processRunning(pid: number, startTicks: number): boolean {
+  const stat = procStatSync(pid);
   return stat !== undefined && stat.startTicks === startTicks && stat.state !== 'Z' && stat.state !== 'X';
 }

@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cidrContains, parseCidr } from '../../api/cluster-network.js';
-import { isRunning, processAlive, procStatSync } from '../../util/process-alive.js';
+import { processAlive, processRunning, procStatSync } from '../../util/process-alive.js';
 import { chainPrefix } from './service-rules.js';
 
 const XTABLES_WAIT_SECONDS = '5';
@@ -183,7 +183,7 @@ const WRITER = / pid:(\d+)(?::(\d+))?$/;
 export function writerAlive(comment: string): boolean {
   const [, pid, startTicks] = WRITER.exec(comment) ?? [];
   if (startTicks === undefined) return processAlive(Number(pid));
-  return isRunning(procStatSync(Number(pid)), Number(startTicks));
+  return processRunning(Number(pid), Number(startTicks));
 }
 
 /**

@@ -1,29 +1,8 @@
-// Processes by pid, guarded against pid reuse, and signals by name.
+// Signals to processes by pid or group, and by name. Whether a pid still names the process that
+// started is src/util/process-alive.ts's question.
 
-import { readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { RuntimeError } from '../errors.js';
-import { isRunning, parseProcStat, type ProcStat } from '../../../util/process-alive.js';
-
-export async function procStat(pid: number): Promise<ProcStat | undefined> {
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    return parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The process with this pid is the one that started at `startTicks`, and has not ended. */
-export async function isAlive(pid: number, startTicks: number): Promise<boolean> {
-  return isRunning(await procStat(pid), startTicks);
-}
-
-/** The same process, even if it has ended and waits to be reaped. */
-export async function isSameProcess(pid: number, startTicks: number): Promise<boolean> {
-  const stat = await procStat(pid);
-  return stat !== undefined && stat.startTicks === startTicks;
-}
 
 /** Accepts "SIGUSR1", "USR1", "usr1" and "10". */
 export function parseSignal(signal: string): NodeJS.Signals | number {

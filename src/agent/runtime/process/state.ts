@@ -3,9 +3,9 @@
 
 import { join } from 'node:path';
 import { containerDir, type ProcessContext } from './context.js';
-import { isAlive } from './proc.js';
 import { EXIT, readContainerFiles, readJson, type ContainerFiles, type ExitRecord } from './records.js';
 import { ContainerNotFoundError } from '../errors.js';
+import { processRunning } from '../../../util/process-alive.js';
 import type { ContainerStatus, ContainerSummary } from '../runtime.js';
 
 /** Docker's code for a container whose end nobody saw. */
@@ -36,10 +36,10 @@ async function runState(ctx: ProcessContext, files: ContainerFiles): Promise<Run
   let { exit } = files;
   const startedAt = started ? { startedAt: new Date(started.startedAt) } : {};
   if (!exit && started) {
-    const main = await isAlive(started.pid, started.pidStart);
+    const main = processRunning(started.pid, started.pidStart);
     // With the command gone and its supervisor still draining the pipes, it is still
     // running — but its pid may already be reused, so none is reported.
-    if (main || (await isAlive(started.supervisorPid, started.supervisorStart))) {
+    if (main || processRunning(started.supervisorPid, started.supervisorStart)) {
       return { state: 'running', exitCode: 0, oomKilled: false, ...startedAt, error: warnings(files), pid: main ? started.pid : 0 };
     }
     // It may have ended between the first read and the /proc check.
