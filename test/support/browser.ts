@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { X509Certificate, createHash } from 'node:crypto';
 import { connect } from 'node:tls';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -68,20 +68,42 @@ export async function signInAddress(output: string, dataDir: string): Promise<st
 }
 
 /**
- * Opens `url` in `page`. Chromium aborts a navigation in flight with ERR_NETWORK_CHANGED whenever
- * the machine's network interfaces change, and Docker adds and removes one for every container
- * the other test files (and the agents' sandbox pools) start and stop: such a navigation never
- * reached the server, so it is made again. The dashboard's own requests retry the same way
- * (ui/src/api/client.ts); any other failure is the test's.
+ * Opens `url` in `page`. Chromium aborts a navigation with ERR_NETWORK_CHANGED when the machine's
+ * network interfaces change while its connection is being made (a fresh browser's first page
+ * fails so whenever a veth pair comes and goes meanwhile), and Docker adds and removes one for
+ * every container the other test files (and the agents' sandbox pools) start and stop: such a
+ * navigation never reached the server, so it is made again. The dashboard's own requests retry
+ * the same way (ui/src/api/client.ts).
+ *
+ * The cause is read from the navigation request's failure, not from goto's message alone: when
+ * Chromium commits its error page before Playwright settles the navigation, goto says only that it
+ * "is interrupted by another navigation to chrome-error://chromewebdata/" (CI, session 22; one in
+ * about a hundred network changes here), and Playwright may not report the request's failure at
+ * all. A navigation that failed without a known cause is made again too. Whatever still fails
+ * after five tries, or fails with another cause at once, is thrown with its cause.
  */
 export async function openPage(page: Page, url: string): Promise<void> {
+  const target = url.split('#')[0]!;
+  const isTarget = (request: Request) => request.isNavigationRequest() && request.url() === target;
   for (let attempt = 1; ; attempt++) {
+    let failure: string | undefined;
+    const onFailed = (request: Request) => {
+      if (isTarget(request)) failure = request.failure()?.errorText;
+    };
+    page.on('requestfailed', onFailed);
     try {
       await page.goto(url);
       return;
     } catch (error) {
-      if (attempt >= 5 || !String(error).includes('net::ERR_NETWORK_CHANGED')) throw error;
+      // The request's failure may be reported just after goto gave up on the error page.
+      if (failure === undefined) await page.waitForEvent('requestfailed', { predicate: isTarget, timeout: 2_000 }).catch(() => undefined);
+      const cause = failure ?? /net::ERR_[A-Z_]+/.exec(String(error))?.[0];
+      if ((cause !== undefined && cause !== 'net::ERR_NETWORK_CHANGED') || attempt >= 5) {
+        throw new Error(`opening ${target} failed (${cause ?? 'no cause reported'}, try ${attempt}): ${String(error)}`, { cause: error });
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      page.off('requestfailed', onFailed);
     }
   }
 }
