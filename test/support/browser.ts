@@ -77,10 +77,10 @@ export async function signInAddress(output: string, dataDir: string): Promise<st
  *
  * The cause is read from the navigation request's failure, not from goto's message alone: when
  * Chromium commits its error page before Playwright settles the navigation, goto says only that it
- * "is interrupted by another navigation to chrome-error://chromewebdata/" (CI, session 22; one in
- * about a hundred network changes here), and Playwright may not report the request's failure at
- * all. A navigation that failed without a known cause is made again too. Whatever still fails
- * after five tries, or fails with another cause at once, is thrown with its cause.
+ * "is interrupted by another navigation to chrome-error://chromewebdata/" (CI, session 22; about
+ * one cut in a hundred here), which names no cause. A navigation that failed without a known cause
+ * is made again too. Whatever still fails after five tries, or fails with another cause at once,
+ * is thrown with its cause.
  */
 export async function openPage(page: Page, url: string): Promise<void> {
   const target = url.split('#')[0]!;
