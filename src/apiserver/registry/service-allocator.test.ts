@@ -4,7 +4,7 @@ import { fetchWithTls } from '../../../test/support/client/raw-request.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callJson, TestServer } from '../../../test/support/apiserver/in-process-server.js';
-import { clusterNetwork } from '../../api/cluster-network.js';
+import { clusterNetwork, ipToNumber, type ClusterNetwork } from '../../api/cluster-network.js';
 
 const SERVICES = '/api/v1/namespaces/default/services';
 
@@ -34,7 +34,9 @@ describe('service address allocation', () => {
     const ports = results.map((r) => r.body.spec.ports[0].nodePort as number);
     assert.equal(new Set(ips).size, 40, `cluster IPs: ${ips.join(' ')}`);
     assert.equal(new Set(ports).size, 40, `node ports: ${ports.join(' ')}`);
-    for (const port of ports) assert.ok(port >= 30000 && port <= 32767);
+    // Above the static bands (10.43.0.0-10.43.1.0 and 30000-30085), kept for addresses asked for.
+    for (const ip of ips) assert.ok(ipToNumber(ip)! > ipToNumber('10.43.1.0')! && ipToNumber(ip)! < ipToNumber('10.43.255.255')!, ip);
+    for (const port of ports) assert.ok(port >= 30086 && port <= 32767, `${port}`);
   });
 
   it("keeps a Service's own addresses on update, and gives node ports to one changed to NodePort", async () => {
@@ -58,20 +60,20 @@ describe('service address allocation', () => {
   });
 
   it('refuses an address another Service holds, with the field at fault, and frees it on delete', async () => {
-    const first = await create(service('holder', { clusterIP: '10.43.1.1', type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
+    const first = await create(service('holder', { clusterIP: '10.43.0.101', type: 'NodePort', ports: [{ port: 80, nodePort: 30011 }] }));
     assert.equal(first.status, 201);
-    const ip = await create(service('ip-taker', { clusterIP: '10.43.1.1' }));
+    const ip = await create(service('ip-taker', { clusterIP: '10.43.0.101' }));
     assert.equal(ip.status, 422);
     assert.equal(ip.body.details.causes[0].field, 'spec.clusterIPs');
     assert.match(ip.body.message, /provided IP is already allocated/);
-    const port = await create(service('port-taker', { type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
+    const port = await create(service('port-taker', { type: 'NodePort', ports: [{ port: 80, nodePort: 30011 }] }));
     assert.equal(port.status, 422);
     assert.equal(port.body.details.causes[0].field, 'spec.ports[0].nodePort');
 
     assert.equal((await callJson(server.url, 'DELETE', `${SERVICES}/holder`)).status, 200);
     // The allocator learns of the delete through a watch: soon, not necessarily at once.
     for (let attempt = 0; ; attempt++) {
-      const again = await create(service('ip-taker', { clusterIP: '10.43.1.1', type: 'NodePort', ports: [{ port: 80, nodePort: 31111 }] }));
+      const again = await create(service('ip-taker', { clusterIP: '10.43.0.101', type: 'NodePort', ports: [{ port: 80, nodePort: 30011 }] }));
       if (again.status === 201) break;
       assert.ok(attempt < 50, `still refused: ${JSON.stringify(again.body)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -79,24 +81,24 @@ describe('service address allocation', () => {
   });
 
   it('gives back what a refused or dry-run write reserved, so the address is free at once', async () => {
-    const base = await create(service('immutable', { clusterIP: '10.43.2.1' }));
+    const base = await create(service('immutable', { clusterIP: '10.43.0.201' }));
     assert.equal(base.status, 201);
     // Changing clusterIP is refused as immutable; the address it asked for must not stay taken.
     const refused = await callJson(server.url, 'PUT', `${SERVICES}/immutable`, {
       ...base.body,
-      spec: { ...base.body.spec, clusterIP: '10.43.2.2', clusterIPs: ['10.43.2.2'] },
+      spec: { ...base.body.spec, clusterIP: '10.43.0.202', clusterIPs: ['10.43.0.202'] },
     });
     assert.equal(refused.status, 422, JSON.stringify(refused.body));
     const dryRun = await callJson(
       server.url,
       'POST',
       `${SERVICES}?dryRun=All`,
-      service('dry', { clusterIP: '10.43.2.3', type: 'NodePort', ports: [{ port: 80, nodePort: 31222 }] }),
+      service('dry', { clusterIP: '10.43.0.203', type: 'NodePort', ports: [{ port: 80, nodePort: 30022 }] }),
     );
     assert.equal(dryRun.status, 201);
     for (const [name, ip, nodePort] of [
-      ['after-refused', '10.43.2.2', 31223],
-      ['after-dry-run', '10.43.2.3', 31222],
+      ['after-refused', '10.43.0.202', 30023],
+      ['after-dry-run', '10.43.0.203', 30022],
     ] as const) {
       const taken = await create(service(name, { clusterIP: ip, type: 'NodePort', ports: [{ port: 80, nodePort }] }));
       assert.equal(taken.status, 201, `${name}: ${JSON.stringify(taken.body)}`);
@@ -104,20 +106,53 @@ describe('service address allocation', () => {
   });
 });
 
-describe('service address allocation from a configured range', () => {
-  // A /28: offsets 10 to 14 are handed out (0-9 are the system's, 15 is the broadcast address),
-  // less the cluster DNS's, put at .12 here, past the first ten.
-  const network = clusterNetwork({ serviceCidr: '10.96.0.0/28', clusterDns: '10.96.0.12' });
+/** A server on `network` for the tests of the describe that calls it; what creates a Service there. */
+function createOnServer(network: ClusterNetwork) {
   let server: TestServer;
-
   before(async () => {
     server = await TestServer.start({ network });
   });
   after(async () => {
     await server?.close();
   });
+  return (body: Record<string, unknown>) => callJson(server.url, 'POST', SERVICES, body);
+}
 
-  const create = (body: Record<string, unknown>) => callJson(server.url, 'POST', SERVICES, body);
+describe("service address allocation keeps the range's static band for addresses asked for", () => {
+  // A /24: its band is offsets 1-16 (Kubernetes' min(max(16, 256/16), 256)); the first ten are
+  // the system's and .10 the cluster DNS's, so unasked picks come from .17-.254, then .11-.16.
+  const create = createOnServer(clusterNetwork({ serviceCidr: '10.96.1.0/24' }));
+  const lastOctet = (ip: string) => Number(ip.split('.')[3]);
+
+  it('hands out above the band while it can, so a Service created last still gets an address in the band; then the band', async () => {
+    const above: number[] = [];
+    for (let i = 0; i < 238; i++) {
+      const created = await create(service(`above-${i}`));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      above.push(lastOctet(created.body.spec.clusterIP));
+    }
+    assert.deepEqual(
+      above.sort((a, b) => a - b),
+      Array.from({ length: 238 }, (_, i) => 17 + i),
+    );
+    const chosen = await create(service('well-known', { clusterIP: '10.96.1.15' }));
+    assert.equal(chosen.status, 201, JSON.stringify(chosen.body));
+    const band: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await create(service(`band-${i}`));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      band.push(lastOctet(created.body.spec.clusterIP));
+    }
+    assert.deepEqual(band, [11, 12, 13, 14, 16]);
+    const full = await create(service('one-too-many'));
+    assert.equal(full.status, 500, JSON.stringify(full.body));
+  });
+});
+
+describe('service address allocation from a configured range', () => {
+  // A /28: offsets 10 to 14 are handed out (0-9 are the system's, 15 is the broadcast address),
+  // less the cluster DNS's, put at .12 here, past the first ten.
+  const create = createOnServer(clusterNetwork({ serviceCidr: '10.96.0.0/28', clusterDns: '10.96.0.12' }));
 
   it('hands out the range past the first ten, never the DNS address, then says it is full', async () => {
     const ips: string[] = [];

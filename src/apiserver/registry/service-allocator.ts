@@ -14,6 +14,7 @@ import type { ResourceDefinition } from '../../api/resource.js';
 import type { Store, StoreEvent, Watch } from '../../storage/store.js';
 import { badRequest, internalError, invalid } from '../errors.js';
 import { claimAddress, releaseInBackground, type AddressKind, type Claimant } from './address-claims.js';
+import { AddressPicker, staticBand } from './address-picker.js';
 import { keyFor, prefixFor } from './keys.js';
 
 /** The first ten addresses of the service range are left for the system (`kubernetes` is .1). */
@@ -97,12 +98,9 @@ export interface Reservations {
 class ServiceAddressBook {
   private readonly ips = new Pool<string>();
   private readonly ports = new Pool<number>();
-  /**
-   * Where the next search for a free address starts, so a create does not rescan the range.
-   * Servers sharing a store start at different places, so they seldom race for one address.
-   */
-  private nextIp: number;
-  private nextPort: number;
+  /** Where cluster IPs (offsets in the range) and node ports that nobody asked for come from. */
+  private readonly ipPicker: AddressPicker;
+  private readonly portPicker: AddressPicker;
   private watch: Watch | undefined;
   private readonly cidr: Cidr;
   /**
@@ -118,9 +116,21 @@ class ServiceAddressBook {
     this.cidr = parseCidr(range.serviceCidr)!;
     const dns = ipToNumber(range.clusterDns);
     this.dnsOffset = dns === undefined ? undefined : dns - this.cidr.base;
-    const spread = (size: number) => (store.shared ? Math.floor(Math.random() * size) : 0);
-    this.nextIp = CLUSTER_IP_FIRST + spread(this.cidr.size - 1 - CLUSTER_IP_FIRST);
-    this.nextPort = NODE_PORT_MIN + spread(NODE_PORT_MAX - NODE_PORT_MIN + 1);
+    // Offsets up to size-2 (the last address is the range's broadcast address), from the first
+    // ten on. A range no larger than its band (a /28) has nothing above it: it picks in the band.
+    const lastIp = this.cidr.size - 2;
+    const ipBand = staticBand(this.cidr.size, 'ip');
+    this.ipPicker = new AddressPicker(
+      { first: Math.max(CLUSTER_IP_FIRST, ipBand + 1), last: lastIp },
+      { first: CLUSTER_IP_FIRST, last: Math.min(ipBand, lastIp) },
+      store.shared === true,
+    );
+    const portBand = staticBand(NODE_PORT_MAX - NODE_PORT_MIN + 1, 'port');
+    this.portPicker = new AddressPicker(
+      { first: NODE_PORT_MIN + portBand, last: NODE_PORT_MAX },
+      { first: NODE_PORT_MIN, last: NODE_PORT_MIN + portBand - 1 },
+      store.shared === true,
+    );
   }
 
   static async open(store: Store, def: ResourceDefinition, range: ServiceRange): Promise<ServiceAddressBook> {
@@ -212,14 +222,9 @@ class ServiceAddressBook {
       spec['clusterIPs'] ??= [spec['clusterIP']];
       return;
     }
-    // Offsets FIRST .. size-2: the last address is the range's broadcast address.
-    const size = this.cidr.size;
-    for (let tried = 0; tried < size - 1 - CLUSTER_IP_FIRST; tried++) {
-      const offset = this.nextIp;
-      this.nextIp = offset + 1 < size - 1 ? offset + 1 : CLUSTER_IP_FIRST;
-      if (offset === this.dnsOffset) continue;
+    const offset = this.ipPicker.pick((candidate) => candidate !== this.dnsOffset && !this.ips.taken(addressAt(this.cidr, candidate), now, key));
+    if (offset !== undefined) {
       const ip = addressAt(this.cidr, offset);
-      if (this.ips.taken(ip, now, key)) continue;
       this.ips.reserve(ip, now, key);
       made.ips.push(ip);
       spec['clusterIP'] = ip;
@@ -245,15 +250,9 @@ class ServiceAddressBook {
       this.ports.reserve(wanted, now, key);
       made.ports.push(wanted);
     });
-    const span = NODE_PORT_MAX - NODE_PORT_MIN + 1;
     for (const port of ports) {
       if (typeof port['nodePort'] === 'number' && port['nodePort'] > 0) continue;
-      let found: number | undefined;
-      for (let tried = 0; tried < span && found === undefined; tried++) {
-        const candidate = this.nextPort;
-        this.nextPort = candidate < NODE_PORT_MAX ? candidate + 1 : NODE_PORT_MIN;
-        if (!this.ports.taken(candidate, now, key)) found = candidate;
-      }
+      const found = this.portPicker.pick((candidate) => !this.ports.taken(candidate, now, key));
       if (found === undefined) throw badRequest('the node port range is full');
       this.ports.reserve(found, now, key);
       made.ports.push(found);
