@@ -96,7 +96,7 @@ export async function openPage(page: Page, url: string): Promise<void> {
       return;
     } catch (error) {
       // The request's failure may be reported just after goto gave up on the error page.
-      if (failure === undefined) await page.waitForEvent('requestfailed', { predicate: isTarget, timeout: 2_000 }).catch(() => undefined);
+      failure ??= (await page.waitForEvent('requestfailed', { predicate: isTarget, timeout: 2_000 }).catch(() => undefined))?.failure()?.errorText;
       const cause = failure ?? /net::ERR_[A-Z_]+/.exec(String(error))?.[0];
       if ((cause !== undefined && cause !== 'net::ERR_NETWORK_CHANGED') || attempt >= 5) {
         throw new Error(`opening ${target} failed (${cause ?? 'no cause reported'}, try ${attempt}): ${String(error)}`, { cause: error });
